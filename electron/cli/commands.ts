@@ -1,0 +1,163 @@
+// One function per CLI command; each parses its own options and prints what DESIGN.md promises.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { EXPORT_FORMATS, IMPORT_FORMATS, type ExportFormat, type ImportFormat } from '../../shared/formatNames';
+import { openApp } from '../core/app';
+import { doctorReport } from '../core/doctor';
+import { exportProject, importFile, importLabelsFile } from '../core/formats/index';
+import { projectStats } from '../core/stats';
+import * as projects from '../core/store/projects';
+import { dbPathFrom, openDbFor, parse, UsageError, type CliIo } from './main';
+import { serve } from './serve';
+
+type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+function requireString(values: Record<string, unknown>, key: string): string {
+  const value = values[key];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${key} is required`);
+  return value;
+}
+
+function requireFile(path: string | undefined): string {
+  if (!path) throw new UsageError('FILE is required');
+  const full = resolve(path);
+  if (!existsSync(full)) throw new UsageError(`no such file: ${path}`);
+  return full;
+}
+
+const importCommand: Command = async (argv, io) => {
+  const { values, positionals } = parse(argv, {
+    project: { type: 'string' },
+    format: { type: 'string', default: 'auto' },
+    'skip-invalid': { type: 'boolean', default: false },
+  });
+  const file = requireFile(positionals[0]);
+  const project = requireString(values, 'project');
+  const format = String(values.format);
+  if (format !== 'auto' && !(IMPORT_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`unknown import format "${format}"; one of: auto, ${IMPORT_FORMATS.join(', ')}`);
+  const db = openDbFor(values);
+  try {
+    const summary = await importFile(db, {
+      path: file,
+      project,
+      format: format as ImportFormat | 'auto',
+      skipInvalid: values['skip-invalid'] === true,
+      createProject: true,
+    });
+    for (const e of summary.errors) io.err(`${file}:${e.line}: ${e.reason} (skipped)`);
+    const { errors: _errors, ...printable } = summary;
+    io.out(JSON.stringify(printable));
+    return 0;
+  } finally {
+    db.close();
+  }
+};
+
+const exportCommand: Command = async (argv, io) => {
+  const { values } = parse(argv, {
+    project: { type: 'string' },
+    format: { type: 'string' },
+    out: { type: 'string' },
+    annotator: { type: 'string' },
+  });
+  const project = requireString(values, 'project');
+  const format = requireString(values, 'format');
+  const out = resolve(requireString(values, 'out'));
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`unknown export format "${format}"; one of: ${EXPORT_FORMATS.join(', ')}`);
+  const db = openDbFor(values);
+  try {
+    projects.requireProject(db, project);
+    const summary = await exportProject(db, {
+      project,
+      format: format as ExportFormat,
+      out,
+      annotator: typeof values.annotator === 'string' ? values.annotator : undefined,
+    });
+    io.out(JSON.stringify(summary));
+    return 0;
+  } finally {
+    db.close();
+  }
+};
+
+const labelsCommand: Command = async (argv, io) => {
+  const [sub, ...rest] = argv;
+  if (sub !== 'import') throw new UsageError('labels takes one subcommand: import FILE --project NAME');
+  const { values, positionals } = parse(rest, { project: { type: 'string' } });
+  const file = requireFile(positionals[0]);
+  const project = requireString(values, 'project');
+  const db = openDbFor(values);
+  try {
+    projects.requireProject(db, project);
+    const summary = await importLabelsFile(db, { path: file, project });
+    io.out(JSON.stringify({ project, file, ...summary }));
+    return 0;
+  } finally {
+    db.close();
+  }
+};
+
+const statsCommand: Command = async (argv, io) => {
+  const { values } = parse(argv, { project: { type: 'string' }, json: { type: 'boolean', default: false } });
+  const project = requireString(values, 'project');
+  const db = openDbFor(values);
+  try {
+    const stats = projectStats(db, projects.requireProject(db, project));
+    if (values.json) io.out(JSON.stringify(stats));
+    else {
+      io.out(`${stats.project}: ${stats.labeled} of ${stats.items} items labeled (${(stats.progress * 100).toFixed(1)}%)`);
+      io.out(`  label revisions ${stats.labels.revisions}; current human labels ${stats.labels.current} ${JSON.stringify(stats.labels.byChoice)}`);
+      for (const a of stats.annotators) io.out(`  ${a.kind.padEnd(6)} ${a.name}: ${a.labeled}`);
+    }
+    return 0;
+  } finally {
+    db.close();
+  }
+};
+
+const projectsCommand: Command = async (argv, io) => {
+  const { values } = parse(argv, { json: { type: 'boolean', default: false } });
+  const db = openDbFor(values);
+  try {
+    const list = projects.listProjects(db);
+    if (values.json) io.out(JSON.stringify(list));
+    else for (const p of list) io.out(`${p.name}\t${p.labeled}/${p.items}`);
+    return 0;
+  } finally {
+    db.close();
+  }
+};
+
+const doctorCommand: Command = async (argv, io) => {
+  const { values } = parse(argv, { json: { type: 'boolean', default: false } });
+  const report = await doctorReport(dbPathFrom(values));
+  if (values.json) io.out(JSON.stringify(report));
+  else for (const check of report.checks) io.out(`${check.ok ? 'ok  ' : 'FAIL'} ${check.name}: ${check.detail}`);
+  return report.checks.every((c) => c.ok) ? 0 : 1;
+};
+
+const serveCommand: Command = async (argv, io) => {
+  const { values } = parse(argv, {
+    port: { type: 'string' },
+    host: { type: 'string', default: '127.0.0.1' },
+    'no-demo': { type: 'boolean', default: false },
+  });
+  if (values['no-demo']) process.env.ARBITER_NO_DEMO = '1';
+  const port = values.port === undefined ? 4317 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535`);
+  const service = await openApp(dbPathFrom(values), 'http');
+  await serve(service, { port, host: String(values.host), io });
+  return 0;
+};
+
+export const commands: Record<string, Command> = {
+  import: importCommand,
+  export: exportCommand,
+  labels: labelsCommand,
+  stats: statsCommand,
+  projects: projectsCommand,
+  doctor: doctorCommand,
+  serve: serveCommand,
+};

@@ -1,0 +1,2 @@
+// Bundle entry for out/node/cli.mjs.
+export { runCli } from './main';

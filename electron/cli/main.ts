@@ -1,0 +1,80 @@
+// The `arbiter` command line: a contract that tests and users script against (DESIGN.md).
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { resolve } from 'node:path';
+import { EXPORT_FORMATS, IMPORT_FORMATS } from '../../shared/formatNames';
+import { ArbiterError, InvalidFileError, toErrorShape } from '../core/errors';
+import { defaultDbPath } from '../core/paths';
+import { openDb } from '../core/store/db';
+import { commands } from './commands';
+
+export const USAGE = `arbiter <command> [options] [--db PATH]
+
+Commands:
+  import FILE --project NAME [--format auto|${IMPORT_FORMATS.join('|')}] [--skip-invalid]
+  export --project NAME --format ${EXPORT_FORMATS.join('|')} --out FILE [--annotator NAME]
+  labels import FILE --project NAME
+  stats --project NAME [--json]
+  projects [--json]
+  serve [--port N] [--host ADDR] [--no-demo]
+  doctor [--json]
+
+The database defaults to the desktop app's (${defaultDbPath()}); ARBITER_DB or --db override it.`;
+
+export class UsageError extends Error {}
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+export type ParsedArgs = { values: Record<string, string | boolean | undefined>; positionals: string[] };
+
+export function parse(argv: string[], options: ParseArgsConfig['options']): ParsedArgs {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: { ...options, db: { type: 'string' } }, allowPositionals: true, strict: true });
+    return { values: values as ParsedArgs['values'], positionals };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+export function dbPathFrom(values: ParsedArgs['values']): string {
+  return typeof values.db === 'string' ? resolve(values.db) : defaultDbPath();
+}
+
+export function openDbFor(values: ParsedArgs['values']) {
+  return openDb(dbPathFrom(values));
+}
+
+export async function runCli(argv: string[], io: CliIo = { out: (l) => process.stdout.write(l + '\n'), err: (l) => process.stderr.write(l + '\n') }): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    io.out(USAGE);
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.err(`arbiter: unknown command "${name}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`arbiter ${name}: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof InvalidFileError) {
+      for (const e of error.errors) io.err(`${error.file}:${e.line}: ${e.reason}`);
+      io.err(`arbiter ${name}: ${error.errors.length} invalid line(s); nothing was imported. Fix them, or pass --skip-invalid to import the rest.`);
+      return 1;
+    }
+    if (error instanceof ArbiterError) {
+      io.err(`arbiter ${name}: ${error.message}`);
+      return 1;
+    }
+    const shape = toErrorShape(error);
+    io.err(`arbiter ${name}: ${shape.message}`);
+    return 1;
+  }
+}

@@ -1,0 +1,42 @@
+// Opening Arbiter: the database, the demo project on first launch, and the service over them.
+import { existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { importFile } from './formats/index';
+import { appRoot } from './paths';
+import { ArbiterService } from './service';
+import { openDb, type Db, type OpenOptions } from './store/db';
+import { listProjects } from './store/projects';
+
+export const DEMO_PROJECT = 'Demo — pairwise';
+
+export function appVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(appRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export function defaultAnnotatorName(): string {
+  try {
+    return process.env.ARBITER_ANNOTATOR || userInfo().username || 'annotator';
+  } catch {
+    return 'annotator';
+  }
+}
+
+/** On a database with no projects, adds the demo project shipped in resources/demo. */
+export async function seedDemo(db: Db): Promise<boolean> {
+  if (process.env.ARBITER_NO_DEMO === '1' || listProjects(db).length > 0) return false;
+  const demo = join(appRoot(), 'resources', 'demo', 'pairs.jsonl');
+  if (!existsSync(demo)) return false;
+  await importFile(db, { path: demo, project: DEMO_PROJECT, format: 'arbiter', skipInvalid: false, createProject: true });
+  return true;
+}
+
+export async function openApp(dbPath: string, transport: 'ipc' | 'http', options: OpenOptions = {}): Promise<ArbiterService> {
+  const db = openDb(dbPath, options);
+  await seedDemo(db);
+  return new ArbiterService(db, { dbPath, transport, version: appVersion(), defaultAnnotator: defaultAnnotatorName() });
+}

@@ -1,0 +1,75 @@
+// `arbiter doctor`: what works on this machine and what does not, in words a user can act on.
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { appRoot } from './paths';
+import { openDb } from './store/db';
+
+export interface DoctorCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface DoctorReport {
+  checks: DoctorCheck[];
+  providers: unknown;
+}
+
+const require = createRequire(import.meta.url);
+
+async function check(name: string, run: () => Promise<string> | string): Promise<DoctorCheck> {
+  try {
+    return { name, ok: true, detail: await run() };
+  } catch (error) {
+    return { name, ok: false, detail: (error as Error).message.split('\n')[0] ?? String(error) };
+  }
+}
+
+export async function doctorReport(dbPath: string): Promise<DoctorReport> {
+  const checks: DoctorCheck[] = [];
+  checks.push(await check('node', () => `${process.version} on ${process.platform}-${process.arch}`));
+  checks.push(
+    await check('database', () => {
+      const db = openDb(dbPath);
+      try {
+        const integrity = db.pragma('integrity_check', { simple: true });
+        const sqlite = db.prepare('SELECT sqlite_version()').pluck().get();
+        const version = db.pragma('user_version', { simple: true });
+        if (integrity !== 'ok') throw new Error(`integrity_check says ${String(integrity)}`);
+        return `${dbPath} (SQLite ${String(sqlite)}, schema ${String(version)}, integrity ok)`;
+      } finally {
+        db.close();
+      }
+    }),
+  );
+  let providers: unknown = null;
+  checks.push(
+    await check('onnxruntime-node', async () => {
+      const ort = require('onnxruntime-node') as { env: { versions?: { node?: string } }; listSupportedBackends?: () => { name: string }[] };
+      const scorer = (await import('./scorer/index')) as { availableProviders?: () => Promise<unknown> | unknown };
+      providers = scorer.availableProviders ? await scorer.availableProviders() : null;
+      const backends = ort.listSupportedBackends?.().map((b) => b.name).join(', ') ?? 'cpu';
+      return `loaded; execution providers in this build: ${backends}`;
+    }),
+  );
+  checks.push(
+    await check('electron', () => {
+      try {
+        const path = require('electron') as unknown as string;
+        if (typeof path === 'string' && existsSync(path)) return `binary at ${path}`;
+      } catch {
+        /* reported below */
+      }
+      return 'not installed here: `npm start` serves the app in the browser instead (the Electron binary downloads on machines with internet)';
+    }),
+  );
+  checks.push(
+    await check('renderer build', () => {
+      const index = join(appRoot(), 'out', 'renderer', 'index.html');
+      if (!existsSync(index)) throw new Error('out/renderer is missing: run `npm run build`');
+      return index;
+    }),
+  );
+  return { checks, providers };
+}

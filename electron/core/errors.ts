@@ -1,0 +1,38 @@
+// Errors that carry a code for programs and a sentence for people; transports map them 1:1.
+import type { ApiErrorShape, LineError } from '../../shared/api';
+
+export class ArbiterError extends Error {
+  constructor(
+    readonly code: ApiErrorShape['code'],
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'ArbiterError';
+  }
+}
+
+export class InvalidFileError extends ArbiterError {
+  constructor(
+    readonly file: string,
+    readonly errors: LineError[],
+  ) {
+    const shown = errors.slice(0, 20).map((e) => `${file}:${e.line}: ${e.reason}`);
+    const more = errors.length > 20 ? `\n… and ${errors.length - 20} more` : '';
+    super('invalid_file', `${errors.length} invalid line(s) in ${file}; nothing was imported.\n${shown.join('\n')}${more}`, errors);
+  }
+}
+
+export const notFound = (what: string) => new ArbiterError('not_found', what);
+export const conflict = (what: string) => new ArbiterError('conflict', what);
+export const invalidInput = (what: string, details?: unknown) => new ArbiterError('invalid_input', what, details);
+
+export function toErrorShape(error: unknown): ApiErrorShape {
+  if (error instanceof ArbiterError) return { code: error.code, message: error.message, details: error.details };
+  if (error && typeof error === 'object' && 'issues' in error && Array.isArray((error as { issues: unknown[] }).issues)) {
+    const issues = (error as { issues: { path: (string | number)[]; message: string }[] }).issues;
+    const message = issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+    return { code: 'invalid_input', message: `Invalid input: ${message}`, details: issues };
+  }
+  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,154 @@
+// Items and their responses. An item's uid is a content hash, so importing the same data twice adds nothing.
+import type { Content, ItemRecord, ResponseRecord } from '../../../shared/domain';
+import { contentHash, itemUid } from '../uid';
+import type { Db } from './db';
+
+export interface ResponseDraft {
+  content: Content;
+  model: string | null;
+  steps: string[] | null;
+}
+
+export interface ItemDraft {
+  externalId: string | null;
+  prompt: Content;
+  responses: ResponseDraft[];
+  reference: string | null;
+  metadata: Record<string, unknown>;
+}
+
+interface StoredResponse {
+  content: Content;
+  model: string | null;
+  steps: string[] | null;
+  hash: string;
+}
+
+interface ItemRow {
+  id: number;
+  uid: string;
+  external_id: string | null;
+  seq: number;
+  prompt: string;
+  reference: string | null;
+  metadata: string;
+  responses: string;
+}
+
+export function draftUid(draft: ItemDraft): string {
+  return itemUid(
+    draft.prompt,
+    draft.responses.map((r) => r.content),
+  );
+}
+
+/** A prepared inserter for one project; call inside a transaction for bulk work. */
+export function itemInserter(db: Db, projectId: number) {
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO item (project_id, uid, external_id, seq, prompt, reference, metadata, responses)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const findByUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
+  let nextSeq = (db.prepare('SELECT COALESCE(MAX(seq), -1) + 1 FROM item WHERE project_id = ?').pluck().get(projectId) as number);
+  return {
+    /** Returns the item's id and whether it was new. */
+    insert(draft: ItemDraft, uid = draftUid(draft)): { id: number; inserted: boolean } {
+      const responses: StoredResponse[] = draft.responses.map((r) => ({
+        content: r.content,
+        model: r.model,
+        steps: r.steps,
+        hash: contentHash(r.content),
+      }));
+      const result = insert.run(
+        projectId,
+        uid,
+        draft.externalId,
+        nextSeq,
+        JSON.stringify(draft.prompt),
+        draft.reference,
+        JSON.stringify(draft.metadata),
+        JSON.stringify(responses),
+      );
+      if (result.changes === 1) {
+        nextSeq++;
+        return { id: Number(result.lastInsertRowid), inserted: true };
+      }
+      return { id: findByUid.get(projectId, uid) as number, inserted: false };
+    },
+  };
+}
+
+function toRecord(row: ItemRow): ItemRecord {
+  const responses = (JSON.parse(row.responses) as StoredResponse[]).map(
+    (r, index): ResponseRecord => ({ index, content: r.content, model: r.model, steps: r.steps }),
+  );
+  return {
+    id: row.id,
+    uid: row.uid,
+    externalId: row.external_id,
+    seq: row.seq,
+    prompt: JSON.parse(row.prompt) as Content,
+    reference: row.reference,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    responses,
+  };
+}
+
+const ITEM_COLUMNS = 'id, uid, external_id, seq, prompt, reference, metadata, responses';
+
+export function getItem(db: Db, projectId: number, itemId: number): ItemRecord | null {
+  const row = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item WHERE project_id = ? AND id = ?`).get(projectId, itemId) as ItemRow | undefined;
+  return row ? toRecord(row) : null;
+}
+
+export function getItemBySeq(db: Db, projectId: number, seq: number): ItemRecord | null {
+  const row = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item WHERE project_id = ? AND seq = ?`).get(projectId, seq) as ItemRow | undefined;
+  return row ? toRecord(row) : null;
+}
+
+/** Resolves a labels file's `item` field: an external id first, then an item uid. */
+export function findItemId(db: Db, projectId: number, ref: string): number | null {
+  const byExternal = db.prepare('SELECT id FROM item WHERE project_id = ? AND external_id = ? ORDER BY seq LIMIT 1').pluck().get(projectId, ref);
+  if (byExternal !== undefined) return byExternal as number;
+  const byUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck().get(projectId, ref);
+  return byUid === undefined ? null : (byUid as number);
+}
+
+export function countItems(db: Db, projectId: number): number {
+  return db.prepare('SELECT COUNT(*) FROM item WHERE project_id = ?').pluck().get(projectId) as number;
+}
+
+/**
+ * The next item in seq order after `afterSeq` (or before it, going back). With `unlabeledBy`, items
+ * that annotator already labeled are skipped; it wraps around once so skipped-over gaps are found.
+ */
+export function neighbourItem(
+  db: Db,
+  projectId: number,
+  afterSeq: number,
+  direction: 'next' | 'previous',
+  unlabeledBy: string | null,
+): ItemRecord | null {
+  const unlabeled = unlabeledBy
+    ? `AND NOT EXISTS (SELECT 1 FROM label_head h WHERE h.item_id = item.id AND h.annotator_id = @annotator AND h.choice IS NOT NULL)`
+    : '';
+  const [cmp, order] = direction === 'next' ? ['>', 'ASC'] : ['<', 'DESC'];
+  const sql = (bound: string) =>
+    `SELECT ${ITEM_COLUMNS} FROM item WHERE project_id = @project ${bound} ${unlabeled} ORDER BY seq ${order} LIMIT 1`;
+  const params = { project: projectId, after: afterSeq, annotator: unlabeledBy };
+  let row = db.prepare(sql(`AND seq ${cmp} @after`)).get(params) as ItemRow | undefined;
+  if (!row && unlabeledBy) row = db.prepare(sql('')).get(params) as ItemRow | undefined;
+  return row ? toRecord(row) : null;
+}
+
+/** Streams a project's items in seq order, a page at a time, so exports run in constant memory. */
+export function* iterateItems(db: Db, projectId: number, pageSize = 1000): Generator<ItemRecord> {
+  const page = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item WHERE project_id = ? AND seq > ? ORDER BY seq LIMIT ?`);
+  let after = -1;
+  for (;;) {
+    const rows = page.all(projectId, after, pageSize) as ItemRow[];
+    if (rows.length === 0) return;
+    for (const row of rows) yield toRecord(row);
+    after = rows[rows.length - 1]!.seq;
+  }
+}

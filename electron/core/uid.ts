@@ -1,0 +1,25 @@
+// Content hashes: the same item or response has the same id on every machine.
+import { createHash } from 'node:crypto';
+import type { Content } from '../../shared/domain';
+
+/** JSON with object keys sorted, so that key order in a source file never changes a hash. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+export function sha256Hex(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export function itemUid(prompt: Content, responses: Content[]): string {
+  return sha256Hex(canonicalJson({ prompt, responses })).slice(0, 32);
+}
+
+export function contentHash(content: Content): string {
+  return sha256Hex(canonicalJson(content)).slice(0, 32);
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Builds Arbiter: the renderer with Vite, the Node side (CLI, host, Electron main and preload, workers)
+// with esbuild. `--node-only` skips the renderer (the CLI needs no UI).
+import { build } from 'esbuild';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const nodeOnly = process.argv.includes('--node-only');
+const external = ['electron', 'better-sqlite3', 'onnxruntime-node'];
+const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, external, logLevel: 'warning', absWorkingDir: root };
+// ESM bundles still meet CommonJS code that calls require(); give them one.
+const esmBanner = { js: "import { createRequire as __arbiterCreateRequire } from 'node:module'; const require = __arbiterCreateRequire(import.meta.url);" };
+// CommonJS bundles (Electron main and preload) have no import.meta.url; derive it from __filename.
+const cjsOptions = {
+  format: 'cjs',
+  define: { 'import.meta.url': '__arbiterImportMetaUrl' },
+  banner: { js: "const __arbiterImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+const started = Date.now();
+const workerEntry = join(root, 'electron/core/scorer/worker.ts');
+const jobs = [
+  build({ ...common, format: 'esm', banner: esmBanner, entryPoints: { cli: 'electron/cli/index.ts' }, outdir: 'out/node', outExtension: { '.js': '.mjs' } }),
+  build({ ...common, ...cjsOptions, entryPoints: { main: 'electron/main/index.ts' }, outdir: 'out/electron', outExtension: { '.js': '.cjs' } }),
+  build({ ...common, ...cjsOptions, entryPoints: { preload: 'electron/preload/index.ts' }, outdir: 'out/electron', outExtension: { '.js': '.cjs' } }),
+];
+if (existsSync(workerEntry)) {
+  // The worker sits beside each bundle that may start it.
+  for (const outdir of ['out/node', 'out/electron'])
+    jobs.push(build({ ...common, format: 'esm', banner: esmBanner, entryPoints: { 'scorer-worker': 'electron/core/scorer/worker.ts' }, outdir, outExtension: { '.js': '.mjs' } }));
+}
+await Promise.all(jobs);
+mkdirSync(join(root, 'out'), { recursive: true });
+// Each output folder says its module kind, whatever the root package.json says.
+writeFileSync(join(root, 'out/node/package.json'), '{"type":"module"}\n');
+writeFileSync(join(root, 'out/electron/package.json'), '{"type":"commonjs"}\n');
+console.error(`node side built in ${Date.now() - started} ms`);
+
+if (!nodeOnly) {
+  const vite = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (vite.status !== 0) process.exit(vite.status ?? 1);
+  writeFileSync(join(root, 'out/.build-stamp'), new Date().toISOString() + '\n');
+  console.error(`built in ${Date.now() - started} ms`);
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `npm test`: lint (layering included), type-check, unit + integration tests, build, then the
+// Chromium end-to-end tests against the browser host. Stops at the first failing stage.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const stages = [
+  ['lint', bin('eslint'), ['.']],
+  ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+  ['unit + integration', bin('vitest'), ['run']],
+  ['build', process.execPath, ['scripts/build.mjs']],
+  ['end-to-end (Chromium)', bin('vitest'), ['run', '--config', 'vitest.e2e.config.ts']],
+];
+const only = process.argv.slice(2);
+let failed = 0;
+const passed = [];
+for (const [name, command, args] of stages) {
+  if (only.length && !only.some((o) => name.startsWith(o))) continue;
+  console.log(`\n▶ ${name}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status !== 0) {
+    console.log(`✖ ${name} failed (${seconds} s)`);
+    failed++;
+    break;
+  }
+  passed.push(name);
+  console.log(`✔ ${name} (${seconds} s)`);
+}
+console.log(`\nstages: ${passed.length} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,98 @@
+// Domain types shared by every layer. Pure data: no I/O, no Node or DOM APIs.
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+export interface ChatMessage {
+  role: Role | string;
+  content: string;
+}
+/** A prompt or a response is either plain text or a chat message list. */
+export type Content = string | ChatMessage[];
+
+export type Choice = 'A' | 'B' | 'tie' | 'both_bad';
+/** 1 slightly, 2 clearly, 3 much better. */
+export type Strength = 1 | 2 | 3;
+export type AnnotatorKind = 'human' | 'model' | 'source';
+
+export interface ResponseRecord {
+  index: number;
+  content: Content;
+  model: string | null;
+  steps: string[] | null;
+}
+
+export interface ItemRecord {
+  id: number;
+  uid: string;
+  externalId: string | null;
+  seq: number;
+  prompt: Content;
+  reference: string | null;
+  metadata: Record<string, unknown>;
+  responses: ResponseRecord[];
+}
+
+export interface LabelBody {
+  ratings?: Record<string, Record<string, number>>;
+  steps?: Record<string, number[]>;
+  first_error?: Record<string, number | null>;
+  rationale?: string;
+  rubric_version?: number;
+  time_ms?: number;
+  prelabel_visible?: boolean;
+  [extra: string]: unknown;
+}
+
+export interface LabelRevision {
+  id: string;
+  itemId: number;
+  annotator: string;
+  annotatorKind: AnnotatorKind;
+  createdAt: string;
+  /** null means the revision clears the label (an undo back to nothing). */
+  choice: Choice | null;
+  ranking: number[] | null;
+  strength: Strength | null;
+  /** Source-order response indexes in the order they were shown, left to right. */
+  shownOrder: number[] | null;
+  body: LabelBody;
+}
+
+export interface ProjectSummary {
+  name: string;
+  createdAt: string;
+  items: number;
+  /** Items with a current label by at least one human annotator. */
+  labeled: number;
+  settings: ProjectSettings;
+}
+
+export interface ProjectSettings {
+  prelabels: 'blind' | 'assist';
+}
+export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = { prelabels: 'blind' };
+
+export interface ImportSummary {
+  project: string;
+  format: string;
+  file: string;
+  lines: number;
+  items: number;
+  duplicates: number;
+  labels: number;
+  rejected: number;
+  rejectsFile: string | null;
+}
+
+export interface ExportSummary {
+  project: string;
+  format: string;
+  out: string;
+  written: number;
+  skipped: { unlabeled: number; tie: number; both_bad: number; conflict: number; not_pairwise: number };
+  note: string | null;
+}
+
+export interface LineError {
+  line: number;
+  reason: string;
+}
