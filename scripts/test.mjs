@@ -2,14 +2,18 @@
 // `npm test`: lint (layering included), type-check, unit + integration tests, build, then the
 // Chromium end-to-end tests against the browser host. Stops at the first failing stage.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
+// With Electron installed its own types check the shell; offline, a strict subset declared in types/.
+const shellConfig = existsSync(join(root, 'node_modules', 'electron', 'electron.d.ts')) ? 'tsconfig.shell.json' : 'tsconfig.shell-offline.json';
 const stages = [
   ['lint', bin('eslint'), ['.']],
   ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+  ['typecheck (Electron shell)', bin('tsc'), ['--noEmit', '-p', shellConfig]],
   ['unit + integration', bin('vitest'), ['run']],
   ['build', process.execPath, ['scripts/build.mjs']],
   ['end-to-end (Chromium)', bin('vitest'), ['run', '--config', 'vitest.e2e.config.ts']],

@@ -97,6 +97,8 @@ export const schemas = {
     })
     .strict(),
   stats: z.object({ project: projectName }).strict(),
+  /** Cheap progress for the header: one annotator's labeled count and the project's size. */
+  progress: z.object({ project: projectName, annotator: annotatorName }).strict(),
   appInfo: z.object({}).strict(),
 } as const;
 
@@ -167,6 +169,7 @@ export interface ApiOutputs {
   labelHistory: LabelRevision[];
   exportProject: ExportSummary;
   stats: ProjectStats;
+  progress: { total: number; labeledByMe: number; labeled: number };
   appInfo: AppInfo;
 }
 

@@ -1,5 +1,6 @@
 // Errors that carry a code for programs and a sentence for people; transports map them 1:1.
-import type { ApiErrorShape, LineError } from '../../shared/api';
+import type { ApiErrorShape } from '../../shared/api';
+import type { LineError } from '../../shared/domain';
 
 export class ArbiterError extends Error {
   constructor(
@@ -17,9 +18,8 @@ export class InvalidFileError extends ArbiterError {
     readonly file: string,
     readonly errors: LineError[],
   ) {
-    const shown = errors.slice(0, 20).map((e) => `${file}:${e.line}: ${e.reason}`);
-    const more = errors.length > 20 ? `\n… and ${errors.length - 20} more` : '';
-    super('invalid_file', `${errors.length} invalid line(s) in ${file}; nothing was imported.\n${shown.join('\n')}${more}`, errors);
+    // The lines themselves travel in `details` (and the CLI prints them as FILE:LINE: reason).
+    super('invalid_file', `${errors.length} invalid line(s) in ${file}; nothing was imported.`, errors);
   }
 }
 

@@ -162,6 +162,17 @@ export class ArbiterService {
         return exportProject(db, { project, format, out: target, annotator });
       },
       stats: ({ project }) => projectStats(db, projects.requireProject(db, project)),
+      progress: ({ project, annotator }) => {
+        const row = projects.requireProject(db, project);
+        const me = findAnnotator(db, annotator);
+        const labeledByMe = me
+          ? (db
+              .prepare('SELECT COUNT(*) FROM label_head h JOIN item i ON i.id = h.item_id WHERE h.annotator_id = ? AND i.project_id = ? AND h.choice IS NOT NULL')
+              .pluck()
+              .get(me.id, row.id) as number)
+          : 0;
+        return { total: countItems(db, row.id), labeledByMe, labeled: projects.countLabeled(db, row.id) };
+      },
       appInfo: () => ({
         version: this.options.version,
         transport: this.options.transport,

@@ -41,6 +41,7 @@ export function startHostProcess(dbPath: string, env: Record<string, string> = {
   });
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever JSON the host answers
 export async function call(host: HostProcess, name: string, input: unknown, token = host.token): Promise<{ status: number; body: any }> {
   const response = await fetch(`${host.baseUrl}/api/${name}`, {
     method: 'POST',

@@ -51,9 +51,9 @@ describe('labels', () => {
 
   it('undo appends revisions that step back to the previous state, then to none', async () => {
     const { service, ids, db } = setup();
-    const base = { project: 'p', annotator: 'alice', itemId: ids[0]!, shownOrder: [1, 0] };
-    await service.dispatch('saveLabel', { ...base, choice: 'A' });
-    await service.dispatch('saveLabel', { ...base, choice: 'tie' });
+    const base = { project: 'p', annotator: 'alice', itemId: ids[0]! };
+    await service.dispatch('saveLabel', { ...base, shownOrder: [1, 0], choice: 'A' });
+    await service.dispatch('saveLabel', { ...base, shownOrder: [1, 0], choice: 'tie' });
     const first = await service.dispatch('undoLabel', base);
     expect(first?.choice).toBe('A');
     const second = await service.dispatch('undoLabel', base);

@@ -1,0 +1,186 @@
+#!/usr/bin/env node
+// Import/export benchmark. Run from the repository root with the TypeScript sources:
+//   node --import tsx bench/import-export.mjs [--n 100000] [--mem-n 500000] [--skip-mem]
+// 1. baseline: readline + JSON.parse + one prepared INSERT per row, one transaction, fresh WAL database
+// 2. Arbiter's importFile (format trl) of the same file into a fresh database
+// 3. exportProject to trl, in a child process that samples memory every 20 ms
+// 4. the same export at --mem-n items, to check that peak memory does not grow with the project
+// Data and databases go to bench/.data/ (gitignored).
+import { spawn } from 'node:child_process';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const dataDir = join(here, '.data');
+const argv = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : fallback;
+};
+
+const mb = (bytes) => `${(bytes / 1048576).toFixed(1)} MiB`;
+const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
+
+function removeDb(path) {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+}
+
+// ------------------------------------------------------------------------------------------------
+// child: one export, memory sampled every 20 ms
+if (argv[0] === '--child-export') {
+  const [, dbPath, out] = argv;
+  const { openDb } = await import(join(root, 'electron/core/store/db.ts'));
+  const { exportProject } = await import(join(root, 'electron/core/formats/index.ts'));
+  const db = openDb(dbPath);
+  global.gc?.();
+  const start = process.memoryUsage();
+  let peakRss = start.rss;
+  let peakHeap = start.heapUsed;
+  const sample = () => {
+    const m = process.memoryUsage();
+    if (m.rss > peakRss) peakRss = m.rss;
+    if (m.heapUsed > peakHeap) peakHeap = m.heapUsed;
+  };
+  const timer = setInterval(sample, 20);
+  const t0 = performance.now();
+  // onProgress runs once per page of items, so the sampling also happens inside the export loop.
+  const summary = await exportProject(db, { project: 'bench', format: 'trl', out, onProgress: sample });
+  const ms = performance.now() - t0;
+  clearInterval(timer);
+  sample();
+  db.close();
+  process.stdout.write(
+    JSON.stringify({ ms, written: summary.written, startRss: start.rss, peakRss, startHeap: start.heapUsed, peakHeap, maxRssKiB: process.resourceUsage().maxRSS }) + '\n',
+  );
+  process.exit(0);
+}
+
+// ------------------------------------------------------------------------------------------------
+// data
+
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const WORDS = 'the of and a to in is you that it he was for on are as with his they I at be this have from or one had by word but not what all were we when your can said there use an each which she do how their if will up other about out many then them these so some her would make like him into time has look two more write go see number no way could people my than first water been call who oil its now find long down day did get come made may part'.split(' ');
+function sentence(rand, words) {
+  let s = '';
+  for (let i = 0; i < words; i++) s += (i ? ' ' : '') + WORDS[Math.floor(rand() * WORDS.length)];
+  return s;
+}
+
+async function generate(path, n) {
+  if (existsSync(path) && statSync(path).size > 0) return false;
+  mkdirSync(dirname(path), { recursive: true });
+  const rand = rng(n);
+  const out = createWriteStream(path);
+  for (let i = 0; i < n; i++) {
+    const row = {
+      prompt: `Q${i}: ${sentence(rand, 15 + Math.floor(rand() * 40))}?`,
+      chosen: ` ${sentence(rand, 30 + Math.floor(rand() * 80))}.`,
+      rejected: ` ${sentence(rand, 30 + Math.floor(rand() * 80))}.`,
+    };
+    if (!out.write(JSON.stringify(row) + '\n')) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return true;
+}
+
+// ------------------------------------------------------------------------------------------------
+// 1. baseline
+
+async function baseline(file, dbPath) {
+  const { default: Database } = await import('better-sqlite3');
+  removeDb(dbPath);
+  const t0 = performance.now();
+  const db = new Database(dbPath);
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE pair (id INTEGER PRIMARY KEY, prompt TEXT NOT NULL, chosen TEXT NOT NULL, rejected TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO pair (prompt, chosen, rejected) VALUES (?, ?, ?)');
+  db.exec('BEGIN');
+  let rows = 0;
+  for await (const line of createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity })) {
+    if (!line) continue;
+    const r = JSON.parse(line);
+    insert.run(r.prompt, r.chosen, r.rejected);
+    rows++;
+  }
+  db.exec('COMMIT');
+  db.close();
+  return { ms: performance.now() - t0, rows };
+}
+
+// ------------------------------------------------------------------------------------------------
+// 2. Arbiter import
+
+async function arbiterImport(file, dbPath) {
+  const { openDb } = await import(join(root, 'electron/core/store/db.ts'));
+  const { importFile } = await import(join(root, 'electron/core/formats/index.ts'));
+  removeDb(dbPath);
+  const t0 = performance.now();
+  const db = openDb(dbPath);
+  const summary = await importFile(db, { path: file, project: 'bench', format: 'trl', createProject: true });
+  db.close();
+  return { ms: performance.now() - t0, summary };
+}
+
+// 3./4. export in a child process
+async function childExport(dbPath, out) {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child-export', dbPath, out], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let text = '';
+  child.stdout.on('data', (d) => (text += d));
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`export child exited with ${code}`);
+  return JSON.parse(text.trim().split('\n').pop());
+}
+
+// ------------------------------------------------------------------------------------------------
+
+const n = Number(arg('--n', '100000'));
+const memN = Number(arg('--mem-n', '500000'));
+const skipMem = argv.includes('--skip-mem');
+const file = join(dataDir, `pairs-${n}.jsonl`);
+console.log(`node ${process.version}, ${n} pairs in ${file}`);
+if (await generate(file, n)) console.log(`generated ${mb(statSync(file).size)}`);
+else console.log(`reusing ${mb(statSync(file).size)}`);
+
+const base = await baseline(file, join(dataDir, 'baseline.db'));
+console.log(`1. baseline import (readline + JSON.parse + 1 INSERT/row): ${secs(base.ms)} (${base.rows} rows)`);
+
+const imp = await arbiterImport(file, join(dataDir, `arbiter-${n}.db`));
+console.log(`2. Arbiter importFile (trl):                             ${secs(imp.ms)} (${imp.summary.items} items, ${imp.summary.labels} labels)`);
+const ratio = imp.ms / base.ms;
+console.log(`   ratio import / baseline: ${ratio.toFixed(2)}×  (target ≤ 2×, ≤ 10 s)`);
+
+const exp = await childExport(join(dataDir, `arbiter-${n}.db`), join(dataDir, `export-${n}.jsonl`));
+console.log(
+  `3. exportProject trl, ${exp.written} lines: ${secs(exp.ms)} (target ≤ 5 s); peak RSS ${mb(exp.peakRss)} (start ${mb(exp.startRss)}, max RSS ${mb(exp.maxRssKiB * 1024)}), peak heap ${mb(exp.peakHeap)} (start ${mb(exp.startHeap)})`,
+);
+
+if (!skipMem) {
+  const bigFile = join(dataDir, `pairs-${memN}.jsonl`);
+  if (await generate(bigFile, memN)) console.log(`generated ${memN} pairs, ${mb(statSync(bigFile).size)}`);
+  const bigImp = await arbiterImport(bigFile, join(dataDir, `arbiter-${memN}.db`));
+  console.log(`   import of ${memN}: ${secs(bigImp.ms)}`);
+  const big = await childExport(join(dataDir, `arbiter-${memN}.db`), join(dataDir, `export-${memN}.jsonl`));
+  console.log(
+    `4. exportProject trl, ${big.written} lines: ${secs(big.ms)}; peak RSS ${mb(big.peakRss)} (start ${mb(big.startRss)}, max RSS ${mb(big.maxRssKiB * 1024)}), peak heap ${mb(big.peakHeap)} (start ${mb(big.startHeap)})`,
+  );
+  console.log(
+    `   peak RSS growth ${n} → ${memN}: ${mb(exp.peakRss - exp.startRss)} → ${mb(big.peakRss - big.startRss)}; peak heap ${mb(exp.peakHeap)} → ${mb(big.peakHeap)}`,
+  );
+}

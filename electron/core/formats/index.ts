@@ -1,0 +1,13 @@
+// Dataset formats: detection, preview, streaming import and export. One module per format:
+// arbiter.ts, trl.ts (four variants), hhRlhf.ts, rewardbench.ts, openrlhf.ts, labels.ts.
+export { detectFormat } from './detect';
+export { importFile, importLines, previewHead, rejectsPath, sourceLabelId, PARSERS, DETECT_RECORDS } from './importer';
+export type { ImportFileOptions, ImportLinesOptions, ImportLinesResult } from './importer';
+export { exportProject, PAIR_ENCODERS } from './exporter';
+export type { ExportOptions } from './exporter';
+export { importLabelsFile, importLabelsLines, encodeLabel } from './labels';
+export type { LabelsImportResult } from './labels';
+export { splitLines, readLines, hashFile, JsonlWriter } from './jsonl';
+export { extractPromptMessages, extractPromptText } from './trl';
+export { decide } from './resolve';
+export { RecordError } from './types';

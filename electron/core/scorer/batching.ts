@@ -1,0 +1,70 @@
+// Length-sorted batches (so a batch's rows are about as long as each other and little compute goes
+// to padding) and the padded arrays for every graph input.
+import type { GraphInput, Side } from './types';
+
+export interface Sequence {
+  ids: number[];
+  typeIds: number[];
+}
+
+/**
+ * Groups example indexes into batches of at most `maxBatch` rows and at most `maxTokens` padded
+ * tokens, in length order. Returns the batches; each lists indexes into `lengths`.
+ */
+export function lengthSortedBatches(lengths: number[], maxBatch: number, maxTokens = Infinity): number[][] {
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
+  const batches: number[][] = [];
+  let current: number[] = [];
+  for (const index of order) {
+    // Sorted ascending, so the row being added is the longest: it sets the padded width.
+    const width = lengths[index]!;
+    if (current.length && (current.length >= maxBatch || (current.length + 1) * width > maxTokens)) {
+      batches.push(current);
+      current = [];
+    }
+    current.push(index);
+  }
+  if (current.length) batches.push(current);
+  return batches;
+}
+
+export interface PaddedBatch {
+  rows: number;
+  width: number;
+  /** Where each row's first real token is (non-zero only with left padding). */
+  offsets: number[];
+  /** One typed array per graph input, row-major [rows, width]. */
+  feeds: Record<string, { dtype: 'int64' | 'int32'; data: BigInt64Array | Int32Array }>;
+  realTokens: number;
+}
+
+type Feed = PaddedBatch['feeds'][string];
+
+function allocate(dtype: 'int64' | 'int32', n: number, fill: number): Feed {
+  return dtype === 'int64' ? { dtype, data: new BigInt64Array(n).fill(BigInt(fill)) } : { dtype, data: new Int32Array(n).fill(fill) };
+}
+
+/** Pads rows to the longest; fills each graph input the way its source says (written straight into typed arrays). */
+export function padBatch(rows: Sequence[], inputs: GraphInput[], padId: number, side: Side): PaddedBatch {
+  const width = Math.max(1, ...rows.map((r) => r.ids.length));
+  const n = rows.length * width;
+  // HF's conventions for padded positions: pad id, mask 0, type 0, position 1.
+  const padValue = { input_ids: padId, attention_mask: 0, token_type_ids: 0, position_ids: 1 };
+  const feeds: PaddedBatch['feeds'] = {};
+  for (const input of inputs) feeds[input.name] = allocate(input.dtype, n, padValue[input.source]);
+  const offsets: number[] = [];
+  let realTokens = 0;
+  rows.forEach((row, r) => {
+    const offset = side === 'left' ? width - row.ids.length : 0;
+    offsets.push(offset);
+    realTokens += row.ids.length;
+    const base = r * width + offset;
+    for (const input of inputs) {
+      const feed = feeds[input.name]!;
+      const value = (t: number) => (input.source === 'input_ids' ? row.ids[t]! : input.source === 'attention_mask' ? 1 : input.source === 'token_type_ids' ? (row.typeIds[t] ?? 0) : t);
+      if (feed.dtype === 'int64') for (let t = 0; t < row.ids.length; t++) feed.data[base + t] = BigInt(value(t));
+      else for (let t = 0; t < row.ids.length; t++) feed.data[base + t] = value(t);
+    }
+  });
+  return { rows: rows.length, width, offsets, feeds, realTokens };
+}

@@ -1,0 +1,137 @@
+// Builds what a model reads from (prompt, response[, steps]): the text (chat template, text pair or
+// plain), its token ids cut to max length on the configured side, and for process models where each
+// step's tag landed. Also the cache key of a scored input.
+import type { ChatMessage, Content } from '../../../shared/domain';
+import { canonicalJson, sha256Hex } from '../uid';
+import type { TextTokenizer } from './tokenize';
+import type { ModelKind, ModelSpec, Side } from './types';
+
+export interface ScoringInput {
+  prompt: Content;
+  response: Content;
+  steps: string[] | null;
+}
+
+export interface EncodedExample {
+  ids: number[];
+  typeIds: number[];
+  truncated: boolean;
+  /** Process models: positions of the step tags in `ids`, and the step each one closes. */
+  stepPositions: number[];
+  stepIndexes: number[];
+  stepCount: number;
+}
+
+export function promptText(prompt: Content): string {
+  if (typeof prompt === 'string') return prompt;
+  const only = prompt.length === 1 ? prompt[0] : undefined;
+  if (only && only.role === 'user') return only.content;
+  return prompt.map((m) => `${m.role}: ${m.content}`).join('\n\n');
+}
+
+export function responseText(response: Content): string {
+  return typeof response === 'string' ? response : response.map((m) => m.content).join('\n\n');
+}
+
+/** The steps a process model scores: the stored segmentation, else paragraphs, else lines. */
+export function stepsOf(response: Content, steps: string[] | null): string[] {
+  if (steps && steps.length) return steps;
+  const text = responseText(response).trim();
+  if (!text) return [];
+  const paragraphs = text.split(/\n\s*\n/).map((s) => s.trim()).filter(Boolean);
+  if (paragraphs.length > 1) return paragraphs;
+  return text.split('\n').map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * The cache key of a scored input: prompt + response (+ steps for process models). The prompt is in
+ * it because a reward model scores a response in context: "Yes." is not the same answer everywhere.
+ */
+export function inputHash(kind: ModelKind, input: ScoringInput): string {
+  const steps = kind === 'process' ? stepsOf(input.response, input.steps) : undefined;
+  return sha256Hex(canonicalJson({ prompt: input.prompt, response: input.response, steps })).slice(0, 32);
+}
+
+/** Cuts `a`+`b` to `budget` tokens: 'left' drops from the front of a, then b; 'right' from the end of b, then a. */
+export function cutToBudget(a: string[], b: string[], budget: number, side: Side): [string[], string[]] {
+  const excess = a.length + b.length - budget;
+  if (excess <= 0) return [a, b];
+  if (side === 'left') {
+    const fromA = Math.min(excess, a.length);
+    return [a.slice(fromA), b.slice(excess - fromA)];
+  }
+  const fromB = Math.min(excess, b.length);
+  return [a.slice(0, a.length - (excess - fromB)), b.slice(0, b.length - fromB)];
+}
+
+function chatMessages(spec: ModelSpec, prompt: Content, response: Content | string): ChatMessage[] {
+  const messages: ChatMessage[] = typeof prompt === 'string' ? [{ role: 'user', content: prompt }] : [...prompt];
+  if (spec.systemPrompt !== null && !messages.some((m) => m.role === 'system')) {
+    messages.unshift({ role: 'system', content: spec.systemPrompt });
+  }
+  if (typeof response === 'string') messages.push({ role: 'assistant', content: response });
+  else messages.push(...response);
+  return messages;
+}
+
+/** Replaces {prompt} and {response} in one pass, so text containing "{prompt}" is never expanded. */
+function fillTemplate(template: string, prompt: string, response: string): string {
+  return template.replace(/\{(prompt|response)\}/g, (_, key: string) => (key === 'prompt' ? prompt : response));
+}
+
+export function encodeExample(spec: ModelSpec, tok: TextTokenizer, input: ScoringInput): EncodedExample {
+  const proc = spec.process;
+  let prompt = input.prompt;
+  let response: Content = input.response;
+  let stepCount = 0;
+  if (proc) {
+    // Model text is untrusted: a step tag inside it would add a step that is not there.
+    const strip = (s: string) => s.split(proc.separatorToken).join('');
+    const steps = stepsOf(input.response, input.steps).map(strip);
+    stepCount = steps.length;
+    prompt = typeof prompt === 'string' ? strip(prompt) : prompt.map((m) => ({ ...m, content: strip(m.content) }));
+    response = steps.map((s) => s + proc.stepSuffix).join(proc.stepJoin);
+  }
+
+  let tokens: string[];
+  let typeIds: number[];
+  let truncated = false;
+  if (spec.inputMode === 'chat_template') {
+    const all = tok.tokens(tok.renderChat(chatMessages(spec, prompt, response)));
+    [tokens] = cutToBudget(all, [], spec.maxLength, spec.truncationSide);
+    truncated = tokens.length < all.length;
+    typeIds = tokens.map(() => 0);
+  } else if (spec.inputMode === 'text_pair') {
+    const a = tok.tokens(promptText(prompt));
+    const b = tok.tokens(responseText(response));
+    const [ca, cb] = cutToBudget(a, b, spec.maxLength - tok.specialsCount(true), spec.truncationSide);
+    truncated = ca.length + cb.length < a.length + b.length;
+    ({ tokens, typeIds } = tok.withSpecials(ca, cb));
+  } else {
+    const all = tok.tokens(fillTemplate(spec.plainTemplate, promptText(prompt), responseText(response)));
+    const [cut] = cutToBudget(all, [], spec.maxLength - tok.specialsCount(false), spec.truncationSide);
+    truncated = cut.length < all.length;
+    ({ tokens, typeIds } = tok.withSpecials(cut, null));
+  }
+
+  const ids = tok.ids(tokens);
+  const example: EncodedExample = { ids, typeIds, truncated, stepPositions: [], stepIndexes: [], stepCount };
+  if (proc) locateSteps(example, proc.separatorId, spec.truncationSide);
+  return example;
+}
+
+/**
+ * Finds the step tags. When truncation removed some, the ones left belong to the last steps (start cut)
+ * or the first steps (end cut); extra tags (e.g. one written by the chat template) are ignored from the front.
+ */
+function locateSteps(example: EncodedExample, separatorId: number, side: Side): void {
+  let positions: number[] = [];
+  example.ids.forEach((id, i) => {
+    if (id === separatorId) positions.push(i);
+  });
+  const n = example.stepCount;
+  if (positions.length > n) positions = positions.slice(positions.length - n);
+  const first = side === 'left' ? n - positions.length : 0;
+  example.stepPositions = positions;
+  example.stepIndexes = positions.map((_, k) => first + k);
+}

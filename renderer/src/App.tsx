@@ -1,0 +1,125 @@
+// The shell: picks the screen from the route, owns the annotator name, theme, progress and the
+// shortcuts overlay.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { AppInfo } from '../../shared/api';
+import type { ProjectSettings } from '../../shared/domain';
+import { api, errorMessage } from './api';
+import { ShellContext, type Progress, type Shell } from './context';
+import { Header } from './components/Header';
+import { ShortcutsOverlay } from './components/ShortcutsOverlay';
+import { useGlobalKeys } from './components/keys';
+import { useTheme } from './components/theme';
+import { useRoute } from './route';
+import { ProjectPicker } from './features/projects/ProjectPicker';
+import { CompareScreen } from './features/compare/CompareScreen';
+import { DatasetsScreen } from './features/datasets/DatasetsScreen';
+
+const ANNOTATOR_KEY = 'arbiter.annotator';
+
+export function App() {
+  const [route, navigate] = useRoute();
+  const [theme, cycleTheme] = useTheme();
+  const [appInfo, setAppInfo] = useState<AppInfo | null>(null);
+  const [fatal, setFatal] = useState<string | null>(null);
+  const [annotator, setAnnotatorState] = useState<string>(() => localStorage.getItem(ANNOTATOR_KEY) ?? '');
+  const [overlay, setOverlay] = useState(false);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [settings, setSettings] = useState<ProjectSettings | null>(null);
+  const project = route.name === 'start' ? null : route.project;
+
+  useEffect(() => {
+    api
+      .appInfo({})
+      .then((info) => {
+        setAppInfo(info);
+        setAnnotatorState((current) => current || info.defaultAnnotator || 'annotator');
+      })
+      .catch((error) => setFatal(errorMessage(error)));
+  }, []);
+
+  const setAnnotator = useCallback((name: string) => {
+    const trimmed = name.trim();
+    if (!trimmed) return;
+    localStorage.setItem(ANNOTATOR_KEY, trimmed);
+    setAnnotatorState(trimmed);
+  }, []);
+
+  // Progress for this annotator: items they labeled out of the project's items.
+  const progressRequest = useRef(0);
+  const refreshProgress = useCallback(() => {
+    if (!project || !annotator) return;
+    const request = ++progressRequest.current;
+    api
+      .progress({ project, annotator })
+      .then((progress) => {
+        if (request !== progressRequest.current) return;
+        setProgress({ labeled: progress.labeledByMe, total: progress.total });
+      })
+      .catch(() => {
+        /* the header keeps the last figures; screens report their own errors */
+      });
+  }, [project, annotator]);
+
+  useEffect(() => {
+    setProgress(null);
+    setSettings(null);
+    if (!project) return;
+    refreshProgress();
+    api
+      .getProject({ project })
+      .then((summary) => setSettings(summary.settings))
+      .catch(() => setSettings(null));
+  }, [project, refreshProgress]);
+
+  useGlobalKeys((event) => {
+    if (event.key === 'Escape' && overlay) {
+      setOverlay(false);
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === '?') {
+      event.preventDefault();
+      setOverlay((open) => !open);
+      return;
+    }
+    if (overlay || !project) return;
+    if (event.key === 'c' && route.name !== 'compare') navigate({ name: 'compare', project });
+    else if (event.key === 'd' && route.name !== 'datasets') navigate({ name: 'datasets', project });
+  });
+
+  const shell: Shell = useMemo(
+    () => ({ appInfo, annotator, setAnnotator, navigate, keysEnabled: !overlay, refreshProgress, progress }),
+    [appInfo, annotator, setAnnotator, navigate, overlay, refreshProgress, progress],
+  );
+
+  return (
+    <ShellContext.Provider value={shell}>
+      <div className="flex h-full flex-col">
+        <Header
+          route={route}
+          annotator={annotator || '…'}
+          progress={progress}
+          prelabels={settings?.prelabels ?? null}
+          theme={theme}
+          onTheme={cycleTheme}
+          onShortcuts={() => setOverlay(true)}
+          navigate={navigate}
+        />
+        {fatal ? (
+          <div className="m-6 max-w-xl rounded-md border border-bad/40 bg-bad-soft p-4 text-[14px]" role="alert">
+            <div className="font-semibold text-bad">Arbiter cannot reach its data.</div>
+            <p className="mt-1">{fatal}</p>
+            <p className="mt-1 text-muted">Open the exact URL the host printed (it carries the access token), or restart the app.</p>
+          </div>
+        ) : !annotator ? null : route.name === 'start' ? (
+          <ProjectPicker />
+        ) : route.name === 'datasets' ? (
+          <DatasetsScreen key={`d:${route.project}`} project={route.project} />
+        ) : (
+          <CompareScreen key={`c:${route.project}:${annotator}:${route.itemId ?? ''}`} project={route.project} itemId={route.itemId} />
+        )}
+      </div>
+      {overlay && <ShortcutsOverlay onClose={() => setOverlay(false)} />}
+    </ShellContext.Provider>
+  );
+}

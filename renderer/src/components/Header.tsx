@@ -1,0 +1,84 @@
+// The header: project, screen tabs, progress, annotator, blind/assist state, theme, shortcuts.
+import type { ThemeMode } from './theme';
+import type { Progress } from '../context';
+import type { Route } from '../route';
+import { Kbd } from './Kbd';
+
+interface Props {
+  route: Route;
+  annotator: string;
+  progress: Progress | null;
+  prelabels: 'blind' | 'assist' | null;
+  theme: ThemeMode;
+  onTheme(): void;
+  onShortcuts(): void;
+  navigate(route: Route): void;
+}
+
+const THEME_LABEL: Record<ThemeMode, string> = { light: 'Light', dark: 'Dark', system: 'System' };
+const THEME_ICON: Record<ThemeMode, string> = { light: '☀', dark: '☾', system: '◐' };
+
+export function Header({ route, annotator, progress, prelabels, theme, onTheme, onShortcuts, navigate }: Props) {
+  const project = route.name === 'start' ? null : route.project;
+  const pct = progress && progress.total > 0 ? Math.round((progress.labeled / progress.total) * 100) : 0;
+  const tab = (active: boolean) =>
+    `rounded px-2 py-1 text-[13px] ${active ? 'bg-surface-2 text-fg font-medium' : 'text-muted hover:text-fg'}`;
+  return (
+    <header className="flex h-11 shrink-0 items-center gap-3 border-b border-line bg-surface px-3 whitespace-nowrap" data-testid="header">
+      <button className="text-[14px] font-semibold tracking-tight text-fg" onClick={() => navigate({ name: 'start' })} title="Projects">
+        Arbiter
+      </button>
+      {project && (
+        <>
+          <span className="text-faint">/</span>
+          <span className="max-w-[12ch] truncate text-[13px] font-medium md:max-w-[28ch]" title={project} data-testid="header-project">
+            {project}
+          </span>
+          <nav className="ml-1 flex items-center gap-1" aria-label="Screens">
+            <button className={tab(route.name === 'compare')} onClick={() => navigate({ name: 'compare', project })}>
+              Compare <Kbd className="ml-1 hidden md:inline-flex">c</Kbd>
+            </button>
+            <button className={tab(route.name === 'datasets')} onClick={() => navigate({ name: 'datasets', project })}>
+              Datasets <Kbd className="ml-1 hidden md:inline-flex">d</Kbd>
+            </button>
+          </nav>
+        </>
+      )}
+      <div className="ml-auto flex items-center gap-3 text-[13px]">
+        {project && progress && (
+          <div className="flex items-center gap-2" title={`${progress.labeled} of ${progress.total} items labeled by ${annotator}`} data-testid="progress">
+            <div className="hidden h-1.5 w-28 overflow-hidden md:block rounded-full bg-surface-2 ring-1 ring-line" aria-hidden>
+              <div className="h-full rounded-full bg-accent transition-[width] duration-300" style={{ width: `${pct}%` }} />
+            </div>
+            <span className="tabular-nums text-muted">
+              <span className="font-medium text-fg">{progress.labeled}</span> / {progress.total} labeled
+            </span>
+          </div>
+        )}
+        {project && prelabels && (
+          <span
+            className="rounded border border-line px-1.5 py-0.5 text-[12px] text-muted"
+            title={prelabels === 'blind' ? 'Model pre-labels are hidden while you label' : 'Model pre-labels are shown'}
+            data-testid="prelabels"
+          >
+            {prelabels === 'blind' ? 'blind' : 'assist'}
+          </span>
+        )}
+        <span className="text-muted" data-testid="annotator">
+          <span className="hidden text-faint lg:inline">annotator </span><span className="font-medium text-fg">{annotator}</span>
+        </span>
+        <button
+          className="rounded border border-line px-1.5 py-0.5 text-[12px] text-muted hover:text-fg"
+          onClick={onTheme}
+          title={`Theme: ${THEME_LABEL[theme]} (click to change)`}
+          data-testid="theme-toggle"
+        >
+          {THEME_ICON[theme]}<span className="hidden lg:inline"> {THEME_LABEL[theme]}</span>
+        </button>
+        <button className="flex items-center gap-1 text-muted hover:text-fg" onClick={onShortcuts} title="Keyboard shortcuts">
+          <Kbd>?</Kbd>
+        </button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,30 @@
+// The datasets screen: import on the left, export on the right, every item below.
+import { useState } from 'react';
+import { useShell } from '../../context';
+import { ExportPanel } from './ExportPanel';
+import { ImportPanel } from './ImportPanel';
+import { ItemsTable } from './ItemsTable';
+
+export function DatasetsScreen({ project }: { project: string }) {
+  const { annotator, navigate, refreshProgress } = useShell();
+  const [version, setVersion] = useState(0);
+  return (
+    <main className="flex min-h-0 flex-1 flex-col overflow-auto" data-testid="datasets">
+      <div className="mx-auto flex w-full max-w-[1400px] flex-1 flex-col gap-4 p-4">
+        <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_360px]">
+          <ImportPanel
+            project={project}
+            onImported={() => {
+              setVersion((v) => v + 1);
+              refreshProgress();
+            }}
+          />
+          <ExportPanel project={project} version={version} />
+        </div>
+        <div className="flex min-h-[420px] flex-1 flex-col">
+          <ItemsTable project={project} annotator={annotator} version={version} onOpen={(id) => navigate({ name: 'compare', project, itemId: id })} />
+        </div>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,133 @@
+// Export the project's labels as a dataset file the training libraries read as they are.
+import { useEffect, useState } from 'react';
+import type { ExportSummary } from '../../../../shared/domain';
+import { EXPORT_FORMATS, FORMAT_TITLES, type ExportFormat } from '../../../../shared/formatNames';
+import { api, errorMessage, exportDownloadUrl } from '../../api';
+
+export function ExportPanel({ project, version }: { project: string; version: number }) {
+  const [format, setFormat] = useState<ExportFormat>('trl');
+  const [annotator, setAnnotator] = useState('');
+  const [annotators, setAnnotators] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [summary, setSummary] = useState<ExportSummary | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    api
+      .stats({ project })
+      .then((s) => setAnnotators(s.annotators.filter((a) => a.kind === 'human').map((a) => a.name)))
+      .catch(() => setAnnotators([]));
+  }, [project, version]);
+
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    setSummary(null);
+    try {
+      setSummary(await api.exportProject({ project, format, ...(annotator ? { annotator } : {}) }));
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const download = summary ? exportDownloadUrl(summary.out) : null;
+  const fileName = summary ? (summary.out.split(/[\\/]/).pop() ?? summary.out) : '';
+  const skipped = summary
+    ? (
+        [
+          ['unlabeled', summary.skipped.unlabeled],
+          ['ties', summary.skipped.tie],
+          ['both bad', summary.skipped.both_bad],
+          ['conflicting labels', summary.skipped.conflict],
+          ['not pairwise', summary.skipped.not_pairwise],
+        ] as const
+      ).filter(([, n]) => n > 0)
+    : [];
+
+  return (
+    <section className="flex flex-col gap-3 rounded-md border border-line bg-surface p-4" data-testid="export-panel">
+      <h2 className="text-[14px] font-semibold">Export</h2>
+      <div className="flex flex-col gap-2 text-[13px]">
+        <label className="flex flex-col gap-1">
+          <span className="text-[12px] text-muted">Format</span>
+          <select
+            value={format}
+            onChange={(e) => setFormat(e.target.value as ExportFormat)}
+            className="h-8 rounded-md border border-line-strong bg-surface px-2"
+            data-testid="export-format"
+          >
+            {EXPORT_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {FORMAT_TITLES[f] ?? f}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1" title="Without a name: the majority of human labels decides; an even split is skipped as a conflict; where no one labeled an item, the preference the imported file carried is used">
+          <span className="text-[12px] text-muted">Labels from</span>
+          <select
+            value={annotator}
+            onChange={(e) => setAnnotator(e.target.value)}
+            className="h-8 rounded-md border border-line-strong bg-surface px-2"
+            data-testid="export-annotator"
+          >
+            <option value="">Majority of annotators, else the file’s label</option>
+            {annotators.map((a) => (
+              <option key={a} value={a}>
+                {a} only
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          onClick={run}
+          disabled={busy}
+          className="mt-1 h-8 self-start rounded-md bg-accent px-4 font-medium text-white disabled:opacity-50 dark:text-[#111]"
+          data-testid="export-button"
+        >
+          {busy ? 'Exporting…' : 'Export'}
+        </button>
+      </div>
+
+      {error && (
+        <div className="rounded-md border border-bad/50 bg-bad-soft px-3 py-2 text-[13px]" role="alert" data-testid="export-error">
+          <b className="font-semibold text-bad">Export failed.</b> {error}
+        </div>
+      )}
+
+      {summary && (
+        <div className="flex flex-col gap-1.5 rounded-md border border-line bg-bg px-3 py-2 text-[13px]" data-testid="export-summary">
+          <div>
+            <b className="font-semibold text-ok" data-testid="export-written">
+              Wrote {summary.written.toLocaleString()} record{summary.written === 1 ? '' : 's'}
+            </b>{' '}
+            as <span className="font-mono text-[12px]">{summary.format}</span>.
+          </div>
+          {skipped.length > 0 ? (
+            <div className="text-muted" data-testid="export-skipped">
+              Skipped: {skipped.map(([what, n]) => `${n.toLocaleString()} ${what}`).join(', ')}.
+            </div>
+          ) : (
+            <div className="text-muted">Nothing skipped.</div>
+          )}
+          {summary.note && <div className="text-muted">{summary.note}</div>}
+          <div className="break-all font-mono text-[12px] text-muted" data-testid="export-path" title={summary.out}>
+            {summary.out}
+          </div>
+          {download && (
+            <a
+              href={download}
+              download={fileName}
+              className="mt-1 self-start rounded-md border border-line-strong bg-surface px-3 py-1 font-medium text-accent hover:bg-surface-2"
+              data-testid="export-download"
+            >
+              ↓ Download the file
+            </a>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+// Routes live in the URL fragment (#/p/<project>/datasets) so a reload keeps the annotator's place.
+import { useCallback, useEffect, useState } from 'react';
+
+export type Route =
+  | { name: 'start' }
+  | { name: 'compare'; project: string; itemId?: number }
+  | { name: 'datasets'; project: string };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] !== 'p' || !parts[1]) return { name: 'start' };
+  const project = parts[1];
+  if (parts[2] === 'datasets') return { name: 'datasets', project };
+  if (parts[2] === 'item' && parts[3] && /^\d+$/.test(parts[3])) return { name: 'compare', project, itemId: Number(parts[3]) };
+  return { name: 'compare', project };
+}
+
+export function routeHash(route: Route): string {
+  if (route.name === 'start') return '#/';
+  const base = `#/p/${encodeURIComponent(route.project)}`;
+  if (route.name === 'datasets') return `${base}/datasets`;
+  return route.itemId ? `${base}/item/${route.itemId}` : base;
+}
+
+export function useRoute(): [Route, (route: Route) => void] {
+  const [route, setRoute] = useState<Route>(() => parseRoute(location.hash));
+  useEffect(() => {
+    const onHash = () => setRoute(parseRoute(location.hash));
+    window.addEventListener('hashchange', onHash);
+    window.addEventListener('popstate', onHash);
+    return () => {
+      window.removeEventListener('hashchange', onHash);
+      window.removeEventListener('popstate', onHash);
+    };
+  }, []);
+  const navigate = useCallback((next: Route) => {
+    const hash = routeHash(next);
+    if (location.hash !== hash) history.pushState(null, '', hash);
+    setRoute(next);
+  }, []);
+  return [route, navigate];
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// Screenshots of each screen for docs/screenshots/: starts the browser host on a fresh database with
+// the demo project, drives Debian's Chromium with playwright-core, and writes one PNG per view.
+// Usage: node scripts/screenshots.mjs   (after `npm run build`; CHROMIUM_PATH overrides /usr/bin/chromium)
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = join(root, 'docs', 'screenshots');
+const home = mkdtempSync(join(tmpdir(), 'arbiter-shots-'));
+const bin = process.env.ARBITER_E2E_BIN ?? join(root, 'bin', 'arbiter.mjs');
+const env = { ...process.env, ARBITER_HOME: home };
+delete env.ARBITER_NO_DEMO;
+
+mkdirSync(outDir, { recursive: true });
+const host = spawn(process.execPath, [bin, 'serve', '--db', join(home, 'arbiter.db'), '--port', '0'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+let output = '';
+const url = await new Promise((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error(`no URL from the host:\n${output}`)), 60_000);
+  const onData = (chunk) => {
+    output += chunk.toString();
+    const match = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(output);
+    if (match) {
+      clearTimeout(timer);
+      resolve(match[1]);
+    }
+  };
+  host.stdout.on('data', onData);
+  host.stderr.on('data', (c) => (output += c.toString()));
+  host.once('exit', (code) => reject(new Error(`host exited with ${code}:\n${output}`)));
+});
+const origin = new URL(url).origin;
+const token = new URLSearchParams(new URL(url).hash.slice(1)).get('token');
+const api = async (name, input) => {
+  const res = await fetch(`${origin}/api/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-arbiter-token': token }, body: JSON.stringify(input) });
+  const body = await res.json();
+  if (!body.ok) throw new Error(`${name}: ${body.error?.message}`);
+  return body.result;
+};
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--font-render-hinting=none'],
+});
+const written = [];
+
+async function open({ width = 1440, height = 900, theme = 'light', annotator = 'maria' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme: theme });
+  await context.addInitScript(([a, t]) => {
+    localStorage.setItem('arbiter.annotator', a);
+    localStorage.setItem('arbiter.theme', t);
+  }, [annotator, theme]);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error('pageerror:', e.message));
+  await page.goto(url);
+  await page.getByTestId('header').waitFor();
+  return page;
+}
+
+async function shot(page, name) {
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(150);
+  const file = join(outDir, `${name}.png`);
+  await page.screenshot({ path: file });
+  written.push(`${name}.png (${Math.round(statSync(file).size / 1024)} KB)`);
+}
+
+try {
+  const projects = await api('listProjects', {});
+  const demo = projects[0]?.name;
+  if (!demo) throw new Error('the host seeded no demo project');
+  const { rows } = await api('listItems', { project: demo, limit: 100 });
+  const bySeq = (seq) => rows.find((r) => r.seq === seq).id;
+  const compareUrl = (itemId) => `#/p/${encodeURIComponent(demo)}${itemId ? `/item/${itemId}` : ''}`;
+
+  // Start screen.
+  let page = await open();
+  await page.getByTestId('project-row').first().waitFor();
+  await shot(page, 'start');
+
+  // Compare, light: label the first pair from the keyboard so the decision bar shows the saved label.
+  await page.evaluate((h) => (location.hash = h), compareUrl());
+  await page.getByTestId('response-body-left').waitFor();
+  await page.keyboard.press('Shift+1');
+  await page.getByTestId('status-text').and(page.locator('[data-state="saved"]')).waitFor();
+  await page.getByText('def fib').first().waitFor();
+  await shot(page, 'compare-light');
+
+  // Shortcuts overlay over the compare screen.
+  await page.keyboard.press('?');
+  await page.getByTestId('shortcuts').waitFor();
+  await shot(page, 'shortcuts');
+  await page.close();
+
+  // Compare, dark, on a longer item.
+  page = await open({ theme: 'dark' });
+  await page.evaluate((h) => (location.hash = h), compareUrl(bySeq(12)));
+  await page.getByTestId('response-body-left').waitFor();
+  await page.keyboard.press('s');
+  await shot(page, 'compare-dark');
+  await page.close();
+
+  // Compare, narrow window: the columns stack; an item with math.
+  page = await open({ width: 900, height: 1000 });
+  await page.evaluate((h) => (location.hash = h), compareUrl(bySeq(5)));
+  await page.locator('.katex').first().waitFor();
+  await shot(page, 'compare-narrow');
+  await page.close();
+
+  // Datasets: import preview of a TRL file.
+  page = await open();
+  await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(demo)}/datasets`);
+  await page.getByTestId('import-panel').waitFor();
+  const trl = join(home, 'helpfulness-batch-07.jsonl');
+  const pairs = [
+    ['How do I reverse a list in Python?', 'Use `my_list[::-1]` for a reversed copy, or `my_list.reverse()` to reverse it in place.', 'Call reversed(my_list).'],
+    ['What is the boiling point of water at sea level?', '100 °C (212 °F) at standard atmospheric pressure.', 'About 90 °C.'],
+    ['Suggest a name for a grey cat.', 'Ash, Smokey or Pebble.', 'Dog.'],
+    ['Convert 5 km to miles.', '5 km ≈ 3.11 miles (1 km ≈ 0.621 mi).', '5 km is 8 miles.'],
+    ['Give one tip for better sleep.', 'Keep a fixed wake-up time, even at weekends.', 'Drink coffee before bed.'],
+  ];
+  writeFileSync(trl, pairs.map(([prompt, chosen, rejected]) => JSON.stringify({ prompt, chosen, rejected })).join('\n') + '\n');
+  await page.getByTestId('import-file').setInputFiles(trl);
+  await page.getByTestId('import-preview').waitFor();
+  await shot(page, 'import-preview');
+
+  // Import it, then export: the summary with what was skipped and where the file went.
+  await page.getByTestId('import-button').click();
+  await page.getByTestId('import-result').waitFor();
+  await page.getByTestId('export-format').selectOption('trl');
+  await page.getByTestId('export-button').click();
+  await page.getByTestId('export-summary').waitFor();
+  await shot(page, 'export-summary');
+
+  // A malformed file: every bad line named.
+  const bad = join(home, 'batch-08.jsonl');
+  writeFileSync(
+    bad,
+    [
+      JSON.stringify({ prompt: 'Ok?', chosen: 'Yes.', rejected: 'No.' }),
+      '{"prompt": "cut off", "chosen": ',
+      JSON.stringify({ prompt: 'Missing rejected', chosen: 'Only one side.' }),
+      JSON.stringify({ prompt: 'Fine', chosen: 'A', rejected: 'B' }),
+      JSON.stringify({ prompt: '', chosen: 'A', rejected: 'B' }),
+    ].join('\n') + '\n',
+  );
+  await page.getByTestId('import-file').setInputFiles(bad);
+  await page.getByTestId('import-detected').getByText(/Detected|not recognised/).waitFor();
+  await page.getByTestId('import-format').selectOption('trl');
+  await page.getByTestId('import-button').click();
+  await page.getByTestId('import-failure').waitFor();
+  await shot(page, 'import-errors');
+  await page.close();
+
+  // Going back to a labeled item: the choice is highlighted and the file's own label is shown.
+  page = await open();
+  const imported = (await api('listItems', { project: demo, offset: 50, limit: 10 })).rows;
+  await page.evaluate((h) => (location.hash = h), compareUrl(imported[0].id));
+  await page.getByTestId('response-body-left').waitFor();
+  await page.keyboard.press('2');
+  await page.getByTestId('status-text').and(page.locator('[data-state="saved"]')).waitFor();
+  await page.keyboard.press('ArrowLeft');
+  await page.getByTestId('current-label').waitFor();
+  await shot(page, 'compare-labeled');
+  await page.close();
+} finally {
+  await browser.close();
+  host.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 300));
+  rmSync(home, { recursive: true, force: true });
+}
+console.log(`wrote to ${outDir}:\n  ${written.join('\n  ')}`);

@@ -1,0 +1,55 @@
+// Where the Electron package is not installed (offline build machines), the shell is type-checked
+// against this declaration of the few Electron APIs it uses. With Electron installed, the real types
+// are used instead (tsconfig.shell.json); keep this file a strict subset of them.
+declare module 'electron' {
+  interface IpcMainInvokeEvent {
+    sender: unknown;
+  }
+  interface WebContents {
+    send(channel: string, ...args: unknown[]): void;
+    setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' | 'allow' }): void;
+    on(event: 'will-navigate', listener: (event: { preventDefault(): void }, url: string) => void): this;
+    on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): this;
+  }
+  interface BrowserWindowConstructorOptions {
+    width?: number;
+    height?: number;
+    minWidth?: number;
+    minHeight?: number;
+    title?: string;
+    backgroundColor?: string;
+    webPreferences?: { preload?: string; contextIsolation?: boolean; sandbox?: boolean; nodeIntegration?: boolean; webSecurity?: boolean };
+  }
+  export class BrowserWindow {
+    constructor(options?: BrowserWindowConstructorOptions);
+    static getAllWindows(): BrowserWindow[];
+    webContents: WebContents;
+    loadFile(path: string): Promise<void>;
+  }
+  export const app: {
+    whenReady(): Promise<void>;
+    on(event: 'activate' | 'window-all-closed', listener: () => void): void;
+    on(event: 'web-contents-created', listener: (event: unknown, contents: WebContents) => void): void;
+    quit(): void;
+    exit(code?: number): void;
+  };
+  export const ipcMain: {
+    handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown): void;
+  };
+  export const ipcRenderer: {
+    invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+    on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): void;
+    removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): void;
+  };
+  export const contextBridge: { exposeInMainWorld(key: string, api: unknown): void };
+  interface HeadersReceivedDetails {
+    responseHeaders?: Record<string, string[]>;
+  }
+  export const session: {
+    defaultSession: {
+      webRequest: {
+        onHeadersReceived(listener: (details: HeadersReceivedDetails, callback: (response: { responseHeaders?: Record<string, string[]> }) => void) => void): void;
+      };
+    };
+  };
+}
