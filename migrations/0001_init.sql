@@ -36,7 +36,6 @@ CREATE TABLE item (
   UNIQUE (project_id, uid),
   UNIQUE (project_id, seq)
 );
-CREATE INDEX item_by_external_id ON item(project_id, external_id);
 
 CREATE TABLE annotator (
   id         TEXT PRIMARY KEY,

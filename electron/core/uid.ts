@@ -1,10 +1,10 @@
 // Content hashes: the same item or response has the same id on every machine.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Content } from '../../shared/domain';
 
 /** JSON with object keys sorted, so that key order in a source file never changes a hash. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (typeof value === 'string' || value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)
@@ -13,11 +13,12 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function sha256Hex(text: string | Buffer): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 export function itemUid(prompt: Content, responses: Content[]): string {
-  return sha256Hex(canonicalJson({ prompt, responses })).slice(0, 32);
+  // Same text as canonicalJson({ prompt, responses }), built without the intermediate object.
+  return sha256Hex(`{"prompt":${canonicalJson(prompt)},"responses":[${responses.map(canonicalJson).join(',')}]}`).slice(0, 32);
 }
 
 export function contentHash(content: Content): string {

@@ -12,7 +12,6 @@ import type { Db } from '../store/db';
 import { draftUid, itemInserter } from '../store/items';
 import { labelAppender } from '../store/labels';
 import { ensureProject, requireProject } from '../store/projects';
-import { hash } from 'node:crypto';
 import { parseArbiter } from './arbiter';
 import { displayText } from './content';
 import { detectFormat } from './detect';
@@ -41,16 +40,6 @@ const IMPORT_CACHE_KIB = 256 * 1024;
 
 /** How many non-blank lines `auto` looks at before it decides. */
 export const DETECT_RECORDS = 20;
-
-/**
- * The id of the label that stands for a file's own preference: derived from the item, so importing the
- * same file again finds the same revision and adds nothing. UUID-shaped (version 8, "custom").
- */
-export function sourceLabelId(itemUid: string, choice: string): string {
-  const h = hash('sha256', `source${itemUid}${choice}`, 'hex');
-  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
 
 function parseJson(text: string): Record<string, unknown> {
   let value: unknown;
@@ -108,6 +97,10 @@ export async function importLines(db: Db, opts: ImportLinesOptions): Promise<Imp
     const append = labelAppender(db);
     const createdAt = new Date().toISOString();
     let sourceId: string | null = null;
+    const sourceHead = db.prepare(
+      "SELECT 1 FROM label_head h JOIN annotator a ON a.id = h.annotator_id WHERE h.item_id = ? AND a.kind = 'source' AND h.choice IS NOT NULL",
+    );
+    const hasSourceLabel = (itemId: number) => sourceHead.get(itemId) !== undefined;
     // After the first bad line of an all-or-nothing import nothing will be kept: only validate.
     let validateOnly = false;
 
@@ -120,10 +113,11 @@ export async function importLines(db: Db, opts: ImportLinesOptions): Promise<Imp
         const { id, inserted } = inserter.insert(parsed.draft, uid);
         if (inserted) items++;
         else duplicates++;
-        if (parsed.preference) {
+        // The file's own preference becomes a revision of the `source` annotator, once per item: a
+        // re-import finds the item and its source label already there and adds nothing.
+        if (parsed.preference && (inserted || !hasSourceLabel(id))) {
           sourceId ??= ensureAnnotator(db, SOURCE_ANNOTATOR, 'source').id;
           const added = append({
-            id: sourceLabelId(uid, parsed.preference),
             itemId: id,
             annotatorId: sourceId,
             createdAt,

@@ -1,7 +1,7 @@
 // Dataset formats: detection, preview, streaming import and export. One module per format:
 // arbiter.ts, trl.ts (four variants), hhRlhf.ts, rewardbench.ts, openrlhf.ts, labels.ts.
 export { detectFormat } from './detect';
-export { importFile, importLines, previewHead, rejectsPath, sourceLabelId, PARSERS, DETECT_RECORDS } from './importer';
+export { importFile, importLines, previewHead, rejectsPath, PARSERS, DETECT_RECORDS } from './importer';
 export type { ImportFileOptions, ImportLinesOptions, ImportLinesResult } from './importer';
 export { exportProject, PAIR_ENCODERS } from './exporter';
 export type { ExportOptions } from './exporter';

@@ -8,7 +8,7 @@ import type { AnnotatorKind, LabelBody, LabelRevision, LineError } from '../../.
 import { ArbiterError, InvalidFileError } from '../errors';
 import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
-import { findItemId } from '../store/items';
+import { itemResolver } from '../store/items';
 import { labelAppender } from '../store/labels';
 import { requireProject } from '../store/projects';
 import { readLines } from './jsonl';
@@ -93,6 +93,7 @@ export async function importLabelsLines(
   try {
     const project = requireProject(db, opts.project);
     const append = labelAppender(db);
+    const resolveItem = itemResolver(db, project.id);
     const byUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
     const responseCount = db.prepare('SELECT json_array_length(responses) FROM item WHERE id = ?').pluck();
     const annotators = new Map<string, { id: string; kind: AnnotatorKind }>();
@@ -122,7 +123,7 @@ export async function importLabelsLines(
       const line: LabelLine = check(labelSchema, value);
       let itemId: number | null = null;
       if (line.item_uid !== undefined) itemId = (byUid.get(project.id, line.item_uid) as number | undefined) ?? null;
-      if (itemId === null) itemId = findItemId(db, project.id, String(line.item));
+      if (itemId === null) itemId = resolveItem(String(line.item));
       if (itemId === null) throw new RecordError(`item: no item "${String(line.item)}" in project "${opts.project}"`);
       const count = responseCount.get(itemId) as number;
       const checkIndexes = (field: string, list: number[] | null | undefined) => {

@@ -1,6 +1,6 @@
 // Items and their responses. An item's uid is a content hash, so importing the same data twice adds nothing.
 import type { Content, ItemRecord, ResponseRecord } from '../../../shared/domain';
-import { contentHash, itemUid } from '../uid';
+import { itemUid } from '../uid';
 import type { Db } from './db';
 
 export interface ResponseDraft {
@@ -21,7 +21,6 @@ interface StoredResponse {
   content: Content;
   model: string | null;
   steps: string[] | null;
-  hash: string;
 }
 
 interface ItemRow {
@@ -53,12 +52,7 @@ export function itemInserter(db: Db, projectId: number) {
   return {
     /** Returns the item's id and whether it was new. */
     insert(draft: ItemDraft, uid = draftUid(draft)): { id: number; inserted: boolean } {
-      const responses: StoredResponse[] = draft.responses.map((r) => ({
-        content: r.content,
-        model: r.model,
-        steps: r.steps,
-        hash: contentHash(r.content),
-      }));
+      const responses: StoredResponse[] = draft.responses.map((r) => ({ content: r.content, model: r.model, steps: r.steps }));
       const result = insert.run(
         projectId,
         uid,
@@ -106,12 +100,25 @@ export function getItemBySeq(db: Db, projectId: number, seq: number): ItemRecord
   return row ? toRecord(row) : null;
 }
 
-/** Resolves a labels file's `item` field: an external id first, then an item uid. */
-export function findItemId(db: Db, projectId: number, ref: string): number | null {
-  const byExternal = db.prepare('SELECT id FROM item WHERE project_id = ? AND external_id = ? ORDER BY seq LIMIT 1').pluck().get(projectId, ref);
-  if (byExternal !== undefined) return byExternal as number;
-  const byUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck().get(projectId, ref);
-  return byUid === undefined ? null : (byUid as number);
+/**
+ * Resolves a labels file's `item` field: an external id first, then an item uid. Built once per labels
+ * import from one scan, so imports need not maintain an external-id index on every item row.
+ */
+export function itemResolver(db: Db, projectId: number): (ref: string) => number | null {
+  let byExternal: Map<string, number> | null = null;
+  const byUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
+  return (ref) => {
+    if (!byExternal) {
+      byExternal = new Map();
+      const rows = db.prepare('SELECT external_id, id FROM item WHERE project_id = ? AND external_id IS NOT NULL ORDER BY seq DESC').raw().iterate(projectId);
+      // Descending, so that with repeated external ids the first item in file order wins.
+      for (const [externalId, id] of rows as Iterable<[string, number]>) byExternal.set(externalId, id);
+    }
+    const found = byExternal.get(ref);
+    if (found !== undefined) return found;
+    const viaUid = byUid.get(projectId, ref);
+    return viaUid === undefined ? null : (viaUid as number);
+  };
 }
 
 export function countItems(db: Db, projectId: number): number {

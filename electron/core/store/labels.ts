@@ -1,7 +1,7 @@
 // Label revisions: append-only. The current label of (item, annotator) is its newest revision by
 // (created_at, id); undo appends a revision that restores the one before. Nothing is updated in place
 // except label_head, a derived pointer maintained in the same transaction.
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../uuidv7';
 import type { AnnotatorKind, Choice, LabelBody, LabelRevision, Strength } from '../../../shared/domain';
 import type { Db } from './db';
 
@@ -49,7 +49,10 @@ function toRevision(row: LabelRow): LabelRevision {
 }
 
 /** ISO 8601 in UTC with milliseconds, so that text order is time order. */
+const CANONICAL_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
 export function normalizeTimestamp(value: string | Date): string {
+  if (typeof value === 'string' && CANONICAL_TIMESTAMP.test(value)) return value;
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) throw new Error(`not a timestamp: ${String(value)}`);
   return date.toISOString();
@@ -64,7 +67,7 @@ export function labelAppender(db: Db) {
   // Moves the head only forward in (created_at, id) order, so merging older revisions from another
   // machine never hides a newer local one.
   const upsertHead = db.prepare(
-    `INSERT INTO label_head (item_id, annotator_id, label_id, created_at, choice) VALUES (@item, @annotator, @id, @createdAt, @choice)
+    `INSERT INTO label_head (item_id, annotator_id, label_id, created_at, choice) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (item_id, annotator_id) DO UPDATE SET label_id = excluded.label_id, created_at = excluded.created_at, choice = excluded.choice
      WHERE excluded.created_at > label_head.created_at
         OR (excluded.created_at = label_head.created_at AND excluded.label_id > label_head.label_id)`,
@@ -84,7 +87,7 @@ export function labelAppender(db: Db) {
       JSON.stringify(draft.body ?? {}),
     );
     if (result.changes === 0) return null;
-    upsertHead.run({ item: draft.itemId, annotator: draft.annotatorId, id, createdAt, choice: draft.choice });
+    upsertHead.run(draft.itemId, draft.annotatorId, id, createdAt, draft.choice);
     return id;
   };
 }
