@@ -12,6 +12,7 @@ import type {
   ProjectSummary,
 } from './domain';
 import { EXPORT_FORMATS, IMPORT_FORMATS } from './formatNames';
+import type { ItemPrelabels, ModelDescription, ModelInfo, ProviderStatus, ScoreJobResult, ScoreProgress } from './scoring';
 
 const projectName = z
   .string()
@@ -100,6 +101,24 @@ export const schemas = {
   /** Cheap progress for the header: one annotator's labeled count and the project's size. */
   progress: z.object({ project: projectName, annotator: annotatorName }).strict(),
   appInfo: z.object({}).strict(),
+  listModels: z.object({}).strict(),
+  /** Reads a model folder and says what it found, without adding anything. */
+  inspectModel: z.object({ dir: z.string().min(1).max(4000) }).strict(),
+  addModel: z.object({ dir: z.string().min(1).max(4000), name: z.string().trim().min(1).max(120).optional() }).strict(),
+  removeModel: z.object({ modelId: z.number().int().positive() }).strict(),
+  providers: z.object({}).strict(),
+  startScoring: z
+    .object({
+      project: projectName,
+      /** Omitted: every added model. */
+      modelIds: z.array(z.number().int().positive()).min(1).optional(),
+      provider: z.enum(['auto', 'cpu', 'cuda', 'dml', 'coreml']).default('auto'),
+      batchSize: z.number().int().min(1).max(1024).default(16),
+    })
+    .strict(),
+  cancelJob: z.object({ jobId: z.string().min(1).max(100) }).strict(),
+  listJobs: z.object({}).strict(),
+  prelabels: z.object({ project: projectName, itemId: z.number().int().positive() }).strict(),
 } as const;
 
 export type ApiName = keyof typeof schemas;
@@ -171,6 +190,27 @@ export interface ApiOutputs {
   stats: ProjectStats;
   progress: { total: number; labeledByMe: number; labeled: number };
   appInfo: AppInfo;
+  listModels: ModelInfo[];
+  inspectModel: ModelDescription;
+  addModel: ModelInfo;
+  removeModel: { removed: boolean };
+  providers: ProviderStatus[];
+  startScoring: JobInfo;
+  cancelJob: JobInfo;
+  listJobs: JobInfo[];
+  prelabels: ItemPrelabels;
+}
+
+export interface JobInfo {
+  id: string;
+  kind: 'score';
+  project: string;
+  state: 'running' | 'done' | 'failed' | 'cancelled';
+  startedAt: string;
+  finishedAt: string | null;
+  progress: ScoreProgress | null;
+  result: ScoreJobResult | null;
+  error: string | null;
 }
 
 export type ApiOutput<N extends ApiName> = ApiOutputs[N];

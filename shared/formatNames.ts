@@ -21,6 +21,7 @@ export const EXPORT_FORMATS = [
   'arbiter',
   'hh-rlhf',
   'rewardbench',
+  'scores',
 ] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 

@@ -9,6 +9,7 @@ import { projectStats } from '../core/stats';
 import * as projects from '../core/store/projects';
 import { dbPathFrom, openDbFor, parse, UsageError, type CliIo } from './main';
 import { serve } from './serve';
+import * as scorer from '../core/scorer/index';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
@@ -134,7 +135,10 @@ const doctorCommand: Command = async (argv, io) => {
   const { values } = parse(argv, { json: { type: 'boolean', default: false } });
   const report = await doctorReport(dbPathFrom(values));
   if (values.json) io.out(JSON.stringify(report));
-  else for (const check of report.checks) io.out(`${check.ok ? 'ok  ' : 'FAIL'} ${check.name}: ${check.detail}`);
+  else {
+    for (const check of report.checks) io.out(`${check.ok ? 'ok  ' : 'FAIL'} ${check.name}: ${check.detail}`);
+    for (const p of report.providers ?? []) io.out(`     provider ${p.name.padEnd(6)} ${p.available ? 'available' : 'unavailable'}: ${p.reason}`);
+  }
   return report.checks.every((c) => c.ok) ? 0 : 1;
 };
 
@@ -152,7 +156,69 @@ const serveCommand: Command = async (argv, io) => {
   return 0;
 };
 
+const scoreCommand: Command = async (argv, io) => {
+  const { values } = parse(argv, {
+    project: { type: 'string' },
+    model: { type: 'string', multiple: true },
+    provider: { type: 'string', default: 'auto' },
+    'batch-size': { type: 'string', default: '16' },
+  });
+  const project = requireString(values, 'project');
+  const provider = String(values.provider);
+  if (!['auto', 'cpu', 'cuda', 'dml', 'coreml'].includes(provider)) throw new UsageError(`--provider must be auto, cpu, cuda, dml or coreml`);
+  const batchSize = Number(values['batch-size']);
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 1024) throw new UsageError('--batch-size must be a whole number from 1 to 1024');
+  const dirs = ((values.model as unknown as string[] | undefined) ?? []).map((d) => resolve(d));
+  const dbPath = dbPathFrom(values);
+  const db = openDbFor(values);
+  let modelIds: number[] | undefined;
+  try {
+    projects.requireProject(db, project);
+    if (dirs.length === 0) {
+      modelIds = scorer.listModels(db).map((m) => m.id);
+      if (modelIds.length === 0) throw new UsageError('no models added yet: pass --model DIR (a folder with model.onnx and tokenizer.json)');
+    }
+  } finally {
+    db.close();
+  }
+  let lastLine = 0;
+  const result = await scorer.scoreProjectInline(
+    { dbPath, project, dirs: dirs.length ? dirs : undefined, modelIds, provider: provider as scorer.ProviderRequest, batchSize },
+    {
+      onProgress: (p) => {
+        const now = Date.now();
+        if (now - lastLine < 1000 && p.phase !== 'done') return;
+        lastLine = now;
+        const eta = p.etaSeconds === null ? '' : `, ETA ${Math.ceil(p.etaSeconds)} s`;
+        io.err(`${p.model} [${p.provider ?? '…'}]: ${p.done}/${p.total} scored, ${p.cached} cached, ${p.itemsPerSecond.toFixed(0)} responses/s${eta}`);
+      },
+    },
+  );
+  for (const model of result.models) {
+    const skipped = model.provider.skipped.map((s) => `${s.name} (${s.reason})`).join('; ');
+    io.err(`${model.name}: ran on ${model.provider.used}${skipped ? `; skipped ${skipped}` : ''}`);
+    for (const problem of model.problems) io.err(`  ${problem}`);
+  }
+  io.out(JSON.stringify(result));
+  return 0;
+};
+
+const modelsCommand: Command = async (argv, io) => {
+  const { values } = parse(argv, { json: { type: 'boolean', default: false } });
+  const db = openDbFor(values);
+  try {
+    const list = scorer.listModels(db);
+    if (values.json) io.out(JSON.stringify(list));
+    else for (const m of list) io.out(`${m.id}\t${m.name}\t${m.kind}\t${m.scores} scores\t${m.dir}`);
+    return 0;
+  } finally {
+    db.close();
+  }
+};
+
 export const commands: Record<string, Command> = {
+  score: scoreCommand,
+  models: modelsCommand,
   import: importCommand,
   export: exportCommand,
   labels: labelsCommand,

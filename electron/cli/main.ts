@@ -14,6 +14,8 @@ Commands:
   export --project NAME --format ${EXPORT_FORMATS.join('|')} --out FILE [--annotator NAME]
   labels import FILE --project NAME
   stats --project NAME [--json]
+  score --project NAME [--model DIR ...] [--provider auto|cpu|cuda|dml|coreml] [--batch-size N]
+  models [--json]
   projects [--json]
   serve [--port N] [--host ADDR] [--no-demo]
   doctor [--json]

@@ -4,6 +4,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { importFile } from './formats/index';
 import { appRoot } from './paths';
+import { scoreProjectInline } from './scorer/index';
 import { ArbiterService } from './service';
 import { openDb, type Db, type OpenOptions } from './store/db';
 import { listProjects } from './store/projects';
@@ -26,17 +27,29 @@ export function defaultAnnotatorName(): string {
   }
 }
 
-/** On a database with no projects, adds the demo project shipped in resources/demo. */
-export async function seedDemo(db: Db): Promise<boolean> {
+export const DEMO_MODELS = ['demo-outcome', 'demo-process'];
+
+/**
+ * On a database with no projects, adds the demo project shipped in resources/demo, with the demo
+ * reward models scored over it so pre-labels show from the first item.
+ */
+export async function seedDemo(db: Db, dbPath: string): Promise<boolean> {
   if (process.env.ARBITER_NO_DEMO === '1' || listProjects(db).length > 0) return false;
   const demo = join(appRoot(), 'resources', 'demo', 'pairs.jsonl');
   if (!existsSync(demo)) return false;
   await importFile(db, { path: demo, project: DEMO_PROJECT, format: 'arbiter', skipInvalid: false, createProject: true });
+  const dirs = DEMO_MODELS.map((name) => join(appRoot(), 'resources', 'models', name)).filter((dir) => existsSync(dir));
+  try {
+    if (dirs.length) await scoreProjectInline({ dbPath, project: DEMO_PROJECT, dirs, provider: 'cpu' });
+  } catch (error) {
+    // The demo stays usable without pre-labels; say why they are missing.
+    console.error(`Arbiter: the demo models could not score the demo project: ${(error as Error).message}`);
+  }
   return true;
 }
 
 export async function openApp(dbPath: string, transport: 'ipc' | 'http', options: OpenOptions = {}): Promise<ArbiterService> {
   const db = openDb(dbPath, options);
-  await seedDemo(db);
+  await seedDemo(db, dbPath);
   return new ArbiterService(db, { dbPath, transport, version: appVersion(), defaultAnnotator: defaultAnnotatorName() });
 }

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { appRoot } from './paths';
 import { openDb } from './store/db';
+import type { ProviderStatus } from '../../shared/scoring';
 
 export interface DoctorCheck {
   name: string;
@@ -13,7 +14,7 @@ export interface DoctorCheck {
 
 export interface DoctorReport {
   checks: DoctorCheck[];
-  providers: unknown;
+  providers: ProviderStatus[] | null;
 }
 
 const require = createRequire(import.meta.url);
@@ -43,12 +44,12 @@ export async function doctorReport(dbPath: string): Promise<DoctorReport> {
       }
     }),
   );
-  let providers: unknown = null;
+  let providers: ProviderStatus[] | null = null;
   checks.push(
     await check('onnxruntime-node', async () => {
-      const ort = require('onnxruntime-node') as { env: { versions?: { node?: string } }; listSupportedBackends?: () => { name: string }[] };
-      const scorer = (await import('./scorer/index')) as { availableProviders?: () => Promise<unknown> | unknown };
-      providers = scorer.availableProviders ? await scorer.availableProviders() : null;
+      const ort = require('onnxruntime-node') as { listSupportedBackends?: () => { name: string }[] };
+      const scorer = await import('./scorer/index');
+      providers = scorer.availableProviders();
       const backends = ort.listSupportedBackends?.().map((b) => b.name).join(', ') ?? 'cpu';
       return `loaded; execution providers in this build: ${backends}`;
     }),

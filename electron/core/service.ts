@@ -16,6 +16,8 @@ import { currentLabel, currentLabelsOfKind, getRevision, history, labelAppender 
 import * as projects from './store/projects';
 import { projectStats } from './stats';
 import { listItemRows } from './itemList';
+import { JobRegistry } from './jobs';
+import * as scorer from './scorer/index';
 
 export interface ServiceOptions {
   dbPath: string;
@@ -28,6 +30,7 @@ type Handlers = { [N in ApiName]: (input: ApiParsed<N>) => Promise<ApiOutputs[N]
 
 export class ArbiterService {
   readonly events = new EventEmitter();
+  readonly jobs = new JobRegistry(this.events);
   private readonly handlers: Handlers;
 
   constructor(
@@ -173,6 +176,20 @@ export class ArbiterService {
           : 0;
         return { total: countItems(db, row.id), labeledByMe, labeled: projects.countLabeled(db, row.id) };
       },
+      listModels: () => scorer.listModels(db),
+      inspectModel: ({ dir }) => scorer.inspectModelFolder(dir),
+      addModel: ({ dir, name }) => scorer.addModel(db, dir, name),
+      removeModel: ({ modelId }) => ({ removed: db.prepare('DELETE FROM model WHERE id = ?').run(modelId).changes === 1 }),
+      providers: () => scorer.availableProviders(),
+      startScoring: ({ project, modelIds, provider, batchSize }) => {
+        projects.requireProject(db, project);
+        const ids = modelIds ?? scorer.listModels(db).map((m) => m.id);
+        if (ids.length === 0) throw invalidInput('No models to score with: add a model folder first.');
+        return this.jobs.startScoring({ dbPath: this.options.dbPath, project, modelIds: ids, provider, batchSize });
+      },
+      cancelJob: ({ jobId }) => this.jobs.cancel(jobId),
+      listJobs: () => this.jobs.list(),
+      prelabels: ({ project, itemId }) => scorer.prelabelsForItem(db, projects.requireProject(db, project).id, itemId),
       appInfo: () => ({
         version: this.options.version,
         transport: this.options.transport,

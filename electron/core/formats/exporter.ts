@@ -16,12 +16,14 @@ import { encodeLabel } from './labels';
 import { encodeOpenrlhf } from './openrlhf';
 import { decide, headLoader, type HeadLabel } from './resolve';
 import { encodeRewardbench } from './rewardbench';
+import { encodeScores } from './scores';
+import { listModels, prelabelsForItem } from '../scorer/index';
 import { encodeTrl, encodeTrlChat, encodeTrlChatImplicit, encodeTrlImplicit } from './trl';
 import { ExportNotes, type DecidedPair } from './types';
 
 type PairEncoder = (pair: DecidedPair, notes: ExportNotes) => unknown;
 
-export const PAIR_ENCODERS: Record<Exclude<ExportFormat, 'labels' | 'arbiter'>, PairEncoder> = {
+export const PAIR_ENCODERS: Record<Exclude<ExportFormat, 'labels' | 'arbiter' | 'scores'>, PairEncoder> = {
   trl: encodeTrl,
   'trl-implicit': encodeTrlImplicit,
   'trl-chat': encodeTrlChat,
@@ -76,6 +78,18 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
         if (pending) {
           await pending;
           opts.onProgress?.(writer.lines, read);
+        }
+      }
+    } else if (opts.format === 'scores') {
+      const hashes = new Map(listModels(db).map((m) => [m.id, m.hash]));
+      for (const item of iterateItems(db, project.id, PAGE)) {
+        read++;
+        for (const line of encodeScores(item, prelabelsForItem(db, project.id, item.id), hashes)) {
+          const pending = writer.write(line);
+          if (pending) {
+            await pending;
+            opts.onProgress?.(writer.lines, read);
+          }
         }
       }
     } else {

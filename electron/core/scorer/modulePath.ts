@@ -11,13 +11,13 @@ export function currentModuleFile(): string {
 
 /**
  * The worker_threads entry: worker.ts beside this file when running from source, otherwise the
- * bundled scorer-worker.js beside the bundle. `isTypeScript` says whether it needs tsx to load.
+ * bundled scorer-worker.mjs beside the bundle. `isTypeScript` says whether it needs tsx to load.
  */
 export function workerEntryPath(): { path: string; isTypeScript: boolean } {
   const here = currentModuleFile();
   const dir = dirname(here);
   if (here.endsWith('.ts')) return { path: join(dir, 'worker.ts'), isTypeScript: true };
-  const built = join(dir, 'scorer-worker.js');
+  const built = join(dir, 'scorer-worker.mjs');
   if (!existsSync(built)) throw new Error(`The scoring worker is missing: expected ${built} beside the program`);
   return { path: built, isTypeScript: false };
 }

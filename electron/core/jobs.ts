@@ -1,0 +1,82 @@
+// Long work the annotator should not wait for (scoring) runs as a job in a worker thread. The registry
+// keeps each job's latest progress and outcome and announces every change on the service's events.
+import type { EventEmitter } from 'node:events';
+import type { JobInfo } from '../../shared/api';
+import { ArbiterError, notFound } from './errors';
+import { startScoreJob } from './scorer/index';
+import type { ScoreJobOptions } from './scorer/index';
+import { uuidv7 } from './uuidv7';
+
+/** How often progress events go out at most; a worker may report far more often. */
+const PROGRESS_EVERY_MS = 200;
+
+export class JobRegistry {
+  private readonly jobs = new Map<string, { info: JobInfo; cancel: () => void }>();
+
+  constructor(private readonly events: EventEmitter) {}
+
+  list(): JobInfo[] {
+    return [...this.jobs.values()].map((j) => j.info).sort((a, b) => (a.startedAt < b.startedAt ? 1 : -1));
+  }
+
+  startScoring(options: ScoreJobOptions): JobInfo {
+    const running = this.list().find((j) => j.state === 'running' && j.project === options.project);
+    if (running) throw new ArbiterError('conflict', `Project "${options.project}" is already being scored (job ${running.id}); cancel it first.`);
+    const info: JobInfo = {
+      id: uuidv7(),
+      kind: 'score',
+      project: options.project,
+      state: 'running',
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+      progress: null,
+      result: null,
+      error: null,
+    };
+    let lastSent = 0;
+    const handle = startScoreJob({
+      ...options,
+      onProgress: (progress) => {
+        info.progress = progress;
+        const now = Date.now();
+        if (now - lastSent >= PROGRESS_EVERY_MS || progress.phase === 'done') {
+          lastSent = now;
+          this.announce(info);
+        }
+      },
+    });
+    this.jobs.set(info.id, { info, cancel: handle.cancel });
+    handle.promise.then(
+      (result) => {
+        info.result = result;
+        info.state = result.cancelled ? 'cancelled' : 'done';
+        info.finishedAt = new Date().toISOString();
+        this.announce(info);
+      },
+      (error: unknown) => {
+        info.state = 'failed';
+        info.error = error instanceof Error ? error.message : String(error);
+        info.finishedAt = new Date().toISOString();
+        this.announce(info);
+      },
+    );
+    this.announce(info);
+    return info;
+  }
+
+  cancel(jobId: string): JobInfo {
+    const job = this.jobs.get(jobId);
+    if (!job) throw notFound(`No job ${jobId}.`);
+    if (job.info.state === 'running') job.cancel();
+    return job.info;
+  }
+
+  /** Waits for every running job (tests, and a clean shutdown). */
+  async settle(): Promise<void> {
+    while (this.list().some((j) => j.state === 'running')) await new Promise((r) => setTimeout(r, 50));
+  }
+
+  private announce(info: JobInfo): void {
+    this.events.emit('event', { type: 'job', job: { ...info } });
+  }
+}
