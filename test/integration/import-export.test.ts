@@ -246,6 +246,14 @@ describe('re-import', () => {
     expect(count('label')).toBe(labels);
   });
 
+  it('leaves every foreign key satisfied and foreign keys switched back on', async () => {
+    for (const name of ['trl.jsonl', 'hh-rlhf.jsonl', 'rewardbench.jsonl', 'arbiter.jsonl'])
+      await importFile(db, { path: fixture(name), project: 'p', createProject: true });
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+
   it('blank lines and CRLF line ends are fine', async () => {
     const input = join(dir, 'crlf.jsonl');
     writeFileSync(input, '\uFEFF' + lines(fixture('trl.jsonl')).join('\r\n\r\n') + '\r\n');

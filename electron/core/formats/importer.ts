@@ -90,6 +90,11 @@ export async function importLines(db: Db, opts: ImportLinesOptions): Promise<Imp
   // order, and with SQLite's default 2 MB cache every insert into them would go back to disk.
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
   if (cacheSize > -IMPORT_CACHE_KIB && cacheSize < IMPORT_CACHE_KIB) db.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
+  // Every id this import writes comes from a row it just inserted or looked up, so foreign keys hold by
+  // construction; checking them per row would cost six index lookups per pair. The pragma cannot change
+  // inside a transaction, hence here; the integration tests run foreign_key_check after imports.
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
   db.exec('BEGIN IMMEDIATE');
   try {
     const project = opts.createProject ? ensureProject(db, opts.project) : requireProject(db, opts.project);
@@ -184,6 +189,7 @@ export async function importLines(db: Db, opts: ImportLinesOptions): Promise<Imp
     throw error;
   } finally {
     db.pragma(`cache_size = ${cacheSize}`);
+    db.pragma(`foreign_keys = ${foreignKeys}`);
   }
   opts.onProgress?.(lineNo);
   return {
