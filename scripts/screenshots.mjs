@@ -3,7 +3,7 @@
 // the demo project, drives Debian's Chromium with playwright-core, and writes one PNG per view.
 // Usage: node scripts/screenshots.mjs   (after `npm run build`; CHROMIUM_PATH overrides /usr/bin/chromium)
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -166,6 +166,66 @@ try {
   await page.keyboard.press('ArrowLeft');
   await page.getByTestId('current-label').waitFor();
   await shot(page, 'compare-labeled');
+  await page.close();
+
+  // Blind mode: nothing from the models before the choice; right after it, what they said and
+  // whether they agree.
+  page = await open();
+  await page.evaluate((h) => (location.hash = h), compareUrl(bySeq(3)));
+  await page.getByTestId('response-body-left').waitFor();
+  await page.keyboard.press('1');
+  await page.getByTestId('prelabel-reveal').waitFor();
+  await page.getByTestId('status-text').and(page.locator('[data-state="saved"]')).waitFor();
+  await shot(page, 'compare-prelabel-revealed');
+  await page.close();
+
+  // Assist mode: the suggestion up front (accept with a), each model's vote, the ensemble, and the
+  // process model's per-step scores on each response.
+  page = await open();
+  await page.evaluate((h) => (location.hash = h), compareUrl(bySeq(10)));
+  await page.getByTestId('response-body-left').waitFor();
+  await page.getByTestId('prelabels-assist').click();
+  await page.getByTestId('accept-suggestion').waitFor();
+  await page.getByTestId('steps-left').waitFor();
+  await shot(page, 'compare-assist');
+  await api('updateProjectSettings', { project: demo, settings: { prelabels: 'blind' } });
+  await page.close();
+
+  // Models: the two demo models, and what inspecting a folder found.
+  const folder = join(home, 'math-prm-onnx');
+  cpSync(join(root, 'resources', 'models', 'demo-process'), folder, { recursive: true });
+  appendFileSync(join(folder, 'config.json'), '\n'); // a different file set, so not "already added"
+  page = await open({ height: 1100 });
+  await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(demo)}/models`);
+  await page.getByTestId('model-row').first().waitFor();
+  await page.getByTestId('model-dir').fill(folder);
+  await page.getByTestId('model-dir').press('Enter');
+  await page.getByTestId('inspection').waitFor();
+  await page.getByTestId('provider').first().waitFor();
+  await shot(page, 'models');
+
+  // A score job running in the background: progress, rates, ETA, cancel.
+  const bulk = 'Helpfulness batch 09';
+  const topics = ['a sorting algorithm', 'the water cycle', 'compound interest', 'photosynthesis', 'TCP handshakes', 'the French revolution'];
+  const lines = [];
+  for (let i = 0; i < 3000; i++) {
+    const topic = topics[i % topics.length];
+    const step = (n) => `Step ${n}: consider ${topic} from angle ${n} and explain the consequence carefully. `;
+    lines.push(JSON.stringify({ prompt: `Explain ${topic} (variant ${i}).`, chosen: [1, 2, 3, 4].map(step).join(''), rejected: [1, 2].map(step).join('') + 'So the answer is 42.' }));
+  }
+  await api('importContent', { project: bulk, fileName: 'batch-09.jsonl', content: lines.join('\n') + '\n', createProject: true });
+  await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(bulk)}/models`);
+  await page.getByTestId('score-start').waitFor();
+  await page.getByTestId('score-batch').fill('4');
+  await page.getByTestId('score-start').click();
+  await page.waitForFunction(() => {
+    const text = document.querySelector('[data-testid="job-progress"]')?.textContent ?? '';
+    const done = Number((/^([\d,]+)/.exec(text)?.[1] ?? '0').replace(/,/g, ''));
+    return done > 300 && /ETA \d/.test(text);
+  });
+  await shot(page, 'scoring-progress');
+  await page.getByTestId('job-cancel').click();
+  await page.locator('[data-testid="job"][data-state="cancelled"]').waitFor();
   await page.close();
 } finally {
   await browser.close();

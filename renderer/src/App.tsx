@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AppInfo } from '../../shared/api';
 import type { ProjectSettings } from '../../shared/domain';
 import { api, errorMessage } from './api';
-import { ShellContext, type Progress, type Shell } from './context';
+import { ShellContext, type PrelabelMode, type Progress, type Shell } from './context';
 import { Header } from './components/Header';
 import { ShortcutsOverlay } from './components/ShortcutsOverlay';
 import { useGlobalKeys } from './components/keys';
@@ -13,6 +13,8 @@ import { useRoute } from './route';
 import { ProjectPicker } from './features/projects/ProjectPicker';
 import { CompareScreen } from './features/compare/CompareScreen';
 import { DatasetsScreen } from './features/datasets/DatasetsScreen';
+import { ModelsScreen } from './features/models/ModelsScreen';
+import { useJobs } from './features/models/useJobs';
 
 const ANNOTATOR_KEY = 'arbiter.annotator';
 
@@ -25,6 +27,8 @@ export function App() {
   const [overlay, setOverlay] = useState(false);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [settings, setSettings] = useState<ProjectSettings | null>(null);
+  const [settingsError, setSettingsError] = useState<string | null>(null);
+  const jobs = useJobs();
   const project = route.name === 'start' ? null : route.project;
 
   useEffect(() => {
@@ -63,6 +67,7 @@ export function App() {
   useEffect(() => {
     setProgress(null);
     setSettings(null);
+    setSettingsError(null);
     if (!project) return;
     refreshProgress();
     api
@@ -70,6 +75,26 @@ export function App() {
       .then((summary) => setSettings(summary.settings))
       .catch(() => setSettings(null));
   }, [project, refreshProgress]);
+
+  // The blind / assist switch is a project setting: everyone labeling this project sees the change.
+  const setPrelabelMode = useCallback(
+    (mode: PrelabelMode) => {
+      if (!project) return;
+      setSettingsError(null);
+      setSettings((s) => (s ? { ...s, prelabels: mode } : s));
+      api
+        .updateProjectSettings({ project, settings: { prelabels: mode } })
+        .then(setSettings)
+        .catch((error) => {
+          setSettingsError(`Could not switch pre-labels to ${mode}: ${errorMessage(error)}`);
+          api
+            .getProject({ project })
+            .then((summary) => setSettings(summary.settings))
+            .catch(() => undefined);
+        });
+    },
+    [project],
+  );
 
   useGlobalKeys((event) => {
     if (event.key === 'Escape' && overlay) {
@@ -85,11 +110,28 @@ export function App() {
     if (overlay || !project) return;
     if (event.key === 'c' && route.name !== 'compare') navigate({ name: 'compare', project });
     else if (event.key === 'd' && route.name !== 'datasets') navigate({ name: 'datasets', project });
+    else if (event.key === 'm' && route.name !== 'models') navigate({ name: 'models', project });
   });
 
+  const job = project ? (jobs.byProject.get(project) ?? null) : null;
+  const prelabelMode = settings?.prelabels ?? null;
+
   const shell: Shell = useMemo(
-    () => ({ appInfo, annotator, setAnnotator, navigate, keysEnabled: !overlay, refreshProgress, progress }),
-    [appInfo, annotator, setAnnotator, navigate, overlay, refreshProgress, progress],
+    () => ({
+      appInfo,
+      annotator,
+      setAnnotator,
+      navigate,
+      keysEnabled: !overlay,
+      refreshProgress,
+      progress,
+      prelabelMode,
+      setPrelabelMode,
+      job,
+      trackJob: jobs.track,
+      scoresVersion: jobs.finished,
+    }),
+    [appInfo, annotator, setAnnotator, navigate, overlay, refreshProgress, progress, prelabelMode, setPrelabelMode, job, jobs.track, jobs.finished],
   );
 
   return (
@@ -99,7 +141,10 @@ export function App() {
           route={route}
           annotator={annotator || '…'}
           progress={progress}
-          prelabels={settings?.prelabels ?? null}
+          prelabels={prelabelMode}
+          onPrelabels={setPrelabelMode}
+          prelabelsError={settingsError}
+          job={job}
           theme={theme}
           onTheme={cycleTheme}
           onShortcuts={() => setOverlay(true)}
@@ -115,6 +160,8 @@ export function App() {
           <ProjectPicker />
         ) : route.name === 'datasets' ? (
           <DatasetsScreen key={`d:${route.project}`} project={route.project} />
+        ) : route.name === 'models' ? (
+          <ModelsScreen key={`m:${route.project}`} project={route.project} />
         ) : (
           <CompareScreen key={`c:${route.project}:${annotator}:${route.itemId ?? ''}`} project={route.project} itemId={route.itemId} />
         )}

@@ -54,17 +54,46 @@ export function isRetryable(error: unknown): boolean {
 
 export { ApiError };
 
-/** Progress events from the host (import lines read, labels saved…); returns an unsubscribe function. */
-export function subscribeEvents(listener: (event: { type?: string; [key: string]: unknown }) => void): () => void {
-  if (transport.kind === 'ipc') return window.arbiter?.onEvent?.((e) => listener(e as { type?: string })) ?? (() => undefined);
+export type HostEvent = { type?: string; [key: string]: unknown };
+type Listener = (event: HostEvent) => void;
+
+const listeners = new Set<Listener>();
+let closeSource: (() => void) | null = null;
+
+function dispatch(event: HostEvent): void {
+  for (const listener of [...listeners]) {
+    try {
+      listener(event);
+    } catch {
+      /* one screen's bad listener must not starve the others */
+    }
+  }
+}
+
+/** One connection to the host's event stream, shared by every subscriber, opened while anyone listens. */
+function openSource(): () => void {
+  if (transport.kind === 'ipc') return window.arbiter?.onEvent?.((e) => dispatch(e as HostEvent)) ?? (() => undefined);
   if (typeof EventSource === 'undefined') return () => undefined;
   const source = new EventSource(`${transport.origin}/api/events?token=${encodeURIComponent(transport.token)}`);
   source.onmessage = (message) => {
     try {
-      listener(JSON.parse(message.data as string) as { type?: string });
+      dispatch(JSON.parse(message.data as string) as HostEvent);
     } catch {
       /* not an event we know */
     }
   };
   return () => source.close();
+}
+
+/** Progress events from the host (import lines read, job progress…); returns an unsubscribe function. */
+export function subscribeEvents(listener: Listener): () => void {
+  listeners.add(listener);
+  if (!closeSource) closeSource = openSource();
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && closeSource) {
+      closeSource();
+      closeSource = null;
+    }
+  };
 }

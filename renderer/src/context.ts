@@ -1,6 +1,6 @@
 // What every screen needs from the shell: who is labeling, where to go, and the progress figures.
 import { createContext, useContext } from 'react';
-import type { AppInfo } from '../../shared/api';
+import type { AppInfo, JobInfo } from '../../shared/api';
 import type { Route } from './route';
 
 export interface Progress {
@@ -18,7 +18,18 @@ export interface Shell {
   /** Asks the header to re-read the progress figures (after a label was saved or undone). */
   refreshProgress(): void;
   progress: Progress | null;
+  /** The project's pre-label setting: hidden until the annotator chooses (blind) or shown up front (assist). */
+  prelabelMode: PrelabelMode | null;
+  setPrelabelMode(mode: PrelabelMode): void;
+  /** The newest score job of the open project (running or finished), kept current from host events. */
+  job: JobInfo | null;
+  /** Records a job the screen just started or cancelled, before its first event arrives. */
+  trackJob(job: JobInfo): void;
+  /** Grows each time a score job finishes: cached pre-labels may be stale. */
+  scoresVersion: number;
 }
+
+export type PrelabelMode = 'blind' | 'assist';
 
 export const ShellContext = createContext<Shell | null>(null);
 

@@ -1,16 +1,18 @@
-// Routes live in the URL fragment (#/p/<project>/datasets) so a reload keeps the annotator's place.
+// Routes live in the URL fragment (#/p/<project>/datasets, …/models) so a reload keeps the annotator's place.
 import { useCallback, useEffect, useState } from 'react';
 
 export type Route =
   | { name: 'start' }
   | { name: 'compare'; project: string; itemId?: number }
-  | { name: 'datasets'; project: string };
+  | { name: 'datasets'; project: string }
+  | { name: 'models'; project: string };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] !== 'p' || !parts[1]) return { name: 'start' };
   const project = parts[1];
   if (parts[2] === 'datasets') return { name: 'datasets', project };
+  if (parts[2] === 'models') return { name: 'models', project };
   if (parts[2] === 'item' && parts[3] && /^\d+$/.test(parts[3])) return { name: 'compare', project, itemId: Number(parts[3]) };
   return { name: 'compare', project };
 }
@@ -19,6 +21,7 @@ export function routeHash(route: Route): string {
   if (route.name === 'start') return '#/';
   const base = `#/p/${encodeURIComponent(route.project)}`;
   if (route.name === 'datasets') return `${base}/datasets`;
+  if (route.name === 'models') return `${base}/models`;
   return route.itemId ? `${base}/item/${route.itemId}` : base;
 }
 

@@ -1,4 +1,6 @@
-// The header: project, screen tabs, progress, annotator, blind/assist state, theme, shortcuts.
+// The header: project, screen tabs, progress, a running score job, annotator, the blind/assist switch,
+// theme, shortcuts.
+import type { JobInfo } from '../../../shared/api';
 import type { ThemeMode } from './theme';
 import type { Progress } from '../context';
 import type { Route } from '../route';
@@ -9,6 +11,10 @@ interface Props {
   annotator: string;
   progress: Progress | null;
   prelabels: 'blind' | 'assist' | null;
+  onPrelabels(mode: 'blind' | 'assist'): void;
+  prelabelsError: string | null;
+  /** The open project's newest score job; a running one shows as a small progress mark. */
+  job: JobInfo | null;
   theme: ThemeMode;
   onTheme(): void;
   onShortcuts(): void;
@@ -18,7 +24,16 @@ interface Props {
 const THEME_LABEL: Record<ThemeMode, string> = { light: 'Light', dark: 'Dark', system: 'System' };
 const THEME_ICON: Record<ThemeMode, string> = { light: '☀', dark: '☾', system: '◐' };
 
-export function Header({ route, annotator, progress, prelabels, theme, onTheme, onShortcuts, navigate }: Props) {
+/** How far a score job is, over all its models, from 0 to 1. */
+export function jobFraction(job: JobInfo): number {
+  const p = job.progress;
+  if (!p || p.modelCount === 0) return 0;
+  if (p.phase === 'done') return 1;
+  const within = p.total > 0 ? p.done / p.total : 0;
+  return Math.min(1, (p.modelIndex + within) / p.modelCount);
+}
+
+export function Header({ route, annotator, progress, prelabels, onPrelabels, prelabelsError, job, theme, onTheme, onShortcuts, navigate }: Props) {
   const project = route.name === 'start' ? null : route.project;
   const pct = progress && progress.total > 0 ? Math.round((progress.labeled / progress.total) * 100) : 0;
   const tab = (active: boolean) =>
@@ -41,13 +56,16 @@ export function Header({ route, annotator, progress, prelabels, theme, onTheme, 
             <button className={tab(route.name === 'datasets')} onClick={() => navigate({ name: 'datasets', project })}>
               Datasets <Kbd className="ml-1 hidden md:inline-flex">d</Kbd>
             </button>
+            <button className={tab(route.name === 'models')} onClick={() => navigate({ name: 'models', project })} data-testid="tab-models">
+              Models <Kbd className="ml-1 hidden md:inline-flex">m</Kbd>
+            </button>
           </nav>
         </>
       )}
       <div className="ml-auto flex items-center gap-3 text-[13px]">
         {project && progress && (
           <div className="flex items-center gap-2" title={`${progress.labeled} of ${progress.total} items labeled by ${annotator}`} data-testid="progress">
-            <div className="hidden h-1.5 w-28 overflow-hidden md:block rounded-full bg-surface-2 ring-1 ring-line" aria-hidden>
+            <div className="hidden h-1.5 w-28 overflow-hidden lg:block rounded-full bg-surface-2 ring-1 ring-line" aria-hidden>
               <div className="h-full rounded-full bg-accent transition-[width] duration-300" style={{ width: `${pct}%` }} />
             </div>
             <span className="tabular-nums text-muted">
@@ -55,14 +73,47 @@ export function Header({ route, annotator, progress, prelabels, theme, onTheme, 
             </span>
           </div>
         )}
-        {project && prelabels && (
-          <span
-            className="rounded border border-line px-1.5 py-0.5 text-[12px] text-muted"
-            title={prelabels === 'blind' ? 'Model pre-labels are hidden while you label' : 'Model pre-labels are shown'}
-            data-testid="prelabels"
+        {project && job?.state === 'running' && (
+          <button
+            className="flex items-center gap-1.5 text-[12px] text-muted hover:text-fg"
+            onClick={() => navigate({ name: 'models', project })}
+            title="A score job is running for this project (Models screen)"
+            data-testid="header-job"
           >
-            {prelabels === 'blind' ? 'blind' : 'assist'}
-          </span>
+            <span className="inline-block h-2 w-2 animate-pulse rounded-full bg-accent" aria-hidden />
+            scoring <span className="tabular-nums">{Math.floor(jobFraction(job) * 100)}%</span>
+          </button>
+        )}
+        {project && prelabels && (
+          <div
+            className="flex items-center gap-1.5 text-[12px]"
+            title={
+              prelabelsError ??
+              (prelabels === 'blind'
+                ? 'Blind: model pre-labels stay hidden until you choose, then show whether they agree. Click “assist” to show them up front (a project setting).'
+                : 'Assist: model pre-labels are shown up front; press a to accept. Click “blind” to hide them until you choose (a project setting).')
+            }
+            data-testid="prelabels"
+            data-mode={prelabels}
+          >
+            <span className={`hidden xl:inline ${prelabelsError ? 'text-bad' : 'text-faint'}`}>{prelabelsError ? '⚠ pre-labels' : 'pre-labels'}</span>
+            <div className="flex overflow-hidden rounded border border-line-strong" role="group" aria-label="Model pre-labels">
+              {(['blind', 'assist'] as const).map((mode) => (
+                <button
+                  key={mode}
+                  className={`px-1.5 py-0.5 leading-[1.35] ${prelabels === mode ? 'bg-surface-2 font-medium text-fg' : 'text-faint hover:text-fg'}`}
+                  aria-pressed={prelabels === mode}
+                  onClick={() => prelabels !== mode && onPrelabels(mode)}
+                  data-testid={`prelabels-${mode}`}
+                >
+                  <span className="hidden lg:inline" aria-hidden>
+                    {mode === 'blind' ? '◌ ' : '◉ '}
+                  </span>
+                  {mode}
+                </button>
+              ))}
+            </div>
+          </div>
         )}
         <span className="text-muted" data-testid="annotator">
           <span className="hidden text-faint lg:inline">annotator </span><span className="font-medium text-fg">{annotator}</span>

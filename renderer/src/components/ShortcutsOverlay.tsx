@@ -20,6 +20,7 @@ const GROUPS: { title: string; keys: [string[], string][] }[] = [
       [['Ctrl', 'Z'], 'Undo the last label'],
       [['f'], 'Fold / unfold a long prompt'],
       [['v'], 'Show / hide the label the file carried'],
+      [['a'], 'Accept the model’s suggestion (assist mode; Shift+A: much better)'],
     ],
   },
   {
@@ -27,6 +28,7 @@ const GROUPS: { title: string; keys: [string[], string][] }[] = [
     keys: [
       [['c'], 'Compare screen'],
       [['d'], 'Datasets screen (import, items, export)'],
+      [['m'], 'Models screen (add, score, providers)'],
       [['?'], 'This list'],
       [['Esc'], 'Close this list'],
     ],

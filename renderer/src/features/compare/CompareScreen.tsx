@@ -1,12 +1,14 @@
 // The pairwise compare screen: prompt pinned on top, the two responses side by side in the order
 // this annotator sees them, the decision bar at the bottom. The keyboard drives everything.
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { toScreenChoice, type ScreenChoice } from '../../../../shared/choices';
-import type { Strength } from '../../../../shared/domain';
+import { describeScreenChoice, toScreenChoice, toSourceChoice, type ScreenChoice } from '../../../../shared/choices';
+import type { Choice, Strength } from '../../../../shared/domain';
 import { Kbd } from '../../components/Kbd';
 import { digitOf, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
 import { DecisionBar } from './DecisionBar';
+import { columnSteps, ModelVotes, SuggestionButton } from './PrelabelViews';
+import { suggestion, usePrelabelCache, type LoadedPrelabels } from './prelabels';
 import { PromptPane } from './PromptPane';
 import { ResponseColumn, type Verdict } from './ResponseColumn';
 import { describeLabel, useLabeling } from './useLabeling';
@@ -28,33 +30,104 @@ function verdicts(choice: ScreenChoice | null): [Verdict, Verdict] {
   }
 }
 
+/** Blind mode: what the models said about the item just labeled, shown once the choice is made. */
+interface Reveal {
+  itemId: number;
+  itemNumber: number;
+  choice: Choice;
+  words: string;
+  order: number[];
+  loaded: LoadedPrelabels | null;
+}
+
 export function CompareScreen({ project, itemId }: { project: string; itemId?: number }) {
-  const { annotator, keysEnabled, refreshProgress, navigate } = useShell();
-  const labeling = useLabeling(project, annotator, itemId, refreshProgress);
+  const { annotator, keysEnabled, refreshProgress, navigate, prelabelMode, scoresVersion } = useShell();
+  const loadPrelabels = usePrelabelCache(project, scoresVersion);
+  const labeling = useLabeling(project, annotator, itemId, refreshProgress, (next) => void loadPrelabels(next.id));
   const { item, phase, notice, unsaved } = labeling;
   const [slight, setSlight] = useState(false);
   const [folded, setFolded] = useState(true);
   const [revealSource, setRevealSource] = useState(false);
+  const [pre, setPre] = useState<(LoadedPrelabels & { itemId: number }) | null>(null);
+  const [reveal, setReveal] = useState<Reveal | null>(null);
   const rationaleBox = useRef<HTMLTextAreaElement>(null);
+  // Until the project's setting is known, behave as blind: never show a pre-label that might anchor.
+  const mode = prelabelMode ?? 'blind';
 
   useEffect(() => {
     setRevealSource(false);
     setFolded(true);
   }, [item?.id]);
 
+  const shownId = item?.id;
+  useEffect(() => {
+    if (shownId === undefined) return;
+    let cancelled = false;
+    void loadPrelabels(shownId).then((loaded) => {
+      if (!cancelled) setPre({ itemId: shownId, ...loaded });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [shownId, loadPrelabels]);
+
+  const loaded = item && pre?.itemId === item.id ? pre : null;
+  const prelabels = loaded?.data ?? null;
+  const hasModels = Boolean(prelabels && prelabels.models.length > 0);
+  const labeled = Boolean(item?.label?.choice);
+  // Blind: only once this annotator has labeled the item (or saw its verdict and undid the label: what
+  // was seen stays shown, so the next label honestly records it as visible). Assist: up front.
+  const revealed = useRef(new Set<number>());
+  const showPrelabels = hasModels && (mode === 'assist' || labeled || (item !== null && revealed.current.has(item.id)));
+  if (showPrelabels && item && mode === 'blind') revealed.current.add(item.id);
+  const suggested = mode === 'assist' && item ? suggestion(prelabels, item.shownOrder) : null;
+
   const choose = useCallback(
     (choice: ScreenChoice, strength: Strength | null) => {
-      labeling.choose(choice, strength);
+      const on = item;
+      const saved = labeling.choose(choice, strength, showPrelabels);
       setSlight(false);
+      if (!saved || !on) return;
+      if (mode !== 'blind') {
+        setReveal(null);
+        return;
+      }
+      const id = on.id;
+      const effective: Strength | null = choice === 'left' || choice === 'right' ? (strength ?? 2) : null;
+      setReveal({
+        itemId: id,
+        itemNumber: on.seq + 1,
+        choice: toSourceChoice(choice, on.shownOrder),
+        words: describeScreenChoice(choice, effective),
+        order: on.shownOrder,
+        loaded: null,
+      });
+      void loadPrelabels(id).then((result) => {
+        if (result.data?.models.length) revealed.current.add(id);
+        setReveal((r) => (r && r.itemId === id ? { ...r, loaded: result } : r));
+      });
     },
-    [labeling],
+    [labeling, item, showPrelabels, mode, loadPrelabels],
   );
+
+  const accept = useCallback(
+    (strength: Strength | null) => {
+      if (!suggested) return;
+      choose(suggested.screen === 'tie' ? 'tie' : suggested.screen, suggested.screen === 'tie' ? null : strength);
+    },
+    [suggested, choose],
+  );
+
+  const undo = useCallback(() => {
+    setReveal(null);
+    void labeling.undo();
+  }, [labeling]);
 
   useGlobalKeys((event) => {
     const mod = event.ctrlKey || event.metaKey;
     if (mod && !event.altKey && event.code === 'KeyZ' && !event.shiftKey) {
       event.preventDefault();
-      void labeling.undo();
+      undo();
       return;
     }
     if (mod) return;
@@ -91,6 +164,13 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
       case 'v':
         setRevealSource((v) => !v);
         break;
+      case 'a':
+      case 'A':
+        if (suggested) {
+          event.preventDefault();
+          accept(event.shiftKey ? 3 : slight ? 1 : null);
+        }
+        break;
       case 'Escape':
         setSlight(false);
         break;
@@ -104,8 +184,50 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   const source = item?.sourceLabel ? describeLabel(item.sourceLabel, item.shownOrder) : null;
   const showSource = Boolean(source && (current || revealSource));
 
+  // One quiet line above the choices: this item's pre-labels when they may be shown, else (blind) what
+  // the models said about the item just labeled.
+  let prelabelLine: ReactNode = null;
+  if (item && showPrelabels && prelabels) {
+    prelabelLine = (
+      <ModelVotes
+        pre={prelabels}
+        order={item.shownOrder}
+        choice={labeled ? item.label!.choice : undefined}
+        lead={labeled ? (mode === 'blind' ? 'Models (shown because you labeled this item):' : 'Models vs your label:') : 'Models:'}
+      />
+    );
+  } else if (mode === 'blind' && reveal && reveal.itemId !== item?.id && reveal.loaded?.data && reveal.loaded.data.models.length > 0) {
+    prelabelLine = (
+      <ModelVotes
+        pre={reveal.loaded.data}
+        order={reveal.order}
+        choice={reveal.choice}
+        withSteps
+        testid="prelabel-reveal"
+        lead={
+          <>
+            <span className="rounded bg-surface-2 px-1 text-faint">previous</span> Item {reveal.itemNumber}, you chose{' '}
+            <b className="font-medium text-fg">{reveal.words}</b>; models:
+          </>
+        }
+      />
+    );
+  } else if (mode === 'assist' && item && loaded) {
+    prelabelLine = (
+      <div className="text-[12.5px] text-faint" data-testid="prelabel-none">
+        {loaded.error ? (
+          <span className="text-bad">Pre-labels could not be read: {loaded.error}</span>
+        ) : (
+          <>
+            No model scores for this item yet — score the project on the Models screen <Kbd>m</Kbd>.
+          </>
+        )}
+      </div>
+    );
+  }
+
   return (
-    <main className="flex min-h-0 flex-1 flex-col" data-testid="compare">
+    <main className="flex min-h-0 flex-1 flex-col" data-testid="compare" data-item-id={item?.id ?? ''} data-prelabels={mode}>
       {unsaved > 0 && notice?.state === 'failed' && (
         <div className="shrink-0 bg-bad px-4 py-1.5 text-[13px] font-medium text-white dark:text-[#1a0a0d]" role="alert" data-testid="unsaved-banner">
           {unsaved === 1 ? '1 label is' : `${unsaved} labels are`} not saved yet. Arbiter keeps retrying and keeps {unsaved === 1 ? 'it' : 'them'} on
@@ -177,8 +299,8 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
           </div>
           <PromptPane prompt={item.prompt} folded={folded} onToggle={() => setFolded((v) => !v)} />
           <div className="min-h-0 flex-1 overflow-y-auto bg-surface wide:grid wide:grid-cols-2 wide:overflow-hidden" data-testid="responses">
-            <ResponseColumn side="left" response={left} verdict={leftVerdict} />
-            <ResponseColumn side="right" response={right} verdict={rightVerdict} />
+            <ResponseColumn side="left" response={left} verdict={leftVerdict} steps={showPrelabels ? columnSteps(prelabels, item.shownOrder[0]) : undefined} />
+            <ResponseColumn side="right" response={right} verdict={rightVerdict} steps={showPrelabels ? columnSteps(prelabels, item.shownOrder[1]) : undefined} />
           </div>
         </>
       )}
@@ -198,7 +320,11 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
           onRationaleDone={labeling.flushRationale}
           onPrev={() => void labeling.go('previous')}
           onNext={() => void labeling.go('next')}
-          onUndo={() => void labeling.undo()}
+          onUndo={undo}
+          prelabelLine={prelabelLine}
+          suggestion={
+            suggested && item ? <SuggestionButton suggestion={suggested} disabled={!item} onAccept={() => accept(slight ? 1 : null)} /> : null
+          }
           onRetry={labeling.retryNow}
         />
       )}

@@ -21,6 +21,10 @@ interface Props {
   onNext(): void;
   onUndo(): void;
   onRetry(): void;
+  /** Model pre-labels: this item's (assist, or once labeled) or, in blind mode, the item just labeled. */
+  prelabelLine?: ReactNode;
+  /** Assist mode: the model's suggestion, accepted with `a`. */
+  suggestion?: ReactNode;
 }
 
 const CHOICES: { choice: ScreenChoice; key: string; icon: string; label: string; tone: string; active: string }[] = [
@@ -68,6 +72,7 @@ export const DecisionBar = forwardRef<HTMLTextAreaElement, Props>(function Decis
 
   return (
     <footer className="shrink-0 border-t border-line bg-surface px-3 py-2" data-testid="decision-bar">
+      {props.prelabelLine && <div className="mx-auto mb-1.5 max-w-[1800px] border-b border-line/70 pb-1.5">{props.prelabelLine}</div>}
       <div className="mx-auto flex max-w-[1800px] flex-wrap items-center gap-2">
         <div className="flex flex-wrap items-center gap-1.5" role="group" aria-label="Choice">
           {CHOICES.map((c) => {
@@ -116,6 +121,8 @@ export const DecisionBar = forwardRef<HTMLTextAreaElement, Props>(function Decis
             <Kbd>s</Kbd> slightly{slight ? ' — armed' : ''}
           </button>
         </div>
+
+        {props.suggestion && <div className="border-l border-line pl-2">{props.suggestion}</div>}
 
         <div className="ml-auto flex items-center gap-1.5 text-[12px]">
           <Btn onClick={props.onUndo} title="Undo the last label (Ctrl+Z)" testid="undo">

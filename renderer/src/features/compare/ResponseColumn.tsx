@@ -3,6 +3,7 @@ import { memo } from 'react';
 import type { ResponseRecord } from '../../../../shared/domain';
 import { approxTokens, contentText } from '../../../../shared/choices';
 import { ContentView } from '../../components/ContentView';
+import { StepChips, type ColumnSteps } from './PrelabelViews';
 
 export type Side = 'left' | 'right';
 
@@ -20,7 +21,20 @@ const VERDICT: Record<Exclude<Verdict, null>, { text: string; cls: string }> = {
   both_bad: { text: '✕ both bad', cls: 'text-bad' },
 };
 
-export const ResponseColumn = memo(function ResponseColumn({ side, response, verdict }: { side: Side; response: ResponseRecord | undefined; verdict: Verdict }) {
+const NO_STEPS: ColumnSteps[] = [];
+
+export const ResponseColumn = memo(function ResponseColumn({
+  side,
+  response,
+  verdict,
+  steps = NO_STEPS,
+}: {
+  side: Side;
+  response: ResponseRecord | undefined;
+  verdict: Verdict;
+  /** Process models' per-step scores for this response, when pre-labels may be shown. */
+  steps?: ColumnSteps[];
+}) {
   const s = SIDE[side];
   const text = response ? contentText(response.content) : '';
   return (
@@ -42,6 +56,7 @@ export const ResponseColumn = memo(function ResponseColumn({ side, response, ver
           {text.length.toLocaleString()} chars · ~{approxTokens(text).toLocaleString()} tokens
         </span>
       </header>
+      <StepChips rows={steps} side={side} />
       <div
         className="px-5 py-4 wide:min-h-0 wide:flex-1 wide:overflow-y-auto"
         data-testid={`response-body-${side}`}

@@ -59,7 +59,14 @@ export function describeLabel(label: LabelRevision | null, order: number[]): str
   return describeScreenChoice(toScreenChoice(label.choice, label.shownOrder ?? order), label.strength);
 }
 
-export function useLabeling(project: string, annotator: string, startItemId: number | undefined, onSaved: () => void) {
+export function useLabeling(
+  project: string,
+  annotator: string,
+  startItemId: number | undefined,
+  onSaved: () => void,
+  /** Told about the next item as soon as its prefetch arrives (the screen prefetches its pre-labels too). */
+  onPrefetched?: (next: ItemView) => void,
+) {
   const [item, setItem] = useState<ItemView | null>(null);
   const [phase, setPhase] = useState<'loading' | 'ready' | 'done' | 'empty' | 'error'>('loading');
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -80,6 +87,8 @@ export function useLabeling(project: string, annotator: string, startItemId: num
   const alive = useRef(true);
   const onSavedRef = useRef(onSaved);
   onSavedRef.current = onSaved;
+  const onPrefetchedRef = useRef(onPrefetched);
+  onPrefetchedRef.current = onPrefetched;
 
   useEffect(() => {
     alive.current = true;
@@ -111,10 +120,11 @@ export function useLabeling(project: string, annotator: string, startItemId: num
 
   const startPrefetch = useCallback(
     (current: ItemView) => {
-      prefetch.current = {
-        seq: current.seq,
-        promise: api.nextItem({ project, annotator, afterSeq: current.seq, unlabeledOnly: true }).catch(() => null),
-      };
+      const promise = api.nextItem({ project, annotator, afterSeq: current.seq, unlabeledOnly: true }).catch(() => null);
+      prefetch.current = { seq: current.seq, promise };
+      void promise.then((next) => {
+        if (next && alive.current) onPrefetchedRef.current?.(next);
+      });
     },
     [project, annotator],
   );
@@ -243,13 +253,14 @@ export function useLabeling(project: string, annotator: string, startItemId: num
     [project, annotator, show],
   );
 
+  /** Saves a choice and moves on; false when nothing was saved (no item, still moving, not a pair). */
   const choose = useCallback(
-    (screen: ScreenChoice, strength: Strength | null) => {
+    (screen: ScreenChoice, strength: Strength | null, prelabelVisible = false): boolean => {
       const current = itemRef.current;
-      if (!current || advancing.current) return;
+      if (!current || advancing.current) return false;
       if (current.responses.length !== 2) {
         say({ text: `Item has ${current.responses.length} responses; pairwise labeling needs exactly 2`, itemNumber: current.seq + 1, state: 'info' });
-        return;
+        return false;
       }
       const pairwise = screen === 'left' || screen === 'right';
       const effective: Strength | null = pairwise ? (strength ?? 2) : null;
@@ -262,7 +273,7 @@ export function useLabeling(project: string, annotator: string, startItemId: num
         shownOrder: current.shownOrder,
         rationale: rationaleRef.current.trim() ? rationaleRef.current : undefined,
         timeMs: Math.max(0, Math.round(performance.now() - shownAt.current)),
-        prelabelVisible: false,
+        prelabelVisible,
       };
       const words = describeScreenChoice(screen, effective);
       const itemNumber = current.seq + 1;
@@ -272,6 +283,7 @@ export function useLabeling(project: string, annotator: string, startItemId: num
       void advance(current).finally(() => {
         advancing.current = false;
       });
+      return true;
     },
     [project, annotator, persistLabel, advance, say],
   );
