@@ -3,6 +3,7 @@
 // title), and images are never fetched (their alt text is shown instead).
 import { memo, type ComponentProps } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
+import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import rehypeKatex from 'rehype-katex';
@@ -23,7 +24,9 @@ const components: Components = {
   ),
 };
 
-const remarkPlugins = [remarkGfm, remarkMath];
+// Line breaks are kept as the model wrote them: poems, addresses and step lists read as lines, the way
+// chat interfaces show model output, rather than collapsing into one paragraph.
+const remarkPlugins = [remarkGfm, remarkMath, remarkBreaks];
 // URLs are only ever shown as text (a title), never followed or fetched, so they are kept as written:
 // the annotator can see that a response links to javascript: or to a tracker.
 const keepUrl = (url: string) => url;
