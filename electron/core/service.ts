@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { API_NAMES, schemas, type ApiName, type ApiOutput, type ApiOutputs, type ApiParsed, type ItemView } from '../../shared/api';
 import type { ItemRecord, LabelRevision } from '../../shared/domain';
 import { shownOrder } from '../../shared/order';
-import { invalidInput, notFound } from './errors';
+import { conflict, invalidInput, notFound } from './errors';
 import { exportProject, importLines, previewHead } from './formats/index';
 import { exportsDir } from './paths';
 import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from './store/annotators';
@@ -179,7 +179,11 @@ export class ArbiterService {
       listModels: () => scorer.listModels(db),
       inspectModel: ({ dir }) => scorer.inspectModelFolder(dir),
       addModel: ({ dir, name }) => scorer.addModel(db, dir, name),
-      removeModel: ({ modelId }) => ({ removed: db.prepare('DELETE FROM model WHERE id = ?').run(modelId).changes === 1 }),
+      removeModel: ({ modelId }) => {
+        // A running job reads the model's row and writes its scores: removing it underneath would fail the job.
+        if (this.jobs.list().some((j) => j.state === 'running')) throw conflict('A scoring job is running; cancel it or let it finish, then remove the model.');
+        return { removed: db.prepare('DELETE FROM model WHERE id = ?').run(modelId).changes === 1 };
+      },
       providers: () => scorer.availableProviders(),
       startScoring: ({ project, modelIds, provider, batchSize }) => {
         projects.requireProject(db, project);
