@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Import/export benchmark. Run from the repository root with the TypeScript sources:
-//   node --import tsx bench/import-export.mjs [--n 100000] [--mem-n 500000] [--skip-mem]
+//   node --import tsx bench/import-export.mjs [--n 100000] [--mem-n 500000] [--skip-mem] [--parallel on|off]
 // 1. baseline: readline + JSON.parse + one prepared INSERT per row, one transaction, fresh WAL database
-// 2. Arbiter's importFile (format trl) of the same file into a fresh database
+// 2. Arbiter's importFile (format trl) of the same file into a fresh database; --parallel on/off forces
+//    the import worker on or off (by default importFile uses it for big files on 3+ cores)
 // 3. exportProject to trl, in a child process that samples memory every 20 ms
 // 4. the same export at --mem-n items, to check that peak memory does not grow with the project
 // Data and databases go to bench/.data/ (gitignored).
@@ -10,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, join, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -130,7 +132,7 @@ async function arbiterImport(file, dbPath) {
   removeDb(dbPath);
   const t0 = performance.now();
   const db = openDb(dbPath);
-  const summary = await importFile(db, { path: file, project: 'bench', format: 'trl', createProject: true });
+  const summary = await importFile(db, { path: file, project: 'bench', format: 'trl', createProject: true, parallel });
   db.close();
   return { ms: performance.now() - t0, summary };
 }
@@ -153,8 +155,9 @@ async function childExport(dbPath, out) {
 const n = Number(arg('--n', '100000'));
 const memN = Number(arg('--mem-n', '500000'));
 const skipMem = argv.includes('--skip-mem');
+const parallel = { on: true, off: false }[arg('--parallel', 'auto')];
 const file = join(dataDir, `pairs-${n}.jsonl`);
-console.log(`node ${process.version}, ${n} pairs in ${file}`);
+console.log(`node ${process.version}, ${availableParallelism()} cores, ${n} pairs in ${file}`);
 if (await generate(file, n)) console.log(`generated ${mb(statSync(file).size)}`);
 else console.log(`reusing ${mb(statSync(file).size)}`);
 
@@ -162,7 +165,7 @@ const base = await baseline(file, join(dataDir, 'baseline.db'));
 console.log(`1. baseline import (readline + JSON.parse + 1 INSERT/row): ${secs(base.ms)} (${base.rows} rows)`);
 
 const imp = await arbiterImport(file, join(dataDir, `arbiter-${n}.db`));
-console.log(`2. Arbiter importFile (trl):                             ${secs(imp.ms)} (${imp.summary.items} items, ${imp.summary.labels} labels)`);
+console.log(`2. Arbiter importFile (trl, parallel ${arg('--parallel', 'auto')}):              ${secs(imp.ms)} (${imp.summary.items} items, ${imp.summary.labels} labels)`);
 const ratio = imp.ms / base.ms;
 console.log(`   ratio import / baseline: ${ratio.toFixed(2)}×  (target ≤ 2×, ≤ 10 s)`);
 

@@ -2,7 +2,7 @@
 // Builds Arbiter: the renderer with Vite, the Node side (CLI, host, Electron main and preload, workers)
 // with esbuild. `--node-only` skips the renderer (the CLI needs no UI).
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -21,17 +21,16 @@ const cjsOptions = {
 };
 
 const started = Date.now();
-const workerEntry = join(root, 'electron/core/scorer/worker.ts');
+// Worker threads sit beside each bundle that may start them (out/node for the CLI and host,
+// out/electron for the Electron main process).
+const workers = { 'scorer-worker': 'electron/core/scorer/worker.ts', 'import-worker': 'electron/core/formats/import/worker.ts' };
 const jobs = [
   build({ ...common, format: 'esm', banner: esmBanner, entryPoints: { cli: 'electron/cli/index.ts' }, outdir: 'out/node', outExtension: { '.js': '.mjs' } }),
   build({ ...common, ...cjsOptions, entryPoints: { main: 'electron/main/index.ts' }, outdir: 'out/electron', outExtension: { '.js': '.cjs' } }),
   build({ ...common, ...cjsOptions, entryPoints: { preload: 'electron/preload/index.ts' }, outdir: 'out/electron', outExtension: { '.js': '.cjs' } }),
 ];
-if (existsSync(workerEntry)) {
-  // The worker sits beside each bundle that may start it.
-  for (const outdir of ['out/node', 'out/electron'])
-    jobs.push(build({ ...common, format: 'esm', banner: esmBanner, entryPoints: { 'scorer-worker': 'electron/core/scorer/worker.ts' }, outdir, outExtension: { '.js': '.mjs' } }));
-}
+for (const outdir of ['out/node', 'out/electron'])
+  jobs.push(build({ ...common, format: 'esm', banner: esmBanner, entryPoints: workers, outdir, outExtension: { '.js': '.mjs' } }));
 await Promise.all(jobs);
 mkdirSync(join(root, 'out'), { recursive: true });
 // Each output folder says its module kind, whatever the root package.json says.

@@ -17,8 +17,16 @@ export function sha256Hex(text: string | Buffer): string {
 }
 
 export function itemUid(prompt: Content, responses: Content[]): string {
-  // Same text as canonicalJson({ prompt, responses }), built without the intermediate object.
-  return sha256Hex(`{"prompt":${canonicalJson(prompt)},"responses":[${responses.map(canonicalJson).join(',')}]}`).slice(0, 32);
+  return itemUidOfCanonical(canonicalJson(prompt), responses.map(canonicalJson));
+}
+
+/**
+ * itemUid from the canonical JSON of the prompt and of each response's content, for callers that already
+ * have those texts (a plain string's canonical JSON is its JSON.stringify). Same text as
+ * canonicalJson({ prompt, responses }), built without the intermediate object.
+ */
+export function itemUidOfCanonical(prompt: string, responses: string[]): string {
+  return sha256Hex(`{"prompt":${prompt},"responses":[${responses.join(',')}]}`).slice(0, 32);
 }
 
 export function contentHash(content: Content): string {

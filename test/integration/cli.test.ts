@@ -64,6 +64,25 @@ describe('arbiter CLI', () => {
     expect(lines).toHaveLength(4);
   });
 
+  it('imports the same through the bundled import worker as without it', () => {
+    const dir = tempDir();
+    const file = join(dir, 'many.jsonl');
+    const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ prompt: `p${i % 2900}`, chosen: ` c${i % 2900}`, rejected: ` r${i % 2900}` }));
+    lines.splice(1234, 0, '{broken');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const run = (mode: string) =>
+      spawnSync(process.execPath, [join(ROOT, 'bin/arbiter.mjs'), 'import', file, '--project', 'w', '--db', join(dir, `${mode}.db`), '--skip-invalid'], {
+        encoding: 'utf8',
+        env: { ...process.env, ARBITER_NO_DEMO: '1', ARBITER_IMPORT_WORKER: mode },
+      });
+    const withWorker = run('on');
+    const without = run('off');
+    expect(withWorker.status, withWorker.stderr).toBe(0);
+    expect(JSON.parse(withWorker.stdout)).toEqual(JSON.parse(without.stdout));
+    expect(JSON.parse(withWorker.stdout)).toMatchObject({ items: 2900, duplicates: 100, rejected: 1, labels: 2900 });
+    expect(withWorker.stderr).toContain(`${file}:1235:`);
+  });
+
   it('says what is wrong for unknown projects, formats and commands', () => {
     const db = join(tempDir(), 'b.db');
     const noProject = arbiter(['stats', '--project', 'ghost', '--json', '--db', db]);

@@ -501,3 +501,77 @@ describe('streaming export', () => {
     expect(existsSync(`${out}.partial`)).toBe(false);
   });
 });
+
+describe('bulk import paths', () => {
+  // Everything an import leaves behind, ids included, in a form two databases can be compared by.
+  const snapshot = (d: Db) => ({
+    items: d.prepare('SELECT id, project_id, uid, external_id, seq, prompt, reference, metadata, responses FROM item ORDER BY id').all(),
+    labels: d
+      .prepare(
+        `SELECT l.seq, l.item_id, a.name, l.created_at = i.imported_at AS at_import, l.choice, l.ranking, l.strength, l.shown_order, l.body
+         FROM label l JOIN annotator a ON a.id = l.annotator_id, (SELECT MAX(imported_at) AS imported_at FROM import_file) i ORDER BY l.seq`,
+      )
+      .all(),
+    heads: d.prepare('SELECT h.item_id, a.name, h.choice, h.label_id = l.id AS current FROM label_head h JOIN annotator a ON a.id = h.annotator_id JOIN label l ON l.item_id = h.item_id AND l.annotator_id = h.annotator_id ORDER BY h.item_id, a.name').all(),
+  });
+  // 3,000 lines: repeats within a 64-row statement and across chunks, blank and bad lines.
+  const rows = Array.from({ length: 3000 }, (_, i) => {
+    if (i % 997 === 5) return '';
+    if (i % 501 === 7) return '{"prompt": "broken"';
+    const n = i % 7 === 3 ? i - 3 : i % 1000 === 999 ? 17 : i;
+    return JSON.stringify({ prompt: `Question ${n}?`, chosen: ` yes ${n} ✓`, rejected: ` no ${n}`, id: `q-${n}` });
+  });
+
+  it('the worker gives the same items, labels, counts and errors as this thread', async () => {
+    const input = join(dir, 'many.jsonl');
+    writeFileSync(input, rows.join('\n') + '\n');
+    const results = [];
+    const snapshots = [];
+    for (const parallel of [false, true]) {
+      const d = openDb(join(dir, `paths-${parallel}.db`));
+      try {
+        createProject(d, 'p');
+        // A few items are there before: their repeats are duplicates, and one lacks its source label.
+        await importLines(d, { project: 'p', fileName: 'pre.jsonl', lines: rows.slice(40, 45), sha256: 'x', format: 'trl', skipInvalid: false });
+        d.prepare("DELETE FROM label_head WHERE item_id = (SELECT MIN(id) FROM item)").run();
+        const summary = await importFile(d, { path: input, project: 'p', skipInvalid: true, parallel });
+        const again = await importLines(d, { project: 'p', fileName: 'again.jsonl', lines: rows, sha256: 'y', format: 'auto', skipInvalid: true, parallel });
+        results.push({ summary: { ...summary, rejectsFile: null }, again: again.summary, errors: again.errors, rejects: again.rejects });
+        snapshots.push(snapshot(d));
+        expect(d.pragma('foreign_key_check')).toEqual([]);
+        const seqs = d.prepare('SELECT seq FROM item ORDER BY id').pluck().all() as number[];
+        expect(seqs).toEqual(seqs.map((_, i) => i));
+      } finally {
+        d.close();
+      }
+    }
+    expect(results[1]).toEqual(results[0]);
+    expect(snapshots[1]).toEqual(snapshots[0]);
+    const [local] = results;
+    expect(local!.summary).toMatchObject({ lines: 2996, rejected: 6, duplicates: 2996 - 6 - local!.summary.items });
+    expect(local!.again).toMatchObject({ items: 0, labels: 0 });
+    expect(local!.errors.map((e) => e.line)).toEqual([8, 509, 1010, 1511, 2012, 2513]);
+  });
+
+  it('an all-or-nothing import through the worker reports every bad line and keeps nothing', async () => {
+    createProject(db, 'p');
+    const error = await importLines(db, { project: 'p', fileName: 'f.jsonl', lines: rows, sha256: 'x', format: 'auto', skipInvalid: false, parallel: true }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InvalidFileError);
+    expect((error as InvalidFileError).errors.map((e) => e.line)).toEqual([8, 509, 1010, 1511, 2012, 2513]);
+    expect(count('item')).toBe(0);
+    expect(count('label')).toBe(0);
+  });
+
+  it('new items between duplicates get ids and seqs with no gaps, in file order', async () => {
+    const pair = (n: number) => JSON.stringify({ prompt: `p${n}`, chosen: `c${n}`, rejected: `r${n}` });
+    await importLines(db, { project: 'p', fileName: 'a.jsonl', lines: [0, 2, 4].map(pair), sha256: 'a', format: 'trl', skipInvalid: false, createProject: true });
+    const summary = await importLines(db, { project: 'p', fileName: 'b.jsonl', lines: [0, 1, 2, 3, 3, 4, 5, 1].map(pair), sha256: 'b', format: 'trl', skipInvalid: false });
+    expect(summary.summary).toMatchObject({ items: 3, duplicates: 5, labels: 3 });
+    const items = db.prepare('SELECT id, seq, prompt FROM item ORDER BY id').all();
+    expect(items).toEqual(['p0', 'p2', 'p4', 'p1', 'p3', 'p5'].map((p, i) => ({ id: i + 1, seq: i, prompt: JSON.stringify(p) })));
+    expect(db.prepare('SELECT item_id FROM label ORDER BY seq').pluck().all()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+});

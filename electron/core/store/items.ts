@@ -72,6 +72,80 @@ export function itemInserter(db: Db, projectId: number) {
   };
 }
 
+/** Rows per multi-row INSERT of itemBatchInserter: one statement per 64 items instead of one per item. */
+const ITEM_BATCH = 64;
+const ITEM_PARAMS = 8;
+
+/**
+ * Bulk insert for imports, inside the caller's (write) transaction. Takes rows already in their stored
+ * form (strings from a flat array, `stride` values per item starting with uid, external id, prompt JSON,
+ * reference, metadata JSON, responses JSON), INSERT OR IGNOREs them 64 per statement, and writes each
+ * item's id and whether it was new into `ids` and `inserted`. Same rows as itemInserter's insert one by
+ * one: new items get the next id and seq in order, duplicates (also within the batch) keep the item that
+ * is there. Ids are given explicitly (what SQLite would pick: one past the largest), so no RETURNING.
+ */
+export function itemBatchInserter(db: Db, projectId: number) {
+  const statements = new Map<number, ReturnType<Db['prepare']>>();
+  const statement = (k: number) => {
+    let st = statements.get(k);
+    if (!st) {
+      const values = Array.from({ length: k }, () => `(?, ${Number(projectId)}, ?, ?, ?, ?, ?, ?, ?)`).join(', ');
+      st = db.prepare(`INSERT OR IGNORE INTO item (id, project_id, uid, external_id, seq, prompt, reference, metadata, responses) VALUES ${values}`);
+      statements.set(k, st);
+    }
+    return st;
+  };
+  const findByUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
+  const move = db.prepare('UPDATE item SET id = ?, seq = ? WHERE id = ?');
+  let nextId = db.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM item').pluck().get() as number;
+  let nextSeq = db.prepare('SELECT COALESCE(MAX(seq), -1) + 1 FROM item WHERE project_id = ?').pluck().get(projectId) as number;
+  const full: unknown[] = new Array(ITEM_BATCH * ITEM_PARAMS);
+  return {
+    insertMany(rows: readonly (string | null)[], start: number, count: number, stride: number, ids: number[], inserted: boolean[]): void {
+      for (let g = 0; g < count; g += ITEM_BATCH) {
+        const k = Math.min(ITEM_BATCH, count - g);
+        const params = k === ITEM_BATCH ? full : new Array(k * ITEM_PARAMS);
+        for (let j = 0, o = start + g * stride, p = 0; j < k; j++, o += stride, p += ITEM_PARAMS) {
+          params[p] = nextId + j;
+          params[p + 1] = rows[o];
+          params[p + 2] = rows[o + 1];
+          params[p + 3] = nextSeq + j;
+          params[p + 4] = rows[o + 2];
+          params[p + 5] = rows[o + 3];
+          params[p + 6] = rows[o + 4];
+          params[p + 7] = rows[o + 5];
+        }
+        const { changes } = statement(k).run(params);
+        if (changes === k) {
+          for (let j = 0; j < k; j++) {
+            ids[g + j] = nextId + j;
+            inserted[g + j] = true;
+          }
+          nextId += k;
+          nextSeq += k;
+          continue;
+        }
+        // Some were there already (or twice in the batch). The new ones hold the id and seq they were
+        // given; close the gaps in order (each moves down to an id and seq that are free by then, so the
+        // keys stay unique throughout), then look the others up.
+        const uidAt = (j: number) => rows[start + (g + j) * stride];
+        let added = 0;
+        for (let j = 0; j < k; j++) {
+          inserted[g + j] = findByUid.get(projectId, uidAt(j)) === nextId + j;
+          if (!inserted[g + j]) continue;
+          const id = nextId + added;
+          if (added !== j) move.run(id, nextSeq + added, nextId + j);
+          ids[g + j] = id;
+          added++;
+        }
+        for (let j = 0; j < k; j++) if (!inserted[g + j]) ids[g + j] = findByUid.get(projectId, uidAt(j)) as number;
+        nextId += added;
+        nextSeq += added;
+      }
+    },
+  };
+}
+
 function toRecord(row: ItemRow): ItemRecord {
   const responses = (JSON.parse(row.responses) as StoredResponse[]).map(
     (r, index): ResponseRecord => ({ index, content: r.content, model: r.model, steps: r.steps }),

@@ -92,6 +92,65 @@ export function labelAppender(db: Db) {
   };
 }
 
+/** Rows per multi-row INSERT of newItemLabels. */
+const LABEL_BATCH = 64;
+
+/**
+ * Bulk labels for items an import has just inserted (so no head exists yet): one revision per item,
+ * with no strength, ranking, shown order or body, all by one annotator at one time. Revisions are
+ * buffered and written 64 per statement, label rows and head rows alike; ids are made when added, so
+ * their order is the order of the calls. flush() writes what is buffered and says how many revisions
+ * that added; call it before anything else reads or writes labels.
+ */
+export function newItemLabels(db: Db, annotatorId: string, createdAt: string) {
+  // The annotator and time are the same for every row: literals in the SQL, fewer values to bind.
+  const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  const annotator = quote(annotatorId);
+  const at = quote(normalizeTimestamp(createdAt));
+  const statements = new Map<number, { label: ReturnType<Db['prepare']>; head: ReturnType<Db['prepare']> }>();
+  const statement = (k: number) => {
+    let st = statements.get(k);
+    if (!st) {
+      const rows = (row: string) => Array.from({ length: k }, () => row).join(', ');
+      st = {
+        label: db.prepare(`INSERT INTO label (id, item_id, annotator_id, created_at, choice, body) VALUES ${rows(`(?, ?, ${annotator}, ${at}, ?, '{}')`)}`),
+        head: db.prepare(
+          `INSERT INTO label_head (item_id, annotator_id, label_id, created_at, choice) VALUES ${rows(`(?, ${annotator}, ?, ${at}, ?)`)}
+           ON CONFLICT (item_id, annotator_id) DO UPDATE SET label_id = excluded.label_id, created_at = excluded.created_at, choice = excluded.choice
+           WHERE excluded.created_at > label_head.created_at
+              OR (excluded.created_at = label_head.created_at AND excluded.label_id > label_head.label_id)`,
+        ),
+      };
+      statements.set(k, st);
+    }
+    return st;
+  };
+  let labelParams: unknown[] = [];
+  let headParams: unknown[] = [];
+  let buffered = 0;
+  const flush = (): number => {
+    if (!buffered) return 0;
+    const st = statement(buffered);
+    st.label.run(labelParams);
+    st.head.run(headParams);
+    const added = buffered;
+    labelParams = [];
+    headParams = [];
+    buffered = 0;
+    return added;
+  };
+  return {
+    /** Buffers one revision; returns how many revisions were written (a full buffer is flushed). */
+    add(itemId: number, choice: Choice | null): number {
+      const id = uuidv7();
+      labelParams.push(id, itemId, choice);
+      headParams.push(itemId, id, choice);
+      return ++buffered === LABEL_BATCH ? flush() : 0;
+    },
+    flush,
+  };
+}
+
 export function getRevision(db: Db, id: string): LabelRevision | null {
   const row = db.prepare(`${LABEL_SELECT} WHERE l.id = ?`).get(id) as LabelRow | undefined;
   return row ? toRevision(row) : null;

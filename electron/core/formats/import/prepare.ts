@@ -1,0 +1,140 @@
+// The database-free half of an import: lines → parsed, validated records → the exact column values an
+// item row gets (uid included). It runs on the importing thread for small inputs and in the import worker
+// for big ones (see ./pool.ts), so that hashing and JSON work overlap with the SQL on the main thread.
+// Nothing here may import the store: the worker must not load better-sqlite3.
+import type { ImportFormat } from '../../../../shared/formatNames';
+import { canonicalJson, itemUidOfCanonical } from '../../uid';
+import { parseArbiter } from '../arbiter';
+import { parseHhRlhf } from '../hhRlhf';
+import { parseRewardbench } from '../rewardbench';
+import { parseTrl, parseTrlChat, parseTrlChatImplicit, parseTrlImplicit } from '../trl';
+import { RecordError, type ParsedRecord, type RecordParser } from '../types';
+
+export const PARSERS: Record<ImportFormat, RecordParser> = {
+  arbiter: parseArbiter,
+  trl: parseTrl,
+  'trl-implicit': parseTrlImplicit,
+  'trl-chat': parseTrlChat,
+  'trl-chat-implicit': parseTrlChatImplicit,
+  'hh-rlhf': parseHhRlhf,
+  rewardbench: parseRewardbench,
+};
+
+export function parseJson(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new RecordError(`invalid JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object') throw new RecordError(`not a JSON object (a ${value === null ? 'null' : typeof value})`);
+  if (Array.isArray(value)) throw new RecordError('not a JSON object (a list)');
+  return value as Record<string, unknown>;
+}
+
+/**
+ * A prepared record is RECORD_STRIDE consecutive values of a flat array (cheap to post between threads):
+ * uid, external id, prompt JSON, reference, metadata JSON, responses JSON (the item columns, as stored),
+ * then the file's preference ('A' or null).
+ */
+export const RECORD_STRIDE = 7;
+export const PREFERENCE_FIELD = 6;
+
+/**
+ * A piece of the input, cut at a line end: raw UTF-8 bytes of a file, or lines the caller already has
+ * (`clean`: lines chunkLines already gave, to be taken as they are).
+ */
+export type Chunk = { bytes: Uint8Array } | { lines: string[]; clean?: boolean };
+
+export interface ChunkError {
+  /** 1-based, counted from the chunk's first line. */
+  line: number;
+  reason: string;
+  text: string;
+}
+
+export interface ChunkResult {
+  /** Lines in the chunk, blank ones included. */
+  lines: number;
+  /** Non-blank lines. */
+  records: number;
+  /** RECORD_STRIDE values per good record, in line order. */
+  rows: (string | null)[];
+  errors: ChunkError[];
+}
+
+/**
+ * The chunk's lines as the importer sees them. Bytes split the way readline does (\n, \r\n or a lone
+ * \r); given lines lose one trailing \r. The first chunk's first line loses a byte order mark.
+ */
+export function chunkLines(chunk: Chunk, first: boolean): string[] {
+  let lines: string[];
+  if ('bytes' in chunk) {
+    const bytes = chunk.bytes;
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    if (text === '') return [];
+    lines = text.includes('\r') ? text.split(/\r\n|\n|\r/) : text.split('\n');
+    // A line end at the very end ends the last line; it does not start an empty one.
+    const last = text.charCodeAt(text.length - 1);
+    if (last === 10 || last === 13) lines.pop();
+  } else if (chunk.clean) {
+    return chunk.lines;
+  } else {
+    lines = chunk.lines.map((raw) => (raw.endsWith('\r') ? raw.slice(0, -1) : raw));
+  }
+  if (first && lines.length && lines[0]!.charCodeAt(0) === 0xfeff) lines[0] = lines[0]!.slice(1);
+  return lines;
+}
+
+const jsonOrNull = (value: string | null | undefined) => (value === null ? 'null' : JSON.stringify(value));
+
+/** Appends the record's item columns and preference to `rows`. */
+export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[]): void {
+  const { draft } = parsed;
+  const promptJson = JSON.stringify(draft.prompt);
+  // canonicalJson of a string is its JSON.stringify: hash and stored text share one stringify.
+  const promptCanonical = typeof draft.prompt === 'string' ? promptJson : canonicalJson(draft.prompt);
+  const canonical: string[] = [];
+  let responses = '[';
+  for (let i = 0; i < draft.responses.length; i++) {
+    const r = draft.responses[i]!;
+    const contentJson = JSON.stringify(r.content);
+    canonical.push(typeof r.content === 'string' ? contentJson : canonicalJson(r.content));
+    if (i) responses += ',';
+    // Same text as JSON.stringify({ content, model, steps }) for the values a parser gives.
+    if ((r.model === null || typeof r.model === 'string') && (r.steps === null || Array.isArray(r.steps)))
+      responses += `{"content":${contentJson},"model":${jsonOrNull(r.model)},"steps":${r.steps === null ? 'null' : JSON.stringify(r.steps)}}`;
+    else responses += JSON.stringify({ content: r.content, model: r.model, steps: r.steps });
+  }
+  responses += ']';
+  rows.push(
+    itemUidOfCanonical(promptCanonical, canonical),
+    draft.externalId,
+    promptJson,
+    draft.reference,
+    JSON.stringify(draft.metadata),
+    responses,
+    parsed.preference,
+  );
+}
+
+/**
+ * Parses, validates and prepares lines of a known format. With validateOnly (an all-or-nothing import
+ * that has already failed) good records are checked but not prepared.
+ */
+export function prepareLines(parse: RecordParser, lines: string[], validateOnly = false): ChunkResult {
+  const result: ChunkResult = { lines: lines.length, records: 0, rows: [], errors: [] };
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i]!;
+    if (text.trim() === '') continue;
+    result.records++;
+    try {
+      const parsed = parse(parseJson(text));
+      if (!validateOnly) prepareRecord(parsed, result.rows);
+    } catch (error) {
+      if (!(error instanceof RecordError)) throw error;
+      result.errors.push({ line: i + 1, reason: error.message, text });
+    }
+  }
+  return result;
+}

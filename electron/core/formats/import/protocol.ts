@@ -1,0 +1,19 @@
+// Messages between the importing thread and the import worker (./worker.ts).
+import type { ImportFormat } from '../../../../shared/formatNames';
+import type { Chunk, ChunkResult } from './prepare';
+
+export interface ImportWorkerData {
+  format: ImportFormat;
+}
+
+export interface PrepareRequest {
+  id: number;
+  chunk: Chunk;
+  first: boolean;
+  validateOnly: boolean;
+}
+
+export type ImportWorkerMessage =
+  | { type: 'ready' }
+  | { type: 'result'; id: number; result: ChunkResult }
+  | { type: 'failed'; id: number; message: string };
