@@ -4,13 +4,15 @@
 // fixed seeds, fixed word list, so running it twice writes the same bytes.
 //
 // They are toys: their "judgement" is a word list (careful reasoning words up, hedging words down)
-// plus seeded noise. They exist so that the whole scoring path can be shown and tested offline.
+// plus seeded noise. They exist so that the whole scoring path can be shown and tested offline. The
+// outcome model is nonetheless a real transformer encoder (attention, LayerNorm, MLP), so that its
+// cost per token, and what batching and padding do to it, look like a real reward model's.
 //
 //   node scripts/gen-demo-models.mjs [--out resources/models]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildOutcomeModel, buildTokenModel, buildVocab, makeWeights, wordPieceTokenizerJson } from './lib/onnx-builder.mjs';
+import { buildTokenModel, buildTransformerOutcomeModel, buildVocab, makeTransformerWeights, makeWeights, wordPieceTokenizerJson } from './lib/onnx-builder.mjs';
 
 const WORDS = `
 the a an and or but if then else so because since therefore thus hence of to in on at by for with from
@@ -66,12 +68,19 @@ function bertTokenizerConfig(extra) {
   };
 }
 
+/**
+ * The demo outcome model's shape: a small BERT-like encoder, 2 layers of width 256 (1.3 M weights,
+ * stored as float16: 2.6 MB). Enough compute per token that, on CPU, inference costs about ten times
+ * what tokenizing costs, as it does (by far) for any real reward model.
+ */
+const OUTCOME = { dim: 256, heads: 4, ffnDim: 512, layers: 2, maxPositions: 512, storage: 'float16' };
+
 /** Outcome model: BERT-style pair input, inferred without a manifest (pair template → text pair). */
 function outcomeFolder() {
   const vocab = buildVocab(WORDS);
-  const weights = makeWeights({ seed: 20261121, vocabSize: vocab.length, dim: 64, hidden: 32, outputs: 1, typeVocab: 2, lexicon: lexicon(vocab), ffnLayers: 6, ffnDim: 256 });
+  const weights = makeTransformerWeights({ seed: 20261121, vocabSize: vocab.length, ...OUTCOME, outputs: 1, typeVocab: 2, lexicon: lexicon(vocab) });
   return {
-    'model.onnx': buildOutcomeModel(weights, { withTokenTypes: true }),
+    'model.onnx': buildTransformerOutcomeModel(weights, { withTokenTypes: true }),
     'tokenizer.json': json(wordPieceTokenizerJson(vocab)),
     // truncation_side left: a long answer keeps its end, where a reward model looks for the conclusion.
     'tokenizer_config.json': json(bertTokenizerConfig({ truncation_side: 'left' })),
@@ -79,11 +88,18 @@ function outcomeFolder() {
       architectures: ['ArbiterDemoForSequenceClassification'],
       model_type: 'arbiter-demo',
       vocab_size: vocab.length,
-      hidden_size: 64,
+      hidden_size: OUTCOME.dim,
+      num_attention_heads: OUTCOME.heads,
+      num_hidden_layers: OUTCOME.layers,
+      intermediate_size: OUTCOME.ffnDim,
+      hidden_act: 'gelu_new',
+      torch_dtype: 'float16',
+      type_vocab_size: 2,
+      layer_norm_eps: 1e-5,
       num_labels: 1,
       id2label: { 0: 'LABEL_0' },
       pad_token_id: 0,
-      max_position_embeddings: 512,
+      max_position_embeddings: OUTCOME.maxPositions,
     }),
   };
 }

@@ -1,14 +1,5 @@
 // Types for onnx-builder.mjs, so the TypeScript tests can build models with it under `strict`.
 
-export interface FfnWeights {
-  layers: number;
-  size: number;
-  win: Float32Array;
-  bin: Float32Array;
-  wout: Float32Array;
-  bout: Float32Array;
-}
-
 export interface Weights {
   dim: number;
   hidden: number;
@@ -16,13 +7,52 @@ export interface Weights {
   vocabSize: number;
   embedding: Float32Array;
   typeEmbedding: Float32Array | null;
-  ffn: FfnWeights | null;
   w1: Float32Array;
   b1: Float32Array;
   w2: Float32Array;
   b2: Float32Array;
 }
 
+export interface LayerNormWeights {
+  gamma: Float32Array;
+  beta: Float32Array;
+}
+
+export interface EncoderLayerWeights {
+  wq: Float32Array; bq: Float32Array;
+  wk: Float32Array; bk: Float32Array;
+  wv: Float32Array; bv: Float32Array;
+  wo: Float32Array; bo: Float32Array;
+  ln1: LayerNormWeights;
+  w1: Float32Array; b1: Float32Array;
+  w2: Float32Array; b2: Float32Array;
+  ln2: LayerNormWeights;
+}
+
+/** A BERT-shaped encoder; matrices are row-major [in, out] (x · W). */
+export interface TransformerWeights {
+  type: 'transformer';
+  /** How model.onnx stores the weights; the arrays here hold exactly the values it computes with. */
+  storage: 'float32' | 'float16';
+  vocabSize: number;
+  dim: number;
+  heads: number;
+  ffnDim: number;
+  maxPositions: number;
+  outputs: number;
+  eps: number;
+  embedding: Float32Array;
+  positionEmbedding: Float32Array;
+  typeEmbedding: Float32Array | null;
+  embLn: LayerNormWeights;
+  layers: EncoderLayerWeights[];
+  scoreW: Float32Array;
+  scoreB: Float32Array;
+}
+
+export function toHalfBits(value: number): number;
+export function fromHalfBits(bits: number): number;
+export function roundToHalf(values: Float32Array): Float32Array;
 export function seededRandom(seed: number): () => number;
 export function randomMatrix(random: () => number, rows: number, cols: number, scale: number): Float32Array;
 
@@ -31,6 +61,7 @@ export class GraphBuilder {
   input(name: string, dims: (string | number)[], elemType?: number): string;
   output(name: string, dims: (string | number)[], elemType?: number): string;
   floatTensor(name: string, dims: number[], values: Float32Array | number[]): string;
+  float16Tensor(name: string, dims: number[], values: Float32Array | number[]): string;
   int64Tensor(name: string, dims: number[], values: number[]): string;
   node(opType: string, inputs: string[], attributes?: Record<string, number | number[] | { float: number }>, output?: string): string;
   toBytes(): Uint8Array;
@@ -44,13 +75,24 @@ export function makeWeights(options: {
   outputs: number;
   typeVocab?: number;
   lexicon?: Record<number, number>;
-  ffnLayers?: number;
-  ffnDim?: number;
 }): Weights;
 
-export function buildOutcomeModel(weights: Weights, options?: { withTokenTypes?: boolean }): Uint8Array;
+export function makeTransformerWeights(options: {
+  seed: number;
+  vocabSize: number;
+  dim: number;
+  heads: number;
+  ffnDim: number;
+  layers: number;
+  maxPositions: number;
+  outputs?: number;
+  typeVocab?: number;
+  lexicon?: Record<number, number>;
+  storage?: 'float32' | 'float16';
+}): TransformerWeights;
+
+export function buildTransformerOutcomeModel(weights: TransformerWeights, options?: { withTokenTypes?: boolean }): Uint8Array;
 export function buildTokenModel(weights: Weights, options: { window: number; withTokenTypes?: boolean }): Uint8Array;
-export function outcomeForwardJs(weights: Weights, ids: number[], typeIds?: number[]): number[];
 export function tokenForwardJs(weights: Weights, ids: number[], window: number, typeIds?: number[]): number[][];
 
 export const SPECIAL_TOKENS: string[];

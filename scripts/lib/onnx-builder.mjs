@@ -1,11 +1,53 @@
 // Builds tiny ONNX reward models and Hugging Face tokenizer files, deterministically, for the demo
 // models (scripts/gen-demo-models.mjs) and for the scorer tests, which rebuild the same graphs and
-// check onnxruntime's answers against the plain-JS forward passes below.
+// check onnxruntime's answers against plain-JS forward passes (the per-token model's below; the
+// encoder's in test/scorer/reference.ts, written apart from the graph code it checks).
 import onnxPackage from 'onnx-proto';
 
 const { onnx } = onnxPackage;
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
 const INT64 = onnx.TensorProto.DataType.INT64;
+const FLOAT16 = onnx.TensorProto.DataType.FLOAT16;
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** IEEE half-precision bits of a float32, rounded to nearest even (finite values within half range). */
+export function toHalfBits(value) {
+  f32[0] = value;
+  const x = u32[0];
+  const sign = (x >>> 16) & 0x8000;
+  const exp = ((x >>> 23) & 0xff) - 127 + 15;
+  const mant = x & 0x7fffff;
+  if (exp >= 31) throw new Error(`${value} does not fit in float16`);
+  if (exp <= 0) {
+    // Subnormal half: shift the implicit bit in, round to nearest even.
+    if (exp < -10) return sign;
+    const m = mant | 0x800000;
+    const shift = 14 - exp;
+    const half = m >>> shift;
+    const rest = m & ((1 << shift) - 1);
+    const mid = 1 << (shift - 1);
+    return sign | (half + (rest > mid || (rest === mid && half & 1) ? 1 : 0));
+  }
+  const half = (exp << 10) | (mant >>> 13);
+  const rest = mant & 0x1fff;
+  return sign | (half + (rest > 0x1000 || (rest === 0x1000 && half & 1) ? 1 : 0));
+}
+
+/** The float value of half-precision bits. */
+export function fromHalfBits(h) {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * 2 ** -14 * (frac / 1024);
+  return sign * 2 ** (exp - 15) * (1 + frac / 1024);
+}
+
+/** The same values rounded to float16 precision (still a Float32Array: every half is exact in float32). */
+export function roundToHalf(values) {
+  return values.map((v) => fromHalfBits(toHalfBits(v)));
+}
 
 /** mulberry32: a small seeded PRNG, so the same seed always writes the same weights. */
 export function seededRandom(seed) {
@@ -69,6 +111,16 @@ export class GraphBuilder {
     return name;
   }
 
+  /** A float16 initializer holding `values`, which must already be float16 values (see roundToHalf). */
+  float16Tensor(name, dims, values) {
+    const bits = Uint16Array.from(values, (v) => toHalfBits(v));
+    if (bits.some((b, i) => fromHalfBits(b) !== values[i])) throw new Error(`${name}: values are not float16 values`);
+    this.initializers.push(
+      onnx.TensorProto.create({ name, dims, dataType: FLOAT16, rawData: new Uint8Array(bits.buffer, bits.byteOffset, bits.byteLength) }),
+    );
+    return name;
+  }
+
   int64Tensor(name, dims, values) {
     const data = BigInt64Array.from(values.map((v) => BigInt(v)));
     this.initializers.push(
@@ -111,24 +163,11 @@ export class GraphBuilder {
  * Deterministic weights for the models below. `lexicon` maps token ids to a value written into
  * embedding column 0, which the weights route to the output, so chosen words push scores up or down.
  */
-export function makeWeights({ seed, vocabSize, dim, hidden, outputs, typeVocab = 0, lexicon = {}, ffnLayers = 0, ffnDim = 0 }) {
+export function makeWeights({ seed, vocabSize, dim, hidden, outputs, typeVocab = 0, lexicon = {} }) {
   const random = seededRandom(seed);
   const embedding = randomMatrix(random, vocabSize, dim, 0.5);
   for (const [id, value] of Object.entries(lexicon)) embedding[Number(id) * dim] = value;
   const typeEmbedding = typeVocab > 0 ? randomMatrix(random, typeVocab, dim, 0.5) : null;
-  // A token-wise residual feed-forward stack (weights shared by every layer): it costs compute per
-  // token like a transformer's FFN blocks do, while the file stays small.
-  const ffn =
-    ffnLayers > 0
-      ? {
-          layers: ffnLayers,
-          size: ffnDim,
-          win: randomMatrix(random, dim, ffnDim, 0.2),
-          bin: randomMatrix(random, 1, ffnDim, 0.05),
-          wout: randomMatrix(random, ffnDim, dim, 0.05),
-          bout: randomMatrix(random, 1, dim, 0.01),
-        }
-      : null;
   const w1 = randomMatrix(random, dim, hidden, 0.6);
   const b1 = randomMatrix(random, 1, hidden, 0.1);
   const w2 = randomMatrix(random, hidden, outputs, 0.6);
@@ -138,7 +177,7 @@ export function makeWeights({ seed, vocabSize, dim, hidden, outputs, typeVocab =
   for (let j = 1; j < hidden; j++) w1[j] *= 0.3;
   w2[outputs - 1] = 2.5;
   if (outputs > 1) w2[0] = -2.5;
-  return { dim, hidden, outputs, vocabSize, embedding, typeEmbedding, ffn, w1, b1, w2, b2 };
+  return { dim, hidden, outputs, vocabSize, embedding, typeEmbedding, w1, b1, w2, b2 };
 }
 
 function addHead(g, features, weights) {
@@ -156,35 +195,8 @@ function embed(g, weights, { withTokenTypes }) {
     const typeEmb = g.node('Gather', [g.floatTensor('type_embedding', [weights.typeEmbedding.length / weights.dim, weights.dim], weights.typeEmbedding), types], { axis: 0 });
     emb = g.node('Add', [emb, typeEmb]);
   }
-  if (weights.ffn) {
-    const { ffn, dim } = weights;
-    const win = g.floatTensor('ffn_in', [dim, ffn.size], ffn.win);
-    const bin = g.floatTensor('ffn_in_bias', [ffn.size], ffn.bin);
-    const wout = g.floatTensor('ffn_out', [ffn.size, dim], ffn.wout);
-    const bout = g.floatTensor('ffn_out_bias', [dim], ffn.bout);
-    for (let layer = 0; layer < ffn.layers; layer++) {
-      const inner = g.node('Tanh', [g.node('Add', [g.node('MatMul', [emb, win]), bin])]);
-      emb = g.node('Add', [emb, g.node('Add', [g.node('MatMul', [inner, wout]), bout])]);
-    }
-  }
   const maskF = g.node('Cast', [mask], { to: FLOAT });
   return { emb, maskF };
-}
-
-/**
- * Outcome model, shaped like an HF sequence-classification export: input_ids, attention_mask
- * (+ token_type_ids) → embedding → mask-weighted mean pool → tanh MLP → logits [batch, outputs].
- */
-export function buildOutcomeModel(weights, { withTokenTypes = false } = {}) {
-  const g = new GraphBuilder('arbiter-outcome');
-  const { emb, maskF } = embed(g, weights, { withTokenTypes });
-  const axis1 = g.int64Tensor('axis1', [1], [1]);
-  const mask3 = g.node('Unsqueeze', [maskF, g.int64Tensor('axis2', [1], [2])]);
-  const summed = g.node('ReduceSum', [g.node('Mul', [emb, mask3]), axis1], { keepdims: 0 });
-  const count = g.node('Max', [g.node('ReduceSum', [maskF, axis1], { keepdims: 1 }), g.floatTensor('one', [1], [1])]);
-  addHead(g, g.node('Div', [summed, count]), weights);
-  g.output('logits', ['batch', weights.outputs]);
-  return g.toBytes();
 }
 
 /**
@@ -214,7 +226,174 @@ export function buildTokenModel(weights, { window, withTokenTypes = false }) {
   return g.toBytes();
 }
 
-// ---- Reference forward passes in plain JS (float64), used by tests to check onnxruntime's answers.
+// ---- Transformer encoder (the demo outcome model and the outcome test models).
+
+/**
+ * Deterministic weights for a BERT-shaped encoder: token + learned position (+ token type)
+ * embeddings, embedding LayerNorm, `layers` post-LN encoder layers (multi-head self-attention, tanh
+ * GELU MLP), and a linear score head on the last real token's hidden state.
+ *
+ * `lexicon` (token id → value) is written into hidden dimension 0, which carries nothing else: in
+ * each layer head 0 has zero query/key weights, so it attends uniformly to the real tokens, and its
+ * value/output weights copy dimension 0's mean back into dimension 0; the score head reads it. So
+ * the chosen words push the reward up or down, under seeded noise from every other weight.
+ */
+export function makeTransformerWeights({ seed, vocabSize, dim, heads, ffnDim, layers, maxPositions, outputs = 1, typeVocab = 0, lexicon = {}, storage = 'float32' }) {
+  if (dim % heads) throw new Error(`dim ${dim} is not a multiple of heads ${heads}`);
+  const random = seededRandom(seed);
+  const headDim = dim / heads;
+  const xavier = (rows, cols) => randomMatrix(random, rows, cols, Math.sqrt(6 / (rows + cols)));
+  const lexical = Object.keys(lexicon).length > 0;
+  const clearColumn0 = (m, rows) => {
+    if (lexical) for (let r = 0; r < rows; r++) m[r * dim] = 0;
+    return m;
+  };
+  const embedding = clearColumn0(randomMatrix(random, vocabSize, dim, 0.5), vocabSize);
+  for (const [id, value] of Object.entries(lexicon)) embedding[Number(id) * dim] = value;
+  const positionEmbedding = clearColumn0(randomMatrix(random, maxPositions, dim, 0.1), maxPositions);
+  const typeEmbedding = typeVocab > 0 ? clearColumn0(randomMatrix(random, typeVocab, dim, 0.1), typeVocab) : null;
+  const layerNorm = () => {
+    const gamma = randomMatrix(random, 1, dim, 0.1).map((x) => 1 + x);
+    const beta = randomMatrix(random, 1, dim, 0.02);
+    if (lexical) {
+      gamma[0] = 1;
+      beta[0] = 0;
+    }
+    return { gamma, beta };
+  };
+  const embLn = layerNorm();
+  const encoder = [];
+  for (let l = 0; l < layers; l++) {
+    const layer = {
+      wq: xavier(dim, dim), bq: randomMatrix(random, 1, dim, 0.02),
+      wk: xavier(dim, dim), bk: randomMatrix(random, 1, dim, 0.02),
+      wv: xavier(dim, dim), bv: randomMatrix(random, 1, dim, 0.02),
+      wo: xavier(dim, dim), bo: randomMatrix(random, 1, dim, 0.02),
+      ln1: layerNorm(),
+      w1: xavier(dim, ffnDim), b1: randomMatrix(random, 1, ffnDim, 0.02),
+      w2: xavier(ffnDim, dim), b2: randomMatrix(random, 1, dim, 0.02),
+      ln2: layerNorm(),
+    };
+    if (lexical) {
+      // Head 0 (columns 0..headDim-1 of q, k, v): uniform attention; its first value channel is dimension 0.
+      for (let r = 0; r < dim; r++) {
+        for (let c = 0; c < headDim; c++) {
+          layer.wq[r * dim + c] = 0;
+          layer.wk[r * dim + c] = 0;
+          layer.wv[r * dim + c] = r === 0 && c === 0 ? 1 : r === 0 || c === 0 ? 0 : layer.wv[r * dim + c];
+        }
+      }
+      for (let c = 0; c < headDim; c++) {
+        layer.bq[c] = 0;
+        layer.bk[c] = 0;
+      }
+      layer.bv[0] = 0;
+      // Attention output: value channel 0 → dimension 0 only; nothing else writes dimension 0.
+      for (let r = 0; r < dim; r++) layer.wo[r * dim] = r === 0 ? 1.5 : 0;
+      for (let c = 1; c < dim; c++) layer.wo[c] = 0;
+      layer.bo[0] = 0;
+      for (let r = 0; r < ffnDim; r++) layer.w2[r * dim] = 0;
+      layer.b2[0] = 0;
+      for (let c = 0; c < ffnDim; c++) layer.w1[c] *= 0.1;
+    }
+    encoder.push(layer);
+  }
+  const scoreW = randomMatrix(random, dim, outputs, 0.05);
+  const scoreB = randomMatrix(random, 1, outputs, 0.1);
+  if (lexical) scoreW[outputs - 1] = 0.6;
+  const weights = { type: 'transformer', storage, vocabSize, dim, heads, ffnDim, maxPositions, outputs, eps: 1e-5, embedding, positionEmbedding, typeEmbedding, embLn, layers: encoder, scoreW, scoreB };
+  // Stored as float16: round every weight now, so these arrays hold exactly what the graph computes with.
+  return storage === 'float16' ? mapArrays(weights, roundToHalf) : weights;
+}
+
+function mapArrays(value, fn) {
+  if (value instanceof Float32Array) return fn(value);
+  if (Array.isArray(value)) return value.map((v) => mapArrays(v, fn));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapArrays(v, fn)]));
+  return value;
+}
+
+/**
+ * Outcome model shaped like an HF sequence-classification export of an encoder: inputs input_ids,
+ * attention_mask (+ token_type_ids); output logits [batch, outputs].
+ *
+ * Positions count real tokens (cumsum of the mask − 1), so left and right padding give the same
+ * answer; padded keys get −1e9 added to their attention scores; the reward is read from the hidden
+ * state of the last real token (as GPT-2/Llama/Qwen *ForSequenceClassification do).
+ */
+export function buildTransformerOutcomeModel(weights, { withTokenTypes = false } = {}) {
+  const { dim, heads, ffnDim, vocabSize, maxPositions, outputs, eps } = weights;
+  const headDim = dim / heads;
+  const g = new GraphBuilder('arbiter-outcome-encoder');
+  // float16 storage halves the file; each weight is cast to float32 once (onnxruntime folds the Cast
+  // into a float32 initializer when the session loads), so the arithmetic is float32 throughout.
+  const weight = (name, dims, values) =>
+    weights.storage === 'float16' ? g.node('Cast', [g.float16Tensor(`${name}_fp16`, dims, values)], { to: FLOAT }, name) : g.floatTensor(name, dims, values);
+  const ids = g.input('input_ids', ['batch', 'sequence']);
+  const mask = g.input('attention_mask', ['batch', 'sequence']);
+  const types = withTokenTypes ? g.input('token_type_ids', ['batch', 'sequence']) : null;
+  const maskF = g.node('Cast', [mask], { to: FLOAT });
+  const axis1 = g.int64Tensor('axis1', [], [1]);
+  const axes1 = g.int64Tensor('axes1', [1], [1]);
+  const one = g.floatTensor('one', [], [1]);
+  const counted = g.node('CumSum', [maskF, axis1]); // [B, L]: real tokens up to and including t
+  const positions = g.node('Cast', [g.node('Relu', [g.node('Sub', [counted, one])])], { to: INT64 });
+
+  let x = g.node('Add', [
+    g.node('Gather', [weight('embeddings.word', [vocabSize, dim], weights.embedding), ids], { axis: 0 }),
+    g.node('Gather', [weight('embeddings.position', [maxPositions, dim], weights.positionEmbedding), positions], { axis: 0 }),
+  ]);
+  if (types) {
+    const typeRows = weights.typeEmbedding.length / dim;
+    x = g.node('Add', [x, g.node('Gather', [weight('embeddings.token_type', [typeRows, dim], weights.typeEmbedding), types], { axis: 0 })]);
+  }
+  const layerNorm = (input, ln, name) =>
+    g.node('LayerNormalization', [input, weight(`${name}.weight`, [dim], ln.gamma), weight(`${name}.bias`, [dim], ln.beta)], { axis: -1, epsilon: { float: eps } });
+  x = layerNorm(x, weights.embLn, 'embeddings.LayerNorm');
+
+  // Additive attention bias [B, 1, 1, L]: 0 on real keys, −1e9 on padding.
+  const bias = g.node('Unsqueeze', [g.node('Mul', [g.node('Sub', [one, maskF]), g.floatTensor('mask_value', [], [-1e9])]), g.int64Tensor('axes12', [2], [1, 2])]);
+  const splitShape = g.int64Tensor('split_heads', [4], [0, 0, heads, headDim]);
+  const mergeShape = g.int64Tensor('merge_heads', [3], [0, 0, dim]);
+  const scale = g.floatTensor('attention_scale', [], [1 / Math.sqrt(headDim)]);
+  const linear = (input, w, b, rows, cols, name) =>
+    g.node('Add', [g.node('MatMul', [input, weight(`${name}.weight`, [rows, cols], w)]), weight(`${name}.bias`, [cols], b)]);
+  const geluCube = g.floatTensor('gelu_cube', [], [0.044715]);
+  const geluScale = g.floatTensor('gelu_scale', [], [Math.sqrt(2 / Math.PI)]);
+  const half = g.floatTensor('half', [], [0.5]);
+  const gelu = (v) => {
+    // tanh GELU ("gelu_new"): 0.5·v·(1 + tanh(√(2/π)·(v + 0.044715·v³)))
+    const cube = g.node('Mul', [g.node('Mul', [v, v]), v]);
+    const inner = g.node('Mul', [g.node('Add', [v, g.node('Mul', [cube, geluCube])]), geluScale]);
+    return g.node('Mul', [g.node('Mul', [v, half]), g.node('Add', [g.node('Tanh', [inner]), one])]);
+  };
+
+  weights.layers.forEach((layer, l) => {
+    const p = `encoder.layer.${l}`;
+    const heads4 = (v, perm) => g.node('Transpose', [g.node('Reshape', [v, splitShape])], { perm });
+    const q = heads4(linear(x, layer.wq, layer.bq, dim, dim, `${p}.attention.query`), [0, 2, 1, 3]); // [B, H, L, d]
+    const k = heads4(linear(x, layer.wk, layer.bk, dim, dim, `${p}.attention.key`), [0, 2, 3, 1]); // [B, H, d, L]
+    const v = heads4(linear(x, layer.wv, layer.bv, dim, dim, `${p}.attention.value`), [0, 2, 1, 3]); // [B, H, L, d]
+    const scores = g.node('Add', [g.node('Mul', [g.node('MatMul', [q, k]), scale]), bias]);
+    const context = g.node('MatMul', [g.node('Softmax', [scores], { axis: -1 }), v]);
+    const merged = g.node('Reshape', [g.node('Transpose', [context], { perm: [0, 2, 1, 3] }), mergeShape]);
+    const attention = linear(merged, layer.wo, layer.bo, dim, dim, `${p}.attention.output`);
+    x = layerNorm(g.node('Add', [x, attention]), layer.ln1, `${p}.attention.LayerNorm`);
+    const hidden = gelu(linear(x, layer.w1, layer.b1, dim, ffnDim, `${p}.intermediate`));
+    x = layerNorm(g.node('Add', [x, linear(hidden, layer.w2, layer.b2, ffnDim, dim, `${p}.output`)]), layer.ln2, `${p}.output.LayerNorm`);
+  });
+
+  // The last real token of each row: where the running count of real tokens reaches the total.
+  const total = g.node('ReduceSum', [maskF, axes1], { keepdims: 1 });
+  const isLast = g.node('Mul', [g.node('Cast', [g.node('Equal', [counted, total])], { to: FLOAT }), maskF]);
+  const last = g.node('MatMul', [g.node('Unsqueeze', [isLast, axes1]), x]); // [B, 1, D]
+  const pooled = g.node('Reshape', [last, g.int64Tensor('pooled_shape', [2], [0, dim])]);
+  g.node('Add', [g.node('MatMul', [pooled, weight('score.weight', [dim, outputs], weights.scoreW)]), weight('score.bias', [outputs], weights.scoreB)], {}, 'logits');
+  g.output('logits', ['batch', outputs]);
+  return g.toBytes();
+}
+
+// ---- The per-token model's reference forward pass in plain JS (float64), used by tests.
 
 function headJs(weights, features) {
   const { dim, hidden, outputs, w1, b1, w2, b2 } = weights;
@@ -234,30 +413,10 @@ function headJs(weights, features) {
 }
 
 function tokenVector(weights, id, typeId) {
-  const { dim, embedding, typeEmbedding, ffn } = weights;
-  let v = Array.from(embedding.subarray(id * dim, id * dim + dim));
+  const { dim, embedding, typeEmbedding } = weights;
+  const v = Array.from(embedding.subarray(id * dim, id * dim + dim));
   if (typeEmbedding && typeId !== undefined) for (let k = 0; k < dim; k++) v[k] += typeEmbedding[typeId * dim + k];
-  for (let layer = 0; ffn && layer < ffn.layers; layer++) {
-    const inner = new Array(ffn.size);
-    for (let j = 0; j < ffn.size; j++) {
-      let s = ffn.bin[j];
-      for (let k = 0; k < dim; k++) s += v[k] * ffn.win[k * ffn.size + j];
-      inner[j] = Math.tanh(s);
-    }
-    v = v.map((x, k) => {
-      let s = ffn.bout[k];
-      for (let j = 0; j < ffn.size; j++) s += inner[j] * ffn.wout[j * dim + k];
-      return x + s;
-    });
-  }
   return v;
-}
-
-/** The outcome model's logits for one unpadded sequence. */
-export function outcomeForwardJs(weights, ids, typeIds) {
-  const mean = new Array(weights.dim).fill(0);
-  ids.forEach((id, t) => tokenVector(weights, id, typeIds?.[t]).forEach((x, k) => (mean[k] += x)));
-  return headJs(weights, mean.map((x) => x / Math.max(ids.length, 1)));
 }
 
 /** The per-token model's logits for one unpadded sequence: an array of [outputs] per position. */

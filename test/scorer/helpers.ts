@@ -8,13 +8,17 @@ import { openDb, type Db } from '../../electron/core/store/db';
 import { itemInserter } from '../../electron/core/store/items';
 import { createProject } from '../../electron/core/store/projects';
 import {
-  buildOutcomeModel,
   buildTokenModel,
+  buildTransformerOutcomeModel,
   buildVocab,
+  makeTransformerWeights,
   makeWeights,
+  tokenForwardJs,
   wordPieceTokenizerJson,
+  type TransformerWeights,
   type Weights,
 } from '../../scripts/lib/onnx-builder.mjs';
+import { encoderForwardJs } from './reference';
 
 export const WORDS = 'the sky is blue green red because it so answer four two plus equals step one add then wrong guess maybe check yes no good bad we first next'.split(' ');
 export const CHAT_ADDED = ['<|im_start|>', '<|im_end|>', '<extra_0>'];
@@ -30,7 +34,8 @@ export interface Folder {
   vocab: string[];
   /** vocab + added tokens, indexed by id. */
   tokens: string[];
-  weights: Weights;
+  /** Outcome folders hold a transformer encoder; process folders a per-token model. */
+  weights: TransformerWeights | Weights;
 }
 
 export interface FolderOptions {
@@ -55,11 +60,21 @@ export function writeModelFolder(dir: string, options: FolderOptions): Folder {
   const tokens = [...vocab, ...added];
   const vocabSize = options.embeddingRows ?? tokens.length;
   const outputs = options.kind === 'outcome' ? (options.outputs ?? 1) : options.kind === 'prm' ? 2 : vocabSize;
-  const weights = makeWeights({ seed: options.seed ?? 11, vocabSize, dim: 8, hidden: 6, outputs, typeVocab: options.withTokenTypes ? 2 : 0 });
-  const model =
-    options.kind === 'outcome'
-      ? buildOutcomeModel(weights, { withTokenTypes: options.withTokenTypes ?? false })
-      : buildTokenModel(weights, { window: options.window ?? 4, withTokenTypes: options.withTokenTypes ?? false });
+  const seed = options.seed ?? 11;
+  const typeVocab = options.withTokenTypes ? 2 : 0;
+  const withTokenTypes = options.withTokenTypes ?? false;
+  let weights: TransformerWeights | Weights;
+  let model: Uint8Array;
+  if (options.kind === 'outcome') {
+    // A small encoder (2 layers, 2 heads), positions for the tokenizer's 128 tokens, float16 weights as the demo's.
+    const encoder = makeTransformerWeights({ seed, vocabSize, dim: 16, heads: 2, ffnDim: 32, layers: 2, maxPositions: 128, outputs, typeVocab, storage: 'float16' });
+    weights = encoder;
+    model = buildTransformerOutcomeModel(encoder, { withTokenTypes });
+  } else {
+    const token = makeWeights({ seed, vocabSize, dim: 8, hidden: 6, outputs, typeVocab });
+    weights = token;
+    model = buildTokenModel(token, { window: options.window ?? 4, withTokenTypes });
+  }
   writeFileSync(join(dir, 'model.onnx'), model);
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(wordPieceTokenizerJson(vocab, { addedTokens: added })));
   const tokenizerConfig = { pad_token: '[PAD]', model_max_length: 128, ...(options.kind === 'prm' ? { chat_template: CHAT_TEMPLATE } : {}), ...options.tokenizerConfig };
@@ -67,6 +82,18 @@ export function writeModelFolder(dir: string, options: FolderOptions): Folder {
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ pad_token_id: 0, ...options.config }));
   if (options.manifest) writeFileSync(join(dir, 'arbiter-model.json'), JSON.stringify(options.manifest));
   return { dir, vocab, tokens, weights };
+}
+
+/** An outcome folder's logits for one unpadded sequence, from the plain-JS encoder. */
+export function outcomeLogitsJs(folder: Folder, ids: number[], typeIds?: number[]): number[] {
+  if (!('type' in folder.weights)) throw new Error('not an outcome (encoder) folder');
+  return encoderForwardJs(folder.weights, ids, typeIds);
+}
+
+/** A process folder's logits per position, from the plain-JS per-token model. */
+export function tokenLogitsJs(folder: Folder, ids: number[], window: number, typeIds?: number[]): number[][] {
+  if ('type' in folder.weights) throw new Error('not a per-token folder');
+  return tokenForwardJs(folder.weights, ids, window, typeIds);
 }
 
 /** Reference tokenization: added tokens split out, then lower-case whitespace words, each in the vocabulary. */

@@ -6,8 +6,7 @@ import { addModel, inspectModelFolder, listModels, prelabelsForItem, scoreProjec
 import { getScore } from '../../electron/core/scorer/store';
 import { inputHash } from '../../electron/core/scorer/inputs';
 import type { Db } from '../../electron/core/store/db';
-import { outcomeForwardJs } from '../../scripts/lib/onnx-builder.mjs';
-import { CLS, SEP, makeDb, refIds, sentence, tempDir, writeModelFolder, type Folder } from './helpers';
+import { CLS, SEP, makeDb, outcomeLogitsJs, refIds, sentence, tempDir, writeModelFolder, type Folder } from './helpers';
 
 const open: Db[] = [];
 afterEach(() => {
@@ -54,7 +53,7 @@ describe('outcome model', () => {
     for (const item of items) {
       for (const r of item.responses) {
         const { ids, types } = pairInput(folder, item.prompt, r.content as string);
-        expect(scoreOf(db, model.id, item.prompt, r.content as string)).toBeCloseTo(outcomeForwardJs(folder.weights, ids, types)[0]!, 5);
+        expect(scoreOf(db, model.id, item.prompt, r.content as string)).toBeCloseTo(outcomeLogitsJs(folder, ids, types)[0]!, 5);
       }
     }
     const pre = prelabelsForItem(db, projectId, itemIds[0]!);
@@ -112,6 +111,6 @@ describe('outcome model', () => {
     const types = [0, ...keptA.map(() => 0), 0, ...keptB.map(() => 1), 1];
     expect(ids).toHaveLength(maxLength);
     const id = listModels(db)[0]!.id;
-    expect(scoreOf(db, id, prompt, response)).toBeCloseTo(outcomeForwardJs(folder.weights, ids, types)[0]!, 5);
+    expect(scoreOf(db, id, prompt, response)).toBeCloseTo(outcomeLogitsJs(folder, ids, types)[0]!, 5);
   });
 });

@@ -3,6 +3,7 @@ import { ensemble, firstError, logit, pairProbability, sigmoid } from '../../ele
 import { aggregateSteps } from '../../electron/core/scorer/readout';
 import { cutToBudget } from '../../electron/core/scorer/inputs';
 import { lengthSortedBatches } from '../../electron/core/scorer/batching';
+import { batchTokenBudget } from '../../electron/core/scorer/scoreJob';
 
 describe('pre-label arithmetic', () => {
   it('sigmoid is stable at the extremes and inverts logit', () => {
@@ -59,5 +60,12 @@ describe('truncation and batching', () => {
     const lengths = [5, 100, 7, 98, 6, 99];
     expect(lengthSortedBatches(lengths, 3)).toEqual([[0, 4, 2], [3, 5, 1]]);
     expect(lengthSortedBatches(lengths, 3, 200)).toEqual([[0, 4, 2], [3, 5], [1]]);
+  });
+
+  it('caps padded tokens per batch on CPU only; a row longer than the cap still gets a batch', () => {
+    expect(batchTokenBudget(16, 512, 'cpu')).toBe(2048);
+    expect(batchTokenBudget(4, 128, 'cpu')).toBe(512);
+    expect(batchTokenBudget(16, 512, 'cuda')).toBe(16 * 512);
+    expect(lengthSortedBatches([4000, 10], 16, batchTokenBudget(16, 4096, 'cpu'))).toEqual([[1], [0]]);
   });
 });

@@ -6,8 +6,7 @@ import { inspectModelFolder, listModels, prelabelsForItem, scoreProjectInline } 
 import { inputHash } from '../../electron/core/scorer/inputs';
 import { getScore } from '../../electron/core/scorer/store';
 import type { Db } from '../../electron/core/store/db';
-import { tokenForwardJs } from '../../scripts/lib/onnx-builder.mjs';
-import { CLS, SEP, makeDb, refIds, sentence, tempDir, writeModelFolder, type Folder } from './helpers';
+import { CLS, SEP, makeDb, refIds, sentence, tempDir, tokenLogitsJs, writeModelFolder, type Folder } from './helpers';
 
 const open: Db[] = [];
 afterEach(() => {
@@ -28,7 +27,7 @@ function prmText(prompt: string, steps: string[]): string {
 
 function expectedSteps(folder: Folder, ids: number[], separator: string, window: number, read: (logits: number[]) => number): number[] {
   const sep = folder.tokens.indexOf(separator);
-  const logits = tokenForwardJs(folder.weights, ids, window);
+  const logits = tokenLogitsJs(folder, ids, window);
   return ids.flatMap((id, t) => (id === sep ? [read(logits[t]!)] : []));
 }
 

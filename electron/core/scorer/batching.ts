@@ -40,8 +40,29 @@ export interface PaddedBatch {
 
 type Feed = PaddedBatch['feeds'][string];
 
+/** Every platform onnxruntime-node ships for is little-endian; the int64 fast path below relies on it. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 function allocate(dtype: 'int64' | 'int32', n: number, fill: number): Feed {
   return dtype === 'int64' ? { dtype, data: new BigInt64Array(n).fill(BigInt(fill)) } : { dtype, data: new Int32Array(n).fill(fill) };
+}
+
+/**
+ * A view that writes int32-range values into a feed: an int64 feed's low words (the high words stay
+ * as the fill left them: 0, all values here being ≥ 0), so no BigInt is made per token.
+ */
+function writer(feed: Feed): (index: number, value: number) => void {
+  if (feed.dtype === 'int32') {
+    const data = feed.data as Int32Array;
+    return (i, v) => (data[i] = v);
+  }
+  const data = feed.data as BigInt64Array;
+  if (!LITTLE_ENDIAN) return (i, v) => (data[i] = BigInt(v));
+  const words = new Int32Array(data.buffer, data.byteOffset, data.length * 2);
+  return (i, v) => {
+    words[2 * i] = v;
+    words[2 * i + 1] = v < 0 ? -1 : 0;
+  };
 }
 
 /** Pads rows to the longest; fills each graph input the way its source says (written straight into typed arrays). */
@@ -52,18 +73,20 @@ export function padBatch(rows: Sequence[], inputs: GraphInput[], padId: number, 
   const padValue = { input_ids: padId, attention_mask: 0, token_type_ids: 0, position_ids: 1 };
   const feeds: PaddedBatch['feeds'] = {};
   for (const input of inputs) feeds[input.name] = allocate(input.dtype, n, padValue[input.source]);
+  const writers = inputs.map((input) => ({ source: input.source, write: writer(feeds[input.name]!) }));
   const offsets: number[] = [];
   let realTokens = 0;
   rows.forEach((row, r) => {
-    const offset = side === 'left' ? width - row.ids.length : 0;
+    const length = row.ids.length;
+    const offset = side === 'left' ? width - length : 0;
     offsets.push(offset);
-    realTokens += row.ids.length;
+    realTokens += length;
     const base = r * width + offset;
-    for (const input of inputs) {
-      const feed = feeds[input.name]!;
-      const value = (t: number) => (input.source === 'input_ids' ? row.ids[t]! : input.source === 'attention_mask' ? 1 : input.source === 'token_type_ids' ? (row.typeIds[t] ?? 0) : t);
-      if (feed.dtype === 'int64') for (let t = 0; t < row.ids.length; t++) feed.data[base + t] = BigInt(value(t));
-      else for (let t = 0; t < row.ids.length; t++) feed.data[base + t] = value(t);
+    for (const { source, write } of writers) {
+      if (source === 'input_ids') for (let t = 0; t < length; t++) write(base + t, row.ids[t]!);
+      else if (source === 'attention_mask') for (let t = 0; t < length; t++) write(base + t, 1);
+      else if (source === 'token_type_ids') for (let t = 0; t < length; t++) write(base + t, row.typeIds[t] ?? 0);
+      else for (let t = 0; t < length; t++) write(base + t, t);
     }
   });
   return { rows: rows.length, width, offsets, feeds, realTokens };

@@ -53,7 +53,7 @@ export function inputHash(kind: ModelKind, input: ScoringInput): string {
 }
 
 /** Cuts `a`+`b` to `budget` tokens: 'left' drops from the front of a, then b; 'right' from the end of b, then a. */
-export function cutToBudget(a: string[], b: string[], budget: number, side: Side): [string[], string[]] {
+export function cutToBudget(a: readonly string[], b: readonly string[], budget: number, side: Side): [readonly string[], readonly string[]] {
   const excess = a.length + b.length - budget;
   if (excess <= 0) return [a, b];
   if (side === 'left') {
@@ -93,7 +93,7 @@ export function encodeExample(spec: ModelSpec, tok: TextTokenizer, input: Scorin
     response = steps.map((s) => s + proc.stepSuffix).join(proc.stepJoin);
   }
 
-  let tokens: string[];
+  let tokens: readonly string[];
   let typeIds: number[];
   let truncated = false;
   if (spec.inputMode === 'chat_template') {

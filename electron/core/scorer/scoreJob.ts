@@ -12,16 +12,27 @@ import { fileSignatures, hashModelFolder } from './modelFolder';
 import { readScores } from './readout';
 import { runBatch } from './session';
 import { getModel, scoreCache, scoreWriter, updateStoredModel, upsertModel, type ModelRow, type NewScore } from './store';
-import type { ModelRunSummary, ProviderRequest, ScoreJobOptions, ScoreJobResult, ScoreProgress } from './types';
+import type { ModelRunSummary, ProviderName, ProviderRequest, ScoreJobOptions, ScoreJobResult, ScoreProgress } from './types';
 
 export const DEFAULT_BATCH_SIZE = 16;
 const PROGRESS_INTERVAL_MS = 250;
 const WRITE_ROWS = 512;
 const WRITE_INTERVAL_MS = 1000;
+const CPU_BATCH_TOKENS = 2048;
 
 /** Responses tokenized before batching: enough to sort into well-filled batches, few enough to bound memory. */
 export function chunkSizeFor(batchSize: number): number {
   return Math.max(1024, batchSize * 64);
+}
+
+/**
+ * Most padded tokens in one batch. On CPU, batching long rows buys nothing (each row's matrices are
+ * already large) and costs cache: a batch's attention scores grow as rows × length², so long rows
+ * go in smaller batches (16 rows up to 128 tokens, 4 rows of 512). Accelerators get full batches.
+ */
+export function batchTokenBudget(batchSize: number, maxLength: number, provider: ProviderName): number {
+  const full = batchSize * maxLength;
+  return provider === 'cpu' ? Math.min(full, CPU_BATCH_TOKENS) : full;
 }
 
 export interface JobHooks {
@@ -161,11 +172,12 @@ async function scoreWithModel(
   };
   updateStoredModel(db, row.id, { lastProvider: report });
   const chunkSize = chunkSizeFor(ctx.batchSize);
+  const tokenBudget = batchTokenBudget(ctx.batchSize, spec.maxLength, report.used);
   let lastReport = performance.now();
   let cancelled = false;
 
   const scoreChunk = async (chunk: PendingExample[]) => {
-    const batches = lengthSortedBatches(chunk.map((p) => p.example.ids.length), ctx.batchSize, ctx.batchSize * spec.maxLength);
+    const batches = lengthSortedBatches(chunk.map((p) => p.example.ids.length), ctx.batchSize, tokenBudget);
     for (const indexes of batches) {
       if (hooks.isCancelled?.()) {
         cancelled = true;
@@ -188,6 +200,9 @@ async function scoreWithModel(
   };
 
   // Pass 2: tokenize a chunk, score it, repeat (bounded memory on any project size).
+  // Tokenizing the next batch while one runs would not overlap: onnxruntime-node's session.run is a
+  // synchronous native call on this thread (wrapped in setImmediate), and its thread pool already
+  // has every core. Tokenization costs a small share of a transformer's inference, so it stays serial.
   let chunk: PendingExample[] = [];
   outer: for (const item of iterateItems(db, projectId)) {
     for (const [responseIndex, r] of item.responses.entries()) {

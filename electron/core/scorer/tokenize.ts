@@ -7,6 +7,9 @@ import type { ChatMessage } from '../../../shared/domain';
 
 type Json = Record<string, unknown>;
 
+/** How many recently tokenized texts TextTokenizer.tokens remembers. */
+const RECENT_TEXTS = 8;
+
 /** tokenizer_config.json values are either strings or AddedToken objects ({content: "..."}). */
 function tokenString(value: unknown): string | null {
   if (typeof value === 'string') return value;
@@ -49,6 +52,7 @@ export class TextTokenizer {
   private readonly config: Json;
   private readonly specialsSingle: number;
   private readonly specialsPair: number;
+  private readonly recent = new Map<string, readonly string[]>();
 
   constructor(tokenizerJson: Json, tokenizerConfig: Json) {
     this.hf = new Tokenizer(tokenizerJson, tokenizerConfig);
@@ -71,12 +75,21 @@ export class TextTokenizer {
     this.specialsPair = this.hasPairTemplate ? this.withSpecials(['\u0000a'], ['\u0000b']).tokens.length - 2 : this.specialsSingle;
   }
 
-  /** Tokens of a text, without the template's special tokens. */
-  tokens(text: string): string[] {
-    return this.hf.tokenize(text, { add_special_tokens: false });
+  /**
+   * Tokens of a text, without the template's special tokens. The last few texts are remembered (as
+   * frozen arrays), so a prompt read as the first text of a pair is tokenized once for all of its
+   * responses rather than once per response.
+   */
+  tokens(text: string): readonly string[] {
+    const hit = this.recent.get(text);
+    if (hit) return hit;
+    const tokens = Object.freeze(this.hf.tokenize(text, { add_special_tokens: false }));
+    if (this.recent.size >= RECENT_TEXTS) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(text, tokens);
+    return tokens;
   }
 
-  ids(tokens: string[]): number[] {
+  ids(tokens: readonly string[]): number[] {
     return tokens.map((t) => {
       const id = this.hf.token_to_id(t) ?? this.unkId;
       if (id === null || id === undefined) throw new Error(`The tokenizer produced "${t}", which is not in its vocabulary and it has no unknown token`);
@@ -85,10 +98,11 @@ export class TextTokenizer {
   }
 
   /** Applies the single or pair template; type ids follow it (0 for A, 1 for B when it has none). */
-  withSpecials(a: string[], b: string[] | null): { tokens: string[]; typeIds: number[] } {
+  withSpecials(a: readonly string[], b: readonly string[] | null): { tokens: readonly string[]; typeIds: number[] } {
     const pp = this.hf.post_processor;
     if (!pp) return { tokens: [...a, ...(b ?? [])], typeIds: [...a.map(() => 0), ...(b ?? []).map(() => 1)] };
-    const out = pp.post_process(a, b, true);
+    // Post-processors build new arrays (ByteLevel hands A back as is); none writes into its inputs.
+    const out = pp.post_process(a as string[], b as string[] | null, true);
     const tokens = out.tokens;
     const typeIds = out.token_type_ids ?? tokens.map(() => 0);
     return { tokens, typeIds };
