@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '../shared/order.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -66,16 +67,6 @@ if (argv[0] === '--child-export') {
 // ------------------------------------------------------------------------------------------------
 // data
 
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const WORDS = 'the of and a to in is you that it he was for on are as with his they I at be this have from or one had by word but not what all were we when your can said there use an each which she do how their if will up other about out many then them these so some her would make like him into time has look two more write go see number no way could people my than first water been call who oil its now find long down day did get come made may part'.split(' ');
 function sentence(rand, words) {
   let s = '';
@@ -86,7 +77,7 @@ function sentence(rand, words) {
 async function generate(path, n) {
   if (existsSync(path) && statSync(path).size > 0) return false;
   mkdirSync(dirname(path), { recursive: true });
-  const rand = rng(n);
+  const rand = mulberry32(n);
   const out = createWriteStream(path);
   for (let i = 0; i < n; i++) {
     const row = {

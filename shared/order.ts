@@ -11,7 +11,8 @@ export function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-function mulberry32(seed: number): () => number {
+/** A small seeded PRNG (also used by the benches to generate data deterministically). */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
