@@ -11,6 +11,11 @@ if (!existsSync(cli)) {
   const built = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--node-only'], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
+// `arbiter … | head` closes the pipe early; that is the reader's choice, not an error.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 const { runCli } = await import(pathToFileURL(cli).href);
 const code = await runCli(process.argv.slice(2));
 process.exitCode = code;

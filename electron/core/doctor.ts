@@ -1,7 +1,7 @@
 // `arbiter doctor`: what works on this machine and what does not, in words a user can act on.
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { appRoot } from './paths';
 import { openDb } from './store/db';
 import type { ProviderStatus } from '../../shared/scoring';
@@ -51,14 +51,16 @@ export async function doctorReport(dbPath: string): Promise<DoctorReport> {
       const scorer = await import('./scorer/index');
       providers = scorer.availableProviders();
       const backends = ort.listSupportedBackends?.().map((b) => b.name).join(', ') ?? 'cpu';
-      return `loaded; execution providers in this build: ${backends}`;
+      return `loaded; backends compiled in: ${backends} (whether each can start is listed below)`;
     }),
   );
   checks.push(
     await check('electron', () => {
+      // Core never loads the electron package; its install records the binary's path in path.txt.
       try {
-        const path = require('electron') as unknown as string;
-        if (typeof path === 'string' && existsSync(path)) return `binary at ${path}`;
+        const packageDir = dirname(require.resolve('electron/package.json'));
+        const binary = join(packageDir, 'dist', readFileSync(join(packageDir, 'path.txt'), 'utf8').trim());
+        if (existsSync(binary)) return `binary at ${binary}`;
       } catch {
         /* reported below */
       }
