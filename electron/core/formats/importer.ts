@@ -162,8 +162,8 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
   let worker = null as ImportWorker | null;
   let workerTried = false;
 
-  // A bigger page cache for the length of the import: the uid and label-id indexes take keys in random
-  // order, and with SQLite's default 2 MB cache every insert into them would go back to disk.
+  // A bigger page cache for the length of the import: the uid index takes keys in random order, and with
+  // SQLite's default 2 MB cache most inserts into it would go back to disk.
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
   if (cacheSize > -IMPORT_CACHE_KIB && cacheSize < IMPORT_CACHE_KIB) db.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
   // Every id this import writes comes from a row it just inserted or looked up, so foreign keys hold by
