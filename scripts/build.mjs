@@ -23,7 +23,11 @@ const cjsOptions = {
 const started = Date.now();
 // Worker threads sit beside each bundle that may start them (out/node for the CLI and host,
 // out/electron for the Electron main process).
-const workers = { 'scorer-worker': 'electron/core/scorer/worker.ts', 'import-worker': 'electron/core/formats/import/worker.ts' };
+const workers = {
+  'scorer-worker': 'electron/core/scorer/worker.ts',
+  'import-worker': 'electron/core/formats/import/worker.ts',
+  'task-worker': 'electron/core/tasks/worker.ts',
+};
 const jobs = [
   build({ ...common, format: 'esm', banner: esmBanner, entryPoints: { cli: 'electron/cli/index.ts' }, outdir: 'out/node', outExtension: { '.js': '.mjs' } }),
   build({ ...common, ...cjsOptions, entryPoints: { main: 'electron/main/index.ts' }, outdir: 'out/electron', outExtension: { '.js': '.cjs' } }),

@@ -203,14 +203,23 @@ export interface ApiOutputs {
 
 export interface JobInfo {
   id: string;
-  kind: 'score';
+  /** score: startScoring; import, export: importContent and exportProject, whose calls await the job. */
+  kind: 'score' | 'import' | 'export';
   project: string;
   state: 'running' | 'done' | 'failed' | 'cancelled';
   startedAt: string;
   finishedAt: string | null;
+  /** Score jobs only. */
   progress: ScoreProgress | null;
+  /** Score jobs only; an import's or export's result is the answer to the call that started it. */
   result: ScoreJobResult | null;
   error: string | null;
+  /** Import and export jobs: lines read (import) or items/revisions read (export) so far. */
+  done?: number;
+  /** Import: the content's line count; export: null (not counted ahead). */
+  total?: number | null;
+  /** Export jobs: lines written so far. */
+  written?: number;
 }
 
 export type ApiOutput<N extends ApiName> = ApiOutputs[N];

@@ -25,6 +25,8 @@ export class InvalidFileError extends ArbiterError {
 
 export const notFound = (what: string) => new ArbiterError('not_found', what);
 export const conflict = (what: string) => new ArbiterError('conflict', what);
+/** A job stopped at the user's request; `details.cancelled` tells programs apart from other conflicts. */
+export const cancelledError = (what: string) => new ArbiterError('conflict', what, { cancelled: true });
 export const invalidInput = (what: string, details?: unknown) => new ArbiterError('invalid_input', what, details);
 
 export function toErrorShape(error: unknown): ApiErrorShape {

@@ -1,11 +1,23 @@
-// Long work the annotator should not wait for (scoring) runs as a job in a worker thread. The registry
-// keeps each job's latest progress and outcome and announces every change on the service's events.
+// Long work runs as a job in a worker thread: scoring (the annotator goes on labeling), and imports and
+// exports (whose API calls await the job, so the host's thread stays free). The registry keeps each job's
+// latest progress and outcome and announces every change on the service's events.
 import type { EventEmitter } from 'node:events';
 import type { JobInfo } from '../../shared/api';
 import { ArbiterError, notFound } from './errors';
 import { startScoreJob } from './scorer/index';
 import type { ScoreJobOptions } from './scorer/index';
+import { isCancelled, startTask } from './tasks/client';
+import type { Task, TaskProgress, TaskResult } from './tasks/protocol';
+import type { TaskHooks } from './tasks/run';
 import { uuidv7 } from './uuidv7';
+
+export interface TaskOptions<T extends Task> {
+  dbPath: string;
+  task: T;
+  /** Runs the task on this thread instead, when no worker can start. */
+  inline: (hooks: TaskHooks) => Promise<TaskResult<T>>;
+  onProgress?: (progress: TaskProgress) => void;
+}
 
 /** How often progress events go out at most; a worker may report far more often. */
 const PROGRESS_EVERY_MS = 200;
@@ -20,7 +32,7 @@ export class JobRegistry {
   }
 
   startScoring(options: ScoreJobOptions): JobInfo {
-    const running = this.list().find((j) => j.state === 'running' && j.project === options.project);
+    const running = this.list().find((j) => j.kind === 'score' && j.state === 'running' && j.project === options.project);
     if (running) throw new ArbiterError('conflict', `Project "${options.project}" is already being scored (job ${running.id}); cancel it first.`);
     const info: JobInfo = {
       id: uuidv7(),
@@ -62,6 +74,72 @@ export class JobRegistry {
     );
     this.announce(info);
     return info;
+  }
+
+  /**
+   * Runs an import or export as a job and resolves with its result; rejects with its error (cancelled:
+   * a 'conflict' whose details say `cancelled: true`).
+   */
+  async runTask<T extends Task>(options: TaskOptions<T>): Promise<TaskResult<T>> {
+    const { task } = options;
+    const info: JobInfo = {
+      id: uuidv7(),
+      kind: task.kind,
+      project: task.project,
+      state: 'running',
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+      progress: null,
+      result: null,
+      error: null,
+      done: 0,
+      total: null,
+      ...(task.kind === 'export' ? { written: 0 } : {}),
+    };
+    let lastSent = 0;
+    const onProgress = (progress: TaskProgress) => {
+      if ('linesRead' in progress) {
+        info.done = progress.linesRead;
+        info.total = progress.total;
+      } else {
+        info.done = progress.read;
+        info.written = progress.written;
+      }
+      options.onProgress?.(progress);
+      const now = Date.now();
+      if (now - lastSent >= PROGRESS_EVERY_MS) {
+        lastSent = now;
+        this.announce(info);
+      }
+    };
+    let promise: Promise<TaskResult<T>>;
+    let cancel: () => void;
+    try {
+      const handle = startTask(options.dbPath, task, onProgress);
+      promise = handle.promise;
+      cancel = handle.cancel;
+    } catch (error) {
+      console.warn(`arbiter: the ${task.kind} worker cannot start (${error instanceof Error ? error.message : String(error)}); running it on this thread.`);
+      let cancelled = false;
+      cancel = () => {
+        cancelled = true;
+      };
+      promise = options.inline({ onProgress, isCancelled: () => cancelled });
+    }
+    this.jobs.set(info.id, { info, cancel });
+    this.announce(info);
+    try {
+      const result = await promise;
+      info.state = 'done';
+      return result;
+    } catch (error) {
+      info.state = isCancelled(error) ? 'cancelled' : 'failed';
+      info.error = error instanceof Error ? error.message : String(error);
+      throw error;
+    } finally {
+      info.finishedAt = new Date().toISOString();
+      this.announce(info);
+    }
   }
 
   cancel(jobId: string): JobInfo {

@@ -7,7 +7,7 @@ import { API_NAMES, schemas, type ApiName, type ApiOutput, type ApiOutputs, type
 import type { ItemRecord, LabelRevision } from '../../shared/domain';
 import { shownOrder } from '../../shared/order';
 import { conflict, invalidInput, notFound } from './errors';
-import { exportProject, importLines, previewHead } from './formats/index';
+import { previewHead } from './formats/index';
 import { exportsDir } from './paths';
 import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from './store/annotators';
 import type { Db } from './store/db';
@@ -18,6 +18,7 @@ import { projectStats } from './stats';
 import { listItemRows } from './itemList';
 import { JobRegistry } from './jobs';
 import * as scorer from './scorer/index';
+import { runTask } from './tasks/run';
 
 export interface ServiceOptions {
   dbPath: string;
@@ -74,16 +75,16 @@ export class ArbiterService {
         if (createProject) projects.ensureProject(db, project);
         else projects.requireProject(db, project);
         const sha256 = createHash('sha256').update(content).digest('hex');
-        const { summary, errors, rejects } = await importLines(db, {
-          project,
-          fileName,
-          lines: content.split(/\r?\n/),
-          sha256,
-          format,
-          skipInvalid,
-          onProgress: (linesRead) => this.events.emit('event', { type: 'import', project, linesRead }),
+        // A worker with its own connection does the work; this thread only awaits it.
+        const task = { kind: 'import' as const, project, fileName, content, sha256, format, skipInvalid };
+        return this.jobs.runTask({
+          dbPath: this.options.dbPath,
+          task,
+          inline: (hooks) => runTask(db, task, hooks) as Promise<ApiOutputs['importContent']>,
+          onProgress: (progress) => {
+            if ('linesRead' in progress) this.events.emit('event', { type: 'import', project, linesRead: progress.linesRead });
+          },
         });
-        return { ...summary, errors, rejects: rejects.length ? rejects.join('\n') + '\n' : null };
       },
       listItems: ({ project, offset, limit, annotator }) => listItemRows(db, projects.requireProject(db, project).id, offset, limit, annotator),
       getItem: ({ project, annotator, itemId, seq }) => {
@@ -162,7 +163,12 @@ export class ArbiterService {
       exportProject: ({ project, format, out, annotator }) => {
         projects.requireProject(db, project);
         const target = out ?? join(exportsDir(), `${project.replace(/[^\w.-]+/g, '_')}-${format}-${Date.now()}.jsonl`);
-        return exportProject(db, { project, format, out: target, annotator });
+        const task = { kind: 'export' as const, project, format, out: target, annotator };
+        return this.jobs.runTask({
+          dbPath: this.options.dbPath,
+          task,
+          inline: (hooks) => runTask(db, task, hooks) as Promise<ApiOutputs['exportProject']>,
+        });
       },
       stats: ({ project }) => projectStats(db, projects.requireProject(db, project)),
       progress: ({ project, annotator }) => {
@@ -181,7 +187,7 @@ export class ArbiterService {
       addModel: ({ dir, name }) => scorer.addModel(db, dir, name),
       removeModel: ({ modelId }) => {
         // A running job reads the model's row and writes its scores: removing it underneath would fail the job.
-        if (this.jobs.list().some((j) => j.state === 'running')) throw conflict('A scoring job is running; cancel it or let it finish, then remove the model.');
+        if (this.jobs.list().some((j) => j.kind === 'score' && j.state === 'running')) throw conflict('A scoring job is running; cancel it or let it finish, then remove the model.');
         return { removed: db.prepare('DELETE FROM model WHERE id = ?').run(modelId).changes === 1 };
       },
       providers: () => scorer.availableProviders(),

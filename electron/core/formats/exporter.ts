@@ -3,7 +3,7 @@
 // whatever the size of the project.
 import type { ExportSummary, ItemRecord } from '../../../shared/domain';
 import type { ExportFormat } from '../../../shared/formatNames';
-import { notFound } from '../errors';
+import { cancelledError, notFound } from '../errors';
 import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
 import { iterateItems } from '../store/items';
@@ -44,6 +44,8 @@ export interface ExportOptions {
   annotator?: string;
   /** Called after each page with the number of lines written and of items (or revisions) read. */
   onProgress?: (written: number, read: number) => void;
+  /** Asked between items: true aborts the export (no file is left) with a 'cancelled' error. */
+  isCancelled?: () => boolean;
 }
 
 export async function exportProject(db: Db, opts: ExportOptions): Promise<ExportSummary> {
@@ -60,10 +62,14 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
   const notes = new ExportNotes();
   const writer = await JsonlWriter.open(opts.out);
   let read = 0;
+  const checkCancelled = () => {
+    if (opts.isCancelled?.()) throw cancelledError(`The export of "${opts.project}" was cancelled; no file was written.`);
+  };
   try {
     if (opts.format === 'labels') {
       for (const revision of iterateRevisions(db, project.id)) {
         read++;
+        checkCancelled();
         if (opts.annotator !== undefined && revision.annotator !== opts.annotator) continue;
         const pending = writer.write(encodeLabel(revision));
         if (pending) {
@@ -74,6 +80,7 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
     } else if (opts.format === 'arbiter') {
       for (const item of iterateItems(db, project.id, PAGE)) {
         read++;
+        checkCancelled();
         const pending = writer.write(encodeArbiter(item));
         if (pending) {
           await pending;
@@ -84,6 +91,7 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
       const hashes = new Map(listModels(db).map((m) => [m.id, m.hash]));
       for (const item of iterateItems(db, project.id, PAGE)) {
         read++;
+        checkCancelled();
         for (const line of encodeScores(item, prelabelsForItem(db, project.id, item.id), hashes)) {
           const pending = writer.write(line);
           if (pending) {
@@ -97,6 +105,7 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
       const loadHeads = headLoader(db, project.id, opts.annotator);
       let page: ItemRecord[] = [];
       const flush = async () => {
+        checkCancelled();
         const heads = loadHeads(page[0]!.seq, page[page.length - 1]!.seq);
         for (const item of page) {
           const decision = decide(item.responses.length, heads.get(item.id) ?? NO_LABELS, opts.annotator);
@@ -124,6 +133,7 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
       }
       if (page.length) await flush();
     }
+    checkCancelled();
     await writer.commit();
   } catch (error) {
     await writer.abort();

@@ -14,7 +14,7 @@ import { basename } from 'node:path';
 import type { Choice, ImportSummary, LineError } from '../../../shared/domain';
 import type { PreviewResult } from '../../../shared/api';
 import type { ImportFormat } from '../../../shared/formatNames';
-import { ArbiterError, InvalidFileError } from '../errors';
+import { ArbiterError, cancelledError, InvalidFileError } from '../errors';
 import { ensureAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
 import { itemBatchInserter } from '../store/items';
@@ -70,6 +70,8 @@ export interface ImportLinesOptions {
   onProgress?: (linesRead: number) => void;
   /** Prepare records in a worker thread (the result is the same): by default for big inputs on 3+ cores. */
   parallel?: boolean;
+  /** Asked between chunks: true rolls the import back and rejects with a 'cancelled' error. */
+  isCancelled?: () => boolean;
 }
 
 export interface ImportLinesResult {
@@ -133,6 +135,7 @@ interface ImportRun {
   skipInvalid: boolean;
   createProject?: boolean;
   onProgress?: (linesRead: number) => void;
+  isCancelled?: () => boolean;
   parallel: boolean;
   /** Asked for explicitly: wait for the worker rather than start on this thread (tests rely on it). */
   waitForWorker: boolean;
@@ -313,6 +316,7 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     };
 
     for (;;) {
+      if (opts.isCancelled?.()) throw cancelledError(`The import of ${opts.fileName} was cancelled; nothing was imported.`);
       await startWorker();
       if (worker?.available) {
         while (inFlight.length < IN_FLIGHT) {

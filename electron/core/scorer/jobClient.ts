@@ -1,9 +1,6 @@
 // Starts a score job in a worker thread and gives back its result promise and a cancel switch.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { ArbiterError } from '../errors';
-import { currentModuleFile, workerEntryPath } from './modulePath';
+import { startWorker } from '../workers';
 import type { ScoreJobOptions, ScoreJobResult, ScoreProgress } from './types';
 import type { WorkerInput, WorkerMessage } from './workerProtocol';
 
@@ -16,23 +13,11 @@ export interface ScoreJobHandle {
 /** If a cancelled job has not stopped by then (a huge batch on a slow CPU), the thread is ended. */
 const CANCEL_GRACE_MS = 30_000;
 
-/**
- * Source runs (tests, `node --import tsx`) start the .ts worker through tsx's tsImport: a worker does
- * not inherit the parent's loader hooks, and `execArgv: ['--import', 'tsx']` does not apply them to
- * the entry file on Node 20.
- */
-function tsxBootstrap(workerPath: string): string {
-  const api = createRequire(currentModuleFile()).resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs');
-  const url = JSON.stringify(pathToFileURL(workerPath).href);
-  return `import(${JSON.stringify(pathToFileURL(api).href)}).then((tsx) => tsx.tsImport(${url}, ${url}))` + '.catch((e) => { process.nextTick(() => { throw e; }); });';
-}
-
 export function startScoreJob(options: ScoreJobOptions & { onProgress?: (progress: ScoreProgress) => void }): ScoreJobHandle {
   const { onProgress, ...jobOptions } = options;
   const cancelFlag = new SharedArrayBuffer(4);
-  const entry = workerEntryPath();
   const workerData: WorkerInput = { options: jobOptions, cancelFlag };
-  const worker = entry.isTypeScript ? new Worker(tsxBootstrap(entry.path), { eval: true, workerData }) : new Worker(entry.path, { workerData });
+  const worker = startWorker('scorer/worker.ts', 'scorer-worker.mjs', workerData);
   let settled = false;
   let killTimer: NodeJS.Timeout | null = null;
   const promise = new Promise<ScoreJobResult>((resolve, reject) => {

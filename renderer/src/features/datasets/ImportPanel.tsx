@@ -37,6 +37,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
   const [result, setResult] = useState<ImportResult | null>(null);
   const [failure, setFailure] = useState<{ message: string; lines: LineError[] } | null>(null);
   const [linesRead, setLinesRead] = useState<number | null>(null);
+  const [importJob, setImportJob] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
 
   // Preview the head of the file whenever the file or the format override changes.
@@ -90,8 +91,12 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
     setResult(null);
     setFailure(null);
     setLinesRead(null);
+    setImportJob(null);
     const unsubscribe = subscribeEvents((event) => {
       if (event.type === 'import' && event.project === project && typeof event.linesRead === 'number') setLinesRead(event.linesRead);
+      // The import runs as a job on the host: its id lets Cancel stop it.
+      const job = event.type === 'job' ? (event.job as { id?: string; kind?: string; project?: string; state?: string } | undefined) : undefined;
+      if (job?.kind === 'import' && job.project === project && typeof job.id === 'string') setImportJob(job.state === 'running' ? job.id : null);
     });
     try {
       const content = await file.text();
@@ -103,8 +108,13 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
       setFailure({ message: errorMessage(e), lines });
     } finally {
       unsubscribe();
+      setImportJob(null);
       setBusy(null);
     }
+  };
+
+  const cancelImport = () => {
+    if (importJob) api.cancelJob({ jobId: importJob }).catch(() => undefined);
   };
 
   const detectedTitle = preview?.detected ? (FORMAT_TITLES[preview.detected] ?? preview.detected) : null;
@@ -209,6 +219,11 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
             >
               {busy === 'import' ? (linesRead ? `Importing… ${linesRead.toLocaleString()} lines` : 'Importing…') : 'Import'}
             </button>
+            {busy === 'import' && importJob && (
+              <button onClick={cancelImport} className="h-8 rounded-md border border-line px-3 text-[13px]" data-testid="import-cancel">
+                Cancel
+              </button>
+            )}
           </div>
 
           {preview && preview.records.length > 0 && (

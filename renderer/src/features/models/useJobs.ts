@@ -29,6 +29,8 @@ export function useJobs(): Jobs {
   const current = useRef(byProject);
 
   const track = useCallback((job: JobInfo) => {
+    // Imports and exports run as jobs too; their own panels follow them.
+    if (job.kind !== 'score') return;
     const known = current.current.get(job.project);
     if (!newer(known, job)) return;
     if (known?.id === job.id && known.state === 'running' && job.state !== 'running') setFinished((n) => n + 1);
