@@ -56,7 +56,8 @@ CREATE TABLE label (
   shown_order  TEXT,
   body         TEXT NOT NULL DEFAULT '{}'
 );
-CREATE INDEX label_by_item ON label(item_id, annotator_id, created_at, id);
+-- Revisions of an item (history, per-project counts); a few per item, so ordering them is cheap.
+CREATE INDEX label_by_item ON label(item_id);
 
 -- The current revision per (item, annotator): the one with the greatest (created_at, id).
 CREATE TABLE label_head (

@@ -18,15 +18,17 @@ export function startTask<T extends Task>(dbPath: string, task: T, onProgress?: 
   const worker = startWorker('tasks/worker.ts', 'task-worker.mjs', workerData);
   let settled = false;
   const promise = new Promise<TaskResult<T>>((resolve, reject) => {
-    const finish = (fn: () => void) => {
+    // On success the worker is left to end by itself: after an import it still checkpoints the WAL in
+    // the background (see worker.ts). On failure it is stopped at once.
+    const finish = (fn: () => void, stop = true) => {
       if (settled) return;
       settled = true;
       fn();
-      void worker.terminate();
+      if (stop) void worker.terminate();
     };
     worker.on('message', (message: TaskWorkerMessage) => {
       if (message.type === 'progress') onProgress?.(message.progress);
-      else if (message.type === 'done') finish(() => resolve(message.result as TaskResult<T>));
+      else if (message.type === 'done') finish(() => resolve(message.result as TaskResult<T>), false);
       else finish(() => reject(rebuildError(task, message.error)));
     });
     worker.on('error', (error) => finish(() => reject(new ArbiterError('internal', `The ${task.kind} worker failed: ${error.message}`))));

@@ -23,6 +23,9 @@ async function main(): Promise<void> {
       isCancelled: () => Atomics.load(flag, 0) !== 0,
     });
     post({ type: 'done', result });
+    // The import committed without checkpointing its WAL (see importer.ts); fold it into the database
+    // now, off the annotator's path, so no later label save pays for it.
+    if (task.kind === 'import') db.pragma('wal_checkpoint(PASSIVE)');
   } catch (error) {
     post({ type: 'error', error: toErrorShape(error) });
   } finally {
