@@ -1,23 +1,30 @@
 #!/usr/bin/env node
-// Import/export benchmark. Run from the repository root with the TypeScript sources:
-//   node --import tsx bench/import-export.mjs [--n 100000] [--mem-n 500000] [--skip-mem] [--parallel on|off]
+// Import/export benchmark: `npm run bench`, or from the repository root
+//   node bench/import-export.mjs [--n 100000] [--mem-n 500000] [--skip-mem] [--parallel on|off]
+// It measures the shipped code: the Node side is built first (out/node/core.mjs and its worker threads),
+// so the import's parse worker starts as it does in the app, not through tsx's on-the-fly compiler.
 // 1. baseline: readline + JSON.parse + one prepared INSERT per row, one transaction, fresh WAL database
 // 2. Arbiter's importFile (format trl) of the same file into a fresh database; --parallel on/off forces
-//    the import worker on or off (by default importFile uses it for big files on 3+ cores)
+//    the import worker on or off (by default importFile uses it for big files on 2+ cores)
 // 3. exportProject to trl, in a child process that samples memory every 20 ms
 // 4. the same export at --mem-n items, to check that peak memory does not grow with the project
 // Data and databases go to bench/.data/ (gitignored).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, join, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { mulberry32 } from '../shared/order.ts';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
+const CORE = pathToFileURL(join(root, 'out/node/core.mjs')).href;
+if (process.argv[2] !== '--child-export') {
+  const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--node-only'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+const { mulberry32 } = await import(CORE);
 const dataDir = join(here, '.data');
 const argv = process.argv.slice(2);
 const arg = (name, fallback) => {
@@ -36,8 +43,7 @@ function removeDb(path) {
 // child: one export, memory sampled every 20 ms
 if (argv[0] === '--child-export') {
   const [, dbPath, out] = argv;
-  const { openDb } = await import(join(root, 'electron/core/store/db.ts'));
-  const { exportProject } = await import(join(root, 'electron/core/formats/index.ts'));
+  const { openDb, exportProject } = await import(CORE);
   const db = openDb(dbPath);
   global.gc?.();
   const start = process.memoryUsage();
@@ -120,8 +126,7 @@ async function baseline(file, dbPath) {
 // 2. Arbiter import
 
 async function arbiterImport(file, dbPath) {
-  const { openDb } = await import(join(root, 'electron/core/store/db.ts'));
-  const { importFile } = await import(join(root, 'electron/core/formats/index.ts'));
+  const { openDb, importFile } = await import(CORE);
   removeDb(dbPath);
   const t0 = performance.now();
   const db = openDb(dbPath);
@@ -132,7 +137,7 @@ async function arbiterImport(file, dbPath) {
 
 // 3./4. export in a child process
 async function childExport(dbPath, out) {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child-export', dbPath, out], {
+  const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child-export', dbPath, out], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -38,7 +38,8 @@ CREATE TABLE item (
 );
 
 CREATE TABLE annotator (
-  id         TEXT PRIMARY KEY,
+  id         INTEGER PRIMARY KEY,      -- local; labels carry it in every row and index, so it stays small
+  uuid       TEXT NOT NULL UNIQUE,     -- stable across machines
   name       TEXT NOT NULL UNIQUE,
   kind       TEXT NOT NULL CHECK (kind IN ('human', 'model', 'source')),
   created_at TEXT NOT NULL
@@ -48,7 +49,7 @@ CREATE TABLE label (
   seq          INTEGER PRIMARY KEY,
   id           TEXT NOT NULL UNIQUE,   -- UUIDv7
   item_id      INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
-  annotator_id TEXT NOT NULL REFERENCES annotator(id),
+  annotator_id INTEGER NOT NULL REFERENCES annotator(id),
   created_at   TEXT NOT NULL,          -- ISO 8601, UTC, milliseconds
   choice       TEXT CHECK (choice IN ('A', 'B', 'tie', 'both_bad')),
   ranking      TEXT,
@@ -62,7 +63,7 @@ CREATE INDEX label_by_item ON label(item_id);
 -- The current revision per (item, annotator): the one with the greatest (created_at, id).
 CREATE TABLE label_head (
   item_id      INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
-  annotator_id TEXT NOT NULL REFERENCES annotator(id),
+  annotator_id INTEGER NOT NULL REFERENCES annotator(id),
   label_id     TEXT NOT NULL REFERENCES label(id),
   created_at   TEXT NOT NULL,
   choice       TEXT,                   -- NULL when the current revision clears the label

@@ -29,7 +29,7 @@ const workers = {
   'task-worker': 'electron/core/tasks/worker.ts',
 };
 const jobs = [
-  build({ ...common, format: 'esm', banner: esmBanner, entryPoints: { cli: 'electron/cli/index.ts' }, outdir: 'out/node', outExtension: { '.js': '.mjs' } }),
+  build({ ...common, format: 'esm', banner: esmBanner, entryPoints: { cli: 'electron/cli/index.ts', core: 'electron/core/lib.ts' }, outdir: 'out/node', outExtension: { '.js': '.mjs' } }),
   build({ ...common, ...cjsOptions, entryPoints: { main: 'electron/main/index.ts' }, outdir: 'out/electron', outExtension: { '.js': '.cjs' } }),
   build({ ...common, ...cjsOptions, entryPoints: { preload: 'electron/preload/index.ts' }, outdir: 'out/electron', outExtension: { '.js': '.cjs' } }),
 ];

@@ -214,7 +214,7 @@ export class ArbiterService {
    * Undo appends a revision equal to the one before the current one (or a clearing revision), so the
    * history keeps every step and undo itself can be undone by labeling again.
    */
-  private undo(itemId: number, annotatorId: string): LabelRevision | null {
+  private undo(itemId: number, annotatorId: number): LabelRevision | null {
     return this.db.transaction(() => {
       const revisions = history(this.db, itemId, annotatorId);
       const current = revisions[revisions.length - 1];

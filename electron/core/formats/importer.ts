@@ -186,7 +186,7 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     const inserter = itemBatchInserter(db, project.id);
     const append = labelAppender(db);
     const createdAt = new Date().toISOString();
-    let sourceId: string | null = null;
+    let sourceId: number | null = null;
     let newLabels: ReturnType<typeof newItemLabels> | null = null;
     const sourceHead = db.prepare(
       "SELECT 1 FROM label_head h JOIN annotator a ON a.id = h.annotator_id WHERE h.item_id = ? AND a.kind = 'source' AND h.choice IS NOT NULL",

@@ -96,7 +96,7 @@ export async function importLabelsLines(
     const resolveItem = itemResolver(db, project.id);
     const byUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
     const responseCount = db.prepare('SELECT json_array_length(responses) FROM item WHERE id = ?').pluck();
-    const annotators = new Map<string, { id: string; kind: AnnotatorKind }>();
+    const annotators = new Map<string, { id: number; kind: AnnotatorKind }>();
 
     const annotatorFor = (name: string, kind: AnnotatorKind | undefined) => {
       const key = `${name}\u0000${kind ?? ''}`;

@@ -5,7 +5,7 @@ import { conflict } from '../errors';
 import type { Db } from './db';
 
 export interface AnnotatorRow {
-  id: string;
+  id: number;
   name: string;
   kind: AnnotatorKind;
 }
@@ -19,9 +19,8 @@ export function ensureAnnotator(db: Db, name: string, kind: AnnotatorKind): Anno
     if (found.kind !== kind) throw conflict(`"${name}" is already an annotator of kind ${found.kind}, not ${kind}.`);
     return found;
   }
-  const row: AnnotatorRow = { id: randomUUID(), name, kind };
-  db.prepare('INSERT INTO annotator (id, name, kind, created_at) VALUES (?, ?, ?, ?)').run(row.id, name, kind, new Date().toISOString());
-  return row;
+  const result = db.prepare('INSERT INTO annotator (uuid, name, kind, created_at) VALUES (?, ?, ?, ?)').run(randomUUID(), name, kind, new Date().toISOString());
+  return { id: Number(result.lastInsertRowid), name, kind };
 }
 
 export function findAnnotator(db: Db, name: string): AnnotatorRow | undefined {

@@ -208,7 +208,7 @@ export function neighbourItem(
   projectId: number,
   afterSeq: number,
   direction: 'next' | 'previous',
-  unlabeledBy: string | null,
+  unlabeledBy: number | null,
 ): ItemRecord | null {
   const unlabeled = unlabeledBy
     ? `AND NOT EXISTS (SELECT 1 FROM label_head h WHERE h.item_id = item.id AND h.annotator_id = @annotator AND h.choice IS NOT NULL)`

@@ -8,7 +8,7 @@ import type { Db } from './db';
 export interface RevisionDraft {
   id?: string;
   itemId: number;
-  annotatorId: string;
+  annotatorId: number;
   createdAt?: string;
   choice: Choice | null;
   ranking?: number[] | null;
@@ -102,10 +102,10 @@ const LABEL_BATCH = 64;
  * their order is the order of the calls. flush() writes what is buffered and says how many revisions
  * that added; call it before anything else reads or writes labels.
  */
-export function newItemLabels(db: Db, annotatorId: string, createdAt: string) {
+export function newItemLabels(db: Db, annotatorId: number, createdAt: string) {
   // The annotator and time are the same for every row: literals in the SQL, fewer values to bind.
   const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
-  const annotator = quote(annotatorId);
+  const annotator = String(Math.trunc(annotatorId));
   const at = quote(normalizeTimestamp(createdAt));
   const statements = new Map<number, { label: ReturnType<Db['prepare']>; head: ReturnType<Db['prepare']> }>();
   const statement = (k: number) => {
@@ -156,7 +156,7 @@ export function getRevision(db: Db, id: string): LabelRevision | null {
   return row ? toRevision(row) : null;
 }
 
-export function currentLabel(db: Db, itemId: number, annotatorId: string): LabelRevision | null {
+export function currentLabel(db: Db, itemId: number, annotatorId: number): LabelRevision | null {
   const row = db
     .prepare(`${LABEL_SELECT} JOIN label_head h ON h.label_id = l.id WHERE h.item_id = ? AND h.annotator_id = ?`)
     .get(itemId, annotatorId) as LabelRow | undefined;
@@ -178,7 +178,7 @@ export function currentLabelsForItem(db: Db, itemId: number): LabelRevision[] {
   return rows.map(toRevision);
 }
 
-export function history(db: Db, itemId: number, annotatorId?: string): LabelRevision[] {
+export function history(db: Db, itemId: number, annotatorId?: number): LabelRevision[] {
   const rows = (
     annotatorId
       ? db.prepare(`${LABEL_SELECT} WHERE l.item_id = ? AND l.annotator_id = ? ORDER BY l.created_at, l.id`).all(itemId, annotatorId)
