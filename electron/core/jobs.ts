@@ -34,27 +34,13 @@ export class JobRegistry {
   startScoring(options: ScoreJobOptions): JobInfo {
     const running = this.list().find((j) => j.kind === 'score' && j.state === 'running' && j.project === options.project);
     if (running) throw new ArbiterError('conflict', `Project "${options.project}" is already being scored (job ${running.id}); cancel it first.`);
-    const info: JobInfo = {
-      id: uuidv7(),
-      kind: 'score',
-      project: options.project,
-      state: 'running',
-      startedAt: new Date().toISOString(),
-      finishedAt: null,
-      progress: null,
-      result: null,
-      error: null,
-    };
-    let lastSent = 0;
+    const info = newJob('score', options.project);
+    const announceProgress = this.throttledAnnouncer(info);
     const handle = startScoreJob({
       ...options,
       onProgress: (progress) => {
         info.progress = progress;
-        const now = Date.now();
-        if (now - lastSent >= PROGRESS_EVERY_MS || progress.phase === 'done') {
-          lastSent = now;
-          this.announce(info);
-        }
+        announceProgress(progress.phase === 'done');
       },
     });
     this.jobs.set(info.id, { info, cancel: handle.cancel });
@@ -82,21 +68,8 @@ export class JobRegistry {
    */
   async runTask<T extends Task>(options: TaskOptions<T>): Promise<TaskResult<T>> {
     const { task } = options;
-    const info: JobInfo = {
-      id: uuidv7(),
-      kind: task.kind,
-      project: task.project,
-      state: 'running',
-      startedAt: new Date().toISOString(),
-      finishedAt: null,
-      progress: null,
-      result: null,
-      error: null,
-      done: 0,
-      total: null,
-      ...(task.kind === 'export' ? { written: 0 } : {}),
-    };
-    let lastSent = 0;
+    const info: JobInfo = { ...newJob(task.kind, task.project), done: 0, total: null, ...(task.kind === 'export' ? { written: 0 } : {}) };
+    const announceProgress = this.throttledAnnouncer(info);
     const onProgress = (progress: TaskProgress) => {
       if ('linesRead' in progress) {
         info.done = progress.linesRead;
@@ -106,11 +79,7 @@ export class JobRegistry {
         info.written = progress.written;
       }
       options.onProgress?.(progress);
-      const now = Date.now();
-      if (now - lastSent >= PROGRESS_EVERY_MS) {
-        lastSent = now;
-        this.announce(info);
-      }
+      announceProgress();
     };
     let promise: Promise<TaskResult<T>>;
     let cancel: () => void;
@@ -154,7 +123,32 @@ export class JobRegistry {
     while (this.list().some((j) => j.state === 'running')) await new Promise((r) => setTimeout(r, 50));
   }
 
+  /** Announces a job's progress at most every PROGRESS_EVERY_MS, unless forced (its last report). */
+  private throttledAnnouncer(info: JobInfo): (force?: boolean) => void {
+    let lastSent = 0;
+    return (force = false) => {
+      const now = Date.now();
+      if (!force && now - lastSent < PROGRESS_EVERY_MS) return;
+      lastSent = now;
+      this.announce(info);
+    };
+  }
+
   private announce(info: JobInfo): void {
     this.events.emit('event', { type: 'job', job: { ...info } });
   }
+}
+
+function newJob(kind: JobInfo['kind'], project: string): JobInfo {
+  return {
+    id: uuidv7(),
+    kind,
+    project,
+    state: 'running',
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    progress: null,
+    result: null,
+    error: null,
+  };
 }
