@@ -7,7 +7,7 @@ import { doctorReport } from '../core/doctor';
 import { exportProject, importFile, importLabelsFile } from '../core/formats/index';
 import { projectStats } from '../core/stats';
 import * as projects from '../core/store/projects';
-import { dbPathFrom, openDbFor, parse, UsageError, type CliIo } from './main';
+import { dbPathFrom, openDbFor, parse, UsageError, withDb, type CliIo } from './main';
 import { serve } from './serve';
 import * as scorer from '../core/scorer/index';
 
@@ -37,8 +37,7 @@ const importCommand: Command = async (argv, io) => {
   const format = String(values.format);
   if (format !== 'auto' && !(IMPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`unknown import format "${format}"; one of: auto, ${IMPORT_FORMATS.join(', ')}`);
-  const db = openDbFor(values);
-  try {
+  return withDb(values, async (db) => {
     const summary = await importFile(db, {
       path: file,
       project,
@@ -50,9 +49,7 @@ const importCommand: Command = async (argv, io) => {
     const { errors: _errors, ...printable } = summary;
     io.out(JSON.stringify(printable));
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 };
 
 const exportCommand: Command = async (argv, io) => {
@@ -67,8 +64,7 @@ const exportCommand: Command = async (argv, io) => {
   const out = resolve(requireString(values, 'out'));
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`unknown export format "${format}"; one of: ${EXPORT_FORMATS.join(', ')}`);
-  const db = openDbFor(values);
-  try {
+  return withDb(values, async (db) => {
     projects.requireProject(db, project);
     const summary = await exportProject(db, {
       project,
@@ -78,9 +74,7 @@ const exportCommand: Command = async (argv, io) => {
     });
     io.out(JSON.stringify(summary));
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 };
 
 const labelsCommand: Command = async (argv, io) => {
@@ -89,22 +83,18 @@ const labelsCommand: Command = async (argv, io) => {
   const { values, positionals } = parse(rest, { project: { type: 'string' } });
   const file = requireFile(positionals[0]);
   const project = requireString(values, 'project');
-  const db = openDbFor(values);
-  try {
+  return withDb(values, async (db) => {
     projects.requireProject(db, project);
     const summary = await importLabelsFile(db, { path: file, project });
     io.out(JSON.stringify({ project, file, ...summary }));
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 };
 
 const statsCommand: Command = async (argv, io) => {
   const { values } = parse(argv, { project: { type: 'string' }, json: { type: 'boolean', default: false } });
   const project = requireString(values, 'project');
-  const db = openDbFor(values);
-  try {
+  return withDb(values, async (db) => {
     const stats = projectStats(db, projects.requireProject(db, project));
     if (values.json) io.out(JSON.stringify(stats));
     else {
@@ -113,22 +103,17 @@ const statsCommand: Command = async (argv, io) => {
       for (const a of stats.annotators) io.out(`  ${a.kind.padEnd(6)} ${a.name}: ${a.labeled}`);
     }
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 };
 
 const projectsCommand: Command = async (argv, io) => {
   const { values } = parse(argv, { json: { type: 'boolean', default: false } });
-  const db = openDbFor(values);
-  try {
+  return withDb(values, async (db) => {
     const list = projects.listProjects(db);
     if (values.json) io.out(JSON.stringify(list));
     else for (const p of list) io.out(`${p.name}\t${p.labeled}/${p.items}`);
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 };
 
 const doctorCommand: Command = async (argv, io) => {
@@ -205,15 +190,12 @@ const scoreCommand: Command = async (argv, io) => {
 
 const modelsCommand: Command = async (argv, io) => {
   const { values } = parse(argv, { json: { type: 'boolean', default: false } });
-  const db = openDbFor(values);
-  try {
+  return withDb(values, async (db) => {
     const list = scorer.listModels(db);
     if (values.json) io.out(JSON.stringify(list));
     else for (const m of list) io.out(`${m.id}\t${m.name}\t${m.kind}\t${m.scores} scores\t${m.dir}`);
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 };
 
 export const commands: Record<string, Command> = {

@@ -48,6 +48,16 @@ export function openDbFor(values: ParsedArgs['values']) {
   return openDb(dbPathFrom(values));
 }
 
+/** Runs a command's work on the database named by --db (or the default), closing it whatever happens. */
+export async function withDb<T>(values: ParsedArgs['values'], work: (db: ReturnType<typeof openDb>) => Promise<T> | T): Promise<T> {
+  const db = openDbFor(values);
+  try {
+    return await work(db);
+  } finally {
+    db.close();
+  }
+}
+
 export async function runCli(argv: string[], io: CliIo = { out: (l) => process.stdout.write(l + '\n'), err: (l) => process.stderr.write(l + '\n') }): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
