@@ -1,5 +1,5 @@
 // Pure helpers for preference choices: mapping screen sides to source order, and saying a label in words.
-import type { Choice, Strength } from './domain';
+import type { Choice, Content, ContentPart, Strength } from './domain';
 
 export type ScreenChoice = 'left' | 'right' | 'tie' | 'both_bad';
 
@@ -33,6 +33,19 @@ export function approxTokens(text: string): number {
   return Math.max(words, Math.round(text.length / 4));
 }
 
-export function contentText(content: string | { role: string; content: string }[]): string {
-  return typeof content === 'string' ? content : content.map((m) => m.content).join('\n\n');
+/**
+ * A message's content as text: a string as it is; typed parts as their text parts, with a placeholder
+ * naming each other part ("[image]"), since the text is what people read and tokenizers take.
+ */
+export function messageText(content: string | ContentPart[]): string {
+  if (typeof content === 'string') return content;
+  return content.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : `[${partName(part.type)}]`)).join('\n');
+}
+
+function partName(type: string): string {
+  return type === 'image_url' ? 'image' : type || 'part';
+}
+
+export function contentText(content: Content): string {
+  return typeof content === 'string' ? content : content.map((m) => messageText(m.content)).join('\n\n');
 }

@@ -1,9 +1,20 @@
 // Domain types shared by every layer. Pure data: no I/O, no Node or DOM APIs.
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
+/**
+ * A typed part of a message, as the Hugging Face and OpenAI chat shapes allow ({type: 'text', text},
+ * {type: 'image_url', image_url: {url}}, {type: 'image', …}). Stored and exported as it came; the UI
+ * shows the text parts and names the others.
+ */
+export interface ContentPart {
+  type: string;
+  text?: string;
+  [extra: string]: unknown;
+}
 export interface ChatMessage {
   role: Role | string;
-  content: string;
+  content: string | ContentPart[];
+  [extra: string]: unknown;
 }
 /** A prompt or a response is either plain text or a chat message list. */
 export type Content = string | ChatMessage[];
@@ -12,6 +23,9 @@ export type Choice = 'A' | 'B' | 'tie' | 'both_bad';
 /** 1 slightly, 2 clearly, 3 much better. */
 export type Strength = 1 | 2 | 3;
 export type AnnotatorKind = 'human' | 'model' | 'source';
+/** A kind of judgement; each has its own current label per (item, annotator). */
+export const TASKS = ['pairwise', 'ranking', 'steps', 'rubric', 'verdict', 'critique'] as const;
+export type Task = (typeof TASKS)[number];
 
 export interface ResponseRecord {
   index: number;
@@ -46,11 +60,15 @@ export interface LabelRevision {
   id: string;
   itemId: number;
   annotator: string;
+  /** The annotator's identity across machines (names may repeat between machines; uuids do not). */
+  annotatorUuid: string;
   annotatorKind: AnnotatorKind;
+  task: Task;
   createdAt: string;
   /** null means the revision clears the label (an undo back to nothing). */
   choice: Choice | null;
-  ranking: number[] | null;
+  /** Groups of tied response indexes, best first. */
+  ranking: number[][] | null;
   strength: Strength | null;
   /** Source-order response indexes in the order they were shown, left to right. */
   shownOrder: number[] | null;

@@ -5,7 +5,7 @@ import { EXPORT_FORMATS, IMPORT_FORMATS, type ExportFormat, type ImportFormat } 
 import { openApp } from '../core/app';
 import { doctorReport } from '../core/doctor';
 import { exportProject, importFile, importLabelsFile } from '../core/formats/index';
-import { projectStats } from '../core/stats';
+import { projectStats } from '../core/store/stats';
 import * as projects from '../core/store/projects';
 import { dbPathFrom, openDbFor, parse, UsageError, withDb, type CliIo } from './main';
 import { serve } from './serve';

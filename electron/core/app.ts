@@ -7,7 +7,7 @@ import { appRoot } from './paths';
 import { scoreProjectInline } from './scorer/index';
 import { ArbiterService } from './service';
 import { openDb, type Db, type OpenOptions } from './store/db';
-import { listProjects } from './store/projects';
+import { deleteProjectRows, deletingProjects, listProjects } from './store/projects';
 
 export const DEMO_PROJECT = 'Demo — pairwise';
 
@@ -50,6 +50,8 @@ export async function seedDemo(db: Db, dbPath: string): Promise<boolean> {
 
 export async function openApp(dbPath: string, transport: 'ipc' | 'http', options: OpenOptions = {}): Promise<ArbiterService> {
   const db = openDb(dbPath, options);
+  // A project delete the last run did not finish goes on in the background.
+  for (const id of deletingProjects(db)) void deleteProjectRows(db, id).catch(() => undefined);
   await seedDemo(db, dbPath);
   return new ArbiterService(db, { dbPath, transport, version: appVersion(), defaultAnnotator: defaultAnnotatorName() });
 }

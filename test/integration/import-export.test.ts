@@ -36,7 +36,7 @@ const itemIds = (project = 'p') =>
 
 function label(annotator: string, itemId: number, choice: Choice | null, strength: 1 | 2 | 3 | null = null, createdAt?: string) {
   const a = ensureAnnotator(db, annotator, 'human');
-  return labelAppender(db)({ itemId, annotatorId: a.id, choice, strength, createdAt, shownOrder: [1, 0], body: { rationale: `${annotator} says ${choice}` } });
+  return labelAppender(db)({ projectId: requireProject(db, 'p').id, itemId, annotatorId: a.id, choice, strength, createdAt, shownOrder: [1, 0], body: { rationale: `${annotator} says ${choice}` } });
 }
 
 describe('round trips: import → export gives the same lines', () => {
@@ -74,7 +74,9 @@ describe('round trips: import → export gives the same lines', () => {
 
   it('stores chosen first, models on responses, subset in metadata, id as the external id', async () => {
     await importFile(db, { path: fixture('rewardbench.jsonl'), project: 'p', createProject: true });
-    const row = db.prepare('SELECT external_id, prompt, metadata, responses FROM item ORDER BY seq LIMIT 1').get() as { external_id: string; metadata: string; responses: string };
+    const row = db
+      .prepare("SELECT external_id, prompt, metadata, (SELECT json_group_array(json_object('content', json(content), 'model', model)) FROM response WHERE item_id = item.id ORDER BY idx) AS responses FROM item ORDER BY seq LIMIT 1")
+      .get() as { external_id: string; metadata: string; responses: string };
     expect(row.external_id).toBe('3012');
     expect(JSON.parse(row.metadata)).toEqual({ subset: 'hep-python' });
     const responses = JSON.parse(row.responses) as { content: string; model: string }[];
@@ -99,7 +101,9 @@ describe('round trips: import → export gives the same lines', () => {
     ]);
     // The two differ in the first assistant turn: the rest of the conversation belongs to the responses.
     expect(prompts[2]).toBe('Tell me a joke.');
-    const third = JSON.parse(db.prepare('SELECT responses FROM item ORDER BY seq LIMIT 1 OFFSET 2').pluck().get() as string);
+    const third = JSON.parse(
+      db.prepare("SELECT (SELECT json_group_array(json_object('content', json(content))) FROM response WHERE item_id = item.id ORDER BY idx) FROM item ORDER BY seq LIMIT 1 OFFSET 2").pluck().get() as string,
+    );
     expect(third[0].content).toBe('Why did the chicken cross the road?\n\nHuman: Why?\n\nAssistant: To get to the other side.');
   });
 });
@@ -288,7 +292,7 @@ describe('which label decides', () => {
     label('alice', ids[4]!, 'B', null, '2026-01-01T00:00:00Z');
     label('alice', ids[4]!, null, null, '2026-01-01T00:00:01Z');
     // 5: a model's label does not count → source A
-    labelAppender(db)({ itemId: ids[5]!, annotatorId: ensureAnnotator(db, 'rm-1', 'model').id, choice: 'B' });
+    labelAppender(db)({ projectId: requireProject(db, 'p').id, itemId: ids[5]!, annotatorId: ensureAnnotator(db, 'rm-1', 'model').id, choice: 'B' });
     // 6, 7: no labels but the source → A
     const out = join(dir, 'trl.jsonl');
     const summary = await exportProject(db, { project: 'p', format: 'trl', out });
@@ -344,6 +348,7 @@ describe('labels', () => {
     const ids = itemIds();
     label('alice', ids[0]!, 'B', 2, '2026-11-21T10:00:00Z');
     labelAppender(db)({
+      projectId: requireProject(db, 'p').id,
       itemId: ids[0]!,
       annotatorId: ensureAnnotator(db, 'bob', 'human').id,
       choice: 'A',
@@ -352,9 +357,9 @@ describe('labels', () => {
       createdAt: '2026-11-21T10:00:05Z',
       body: { ratings: { A: { correctness: 5 }, B: { correctness: 2 } }, steps: { B: [1, -1] }, first_error: { B: 1 }, rationale: 'B compares digits wrongly', rubric_version: 1, time_ms: 5120, prelabel_visible: false },
     });
-    labelAppender(db)({ itemId: ids[1]!, annotatorId: ensureAnnotator(db, 'bob', 'human').id, choice: null, ranking: [2, 0, 1], createdAt: '2026-11-21T10:01:00Z' });
+    labelAppender(db)({ projectId: requireProject(db, 'p').id, itemId: ids[1]!, annotatorId: ensureAnnotator(db, 'bob', 'human').id, choice: null, ranking: [[2], [0], [1]], createdAt: '2026-11-21T10:01:00Z' });
     label('alice', ids[0]!, null, null, '2026-11-21T10:02:00Z'); // an undo
-    labelAppender(db)({ itemId: ids[2]!, annotatorId: ensureAnnotator(db, 'rm-1', 'model').id, choice: 'A', createdAt: '2026-11-21T10:03:00Z' });
+    labelAppender(db)({ projectId: requireProject(db, 'p').id, itemId: ids[2]!, annotatorId: ensureAnnotator(db, 'rm-1', 'model').id, choice: 'A', createdAt: '2026-11-21T10:03:00Z' });
 
     const labelsOut = join(dir, 'labels.jsonl');
     const itemsOut = join(dir, 'items.jsonl');
@@ -368,7 +373,9 @@ describe('labels', () => {
       item: 'q-17',
       item_uid: bob.item_uid,
       annotator: 'bob',
+      annotator_uuid: bob.annotator_uuid,
       annotator_kind: 'human',
+      task: 'pairwise',
       choice: 'A',
       strength: 1,
       shown_order: [0, 1],
@@ -381,7 +388,7 @@ describe('labels', () => {
       prelabel_visible: false,
       created_at: '2026-11-21T10:00:05.000Z',
     });
-    expect(first.find((l) => l.ranking)).toMatchObject({ ranking: [2, 0, 1], item: 'q-18' });
+    expect(first.find((l) => l.ranking)).toMatchObject({ ranking: [[2], [0], [1]], item: 'q-18' });
     expect(first.find((l) => l.annotator === 'source')).toMatchObject({ annotator_kind: 'source', choice: 'A' });
 
     const db2 = openDb(join(dir, 'fresh.db'));
@@ -426,7 +433,7 @@ describe('labels', () => {
     expect(error).toBeInstanceOf(InvalidFileError);
     expect((error as InvalidFileError).errors).toEqual([
       { line: 2, reason: 'item: no item "q-99" in project "p"' },
-      { line: 3, reason: 'choice: expected one of "A"|"B"|"tie"|"both_bad"' },
+      { line: 3, reason: 'choice: "C" but the item has 2 responses' },
       { line: 4, reason: 'strength: must be 1, 2 or 3; created_at: not a timestamp' },
       { line: 5, reason: 'ranking: index 3 but the item has 3 responses' },
       { line: 6, reason: 'id: missing' },
@@ -505,14 +512,16 @@ describe('streaming export', () => {
 describe('bulk import paths', () => {
   // Everything an import leaves behind, ids included, in a form two databases can be compared by.
   const snapshot = (d: Db) => ({
-    items: d.prepare('SELECT id, project_id, uid, external_id, seq, prompt, reference, metadata, responses FROM item ORDER BY id').all(),
+    items: d.prepare('SELECT id, project_id, uid, external_id, seq, prompt, reference, metadata, response_count FROM item ORDER BY id').all(),
+    responses: d.prepare('SELECT item_id, idx, content, model FROM response ORDER BY item_id, idx').all(),
     labels: d
       .prepare(
         `SELECT l.seq, l.item_id, a.name, l.created_at = i.imported_at AS at_import, l.choice, l.ranking, l.strength, l.shown_order, l.body
          FROM label l JOIN annotator a ON a.id = l.annotator_id, (SELECT MAX(imported_at) AS imported_at FROM import_file) i ORDER BY l.seq`,
       )
       .all(),
-    heads: d.prepare('SELECT h.item_id, a.name, h.choice, h.label_id = l.id AS current FROM label_head h JOIN annotator a ON a.id = h.annotator_id JOIN label l ON l.item_id = h.item_id AND l.annotator_id = h.annotator_id ORDER BY h.item_id, a.name').all(),
+    heads: d.prepare('SELECT h.item_id, a.name, h.task, h.done, h.choice, h.label_seq = l.seq AS current FROM label_head h JOIN annotator a ON a.id = h.annotator_id JOIN label l ON l.item_id = h.item_id AND l.annotator_id = h.annotator_id ORDER BY h.item_id, a.name').all(),
+    counters: [d.prepare('SELECT * FROM progress ORDER BY annotator_id').all(), d.prepare('SELECT visible_seq, item_count FROM project').all()],
   });
   // 3,000 lines: repeats within a 64-row statement and across chunks, blank and bad lines.
   const rows = Array.from({ length: 3000 }, (_, i) => {

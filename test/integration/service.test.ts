@@ -80,7 +80,7 @@ describe('bad input changes nothing', () => {
     const count = () => db.prepare('SELECT COUNT(*) FROM label').pluck().get();
     await expect(service.dispatch('saveLabel', { project: 'p', annotator: 'a', itemId: ids[0], choice: 'C', shownOrder: [0, 1] })).rejects.toThrow(/choice/);
     await expect(service.dispatch('saveLabel', { project: 'nope', annotator: 'a', itemId: ids[0], choice: 'A', shownOrder: [0, 1] })).rejects.toThrow(/No project named "nope"/);
-    await expect(service.dispatch('saveLabel', { project: 'p', annotator: 'a', itemId: 9999, choice: 'A', shownOrder: [0, 1] })).rejects.toThrow(/No item 9999/);
+    await expect(service.dispatch('saveLabel', { project: 'p', annotator: 'a', itemId: 9999, choice: 'A', shownOrder: [0, 1] })).rejects.toThrow(/has no item 9999/);
     await expect(service.dispatch('saveLabel', { project: 'p', annotator: 'a', itemId: ids[0], choice: 'A', shownOrder: [0, 0] })).rejects.toThrow(/shownOrder/);
     await expect(service.dispatch('saveLabel', { project: 'p', annotator: 'source', itemId: ids[0], choice: 'A', shownOrder: [0, 1] })).rejects.toThrow(/reserved/);
     await expect(service.dispatch('createProject', { name: 'a/b' })).rejects.toThrow(/slash/);

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addModel, inspectModelFolder, listModels, prelabelsForItem, scoreProjectInline } from '../../electron/core/scorer';
-import { getScore } from '../../electron/core/scorer/store';
+import { getScore } from '../../electron/core/store/models';
 import { inputHash } from '../../electron/core/scorer/inputs';
 import type { Db } from '../../electron/core/store/db';
 import { CLS, SEP, makeDb, outcomeLogitsJs, refIds, sentence, tempDir, writeModelFolder, type Folder } from './helpers';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inspectModelFolder, listModels, prelabelsForItem, scoreProjectInline } from '../../electron/core/scorer';
 import { inputHash } from '../../electron/core/scorer/inputs';
-import { getScore } from '../../electron/core/scorer/store';
+import { getScore } from '../../electron/core/store/models';
 import type { Db } from '../../electron/core/store/db';
 import { CLS, SEP, makeDb, refIds, sentence, tempDir, tokenLogitsJs, writeModelFolder, type Folder } from './helpers';
 

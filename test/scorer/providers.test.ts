@@ -5,7 +5,7 @@ import { availableProviders, listModels, scoreProjectInline } from '../../electr
 import { describeReport } from '../../electron/core/scorer/session';
 import { inputHash } from '../../electron/core/scorer/inputs';
 import { providerOrder } from '../../electron/core/scorer/providers';
-import { getScore, listModelRows } from '../../electron/core/scorer/store';
+import { getScore, listModelRows } from '../../electron/core/store/models';
 import { makeDb, tempDir, writeModelFolder } from './helpers';
 
 describe('execution providers', () => {

@@ -1,6 +1,7 @@
 // Converting prompts and responses between the two shapes the formats use: plain text ("standard") and
 // chat message lists ("conversational"). Text → chat wraps it in one message; chat → text keeps a single
 // message's content and renders anything longer as an Anthropic HH-style transcript.
+import { messageText } from '../../../shared/choices';
 import type { ChatMessage, Content } from '../../../shared/domain';
 
 export const HUMAN = '\n\nHuman:';
@@ -24,7 +25,7 @@ function roleLabel(role: string): string {
 /** "\n\nHuman: …\n\nAssistant: …" for each message in order. */
 export function renderTurns(messages: readonly ChatMessage[]): string {
   let out = '';
-  for (const m of messages) out += `\n\n${roleLabel(m.role)}: ${m.content}`;
+  for (const m of messages) out += `\n\n${roleLabel(m.role)}: ${messageText(m.content)}`;
   return out;
 }
 
@@ -50,7 +51,7 @@ export interface TextPrompt {
  */
 export function promptText(prompt: Content): TextPrompt {
   if (typeof prompt === 'string') return { text: prompt, mode: 'text' };
-  if (prompt.length === 1 && prompt[0]!.role === 'user') return { text: prompt[0]!.content, mode: 'text' };
+  if (prompt.length === 1 && prompt[0]!.role === 'user') return { text: messageText(prompt[0]!.content), mode: 'text' };
   const last = prompt[prompt.length - 1];
   if (last && last.role === 'assistant') return { text: renderTurns(prompt), mode: 'continued' };
   return { text: renderTurns(prompt) + ASSISTANT, mode: 'transcript' };
@@ -65,9 +66,9 @@ export function responseText(content: Content, afterTranscript: boolean): { text
   let text: string;
   let flattened = false;
   if (typeof content === 'string') text = content;
-  else if (content.length === 1) text = content[0]!.content;
+  else if (content.length === 1) text = messageText(content[0]!.content);
   else {
-    text = content[0]!.content + renderTurns(content.slice(1));
+    text = messageText(content[0]!.content) + renderTurns(content.slice(1));
     flattened = true;
   }
   return { text: afterTranscript ? ` ${text}` : text, flattened };
@@ -102,6 +103,6 @@ export function stripOneSpace(text: string): string {
 /** One readable string for previews: text as it is, chat as "role: content" lines. */
 export function displayText(content: Content): string {
   if (typeof content === 'string') return content;
-  if (content.length === 1) return content[0]!.content;
-  return content.map((m) => `${m.role}: ${m.content}`).join('\n\n');
+  if (content.length === 1) return messageText(content[0]!.content);
+  return content.map((m) => `${m.role}: ${messageText(m.content)}`).join('\n\n');
 }

@@ -3,6 +3,8 @@
 // human turn becomes a string prompt; a longer conversation becomes a chat message list ending with the
 // human turn. The responses are the remainders without their single leading space.
 import { z } from 'zod';
+import { messageText } from '../../../shared/choices';
+import type { Content } from '../../../shared/domain';
 import { ASSISTANT, HUMAN, isTranscriptPrompt, parseTranscriptPrompt, renderTurns, responseText, stripOneSpace } from './content';
 import { isNonEmptyString, pairRecord } from './pair';
 import { RecordError, type DecidedPair, type ExportNotes, type ParsedRecord } from './types';
@@ -41,7 +43,7 @@ export function parseHhRlhf(record: Record<string, unknown>): ParsedRecord {
   if (!split.chosen.length) throw new RecordError('chosen: empty text after the last shared "\\n\\nAssistant:"');
   if (!split.rejected.length) throw new RecordError('rejected: empty text after the last shared "\\n\\nAssistant:"');
   const messages = parseTranscriptPrompt(split.transcript)!;
-  const prompt = messages.length === 1 && messages[0]!.role === 'user' ? messages[0]!.content : messages;
+  const prompt: Content = messages.length === 1 && messages[0]!.role === 'user' ? messageText(messages[0]!.content) : messages;
   return pairRecord(record, prompt, split.chosen, split.rejected);
 }
 

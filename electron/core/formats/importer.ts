@@ -6,7 +6,6 @@
 // validate, hash, stringify: ./import/prepare.ts) is pure; for a big input an import worker does it
 // while this thread writes the chunks before it to SQLite, 64 rows per statement. Format detection and
 // any chunk that comes before the worker has loaded are prepared here, as is everything of a small input.
-import { closeSync, openSync, readSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -17,13 +16,15 @@ import type { ImportFormat } from '../../../shared/formatNames';
 import { ArbiterError, cancelledError, InvalidFileError } from '../errors';
 import { ensureAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
+import { beginImport, completeImport, importSession, removeImport, type PendingImport } from '../store/imports';
 import { itemBatchInserter } from '../store/items';
-import { labelAppender, newItemLabels } from '../store/labels';
-import { ensureProject, requireProject } from '../store/projects';
+import { hasSourceLabel, labelAppender, newItemLabels } from '../store/labels';
+import { dropIfEmpty, ensureProject, findProject, requireProject } from '../store/projects';
 import { displayText } from './content';
 import { detectFormat } from './detect';
 import { ImportWorker } from './import/pool';
-import { chunkLines, parseJson, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, type Chunk, type ChunkResult } from './import/prepare';
+import { chunkLines, parseJson, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, RESPONSE_COUNT_FIELD, RESPONSE_STRIDE, type Chunk, type ChunkResult } from './import/prepare';
+import { fileChunks } from './sources/index';
 import { RecordError, type RecordParser } from './types';
 
 export { PARSERS };
@@ -34,12 +35,13 @@ export { PARSERS };
  * took 60 s; with 256 MB, 45 s (random-order uid and label-id index inserts stop spilling to the WAL).
  */
 const IMPORT_CACHE_KIB = 256 * 1024;
+/** Items per write batch: a few milliseconds of SQL, so the write lock changes hands often. */
+const WRITE_BATCH = 512;
 
 /** How many non-blank lines `auto` looks at before it decides. */
 export const DETECT_RECORDS = 20;
 
-/** Chunk sizes: bytes of a file read at a time, lines of given lines. */
-const CHUNK_BYTES = 1 << 20;
+/** Lines per chunk of given lines (a file's chunks come from ./sources). */
 const CHUNK_LINES = 2000;
 /** Inputs from this size on get an import worker (its start costs ~50 ms bundled, 0.3-0.6 s under tsx). */
 const PARALLEL_MIN_BYTES = 4 << 20;
@@ -100,35 +102,6 @@ async function* lineChunks(lines: AsyncIterable<string> | Iterable<string>): Asy
   if (batch.length) yield { lines: batch };
 }
 
-/**
- * A file's bytes in chunks that end at a line end (or the end of the file), hashed on the way. Reads are
- * synchronous: from the page cache they take well under a millisecond, less than a trip through the
- * thread pool and back on a busy machine.
- */
-async function* fileChunks(path: string, hash: ReturnType<typeof createHash>): AsyncGenerator<Chunk> {
-  const fd = openSync(path, 'r');
-  try {
-    let carry: Buffer | null = null;
-    for (;;) {
-      const buffer = Buffer.allocUnsafeSlow(CHUNK_BYTES);
-      const bytesRead = readSync(fd, buffer, 0, CHUNK_BYTES, null);
-      if (bytesRead === 0) break;
-      const read = buffer.subarray(0, bytesRead);
-      hash.update(read);
-      const cut = read.lastIndexOf(10) + 1;
-      if (cut === 0) {
-        carry = carry ? Buffer.concat([carry, read]) : Buffer.from(read);
-        continue;
-      }
-      yield { bytes: carry ? Buffer.concat([carry, read.subarray(0, cut)]) : read.subarray(0, cut) };
-      carry = cut < bytesRead ? Buffer.from(read.subarray(cut)) : null;
-    }
-    if (carry) yield { bytes: carry };
-  } finally {
-    closeSync(fd);
-  }
-}
-
 interface ImportRun {
   project: string;
   fileName: string;
@@ -166,32 +139,20 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
   let worker = null as ImportWorker | null;
   let workerTried = false;
 
-  // A bigger page cache for the length of the import: the uid index takes keys in random order, and with
-  // SQLite's default 2 MB cache most inserts into it would go back to disk.
-  const cacheSize = db.pragma('cache_size', { simple: true }) as number;
-  if (cacheSize > -IMPORT_CACHE_KIB && cacheSize < IMPORT_CACHE_KIB) db.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
-  // Every id this import writes comes from a row it just inserted or looked up, so foreign keys hold by
-  // construction; checking them per row would cost six index lookups per pair. The pragma cannot change
-  // inside a transaction, hence here; the integration tests run foreign_key_check after imports.
-  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
-  db.pragma('foreign_keys = OFF');
-  // The commit is durable once the WAL is synced. Copying the WAL into the database (the checkpoint,
-  // ~0.25 s per 100k pairs) is left to the caller's connection close or background step, instead of
-  // running inside this commit while the user waits; the task worker does it right after answering.
-  const autoCheckpoint = db.pragma('wal_autocheckpoint', { simple: true }) as number;
-  db.pragma('wal_autocheckpoint = 0');
-  db.exec('BEGIN IMMEDIATE');
+  const session = importSession(db, IMPORT_CACHE_KIB);
+  let running: PendingImport | null = null;
+  let madeProject: number | null = null;
   try {
-    const project = opts.createProject ? ensureProject(db, opts.project) : requireProject(db, opts.project);
-    const inserter = itemBatchInserter(db, project.id);
-    const append = labelAppender(db);
+    if (opts.createProject && !findProject(db, opts.project)) madeProject = ensureProject(db, opts.project).id;
+    const project = requireProject(db, opts.project);
+    running = beginImport(db, project.id, basename(opts.fileName), format ?? 'auto');
+    const inserter = itemBatchInserter(db, project.id, running.firstSeq);
     const createdAt = new Date().toISOString();
     let sourceId: number | null = null;
     let newLabels: ReturnType<typeof newItemLabels> | null = null;
-    const sourceHead = db.prepare(
-      "SELECT 1 FROM label_head h JOIN annotator a ON a.id = h.annotator_id WHERE h.item_id = ? AND a.kind = 'source' AND h.choice IS NOT NULL",
-    );
-    const hasSourceLabel = (itemId: number) => sourceHead.get(itemId) !== undefined;
+    // Items that were there before and lack the file's preference get it when the import completes: they
+    // are visible, so it must not show before the rest does.
+    const laterLabels: { itemId: number; choice: Choice }[] = [];
     // After the first bad line of an all-or-nothing import nothing will be kept: only validate.
     const failed = () => errors.length > 0 && !opts.skipInvalid;
     const ids: number[] = [];
@@ -202,34 +163,42 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
       for (; nextProgress <= lineNo; nextProgress += 1000) opts.onProgress(nextProgress);
     };
 
-    /** Writes a prepared chunk whose line 1 is line `base + 1` of the input. */
+    /** Writes a prepared chunk whose line 1 is line `base + 1` of the input, in short transactions. */
     const apply = (result: ChunkResult, base: number) => {
       for (const e of result.errors) {
         errors.push({ line: base + e.line, reason: e.reason });
         rejects.push(e.text);
       }
       if (failed()) return;
-      const rows = result.rows;
+      const { rows, responses } = result;
       const n = rows.length / RECORD_STRIDE;
-      inserter.insertMany(rows, 0, n, RECORD_STRIDE, ids, inserted);
-      for (let i = 0; i < n; i++) {
-        const preference = rows[i * RECORD_STRIDE + PREFERENCE_FIELD] as Choice | null;
-        if (inserted[i]) items++;
-        else duplicates++;
-        if (!preference) continue;
-        // The file's own preference becomes a revision of the `source` annotator, once per item: a
-        // re-import finds the item and its source label already there and adds nothing.
-        sourceId ??= ensureAnnotator(db, SOURCE_ANNOTATOR, 'source').id;
-        if (inserted[i]) {
-          newLabels ??= newItemLabels(db, sourceId, createdAt);
-          labels += newLabels.add(ids[i]!, preference);
-          continue;
-        }
-        if (newLabels) labels += newLabels.flush();
-        if (hasSourceLabel(ids[i]!)) continue;
-        const added = append({ itemId: ids[i]!, annotatorId: sourceId, createdAt, choice: preference, strength: null, shownOrder: null });
-        if (added !== null) labels++;
+      for (let from = 0, r = 0; from < n; from += WRITE_BATCH) {
+        const count = Math.min(WRITE_BATCH, n - from);
+        const batchRows = rows.slice(from * RECORD_STRIDE, (from + count) * RECORD_STRIDE);
+        let responseValues = 0;
+        for (let i = 0; i < count; i++) responseValues += Number(batchRows[i * RECORD_STRIDE + RESPONSE_COUNT_FIELD]) * RESPONSE_STRIDE;
+        const batchResponses = responses.slice(r, r + responseValues);
+        r += responseValues;
+        session.write(() => {
+          inserter.insertMany(batchRows, batchResponses, count, RECORD_STRIDE, ids, inserted);
+          for (let i = 0; i < count; i++) {
+            const preference = batchRows[i * RECORD_STRIDE + PREFERENCE_FIELD] as Choice | null;
+            if (inserted[i]) items++;
+            else duplicates++;
+            if (!preference) continue;
+            // The file's own preference becomes a revision of the `source` annotator, once per item: a
+            // re-import finds the item and its source label already there and adds nothing.
+            sourceId ??= ensureAnnotator(db, SOURCE_ANNOTATOR, 'source').id;
+            if (inserted[i]) {
+              newLabels ??= newItemLabels(db, sourceId, createdAt);
+              labels += newLabels.add(ids[i]!, preference);
+            } else laterLabels.push({ itemId: ids[i]!, choice: preference });
+          }
+          if (newLabels) labels += newLabels.flush();
+        });
       }
+      // The next chunk may take a while to come (a worker, a slow disk): hold no lock meanwhile.
+      session.release();
     };
 
     /** Prepares and writes the lines of a chunk here, from index `from` on. */
@@ -257,12 +226,12 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
       parse = PARSERS[format];
       const buffered = pending!;
       pending = null;
-      const result: ChunkResult = { lines: 0, records: 0, rows: [], errors: [] };
+      const result: ChunkResult = { lines: 0, records: 0, rows: [], responses: [], errors: [] };
       for (const p of buffered) {
         try {
           if (p.value instanceof RecordError) throw p.value;
           const parsed = parse(p.value);
-          if (!failed()) prepareRecord(parsed, result.rows);
+          if (!failed()) prepareRecord(parsed, result.rows, result.responses);
         } catch (error) {
           if (!(error instanceof RecordError)) throw error;
           result.errors.push({ line: p.line, reason: error.message, text: p.text });
@@ -359,19 +328,28 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     if (records === 0) throw new ArbiterError('invalid_file', `${opts.fileName} has no records (it is empty or blank); nothing was imported.`);
     if (pending) settleFormat();
     if (failed()) throw new InvalidFileError(opts.fileName, errors);
-    if (newLabels) labels += (newLabels as ReturnType<typeof newItemLabels>).flush();
-    db.prepare(
-      'INSERT INTO import_file (project_id, sha256, file_name, format, imported_at, items, labels) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ).run(project.id, opts.sha256(), basename(opts.fileName), format!, createdAt, items, labels);
-    db.exec('COMMIT');
+    const endSeq = inserter.nextSeq;
+    const finished = running;
+    session.finish(() => {
+      const append = labelAppender(db);
+      const labelsBy = new Map<number, number>();
+      if (sourceId !== null) labelsBy.set(sourceId, labels);
+      for (const { itemId, choice } of laterLabels) {
+        if (hasSourceLabel(db, itemId)) continue;
+        if (append({ projectId: project.id, itemId, annotatorId: sourceId!, createdAt, choice, strength: null, shownOrder: null }).inserted) labels++;
+      }
+      completeImport(db, finished, { sha256: opts.sha256(), format: format!, endSeq, items, labels, labelsBy });
+    });
+    running = null;
   } catch (error) {
-    if (db.inTransaction) db.exec('ROLLBACK');
+    // Nothing of it was visible; now nothing of it is left either.
+    session.end();
+    if (running) await removeImport(db, running);
+    if (madeProject !== null) dropIfEmpty(db, madeProject);
     throw error;
   } finally {
     worker?.close();
-    db.pragma(`cache_size = ${cacheSize}`);
-    db.pragma(`foreign_keys = ${foreignKeys}`);
-    db.pragma(`wal_autocheckpoint = ${autoCheckpoint}`);
+    session.end();
   }
   opts.onProgress?.(lineNo);
   return {

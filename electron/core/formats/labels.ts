@@ -1,19 +1,23 @@
 // Arbiter's lossless labels format: one label revision per line (FORMATS.md, "Labels").
-// {"id","item","item_uid","annotator","annotator_kind","choice"|"ranking","strength","shown_order",
-//  "ratings","steps","first_error","rationale","rubric_version","time_ms","prelabel_visible",…,"created_at"}
+// {"id","item","item_uid","annotator","annotator_uuid","annotator_kind","task","choice"|"ranking","strength",
+//  "shown_order","ratings","steps","first_error","rationale","rubric_version","time_ms","prelabel_visible",…,
+//  "created_at"}
 // `item` is the item's external id, or its uid when it has none; `item_uid` is always written too, so a
-// labels file finds its items even where external ids repeat. Importing is all-or-nothing and idempotent.
+// labels file finds its items even where external ids repeat; `annotator_uuid` keeps who labeled apart
+// across machines. Importing is all-or-nothing (the whole file is checked before anything is written)
+// and idempotent (a revision id already stored adds nothing); the writing goes in short batches.
 import { z } from 'zod';
-import type { AnnotatorKind, LabelBody, LabelRevision, LineError } from '../../../shared/domain';
-import { ArbiterError, InvalidFileError } from '../errors';
-import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
+import { TASKS, type AnnotatorKind, type LabelBody, type LabelRevision, type LineError, type Task } from '../../../shared/domain';
+import { InvalidFileError } from '../errors';
+import { ensureAnnotator, ensureAnnotatorByUuid, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
-import { itemResolver } from '../store/items';
-import { labelAppender } from '../store/labels';
+import { itemResolver, responseCount } from '../store/items';
+import { labelAppender, type RevisionDraft } from '../store/labels';
 import { requireProject } from '../store/projects';
+import { writeNow } from '../store/write';
 import { readLines } from './jsonl';
 import { RecordError } from './types';
-import { check, isPlainObject } from './validate';
+import { check as checkSchema, isPlainObject } from './validate';
 
 /** Body fields, in the order they are written. */
 const BODY_KEYS = ['ratings', 'steps', 'first_error', 'rationale', 'rubric_version', 'time_ms', 'prelabel_visible'] as const;
@@ -22,7 +26,9 @@ const TOP_KEYS = new Set([
   'item',
   'item_uid',
   'annotator',
+  'annotator_uuid',
   'annotator_kind',
+  'task',
   'choice',
   'ranking',
   'strength',
@@ -39,7 +45,9 @@ export function encodeLabel(rev: RevisionWithItem): Record<string, unknown> {
     item: rev.itemExternalId ?? rev.itemUid,
     item_uid: rev.itemUid,
     annotator: rev.annotator,
+    annotator_uuid: rev.annotatorUuid,
     annotator_kind: rev.annotatorKind,
+    task: rev.task,
   };
   if (rev.choice !== null || rev.ranking === null) out.choice = rev.choice;
   if (rev.ranking !== null) out.ranking = rev.ranking;
@@ -58,9 +66,12 @@ const labelSchema = z.looseObject({
   item: z.union([z.string().min(1, 'empty'), z.number()]),
   item_uid: z.string().min(1, 'empty').optional(),
   annotator: z.string().min(1, 'empty').max(80, 'longer than 80 characters'),
+  annotator_uuid: z.uuid('not a UUID').optional(),
   annotator_kind: z.enum(['human', 'model', 'source']).optional(),
-  choice: z.enum(['A', 'B', 'tie', 'both_bad']).nullable().optional(),
-  ranking: z.array(index).min(2, 'fewer than 2 entries').nullable().optional(),
+  task: z.enum(TASKS).optional(),
+  choice: z.union([z.string().regex(/^[A-Z]$/, 'not a response letter'), z.enum(['tie', 'both_bad', 'good', 'bad'])]).nullable().optional(),
+  // Best first: response indexes, or groups of tied ones ([[3], [0, 2], [1]]).
+  ranking: z.union([z.array(index).min(2, 'fewer than 2 entries'), z.array(z.array(index).min(1, 'an empty group')).min(1, 'empty')]).nullable().optional(),
   strength: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1, 2 or 3' }).nullable().optional(),
   shown_order: z.array(index).nullable().optional(),
   ratings: z.record(z.string(), z.record(z.string(), z.number())).optional(),
@@ -89,92 +100,120 @@ export async function importLabelsLines(
   let records = 0;
   let added = 0;
   let duplicates = 0;
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const project = requireProject(db, opts.project);
-    const append = labelAppender(db);
-    const resolveItem = itemResolver(db, project.id);
-    const byUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
-    const responseCount = db.prepare('SELECT json_array_length(responses) FROM item WHERE id = ?').pluck();
-    const annotators = new Map<string, { id: number; kind: AnnotatorKind }>();
-
-    const annotatorFor = (name: string, kind: AnnotatorKind | undefined) => {
-      const key = `${name}\u0000${kind ?? ''}`;
-      let found = annotators.get(key);
-      if (found) return found;
-      try {
-        const row = kind ? ensureAnnotator(db, name, kind) : (findAnnotator(db, name) ?? ensureAnnotator(db, name, name === SOURCE_ANNOTATOR ? 'source' : 'human'));
-        found = { id: row.id, kind: row.kind };
-      } catch (error) {
-        throw new RecordError(`annotator_kind: ${error instanceof ArbiterError ? error.message : String(error)}`);
-      }
-      annotators.set(key, found);
-      return found;
-    };
-
-    const apply = (text: string) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        throw new RecordError(`invalid JSON: ${(error as Error).message}`);
-      }
-      if (!isPlainObject(value)) throw new RecordError('not a JSON object');
-      const line: LabelLine = check(labelSchema, value);
-      let itemId: number | null = null;
-      if (line.item_uid !== undefined) itemId = (byUid.get(project.id, line.item_uid) as number | undefined) ?? null;
-      if (itemId === null) itemId = resolveItem(String(line.item));
-      if (itemId === null) throw new RecordError(`item: no item "${String(line.item)}" in project "${opts.project}"`);
-      const count = responseCount.get(itemId) as number;
-      const checkIndexes = (field: string, list: number[] | null | undefined) => {
-        if (!list) return;
-        const bad = list.find((i) => i >= count);
-        if (bad !== undefined) throw new RecordError(`${field}: index ${bad} but the item has ${count} responses`);
-        if (new Set(list).size !== list.length) throw new RecordError(`${field}: an index appears twice`);
-      };
-      checkIndexes('ranking', line.ranking);
-      checkIndexes('shown_order', line.shown_order);
-      const annotator = annotatorFor(line.annotator, line.annotator_kind);
-      const body: LabelBody = {};
-      for (const key of BODY_KEYS) if (line[key] !== undefined) (body as Record<string, unknown>)[key] = line[key];
-      for (const key in line) if (!TOP_KEYS.has(key)) body[key] = (line as Record<string, unknown>)[key];
-      const id = append({
-        id: line.id,
-        itemId,
-        annotatorId: annotator.id,
-        createdAt: line.created_at,
-        choice: line.choice ?? null,
-        ranking: line.ranking ?? null,
-        strength: line.strength ?? null,
-        shownOrder: line.shown_order ?? null,
-        body,
-      });
-      if (id === null) duplicates++;
-      else added++;
-    };
-
-    for await (const raw of opts.lines) {
-      lineNo++;
-      let text = raw;
-      if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      if (text.trim() === '') continue;
-      records++;
-      try {
-        apply(text);
-      } catch (error) {
-        if (!(error instanceof RecordError)) throw error;
-        errors.push({ line: lineNo, reason: error.message });
-      }
-      if (opts.onProgress && lineNo % 1000 === 0) opts.onProgress(lineNo);
+  const project = requireProject(db, opts.project);
+  const resolveItem = itemResolver(db, project.id);
+  // Who labeled: checked against this database while reading (read-only), made when writing, so an
+  // invalid file leaves nothing behind, not even an annotator.
+  interface Who {
+    uuid?: string;
+    name: string;
+    kind?: AnnotatorKind;
+  }
+  const whoKey = (w: Who) => `${w.uuid ?? ''}\u0000${w.name}\u0000${w.kind ?? ''}`;
+  const checkWho = (w: Who) => {
+    if (w.uuid || !w.kind) return;
+    const existing = findAnnotator(db, w.name);
+    if (existing && existing.kind !== w.kind) throw new RecordError(`annotator_kind: "${w.name}" is already an annotator of kind ${existing.kind}, not ${w.kind}.`);
+  };
+  const resolved = new Map<string, number>();
+  const annotatorId = (w: Who): number => {
+    const key = whoKey(w);
+    let id = resolved.get(key);
+    if (id === undefined) {
+      const kind = w.kind ?? (w.name === SOURCE_ANNOTATOR ? 'source' : 'human');
+      const row = w.uuid ? ensureAnnotatorByUuid(db, w.uuid, w.name, kind) : w.kind ? ensureAnnotator(db, w.name, w.kind) : (findAnnotator(db, w.name) ?? ensureAnnotator(db, w.name, kind));
+      resolved.set(key, (id = row.id));
     }
-    if (errors.length) throw new InvalidFileError(opts.fileName, errors);
-    db.exec('COMMIT');
-  } catch (error) {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    throw error;
+    return id;
+  };
+  const drafts: (Omit<RevisionDraft, 'annotatorId'> & { who: Who })[] = [];
+
+  const check = (text: string): (typeof drafts)[number] => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new RecordError(`invalid JSON: ${(error as Error).message}`);
+    }
+    if (!isPlainObject(value)) throw new RecordError('not a JSON object');
+    const line: LabelLine = checkSchema(labelSchema, value);
+    let itemId: number | null = line.item_uid !== undefined ? resolveItem(line.item_uid) : null;
+    if (itemId === null) itemId = resolveItem(String(line.item));
+    if (itemId === null) throw new RecordError(`item: no item "${String(line.item)}" in project "${opts.project}"`);
+    const count = responseCount(db, project.id, itemId);
+    const ranking = line.ranking ? line.ranking.map((entry) => (Array.isArray(entry) ? entry : [entry])) : null;
+    const checkIndexes = (field: string, list: number[] | null | undefined) => {
+      if (!list) return;
+      const bad = list.find((i) => i >= count);
+      if (bad !== undefined) throw new RecordError(`${field}: index ${bad} but the item has ${count} responses`);
+      if (new Set(list).size !== list.length) throw new RecordError(`${field}: an index appears twice`);
+    };
+    checkIndexes('ranking', ranking?.flat());
+    checkIndexes('shown_order', line.shown_order);
+    const choice = line.choice ?? null;
+    if (choice && /^[A-Z]$/.test(choice) && choice.charCodeAt(0) - 65 >= count) throw new RecordError(`choice: "${choice}" but the item has ${count} responses`);
+    const who: Who = { uuid: line.annotator_uuid, name: line.annotator, kind: line.annotator_kind };
+    checkWho(who);
+    const body: LabelBody = {};
+    for (const key of BODY_KEYS) if (line[key] !== undefined) (body as Record<string, unknown>)[key] = line[key];
+    for (const key in line) if (!TOP_KEYS.has(key)) body[key] = (line as Record<string, unknown>)[key];
+    return {
+      id: line.id,
+      projectId: project.id,
+      itemId,
+      who,
+      task: line.task ?? inferTask(line),
+      createdAt: line.created_at,
+      choice: choice as RevisionDraft['choice'],
+      ranking,
+      strength: line.strength ?? null,
+      shownOrder: line.shown_order ?? null,
+      body,
+      done: choice !== null || (ranking?.length ?? 0) > 0 || Object.keys(body).some((k) => JUDGEMENT_KEYS.has(k)),
+    };
+  };
+
+  for await (const raw of opts.lines) {
+    lineNo++;
+    let text = raw;
+    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.trim() === '') continue;
+    records++;
+    try {
+      drafts.push(check(text));
+    } catch (error) {
+      if (!(error instanceof RecordError)) throw error;
+      errors.push({ line: lineNo, reason: error.message });
+    }
+    if (opts.onProgress && lineNo % 1000 === 0) opts.onProgress(lineNo);
+  }
+  if (errors.length) throw new InvalidFileError(opts.fileName, errors);
+  // Bounded batches: a teammate's 300k revisions never hold the write lock for long.
+  const append = labelAppender(db);
+  for (let from = 0; from < drafts.length; from += WRITE_BATCH) {
+    writeNow(db, () => {
+      for (const { who, ...draft } of drafts.slice(from, from + WRITE_BATCH)) {
+        if (append({ ...draft, annotatorId: annotatorId(who) }).inserted) added++;
+        else duplicates++;
+      }
+    });
+    await new Promise(setImmediate);
   }
   opts.onProgress?.(lineNo);
   return { added, duplicates, lines: records };
+}
+
+/** Revisions written per transaction while merging a labels file. */
+const WRITE_BATCH = 1000;
+/** Body fields that make a revision a judgement even without a choice or ranking. */
+const JUDGEMENT_KEYS = new Set(['ratings', 'steps', 'first_error', 'critique', 'verdict']);
+
+function inferTask(line: LabelLine): Task {
+  if (line.ranking) return 'ranking';
+  if (line.choice === 'good' || line.choice === 'bad') return 'verdict';
+  if (line.choice === undefined && line.steps) return 'steps';
+  if (line.choice === undefined && line.ratings) return 'rubric';
+  return 'pairwise';
 }
 
 export function importLabelsFile(db: Db, opts: { path: string; project: string; onProgress?: (linesRead: number) => void }): Promise<LabelsImportResult> {

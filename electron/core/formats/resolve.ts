@@ -4,16 +4,10 @@
 //    between the top choices is a conflict and the item is left out. Where no human labeled the item,
 //    the `source` label (the preference the imported file carried) decides.
 // A decided tie or both_bad is left out too; every left-out item is counted by reason in the summary.
-import type { AnnotatorKind, Choice, ExportSummary } from '../../../shared/domain';
-import type { Db } from '../store/db';
+import type { Choice, ExportSummary } from '../../../shared/domain';
+import type { HeadLabel } from '../store/labels';
 
-export interface HeadLabel {
-  annotator: string;
-  kind: AnnotatorKind;
-  choice: Choice | null;
-  ranking: number[] | null;
-  strength: number | null;
-}
+export type { HeadLabel };
 
 export type SkipReason = keyof ExportSummary['skipped'];
 export type Decision = { winner: 0 | 1; margin: number | null; skip?: undefined } | { skip: SkipReason };
@@ -21,7 +15,7 @@ export type Decision = { winner: 0 | 1; margin: number | null; skip?: undefined 
 /** A two-response ranking says the same as a choice. */
 function effectiveChoice(label: HeadLabel): Choice | null {
   if (label.choice) return label.choice;
-  if (label.ranking && label.ranking.length >= 1) return label.ranking[0] === 0 ? 'A' : 'B';
+  if (label.ranking && label.ranking.length >= 2) return label.ranking[0]!.includes(0) ? 'A' : 'B';
   return null;
 }
 
@@ -73,47 +67,4 @@ export function decide(responseCount: number, labels: readonly HeadLabel[], anno
   const source = votesOf((l) => l.kind === 'source');
   if (source.length) return majority(source);
   return { skip: 'unlabeled' };
-}
-
-interface HeadRow {
-  item_id: number;
-  annotator: string;
-  kind: AnnotatorKind;
-  choice: Choice | null;
-  ranking: string | null;
-  strength: number | null;
-}
-
-/**
- * Loads the current labels of the items whose seq lies in [from, to], one query per page of items, so a
- * streaming export asks the database once per page rather than once per item.
- */
-export function headLoader(db: Db, projectId: number, annotator?: string) {
-  const statement = db.prepare(
-    `SELECT h.item_id, a.name AS annotator, a.kind, l.choice, l.ranking, l.strength
-     FROM item i
-     JOIN label_head h ON h.item_id = i.id
-     JOIN label l ON l.id = h.label_id
-     JOIN annotator a ON a.id = h.annotator_id
-     WHERE i.project_id = ? AND i.seq >= ? AND i.seq <= ?${annotator !== undefined ? ' AND a.name = ?' : ''}`,
-  );
-  return (fromSeq: number, toSeq: number): Map<number, HeadLabel[]> => {
-    const params: unknown[] = [projectId, fromSeq, toSeq];
-    if (annotator !== undefined) params.push(annotator);
-    const rows = statement.all(...params) as HeadRow[];
-    const byItem = new Map<number, HeadLabel[]>();
-    for (const row of rows) {
-      const label: HeadLabel = {
-        annotator: row.annotator,
-        kind: row.kind,
-        choice: row.choice,
-        ranking: row.ranking ? (JSON.parse(row.ranking) as number[]) : null,
-        strength: row.strength,
-      };
-      const list = byItem.get(row.item_id);
-      if (list) list.push(label);
-      else byItem.set(row.item_id, [label]);
-    }
-    return byItem;
-  };
 }

@@ -1,6 +1,7 @@
 // Shared types of the format modules: what a parser returns for one record, what an encoder gets for one pair.
 import type { Content, ItemRecord, ResponseRecord } from '../../../shared/domain';
 import type { ImportFormat } from '../../../shared/formatNames';
+
 import type { ItemDraft } from '../store/items';
 
 /** One record of a dataset file turned into an item (and the file's own preference, if it carries one). */

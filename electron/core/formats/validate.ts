@@ -7,10 +7,19 @@ import { RecordError } from './types';
 export const nonEmptyText = z.string().min(1, 'empty text');
 export const anyText = z.string();
 
-/** A chat message: role and content are required strings; other keys (name, tool_calls…) are kept as they are. */
+const describe = (input: unknown): string =>
+  input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input === 'object' ? 'an object' : typeof input;
+
+/** A typed content part ({type: 'text', text}, {type: 'image_url', image_url: {url}}, …), kept as it is. */
+export const contentPartSchema = z.looseObject({ type: z.string().min(1, 'empty part type'), text: z.string().optional() });
+
+/**
+ * A chat message: role and content are required; content is a string or a list of typed parts (the
+ * Hugging Face and OpenAI shapes). Other keys (name, tool_calls…) are kept as they are.
+ */
 export const messageSchema = z.looseObject({
   role: z.string().min(1, 'empty role'),
-  content: z.string(),
+  content: z.union([z.string(), z.array(contentPartSchema)], { error: (issue) => `expected a string or a list of typed parts, got ${describe(issue.input)}` }),
 });
 
 export const messagesSchema = z
@@ -21,8 +30,6 @@ export const messagesSchema = z
 /** A prompt or response that is plain text or a chat message list (Arbiter's own format). */
 export const contentSchema = z.union([nonEmptyText, messagesSchema]);
 
-const describe = (input: unknown): string =>
-  input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input === 'object' ? 'an object' : typeof input;
 
 export function fieldPath(path: readonly PropertyKey[]): string {
   let out = '';

@@ -6,7 +6,7 @@ import { inputHash } from './inputs';
 import { loadModel } from './loadModel';
 import { ensemble, firstError, pairProbability, voteOf } from './prelabel';
 import { registerModel, runScoreJob, type JobHooks } from './scoreJob';
-import { getScore, listModelRows, listModels } from './store';
+import { getScore, listModelRows, listModels } from '../store/models';
 import type { ItemPrelabels, ModelInfo, ModelPrelabel, ScoreJobOptions, ScoreJobResult } from './types';
 
 export type * from './types';

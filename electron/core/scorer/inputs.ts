@@ -1,6 +1,7 @@
 // Builds what a model reads from (prompt, response[, steps]): the text (chat template, text pair or
 // plain), its token ids cut to max length on the configured side, and for process models where each
 // step's tag landed. Also the cache key of a scored input.
+import { messageText } from '../../../shared/choices';
 import type { ChatMessage, Content } from '../../../shared/domain';
 import { canonicalJson, sha256Hex } from '../uid';
 import type { TextTokenizer } from './tokenize';
@@ -25,8 +26,8 @@ export interface EncodedExample {
 export function promptText(prompt: Content): string {
   if (typeof prompt === 'string') return prompt;
   const only = prompt.length === 1 ? prompt[0] : undefined;
-  if (only && only.role === 'user') return only.content;
-  return prompt.map((m) => `${m.role}: ${m.content}`).join('\n\n');
+  if (only && only.role === 'user') return messageText(only.content);
+  return prompt.map((m) => `${m.role}: ${messageText(m.content)}`).join('\n\n');
 }
 
 export function responseText(response: Content): string {
@@ -89,7 +90,7 @@ export function encodeExample(spec: ModelSpec, tok: TextTokenizer, input: Scorin
     const strip = (s: string) => s.split(proc.separatorToken).join('');
     const steps = stepsOf(input.response, input.steps).map(strip);
     stepCount = steps.length;
-    prompt = typeof prompt === 'string' ? strip(prompt) : prompt.map((m) => ({ ...m, content: strip(m.content) }));
+    prompt = typeof prompt === 'string' ? strip(prompt) : prompt.map((m) => ({ ...m, content: strip(messageText(m.content)) }));
     response = steps.map((s) => s + proc.stepSuffix).join(proc.stepJoin);
   }
 

@@ -38,7 +38,9 @@ function readJsonObject(dir: string, name: string): Json {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${name} in ${dir} is not valid JSON: ${(error as Error).message}`);
+    // V8's message quotes the text around the fault: say where, not what the file holds.
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new Error(`${name} in ${dir} is not valid JSON${position ? ` (at character ${position})` : ''}`);
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${name} in ${dir} must hold a JSON object`);
   return value as Json;
@@ -70,9 +72,10 @@ export function readModelFolder(dirInput: string): ModelFolder {
   }
   const missing = [MODEL_FILE, TOKENIZER_FILE].filter((n) => !names.includes(n));
   if (missing.length) {
-    const found = names.length ? names.slice(0, 12).join(', ') : 'nothing';
+    // Only what is missing: the folder's other files are none of the caller's business (the API may be
+    // asked about any folder, and its answer must not list it).
     throw new Error(
-      `${dir} is not a model folder: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing (found: ${found}). ` +
+      `${dir} is not a model folder: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing. ` +
         'Arbiter reads an ONNX export of a Hugging Face model: model.onnx + tokenizer.json (+ tokenizer_config.json, config.json); see docs/models.md.',
     );
   }

@@ -11,7 +11,7 @@ import { loadModel, type LoadedModel } from './loadModel';
 import { fileSignatures, hashModelFolder } from './modelFolder';
 import { readScores } from './readout';
 import { runBatch } from './session';
-import { getModel, scoreCache, scoreWriter, updateStoredModel, upsertModel, type ModelRow, type NewScore } from './store';
+import { getModel, scoreCache, scoreWriter, updateStoredModel, upsertModel, type ModelRow, type NewScore } from '../store/models';
 import type { ModelRunSummary, ProviderName, ProviderRequest, ScoreJobOptions, ScoreJobResult, ScoreProgress } from './types';
 
 export const DEFAULT_BATCH_SIZE = 16;

@@ -1,4 +1,6 @@
-// Items and their responses. An item's uid is a content hash, so importing the same data twice adds nothing.
+// Items and their responses. An item's uid is a content hash, so importing the same data twice adds
+// nothing. A project shows only the items below its visible_seq: rows of an import still under way (or
+// left by a crash) stay out of sight until the import is marked complete (see ./imports.ts).
 import type { Content, ItemRecord, ResponseRecord } from '../../../shared/domain';
 import { itemUid } from '../uid';
 import type { Db } from './db';
@@ -6,9 +8,11 @@ import type { Db } from './db';
 export interface ResponseDraft {
   content: Content;
   model: string | null;
+  /** The file's own segmentation of the response into steps, when it has one. */
   steps: string[] | null;
 }
 
+/** An item as a parser makes it, before it has an id. */
 export interface ItemDraft {
   externalId: string | null;
   prompt: Content;
@@ -17,10 +21,39 @@ export interface ItemDraft {
   metadata: Record<string, unknown>;
 }
 
-interface StoredResponse {
-  content: Content;
-  model: string | null;
-  steps: string[] | null;
+export function draftUid(draft: ItemDraft): string {
+  return itemUid(
+    draft.prompt,
+    draft.responses.map((r) => r.content),
+  );
+}
+
+/**
+ * Adds items one at a time, visible at once (small seeds and tests; imports use itemBatchInserter).
+ * Call inside a write transaction.
+ */
+export function itemInserter(db: Db, projectId: number) {
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO item (project_id, uid, external_id, seq, prompt, reference, metadata, response_count)
+     VALUES (?, ?, ?, (SELECT COALESCE(MAX(seq), -1) + 1 FROM item WHERE project_id = ?), ?, ?, ?, ?)`,
+  );
+  const insertResponse = db.prepare('INSERT INTO response (item_id, idx, content, model) VALUES (?, ?, ?, ?)');
+  const insertSegmentation = db.prepare("INSERT INTO segmentation (item_id, response_idx, version, steps, origin, created_at) VALUES (?, ?, 1, ?, 'file', ?)");
+  const show = db.prepare('UPDATE project SET visible_seq = (SELECT MAX(seq) + 1 FROM item WHERE project_id = ?), item_count = item_count + 1 WHERE id = ?');
+  const findByUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
+  return {
+    insert(draft: ItemDraft, uid = draftUid(draft)): { id: number; inserted: boolean } {
+      const result = insert.run(projectId, uid, draft.externalId, projectId, JSON.stringify(draft.prompt), draft.reference, JSON.stringify(draft.metadata), draft.responses.length);
+      if (result.changes === 0) return { id: findByUid.get(projectId, uid) as number, inserted: false };
+      const id = Number(result.lastInsertRowid);
+      draft.responses.forEach((r, idx) => {
+        insertResponse.run(id, idx, JSON.stringify(r.content), r.model);
+        if (r.steps) insertSegmentation.run(id, idx, JSON.stringify(r.steps), new Date().toISOString());
+      });
+      show.run(projectId, projectId);
+      return { id, inserted: true };
+    },
+  };
 }
 
 interface ItemRow {
@@ -31,81 +64,86 @@ interface ItemRow {
   prompt: string;
   reference: string | null;
   metadata: string;
-  responses: string;
+  criteria: string | null;
 }
 
-export function draftUid(draft: ItemDraft): string {
-  return itemUid(
-    draft.prompt,
-    draft.responses.map((r) => r.content),
-  );
+interface ResponseRow {
+  item_id: number;
+  idx: number;
+  content: string;
+  model: string | null;
 }
 
-/** A prepared inserter for one project; call inside a transaction for bulk work. */
-export function itemInserter(db: Db, projectId: number) {
-  const insert = db.prepare(
-    `INSERT OR IGNORE INTO item (project_id, uid, external_id, seq, prompt, reference, metadata, responses)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const findByUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
-  let nextSeq = (db.prepare('SELECT COALESCE(MAX(seq), -1) + 1 FROM item WHERE project_id = ?').pluck().get(projectId) as number);
-  return {
-    /** Returns the item's id and whether it was new. */
-    insert(draft: ItemDraft, uid = draftUid(draft)): { id: number; inserted: boolean } {
-      const responses: StoredResponse[] = draft.responses.map((r) => ({ content: r.content, model: r.model, steps: r.steps }));
-      const result = insert.run(
-        projectId,
-        uid,
-        draft.externalId,
-        nextSeq,
-        JSON.stringify(draft.prompt),
-        draft.reference,
-        JSON.stringify(draft.metadata),
-        JSON.stringify(responses),
-      );
-      if (result.changes === 1) {
-        nextSeq++;
-        return { id: Number(result.lastInsertRowid), inserted: true };
-      }
-      return { id: findByUid.get(projectId, uid) as number, inserted: false };
-    },
-  };
-}
+const ITEM_COLUMNS = 'i.id, i.uid, i.external_id, i.seq, i.prompt, i.reference, i.metadata, i.criteria';
+/** The visibility rule, for a query over one project's items aliased `i` with the project as @project. */
+export const VISIBLE = 'i.seq < (SELECT visible_seq FROM project WHERE id = @project)';
 
-/** Rows per multi-row INSERT of itemBatchInserter: one statement per 64 items instead of one per item. */
-const ITEM_BATCH = 64;
-const ITEM_PARAMS = 8;
+/** Rows per multi-row INSERT: one statement per 64 items (or responses) instead of one each. */
+const BATCH = 64;
 
-/**
- * Bulk insert for imports, inside the caller's (write) transaction. Takes rows already in their stored
- * form (strings from a flat array, `stride` values per item starting with uid, external id, prompt JSON,
- * reference, metadata JSON, responses JSON), INSERT OR IGNOREs them 64 per statement, and writes each
- * item's id and whether it was new into `ids` and `inserted`. Same rows as itemInserter's insert one by
- * one: new items get the next id and seq in order, duplicates (also within the batch) keep the item that
- * is there. Ids are given explicitly (what SQLite would pick: one past the largest), so no RETURNING.
- */
-export function itemBatchInserter(db: Db, projectId: number) {
+function multiRowInsert(db: Db, head: string, row: string) {
   const statements = new Map<number, ReturnType<Db['prepare']>>();
-  const statement = (k: number) => {
+  return (k: number) => {
     let st = statements.get(k);
     if (!st) {
-      const values = Array.from({ length: k }, () => `(?, ${Number(projectId)}, ?, ?, ?, ?, ?, ?, ?)`).join(', ');
-      st = db.prepare(`INSERT OR IGNORE INTO item (id, project_id, uid, external_id, seq, prompt, reference, metadata, responses) VALUES ${values}`);
+      st = db.prepare(`${head} VALUES ${Array.from({ length: k }, () => row).join(', ')}`);
       statements.set(k, st);
     }
     return st;
   };
+}
+
+/**
+ * Bulk insert for imports, called inside the caller's short write transactions. Takes rows already in
+ * their stored form (flat arrays: `stride` values per item starting with uid, external id, prompt JSON,
+ * reference, metadata JSON, response count; 3 per response: content JSON, model, steps JSON), INSERT OR
+ * IGNOREs them 64 per statement, and writes each item's id and whether it was new into `ids` and
+ * `inserted`. New items take seqs from `firstSeq` on, in order; duplicates (also within the batch) keep
+ * the item that is there. Ids are given explicitly (one past the largest, read in each call's
+ * transaction, since other projects' imports may have written since), so no RETURNING.
+ */
+export function itemBatchInserter(db: Db, projectId: number, firstSeq: number) {
+  const itemStatement = multiRowInsert(
+    db,
+    'INSERT OR IGNORE INTO item (id, project_id, uid, external_id, seq, prompt, reference, metadata, response_count)',
+    `(?, ${Number(projectId)}, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const responseStatement = multiRowInsert(db, 'INSERT INTO response (item_id, idx, content, model)', '(?, ?, ?, ?)');
+  const insertSegmentation = db.prepare(
+    "INSERT INTO segmentation (item_id, response_idx, version, steps, origin, created_at) VALUES (?, ?, 1, ?, 'file', ?)",
+  );
   const findByUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
   const move = db.prepare('UPDATE item SET id = ?, seq = ? WHERE id = ?');
-  let nextId = db.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM item').pluck().get() as number;
-  let nextSeq = db.prepare('SELECT COALESCE(MAX(seq), -1) + 1 FROM item WHERE project_id = ?').pluck().get(projectId) as number;
-  const full: unknown[] = new Array(ITEM_BATCH * ITEM_PARAMS);
+  const maxId = db.prepare('SELECT COALESCE(MAX(id), 0) FROM item').pluck();
+  let nextSeq = firstSeq;
+  const ITEM_PARAMS = 8;
+  const fullItems: unknown[] = new Array(BATCH * ITEM_PARAMS);
+  let responseParams: unknown[] = [];
+  let bufferedResponses = 0;
+  const flushResponses = () => {
+    if (bufferedResponses) responseStatement(bufferedResponses).run(responseParams);
+    responseParams = [];
+    bufferedResponses = 0;
+  };
   return {
-    insertMany(rows: readonly (string | null)[], start: number, count: number, stride: number, ids: number[], inserted: boolean[]): void {
-      for (let g = 0; g < count; g += ITEM_BATCH) {
-        const k = Math.min(ITEM_BATCH, count - g);
-        const params = k === ITEM_BATCH ? full : new Array(k * ITEM_PARAMS);
-        for (let j = 0, o = start + g * stride, p = 0; j < k; j++, o += stride, p += ITEM_PARAMS) {
+    /** The seq the next new item gets. */
+    get nextSeq() {
+      return nextSeq;
+    },
+    insertMany(
+      rows: readonly (string | null)[],
+      responses: readonly (string | null)[],
+      count: number,
+      stride: number,
+      ids: number[],
+      inserted: boolean[],
+    ): void {
+      let nextId = (maxId.get() as number) + 1;
+      const uidAt = (j: number) => rows[j * stride];
+      for (let g = 0; g < count; g += BATCH) {
+        const k = Math.min(BATCH, count - g);
+        const params = k === BATCH ? fullItems : new Array(k * ITEM_PARAMS);
+        for (let j = 0, o = g * stride, p = 0; j < k; j++, o += stride, p += ITEM_PARAMS) {
           params[p] = nextId + j;
           params[p + 1] = rows[o];
           params[p + 2] = rows[o + 1];
@@ -113,9 +151,9 @@ export function itemBatchInserter(db: Db, projectId: number) {
           params[p + 4] = rows[o + 2];
           params[p + 5] = rows[o + 3];
           params[p + 6] = rows[o + 4];
-          params[p + 7] = rows[o + 5];
+          params[p + 7] = Number(rows[o + 5]);
         }
-        const { changes } = statement(k).run(params);
+        const { changes } = itemStatement(k).run(params);
         if (changes === k) {
           for (let j = 0; j < k; j++) {
             ids[g + j] = nextId + j;
@@ -128,29 +166,74 @@ export function itemBatchInserter(db: Db, projectId: number) {
         // Some were there already (or twice in the batch). The new ones hold the id and seq they were
         // given; close the gaps in order (each moves down to an id and seq that are free by then, so the
         // keys stay unique throughout), then look the others up.
-        const uidAt = (j: number) => rows[start + (g + j) * stride];
         let added = 0;
         for (let j = 0; j < k; j++) {
-          inserted[g + j] = findByUid.get(projectId, uidAt(j)) === nextId + j;
+          inserted[g + j] = findByUid.get(projectId, uidAt(g + j)) === nextId + j;
           if (!inserted[g + j]) continue;
           const id = nextId + added;
           if (added !== j) move.run(id, nextSeq + added, nextId + j);
           ids[g + j] = id;
           added++;
         }
-        for (let j = 0; j < k; j++) if (!inserted[g + j]) ids[g + j] = findByUid.get(projectId, uidAt(j)) as number;
+        for (let j = 0; j < k; j++) if (!inserted[g + j]) ids[g + j] = findByUid.get(projectId, uidAt(g + j)) as number;
         nextId += added;
         nextSeq += added;
+      }
+      // The responses of the items that are new, in the same batched way.
+      const now = new Date().toISOString();
+      for (let i = 0, r = 0; i < count; i++) {
+        const n = Number(rows[i * stride + 5]);
+        if (inserted[i]) {
+          for (let idx = 0; idx < n; idx++, r += 3) {
+            responseParams.push(ids[i], idx, responses[r], responses[r + 1]);
+            if (++bufferedResponses === BATCH) flushResponses();
+          }
+        } else r += n * 3;
+      }
+      flushResponses();
+      for (let i = 0, r = 0; i < count; i++) {
+        const n = Number(rows[i * stride + 5]);
+        for (let idx = 0; idx < n; idx++, r += 3) {
+          if (inserted[i] && responses[r + 2] !== null) insertSegmentation.run(ids[i], idx, responses[r + 2], now);
+        }
       }
     },
   };
 }
 
-function toRecord(row: ItemRow): ItemRecord {
-  const responses = (JSON.parse(row.responses) as StoredResponse[]).map(
-    (r, index): ResponseRecord => ({ index, content: r.content, model: r.model, steps: r.steps }),
-  );
-  return {
+/** Responses (with their newest segmentation's steps) of the items whose ids lie in [low, high]. */
+function responsesBetween(db: Db, low: number, high: number): Map<number, ResponseRecord[]> {
+  const byItem = new Map<number, ResponseRecord[]>();
+  const rows = db.prepare('SELECT item_id, idx, content, model FROM response WHERE item_id BETWEEN ? AND ? ORDER BY item_id, idx').all(low, high) as ResponseRow[];
+  for (const r of rows) {
+    let list = byItem.get(r.item_id);
+    if (!list) byItem.set(r.item_id, (list = []));
+    list.push({ index: r.idx, content: JSON.parse(r.content) as Content, model: r.model, steps: null });
+  }
+  const segmentations = db
+    .prepare(
+      `SELECT s.item_id, s.response_idx, s.steps FROM segmentation s
+       WHERE s.item_id BETWEEN ? AND ?
+         AND s.version = (SELECT MAX(version) FROM segmentation t WHERE t.item_id = s.item_id AND t.response_idx = s.response_idx)`,
+    )
+    .all(low, high) as { item_id: number; response_idx: number; steps: string }[];
+  for (const s of segmentations) {
+    const response = byItem.get(s.item_id)?.[s.response_idx];
+    if (response) response.steps = JSON.parse(s.steps) as string[];
+  }
+  return byItem;
+}
+
+function toRecords(db: Db, rows: ItemRow[]): ItemRecord[] {
+  if (rows.length === 0) return [];
+  let low = rows[0]!.id;
+  let high = low;
+  for (const row of rows) {
+    if (row.id < low) low = row.id;
+    if (row.id > high) high = row.id;
+  }
+  const responses = responsesBetween(db, low, high);
+  return rows.map((row) => ({
     id: row.id,
     uid: row.uid,
     externalId: row.external_id,
@@ -158,20 +241,28 @@ function toRecord(row: ItemRow): ItemRecord {
     prompt: JSON.parse(row.prompt) as Content,
     reference: row.reference,
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    responses,
-  };
+    responses: responses.get(row.id) ?? [],
+  }));
 }
 
-const ITEM_COLUMNS = 'id, uid, external_id, seq, prompt, reference, metadata, responses';
+function oneRecord(db: Db, row: ItemRow | undefined): ItemRecord | null {
+  return row ? toRecords(db, [row])[0]! : null;
+}
 
 export function getItem(db: Db, projectId: number, itemId: number): ItemRecord | null {
-  const row = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item WHERE project_id = ? AND id = ?`).get(projectId, itemId) as ItemRow | undefined;
-  return row ? toRecord(row) : null;
+  const row = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project_id = @project AND i.id = @id AND ${VISIBLE}`).get({ project: projectId, id: itemId });
+  return oneRecord(db, row as ItemRow | undefined);
 }
 
 export function getItemBySeq(db: Db, projectId: number, seq: number): ItemRecord | null {
-  const row = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item WHERE project_id = ? AND seq = ?`).get(projectId, seq) as ItemRow | undefined;
-  return row ? toRecord(row) : null;
+  const row = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project_id = @project AND i.seq = @seq AND ${VISIBLE}`).get({ project: projectId, seq });
+  return oneRecord(db, row as ItemRow | undefined);
+}
+
+/** How many responses an item has (0 when it is not a visible item of the project). */
+export function responseCount(db: Db, projectId: number, itemId: number): number {
+  const n = db.prepare(`SELECT i.response_count FROM item i WHERE i.project_id = @project AND i.id = @id AND ${VISIBLE}`).pluck().get({ project: projectId, id: itemId });
+  return (n as number | undefined) ?? 0;
 }
 
 /**
@@ -180,28 +271,33 @@ export function getItemBySeq(db: Db, projectId: number, seq: number): ItemRecord
  */
 export function itemResolver(db: Db, projectId: number): (ref: string) => number | null {
   let byExternal: Map<string, number> | null = null;
-  const byUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
+  const byUid = db.prepare(`SELECT i.id FROM item i WHERE i.project_id = @project AND i.uid = @uid AND ${VISIBLE}`).pluck();
   return (ref) => {
     if (!byExternal) {
       byExternal = new Map();
-      const rows = db.prepare('SELECT external_id, id FROM item WHERE project_id = ? AND external_id IS NOT NULL ORDER BY seq DESC').raw().iterate(projectId);
+      const rows = db
+        .prepare(`SELECT i.external_id, i.id FROM item i WHERE i.project_id = @project AND i.external_id IS NOT NULL AND ${VISIBLE} ORDER BY i.seq DESC`)
+        .raw()
+        .iterate({ project: projectId });
       // Descending, so that with repeated external ids the first item in file order wins.
       for (const [externalId, id] of rows as Iterable<[string, number]>) byExternal.set(externalId, id);
     }
     const found = byExternal.get(ref);
     if (found !== undefined) return found;
-    const viaUid = byUid.get(projectId, ref);
+    const viaUid = byUid.get({ project: projectId, uid: ref });
     return viaUid === undefined ? null : (viaUid as number);
   };
 }
 
+/** The project's visible item count, from its counter. */
 export function countItems(db: Db, projectId: number): number {
-  return db.prepare('SELECT COUNT(*) FROM item WHERE project_id = ?').pluck().get(projectId) as number;
+  return (db.prepare('SELECT item_count FROM project WHERE id = ?').pluck().get(projectId) as number | undefined) ?? 0;
 }
 
 /**
  * The next item in seq order after `afterSeq` (or before it, going back). With `unlabeledBy`, items
- * that annotator already labeled are skipped; it wraps around once so skipped-over gaps are found.
+ * that annotator already has a current `task` label on are skipped; it wraps around once so skipped-over
+ * gaps are found.
  */
 export function neighbourItem(
   db: Db,
@@ -209,27 +305,33 @@ export function neighbourItem(
   afterSeq: number,
   direction: 'next' | 'previous',
   unlabeledBy: number | null,
+  task = 'pairwise',
 ): ItemRecord | null {
   const unlabeled = unlabeledBy
-    ? `AND NOT EXISTS (SELECT 1 FROM label_head h WHERE h.item_id = item.id AND h.annotator_id = @annotator AND h.choice IS NOT NULL)`
+    ? 'AND NOT EXISTS (SELECT 1 FROM label_head h WHERE h.item_id = i.id AND h.annotator_id = @annotator AND h.task = @task AND h.done = 1)'
     : '';
   const [cmp, order] = direction === 'next' ? ['>', 'ASC'] : ['<', 'DESC'];
   const sql = (bound: string) =>
-    `SELECT ${ITEM_COLUMNS} FROM item WHERE project_id = @project ${bound} ${unlabeled} ORDER BY seq ${order} LIMIT 1`;
-  const params = { project: projectId, after: afterSeq, annotator: unlabeledBy };
-  let row = db.prepare(sql(`AND seq ${cmp} @after`)).get(params) as ItemRow | undefined;
+    `SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project_id = @project AND ${VISIBLE} ${bound} ${unlabeled} ORDER BY i.seq ${order} LIMIT 1`;
+  const params = { project: projectId, after: afterSeq, annotator: unlabeledBy, task };
+  let row = db.prepare(sql(`AND i.seq ${cmp} @after`)).get(params) as ItemRow | undefined;
   if (!row && unlabeledBy) row = db.prepare(sql('')).get(params) as ItemRow | undefined;
-  return row ? toRecord(row) : null;
+  return oneRecord(db, row);
 }
 
-/** Streams a project's items in seq order, a page at a time, so exports run in constant memory. */
+/** Streams a project's visible items in seq order, a page at a time, so exports run in constant memory. */
 export function* iterateItems(db: Db, projectId: number, pageSize = 1000): Generator<ItemRecord> {
-  const page = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item WHERE project_id = ? AND seq > ? ORDER BY seq LIMIT ?`);
+  const page = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project_id = @project AND i.seq > @after AND ${VISIBLE} ORDER BY i.seq LIMIT @limit`);
   let after = -1;
   for (;;) {
-    const rows = page.all(projectId, after, pageSize) as ItemRow[];
+    const rows = page.all({ project: projectId, after, limit: pageSize }) as ItemRow[];
     if (rows.length === 0) return;
-    for (const row of rows) yield toRecord(row);
+    yield* toRecords(db, rows);
     after = rows[rows.length - 1]!.seq;
   }
+}
+
+/** Total responses of a project's visible items. */
+export function countResponses(db: Db, projectId: number): number {
+  return db.prepare(`SELECT COALESCE(SUM(i.response_count), 0) FROM item i WHERE i.project_id = @project AND ${VISIBLE}`).pluck().get({ project: projectId }) as number;
 }

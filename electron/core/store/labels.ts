@@ -1,27 +1,37 @@
-// Label revisions: append-only. The current label of (item, annotator) is its newest revision by
-// (created_at, id); undo appends a revision that restores the one before. Nothing is updated in place
-// except label_head, a derived pointer maintained in the same transaction.
+// Label revisions: append-only, per task. The current label of (item, annotator, task) is its latest
+// revision by insertion order (label.seq), so a clock stepping back never hides a newer label; undo
+// appends a revision that restores the one before. Nothing is updated in place except label_head (a
+// derived pointer) and the progress counters, both kept in the same write transaction as the revision.
 import { uuidv7 } from '../uuidv7';
-import type { AnnotatorKind, Choice, LabelBody, LabelRevision, Strength } from '../../../shared/domain';
+import type { AnnotatorKind, Choice, LabelBody, LabelRevision, Strength, Task } from '../../../shared/domain';
 import type { Db } from './db';
+import { VISIBLE } from './items';
 
 export interface RevisionDraft {
   id?: string;
+  projectId: number;
   itemId: number;
   annotatorId: number;
+  task?: Task;
   createdAt?: string;
   choice: Choice | null;
-  ranking?: number[] | null;
+  ranking?: number[][] | null;
   strength?: Strength | null;
   shownOrder?: number[] | null;
+  rubricVersionId?: number | null;
+  segmentationId?: number | null;
   body?: LabelBody;
+  /** Whether the revision holds a judgement; by default, whether it has a choice or a ranking. */
+  done?: boolean;
 }
 
 interface LabelRow {
   id: string;
   item_id: number;
   annotator: string;
+  annotator_uuid: string;
   kind: AnnotatorKind;
+  task: Task;
   created_at: string;
   choice: Choice | null;
   ranking: string | null;
@@ -30,25 +40,28 @@ interface LabelRow {
   body: string;
 }
 
-const LABEL_SELECT = `SELECT l.id, l.item_id, a.name AS annotator, a.kind, l.created_at, l.choice, l.ranking, l.strength,
-  l.shown_order, l.body FROM label l JOIN annotator a ON a.id = l.annotator_id`;
+const LABEL_COLUMNS = `l.id, l.item_id, a.name AS annotator, a.uuid AS annotator_uuid, a.kind, l.task, l.created_at, l.choice,
+  l.ranking, l.strength, l.shown_order, l.body`;
+const LABEL_SELECT = `SELECT ${LABEL_COLUMNS} FROM label l JOIN annotator a ON a.id = l.annotator_id`;
 
 function toRevision(row: LabelRow): LabelRevision {
   return {
     id: row.id,
     itemId: row.item_id,
     annotator: row.annotator,
+    annotatorUuid: row.annotator_uuid,
     annotatorKind: row.kind,
+    task: row.task,
     createdAt: row.created_at,
     choice: row.choice,
-    ranking: row.ranking ? (JSON.parse(row.ranking) as number[]) : null,
+    ranking: row.ranking ? (JSON.parse(row.ranking) as number[][]) : null,
     strength: row.strength,
     shownOrder: row.shown_order ? (JSON.parse(row.shown_order) as number[]) : null,
     body: JSON.parse(row.body) as LabelBody,
   };
 }
 
-/** ISO 8601 in UTC with milliseconds, so that text order is time order. */
+/** ISO 8601 in UTC with milliseconds. */
 const CANONICAL_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 export function normalizeTimestamp(value: string | Date): string {
@@ -58,49 +71,73 @@ export function normalizeTimestamp(value: string | Date): string {
   return date.toISOString();
 }
 
-/** A prepared appender; returns null when a revision with that id already exists (idempotent imports). */
+/**
+ * A prepared appender, for use inside a write transaction. Returns the revision's id and whether it was
+ * new: a revision whose id is already stored is not stored again (a retried save, a re-imported labels
+ * file), and the head and counters stay as they are.
+ */
 export function labelAppender(db: Db) {
   const insert = db.prepare(
-    `INSERT OR IGNORE INTO label (id, item_id, annotator_id, created_at, choice, ranking, strength, shown_order, body)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT OR IGNORE INTO label (id, item_id, annotator_id, task, created_at, choice, ranking, strength, shown_order, rubric_version_id, segmentation_id, body)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  // Moves the head only forward in (created_at, id) order, so merging older revisions from another
-  // machine never hides a newer local one.
+  const headOf = db.prepare('SELECT done FROM label_head WHERE item_id = ? AND annotator_id = ? AND task = ?').pluck();
   const upsertHead = db.prepare(
-    `INSERT INTO label_head (item_id, annotator_id, label_id, created_at, choice) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (item_id, annotator_id) DO UPDATE SET label_id = excluded.label_id, created_at = excluded.created_at, choice = excluded.choice
-     WHERE excluded.created_at > label_head.created_at
-        OR (excluded.created_at = label_head.created_at AND excluded.label_id > label_head.label_id)`,
+    `INSERT INTO label_head (item_id, annotator_id, task, label_seq, done, choice) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (item_id, annotator_id, task) DO UPDATE SET label_seq = excluded.label_seq, done = excluded.done, choice = excluded.choice`,
   );
-  return (draft: RevisionDraft): string | null => {
+  const bumpProgress = db.prepare(
+    `INSERT INTO progress (project_id, task, annotator_id, done) VALUES (?, ?, ?, ?)
+     ON CONFLICT (project_id, task, annotator_id) DO UPDATE SET done = done + excluded.done`,
+  );
+  const isHuman = db.prepare("SELECT kind = 'human' FROM annotator WHERE id = ?").pluck();
+  const humansDone = db.prepare(
+    "SELECT COUNT(*) FROM label_head h JOIN annotator a ON a.id = h.annotator_id WHERE h.item_id = ? AND h.task = ? AND h.done = 1 AND a.kind = 'human'",
+  ).pluck();
+  const bumpLabeled = db.prepare(
+    `INSERT INTO task_progress (project_id, task, labeled) VALUES (?, ?, ?)
+     ON CONFLICT (project_id, task) DO UPDATE SET labeled = labeled + excluded.labeled`,
+  );
+  return (draft: RevisionDraft): { id: string; inserted: boolean } => {
     const id = draft.id ?? uuidv7();
+    const task = draft.task ?? 'pairwise';
     const createdAt = draft.createdAt ? normalizeTimestamp(draft.createdAt) : new Date().toISOString();
     const result = insert.run(
       id,
       draft.itemId,
       draft.annotatorId,
+      task,
       createdAt,
       draft.choice,
       draft.ranking ? JSON.stringify(draft.ranking) : null,
       draft.strength ?? null,
       draft.shownOrder ? JSON.stringify(draft.shownOrder) : null,
+      draft.rubricVersionId ?? null,
+      draft.segmentationId ?? null,
       JSON.stringify(draft.body ?? {}),
     );
-    if (result.changes === 0) return null;
-    upsertHead.run(draft.itemId, draft.annotatorId, id, createdAt, draft.choice);
-    return id;
+    if (result.changes === 0) return { id, inserted: false };
+    const done = draft.done ?? (draft.choice !== null || (draft.ranking?.length ?? 0) > 0);
+    const wasDone = (headOf.get(draft.itemId, draft.annotatorId, task) as number | undefined) === 1;
+    const human = isHuman.get(draft.annotatorId) === 1;
+    const humansBefore = human && wasDone !== done ? (humansDone.get(draft.itemId, task) as number) : 0;
+    upsertHead.run(draft.itemId, draft.annotatorId, task, Number(result.lastInsertRowid), done ? 1 : 0, draft.choice);
+    if (wasDone !== done) {
+      bumpProgress.run(draft.projectId, task, draft.annotatorId, done ? 1 : -1);
+      // The item counts as labeled while at least one human has a current judgement on it.
+      if (human && done && humansBefore === 0) bumpLabeled.run(draft.projectId, task, 1);
+      if (human && !done && humansBefore === 1) bumpLabeled.run(draft.projectId, task, -1);
+    }
+    return { id, inserted: true };
   };
 }
 
-/** Rows per multi-row INSERT of newItemLabels. */
-const LABEL_BATCH = 64;
-
 /**
- * Bulk labels for items an import has just inserted (so no head exists yet): one revision per item,
- * with no strength, ranking, shown order or body, all by one annotator at one time. Revisions are
+ * Bulk labels for items an import has just inserted (so no head exists yet): one pairwise revision per
+ * item, with no strength, ranking, shown order or body, all by one annotator at one time. Revisions are
  * buffered and written 64 per statement, label rows and head rows alike; ids are made when added, so
  * their order is the order of the calls. flush() writes what is buffered and says how many revisions
- * that added; call it before anything else reads or writes labels.
+ * that added. The items are not visible yet, so the counters move when the import completes.
  */
 export function newItemLabels(db: Db, annotatorId: number, createdAt: string) {
   // The annotator and time are the same for every row: literals in the SQL, fewer values to bind.
@@ -113,39 +150,36 @@ export function newItemLabels(db: Db, annotatorId: number, createdAt: string) {
     if (!st) {
       const rows = (row: string) => Array.from({ length: k }, () => row).join(', ');
       st = {
-        label: db.prepare(`INSERT INTO label (id, item_id, annotator_id, created_at, choice, body) VALUES ${rows(`(?, ?, ${annotator}, ${at}, ?, '{}')`)}`),
-        head: db.prepare(
-          `INSERT INTO label_head (item_id, annotator_id, label_id, created_at, choice) VALUES ${rows(`(?, ${annotator}, ?, ${at}, ?)`)}
-           ON CONFLICT (item_id, annotator_id) DO UPDATE SET label_id = excluded.label_id, created_at = excluded.created_at, choice = excluded.choice
-           WHERE excluded.created_at > label_head.created_at
-              OR (excluded.created_at = label_head.created_at AND excluded.label_id > label_head.label_id)`,
-        ),
+        label: db.prepare(`INSERT INTO label (id, item_id, annotator_id, task, created_at, choice, body) VALUES ${rows(`(?, ?, ${annotator}, 'pairwise', ${at}, ?, '{}')`)} RETURNING seq`),
+        head: db.prepare(`INSERT INTO label_head (item_id, annotator_id, task, label_seq, done, choice) VALUES ${rows(`(?, ${annotator}, 'pairwise', ?, 1, ?)`)}`),
       };
       statements.set(k, st);
     }
     return st;
   };
   let labelParams: unknown[] = [];
-  let headParams: unknown[] = [];
-  let buffered = 0;
+  let items: number[] = [];
+  let choices: (Choice | null)[] = [];
   const flush = (): number => {
-    if (!buffered) return 0;
-    const st = statement(buffered);
-    st.label.run(labelParams);
+    const k = items.length;
+    if (!k) return 0;
+    const st = statement(k);
+    const seqs = st.label.pluck().all(labelParams) as number[];
+    const headParams: unknown[] = [];
+    for (let i = 0; i < k; i++) headParams.push(items[i], seqs[i], choices[i]);
     st.head.run(headParams);
-    const added = buffered;
     labelParams = [];
-    headParams = [];
-    buffered = 0;
-    return added;
+    items = [];
+    choices = [];
+    return k;
   };
   return {
     /** Buffers one revision; returns how many revisions were written (a full buffer is flushed). */
     add(itemId: number, choice: Choice | null): number {
-      const id = uuidv7();
-      labelParams.push(id, itemId, choice);
-      headParams.push(itemId, id, choice);
-      return ++buffered === LABEL_BATCH ? flush() : 0;
+      labelParams.push(uuidv7(), itemId, choice);
+      items.push(itemId);
+      choices.push(choice);
+      return items.length === 64 ? flush() : 0;
     },
     flush,
   };
@@ -156,50 +190,109 @@ export function getRevision(db: Db, id: string): LabelRevision | null {
   return row ? toRevision(row) : null;
 }
 
-export function currentLabel(db: Db, itemId: number, annotatorId: number): LabelRevision | null {
+export function currentLabel(db: Db, itemId: number, annotatorId: number, task: Task = 'pairwise'): LabelRevision | null {
   const row = db
-    .prepare(`${LABEL_SELECT} JOIN label_head h ON h.label_id = l.id WHERE h.item_id = ? AND h.annotator_id = ?`)
-    .get(itemId, annotatorId) as LabelRow | undefined;
+    .prepare(`SELECT ${LABEL_COLUMNS} FROM label_head h JOIN label l ON l.seq = h.label_seq JOIN annotator a ON a.id = l.annotator_id
+              WHERE h.item_id = ? AND h.annotator_id = ? AND h.task = ?`)
+    .get(itemId, annotatorId, task) as LabelRow | undefined;
   return row ? toRevision(row) : null;
 }
 
-/** Current labels of every annotator of a kind for one item (e.g. the file's own preference). */
-export function currentLabelsOfKind(db: Db, itemId: number, kind: AnnotatorKind): LabelRevision[] {
+/** Current labels of every annotator of a kind for one item and task (e.g. the file's own preference). */
+export function currentLabelsOfKind(db: Db, itemId: number, kind: AnnotatorKind, task: Task = 'pairwise'): LabelRevision[] {
   const rows = db
-    .prepare(`${LABEL_SELECT} JOIN label_head h ON h.label_id = l.id WHERE h.item_id = ? AND a.kind = ? ORDER BY a.name`)
-    .all(itemId, kind) as LabelRow[];
+    .prepare(`SELECT ${LABEL_COLUMNS} FROM label_head h JOIN label l ON l.seq = h.label_seq JOIN annotator a ON a.id = l.annotator_id
+              WHERE h.item_id = ? AND h.task = ? AND a.kind = ? ORDER BY a.name`)
+    .all(itemId, task, kind) as LabelRow[];
   return rows.map(toRevision);
 }
 
-export function currentLabelsForItem(db: Db, itemId: number): LabelRevision[] {
+export function currentLabelsForItem(db: Db, itemId: number, task: Task = 'pairwise'): LabelRevision[] {
   const rows = db
-    .prepare(`${LABEL_SELECT} JOIN label_head h ON h.label_id = l.id WHERE h.item_id = ? ORDER BY a.name`)
-    .all(itemId) as LabelRow[];
+    .prepare(`SELECT ${LABEL_COLUMNS} FROM label_head h JOIN label l ON l.seq = h.label_seq JOIN annotator a ON a.id = l.annotator_id
+              WHERE h.item_id = ? AND h.task = ? ORDER BY a.name`)
+    .all(itemId, task) as LabelRow[];
   return rows.map(toRevision);
 }
 
-export function history(db: Db, itemId: number, annotatorId?: number): LabelRevision[] {
-  const rows = (
-    annotatorId
-      ? db.prepare(`${LABEL_SELECT} WHERE l.item_id = ? AND l.annotator_id = ? ORDER BY l.created_at, l.id`).all(itemId, annotatorId)
-      : db.prepare(`${LABEL_SELECT} WHERE l.item_id = ? ORDER BY l.created_at, l.id`).all(itemId)
-  ) as LabelRow[];
+/** Every revision of an item (of one annotator and task, when given), in insertion order. */
+export function history(db: Db, itemId: number, annotatorId?: number, task?: Task): LabelRevision[] {
+  const filters = ['l.item_id = @item'];
+  if (annotatorId !== undefined) filters.push('l.annotator_id = @annotator');
+  if (task !== undefined) filters.push('l.task = @task');
+  const rows = db.prepare(`${LABEL_SELECT} WHERE ${filters.join(' AND ')} ORDER BY l.seq`).all({ item: itemId, annotator: annotatorId, task }) as LabelRow[];
   return rows.map(toRevision);
 }
 
-/** Streams every revision of a project in time order (the lossless labels export). */
+/** Streams every revision of a project's visible items in insertion order (the lossless labels export). */
 export function* iterateRevisions(db: Db, projectId: number, pageSize = 2000): Generator<LabelRevision & { itemExternalId: string | null; itemUid: string }> {
   const page = db.prepare(
-    `SELECT l.seq, l.id, l.item_id, a.name AS annotator, a.kind, l.created_at, l.choice, l.ranking, l.strength, l.shown_order, l.body,
-            i.external_id, i.uid
+    `SELECT l.seq, ${LABEL_COLUMNS}, i.external_id, i.uid
      FROM label l JOIN annotator a ON a.id = l.annotator_id JOIN item i ON i.id = l.item_id
-     WHERE i.project_id = ? AND l.seq > ? ORDER BY l.seq LIMIT ?`,
+     WHERE i.project_id = @project AND ${VISIBLE} AND l.seq > @after ORDER BY l.seq LIMIT @limit`,
   );
   let after = -1;
   for (;;) {
-    const rows = page.all(projectId, after, pageSize) as (LabelRow & { seq: number; external_id: string | null; uid: string })[];
+    const rows = page.all({ project: projectId, after, limit: pageSize }) as (LabelRow & { seq: number; external_id: string | null; uid: string })[];
     if (rows.length === 0) return;
     for (const row of rows) yield { ...toRevision(row), itemExternalId: row.external_id, itemUid: row.uid };
     after = rows[rows.length - 1]!.seq;
   }
+}
+
+/** The header's figures from the counters: one annotator's done count and the items labeled by anyone. */
+export function progressCounts(db: Db, projectId: number, annotatorId: number | null, task: Task = 'pairwise'): { mine: number; labeled: number } {
+  const mine = annotatorId === null ? 0 : ((db.prepare('SELECT done FROM progress WHERE project_id = ? AND task = ? AND annotator_id = ?').pluck().get(projectId, task, annotatorId) as number | undefined) ?? 0);
+  const labeled = (db.prepare('SELECT labeled FROM task_progress WHERE project_id = ? AND task = ?').pluck().get(projectId, task) as number | undefined) ?? 0;
+  return { mine, labeled };
+}
+
+/** Whether an item has a current pairwise judgement from a `source` annotator (a file's own preference). */
+export function hasSourceLabel(db: Db, itemId: number): boolean {
+  return (
+    db
+      .prepare("SELECT 1 FROM label_head h JOIN annotator a ON a.id = h.annotator_id WHERE h.item_id = ? AND h.task = 'pairwise' AND h.done = 1 AND a.kind = 'source'")
+      .get(itemId) !== undefined
+  );
+}
+
+/** An item's current label as an export decides with it. */
+export interface HeadLabel {
+  annotator: string;
+  kind: AnnotatorKind;
+  choice: Choice | null;
+  ranking: number[][] | null;
+  strength: number | null;
+}
+
+/**
+ * Loads the current labels of the items whose seq lies in [from, to], one query per page of items, so a
+ * streaming export asks the database once per page rather than once per item.
+ */
+export function headLoader(db: Db, projectId: number, annotator?: string, task: Task = 'pairwise') {
+  const statement = db.prepare(
+    `SELECT h.item_id, a.name AS annotator, a.kind, l.choice, l.ranking, l.strength
+     FROM item i
+     JOIN label_head h ON h.item_id = i.id AND h.task = @task
+     JOIN label l ON l.seq = h.label_seq
+     JOIN annotator a ON a.id = h.annotator_id
+     WHERE i.project_id = @project AND i.seq >= @from AND i.seq <= @to${annotator !== undefined ? ' AND a.name = @annotator' : ''}`,
+  );
+  return (fromSeq: number, toSeq: number): Map<number, HeadLabel[]> => {
+    const rows = statement.all({ task, project: projectId, from: fromSeq, to: toSeq, annotator }) as (Omit<HeadLabel, 'ranking'> & { item_id: number; ranking: string | null })[];
+    const byItem = new Map<number, HeadLabel[]>();
+    for (const row of rows) {
+      const label: HeadLabel = {
+        annotator: row.annotator,
+        kind: row.kind,
+        choice: row.choice,
+        ranking: row.ranking ? (JSON.parse(row.ranking) as number[][]) : null,
+        strength: row.strength,
+      };
+      const list = byItem.get(row.item_id);
+      if (list) list.push(label);
+      else byItem.set(row.item_id, [label]);
+    }
+    return byItem;
+  };
 }

@@ -1,30 +1,35 @@
-// Projects: a name, guidelines and settings; everything else hangs off a project.
-import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings, type ProjectSummary } from '../../../shared/domain';
+// Projects: a name, guidelines and settings; everything else hangs off a project. Counts come from
+// counters kept in the write transactions (item_count, task_progress), never from scanning.
+import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings, type ProjectSummary, type Task } from '../../../shared/domain';
 import { conflict, notFound } from '../errors';
 import type { Db } from './db';
+import { writeNow } from './write';
 
-interface ProjectRow {
+export interface ProjectRow {
   id: number;
   name: string;
   created_at: string;
   settings: string;
+  item_count: number;
 }
 
+const PROJECT_COLUMNS = 'id, name, created_at, settings, item_count';
+
 export function findProject(db: Db, name: string): ProjectRow | undefined {
-  return db.prepare('SELECT id, name, created_at, settings FROM project WHERE name = ?').get(name) as ProjectRow | undefined;
+  return db.prepare(`SELECT ${PROJECT_COLUMNS} FROM project WHERE name = ? AND state = 'active'`).get(name) as ProjectRow | undefined;
 }
 
 export function requireProject(db: Db, name: string): ProjectRow {
   const row = findProject(db, name);
   if (!row) {
-    const known = (db.prepare('SELECT name FROM project ORDER BY name LIMIT 10').all() as { name: string }[]).map((r) => r.name);
+    const known = (db.prepare("SELECT name FROM project WHERE state = 'active' ORDER BY name LIMIT 10").all() as { name: string }[]).map((r) => r.name);
     throw notFound(`No project named "${name}".${known.length ? ` Projects: ${known.join(', ')}.` : ' There are no projects yet.'}`);
   }
   return row;
 }
 
 export function createProject(db: Db, name: string, guidelines = ''): ProjectRow {
-  if (findProject(db, name)) throw conflict(`A project named "${name}" already exists.`);
+  if (db.prepare('SELECT 1 FROM project WHERE name = ?').get(name)) throw conflict(`A project named "${name}" already exists.`);
   db.prepare('INSERT INTO project (name, created_at, guidelines, settings) VALUES (?, ?, ?, ?)').run(
     name,
     new Date().toISOString(),
@@ -49,24 +54,54 @@ export function updateSettings(db: Db, name: string, patch: Partial<ProjectSetti
   return settings;
 }
 
-/** Items with a current (non-cleared) label by at least one human: what "progress" means. */
-export function countLabeled(db: Db, projectId: number): number {
-  const row = db
-    .prepare(
-      `SELECT COUNT(DISTINCT h.item_id) AS n FROM label_head h
-       JOIN item i ON i.id = h.item_id JOIN annotator a ON a.id = h.annotator_id
-       WHERE i.project_id = ? AND a.kind = 'human' AND h.choice IS NOT NULL`,
-    )
-    .get(projectId) as { n: number };
-  return row.n;
+/** Items with a current judgement of the task by at least one human: what "progress" means. */
+export function countLabeled(db: Db, projectId: number, task: Task = 'pairwise'): number {
+  return (db.prepare('SELECT labeled FROM task_progress WHERE project_id = ? AND task = ?').pluck().get(projectId, task) as number | undefined) ?? 0;
 }
 
 export function summarize(db: Db, row: ProjectRow): ProjectSummary {
-  const items = (db.prepare('SELECT COUNT(*) AS n FROM item WHERE project_id = ?').get(row.id) as { n: number }).n;
-  return { name: row.name, createdAt: row.created_at, items, labeled: countLabeled(db, row.id), settings: projectSettings(row) };
+  return { name: row.name, createdAt: row.created_at, items: row.item_count, labeled: countLabeled(db, row.id), settings: projectSettings(row) };
 }
 
 export function listProjects(db: Db): ProjectSummary[] {
-  const rows = db.prepare('SELECT id, name, created_at, settings FROM project ORDER BY name').all() as ProjectRow[];
+  const rows = db.prepare(`SELECT ${PROJECT_COLUMNS} FROM project WHERE state = 'active' ORDER BY name`).all() as ProjectRow[];
   return rows.map((row) => summarize(db, row));
+}
+
+export function renameProject(db: Db, from: string, to: string): ProjectRow {
+  const row = requireProject(db, from);
+  if (from === to) return row;
+  if (db.prepare('SELECT 1 FROM project WHERE name = ?').get(to)) throw conflict(`A project named "${to}" already exists; choose another name.`);
+  db.prepare('UPDATE project SET name = ? WHERE id = ?').run(to, row.id);
+  return requireProject(db, to);
+}
+
+/** Items deleted per transaction while a project goes. */
+const DELETE_BATCH = 2000;
+
+/**
+ * Deletes a project without one long write: it is hidden at once (state 'deleting', its name freed),
+ * then its items go in short batches, then the project row. A delete cut short by a crash is finished
+ * by finishDeletes when the database next opens.
+ */
+export function markDeleting(db: Db, name: string): number {
+  const row = requireProject(db, name);
+  db.prepare("UPDATE project SET state = 'deleting', name = ? WHERE id = ?").run(`\u0000deleting-${row.id}`, row.id);
+  return row.id;
+}
+
+export async function deleteProjectRows(db: Db, projectId: number, pause: () => Promise<void> = () => new Promise(setImmediate)): Promise<void> {
+  const batch = db.prepare(`DELETE FROM item WHERE id IN (SELECT id FROM item WHERE project_id = ? LIMIT ${DELETE_BATCH})`);
+  while (writeNow(db, () => batch.run(projectId)).changes === DELETE_BATCH) await pause();
+  writeNow(db, () => db.prepare('DELETE FROM project WHERE id = ?').run(projectId));
+}
+
+/** Projects whose delete was under way when the app stopped. */
+export function deletingProjects(db: Db): number[] {
+  return db.prepare("SELECT id FROM project WHERE state = 'deleting'").pluck().all() as number[];
+}
+
+/** Removes a project an import made for itself, when that import failed and left it empty. */
+export function dropIfEmpty(db: Db, projectId: number): void {
+  writeNow(db, () => db.prepare('DELETE FROM project WHERE id = ? AND NOT EXISTS (SELECT 1 FROM item WHERE project_id = ?)').run(projectId, projectId));
 }

@@ -1,4 +1,5 @@
 // Renders a prompt or a response: plain text as markdown, a chat as one block per message.
+import { messageText } from '../../../shared/choices';
 import type { Content } from '../../../shared/domain';
 import { Markdown } from './Markdown';
 
@@ -9,7 +10,7 @@ export function ContentView({ content }: { content: Content }) {
       {content.map((message, i) => (
         <div key={i} className="flex flex-col gap-1">
           <div className="text-[11px] font-semibold tracking-wide text-faint uppercase">{message.role}</div>
-          <Markdown text={message.content} />
+          <Markdown text={messageText(message.content)} />
         </div>
       ))}
     </div>

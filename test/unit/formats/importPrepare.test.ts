@@ -71,10 +71,11 @@ describe('prepareLines', () => {
         JSON.stringify(draft.prompt),
         draft.reference,
         JSON.stringify(draft.metadata),
-        JSON.stringify(draft.responses.map((r) => ({ content: r.content, model: r.model, steps: r.steps }))),
+        String(draft.responses.length),
         preference,
       ]);
       expect(result.rows).toHaveLength(RECORD_STRIDE);
+      expect(result.responses).toEqual(draft.responses.flatMap((r) => [JSON.stringify(r.content), r.model, r.steps === null ? null : JSON.stringify(r.steps)]));
     }
   });
 

@@ -33,7 +33,7 @@ describe('arbiter items', () => {
     [{ prompt: 'p', responses: [{ text: 'a' }, { text: '' }] }, 'responses[1].text: empty text'],
     [{ prompt: 'p', responses: [{ text: 'a' }, { txt: 'b' }] }, 'responses[1].text: missing'],
     [{ prompt: '', responses: [{ text: 'a' }, { text: 'b' }] }, 'prompt: empty text'],
-    [{ prompt: [{ role: 'user', content: 1 }], responses: [{ text: 'a' }, { text: 'b' }] }, 'prompt[0].content: expected a string, got number'],
+    [{ prompt: [{ role: 'user', content: 1 }], responses: [{ text: 'a' }, { text: 'b' }] }, 'prompt[0].content: expected a string or a list of typed parts, got number'],
     [{ prompt: 'p', responses: [{ text: 'a', model: 5 }, { text: 'b' }] }, 'responses[0].model: expected a string, got number'],
     [{ prompt: 'p', responses: 'ab' }, 'responses: expected a list, got string'],
     [{ id: true, prompt: 'p', responses: [{ text: 'a' }, { text: 'b' }] }, 'id: '],

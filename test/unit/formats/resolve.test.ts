@@ -46,6 +46,6 @@ describe('decide', () => {
   });
 
   it('a two-response ranking counts as a choice', () => {
-    expect(decide(2, [{ ...l('a', null), ranking: [1, 0] }])).toEqual({ winner: 1, margin: null });
+    expect(decide(2, [{ ...l('a', null), ranking: [[1], [0]] }])).toEqual({ winner: 1, margin: null });
   });
 });

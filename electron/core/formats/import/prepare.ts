@@ -34,11 +34,14 @@ export function parseJson(text: string): Record<string, unknown> {
 
 /**
  * A prepared record is RECORD_STRIDE consecutive values of a flat array (cheap to post between threads):
- * uid, external id, prompt JSON, reference, metadata JSON, responses JSON (the item columns, as stored),
- * then the file's preference ('A' or null).
+ * uid, external id, prompt JSON, reference, metadata JSON (the item columns, as stored), the number of
+ * responses (as a string), then the file's preference ('A' or null). Its responses follow in a second
+ * flat array, RESPONSE_STRIDE values each: content JSON, model, steps JSON (or null).
  */
 export const RECORD_STRIDE = 7;
+export const RESPONSE_COUNT_FIELD = 5;
 export const PREFERENCE_FIELD = 6;
+export const RESPONSE_STRIDE = 3;
 
 /**
  * A piece of the input, cut at a line end: raw UTF-8 bytes of a file, or lines the caller already has
@@ -60,6 +63,8 @@ export interface ChunkResult {
   records: number;
   /** RECORD_STRIDE values per good record, in line order. */
   rows: (string | null)[];
+  /** RESPONSE_STRIDE values per response of each good record, in the same order. */
+  responses: (string | null)[];
   errors: ChunkError[];
 }
 
@@ -86,34 +91,25 @@ export function chunkLines(chunk: Chunk, first: boolean): string[] {
   return lines;
 }
 
-const jsonOrNull = (value: string | null | undefined) => (value === null ? 'null' : JSON.stringify(value));
-
-/** Appends the record's item columns and preference to `rows`. */
-export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[]): void {
+/** Appends the record's item columns and preference to `rows`, its responses to `responses`. */
+export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], responses: (string | null)[]): void {
   const { draft } = parsed;
   const promptJson = JSON.stringify(draft.prompt);
   // canonicalJson of a string is its JSON.stringify: hash and stored text share one stringify.
   const promptCanonical = typeof draft.prompt === 'string' ? promptJson : canonicalJson(draft.prompt);
   const canonical: string[] = [];
-  let responses = '[';
-  for (let i = 0; i < draft.responses.length; i++) {
-    const r = draft.responses[i]!;
+  for (const r of draft.responses) {
     const contentJson = JSON.stringify(r.content);
     canonical.push(typeof r.content === 'string' ? contentJson : canonicalJson(r.content));
-    if (i) responses += ',';
-    // Same text as JSON.stringify({ content, model, steps }) for the values a parser gives.
-    if ((r.model === null || typeof r.model === 'string') && (r.steps === null || Array.isArray(r.steps)))
-      responses += `{"content":${contentJson},"model":${jsonOrNull(r.model)},"steps":${r.steps === null ? 'null' : JSON.stringify(r.steps)}}`;
-    else responses += JSON.stringify({ content: r.content, model: r.model, steps: r.steps });
+    responses.push(contentJson, r.model, r.steps === null ? null : JSON.stringify(r.steps));
   }
-  responses += ']';
   rows.push(
     itemUidOfCanonical(promptCanonical, canonical),
     draft.externalId,
     promptJson,
     draft.reference,
     JSON.stringify(draft.metadata),
-    responses,
+    String(draft.responses.length),
     parsed.preference,
   );
 }
@@ -123,14 +119,14 @@ export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[]): vo
  * that has already failed) good records are checked but not prepared.
  */
 export function prepareLines(parse: RecordParser, lines: string[], validateOnly = false): ChunkResult {
-  const result: ChunkResult = { lines: lines.length, records: 0, rows: [], errors: [] };
+  const result: ChunkResult = { lines: lines.length, records: 0, rows: [], responses: [], errors: [] };
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i]!;
     if (text.trim() === '') continue;
     result.records++;
     try {
       const parsed = parse(parseJson(text));
-      if (!validateOnly) prepareRecord(parsed, result.rows);
+      if (!validateOnly) prepareRecord(parsed, result.rows, result.responses);
     } catch (error) {
       if (!(error instanceof RecordError)) throw error;
       result.errors.push({ line: i + 1, reason: error.message, text });

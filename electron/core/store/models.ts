@@ -1,8 +1,8 @@
 // The model and score tables (migrations/0002_scores.sql).
-import type { Db } from '../store/db';
-import type { Manifest } from './manifest';
-import type { FileSignature } from './modelFolder';
-import type { ModelDescription, ModelInfo, ModelKind, ModelSpec, ProviderReport } from './types';
+import type { Db } from './db';
+import type { Manifest } from '../scorer/manifest';
+import type { FileSignature } from '../scorer/modelFolder';
+import type { ModelDescription, ModelInfo, ModelKind, ModelSpec, ProviderReport } from '../scorer/types';
 
 /** What the model row's manifest column holds. */
 export interface StoredModel {
@@ -125,4 +125,9 @@ export function getScore(db: Db, modelId: number, contentHash: string): StoredSc
     | undefined;
   if (!row) return null;
   return { reward: row.reward, stepScores: row.step_scores ? (JSON.parse(row.step_scores) as (number | null)[]) : null, provider: row.provider };
+}
+
+/** Removes a model and, by cascade, its scores; says whether there was one. */
+export function removeModel(db: Db, modelId: number): boolean {
+  return db.prepare('DELETE FROM model WHERE id = ?').run(modelId).changes === 1;
 }

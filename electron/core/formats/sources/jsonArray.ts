@@ -1,0 +1,44 @@
+// A JSON document that is one array of records (`[{...}, {...}]`), parsed as a stream: each element
+// becomes one line, its JSON.stringify, so the importer's "line N" is element N of the array (1-based:
+// line 1 is element [0]). A syntax error cannot be skipped past, so it stops the whole import.
+import { JSONParser } from '@streamparser/json';
+import { ArbiterError } from '../../errors';
+import type { Chunk } from '../import/prepare';
+
+/** Elements per chunk: the same batch as lines given to importLines. */
+export const CHUNK_RECORDS = 2000;
+
+export async function* jsonArrayChunks(bytes: AsyncIterable<Uint8Array>, path: string, recordsPerChunk = CHUNK_RECORDS): AsyncGenerator<Chunk> {
+  // keepStack: false drops each element from the parser's copy of the array once it is emitted, so
+  // memory holds one chunk of elements, never the whole array.
+  const parser = new JSONParser({ paths: ['$.*'], keepStack: false });
+  let elements = 0;
+  let batch: string[] = [];
+  const ready: string[][] = [];
+  parser.onValue = ({ value }) => {
+    elements++;
+    batch.push(JSON.stringify(value));
+    if (batch.length === recordsPerChunk) {
+      ready.push(batch);
+      batch = [];
+    }
+  };
+  /** Hands the parser a piece, or the end of the input (no piece); JSON errors name the element. */
+  const feed = (piece?: Uint8Array) => {
+    try {
+      if (piece) parser.write(piece);
+      // The parser ends by itself at the closing bracket; still open here means the file was cut short.
+      else if (!parser.isEnded) parser.end();
+    } catch (error) {
+      // Only the parser throws here (and not always its own error classes): it is all bad JSON.
+      const element = elements + 1;
+      throw new ArbiterError('invalid_file', `${path}: invalid JSON in or after element ${element} of the array (${(error as Error).message})`, { element });
+    }
+  };
+  for await (const piece of bytes) {
+    feed(piece);
+    while (ready.length) yield { lines: ready.shift()! };
+  }
+  feed();
+  if (batch.length) yield { lines: batch };
+}

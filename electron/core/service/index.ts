@@ -1,0 +1,46 @@
+// The application service: the one object that implements shared/api, composed of one module per
+// feature (the same rooms as shared/api/ and renderer/src/features/). Transports (IPC, HTTP, the CLI)
+// validate input against the contract's schemas and call `dispatch`; nothing else touches the store.
+import { EventEmitter } from 'node:events';
+import { API_NAMES, schemas, type ApiName, type ApiOutput, type ApiParsed } from '../../../shared/api';
+import { notFound } from '../errors';
+import { JobRegistry } from '../jobs';
+import type { Db } from '../store/db';
+import { appHandlers } from './app';
+import type { Handlers, ServiceContext, ServiceOptions } from './context';
+import { datasetsHandlers } from './datasets';
+import { jobsHandlers } from './jobs';
+import { labelsHandlers } from './labels';
+import { modelsHandlers } from './models';
+import { projectsHandlers } from './projects';
+
+export type { ServiceOptions };
+
+export class ArbiterService {
+  readonly events = new EventEmitter();
+  readonly jobs = new JobRegistry(this.events);
+  private readonly handlers: Handlers;
+
+  constructor(
+    readonly db: Db,
+    readonly options: ServiceOptions,
+  ) {
+    const context: ServiceContext = { db, options, events: this.events, jobs: this.jobs };
+    this.handlers = {
+      ...projectsHandlers(context),
+      ...datasetsHandlers(context),
+      ...labelsHandlers(context),
+      ...modelsHandlers(context),
+      ...jobsHandlers(context),
+      ...appHandlers(context),
+    };
+  }
+
+  /** Validates raw input against the contract, then runs the operation. */
+  async dispatch<N extends ApiName>(name: N, rawInput: unknown): Promise<ApiOutput<N>> {
+    if (!API_NAMES.includes(name)) throw notFound(`Unknown operation "${String(name)}".`);
+    const input = schemas[name].parse(rawInput ?? {}) as ApiParsed<N>;
+    const handler = this.handlers[name] as (input: ApiParsed<N>) => Promise<ApiOutput<N>> | ApiOutput<N>;
+    return handler(input);
+  }
+}

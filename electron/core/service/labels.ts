@@ -1,0 +1,157 @@
+// The labeling loop: items in order, the annotator's label on each, saves, rationale edits, undo, history,
+// and the header's progress (from counters, never a scan).
+import type { ItemView } from '../../../shared/api';
+import type { ItemRecord, LabelRevision } from '../../../shared/domain';
+import { shownOrder } from '../../../shared/order';
+import { invalidInput } from '../errors';
+import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
+import type { Db } from '../store/db';
+import { getItemBySeq, neighbourItem } from '../store/items';
+import { currentLabel, currentLabelsOfKind, getRevision, history, labelAppender, progressCounts, type RevisionDraft } from '../store/labels';
+import type { ProjectRow } from '../store/projects';
+import { writeNow } from '../store/write';
+import type { FeatureHandlers, ServiceContext } from './context';
+import { requireItem, requireProject } from './guards';
+
+type LabelOps = 'getItem' | 'nextItem' | 'saveLabel' | 'saveRationale' | 'undoLabel' | 'labelHistory' | 'progress';
+
+export function labelsHandlers({ db, events }: ServiceContext): FeatureHandlers<LabelOps> {
+  const itemView = (project: ProjectRow, item: ItemRecord, annotator: string): ItemView => {
+    const me = findAnnotator(db, annotator);
+    const label = me ? currentLabel(db, item.id, me.id) : null;
+    return {
+      ...item,
+      total: project.item_count,
+      // Shuffled per annotator and item, deterministically: reopening never flips sides.
+      shownOrder: shownOrder(annotator, item.uid, item.responses.length),
+      label: label && label.choice !== null ? label : null,
+      sourceLabel: currentLabelsOfKind(db, item.id, 'source')[0] ?? null,
+    };
+  };
+  /** Appends one revision in a short write that goes ahead of any bulk work; an id seen before adds nothing. */
+  const append = (draft: RevisionDraft): LabelRevision => {
+    const { id } = writeNow(db, () => labelAppender(db)(draft));
+    return getRevision(db, id)!;
+  };
+
+  return {
+    getItem: ({ project, annotator, itemId, seq }) => {
+      const row = requireProject(db, project);
+      if (itemId === undefined && seq === undefined) throw invalidInput('getItem needs itemId or seq.');
+      const item = itemId !== undefined ? requireItem(db, row, itemId) : getItemBySeq(db, row.id, seq!);
+      return item ? itemView(row, item, annotator) : null;
+    },
+    nextItem: ({ project, annotator, afterSeq, direction, unlabeledOnly }) => {
+      const row = requireProject(db, project);
+      const me = findAnnotator(db, annotator);
+      const start = afterSeq ?? (direction === 'next' ? -1 : Number.MAX_SAFE_INTEGER);
+      const item = neighbourItem(db, row.id, start, direction, unlabeledOnly && me ? me.id : null);
+      return item ? itemView(row, item, annotator) : null;
+    },
+    saveLabel: (input) => {
+      const row = requireProject(db, input.project);
+      const item = requireItem(db, row, input.itemId);
+      if (input.annotator === SOURCE_ANNOTATOR) throw invalidInput(`"${SOURCE_ANNOTATOR}" is reserved for preferences a file carried.`);
+      if (item.responses.length !== 2 && (input.choice === 'A' || input.choice === 'B'))
+        throw invalidInput(`Item ${input.itemId} has ${item.responses.length} responses; a Left/Right choice needs exactly 2.`);
+      const order = input.shownOrder;
+      const isPermutation = order.length === item.responses.length && [...order].sort((a, b) => a - b).every((v, i) => v === i);
+      if (!isPermutation) throw invalidInput(`shownOrder must list each of the item's ${item.responses.length} response indexes once.`);
+      const strength = input.choice === 'A' || input.choice === 'B' ? (input.strength ?? 2) : null;
+      const annotator = findAnnotator(db, input.annotator) ?? writeNow(db, () => ensureAnnotator(db, input.annotator, 'human'));
+      if (annotator.kind !== 'human') throw invalidInput(`"${input.annotator}" is a ${annotator.kind} annotator; labels from the app are a person's.`);
+      const saved = append({
+        id: input.id,
+        projectId: row.id,
+        itemId: item.id,
+        annotatorId: annotator.id,
+        choice: input.choice,
+        strength,
+        shownOrder: order,
+        body: {
+          ...(input.rationale ? { rationale: input.rationale } : {}),
+          ...(input.timeMs !== undefined ? { time_ms: input.timeMs } : {}),
+          ...(input.prelabelVisible !== undefined ? { prelabel_visible: input.prelabelVisible } : {}),
+        },
+      });
+      // A retried save finds its revision stored already: it must be this item's, by this annotator.
+      if (saved.itemId !== item.id || saved.annotator !== annotator.name) throw invalidInput(`Revision id ${input.id} belongs to another label.`);
+      events.emit('event', { type: 'label', project: input.project, itemId: item.id });
+      return saved;
+    },
+    saveRationale: ({ project, annotator, itemId, rationale }) => {
+      const row = requireProject(db, project);
+      requireItem(db, row, itemId);
+      const me = findAnnotator(db, annotator);
+      const current = me ? currentLabel(db, itemId, me.id) : null;
+      if (!me || !current || current.choice === null) return null;
+      if ((current.body.rationale ?? '') === rationale) return current;
+      // A rationale edit is a new revision too: same choice, new text.
+      return append({
+        projectId: row.id,
+        itemId,
+        annotatorId: me.id,
+        choice: current.choice,
+        strength: current.strength,
+        ranking: current.ranking,
+        shownOrder: current.shownOrder,
+        body: { ...current.body, rationale },
+      });
+    },
+    undoLabel: ({ project, annotator, itemId }) => {
+      const row = requireProject(db, project);
+      requireItem(db, row, itemId);
+      const me = findAnnotator(db, annotator);
+      return me ? undo(db, row.id, itemId, me.id) : null;
+    },
+    labelHistory: ({ project, itemId }) => {
+      const row = requireProject(db, project);
+      requireItem(db, row, itemId);
+      return history(db, itemId);
+    },
+    progress: ({ project, annotator }) => {
+      const row = requireProject(db, project);
+      const me = findAnnotator(db, annotator);
+      const { mine, labeled } = progressCounts(db, row.id, me?.id ?? null);
+      return { total: row.item_count, labeledByMe: mine, labeled };
+    },
+  };
+}
+
+/**
+ * Undo appends a revision equal to the one before the current one (or a clearing revision), so the
+ * history keeps every step and undo itself can be undone by labeling again.
+ */
+function undo(db: Db, projectId: number, itemId: number, annotatorId: number): LabelRevision | null {
+  const id = writeNow(db, () => {
+    const revisions = history(db, itemId, annotatorId, 'pairwise');
+    const current = revisions[revisions.length - 1];
+    if (!current) return null;
+    const previous = findReplacedState(revisions);
+    return labelAppender(db)({
+      projectId,
+      itemId,
+      annotatorId,
+      choice: previous?.choice ?? null,
+      strength: previous?.strength ?? null,
+      ranking: previous?.ranking ?? null,
+      shownOrder: previous?.shownOrder ?? current.shownOrder,
+      body: { ...(previous?.body ?? {}), undo_of: current.id },
+    }).id;
+  });
+  return id ? getRevision(db, id) : null;
+}
+
+/**
+ * Revisions form a stack where an undo revision pops: replaying the list with a stack gives the
+ * state the current revision replaced.
+ */
+function findReplacedState(revisions: LabelRevision[]): LabelRevision | null {
+  const stack: LabelRevision[] = [];
+  for (const revision of revisions) {
+    if (typeof revision.body.undo_of === 'string') stack.pop();
+    else stack.push(revision);
+  }
+  // The stack's top is the current state; the one under it is what undo restores.
+  return stack.length >= 2 ? stack[stack.length - 2]! : null;
+}

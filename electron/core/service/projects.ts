@@ -1,0 +1,30 @@
+// Projects: list, create, open, rename, delete (after a backup), settings.
+import { dirname, join } from 'node:path';
+import { backupTo } from '../store/db';
+import * as projects from '../store/projects';
+import type { FeatureHandlers, ServiceContext } from './context';
+
+type ProjectOps = 'listProjects' | 'createProject' | 'getProject' | 'updateProjectSettings' | 'renameProject' | 'deleteProject';
+
+export function projectsHandlers({ db, events, options }: ServiceContext): FeatureHandlers<ProjectOps> {
+  return {
+    listProjects: () => projects.listProjects(db),
+    createProject: ({ name, guidelines }) => projects.summarize(db, projects.createProject(db, name, guidelines ?? '')),
+    getProject: ({ project }) => projects.summarize(db, projects.requireProject(db, project)),
+    updateProjectSettings: ({ project, settings }) => projects.updateSettings(db, project, settings),
+    renameProject: ({ project, name }) => projects.summarize(db, projects.renameProject(db, project, name)),
+    deleteProject: async ({ project }) => {
+      projects.requireProject(db, project);
+      const file = `before-delete-${project.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}.sqlite`;
+      // Kept beside the database: a deleted project can be restored from it (README "Backup and restore").
+      backupTo(db, join(dirname(options.dbPath), 'backups', file));
+      const id = projects.markDeleting(db, project);
+      // The rows go in short batches after the answer; the project is already gone from every list.
+      void projects.deleteProjectRows(db, id).then(
+        () => events.emit('event', { type: 'projectDeleted', project }),
+        (error: unknown) => console.error(`Arbiter: deleting project ${project} stopped: ${(error as Error).message}; it resumes at the next start.`),
+      );
+      return { deleted: project, backup: file };
+    },
+  };
+}

@@ -1,0 +1,206 @@
+// Imports are atomic by visibility, not by one long transaction. An import record is written first,
+// marked pending and owned by the writing process; the import's rows are written in short batches with
+// seqs from the record's first_seq on, where the project does not show them (its visible_seq is below);
+// one short transaction then moves visible_seq past them, adds the counters and marks the record
+// complete. A cancelled or failed import removes its rows in batches; one left by a crash (its owner
+// process is gone) is removed the next time the database is opened.
+import { hostname } from 'node:os';
+import { conflict } from '../errors';
+import type { Db } from './db';
+import { beginWrite, sleepSync, writeNow } from './write';
+
+export interface PendingImport {
+  id: number;
+  projectId: number;
+  firstSeq: number;
+}
+
+const OWNER = `${hostname()}:${process.pid}`;
+
+function ownerAlive(owner: string | null): boolean {
+  if (!owner) return false;
+  const [host, pid] = [owner.slice(0, owner.lastIndexOf(':')), Number(owner.slice(owner.lastIndexOf(':') + 1))];
+  // Another machine's process cannot be asked; a database on a shared drive is not supported anyway.
+  if (host !== hostname()) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Starts an import into a project: one pending import per project at a time. */
+export function beginImport(db: Db, projectId: number, fileName: string, format: string): PendingImport {
+  // A crashed import's rows sit above visible_seq: they must go before new rows are made visible over them.
+  removeStaleImports(db, projectId);
+  return db.transaction(() => {
+    const running = db.prepare("SELECT id, owner, first_seq FROM import_file WHERE project_id = ? AND state = 'pending'").all(projectId) as {
+      id: number;
+      owner: string | null;
+      first_seq: number;
+    }[];
+    for (const other of running) {
+      if (ownerAlive(other.owner)) throw conflict(`Another import into this project is still running (${other.owner === OWNER ? 'in this process' : `process ${other.owner}`}); wait for it to finish, or cancel it.`);
+    }
+    const firstSeq = db.prepare('SELECT COALESCE(MAX(seq), -1) + 1 FROM item WHERE project_id = ?').pluck().get(projectId) as number;
+    const result = db
+      .prepare(
+        "INSERT INTO import_file (project_id, sha256, file_name, format, imported_at, items, labels, state, owner, first_seq) VALUES (?, '', ?, ?, ?, 0, 0, 'pending', ?, ?)",
+      )
+      .run(projectId, fileName, format, new Date().toISOString(), OWNER, firstSeq);
+    return { id: Number(result.lastInsertRowid), projectId, firstSeq };
+  }).immediate();
+}
+
+export interface ImportCounts {
+  sha256: string;
+  format: string;
+  /** The seq the next new item would have had: visible_seq moves there. */
+  endSeq: number;
+  items: number;
+  labels: number;
+  /** Source-label revisions written by this import, by annotator: the counters they move. */
+  labelsBy: Map<number, number>;
+}
+
+/** Makes a pending import's rows visible and counts them, in one short transaction (run inside it). */
+export function completeImport(db: Db, pending: PendingImport, counts: ImportCounts): void {
+  db.prepare('UPDATE project SET visible_seq = MAX(visible_seq, ?), item_count = item_count + ? WHERE id = ?').run(counts.endSeq, counts.items, pending.projectId);
+  const bump = db.prepare(
+    `INSERT INTO progress (project_id, task, annotator_id, done) VALUES (?, 'pairwise', ?, ?)
+     ON CONFLICT (project_id, task, annotator_id) DO UPDATE SET done = done + excluded.done`,
+  );
+  for (const [annotatorId, n] of counts.labelsBy) if (n) bump.run(pending.projectId, annotatorId, n);
+  db.prepare("UPDATE import_file SET state = 'complete', owner = NULL, sha256 = ?, format = ?, items = ?, labels = ? WHERE id = ?").run(
+    counts.sha256,
+    counts.format,
+    counts.items,
+    counts.labels,
+    pending.id,
+  );
+}
+
+/** Rows deleted per transaction while removing an import: a few ms each, so saves slip in between. */
+const DELETE_BATCH = 2000;
+
+/**
+ * Removes a pending import's rows in short batches (the items cascade to their responses, labels and
+ * heads), then its record. Asynchronous between batches so a waiting save gets the write lock.
+ */
+export async function removeImport(db: Db, pending: PendingImport, pause: () => Promise<void> = () => new Promise(setImmediate)): Promise<void> {
+  const batch = db.prepare(
+    `DELETE FROM item WHERE id IN (SELECT id FROM item WHERE project_id = ? AND seq >= ? AND seq >= (SELECT visible_seq FROM project WHERE id = ?) LIMIT ${DELETE_BATCH})`,
+  );
+  for (;;) {
+    const { changes } = db.transaction(() => batch.run(pending.projectId, pending.firstSeq, pending.projectId)).immediate();
+    if (changes < DELETE_BATCH) break;
+    await pause();
+  }
+  db.prepare('DELETE FROM import_file WHERE id = ?').run(pending.id);
+}
+
+/** Pending imports whose process is gone: a crash or a kill left them. */
+export function staleImports(db: Db, projectId?: number): PendingImport[] {
+  const rows = db
+    .prepare(`SELECT id, project_id, first_seq, owner FROM import_file WHERE state = 'pending'${projectId === undefined ? '' : ' AND project_id = ?'}`)
+    .all(...(projectId === undefined ? [] : [projectId])) as {
+    id: number;
+    project_id: number;
+    first_seq: number;
+    owner: string | null;
+  }[];
+  return rows.filter((r) => !ownerAlive(r.owner)).map((r) => ({ id: r.id, projectId: r.project_id, firstSeq: r.first_seq ?? 0 }));
+}
+
+/** Removes what crashed imports left (synchronously, batch by batch: called when a database opens). */
+export function removeStaleImports(db: Db, projectId?: number): number {
+  const stale = staleImports(db, projectId);
+  const batch = db.prepare(
+    `DELETE FROM item WHERE id IN (SELECT id FROM item WHERE project_id = ? AND seq >= ? AND seq >= (SELECT visible_seq FROM project WHERE id = ?) LIMIT ${DELETE_BATCH})`,
+  );
+  for (const pending of stale) {
+    while (db.transaction(() => batch.run(pending.projectId, pending.firstSeq, pending.projectId)).immediate().changes === DELETE_BATCH);
+    db.prepare('DELETE FROM import_file WHERE id = ?').run(pending.id);
+  }
+  return stale.length;
+}
+
+/** Whether a file with this content was imported into the project before (complete imports only). */
+export function importedBefore(db: Db, projectId: number, sha256: string): boolean {
+  return db.prepare("SELECT 1 FROM import_file WHERE project_id = ? AND sha256 = ? AND state = 'complete'").get(projectId, sha256) !== undefined;
+}
+
+/** How long bulk work holds the write lock at most, and how long it then lets go. */
+const HOLD_MS = 25;
+const YIELD_MS = 1.5;
+
+/**
+ * The connection settings and transaction rhythm of an import. Batches are written with write(); the
+ * transaction stays open across calls until it has held the lock HOLD_MS, then commits and yields
+ * YIELD_MS so a waiting save gets in; release() commits what is open (before the import waits on
+ * anything). Batches commit with synchronous=NORMAL: until the import completes nothing of it is
+ * visible, and finish() commits with FULL, which syncs everything before it too.
+ */
+export function importSession(db: Db, cacheKib: number) {
+  const saved = {
+    cache: db.pragma('cache_size', { simple: true }) as number,
+    foreignKeys: db.pragma('foreign_keys', { simple: true }) as number,
+    autoCheckpoint: db.pragma('wal_autocheckpoint', { simple: true }) as number,
+    synchronous: db.pragma('synchronous', { simple: true }) as number,
+  };
+  // A bigger page cache: the uid index takes keys in random order, and with SQLite's default 2 MB most
+  // inserts into it would go back to disk.
+  if (saved.cache > -cacheKib && saved.cache < cacheKib) db.pragma(`cache_size = -${cacheKib}`);
+  // Every id an import writes comes from a row it just inserted or looked up, so foreign keys hold by
+  // construction; checking them per row would cost an index lookup per key. The integration tests run
+  // foreign_key_check after imports.
+  db.pragma('foreign_keys = OFF');
+  // The checkpoint (copying the WAL into the database) is left to the connection's close or the task
+  // worker's background step, not run inside a batch while a save waits.
+  db.pragma('wal_autocheckpoint = 0');
+  db.pragma('synchronous = NORMAL');
+  let openedAt = -1;
+  let ended = false;
+  const commit = () => {
+    if (openedAt < 0) return;
+    db.exec('COMMIT');
+    openedAt = -1;
+    sleepSync(YIELD_MS);
+  };
+  return {
+    write(fn: () => void): void {
+      if (openedAt < 0) {
+        beginWrite(db);
+        openedAt = performance.now();
+      }
+      try {
+        fn();
+      } catch (error) {
+        db.exec('ROLLBACK');
+        openedAt = -1;
+        throw error;
+      }
+      if (performance.now() - openedAt >= HOLD_MS) commit();
+    },
+    release: commit,
+    /** The last, durable transaction: what makes the import visible. */
+    finish(fn: () => void): void {
+      commit();
+      db.pragma(`synchronous = ${saved.synchronous}`);
+      writeNow(db, fn);
+    },
+    /** Rolls back what is open and restores the connection's settings; safe to call twice. */
+    end(): void {
+      if (ended) return;
+      ended = true;
+      if (openedAt >= 0 && db.inTransaction) db.exec('ROLLBACK');
+      openedAt = -1;
+      db.pragma(`cache_size = ${saved.cache}`);
+      db.pragma(`foreign_keys = ${saved.foreignKeys}`);
+      db.pragma(`wal_autocheckpoint = ${saved.autoCheckpoint}`);
+      db.pragma(`synchronous = ${saved.synchronous}`);
+    },
+  };
+}

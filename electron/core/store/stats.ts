@@ -1,0 +1,39 @@
+// Project figures for `arbiter stats`: counts and progress now; agreement later. Run as a read (a WAL
+// snapshot), never while an annotator waits on the same thread for something else.
+import type { ProjectStats } from '../../../shared/api';
+import type { Db } from './db';
+import { countResponses, VISIBLE } from './items';
+import { countLabeled, type ProjectRow } from './projects';
+
+export function projectStats(db: Db, project: ProjectRow): ProjectStats {
+  return db.transaction(() => {
+    const params = { project: project.id };
+    const items = project.item_count;
+    const labeled = countLabeled(db, project.id);
+    const revisions = db.prepare(`SELECT COUNT(*) FROM label l JOIN item i ON i.id = l.item_id WHERE i.project_id = @project AND ${VISIBLE}`).pluck().get(params) as number;
+    const byChoiceRows = db
+      .prepare(
+        `SELECT h.choice, COUNT(*) AS n FROM label_head h JOIN item i ON i.id = h.item_id JOIN annotator a ON a.id = h.annotator_id
+         WHERE i.project_id = @project AND ${VISIBLE} AND h.task = 'pairwise' AND h.done = 1 AND a.kind = 'human' GROUP BY h.choice`,
+      )
+      .all(params) as { choice: string; n: number }[];
+    const annotators = db
+      .prepare(
+        `SELECT a.name, a.kind, p.done AS labeled FROM progress p JOIN annotator a ON a.id = p.annotator_id
+         WHERE p.project_id = @project AND p.task = 'pairwise' AND p.done > 0 ORDER BY a.kind, a.name`,
+      )
+      .all(params) as { name: string; kind: string; labeled: number }[];
+    const byChoice = Object.fromEntries(byChoiceRows.map((r) => [r.choice, r.n]));
+    const current = byChoiceRows.reduce((sum, r) => sum + r.n, 0);
+    return {
+      project: project.name,
+      items,
+      responses: countResponses(db, project.id),
+      labeled,
+      progress: items === 0 ? 0 : labeled / items,
+      labels: { revisions, current, byChoice },
+      annotators,
+      source: { labeled: annotators.filter((a) => a.kind === 'source').reduce((sum, a) => sum + a.labeled, 0) },
+    };
+  }).deferred();
+}

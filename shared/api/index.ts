@@ -1,0 +1,46 @@
+// The API contract: every operation once, with a zod schema for its input and its output type, one
+// module per feature (the same rooms as electron/core/service/ and renderer/src/features/). Electron IPC
+// (electron/main), the browser host (electron/host) and the renderer's client are all built from this
+// one table, so a transport can never accept a shape the other refuses.
+import type { z } from 'zod';
+import { appSchemas, type AppOutputs } from './app';
+import { datasetsSchemas, type DatasetsOutputs } from './datasets';
+import { jobsSchemas, type JobsOutputs } from './jobs';
+import { labelsSchemas, type LabelsOutputs } from './labels';
+import { modelsSchemas, type ModelsOutputs } from './models';
+import { projectsSchemas, type ProjectsOutputs } from './projects';
+
+export * from './app';
+export * from './common';
+export * from './datasets';
+export * from './jobs';
+export * from './labels';
+export * from './models';
+export * from './projects';
+
+export const schemas = {
+  ...projectsSchemas,
+  ...datasetsSchemas,
+  ...labelsSchemas,
+  ...modelsSchemas,
+  ...jobsSchemas,
+  ...appSchemas,
+} as const;
+
+export type ApiName = keyof typeof schemas;
+export type ApiInput<N extends ApiName> = z.input<(typeof schemas)[N]>;
+export type ApiParsed<N extends ApiName> = z.output<(typeof schemas)[N]>;
+
+export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs;
+export type ApiOutput<N extends ApiName> = ApiOutputs[N];
+
+/** What a transport returns for an error: a sentence for people, a code for programs. */
+export interface ApiErrorShape {
+  code: 'invalid_input' | 'not_found' | 'conflict' | 'invalid_file' | 'internal' | 'unauthorized';
+  message: string;
+  details?: unknown;
+}
+
+export type ArbiterApi = { [N in ApiName]: (input: ApiInput<N>) => Promise<ApiOutput<N>> };
+
+export const API_NAMES = Object.keys(schemas) as ApiName[];

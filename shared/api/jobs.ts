@@ -1,0 +1,34 @@
+// Long work (import, export, scoring) as jobs with progress and cancel.
+import { z } from 'zod';
+import type { ScoreJobResult, ScoreProgress } from '../scoring';
+
+export const jobsSchemas = {
+  cancelJob: z.object({ jobId: z.string().min(1).max(100) }).strict(),
+  listJobs: z.object({}).strict(),
+} as const;
+
+export interface JobInfo {
+  id: string;
+  /** score: startScoring; import, export: importContent and exportProject, whose calls await the job. */
+  kind: 'score' | 'import' | 'export';
+  project: string;
+  state: 'running' | 'done' | 'failed' | 'cancelled';
+  startedAt: string;
+  finishedAt: string | null;
+  /** Score jobs only. */
+  progress: ScoreProgress | null;
+  /** Score jobs only; an import's or export's result is the answer to the call that started it. */
+  result: ScoreJobResult | null;
+  error: string | null;
+  /** Import and export jobs: lines read (import) or items/revisions read (export) so far. */
+  done?: number;
+  /** Import: the content's line count; export: null (not counted ahead). */
+  total?: number | null;
+  /** Export jobs: lines written so far. */
+  written?: number;
+}
+
+export interface JobsOutputs {
+  cancelJob: JobInfo;
+  listJobs: JobInfo[];
+}

@@ -1,0 +1,63 @@
+// Items and their labels: the labeling loop's reads and writes (compare today; steps, rankings,
+// rubrics and verdicts build on the same revisions).
+import { z } from 'zod';
+import type { ItemRecord, LabelRevision } from '../domain';
+import { annotatorName, itemId, projectName } from './common';
+
+const choice = z.enum(['A', 'B', 'tie', 'both_bad']);
+const strength = z.union([z.literal(1), z.literal(2), z.literal(3)]);
+/** A revision id the client made (UUIDv7): a retried save with the same id stores nothing new. */
+const revisionId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'not a UUID');
+
+export const labelsSchemas = {
+  getItem: z
+    .object({ project: projectName, annotator: annotatorName, itemId: itemId.optional(), seq: z.number().int().min(0).optional() })
+    .strict(),
+  nextItem: z
+    .object({
+      project: projectName,
+      annotator: annotatorName,
+      /** Start looking after this item's position; omitted means from the start. */
+      afterSeq: z.number().int().min(-1).optional(),
+      direction: z.enum(['next', 'previous']).default('next'),
+      unlabeledOnly: z.boolean().default(true),
+    })
+    .strict(),
+  saveLabel: z
+    .object({
+      project: projectName,
+      annotator: annotatorName,
+      itemId,
+      id: revisionId.optional(),
+      choice,
+      strength: strength.nullable().default(null),
+      shownOrder: z.array(z.number().int().min(0)).min(2),
+      rationale: z.string().max(20_000).optional(),
+      timeMs: z.number().int().min(0).optional(),
+      prelabelVisible: z.boolean().optional(),
+    })
+    .strict(),
+  saveRationale: z.object({ project: projectName, annotator: annotatorName, itemId, rationale: z.string().max(20_000) }).strict(),
+  undoLabel: z.object({ project: projectName, annotator: annotatorName, itemId }).strict(),
+  labelHistory: z.object({ project: projectName, itemId }).strict(),
+  /** Cheap progress for the header: one annotator's labeled count and the project's size. */
+  progress: z.object({ project: projectName, annotator: annotatorName }).strict(),
+} as const;
+
+export interface ItemView extends ItemRecord {
+  total: number;
+  shownOrder: number[];
+  label: LabelRevision | null;
+  /** Labels by other annotators of kind source (the file's own preference), shown as such. */
+  sourceLabel: LabelRevision | null;
+}
+
+export interface LabelsOutputs {
+  getItem: ItemView | null;
+  nextItem: ItemView | null;
+  saveLabel: LabelRevision;
+  saveRationale: LabelRevision | null;
+  undoLabel: LabelRevision | null;
+  labelHistory: LabelRevision[];
+  progress: { total: number; labeledByMe: number; labeled: number };
+}

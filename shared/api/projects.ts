@@ -1,0 +1,25 @@
+// Projects: create, open, rename, delete, settings.
+import { z } from 'zod';
+import type { ProjectSettings, ProjectSummary } from '../domain';
+import { projectName } from './common';
+
+export const projectsSchemas = {
+  listProjects: z.object({}).strict(),
+  createProject: z.object({ name: projectName, guidelines: z.string().max(200_000).optional() }).strict(),
+  getProject: z.object({ project: projectName }).strict(),
+  updateProjectSettings: z
+    .object({ project: projectName, settings: z.object({ prelabels: z.enum(['blind', 'assist']) }).partial().strict() })
+    .strict(),
+  renameProject: z.object({ project: projectName, name: projectName }).strict(),
+  /** Deleting asks first in the UI; the database is backed up before the project goes. */
+  deleteProject: z.object({ project: projectName, confirm: z.literal(true) }).strict(),
+} as const;
+
+export interface ProjectsOutputs {
+  listProjects: ProjectSummary[];
+  createProject: ProjectSummary;
+  getProject: ProjectSummary;
+  updateProjectSettings: ProjectSettings;
+  renameProject: ProjectSummary;
+  deleteProject: { deleted: string; backup: string };
+}
