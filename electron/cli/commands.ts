@@ -1,5 +1,4 @@
 // One function per CLI command; each parses its own options and prints what DESIGN.md promises.
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXPORT_FORMATS, IMPORT_FORMATS, type ExportFormat, type ImportFormat } from '../../shared/formatNames';
 import { openApp } from '../core/app';
@@ -8,23 +7,12 @@ import { exportProject, importFile, importLabelsFile } from '../core/formats/ind
 import { projectStats } from '../core/store/stats';
 import * as projects from '../core/store/projects';
 import { dbPathFrom, openDbFor, parse, UsageError, withDb, type CliIo } from './main';
+import { backupCommand, projectsCommand } from './manage';
+import { optionalAnnotatorName, requireFile, requireProjectName, requireString } from './options';
 import { serve } from './serve';
 import * as scorer from '../core/scorer/index';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
-
-function requireString(values: Record<string, unknown>, key: string): string {
-  const value = values[key];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${key} is required`);
-  return value;
-}
-
-function requireFile(path: string | undefined): string {
-  if (!path) throw new UsageError('FILE is required');
-  const full = resolve(path);
-  if (!existsSync(full)) throw new UsageError(`no such file: ${path}`);
-  return full;
-}
 
 const importCommand: Command = async (argv, io) => {
   const { values, positionals } = parse(argv, {
@@ -32,11 +20,12 @@ const importCommand: Command = async (argv, io) => {
     format: { type: 'string', default: 'auto' },
     'skip-invalid': { type: 'boolean', default: false },
   });
-  const file = requireFile(positionals[0]);
-  const project = requireString(values, 'project');
+  if (!positionals[0]) throw new UsageError('FILE is required');
+  const project = requireProjectName(values);
   const format = String(values.format);
   if (format !== 'auto' && !(IMPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`unknown import format "${format}"; one of: auto, ${IMPORT_FORMATS.join(', ')}`);
+  const file = requireFile(positionals[0]);
   return withDb(values, async (db) => {
     const summary = await importFile(db, {
       path: file,
@@ -59,18 +48,19 @@ const exportCommand: Command = async (argv, io) => {
     out: { type: 'string' },
     annotator: { type: 'string' },
   });
-  const project = requireString(values, 'project');
+  const project = requireProjectName(values);
   const format = requireString(values, 'format');
   const out = resolve(requireString(values, 'out'));
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`unknown export format "${format}"; one of: ${EXPORT_FORMATS.join(', ')}`);
+  const annotator = optionalAnnotatorName(values);
   return withDb(values, async (db) => {
     projects.requireProject(db, project);
     const summary = await exportProject(db, {
       project,
       format: format as ExportFormat,
       out,
-      annotator: typeof values.annotator === 'string' ? values.annotator : undefined,
+      annotator,
     });
     io.out(JSON.stringify(summary));
     return 0;
@@ -81,8 +71,9 @@ const labelsCommand: Command = async (argv, io) => {
   const [sub, ...rest] = argv;
   if (sub !== 'import') throw new UsageError('labels takes one subcommand: import FILE --project NAME');
   const { values, positionals } = parse(rest, { project: { type: 'string' } });
+  if (!positionals[0]) throw new UsageError('FILE is required');
+  const project = requireProjectName(values);
   const file = requireFile(positionals[0]);
-  const project = requireString(values, 'project');
   return withDb(values, async (db) => {
     projects.requireProject(db, project);
     const summary = await importLabelsFile(db, { path: file, project });
@@ -93,7 +84,7 @@ const labelsCommand: Command = async (argv, io) => {
 
 const statsCommand: Command = async (argv, io) => {
   const { values } = parse(argv, { project: { type: 'string' }, json: { type: 'boolean', default: false } });
-  const project = requireString(values, 'project');
+  const project = requireProjectName(values);
   return withDb(values, async (db) => {
     const stats = projectStats(db, projects.requireProject(db, project));
     if (values.json) io.out(JSON.stringify(stats));
@@ -102,16 +93,6 @@ const statsCommand: Command = async (argv, io) => {
       io.out(`  label revisions ${stats.labels.revisions}; current human labels ${stats.labels.current} ${JSON.stringify(stats.labels.byChoice)}`);
       for (const a of stats.annotators) io.out(`  ${a.kind.padEnd(6)} ${a.name}: ${a.labeled}`);
     }
-    return 0;
-  });
-};
-
-const projectsCommand: Command = async (argv, io) => {
-  const { values } = parse(argv, { json: { type: 'boolean', default: false } });
-  return withDb(values, async (db) => {
-    const list = projects.listProjects(db);
-    if (values.json) io.out(JSON.stringify(list));
-    else for (const p of list) io.out(`${p.name}\t${p.labeled}/${p.items}`);
     return 0;
   });
 };
@@ -148,7 +129,7 @@ const scoreCommand: Command = async (argv, io) => {
     provider: { type: 'string', default: 'auto' },
     'batch-size': { type: 'string', default: '16' },
   });
-  const project = requireString(values, 'project');
+  const project = requireProjectName(values);
   const provider = String(values.provider);
   if (!['auto', 'cpu', 'cuda', 'dml', 'coreml'].includes(provider)) throw new UsageError(`--provider must be auto, cpu, cuda, dml or coreml`);
   const batchSize = Number(values['batch-size']);
@@ -206,6 +187,7 @@ export const commands: Record<string, Command> = {
   labels: labelsCommand,
   stats: statsCommand,
   projects: projectsCommand,
+  backup: backupCommand,
   doctor: doctorCommand,
   serve: serveCommand,
 };

@@ -1,6 +1,7 @@
 // The `arbiter` command line: a contract that tests and users script against (DESIGN.md).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { EXPORT_FORMATS, IMPORT_FORMATS } from '../../shared/formatNames';
 import { ArbiterError, InvalidFileError, toErrorShape } from '../core/errors';
 import { defaultDbPath } from '../core/paths';
@@ -17,6 +18,9 @@ Commands:
   score --project NAME [--model DIR ...] [--provider auto|cpu|cuda|dml|coreml] [--batch-size N]
   models [--json]
   projects [--json]
+  projects rename OLD NEW
+  projects delete NAME [--yes]        (asks first on a terminal; --yes where stdin is not one)
+  backup [--out FILE]                 (default: <db>.backup-<yyyymmdd-hhmmss>.sqlite beside the database)
   serve [--port N] [--host ADDR] [--no-demo]
   doctor [--json]
 
@@ -27,6 +31,30 @@ export class UsageError extends Error {}
 export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
+  /** Asks a person a question and returns their answer; absent where nobody can answer (stdin is no terminal). */
+  ask?: (question: string) => Promise<string>;
+}
+
+/** Asks on the terminal: the question on stderr (stdout stays JSON for scripts), the answer from stdin. */
+function askOnTerminal(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  return new Promise<string>((answer) => {
+    // End of input (Ctrl+D) or Ctrl+C answers "no".
+    rl.once('close', () => answer(''));
+    rl.once('SIGINT', () => rl.close());
+    rl.question(question, (line) => {
+      answer(line);
+      rl.close();
+    });
+  });
+}
+
+function processIo(): CliIo {
+  return {
+    out: (l) => process.stdout.write(l + '\n'),
+    err: (l) => process.stderr.write(l + '\n'),
+    ask: process.stdin.isTTY ? askOnTerminal : undefined,
+  };
 }
 
 export type ParsedArgs = { values: Record<string, string | boolean | undefined>; positionals: string[] };
@@ -58,7 +86,7 @@ export async function withDb<T>(values: ParsedArgs['values'], work: (db: ReturnT
   }
 }
 
-export async function runCli(argv: string[], io: CliIo = { out: (l) => process.stdout.write(l + '\n'), err: (l) => process.stderr.write(l + '\n') }): Promise<number> {
+export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     io.out(USAGE);

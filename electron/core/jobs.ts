@@ -11,7 +11,10 @@ import type { Task, TaskProgress, TaskResult } from './tasks/protocol';
 import type { TaskHooks } from './tasks/run';
 import { uuidv7 } from './uuidv7';
 
-export interface TaskOptions<T extends Task> {
+/** The tasks people see as jobs (a checkpoint is housekeeping, started by the checkpointer). */
+type JobTask = Exclude<Task, { kind: 'checkpoint' }>;
+
+export interface TaskOptions<T extends JobTask> {
   dbPath: string;
   task: T;
   /** Runs the task on this thread instead, when no worker can start. */
@@ -66,9 +69,9 @@ export class JobRegistry {
    * Runs an import or export as a job and resolves with its result; rejects with its error (cancelled:
    * a 'conflict' whose details say `cancelled: true`).
    */
-  async runTask<T extends Task>(options: TaskOptions<T>): Promise<TaskResult<T>> {
+  async runTask<T extends JobTask>(options: TaskOptions<T>): Promise<TaskResult<T>> {
     const { task } = options;
-    const info: JobInfo = { ...newJob(task.kind, task.project), done: 0, total: null, ...(task.kind === 'export' ? { written: 0 } : {}) };
+    const info: JobInfo = { ...newJob(task.kind === 'export' ? 'export' : 'import', task.project), done: 0, total: null, ...(task.kind === 'export' ? { written: 0 } : {}) };
     const announceProgress = this.throttledAnnouncer(info);
     const onProgress = (progress: TaskProgress) => {
       if ('linesRead' in progress) {

@@ -9,6 +9,7 @@ import { jobsSchemas, type JobsOutputs } from './jobs';
 import { labelsSchemas, type LabelsOutputs } from './labels';
 import { modelsSchemas, type ModelsOutputs } from './models';
 import { projectsSchemas, type ProjectsOutputs } from './projects';
+import { uploadsSchemas, type UploadsOutputs } from './uploads';
 
 export * from './app';
 export * from './common';
@@ -17,10 +18,12 @@ export * from './jobs';
 export * from './labels';
 export * from './models';
 export * from './projects';
+export * from './uploads';
 
 export const schemas = {
   ...projectsSchemas,
   ...datasetsSchemas,
+  ...uploadsSchemas,
   ...labelsSchemas,
   ...modelsSchemas,
   ...jobsSchemas,
@@ -31,7 +34,7 @@ export type ApiName = keyof typeof schemas;
 export type ApiInput<N extends ApiName> = z.input<(typeof schemas)[N]>;
 export type ApiParsed<N extends ApiName> = z.output<(typeof schemas)[N]>;
 
-export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs;
+export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs;
 export type ApiOutput<N extends ApiName> = ApiOutputs[N];
 
 /** What a transport returns for an error: a sentence for people, a code for programs. */

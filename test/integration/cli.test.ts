@@ -1,7 +1,9 @@
 // The CLI contract (DESIGN.md) as a script would use it: exit codes, stderr lines, JSON on stdout.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildNodeSide, ROOT } from '../helpers/host';
 import { tempDir } from '../helpers/tmp';
@@ -21,6 +23,51 @@ const pairs = [
 ];
 
 beforeAll(() => buildNodeSide(), 120_000);
+
+/** A database with one project per name, each holding the three pairs. */
+function seeded(names: string[]) {
+  const dir = tempDir();
+  const db = join(dir, 'arbiter.db');
+  const file = join(dir, 'pairs.jsonl');
+  writeFileSync(file, pairs.map((p) => JSON.stringify(p)).join('\n') + '\n');
+  for (const name of names) {
+    const imported = arbiter(['import', file, '--project', name, '--db', db]);
+    expect(imported.code, imported.stderr).toBe(0);
+  }
+  return { dir, db, file };
+}
+
+function projectNames(db: string): string[] {
+  const listed = arbiter(['projects', '--json', '--db', db]);
+  expect(listed.code, listed.stderr).toBe(0);
+  return (JSON.parse(listed.stdout) as { name: string }[]).map((p) => p.name);
+}
+
+function countItems(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare('SELECT count(*) FROM item').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs the built CLI in a child process whose io answers the delete question with `answer`, as a person at a terminal would. */
+function arbiterAnswering(args: string[], answer: string) {
+  const cli = pathToFileURL(join(ROOT, 'out/node/cli.mjs')).href;
+  const script = `
+    const { runCli } = await import(${JSON.stringify(cli)});
+    const asked = [];
+    const code = await runCli(${JSON.stringify(args)}, {
+      out: (l) => process.stdout.write(l + '\\n'),
+      err: (l) => process.stderr.write(l + '\\n'),
+      ask: async (q) => { asked.push(q); return ${JSON.stringify(answer)}; },
+    });
+    process.stderr.write('ASKED ' + JSON.stringify(asked) + '\\n');
+    process.exitCode = code;`;
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, ARBITER_NO_DEMO: '1' } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
 
 describe('arbiter CLI', () => {
   it('imports, refuses a bad file whole, skips invalid lines on request, exports and reports stats', () => {
@@ -95,5 +142,167 @@ describe('arbiter CLI', () => {
     const doctor = arbiter(['doctor', '--json', '--db', db]);
     const report = JSON.parse(doctor.stdout);
     expect(report.checks.find((c: { name: string }) => c.name === 'database').ok).toBe(true);
+  });
+
+  it('backs up the database with VACUUM INTO beside it or to --out, and never overwrites a file', () => {
+    const { dir, db } = seeded(['one', 'two']);
+    const made = arbiter(['backup', '--db', db]);
+    expect(made.code, made.stderr).toBe(0);
+    const printed = JSON.parse(made.stdout.trim()) as { backup: string; bytes: number };
+    expect(made.stdout.trim().split('\n')).toHaveLength(1);
+    expect(dirname(printed.backup)).toBe(dir);
+    expect(printed.backup).toMatch(/arbiter\.db\.backup-\d{8}-\d{6}(-\d+)?\.sqlite$/);
+    expect(existsSync(printed.backup)).toBe(true);
+    expect(printed.bytes).toBe(statSync(printed.backup).size);
+    // The copy opens on its own, with the same schema version and the same items.
+    expect(countItems(printed.backup)).toBe(6);
+    expect(countItems(printed.backup)).toBe(countItems(db));
+    const version = (path: string) => {
+      const handle = new Database(path, { readonly: true });
+      try {
+        return handle.pragma('user_version', { simple: true });
+      } finally {
+        handle.close();
+      }
+    };
+    expect(version(printed.backup)).toBe(version(db));
+    // Arbiter itself opens it as a database (--db pointed at the backup).
+    expect(projectNames(printed.backup)).toEqual(['one', 'two']);
+
+    const out = join(dir, 'copy.sqlite');
+    const named = arbiter(['backup', '--out', out, '--db', db]);
+    expect(named.code, named.stderr).toBe(0);
+    expect(JSON.parse(named.stdout)).toEqual({ backup: out, bytes: statSync(out).size });
+    const before = readFileSync(out);
+    const again = arbiter(['backup', '--out', out, '--db', db]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already exists');
+    expect(again.stdout).toBe('');
+    expect(readFileSync(out).equals(before)).toBe(true);
+
+    const missing = arbiter(['backup', '--db', join(dir, 'none.db')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no database at/i);
+    expect(existsSync(join(dir, 'none.db'))).toBe(false);
+  });
+
+  it('renames a project, and exports it under the new name', () => {
+    const { dir, db } = seeded(['old name', 'other']);
+    const renamed = arbiter(['projects', 'rename', 'old name', 'new name', '--db', db]);
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(JSON.parse(renamed.stdout)).toMatchObject({ renamed: 'old name', name: 'new name', items: 3 });
+    expect(projectNames(db)).toEqual(['new name', 'other']);
+
+    const out = join(dir, 'renamed.jsonl');
+    const exported = arbiter(['export', '--project', 'new name', '--format', 'trl', '--out', out, '--db', db]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l))).toEqual(pairs);
+    const gone = arbiter(['export', '--project', 'old name', '--format', 'trl', '--out', join(dir, 'x.jsonl'), '--db', db]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/No project named "old name"/);
+
+    const taken = arbiter(['projects', 'rename', 'new name', 'other', '--db', db]);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toMatch(/already exists/);
+    const ghost = arbiter(['projects', 'rename', 'ghost', 'spirit', '--db', db]);
+    expect(ghost.code).toBe(1);
+    expect(ghost.stderr).toMatch(/No project named "ghost"/);
+    expect(projectNames(db)).toEqual(['new name', 'other']);
+    expect(arbiter(['projects', 'rename', 'new name', '--db', db]).code).toBe(2);
+  });
+
+  it('deletes a project with --yes after writing a backup into backups/ beside the database', () => {
+    const { dir, db } = seeded(['keep', 'drop']);
+    const deleted = arbiter(['projects', 'delete', 'drop', '--yes', '--db', db]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    const printed = JSON.parse(deleted.stdout) as { deleted: string; items: number; backup: string };
+    expect(printed).toMatchObject({ deleted: 'drop', items: 3 });
+    expect(dirname(printed.backup)).toBe(join(dir, 'backups'));
+    expect(readdirSync(join(dir, 'backups'))).toHaveLength(1);
+    expect(projectNames(db)).toEqual(['keep']);
+    expect(countItems(db)).toBe(3);
+    // The backup holds the project as it was before the delete.
+    expect(countItems(printed.backup)).toBe(6);
+    expect(projectNames(printed.backup)).toEqual(['drop', 'keep']);
+
+    const ghost = arbiter(['projects', 'delete', 'drop', '--yes', '--db', db]);
+    expect(ghost.code).toBe(1);
+    expect(ghost.stderr).toMatch(/No project named "drop"/);
+  });
+
+  it('asks before deleting at a terminal, and wants --yes where stdin is not one', () => {
+    const { dir, db } = seeded(['a', 'b']);
+    // spawnSync's stdin is a pipe, not a terminal: no question can be asked.
+    const unasked = arbiter(['projects', 'delete', 'a', '--db', db]);
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toMatch(/pass --yes/);
+    expect(projectNames(db)).toEqual(['a', 'b']);
+    expect(existsSync(join(dir, 'backups'))).toBe(false);
+
+    const declined = arbiterAnswering(['projects', 'delete', 'a', '--db', db], 'n');
+    expect(declined.code, declined.stderr).toBe(1);
+    expect(declined.stderr).toContain('ASKED ["Delete project a and its 3 items? A backup is written first. [y/N] "]');
+    expect(declined.stderr).toContain('Nothing was deleted.');
+    expect(projectNames(db)).toEqual(['a', 'b']);
+    expect(existsSync(join(dir, 'backups'))).toBe(false);
+
+    const confirmed = arbiterAnswering(['projects', 'delete', 'a', '--db', db], 'y');
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    expect(JSON.parse(confirmed.stdout)).toMatchObject({ deleted: 'a', items: 3 });
+    expect(projectNames(db)).toEqual(['b']);
+    expect(readdirSync(join(dir, 'backups'))).toHaveLength(1);
+  });
+
+  it('refuses names the API refuses (exit 2) and creates or changes nothing', () => {
+    const { dir, db, file } = seeded(['fine']);
+    const fresh = join(dir, 'fresh.db');
+    const slash = arbiter(['import', file, '--project', 'a/b', '--db', fresh]);
+    expect(slash.code).toBe(2);
+    expect(slash.stderr).toContain('project name has a slash or a control character');
+    expect(existsSync(fresh)).toBe(false);
+
+    const before = readFileSync(db);
+    const out = join(dir, 'out.jsonl');
+    const refused: [string[], RegExp][] = [
+      [['import', file, '--project', 'back\\slash'], /slash or a control character/],
+      [['import', file, '--project', 'x'.repeat(121)], /longer than 120 characters/],
+      [['export', '--project', 'a/b', '--format', 'trl', '--out', out], /slash or a control character/],
+      [['export', '--project', 'fine', '--format', 'trl', '--out', out, '--annotator', ' '], /annotator name is empty/],
+      [['export', '--project', 'fine', '--format', 'trl', '--out', out, '--annotator', 'x'.repeat(81)], /--annotator/],
+      [['labels', 'import', file, '--project', 'tab\there'], /slash or a control character/],
+      [['stats', '--project', 'a/b', '--json'], /slash or a control character/],
+      [['score', '--project', 'a/b'], /slash or a control character/],
+      [['projects', 'rename', 'fine', 'fi/ne'], /NEW: project name has a slash/],
+      [['projects', 'rename', 'fine', ' '], /NEW: project name is empty/],
+      [['projects', 'delete', 'a\u0001b', '--yes'], /NAME: project name has a slash/],
+    ];
+    for (const [args, message] of refused) {
+      const result = arbiter([...args, '--db', db]);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toMatch(message);
+    }
+    expect(readFileSync(db).equals(before)).toBe(true);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(join(dir, 'backups'))).toBe(false);
+    expect(projectNames(db)).toEqual(['fine']);
+  });
+
+  it('says a missing input file is bad input (exit 1), and a missing FILE argument is usage (exit 2)', () => {
+    const { dir, db } = seeded(['p']);
+    const missing = arbiter(['import', join(dir, 'nope.jsonl'), '--project', 'p', '--db', db]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no such file: .*nope\.jsonl/);
+    const missingLabels = arbiter(['labels', 'import', join(dir, 'nope.jsonl'), '--project', 'p', '--db', db]);
+    expect(missingLabels.code).toBe(1);
+    expect(missingLabels.stderr).toMatch(/no such file/);
+    const folder = arbiter(['import', dir, '--project', 'p', '--db', db]);
+    expect(folder.code).toBe(1);
+    expect(folder.stderr).toMatch(/is a folder, not a file/);
+    expect(arbiter(['import', '--project', 'p', '--db', db]).code).toBe(2);
+    // Nothing was made for a file that is not there: the project still has its three items.
+    expect(JSON.parse(arbiter(['stats', '--project', 'p', '--json', '--db', db]).stdout)).toMatchObject({ items: 3 });
+    const fresh = join(dir, 'fresh.db');
+    expect(arbiter(['import', join(dir, 'nope.jsonl'), '--project', 'q', '--db', fresh]).code).toBe(1);
+    expect(existsSync(fresh)).toBe(false);
   });
 });

@@ -36,7 +36,7 @@ export { PARSERS };
  */
 const IMPORT_CACHE_KIB = 256 * 1024;
 /** Items per write batch: a few milliseconds of SQL, so the write lock changes hands often. */
-const WRITE_BATCH = 512;
+const WRITE_BATCH = 256;
 
 /** How many non-blank lines `auto` looks at before it decides. */
 export const DETECT_RECORDS = 20;
@@ -372,11 +372,15 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
 
 export interface ImportFileOptions {
   path: string;
+  /** How error messages name the file (FILE:LINE): its path unless given (an upload's original name). */
+  displayName?: string;
   project: string;
   format?: 'auto' | ImportFormat;
   skipInvalid?: boolean;
   createProject?: boolean;
   onProgress?: (linesRead: number) => void;
+  /** Asked between chunks: true removes what the import wrote and rejects with a 'cancelled' error. */
+  isCancelled?: () => boolean;
   /** Prepare records in a worker thread (the result is the same): by default for big files on 3+ cores. */
   parallel?: boolean;
 }
@@ -391,11 +395,12 @@ export async function importFile(db: Db, opts: ImportFileOptions): Promise<Impor
   let sha256: string | null = null;
   const result = await runImport(db, {
     project: opts.project,
-    fileName: opts.path,
+    fileName: opts.displayName ?? opts.path,
     format: opts.format ?? 'auto',
     skipInvalid: opts.skipInvalid ?? false,
     createProject: opts.createProject ?? false,
     onProgress: opts.onProgress,
+    isCancelled: opts.isCancelled,
     parallel: opts.parallel ?? parallelByDefault((await stat(opts.path)).size >= PARALLEL_MIN_BYTES),
     waitForWorker: opts.parallel === true || process.env.ARBITER_IMPORT_WORKER === 'on',
     chunks: fileChunks(opts.path, hash),

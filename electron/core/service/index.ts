@@ -3,9 +3,10 @@
 // validate input against the contract's schemas and call `dispatch`; nothing else touches the store.
 import { EventEmitter } from 'node:events';
 import { API_NAMES, schemas, type ApiName, type ApiOutput, type ApiParsed } from '../../../shared/api';
+import { startCheckpointer } from '../checkpointer';
 import { notFound } from '../errors';
 import { JobRegistry } from '../jobs';
-import type { Db } from '../store/db';
+import { deferCheckpoints, type Db } from '../store/db';
 import { appHandlers } from './app';
 import type { Handlers, ServiceContext, ServiceOptions } from './context';
 import { datasetsHandlers } from './datasets';
@@ -13,6 +14,7 @@ import { jobsHandlers } from './jobs';
 import { labelsHandlers } from './labels';
 import { modelsHandlers } from './models';
 import { projectsHandlers } from './projects';
+import { uploadsHandlers } from './uploads';
 
 export type { ServiceOptions };
 
@@ -20,15 +22,20 @@ export class ArbiterService {
   readonly events = new EventEmitter();
   readonly jobs = new JobRegistry(this.events);
   private readonly handlers: Handlers;
+  /** Stops the background checkpointer (the connection's owner closes the database after). */
+  readonly stopBackgroundWork: () => void;
 
   constructor(
     readonly db: Db,
     readonly options: ServiceOptions,
   ) {
     const context: ServiceContext = { db, options, events: this.events, jobs: this.jobs };
+    deferCheckpoints(db);
+    this.stopBackgroundWork = startCheckpointer(options.dbPath);
     this.handlers = {
       ...projectsHandlers(context),
       ...datasetsHandlers(context),
+      ...uploadsHandlers(context),
       ...labelsHandlers(context),
       ...modelsHandlers(context),
       ...jobsHandlers(context),

@@ -102,3 +102,17 @@ export function migrate(db: Db, path = ':memory:'): number {
   }
   return version;
 }
+
+/**
+ * The app's own connection never checkpoints as part of a commit: with a bulk writer filling the WAL, a
+ * label save would otherwise pay for copying it into the database. Checkpoints run off the annotator's
+ * path instead (see checkpoint and the service's background checkpointer).
+ */
+export function deferCheckpoints(db: Db): void {
+  db.pragma('wal_autocheckpoint = 0');
+}
+
+/** Copies what it can of the WAL into the database without waiting on anyone (PASSIVE). */
+export function checkpoint(db: Db): void {
+  db.pragma('wal_checkpoint(PASSIVE)');
+}

@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { conflict } from '../errors';
 import type { Db } from './db';
-import { beginWrite, sleepSync, writeNow } from './write';
+import { beginBulkWrite, sleepSync, writeNow } from './write';
 
 export interface PendingImport {
   id: number;
@@ -133,8 +133,8 @@ export function importedBefore(db: Db, projectId: number, sha256: string): boole
 }
 
 /** How long bulk work holds the write lock at most, and how long it then lets go. */
-const HOLD_MS = 25;
-const YIELD_MS = 1.5;
+const HOLD_MS = 20;
+const YIELD_MS = 0.5;
 
 /**
  * The connection settings and transaction rhythm of an import. Batches are written with write(); the
@@ -172,7 +172,7 @@ export function importSession(db: Db, cacheKib: number) {
   return {
     write(fn: () => void): void {
       if (openedAt < 0) {
-        beginWrite(db);
+        beginBulkWrite(db);
         openedAt = performance.now();
       }
       try {

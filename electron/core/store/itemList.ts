@@ -1,5 +1,8 @@
-// The datasets table: one page of items with a short prompt preview and label counts. Keyset paging
-// (after a seq) walks the seq index from where the page starts; offset paging is for jumping to a row.
+// The datasets table: one page of items with a short prompt preview and label counts. Both ways of
+// paging walk the (project, seq) index from where the page starts, so a page deep in a 1M-item project
+// costs what the first one does: keyset (after a seq), or a row number, which is the seq itself, since
+// a project's visible items hold seqs 0…n−1 without gaps (imports close gaps as they write, and an
+// import that fails or is cut short removes its whole tail).
 import type { ItemListRow } from '../../../shared/api';
 import { contentText } from '../../../shared/choices';
 import type { Content } from '../../../shared/domain';
@@ -34,8 +37,8 @@ export function listItemRows(
         (SELECT h.choice FROM label_head h WHERE h.item_id = i.id AND h.annotator_id = @me AND h.task = 'pairwise') AS my_choice,
         (SELECT h.choice FROM label_head h JOIN annotator a ON a.id = h.annotator_id
           WHERE h.item_id = i.id AND h.task = 'pairwise' AND a.kind = 'source' LIMIT 1) AS source_choice
-       FROM item i WHERE i.project_id = @project AND ${VISIBLE} ${keyset ? 'AND i.seq > @after' : ''}
-       ORDER BY i.seq LIMIT @limit ${keyset ? '' : 'OFFSET @offset'}`,
+       FROM item i WHERE i.project_id = @project AND ${VISIBLE} AND i.seq ${keyset ? '> @after' : '>= @offset'}
+       ORDER BY i.seq LIMIT @limit`,
     )
     .all({ project: projectId, me, limit: page.limit, ...(keyset ? { after: page.afterSeq } : { offset: page.offset }) }) as ListRow[];
   return {

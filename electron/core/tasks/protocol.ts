@@ -13,9 +13,22 @@ export type Task =
       format: 'auto' | ImportFormat;
       skipInvalid: boolean;
     }
-  | { kind: 'export'; project: string; format: ExportFormat; out: string; annotator?: string };
+  | {
+      kind: 'importFile';
+      project: string;
+      /** The file on disk (an upload the service keeps in its uploads folder). */
+      path: string;
+      /** The name people know the file by, for FILE:LINE messages. */
+      fileName: string;
+      format: 'auto' | ImportFormat;
+      skipInvalid: boolean;
+      createProject: boolean;
+    }
+  | { kind: 'export'; project: string; format: ExportFormat; out: string; annotator?: string }
+  /** Folds the WAL into the database on the worker's own connection, off the annotator's path. */
+  | { kind: 'checkpoint' };
 
-export type TaskResult<T extends Task> = T extends { kind: 'import' } ? ApiOutputs['importContent'] : ApiOutputs['exportProject'];
+export type TaskResult<T extends Task> = T extends { kind: 'import' | 'importFile' } ? ApiOutputs['importContent'] : T extends { kind: 'checkpoint' } ? null : ApiOutputs['exportProject'];
 
 export interface TaskWorkerInput {
   dbPath: string;
@@ -24,9 +37,9 @@ export interface TaskWorkerInput {
   cancelFlag: SharedArrayBuffer;
 }
 
-export type TaskProgress = { linesRead: number; total: number } | { written: number; read: number };
+export type TaskProgress = { linesRead: number; total: number | null } | { written: number; read: number };
 
 export type TaskWorkerMessage =
   | { type: 'progress'; progress: TaskProgress }
-  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] }
+  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] | null }
   | { type: 'error'; error: ApiErrorShape };

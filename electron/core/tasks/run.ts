@@ -1,8 +1,9 @@
 // What an import or export task does, on whichever connection it is given: in a task worker (./worker.ts)
 // normally, or on the host's own thread when no worker can start.
 import type { ApiOutputs } from '../../../shared/api';
-import { exportProject, importLines } from '../formats/index';
-import type { Db } from '../store/db';
+import { readFile, rm } from 'node:fs/promises';
+import { exportProject, importFile, importLines } from '../formats/index';
+import { checkpoint, type Db } from '../store/db';
 import type { Task, TaskProgress } from './protocol';
 
 export interface TaskHooks {
@@ -10,7 +11,31 @@ export interface TaskHooks {
   isCancelled?: () => boolean;
 }
 
-export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promise<ApiOutputs['importContent'] | ApiOutputs['exportProject']> {
+export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promise<ApiOutputs['importContent'] | ApiOutputs['exportProject'] | null> {
+  if (task.kind === 'checkpoint') {
+    checkpoint(db);
+    return null;
+  }
+  if (task.kind === 'importFile') {
+    const summary = await importFile(db, {
+      path: task.path,
+      displayName: task.fileName,
+      project: task.project,
+      format: task.format,
+      skipInvalid: task.skipInvalid,
+      createProject: task.createProject,
+      onProgress: (linesRead) => hooks.onProgress?.({ linesRead, total: null }),
+      isCancelled: hooks.isCancelled,
+    });
+    const { errors, formatReason: _reason, ...rest } = summary;
+    // The rejected lines come back as text for the UI to offer as a download; the file beside the upload goes.
+    let rejects: string | null = null;
+    if (summary.rejectsFile) {
+      rejects = await readFile(summary.rejectsFile, 'utf8');
+      await rm(summary.rejectsFile, { force: true });
+    }
+    return { ...rest, file: task.fileName, rejectsFile: null, errors, rejects };
+  }
   if (task.kind === 'export') {
     return exportProject(db, {
       project: task.project,

@@ -3,7 +3,7 @@
 // task-worker.mjs beside each bundle. Cancellation arrives through a shared flag.
 import { parentPort, workerData } from 'node:worker_threads';
 import { toErrorShape } from '../errors';
-import { openDb } from '../store/db';
+import { checkpoint, openDb } from '../store/db';
 import type { TaskWorkerInput, TaskWorkerMessage } from './protocol';
 import { runTask } from './run';
 
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     post({ type: 'done', result });
     // The import committed without checkpointing its WAL (see importer.ts); fold it into the database
     // now, off the annotator's path, so no later label save pays for it.
-    if (task.kind === 'import') db.pragma('wal_checkpoint(PASSIVE)');
+    if (task.kind === 'import') checkpoint(db);
   } catch (error) {
     post({ type: 'error', error: toErrorShape(error) });
   } finally {

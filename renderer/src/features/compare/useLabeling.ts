@@ -1,5 +1,6 @@
 // The labeling loop: which item is on screen, the prefetched next one, saving in the background with
 // retries (a pending save is kept in localStorage until the host confirms it), undo and navigation.
+import { newRevisionId } from '../../../../shared/revisionId';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiInput, ItemView } from '../../../../shared/api';
 import { describeScreenChoice, toScreenChoice, toSourceChoice, type ScreenChoice } from '../../../../shared/choices';
@@ -268,6 +269,8 @@ export function useLabeling(
         project,
         annotator,
         itemId: current.id,
+        // Made here, kept in the outbox with the label: a save retried after a lost answer stores nothing twice.
+        id: newRevisionId(),
         choice: toSourceChoice(screen, current.shownOrder),
         strength: effective,
         shownOrder: current.shownOrder,

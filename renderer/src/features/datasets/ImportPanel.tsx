@@ -1,14 +1,16 @@
-// Import a JSONL file: pick it, see the detected format and the first records, override the format,
-// choose all-or-nothing or skip-invalid, import. Every bad line is listed by number and reason.
+// Import a file: pick it (.jsonl, .jsonl.gz, a .json array, .parquet), see the detected format and the
+// first records, override the format, choose all-or-nothing or skip-invalid, import. The file streams to
+// the core in pieces as soon as it is picked; every bad line is listed by number and reason.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PreviewResult } from '../../../../shared/api';
 import type { LineError } from '../../../../shared/domain';
 import { FORMAT_TITLES, IMPORT_FORMATS, type ImportFormat } from '../../../../shared/formatNames';
 import { api, ApiError, errorMessage, subscribeEvents } from '../../api';
+import { isPlainLines, uploadFile, type UploadHandle } from './upload';
 
 const HEAD_BYTES = 256 * 1024;
 
-type ImportResult = Awaited<ReturnType<typeof api.importContent>>;
+type ImportResult = Awaited<ReturnType<typeof api.importUpload>>;
 
 function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -39,14 +41,41 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
   const [linesRead, setLinesRead] = useState<number | null>(null);
   const [importJob, setImportJob] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
+  const upload = useRef<UploadHandle | null>(null);
+  const [uploadId, setUploadId] = useState<string | null>(null);
+  const [sent, setSent] = useState(0);
+  const [uploadError, setUploadError] = useState<string | null>(null);
 
-  // Preview the head of the file whenever the file or the format override changes.
+  // The file streams to the core as soon as it is picked; the import starts from what arrived.
   useEffect(() => {
     if (!file) return;
+    const handle = uploadFile(file, setSent);
+    upload.current = handle;
+    setUploadId(null);
+    setSent(0);
+    setUploadError(null);
+    handle.done.then(
+      (id) => {
+        if (upload.current === handle) setUploadId(id);
+      },
+      (e: unknown) => {
+        if (upload.current === handle && !(e instanceof Error && e.message === 'aborted')) setUploadError(errorMessage(e));
+      },
+    );
+    return () => handle.abort();
+  }, [file]);
+
+  // Preview the head of the file whenever the file or the format override changes: JSON Lines at once
+  // from its first bytes, other kinds (compressed, arrays, parquet) once they have arrived.
+  useEffect(() => {
+    if (!file) return;
+    const plain = isPlainLines(file.name);
+    if (!plain && !uploadId) return;
     let cancelled = false;
     setBusy('preview');
     setPreviewError(null);
     (async () => {
+      if (!plain) return api.previewUpload({ uploadId: uploadId!, format });
       let head = await file.slice(0, HEAD_BYTES).text();
       // Cut at the last full line so a line split by the cut does not look broken.
       if (file.size > HEAD_BYTES && head.lastIndexOf('\n') > 0) head = head.slice(0, head.lastIndexOf('\n') + 1);
@@ -67,7 +96,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
     return () => {
       cancelled = true;
     };
-  }, [file, format]);
+  }, [file, format, uploadId]);
 
   const rejectsUrl = useMemo(
     () => (result?.rejects ? URL.createObjectURL(new Blob([result.rejects], { type: 'application/x-ndjson' })) : null),
@@ -99,8 +128,10 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
       if (job?.kind === 'import' && job.project === project && typeof job.id === 'string') setImportJob(job.state === 'running' ? job.id : null);
     });
     try {
-      const content = await file.text();
-      const summary = await api.importContent({ project, fileName: file.name, content, format, skipInvalid });
+      const id = await upload.current!.done;
+      const summary = await api.importUpload({ uploadId: id, project, format, skipInvalid });
+      // The host has dropped the file it imported; a failed import keeps it, to try again (skip invalid).
+      upload.current = null;
       setResult(summary);
       onImported();
     } catch (e) {
@@ -117,13 +148,14 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
     if (importJob) api.cancelJob({ jobId: importJob }).catch(() => undefined);
   };
 
+  const uploading = file !== null && uploadId === null && uploadError === null && !result && !failure && busy !== 'import';
   const detectedTitle = preview?.detected ? (FORMAT_TITLES[preview.detected] ?? preview.detected) : null;
   const baseName = file?.name.replace(/\.jsonl?$/i, '') ?? 'import';
 
   return (
     <section className="flex flex-col gap-3 rounded-md border border-line bg-surface p-4" data-testid="import-panel">
       <div className="flex items-baseline justify-between">
-        <h2 className="text-[14px] font-semibold">Import a JSONL file</h2>
+        <h2 className="text-[14px] font-semibold">Import a file</h2>
         <span className="text-[12px] text-faint">into “{project}”</span>
       </div>
 
@@ -131,7 +163,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
         <input
           ref={inputRef}
           type="file"
-          accept=".jsonl,.json,.ndjson,application/x-ndjson,application/json,text/plain"
+          accept=".jsonl,.ndjson,.json,.gz,.parquet,application/x-ndjson,application/json,application/gzip,text/plain"
           className="sr-only"
           id="import-file"
           onChange={(e) => pick(e.target.files?.[0] ?? null)}
@@ -153,17 +185,25 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
         {file ? (
           <span className="text-[13px]" data-testid="import-file-name">
             <span className="font-medium">{file.name}</span> <span className="text-faint">· {formatBytes(file.size)}</span>
+            {uploading && file.size > 0 && (
+              <span className="text-faint" data-testid="import-upload-progress">
+                {' '}
+                · reading {Math.floor((sent / file.size) * 100)}%
+              </span>
+            )}
           </span>
         ) : (
-          <span className="text-[13px] text-faint">TRL, HH-RLHF, RewardBench or Arbiter JSONL — one record per line.</span>
+          <span className="text-[13px] text-faint">TRL, HH-RLHF, RewardBench or Arbiter records — .jsonl, .jsonl.gz, a .json array or .parquet.</span>
         )}
       </div>
 
       {file && (
         <>
           <div className="rounded-md border border-line bg-bg px-3 py-2 text-[13px]" data-testid="import-detected">
-            {busy === 'preview' ? (
-              <span className="text-muted">Reading the first lines…</span>
+            {uploadError ? (
+              <span className="text-bad">The file could not be read in: {uploadError}</span>
+            ) : busy === 'preview' || (!preview && !previewError) ? (
+              <span className="text-muted">Reading the first records…</span>
             ) : previewError ? (
               <span className="text-bad">{previewError}</span>
             ) : preview ? (
@@ -213,7 +253,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
             </label>
             <button
               onClick={runImport}
-              disabled={busy !== null}
+              disabled={busy !== null || uploadError !== null || upload.current === null}
               className="ml-auto h-8 rounded-md bg-accent px-4 text-[13px] font-medium text-white disabled:opacity-50 dark:text-[#111]"
               data-testid="import-button"
             >

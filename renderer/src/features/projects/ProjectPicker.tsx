@@ -1,24 +1,68 @@
-// The start screen: who is labeling, which project, or a new one.
-import { useEffect, useState, type FormEvent } from 'react';
+// The start screen: who is labeling, which project, or a new one; rename and delete a project from the
+// keyboard (↑/↓ choose a row, F2 or r renames inline, Del asks inline and deletes after a backup).
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { projectName } from '../../../../shared/api/common';
 import type { ProjectSummary } from '../../../../shared/domain';
 import { api, errorMessage } from '../../api';
+import { Kbd } from '../../components/Kbd';
+import { useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
+import { GRID, ProjectRow, type DeleteState, type RenameState } from './ProjectRow';
+
+/** The schema's sentence for a name the API would refuse, or null. */
+function nameProblem(value: string): string | null {
+  const parsed = projectName.safeParse(value);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'not a valid project name');
+}
+
+/** Where the service put the backup: `backups/` beside the database. */
+function backupLocation(dbPath: string | undefined, file: string): string {
+  if (!dbPath) return `backups/${file}`;
+  const sep = dbPath.includes('\\') && !dbPath.includes('/') ? '\\' : '/';
+  const cut = dbPath.lastIndexOf(sep);
+  return `${cut >= 0 ? dbPath.slice(0, cut + 1) : ''}backups${sep}${file}`;
+}
 
 export function ProjectPicker() {
-  const { annotator, setAnnotator, navigate, appInfo } = useShell();
+  const { annotator, setAnnotator, navigate, appInfo, keysEnabled } = useShell();
   const [projects, setProjects] = useState<ProjectSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [creating, setCreating] = useState(false);
   const [who, setWho] = useState(annotator);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [rename, setRename] = useState<RenameState | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState<DeleteState | null>(null);
+  const [deleted, setDeleted] = useState<{ project: string; backup: string } | null>(null);
+  const rows = useRef(new Map<string, HTMLDivElement>());
+  /** The row to give the keyboard focus after the next render (after a rename, delete or Esc). */
+  const focusNext = useRef<string | null>(null);
 
   useEffect(() => setWho(annotator), [annotator]);
-  useEffect(() => {
-    api
-      .listProjects({})
-      .then(setProjects)
-      .catch((e) => setError(errorMessage(e)));
+
+  const load = useCallback(async () => {
+    const list = await api.listProjects({});
+    setProjects(list);
+    return list;
   }, []);
+
+  useEffect(() => {
+    load().catch((e) => setError(errorMessage(e)));
+  }, [load]);
+
+  useLayoutEffect(() => {
+    if (!focusNext.current) return;
+    const row = rows.current.get(focusNext.current);
+    if (row) {
+      focusNext.current = null;
+      row.focus();
+    }
+  });
+
+  const focusRow = (project: string | null) => {
+    setSelected(project);
+    focusNext.current = project;
+  };
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -35,11 +79,122 @@ export function ProjectPicker() {
     }
   };
 
+  const cancel = () => {
+    const back = rename?.project ?? confirmDelete?.project ?? null;
+    setRename(null);
+    setConfirmDelete(null);
+    if (back) focusRow(back);
+  };
+
+  const startRename = (project: string) => {
+    setConfirmDelete(null);
+    setDeleted(null);
+    setSelected(project);
+    setRename({ project, value: project, error: null, saving: false });
+  };
+
+  const startDelete = (project: string) => {
+    setRename(null);
+    setDeleted(null);
+    setSelected(project);
+    setConfirmDelete({ project, error: null, busy: false });
+  };
+
+  const changeRename = (value: string) =>
+    setRename((r) => (r ? { ...r, value, error: value.trim() === '' ? null : nameProblem(value) } : r));
+
+  const submitRename = async () => {
+    if (!rename || rename.saving) return;
+    const problem = nameProblem(rename.value);
+    if (problem) {
+      setRename({ ...rename, error: problem });
+      return;
+    }
+    const next = rename.value.trim();
+    if (next === rename.project) {
+      cancel();
+      return;
+    }
+    setRename({ ...rename, saving: true, error: null });
+    try {
+      const renamed = await api.renameProject({ project: rename.project, name: next });
+      setRename(null);
+      await load().catch((e) => setError(errorMessage(e)));
+      focusRow(renamed.name);
+    } catch (e) {
+      setRename((r) => (r ? { ...r, saving: false, error: errorMessage(e) } : r));
+    }
+  };
+
+  const runDelete = async () => {
+    if (!confirmDelete || confirmDelete.busy) return;
+    const project = confirmDelete.project;
+    const index = projects?.findIndex((p) => p.name === project) ?? -1;
+    setConfirmDelete({ ...confirmDelete, busy: true, error: null });
+    try {
+      const result = await api.deleteProject({ project, confirm: true });
+      setConfirmDelete(null);
+      setDeleted({ project: result.deleted, backup: result.backup });
+      const list = await load().catch((e) => {
+        setError(errorMessage(e));
+        return null;
+      });
+      const next = list?.[Math.min(Math.max(index, 0), list.length - 1)]?.name ?? null;
+      focusRow(next);
+    } catch (e) {
+      setConfirmDelete((d) => (d ? { ...d, busy: false, error: errorMessage(e) } : d));
+    }
+  };
+
+  useGlobalKeys((event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || !projects) return;
+    if (confirmDelete || rename) {
+      // The confirm button takes Enter itself; Esc cancels wherever the focus is.
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        cancel();
+      }
+      return;
+    }
+    const names = projects.map((p) => p.name);
+    const at = selected === null ? -1 : names.indexOf(selected);
+    const move = (to: number) => {
+      if (!names.length) return;
+      event.preventDefault();
+      focusRow(names[Math.min(Math.max(to, 0), names.length - 1)]!);
+    };
+    switch (event.key) {
+      case 'ArrowDown':
+        return move(at + 1);
+      case 'ArrowUp':
+        return move(at < 0 ? names.length - 1 : at - 1);
+      case 'Home':
+        return move(0);
+      case 'End':
+        return move(names.length - 1);
+    }
+    if (at < 0) return;
+    const current = names[at]!;
+    if (event.key === 'F2' || (event.key === 'r' && !event.shiftKey)) {
+      // preventDefault: the key must not type itself into the box that opens.
+      event.preventDefault();
+      startRename(current);
+    } else if (event.key === 'Delete') {
+      event.preventDefault();
+      startDelete(current);
+    } else if (event.key === 'Enter' && event.target === rows.current.get(current)) {
+      event.preventDefault();
+      navigate({ name: 'compare', project: current });
+    } else if (event.key === 'Escape' && deleted) {
+      setDeleted(null);
+    }
+  }, keysEnabled);
+
   const input = 'h-8 rounded border border-line-strong bg-surface px-2 text-[14px] outline-none focus:border-accent';
 
   return (
     <main className="flex-1 overflow-auto">
-      <div className="mx-auto flex max-w-3xl flex-col gap-8 px-6 py-10">
+      <div className="mx-auto flex max-w-4xl flex-col gap-8 px-6 py-10">
         <section>
           <h1 className="text-[20px] font-semibold tracking-tight">Projects</h1>
           <p className="mt-1 text-[13px] text-muted">Pick a project to label, or create one and import a JSONL file into it.</p>
@@ -70,45 +225,77 @@ export function ProjectPicker() {
           </div>
         )}
 
-        <section className="overflow-hidden rounded-md border border-line bg-surface">
-          <div className="grid grid-cols-[1fr_7rem_12rem_9rem] gap-3 border-b border-line bg-surface-2 px-4 py-2 text-[11px] font-semibold tracking-wide text-faint uppercase">
-            <span>Project</span>
-            <span className="text-right">Items</span>
-            <span>Labeled (any annotator)</span>
-            <span />
-          </div>
-          {projects === null && !error && <div className="px-4 py-6 text-[13px] text-muted">Loading…</div>}
-          {projects?.length === 0 && <div className="px-4 py-6 text-[13px] text-muted">No projects yet. Create the first one below.</div>}
-          {projects?.map((p) => {
-            const pct = p.items ? Math.round((p.labeled / p.items) * 100) : 0;
-            return (
-              <div
-                key={p.name}
-                className="grid grid-cols-[1fr_7rem_12rem_9rem] items-center gap-3 border-b border-line px-4 py-2.5 last:border-b-0 hover:bg-surface-2/60"
-                data-testid="project-row"
-              >
-                <button className="truncate text-left text-[14px] font-medium hover:text-accent" onClick={() => navigate({ name: 'compare', project: p.name })}>
-                  {p.name}
-                </button>
-                <span className="text-right text-[13px] tabular-nums text-muted">{p.items.toLocaleString()}</span>
-                <span className="flex items-center gap-2 text-[12px] tabular-nums text-muted">
-                  <span className="h-1.5 w-20 overflow-hidden rounded-full bg-surface-2 ring-1 ring-line">
-                    <span className="block h-full bg-accent" style={{ width: `${pct}%` }} />
-                  </span>
-                  {p.labeled.toLocaleString()} ({pct}%)
-                </span>
-                <span className="flex justify-end gap-2 text-[13px]">
-                  <button className="rounded px-2 py-1 text-accent hover:bg-accent-soft" onClick={() => navigate({ name: 'compare', project: p.name })}>
-                    Label
-                  </button>
-                  <button className="rounded px-2 py-1 text-muted hover:bg-surface-2 hover:text-fg" onClick={() => navigate({ name: 'datasets', project: p.name })}>
-                    Datasets
-                  </button>
-                </span>
+        <div className="flex flex-col gap-2">
+          {deleted && (
+            <div className="flex items-start gap-3 rounded-md border border-line bg-surface px-3 py-2 text-[13px]" role="status" data-testid="delete-notice">
+              <div className="min-w-0 flex-1">
+                <b className="font-semibold">Deleted “{deleted.project}”.</b>{' '}
+                <span className="text-muted">A backup of the database from just before is kept as </span>
+                <code className="font-mono text-[12px] break-all" data-testid="delete-backup">
+                  {backupLocation(appInfo?.dbPath, deleted.backup)}
+                </code>
+                <span className="text-muted"> (see README, “Backup and restore”).</span>
               </div>
-            );
-          })}
-        </section>
+              <button className="shrink-0 rounded px-1.5 text-[12px] text-muted hover:text-fg" onClick={() => setDeleted(null)} aria-label="Dismiss">
+                ✕
+              </button>
+            </div>
+          )}
+
+          <section className="overflow-hidden rounded-md border border-line bg-surface" aria-label="Projects" data-testid="project-list">
+            <div className={`${GRID} border-b border-line bg-surface-2 px-4 py-2 text-[11px] font-semibold tracking-wide text-faint uppercase`}>
+              <span>Project</span>
+              <span className="text-right">Items</span>
+              <span className="whitespace-nowrap">Labeled (any annotator)</span>
+              <span />
+            </div>
+            {projects === null && !error && <div className="px-4 py-6 text-[13px] text-muted">Loading…</div>}
+            {projects?.length === 0 && <div className="px-4 py-6 text-[13px] text-muted">No projects yet. Create the first one below.</div>}
+            {projects?.map((p) => (
+              <ProjectRow
+                key={p.name}
+                ref={(el) => {
+                  if (el) rows.current.set(p.name, el);
+                  else rows.current.delete(p.name);
+                }}
+                project={p}
+                selected={selected === p.name}
+                rename={rename?.project === p.name ? rename : null}
+                confirmDelete={confirmDelete?.project === p.name ? confirmDelete : null}
+                onSelect={() => {
+                  if (selected !== p.name && !rename && !confirmDelete) setSelected(p.name);
+                }}
+                onOpen={(to) => navigate({ name: to, project: p.name })}
+                onStartRename={() => startRename(p.name)}
+                onRenameChange={changeRename}
+                onRenameSubmit={() => void submitRename()}
+                onCancel={cancel}
+                onStartDelete={() => startDelete(p.name)}
+                onConfirmDelete={() => void runDelete()}
+              />
+            ))}
+          </section>
+
+          {!!projects?.length && (
+            <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-[12px] text-faint" data-testid="project-keys">
+              <span>
+                <Kbd>↑</Kbd> <Kbd>↓</Kbd> choose a project
+              </span>
+              <span>
+                <Kbd>Enter</Kbd> label
+              </span>
+              <span>
+                <Kbd>F2</Kbd> or <Kbd>r</Kbd> rename
+              </span>
+              <span>
+                <Kbd>Del</Kbd> delete (asks first; a backup is kept)
+              </span>
+              <span>
+                <Kbd>Esc</Kbd> cancel
+              </span>
+            </p>
+          )}
+        </div>
 
         <form className="flex flex-wrap items-end gap-3" onSubmit={create}>
           <label className="flex flex-col gap-1 text-[12px] text-muted">

@@ -1,0 +1,43 @@
+// Files the UI picks reach the core in pieces, never as one string: the renderer streams the file into
+// an upload (startUpload, then uploadChunk after uploadChunk), previews its head, and imports it as a job.
+// The upload lives in the app's data folder under an id the core made; no path crosses the API.
+import { z } from 'zod';
+import type { DatasetsOutputs, PreviewResult } from './datasets';
+import { IMPORT_FORMATS } from '../formatNames';
+import { projectName } from './common';
+
+const uploadId = z.string().regex(/^[0-9a-f]{32}$/, 'not an upload id');
+/** Base64 of at most 8 MiB. */
+export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024;
+
+export const uploadsSchemas = {
+  startUpload: z
+    .object({
+      /** The file's own name: its ending says how to read it (.jsonl, .jsonl.gz, .json, .parquet). */
+      fileName: z.string().trim().min(1).max(1000),
+      size: z.number().int().min(0).max(64 * 1024 ** 3),
+    })
+    .strict(),
+  uploadChunk: z
+    .object({ uploadId, offset: z.number().int().min(0), data: z.string().max(Math.ceil((UPLOAD_CHUNK_BYTES * 2 * 4) / 3) + 4) })
+    .strict(),
+  previewUpload: z.object({ uploadId, format: z.enum(['auto', ...IMPORT_FORMATS]).default('auto') }).strict(),
+  importUpload: z
+    .object({
+      uploadId,
+      project: projectName,
+      format: z.enum(['auto', ...IMPORT_FORMATS]).default('auto'),
+      skipInvalid: z.boolean().default(false),
+      createProject: z.boolean().default(false),
+    })
+    .strict(),
+  discardUpload: z.object({ uploadId }).strict(),
+} as const;
+
+export interface UploadsOutputs {
+  startUpload: { uploadId: string };
+  uploadChunk: { received: number };
+  previewUpload: PreviewResult;
+  importUpload: DatasetsOutputs['importContent'];
+  discardUpload: { discarded: boolean };
+}
