@@ -3,7 +3,7 @@
 // are used instead (tsconfig.shell.json); keep this file a strict subset of them.
 declare module 'electron' {
   interface IpcMainInvokeEvent {
-    sender: unknown;
+    sender: WebContents;
   }
   interface WebContents {
     send(channel: string, ...args: unknown[]): void;
@@ -23,6 +23,7 @@ declare module 'electron' {
   export class BrowserWindow {
     constructor(options?: BrowserWindowConstructorOptions);
     static getAllWindows(): BrowserWindow[];
+    static fromWebContents(webContents: WebContents): BrowserWindow | null;
     webContents: WebContents;
     loadFile(path: string): Promise<void>;
   }
@@ -32,6 +33,24 @@ declare module 'electron' {
     on(event: 'web-contents-created', listener: (event: unknown, contents: WebContents) => void): void;
     quit(): void;
     exit(code?: number): void;
+    getPath(name: 'downloads' | 'documents' | 'home'): string;
+  };
+  interface FileFilter {
+    name: string;
+    extensions: string[];
+  }
+  interface SaveDialogOptions {
+    title?: string;
+    defaultPath?: string;
+    filters?: FileFilter[];
+  }
+  interface SaveDialogReturnValue {
+    canceled: boolean;
+    filePath: string;
+  }
+  export const dialog: {
+    showSaveDialog(window: BrowserWindow, options: SaveDialogOptions): Promise<SaveDialogReturnValue>;
+    showSaveDialog(options: SaveDialogOptions): Promise<SaveDialogReturnValue>;
   };
   export const ipcMain: {
     handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown): void;

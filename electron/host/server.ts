@@ -1,15 +1,17 @@
 // The browser host: serves the built renderer and the same API over HTTP on 127.0.0.1, guarded by a
-// per-launch random token. It is what `npm start` falls back to where Electron cannot start.
+// per-launch random token. It is what `npm start` falls back to where Electron cannot start. The page
+// is untrusted: see guards.ts for what every request must show, downloads.ts for how exports leave.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basename, extname, join, normalize, resolve, sep } from 'node:path';
-import { API_NAMES, type ApiName } from '../../shared/api';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { API_NAMES, type ApiErrorShape, type ApiName } from '../../shared/api';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
 import { toErrorShape } from '../core/errors';
-import { exportsDir } from '../core/paths';
 import type { ArbiterService } from '../core/service';
+import { DOWNLOAD_PREFIX, serveDownload } from './downloads';
+import { acceptedHosts, refuseRequest } from './guards';
 
 const MAX_BODY_BYTES = 1024 * 1024 * 1024;
 const STATUS_BY_CODE: Record<string, number> = {
@@ -42,9 +44,23 @@ export interface HostOptions {
 
 export interface RunningHost {
   server: Server;
+  /** The page's URL with the token in its fragment; on a wildcard bind, its loopback address. */
   url: string;
   token: string;
+  /** The address and port the socket is actually bound to (server.address()). */
+  bound: AddressInfo;
   close(): Promise<void>;
+}
+
+/** Sent with every answer: no MIME sniffing, no referrer, nothing embeddable by other sites. */
+const BASE_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+function sendError(res: ServerResponse, status: number, code: ApiErrorShape['code'], message: string): void {
+  sendJson(res, status, { ok: false, error: { code, message } });
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -82,29 +98,29 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     for (const client of eventClients) client.write(line);
   });
 
+  let accepted = new Set<string>();
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    for (const [name, value] of Object.entries(BASE_HEADERS)) res.setHeader(name, value);
     try {
+      const refusal = refuseRequest(req, url, accepted);
+      if (refusal) return sendError(res, refusal.status, 'unauthorized', refusal.message);
+      if (url.pathname.startsWith(DOWNLOAD_PREFIX)) {
+        if (req.method !== 'GET') return sendError(res, 404, 'not_found', `No operation ${req.method} ${url.pathname}.`);
+        return serveDownload(res, service, url.pathname.slice(DOWNLOAD_PREFIX.length), (status, message) => sendError(res, status, 'not_found', message));
+      }
       if (url.pathname.startsWith('/api/')) {
-        const given = req.headers['x-arbiter-token'] as string | undefined ?? url.searchParams.get('token');
-        if (!tokenMatches(token, given)) {
-          sendJson(res, 401, { ok: false, error: { code: 'unauthorized', message: 'Missing or wrong API token. Open the URL the host printed.' } });
-          return;
-        }
+        if (!tokenMatches(token, req.headers['x-arbiter-token'] as string | undefined))
+          return sendError(res, 401, 'unauthorized', 'Missing or wrong API token. Open the URL the host printed.');
         if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res, eventClients);
-        if (url.pathname.startsWith('/api/exports/') && req.method === 'GET') return sendExport(res, url.pathname.slice('/api/exports/'.length));
         const name = url.pathname.slice('/api/'.length) as ApiName;
-        if (req.method !== 'POST' || !API_NAMES.includes(name)) {
-          sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `No operation ${req.method} ${url.pathname}.` } });
-          return;
-        }
+        if (req.method !== 'POST' || !API_NAMES.includes(name)) return sendError(res, 404, 'not_found', `No operation ${req.method} ${url.pathname}.`);
         const body = await readBody(req);
         let input: unknown;
         try {
           input = body.trim() ? JSON.parse(body) : {};
         } catch {
-          sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'The request body is not valid JSON.' } });
-          return;
+          return sendError(res, 400, 'invalid_input', 'The request body is not valid JSON.');
         }
         const result = await service.dispatch(name, input);
         sendJson(res, 200, { ok: true, result });
@@ -123,12 +139,15 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolveListen());
   });
-  const address = server.address() as AddressInfo;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const bound = server.address() as AddressInfo;
+  accepted = acceptedHosts(host, bound.port);
+  const wildcard = bound.address === '0.0.0.0' || bound.address === '::';
+  const shownHost = wildcard ? '127.0.0.1' : bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
   return {
     server,
     token,
-    url: `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}/#token=${token}`,
+    bound,
+    url: `http://${shownHost}:${bound.port}/#token=${token}`,
     close: () =>
       new Promise((done) => {
         for (const client of eventClients) client.end();
@@ -145,19 +164,6 @@ function openEventStream(res: ServerResponse, clients: Set<ServerResponse>): voi
   res.on('close', () => clients.delete(res));
 }
 
-function sendExport(res: ServerResponse, name: string): void {
-  const file = join(exportsDir(), basename(decodeURIComponent(name)));
-  if (!existsSync(file)) {
-    sendJson(res, 404, { ok: false, error: { code: 'not_found', message: `No export named ${basename(name)}.` } });
-    return;
-  }
-  res.writeHead(200, {
-    'content-type': MIME['.jsonl']!,
-    'content-disposition': `attachment; filename="${basename(file).replace(/"/g, '')}"`,
-  });
-  createReadStream(file).pipe(res);
-}
-
 function serveStatic(root: string, pathname: string, res: ServerResponse): void {
   const relative = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
   let file = join(root, relative);
@@ -166,17 +172,13 @@ function serveStatic(root: string, pathname: string, res: ServerResponse): void 
     return;
   }
   if (!existsSync(file) || statSync(file).isDirectory()) file = join(root, 'index.html');
+  const page = { 'content-security-policy': CONTENT_SECURITY_POLICY, 'cache-control': 'no-store' };
   if (!existsSync(file)) {
-    res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end('The renderer is not built. Run `npm run build`, then start again.');
+    res.writeHead(503, { ...page, 'content-type': MIME['.html']! });
+    res.end('<!doctype html><title>Arbiter</title><p>The renderer is not built. Run <code>npm run build</code>, then start again.</p>');
     return;
   }
   const type = MIME[extname(file)] ?? 'application/octet-stream';
-  const headers: Record<string, string> = { 'content-type': type, 'x-content-type-options': 'nosniff' };
-  if (type.startsWith('text/html')) {
-    headers['content-security-policy'] = CONTENT_SECURITY_POLICY;
-    headers['cache-control'] = 'no-store';
-  }
-  res.writeHead(200, headers);
+  res.writeHead(200, { 'content-type': type, ...(type.startsWith('text/html') ? page : {}) });
   createReadStream(file).pipe(res);
 }

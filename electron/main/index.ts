@@ -7,14 +7,17 @@ import { toErrorShape } from '../core/errors';
 import { appRoot, defaultDbPath } from '../core/paths';
 import type { ArbiterService } from '../core/service';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
+import { exportWithSaveDialog } from './exportDialog';
 
 let service: ArbiterService | null = null;
 
 function bindApi(svc: ArbiterService): void {
   for (const name of API_NAMES) {
-    ipcMain.handle(`arbiter:${name}`, async (_event, input: unknown) => {
+    ipcMain.handle(`arbiter:${name}`, async (event, input: unknown) => {
       try {
-        return { ok: true, result: await svc.dispatch(name, input) };
+        // An export ends in a save dialog here, so that no path ever passes through the page.
+        const result = name === 'exportProject' ? await exportWithSaveDialog(svc, event, input) : await svc.dispatch(name, input);
+        return { ok: true, result };
       } catch (error) {
         return { ok: false, error: toErrorShape(error) };
       }

@@ -31,11 +31,21 @@ export const api: ArbiterApi =
     ? createClient((name, input) => window.arbiter!.invoke(name, input).then(unwrapEnvelope))
     : createClient(httpInvoke(transport.origin, transport.token));
 
-/** The URL the browser host serves an export file at (null in Electron, where the file is on disk). */
-export function exportDownloadUrl(outPath: string): string | null {
-  if (transport.kind !== 'http') return null;
-  const base = outPath.split(/[\\/]/).pop() ?? outPath;
-  return `${transport.origin}/api/exports/${encodeURIComponent(base)}?token=${encodeURIComponent(transport.token)}`;
+/**
+ * Hands an export file to the browser as a download: asks the host for a one-time ticket, then follows
+ * a hidden <a download> to /download/<ticket>, so the token never appears in a URL. In Electron the
+ * main process has already offered a save dialog; there is nothing to do.
+ */
+export async function downloadExport(project: string, file: string): Promise<void> {
+  if (transport.kind !== 'http') return;
+  const { ticket } = await api.downloadTicket({ project, file });
+  const link = document.createElement('a');
+  link.href = `${transport.origin}/download/${encodeURIComponent(ticket)}`;
+  link.download = file;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
 }
 
 /** A sentence for people from any error: never a stack trace. */
@@ -73,16 +83,65 @@ function dispatch(event: HostEvent): void {
 /** One connection to the host's event stream, shared by every subscriber, opened while anyone listens. */
 function openSource(): () => void {
   if (transport.kind === 'ipc') return window.arbiter?.onEvent?.((e) => dispatch(e as HostEvent)) ?? (() => undefined);
-  if (typeof EventSource === 'undefined') return () => undefined;
-  const source = new EventSource(`${transport.origin}/api/events?token=${encodeURIComponent(transport.token)}`);
-  source.onmessage = (message) => {
+  if (typeof fetch === 'undefined' || typeof AbortController === 'undefined') return () => undefined;
+  const controller = new AbortController();
+  void followEventStream(transport, controller.signal);
+  return () => controller.abort();
+}
+
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 15_000;
+
+/**
+ * Reads the host's server-sent events with fetch rather than EventSource, which cannot send the token
+ * header (and a token in the URL would end up in history and logs). Reconnects with backoff when the
+ * stream drops, until the signal aborts.
+ */
+async function followEventStream(http: Extract<Transport, { kind: 'http' }>, signal: AbortSignal): Promise<void> {
+  let delay = RETRY_FIRST_MS;
+  while (!signal.aborted) {
     try {
-      dispatch(JSON.parse(message.data as string) as HostEvent);
+      const response = await fetch(`${http.origin}/api/events`, { headers: { 'x-arbiter-token': http.token }, signal, cache: 'no-store' });
+      if (response.ok && response.body) {
+        delay = RETRY_FIRST_MS;
+        await readEvents(response.body, signal);
+      }
     } catch {
-      /* not an event we know */
+      /* the host is down or restarting: try again below */
     }
-  };
-  return () => source.close();
+    if (signal.aborted) return;
+    await new Promise((resume) => setTimeout(resume, delay));
+    delay = Math.min(delay * 2, RETRY_MAX_MS);
+  }
+}
+
+/** Dispatches each `data:` event of a text/event-stream body until it ends. */
+async function readEvents(body: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffered += decoder.decode(value, { stream: true });
+    // Events end with a blank line; a partial one waits for the next chunk.
+    const events = buffered.split(/\r?\n\r?\n/);
+    buffered = events.pop() ?? '';
+    for (const event of events) {
+      const data = event
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).replace(/^ /, ''))
+        .join('\n');
+      if (!data) continue;
+      try {
+        dispatch(JSON.parse(data) as HostEvent);
+      } catch {
+        /* not an event we know */
+      }
+    }
+  }
 }
 
 /** Progress events from the host (import lines read, job progress…); returns an unsubscribe function. */

@@ -4,6 +4,15 @@ import type { ExportSummary, ImportSummary, LineError } from '../domain';
 import { EXPORT_FORMATS, IMPORT_FORMATS } from '../formatNames';
 import { annotatorName, projectName } from './common';
 
+const EXPORT_TAKES_NO_PATH =
+  'exportProject takes no output path ("out"): the file is written to Arbiter\'s exports folder, then downloaded (browser) or saved where you choose (desktop app). Use `arbiter export --out` to write elsewhere.';
+
+/** An export file's base name as exportProject answers it; never a path. */
+const exportFileName = z
+  .string()
+  .max(255)
+  .regex(/^\w[\w.-]*\.jsonl$/, 'file must be the name of an export file (as exportProject answered it), not a path');
+
 export const datasetsSchemas = {
   previewImport: z
     .object({
@@ -34,15 +43,23 @@ export const datasetsSchemas = {
       annotator: annotatorName.optional(),
     })
     .strict(),
+  /**
+   * Writes the export into the app's exports folder under a generated name and answers its base name.
+   * No output path: the renderer is untrusted (DESIGN.md, "What the API may touch"). The browser host
+   * then offers the file through `downloadTicket`; Electron's main process through a save dialog.
+   */
   exportProject: z
-    .object({
-      project: projectName,
-      format: z.enum(EXPORT_FORMATS),
-      /** Where to write; omitted means the app's exports folder. */
-      out: z.string().min(1).max(4000).optional(),
-      annotator: annotatorName.optional(),
-    })
+    .object(
+      {
+        project: projectName,
+        format: z.enum(EXPORT_FORMATS),
+        annotator: annotatorName.optional(),
+      },
+      { error: (issue) => (issue.code === 'unrecognized_keys' && issue.keys.includes('out') ? EXPORT_TAKES_NO_PATH : undefined) },
+    )
     .strict(),
+  /** A one-time, short-lived ticket for GET /download/<ticket> on the browser host: one export file of this project. */
+  downloadTicket: z.object({ project: projectName, file: exportFileName }).strict(),
   stats: z.object({ project: projectName }).strict(),
 } as const;
 
@@ -77,10 +94,23 @@ export interface ProjectStats {
   source: { labeled: number };
 }
 
+/**
+ * An export's summary as the API answers it: `out` is the file's base name in the exports folder, never
+ * a path. `saved` is set by the desktop app after its save dialog: false when the dialog was cancelled.
+ */
+export type ExportedFile = ExportSummary & { saved?: boolean };
+
+export interface DownloadTicket {
+  ticket: string;
+  /** Seconds until an unused ticket stops working; it works once in any case. */
+  expiresInSeconds: number;
+}
+
 export interface DatasetsOutputs {
   previewImport: PreviewResult;
   importContent: ImportSummary & { rejects: string | null; errors: LineError[] };
   listItems: { total: number; rows: ItemListRow[] };
-  exportProject: ExportSummary;
+  exportProject: ExportedFile;
+  downloadTicket: DownloadTicket;
   stats: ProjectStats;
 }

@@ -1,8 +1,9 @@
 // The pairwise loop end to end: create a project, import a TRL file through the file picker, label
 // three pairs from the keyboard (one undone with Ctrl+Z, one "much better" with Shift, one with a
-// rationale typed after pressing R), export TRL through the UI and check the file line by line
-// against what the page showed on each side.
+// rationale typed after pressing R), export TRL through the UI, download it as the browser does and
+// check the file line by line against what the page showed on each side.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProjectViaUi, launchBrowser, openApp, startHost, writeJsonl, type Host } from './helpers';
@@ -203,13 +204,23 @@ describe('pairwise labeling through the UI', () => {
     await page.getByTestId('export-format').selectOption('trl');
     await expect.poll(() => page.getByTestId('export-annotator').locator('option').allInnerTexts()).toContain(`${ANNOTATOR} only`);
     await page.getByTestId('export-annotator').selectOption(ANNOTATOR);
+    // The browser host hands the file over as a download started by the page (a one-time ticket).
+    const downloading = page.waitForEvent('download');
     await page.getByTestId('export-button').click();
     await page.getByTestId('export-summary').waitFor();
     expect(await page.getByTestId('export-written').innerText()).toMatch(/Wrote 3 records/);
     expect(await page.getByTestId('export-skipped').innerText()).toMatch(/2 unlabeled/);
+    const download = await downloading;
+    const name = download.suggestedFilename();
+    expect(name).toMatch(/^e2e-pairs-trl-[\w-]+\.jsonl$/);
+    // The page shows the file's name, never a path; the link carries a ticket, never the token.
+    expect((await page.getByTestId('export-file').innerText()).trim()).toBe(name);
+    expect(download.url()).toMatch(/\/download\/[\w-]+$/);
+    expect(download.url()).not.toContain(host.token);
 
-    const path = (await page.getByTestId('export-path').innerText()).trim();
-    const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim());
+    const text = readFileSync((await download.path())!, 'utf8');
+    expect(text).toBe(readFileSync(join(host.home, 'exports', name), 'utf8'));
+    const lines = text.split('\n').filter((l) => l.trim());
     expect(lines).toHaveLength(3);
     const seen = new Set<string>();
     for (const line of lines) {
@@ -222,11 +233,11 @@ describe('pairwise labeling through the UI', () => {
     }
     expect(seen.size).toBe(3);
 
-    // The browser host also offers the file for download, behind the token.
-    const href = await page.getByTestId('export-download').getAttribute('href');
-    expect(href).toMatch(/\/api\/exports\/[^/?]+\.jsonl\?token=/);
-    const served = await (await fetch(href!)).text();
-    expect(served).toBe(readFileSync(path, 'utf8'));
+    // A ticket works once; "Download again" asks for a new one.
+    expect((await fetch(download.url())).status).toBe(404);
+    const again = page.waitForEvent('download');
+    await page.getByTestId('export-download').click();
+    expect(readFileSync((await (await again).path())!, 'utf8')).toBe(text);
   });
 
   it('produced no page errors and no CSP violations', () => {

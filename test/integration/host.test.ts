@@ -1,12 +1,15 @@
 // The browser host as a user's browser meets it: loopback only, token required, errors that say what
 // is wrong — and a label acknowledged by the host survives the host being killed.
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
 import { openDb } from '../../electron/core/store/db';
 import { itemInserter } from '../../electron/core/store/items';
 import { createProject } from '../../electron/core/store/projects';
 import { tempDir } from '../helpers/tmp';
-import { buildNodeSide, call, startHostProcess } from '../helpers/host';
+import { buildNodeSide, call, listeningAddresses, startHostProcess } from '../helpers/host';
 
 function seed(dbPath: string, n = 5): void {
   const db = openDb(dbPath);
@@ -28,6 +31,26 @@ function seed(dbPath: string, n = 5): void {
   db.close();
 }
 
+/** Whether a TCP connection to address:port is refused (nothing listens there for that address). */
+function refused(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: address, port, timeout: 3000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+const outsideAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a && !a.internal && a.family === 'IPv4')?.address;
+
 beforeAll(() => buildNodeSide(), 120_000);
 
 describe('browser host', () => {
@@ -36,7 +59,10 @@ describe('browser host', () => {
     seed(dbPath);
     const host = await startHostProcess(dbPath);
     try {
-      expect(host.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
+      expect(host.baseUrl).toBe(`http://127.0.0.1:${host.port}`);
+      // The kernel's view of the socket, not the URL the host chose to print.
+      expect(listeningAddresses(host.port)).toEqual(['127.0.0.1']);
+      if (outsideAddress) expect(await refused(outsideAddress, host.port)).toBe(true);
       expect((await call(host, 'listProjects', {}, '')).status).toBe(401);
       expect((await call(host, 'listProjects', {}, 'wrong-token-wrong-token-wrong-tok')).status).toBe(401);
       const ok = await call(host, 'listProjects', {});
@@ -55,6 +81,25 @@ describe('browser host', () => {
       const page = await fetch(`${host.baseUrl}/`);
       // The page itself needs no token; the API does. (The renderer may not be built in unit runs.)
       expect([200, 503]).toContain(page.status);
+    } finally {
+      host.child.kill('SIGKILL');
+    }
+  });
+
+  it('serves the page with the strict Content-Security-Policy', async () => {
+    const dbPath = join(tempDir(), 'c.db');
+    seed(dbPath);
+    const host = await startHostProcess(dbPath);
+    try {
+      const page = await fetch(`${host.baseUrl}/`);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      const csp = page.headers.get('content-security-policy');
+      expect(csp).toBe(CONTENT_SECURITY_POLICY);
+      expect(csp).not.toContain("'unsafe-eval'");
+      const scriptSrc = csp!.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src '));
+      expect(scriptSrc).not.toContain("'unsafe-inline'");
+      expect(scriptSrc).toBe("script-src 'self'");
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     } finally {
       host.child.kill('SIGKILL');
     }

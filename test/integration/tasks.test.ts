@@ -14,6 +14,8 @@ const FIXTURES = join(__dirname, '..', 'fixtures', 'formats');
 
 function setup() {
   const dir = tempDir();
+  // The service writes exports into <data dir>/exports; keep them in this test's folder.
+  vi.stubEnv('ARBITER_HOME', dir);
   const dbPath = join(dir, 'arbiter.db');
   const db = openDb(dbPath);
   const service = new ArbiterService(db, { dbPath, transport: 'http', version: 'test', defaultAnnotator: 'alice' });
@@ -48,6 +50,7 @@ async function waitForJob(service: ArbiterService, kind: JobInfo['kind'], check:
 
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllEnvs();
 });
 
 describe('import and export jobs', () => {
@@ -88,12 +91,12 @@ describe('import and export jobs', () => {
     const content = readFileSync(join(FIXTURES, 'trl.jsonl'), 'utf8');
     await service.dispatch('importContent', { project: 'p', fileName: 'trl.jsonl', content, createProject: true });
     for (const format of ['trl', 'arbiter', 'labels'] as const) {
-      const viaJob = join(dir, `job-${format}.jsonl`);
       const inline = join(dir, `inline-${format}.jsonl`);
-      const summary = await service.dispatch('exportProject', { project: 'p', format, out: viaJob });
+      const summary = await service.dispatch('exportProject', { project: 'p', format });
       const expected = await exportProject(db, { project: 'p', format, out: inline });
-      expect(summary).toEqual({ ...expected, out: viaJob });
-      expect(readFileSync(viaJob, 'utf8')).toBe(readFileSync(inline, 'utf8'));
+      // The API answers the file's name in the exports folder, never a path.
+      expect(summary).toEqual({ ...expected, out: expect.stringMatching(new RegExp(`^p-${format}-[\\w-]+\\.jsonl$`)) });
+      expect(readFileSync(join(dir, 'exports', summary.out), 'utf8')).toBe(readFileSync(inline, 'utf8'));
     }
     const jobs = await service.dispatch('listJobs', {});
     expect(jobs.filter((j) => j.kind === 'export').map((j) => j.state)).toEqual(['done', 'done', 'done']);
@@ -118,14 +121,12 @@ describe('import and export jobs', () => {
     const { db, dir, service } = setup();
     await service.dispatch('importContent', { project: 'p', fileName: 'big.jsonl', content: manyLines(100_000), createProject: true });
     expect(counts(db).items).toBe(100_000);
-    const out = join(dir, 'exports', 'all.jsonl');
-    const call = service.dispatch('exportProject', { project: 'p', format: 'arbiter', out }).catch((e: unknown) => e);
+    const call = service.dispatch('exportProject', { project: 'p', format: 'arbiter' }).catch((e: unknown) => e);
     const job = await waitForJob(service, 'export', (j) => j.state === 'running');
     await service.dispatch('cancelJob', { jobId: job.id });
     const error = await call;
     expect(error).toBeInstanceOf(ArbiterError);
     expect((error as ArbiterError).message).toMatch(/cancelled/);
-    expect(existsSync(out)).toBe(false);
     expect(existsSync(join(dir, 'exports')) ? readdirSync(join(dir, 'exports')) : []).toEqual([]);
     expect((await service.dispatch('listJobs', {})).find((j) => j.id === job.id)).toMatchObject({ state: 'cancelled' });
   }, 60_000);

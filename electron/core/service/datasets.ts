@@ -1,9 +1,12 @@
 // Datasets: import (preview, run as a job), the items table, export (as a job), project figures.
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import type { ApiOutputs } from '../../../shared/api';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { ApiOutputs, DownloadTicket } from '../../../shared/api';
+import { notFound } from '../errors';
 import { previewHead } from '../formats/index';
 import { exportsDir } from '../paths';
+import type { Db } from '../store/db';
 import { listItemRows } from '../store/itemList';
 import * as projects from '../store/projects';
 import { projectStats } from '../store/stats';
@@ -11,7 +14,7 @@ import { runTask } from '../tasks/run';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireProject } from './guards';
 
-type DatasetOps = 'previewImport' | 'importContent' | 'listItems' | 'exportProject' | 'stats';
+type DatasetOps = 'previewImport' | 'importContent' | 'listItems' | 'exportProject' | 'downloadTicket' | 'stats';
 
 export function datasetsHandlers({ db, jobs, events, options }: ServiceContext): FeatureHandlers<DatasetOps> {
   return {
@@ -32,16 +35,77 @@ export function datasetsHandlers({ db, jobs, events, options }: ServiceContext):
       });
     },
     listItems: ({ project, afterSeq, offset, limit, annotator }) => listItemRows(db, requireProject(db, project).id, { afterSeq, offset, limit }, annotator),
-    exportProject: ({ project, format, out, annotator }) => {
-      requireProject(db, project);
-      const target = out ?? join(exportsDir(), `${project.replace(/[^\w.-]+/g, '_')}-${format}-${Date.now()}.jsonl`);
+    exportProject: async ({ project, format, annotator }) => {
+      const row = requireProject(db, project);
+      const target = join(exportsDir(), exportFileName(project, format));
       const task = { kind: 'export' as const, project, format, out: target, annotator };
-      return jobs.runTask({
+      const summary = await jobs.runTask({
         dbPath: options.dbPath,
         task,
         inline: (hooks) => runTask(db, task, hooks) as Promise<ApiOutputs['exportProject']>,
       });
+      downloadsOf(db).remember(row.id, target);
+      // The page is untrusted: it learns the file's name, never where the data folder is.
+      return { ...summary, out: basename(target) };
     },
+    downloadTicket: ({ project, file }) => downloadsOf(db).issue(requireProject(db, project), file),
     stats: ({ project }) => projectStats(db, requireProject(db, project)),
   };
+}
+
+/** `<project>-<format>-<UTC time>-<random>.jsonl`: safe on every file system, unique, readable in a downloads folder. */
+function exportFileName(project: string, format: string): string {
+  const slug = project.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'project';
+  const time = new Date().toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+  return `${slug}-${format}-${time}-${randomBytes(3).toString('hex')}.jsonl`;
+}
+
+const TICKET_LIFETIME_MS = 60_000;
+
+/**
+ * The export files this service wrote, by project id, and one-time download tickets for them. A ticket
+ * is the only capability the browser host's GET /download/<ticket> accepts (a link cannot carry the
+ * token in a header), so it names one file, works once and expires soon.
+ */
+class ExportDownloads {
+  private readonly files = new Map<number, Map<string, string>>();
+  private readonly tickets = new Map<string, { path: string; file: string; expiresAt: number }>();
+
+  remember(projectId: number, path: string): void {
+    const files = this.files.get(projectId) ?? new Map<string, string>();
+    files.set(basename(path), path);
+    this.files.set(projectId, files);
+  }
+
+  issue(project: projects.ProjectRow, file: string): DownloadTicket {
+    const path = this.files.get(project.id)?.get(file);
+    if (!path || !existsSync(path))
+      throw notFound(`Project "${project.name}" has no export named ${file} from this session. Export it again, then download it.`);
+    const now = Date.now();
+    for (const [ticket, entry] of this.tickets) if (entry.expiresAt <= now) this.tickets.delete(ticket);
+    const ticket = randomBytes(32).toString('base64url');
+    this.tickets.set(ticket, { path, file, expiresAt: now + TICKET_LIFETIME_MS });
+    return { ticket, expiresInSeconds: TICKET_LIFETIME_MS / 1000 };
+  }
+
+  /** The file a ticket stands for, once: the ticket is spent whether or not it was still valid. */
+  redeem(ticket: string): { path: string; file: string } | null {
+    const entry = this.tickets.get(ticket);
+    this.tickets.delete(ticket);
+    return entry && entry.expiresAt > Date.now() ? { path: entry.path, file: entry.file } : null;
+  }
+}
+
+// One registry per service (keyed by its connection), so services in one process never share tickets.
+const downloadsByDb = new WeakMap<Db, ExportDownloads>();
+
+function downloadsOf(db: Db): ExportDownloads {
+  let downloads = downloadsByDb.get(db);
+  if (!downloads) downloadsByDb.set(db, (downloads = new ExportDownloads()));
+  return downloads;
+}
+
+/** For the browser host's GET /download/<ticket>: the export file the ticket stands for, once, or null. */
+export function redeemDownloadTicket(db: Db, ticket: string): { path: string; file: string } | null {
+  return downloadsOf(db).redeem(ticket);
 }

@@ -1,16 +1,19 @@
-// Export the project's labels as a dataset file the training libraries read as they are.
+// Export the project's labels as a dataset file the training libraries read as they are. The file goes
+// to the app's exports folder; the browser then downloads it, the desktop app has already offered a save
+// dialog. The page never learns a path.
 import { useEffect, useState } from 'react';
-import type { ExportSummary } from '../../../../shared/domain';
+import type { ExportedFile } from '../../../../shared/api';
 import { EXPORT_FORMATS, FORMAT_TITLES, type ExportFormat } from '../../../../shared/formatNames';
-import { api, errorMessage, exportDownloadUrl } from '../../api';
+import { api, downloadExport, errorMessage, transport } from '../../api';
 
 export function ExportPanel({ project, version }: { project: string; version: number }) {
   const [format, setFormat] = useState<ExportFormat>('trl');
   const [annotator, setAnnotator] = useState('');
   const [annotators, setAnnotators] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
-  const [summary, setSummary] = useState<ExportSummary | null>(null);
+  const [summary, setSummary] = useState<ExportedFile | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
 
   useEffect(() => {
     api
@@ -19,12 +22,19 @@ export function ExportPanel({ project, version }: { project: string; version: nu
       .catch(() => setAnnotators([]));
   }, [project, version]);
 
+  const download = (file: string) => {
+    setDownloadError(null);
+    downloadExport(project, file).catch((e: unknown) => setDownloadError(errorMessage(e)));
+  };
+
   const run = async () => {
     setBusy(true);
     setError(null);
     setSummary(null);
     try {
-      setSummary(await api.exportProject({ project, format, ...(annotator ? { annotator } : {}) }));
+      const exported = await api.exportProject({ project, format, ...(annotator ? { annotator } : {}) });
+      setSummary(exported);
+      download(exported.out);
     } catch (e) {
       setError(errorMessage(e));
     } finally {
@@ -32,8 +42,6 @@ export function ExportPanel({ project, version }: { project: string; version: nu
     }
   };
 
-  const download = summary ? exportDownloadUrl(summary.out) : null;
-  const fileName = summary ? (summary.out.split(/[\\/]/).pop() ?? summary.out) : '';
   const skipped = summary
     ? (
         [
@@ -113,18 +121,24 @@ export function ExportPanel({ project, version }: { project: string; version: nu
             <div className="text-muted">Nothing skipped.</div>
           )}
           {summary.note && <div className="text-muted">{summary.note}</div>}
-          <div className="break-all font-mono text-[12px] text-muted" data-testid="export-path" title={summary.out}>
-            {summary.out}
+          <div className="break-all text-[12px] text-muted" data-testid="export-file">
+            <span className="font-mono">{summary.out}</span>
+            {summary.saved === true && ' — saved where you chose.'}
+            {summary.saved === false && ' — not saved: the save dialog was closed. Export again to choose a place.'}
           </div>
-          {download && (
-            <a
-              href={download}
-              download={fileName}
+          {downloadError && (
+            <div className="text-bad" role="alert" data-testid="export-download-error">
+              The file was written but not downloaded: {downloadError}
+            </div>
+          )}
+          {transport.kind === 'http' && (
+            <button
+              onClick={() => download(summary.out)}
               className="mt-1 self-start rounded-md border border-line-strong bg-surface px-3 py-1 font-medium text-accent hover:bg-surface-2"
               data-testid="export-download"
             >
-              ↓ Download the file
-            </a>
+              ↓ Download again
+            </button>
           )}
         </div>
       )}

@@ -1,0 +1,46 @@
+// Exports in the desktop app: the service writes the file into the exports folder, then the user
+// chooses where it goes in a native save dialog. The chosen path stays in this process: the page only
+// learns the file's name and whether it was saved (DESIGN.md, "What the API may touch").
+import { app, BrowserWindow, dialog, type IpcMainInvokeEvent } from 'electron';
+import { copyFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ApiOutputs } from '../../shared/api';
+import { ArbiterError } from '../core/errors';
+import { exportsDir } from '../core/paths';
+import type { ArbiterService } from '../core/service';
+
+export async function exportWithSaveDialog(service: ArbiterService, event: IpcMainInvokeEvent, input: unknown): Promise<ApiOutputs['exportProject']> {
+  const summary = await service.dispatch('exportProject', input);
+  const written = join(exportsDir(), summary.out);
+  const options = {
+    title: 'Save the export',
+    defaultPath: join(app.getPath('downloads'), summary.out),
+    filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
+  };
+  const window = BrowserWindow.fromWebContents(event.sender);
+  const choice = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
+  if (choice.canceled || !choice.filePath) {
+    // Nothing was asked for: leave no stray copy in the exports folder.
+    await rm(written, { force: true });
+    return { ...summary, saved: false };
+  }
+  try {
+    await moveFile(written, choice.filePath);
+  } catch (error) {
+    // The system's message names both paths; the page may not see them.
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    throw new ArbiterError('internal', `The export could not be saved where you chose (${code}). Choose another folder, or check that you may write there, and export again.`);
+  }
+  return { ...summary, saved: true };
+}
+
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    // Another disk: rename cannot cross it.
+    await copyFile(from, to);
+    await rm(from, { force: true });
+  }
+}
