@@ -251,3 +251,69 @@ describe('projects', () => {
     db.close();
   });
 });
+
+describe('chat content with typed parts, and labels from another machine', () => {
+  it('stores and exports message content given as typed parts exactly as it came', async () => {
+    const dir = tempDir();
+    const db = openDb(join(dir, 'a.db'));
+    const { importLines, exportProject } = await import('../../electron/core/formats/index');
+    const record = {
+      id: 'mm-1',
+      prompt: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in this picture?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+          ],
+        },
+      ],
+      responses: [
+        { text: [{ role: 'assistant', content: [{ type: 'text', text: 'A cat on a mat.' }] }], model: 'm1' },
+        { text: 'A dog.', model: 'm2' },
+      ],
+      reference: null,
+      metadata: {},
+    };
+    await importLines(db, { project: 'mm', fileName: 'mm.jsonl', lines: [JSON.stringify(record)], sha256: 'm', format: 'arbiter', skipInvalid: false, createProject: true });
+    const out = join(dir, 'items.jsonl');
+    await exportProject(db, { project: 'mm', format: 'arbiter', out });
+    const exported = JSON.parse((await import('node:fs')).readFileSync(out, 'utf8').trim()) as typeof record;
+    expect(exported.prompt).toEqual(record.prompt);
+    expect(exported.responses[0]!.text).toEqual(record.responses[0]!.text);
+    db.close();
+  });
+
+  it("keeps a teammate's annotator apart by uuid, even where a local annotator has the same name", async () => {
+    const { importLabelsLines, importLines } = await import('../../electron/core/formats/index');
+    const make = async (name: string) => {
+      const db = openDb(join(tempDir(), `${name}.db`));
+      const lines = [JSON.stringify({ id: 'q1', prompt: 'p', responses: [{ text: 'a' }, { text: 'b' }] })];
+      await importLines(db, { project: 'p', fileName: 'x', lines, sha256: 'x', format: 'arbiter', skipInvalid: false, createProject: true });
+      return db;
+    };
+    const mine = await make('mine');
+    const theirs = await make('theirs');
+    const save = (db: Database.Database, choice: 'A' | 'B') =>
+      new ArbiterService(db, { dbPath: db.name, transport: 'http', version: 't', defaultAnnotator: 'alex' }).dispatch('saveLabel', {
+        project: 'p',
+        annotator: 'alex',
+        itemId: db.prepare('SELECT id FROM item').pluck().get() as number,
+        choice,
+        shownOrder: [0, 1],
+      });
+    await save(mine, 'A');
+    const theirLabel = await save(theirs, 'B');
+    const line = JSON.stringify({ id: theirLabel.id, item: 'q1', annotator: 'alex', annotator_uuid: theirLabel.annotatorUuid, annotator_kind: 'human', choice: 'B', created_at: theirLabel.createdAt });
+    const merged = await importLabelsLines(mine, { project: 'p', fileName: 'theirs.jsonl', lines: [line] });
+    expect(merged).toMatchObject({ added: 1 });
+    const people = mine.prepare("SELECT uuid, name FROM annotator WHERE kind = 'human' ORDER BY id").all() as { uuid: string; name: string }[];
+    expect(people).toHaveLength(2);
+    expect(people[1]).toEqual({ uuid: theirLabel.annotatorUuid, name: `alex@${theirLabel.annotatorUuid.slice(0, 8)}` });
+    // Both alexes' choices stand side by side; merging the same file again adds nothing.
+    expect(mine.prepare("SELECT choice FROM label_head WHERE task = 'pairwise' ORDER BY annotator_id").pluck().all()).toEqual(['A', 'B']);
+    expect(await importLabelsLines(mine, { project: 'p', fileName: 'theirs.jsonl', lines: [line] })).toMatchObject({ added: 0, duplicates: 1 });
+    mine.close();
+    theirs.close();
+  });
+});

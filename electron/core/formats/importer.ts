@@ -261,7 +261,7 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     };
 
     type Settled = { result: ChunkResult } | { error: unknown };
-    const inFlight: { chunk: Chunk; first: boolean; settled: Promise<Settled> }[] = [];
+    const inFlight: { chunk: Chunk; first: boolean; settled: Promise<Settled>; ready: boolean }[] = [];
     const startWorker = async () => {
       if (workerTried || !format || !opts.parallel) return;
       workerTried = true;
@@ -273,7 +273,9 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
         (result): Settled => ({ result }),
         (error: unknown): Settled => ({ error }),
       );
-      inFlight.push({ chunk, first: isFirst, settled });
+      const entry = { chunk, first: isFirst, settled, ready: false };
+      void settled.then(() => (entry.ready = true));
+      inFlight.push(entry);
     };
     const source = opts.chunks[Symbol.asyncIterator]();
     let first = true;
@@ -302,6 +304,8 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
       }
       if (inFlight.length) {
         const head = inFlight.shift()!;
+        // Waiting on the worker (its chunks are normally ready): let a waiting save in first.
+        if (!head.ready) session.release();
         const settled = await head.settled;
         // A worker that failed leaves its chunks to this thread.
         if ('error' in settled) applyHere(chunkLines(head.chunk, head.first), 0);

@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { conflict } from '../errors';
 import type { Db } from './db';
-import { beginBulkWrite, sleepSync, writeNow } from './write';
+import { beginBulkWrite, sleepSync, writeNow, writerWaiting } from './write';
 
 export interface PendingImport {
   id: number;
@@ -132,15 +132,19 @@ export function importedBefore(db: Db, projectId: number, sha256: string): boole
   return db.prepare("SELECT 1 FROM import_file WHERE project_id = ? AND sha256 = ? AND state = 'complete'").get(projectId, sha256) !== undefined;
 }
 
-/** How long bulk work holds the write lock at most, and how long it then lets go. */
-const HOLD_MS = 20;
+/**
+ * How long bulk work holds the write lock at most, and how long it then lets go. It commits sooner, after
+ * the batch in progress, as soon as a save says it is waiting: few commits while nobody waits (each
+ * rewrites the index pages it touched into the WAL), and a save waits for one batch at most.
+ */
+const HOLD_MS = 1000;
 const YIELD_MS = 0.5;
 
 /**
  * The connection settings and transaction rhythm of an import. Batches are written with write(); the
- * transaction stays open across calls until it has held the lock HOLD_MS, then commits and yields
- * YIELD_MS so a waiting save gets in; release() commits what is open (before the import waits on
- * anything). Batches commit with synchronous=NORMAL: until the import completes nothing of it is
+ * transaction stays open across calls until a save is waiting or it has held the lock HOLD_MS, then
+ * commits and yields YIELD_MS so the save gets in; release() commits what is open (before the import
+ * waits on anything). Batches commit with synchronous=NORMAL: until the import completes nothing of it is
  * visible, and finish() commits with FULL, which syncs everything before it too.
  */
 export function importSession(db: Db, cacheKib: number) {
@@ -169,6 +173,7 @@ export function importSession(db: Db, cacheKib: number) {
     openedAt = -1;
     sleepSync(YIELD_MS);
   };
+  const due = () => openedAt >= 0 && (performance.now() - openedAt >= HOLD_MS || writerWaiting(db));
   return {
     write(fn: () => void): void {
       if (openedAt < 0) {
@@ -182,9 +187,17 @@ export function importSession(db: Db, cacheKib: number) {
         openedAt = -1;
         throw error;
       }
-      if (performance.now() - openedAt >= HOLD_MS) commit();
+      if (due()) commit();
     },
-    release: commit,
+    /**
+     * Called before the import waits for its next chunk: commits if a save waits or the hold is long.
+     * The next chunk is normally ready (the worker prepares ahead), so the lock is usually kept.
+     */
+    release(): void {
+      if (due()) commit();
+    },
+    /** Commits what is open, whoever waits (before the import waits on something slow). */
+    commitNow: commit,
     /** The last, durable transaction: what makes the import visible. */
     finish(fn: () => void): void {
       commit();

@@ -66,6 +66,17 @@ export function beginWrite(db: Db): void {
   }
 }
 
+/** Whether a save is waiting for the write lock right now (bulk work then commits early). */
+export function writerWaiting(db: Db): boolean {
+  const flag = waitingFile(db);
+  if (!flag) return false;
+  try {
+    return Date.now() - statSync(flag).mtimeMs <= STALE_MS;
+  } catch {
+    return false;
+  }
+}
+
 /** Bulk work calls this before taking the lock again: it waits while a save is waiting. */
 export function stepAsideForWaitingWriters(db: Db): void {
   const flag = waitingFile(db);
