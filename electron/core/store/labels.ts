@@ -150,13 +150,16 @@ export function newItemLabels(db: Db, annotatorId: number, createdAt: string) {
     if (!st) {
       const rows = (row: string) => Array.from({ length: k }, () => row).join(', ');
       st = {
-        label: db.prepare(`INSERT INTO label (id, item_id, annotator_id, task, created_at, choice, body) VALUES ${rows(`(?, ?, ${annotator}, 'pairwise', ${at}, ?, '{}')`)} RETURNING seq`),
+        label: db.prepare(`INSERT INTO label (seq, id, item_id, annotator_id, task, created_at, choice, body) VALUES ${rows(`(?, ?, ?, ${annotator}, 'pairwise', ${at}, ?, '{}')`)}`),
         head: db.prepare(`INSERT INTO label_head (item_id, annotator_id, task, label_seq, done, choice) VALUES ${rows(`(?, ${annotator}, 'pairwise', ?, 1, ?)`)}`),
       };
       statements.set(k, st);
     }
     return st;
   };
+  // Seqs are given explicitly (one past the largest, read at each flush inside the caller's write
+  // transaction, where no one else inserts labels), so the heads can name them without a RETURNING.
+  const maxSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM label').pluck();
   let labelParams: unknown[] = [];
   let items: number[] = [];
   let choices: (Choice | null)[] = [];
@@ -164,9 +167,11 @@ export function newItemLabels(db: Db, annotatorId: number, createdAt: string) {
     const k = items.length;
     if (!k) return 0;
     const st = statement(k);
-    const seqs = st.label.pluck().all(labelParams) as number[];
+    const first = (maxSeq.get() as number) + 1;
+    for (let i = 0; i < k; i++) labelParams[i * 4] = first + i;
+    st.label.run(labelParams);
     const headParams: unknown[] = [];
-    for (let i = 0; i < k; i++) headParams.push(items[i], seqs[i], choices[i]);
+    for (let i = 0; i < k; i++) headParams.push(items[i], first + i, choices[i]);
     st.head.run(headParams);
     labelParams = [];
     items = [];
@@ -176,7 +181,7 @@ export function newItemLabels(db: Db, annotatorId: number, createdAt: string) {
   return {
     /** Buffers one revision; returns how many revisions were written (a full buffer is flushed). */
     add(itemId: number, choice: Choice | null): number {
-      labelParams.push(uuidv7(), itemId, choice);
+      labelParams.push(0, uuidv7(), itemId, choice);
       items.push(itemId);
       choices.push(choice);
       return items.length === 64 ? flush() : 0;
