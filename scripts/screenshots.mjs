@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Screenshots of each screen for docs/screenshots/: starts the browser host on a fresh database with
 // the demo project, drives Debian's Chromium with playwright-core, and writes one PNG per view.
-// Usage: node scripts/screenshots.mjs   (after `npm run build`; CHROMIUM_PATH overrides /usr/bin/chromium)
+// Usage: node scripts/screenshots.mjs [name…]   (after `npm run build`; CHROMIUM_PATH overrides
+// /usr/bin/chromium). Names (compare-diff, models, …) write only those files and leave the others as they are.
 import { spawn } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +48,8 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--font-render-hinting=none'],
 });
 const written = [];
+const only = new Set(process.argv.slice(2).map((name) => name.replace(/\.png$/, '')));
+const wants = (...names) => only.size === 0 || names.some((name) => only.has(name));
 
 async function open({ width = 1440, height = 900, theme = 'light', annotator = 'maria' } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, colorScheme: theme });
@@ -62,12 +65,41 @@ async function open({ width = 1440, height = 900, theme = 'light', annotator = '
 }
 
 async function shot(page, name) {
+  if (!wants(name)) return;
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(150);
   const file = join(outDir, `${name}.png`);
   await page.screenshot({ path: file });
   written.push(`${name}.png (${Math.round(statSync(file).size / 1024)} KB)`);
 }
+
+const SUPPORT_ITEM = {
+  id: 'ticket-4471',
+  prompt: [
+    { role: 'system', content: 'You are the support assistant for Northwind Internet. Be exact about plans, prices and fees.' },
+    {
+      role: 'user',
+      content:
+        'Hi, I moved house last month and my bill went up from $45 to $62. I was on Basic 100 for two years and nothing else changed. I booked the move on 3 March for 12 March, like the website said, and I was also charged a $60 moving fee.',
+    },
+    {
+      role: 'assistant',
+      content:
+        'Sorry about the surprise on your bill. A move starts a new service address, and that can end a promotional price. I can see Basic 100 at your new address from 12 March, at the standard $62 a month, and a one-off moving fee of $60.',
+    },
+    { role: 'user', content: 'OK. So can I get the old price back, and do I really have to pay the moving fee?' },
+  ],
+  responses: [
+    {
+      text: 'Yes to both, most likely.\n\n**Price.** Customers with us for over two years keep the Basic 100 loyalty price of **$45 a month** after a move, but it is not applied automatically. Reply with your account number and I will request it.\n\n**Moving fee.** The $60 fee is waived when you move within our coverage area and book the transfer at least 7 days ahead. You booked on 3 March for 12 March, so it should not have been charged; I will ask billing to refund it.\n\n- Loyalty price: $45 a month, from your next bill\n- Moving fee: refunded within 5 working days',
+      model: 'support-v7',
+    },
+    {
+      text: 'Yes to the price, no to the fee.\n\n**Price.** Customers with us for over a year keep the Basic 100 loyalty price of **$45 a month** after a move, and it is applied automatically. Reply with your account number if it does not appear.\n\n**Moving fee.** The $60 fee is waived only when you move within our coverage area and book the transfer at least 14 days ahead. You booked on 3 March for 12 March, so the fee applies.\n\n- Loyalty price: $45 a month, from your next bill\n- Moving fee: $60, on this bill',
+      model: 'support-v8',
+    },
+  ],
+};
 
 try {
   const projects = await api('listProjects', {});
@@ -191,42 +223,106 @@ try {
   await api('updateProjectSettings', { project: demo, settings: { prelabels: 'blind' } });
   await page.close();
 
-  // Models: the two demo models, and what inspecting a folder found.
-  const folder = join(home, 'math-prm-onnx');
-  cpSync(join(root, 'resources', 'models', 'demo-process'), folder, { recursive: true });
-  appendFileSync(join(folder, 'config.json'), '\n'); // a different file set, so not "already added"
-  page = await open({ height: 1100 });
-  await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(demo)}/models`);
-  await page.getByTestId('model-row').first().waitFor();
-  await page.getByTestId('model-dir').fill(folder);
-  await page.getByTestId('model-dir').press('Enter');
-  await page.getByTestId('inspection').waitFor();
-  await page.getByTestId('provider').first().waitFor();
-  await shot(page, 'models');
-
-  // A score job running in the background: progress, rates, ETA, cancel.
-  const bulk = 'Helpfulness batch 09';
-  const topics = ['a sorting algorithm', 'the water cycle', 'compound interest', 'photosynthesis', 'TCP handshakes', 'the French revolution'];
-  const lines = [];
-  for (let i = 0; i < 3000; i++) {
-    const topic = topics[i % topics.length];
-    const step = (n) => `Step ${n}: consider ${topic} from angle ${n} and explain the consequence carefully. `;
-    lines.push(JSON.stringify({ prompt: `Explain ${topic} (variant ${i}).`, chosen: [1, 2, 3, 4].map(step).join(''), rejected: [1, 2].map(step).join('') + 'So the answer is 42.' }));
+  // A support chat: the fold keeps the customer's last question in view and folds the earlier turns
+  // into one line; then the diff view (w) marks what only one reply says.
+  const support = 'Support replies';
+  await api('importContent', { project: support, fileName: 'support-batch-03.jsonl', content: JSON.stringify(SUPPORT_ITEM) + '\n', format: 'arbiter', createProject: true });
+  const supportHash = `#/p/${encodeURIComponent(support)}`;
+  for (const theme of ['light', 'dark']) {
+    if (!wants('compare-chat-fold', `compare-diff${theme === 'dark' ? '-dark' : ''}`)) continue;
+    page = await open({ theme, height: 860 });
+    await page.evaluate((h) => (location.hash = h), supportHash);
+    await page.getByTestId('prompt-earlier-folded').waitFor();
+    if (theme === 'light') await shot(page, 'compare-chat-fold');
+    await page.keyboard.press('w');
+    await page.getByTestId('diff-left').waitFor();
+    await shot(page, theme === 'light' ? 'compare-diff' : 'compare-diff-dark');
+    await page.close();
   }
-  await api('importContent', { project: bulk, fileName: 'batch-09.jsonl', content: lines.join('\n') + '\n', createProject: true });
-  await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(bulk)}/models`);
-  await page.getByTestId('score-start').waitFor();
-  await page.getByTestId('score-batch').fill('4');
-  await page.getByTestId('score-start').click();
-  await page.waitForFunction(() => {
-    const text = document.querySelector('[data-testid="job-progress"]')?.textContent ?? '';
-    const done = Number((/^([\d,]+)/.exec(text)?.[1] ?? '0').replace(/,/g, ''));
-    return done > 300 && /ETA \d/.test(text);
-  });
-  await shot(page, 'scoring-progress');
-  await page.getByTestId('job-cancel').click();
-  await page.locator('[data-testid="job"][data-state="cancelled"]').waitFor();
-  await page.close();
+
+  // The slow part (3,000 items scored): only when its pictures are wanted.
+  if (wants('models', 'scoring-progress')) {
+    // Models: the two demo models, and what inspecting a folder found.
+    const folder = join(home, 'math-prm-onnx');
+    cpSync(join(root, 'resources', 'models', 'demo-process'), folder, { recursive: true });
+    appendFileSync(join(folder, 'config.json'), '\n'); // a different file set, so not "already added"
+    page = await open({ height: 1100 });
+    await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(demo)}/models`);
+    await page.getByTestId('model-row').first().waitFor();
+    await page.getByTestId('model-dir').fill(folder);
+    await page.getByTestId('model-dir').press('Enter');
+    await page.getByTestId('inspection').waitFor();
+    await page.getByTestId('provider').first().waitFor();
+    await shot(page, 'models');
+
+    // A score job running in the background: progress, rates, ETA, cancel.
+    const bulk = 'Helpfulness batch 09';
+    const topics = ['a sorting algorithm', 'the water cycle', 'compound interest', 'photosynthesis', 'TCP handshakes', 'the French revolution'];
+    const lines = [];
+    for (let i = 0; i < 3000; i++) {
+      const topic = topics[i % topics.length];
+      const step = (n) => `Step ${n}: consider ${topic} from angle ${n} and explain the consequence carefully. `;
+      lines.push(JSON.stringify({ prompt: `Explain ${topic} (variant ${i}).`, chosen: [1, 2, 3, 4].map(step).join(''), rejected: [1, 2].map(step).join('') + 'So the answer is 42.' }));
+    }
+    await api('importContent', { project: bulk, fileName: 'batch-09.jsonl', content: lines.join('\n') + '\n', createProject: true });
+    await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(bulk)}/models`);
+    await page.getByTestId('score-start').waitFor();
+    await page.getByTestId('score-batch').fill('4');
+    await page.getByTestId('score-start').click();
+    await page.waitForFunction(() => {
+      const text = document.querySelector('[data-testid="job-progress"]')?.textContent ?? '';
+      const done = Number((/^([\d,]+)/.exec(text)?.[1] ?? '0').replace(/,/g, ''));
+      return done > 300 && /ETA \d/.test(text);
+    });
+    await shot(page, 'scoring-progress');
+    await page.getByTestId('job-cancel').click();
+    await page.locator('[data-testid="job"][data-state="cancelled"]').waitFor();
+    await page.close();
+  }
+  // The step screen: a chain rated up to its first error (tag, correction, result), the process model's
+  // scores revealed beside the ratings (blind mode, after the first error); dark with the tag picker open.
+  if (wants('steps-light', 'steps-dark')) {
+    const chains = 'Math chains (PRM)';
+    const steps = [
+      'Step 1: The function is a parabola that opens upwards, since the coefficient of $x^2$ is positive.',
+      'Step 2: Its vertex is at $x = -\\frac{b}{2a} = \\frac{6}{2} = 3$, which lies inside $[0, 4]$.',
+      'Step 3: So the minimum on the interval is reached at the vertex, $x = 3$.',
+      'Step 4: $f(3) = 3^2 - 6 \\cdot 3 + 5 = 9 - 18 + 5 = -3$.',
+      'Step 5: Check the endpoints: $f(0) = 5$ and $f(4) = 16 - 24 + 5 = -3$.',
+      'Step 6: Both endpoints are at least $-3$, so nothing on $[0, 4]$ is lower.',
+      'Step 7: **Answer:** the minimum is $-3$, reached at $x = 3$ (and at $x = 4$).',
+    ];
+    const chain = {
+      id: 'prm-quadratic-017',
+      prompt: 'Let $f(x) = x^2 - 6x + 5$. Find the minimum value of $f$ on the interval $[0, 4]$, and every $x$ where it is reached.',
+      responses: [{ text: steps.join('\n'), model: 'math-sft-7b' }],
+      reference: 'The minimum is $-4$, reached only at $x = 3$.',
+    };
+    await api('importContent', { project: chains, fileName: 'prm-batch-02.jsonl', content: JSON.stringify(chain) + '\n', format: 'arbiter', createProject: true });
+    const job = await api('startScoring', { project: chains });
+    for (let i = 0; i < 600 && (await api('listJobs', {})).find((j) => j.id === job.id)?.state === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+    const stepsHash = `#/p/${encodeURIComponent(chains)}/steps`;
+    for (const theme of ['light', 'dark']) {
+      if (!wants(`steps-${theme}`)) continue;
+      page = await open({ theme, annotator: theme === 'light' ? 'maria' : 'jun' });
+      await page.evaluate((h) => (location.hash = h), stepsHash);
+      await page.getByTestId('step-list').waitFor();
+      await page.locator('.katex').first().waitFor();
+      for (const key of ['=', '=', '=', 'f', 't', 'Enter', 'Escape', 'c']) await page.keyboard.press(key);
+      await page.getByTestId('correction-input').fill('$f(3) = 9 - 18 + 5 = -4$, so the minimum is $-4$.');
+      await page.keyboard.press('Escape');
+      for (const key of ['o', 'o', 'r', 'r']) await page.keyboard.press(key);
+      await page.getByTestId('models-shown').waitFor();
+      await page.getByTestId('status-text').and(page.locator('[data-state="saved"]')).waitFor();
+      if (theme === 'dark') {
+        await page.keyboard.press('t');
+        await page.getByTestId('tag-picker').waitFor();
+        await page.keyboard.press('ArrowDown');
+      }
+      await shot(page, `steps-${theme}`);
+      await page.close();
+    }
+  }
 } finally {
   await browser.close();
   host.kill('SIGTERM');

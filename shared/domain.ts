@@ -20,6 +20,8 @@ export interface ChatMessage {
 export type Content = string | ChatMessage[];
 
 export type Choice = 'A' | 'B' | 'tie' | 'both_bad';
+/** A verdict on an item with one response (unpaired / KTO data). */
+export type Verdict = 'good' | 'bad';
 /** 1 slightly, 2 clearly, 3 much better. */
 export type Strength = 1 | 2 | 3;
 export type AnnotatorKind = 'human' | 'model' | 'source';
@@ -47,7 +49,7 @@ export interface ItemRecord {
 
 export interface LabelBody {
   ratings?: Record<string, Record<string, number>>;
-  steps?: Record<string, number[]>;
+  steps?: Record<string, (number | null)[]>;
   first_error?: Record<string, number | null>;
   rationale?: string;
   rubric_version?: number;
@@ -65,8 +67,8 @@ export interface LabelRevision {
   annotatorKind: AnnotatorKind;
   task: Task;
   createdAt: string;
-  /** null means the revision clears the label (an undo back to nothing). */
-  choice: Choice | null;
+  /** null means the revision clears the label (an undo back to nothing); verdicts are 'good' / 'bad'. */
+  choice: Choice | Verdict | null;
   /** Groups of tied response indexes, best first. */
   ranking: number[][] | null;
   strength: Strength | null;
@@ -86,8 +88,13 @@ export interface ProjectSummary {
 
 export interface ProjectSettings {
   prelabels: 'blind' | 'assist';
+  /** How responses without steps of their own are cut into steps (see shared/segment.ts). */
+  segmentation: 'auto' | 'markers' | 'numbered' | 'paragraphs' | 'lines';
+  /** The error tags offered on the step screen (the project's taxonomy, editable). */
+  errorTags: string[];
 }
-export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = { prelabels: 'blind' };
+export const DEFAULT_ERROR_TAGS = ['calculation', 'logic', 'factual / hallucination', 'misread question', 'redundant but correct', 'incomplete', 'formatting'];
+export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = { prelabels: 'blind', segmentation: 'auto', errorTags: DEFAULT_ERROR_TAGS };
 
 export interface ImportSummary {
   project: string;

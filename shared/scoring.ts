@@ -137,12 +137,20 @@ export interface ModelRunSummary {
   cached: number;
   /** Responses longer than max length (cut on the configured side). */
   truncated: number;
-  /** Responses that produced no usable score (e.g. every step tag cut away). */
+  /** Responses that produced no usable score; why, in unscorableReasons. */
   unscorable: number;
   tokens: number;
   seconds: number;
-  /** The first few responses that could not be turned into model input, and why. */
-  problems: string[];
+  /** Why responses were unscorable: one entry per reason, with how many and which ones first. */
+  unscorableReasons: UnscorableReason[];
+}
+
+export interface UnscorableReason {
+  /** What kept them from a score and what to do, in a sentence ("the response has no steps: its text is empty"). */
+  reason: string;
+  count: number;
+  /** The first few it happened to, as "item q-17, response A" (A / B: source order). */
+  examples: string[];
 }
 
 export interface ScoreJobResult {

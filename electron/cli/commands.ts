@@ -163,7 +163,10 @@ const scoreCommand: Command = async (argv, io) => {
   for (const model of result.models) {
     const skipped = model.provider.skipped.map((s) => `${s.name} (${s.reason})`).join('; ');
     io.err(`${model.name}: ran on ${model.provider.used}${skipped ? `; skipped ${skipped}` : ''}`);
-    for (const problem of model.problems) io.err(`  ${problem}`);
+    for (const { count, reason, examples } of model.unscorableReasons) {
+      const more = count > examples.length ? ', …' : '';
+      io.err(`  ${count} unscorable: ${reason} (${examples.join('; ')}${more})`);
+    }
   }
   io.out(JSON.stringify(result));
   return 0;

@@ -3,7 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { EXPORT_FORMATS, IMPORT_FORMATS } from '../../shared/formatNames';
-import { ArbiterError, InvalidFileError, toErrorShape } from '../core/errors';
+import { ArbiterError, InvalidFileError, toErrorShape, UnknownFormatError } from '../core/errors';
 import { defaultDbPath } from '../core/paths';
 import { openDb } from '../core/store/db';
 import { commands } from './commands';
@@ -107,6 +107,10 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
     if (error instanceof InvalidFileError) {
       for (const e of error.errors) io.err(`${error.file}:${e.line}: ${e.reason}`);
       io.err(`arbiter ${name}: ${error.errors.length} invalid line(s); nothing was imported. Fix them, or pass --skip-invalid to import the rest.`);
+      return 1;
+    }
+    if (error instanceof UnknownFormatError && error.jsonLines) {
+      io.err(`arbiter ${name}: cannot tell the format of ${error.file}: ${error.reason}. Name it with --format (one of: ${IMPORT_FORMATS.join(', ')}).`);
       return 1;
     }
     if (error instanceof ArbiterError) {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { appRoot } from './paths';
-import { openDb } from './store/db';
+import { databaseFacts, openDb } from './store/db';
 import type { ProviderStatus } from '../../shared/scoring';
 
 export interface DoctorCheck {
@@ -34,11 +34,9 @@ export async function doctorReport(dbPath: string): Promise<DoctorReport> {
     await check('database', () => {
       const db = openDb(dbPath);
       try {
-        const integrity = db.pragma('integrity_check', { simple: true });
-        const sqlite = db.prepare('SELECT sqlite_version()').pluck().get();
-        const version = db.pragma('user_version', { simple: true });
-        if (integrity !== 'ok') throw new Error(`integrity_check says ${String(integrity)}`);
-        return `${dbPath} (SQLite ${String(sqlite)}, schema ${String(version)}, integrity ok)`;
+        const facts = databaseFacts(db);
+        if (facts.integrity !== 'ok') throw new Error(`integrity_check says ${String(facts.integrity)}`);
+        return `${dbPath} (SQLite ${facts.sqlite}, schema ${facts.schema}, integrity ok)`;
       } finally {
         db.close();
       }

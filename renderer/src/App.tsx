@@ -1,22 +1,40 @@
 // The shell: picks the screen from the route, owns the annotator name, theme, progress and the
 // shortcuts overlay.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AppInfo } from '../../shared/api';
 import type { ProjectSettings } from '../../shared/domain';
 import { api, errorMessage } from './api';
-import { ShellContext, type PrelabelMode, type Progress, type Shell } from './context';
+import { ShellContext, type PrelabelMode, type Shell } from './context';
 import { Header } from './components/Header';
 import { ShortcutsOverlay } from './components/ShortcutsOverlay';
-import { useGlobalKeys } from './components/keys';
+import { pageDirection, scrollByPage, scrollsItself, useGlobalKeys } from './components/keys';
 import { useTheme } from './components/theme';
-import { useRoute } from './route';
+import { useRoute, type Route } from './route';
+import { useProgress } from './useProgress';
 import { ProjectPicker } from './features/projects/ProjectPicker';
 import { CompareScreen } from './features/compare/CompareScreen';
 import { DatasetsScreen } from './features/datasets/DatasetsScreen';
 import { ModelsScreen } from './features/models/ModelsScreen';
+import { StepsScreen } from './features/steps/StepsScreen';
 import { useJobs } from './features/models/useJobs';
 
 const ANNOTATOR_KEY = 'arbiter.annotator';
+
+/**
+ * The page keys on screens that scroll as a whole page (projects, datasets, models): with nothing
+ * focused they scroll the screen; a focused control or list keeps its own meaning for them. Screens
+ * with responses (compare, steps) handle the page keys themselves.
+ */
+function scrollWholeScreen(event: KeyboardEvent, route: Route): boolean {
+  if (route.name !== 'start' && route.name !== 'datasets' && route.name !== 'models') return false;
+  const direction = pageDirection(event);
+  const idle = document.activeElement === null || document.activeElement === document.body;
+  const screen = document.querySelector<HTMLElement>('main');
+  if (direction === null || !idle || !scrollsItself(screen)) return false;
+  event.preventDefault();
+  scrollByPage(screen, direction);
+  return true;
+}
 
 export function App() {
   const [route, navigate] = useRoute();
@@ -25,7 +43,6 @@ export function App() {
   const [fatal, setFatal] = useState<string | null>(null);
   const [annotator, setAnnotatorState] = useState<string>(() => localStorage.getItem(ANNOTATOR_KEY) ?? '');
   const [overlay, setOverlay] = useState(false);
-  const [progress, setProgress] = useState<Progress | null>(null);
   const [settings, setSettings] = useState<ProjectSettings | null>(null);
   const [settingsError, setSettingsError] = useState<string | null>(null);
   const jobs = useJobs();
@@ -49,32 +66,17 @@ export function App() {
   }, []);
 
   // Progress for this annotator: items they labeled out of the project's items.
-  const progressRequest = useRef(0);
-  const refreshProgress = useCallback(() => {
-    if (!project || !annotator) return;
-    const request = ++progressRequest.current;
-    api
-      .progress({ project, annotator })
-      .then((progress) => {
-        if (request !== progressRequest.current) return;
-        setProgress({ labeled: progress.labeledByMe, total: progress.total });
-      })
-      .catch(() => {
-        /* the header keeps the last figures; screens report their own errors */
-      });
-  }, [project, annotator]);
+  const { progress, refreshProgress, countLabelWrite } = useProgress(project, annotator);
 
   useEffect(() => {
-    setProgress(null);
     setSettings(null);
     setSettingsError(null);
     if (!project) return;
-    refreshProgress();
     api
       .getProject({ project })
       .then((summary) => setSettings(summary.settings))
       .catch(() => setSettings(null));
-  }, [project, refreshProgress]);
+  }, [project]);
 
   // The blind / assist switch is a project setting: everyone labeling this project sees the change.
   const setPrelabelMode = useCallback(
@@ -96,6 +98,7 @@ export function App() {
     [project],
   );
 
+  const prelabelMode = settings?.prelabels ?? null;
   useGlobalKeys((event) => {
     if (event.key === 'Escape' && overlay) {
       setOverlay(false);
@@ -107,14 +110,16 @@ export function App() {
       setOverlay((open) => !open);
       return;
     }
-    if (overlay || !project) return;
-    if (event.key === 'c' && route.name !== 'compare') navigate({ name: 'compare', project });
+    if (overlay) return;
+    if (scrollWholeScreen(event, route)) return;
+    if (!project) return;
+    if (event.key === 'b' && prelabelMode) setPrelabelMode(prelabelMode === 'blind' ? 'assist' : 'blind');
+    else if (event.key === 'c' && route.name !== 'compare') navigate({ name: 'compare', project });
     else if (event.key === 'd' && route.name !== 'datasets') navigate({ name: 'datasets', project });
     else if (event.key === 'm' && route.name !== 'models') navigate({ name: 'models', project });
   });
 
   const job = project ? (jobs.byProject.get(project) ?? null) : null;
-  const prelabelMode = settings?.prelabels ?? null;
 
   const shell: Shell = useMemo(
     () => ({
@@ -124,6 +129,7 @@ export function App() {
       navigate,
       keysEnabled: !overlay,
       refreshProgress,
+      countLabelWrite,
       progress,
       prelabelMode,
       setPrelabelMode,
@@ -131,7 +137,7 @@ export function App() {
       trackJob: jobs.track,
       scoresVersion: jobs.finished,
     }),
-    [appInfo, annotator, setAnnotator, navigate, overlay, refreshProgress, progress, prelabelMode, setPrelabelMode, job, jobs.track, jobs.finished],
+    [appInfo, annotator, setAnnotator, navigate, overlay, refreshProgress, countLabelWrite, progress, prelabelMode, setPrelabelMode, job, jobs.track, jobs.finished],
   );
 
   return (
@@ -162,6 +168,8 @@ export function App() {
           <DatasetsScreen key={`d:${route.project}`} project={route.project} />
         ) : route.name === 'models' ? (
           <ModelsScreen key={`m:${route.project}`} project={route.project} />
+        ) : route.name === 'steps' ? (
+          <StepsScreen key={`s:${route.project}:${annotator}:${route.itemId ?? ''}:${route.response ?? ''}`} project={route.project} itemId={route.itemId} response={route.response} />
         ) : (
           <CompareScreen key={`c:${route.project}:${annotator}:${route.itemId ?? ''}`} project={route.project} itemId={route.itemId} />
         )}

@@ -15,8 +15,13 @@ export interface Shell {
   navigate(route: Route): void;
   /** Shortcuts are off while an overlay has the keyboard. */
   keysEnabled: boolean;
-  /** Asks the header to re-read the progress figures (after a label was saved or undone). */
+  /** Asks the header to re-read the progress figures (after an import, say). */
   refreshProgress(): void;
+  /**
+   * Counts a label write in the header at once: +1 for an item that had no label, 0 for a change or an
+   * undo. Call what it returns when the write settles; the counters are read again then.
+   */
+  countLabelWrite(delta: number): () => void;
   progress: Progress | null;
   /** The project's pre-label setting: hidden until the annotator chooses (blind) or shown up front (assist). */
   prelabelMode: PrelabelMode | null;

@@ -4,6 +4,12 @@ import { useCallback, useEffect, useState } from 'react';
 export type Route =
   | { name: 'start' }
   | { name: 'compare'; project: string; itemId?: number }
+  /** The step screen: one response's chain, rated step by step (response: source-order index). */
+  | { name: 'steps'; project: string; itemId?: number; response?: number }
+  /** Items with three or more responses, ranked. */
+  | { name: 'rank'; project: string; itemId?: number }
+  /** Items with one response, good or bad. */
+  | { name: 'verdict'; project: string; itemId?: number }
   | { name: 'datasets'; project: string }
   | { name: 'models'; project: string };
 
@@ -14,6 +20,12 @@ export function parseRoute(hash: string): Route {
   if (parts[2] === 'datasets') return { name: 'datasets', project };
   if (parts[2] === 'models') return { name: 'models', project };
   if (parts[2] === 'item' && parts[3] && /^\d+$/.test(parts[3])) return { name: 'compare', project, itemId: Number(parts[3]) };
+  if (parts[2] === 'steps' || parts[2] === 'rank' || parts[2] === 'verdict') {
+    const itemId = parts[3] === 'item' && parts[4] && /^\d+$/.test(parts[4]) ? Number(parts[4]) : undefined;
+    if (parts[2] !== 'steps') return { name: parts[2], project, itemId };
+    const response = parts[5] === 'r' && parts[6] && /^\d+$/.test(parts[6]) ? Number(parts[6]) : undefined;
+    return { name: 'steps', project, itemId, response };
+  }
   return { name: 'compare', project };
 }
 
@@ -22,6 +34,11 @@ export function routeHash(route: Route): string {
   const base = `#/p/${encodeURIComponent(route.project)}`;
   if (route.name === 'datasets') return `${base}/datasets`;
   if (route.name === 'models') return `${base}/models`;
+  if (route.name === 'steps' || route.name === 'rank' || route.name === 'verdict') {
+    const item = route.itemId ? `/item/${route.itemId}` : '';
+    const response = route.name === 'steps' && route.itemId && route.response !== undefined ? `/r/${route.response}` : '';
+    return `${base}/${route.name}${item}${response}`;
+  }
   return route.itemId ? `${base}/item/${route.itemId}` : base;
 }
 

@@ -1,8 +1,20 @@
 // Datasets: import (preview, run), the items table, export, project figures.
 import { z } from 'zod';
-import type { ExportSummary, ImportSummary, LineError } from '../domain';
+import type { Choice, ExportSummary, ImportSummary, LineError } from '../domain';
 import { EXPORT_FORMATS, IMPORT_FORMATS } from '../formatNames';
+import type { Vote } from '../scoring';
 import { annotatorName, projectName } from './common';
+
+/**
+ * What the items table can show: every item; the annotator's unlabeled or labeled items, or those they
+ * gave one choice; items where the models' pre-label picks the other response than the annotator's
+ * label (or, where they have none, the label that decides the item on export).
+ */
+export const ITEM_FILTERS = ['all', 'unlabeled', 'labeled', 'A', 'B', 'tie', 'both_bad', 'disagrees'] as const;
+export type ItemFilter = (typeof ITEM_FILTERS)[number];
+/** File order, first or last first: the orders a million items page in without delay (the seq index). */
+export const ITEM_ORDERS = ['first', 'last'] as const;
+export type ItemOrder = (typeof ITEM_ORDERS)[number];
 
 const EXPORT_TAKES_NO_PATH =
   'exportProject takes no output path ("out"): the file is written to Arbiter\'s exports folder, then downloaded (browser) or saved where you choose (desktop app). Use `arbiter export --out` to write elsewhere.';
@@ -32,14 +44,22 @@ export const datasetsSchemas = {
       createProject: z.boolean().default(false),
     })
     .strict(),
+  /**
+   * A page of the items table. Every filter and both orders walk the (project, seq) index: `all` pages by
+   * row number or keyset; a filter goes on from `afterSeq` and answers after a bounded stretch of the
+   * project even when few items match (`next` says where to go on), so no page costs a whole-project scan.
+   */
   listItems: z
     .object({
       project: projectName,
-      /** Keyset paging: rows after this position (seq); omitted means from the start. */
+      filter: z.enum(ITEM_FILTERS).default('all'),
+      order: z.enum(ITEM_ORDERS).default('first'),
+      /** Keyset paging: rows after this position (seq) in the chosen order; omitted means from the start. */
       afterSeq: z.number().int().min(-1).optional(),
-      /** Offset paging, for jumping to a row by number (the table's scroll position). */
+      /** Offset paging (filter `all` only), for jumping to a row by number (the table's scroll position). */
       offset: z.number().int().min(0).default(0),
       limit: z.number().int().min(1).max(1000).default(200),
+      /** Whose labels `unlabeled`, `labeled`, the choice filters and the "You" column mean. */
       annotator: annotatorName.optional(),
     })
     .strict(),
@@ -61,7 +81,11 @@ export const datasetsSchemas = {
   /** A one-time, short-lived ticket for GET /download/<ticket> on the browser host: one export file of this project. */
   downloadTicket: z.object({ project: projectName, file: exportFileName }).strict(),
   stats: z.object({ project: projectName }).strict(),
+  /** Who has labeled the project's items (the export's "Labels from" list): from counters, at any size. */
+  annotators: z.object({ project: projectName }).strict(),
 } as const;
+
+export type ListItemsRequest = z.output<typeof datasetsSchemas.listItems>;
 
 export interface PreviewResult {
   detected: string | null;
@@ -78,9 +102,26 @@ export interface ItemListRow {
   externalId: string | null;
   prompt: string;
   responses: number;
+  /** Human annotators with a current label. */
   labels: number;
   myChoice: string | null;
   sourceChoice: string | null;
+  /** The human labels' majority (A / B in source order); 'split' when the top choices tie; null when no human labeled it. */
+  consensus: Choice | 'split' | null;
+  /** The models' pre-label, in source order: their majority vote (the mean decides an even split) and mean P(A better). */
+  model: { vote: Vote; pA: number; models: number } | null;
+}
+
+export interface ItemPage {
+  /** Visible items in the project. */
+  total: number;
+  /** How many items the filter matches, where the counters know it (all, unlabeled, labeled); else null. */
+  matching: number | null;
+  rows: ItemListRow[];
+  /** Pass as afterSeq to go on; null once the end of the project was reached. */
+  next: number | null;
+  /** Items looked through so far in this order, up to `next` (all of them once `next` is null). */
+  scanned: number;
 }
 
 export interface ProjectStats {
@@ -109,8 +150,9 @@ export interface DownloadTicket {
 export interface DatasetsOutputs {
   previewImport: PreviewResult;
   importContent: ImportSummary & { rejects: string | null; errors: LineError[] };
-  listItems: { total: number; rows: ItemListRow[] };
+  listItems: ItemPage;
   exportProject: ExportedFile;
   downloadTicket: DownloadTicket;
   stats: ProjectStats;
+  annotators: ProjectStats['annotators'];
 }

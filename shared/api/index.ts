@@ -9,6 +9,8 @@ import { jobsSchemas, type JobsOutputs } from './jobs';
 import { labelsSchemas, type LabelsOutputs } from './labels';
 import { modelsSchemas, type ModelsOutputs } from './models';
 import { projectsSchemas, type ProjectsOutputs } from './projects';
+import { rankingsSchemas, type RankingsOutputs } from './rankings';
+import { stepsSchemas, type StepsOutputs } from './steps';
 import { uploadsSchemas, type UploadsOutputs } from './uploads';
 
 export * from './app';
@@ -18,6 +20,8 @@ export * from './jobs';
 export * from './labels';
 export * from './models';
 export * from './projects';
+export * from './rankings';
+export * from './steps';
 export * from './uploads';
 
 export const schemas = {
@@ -25,6 +29,8 @@ export const schemas = {
   ...datasetsSchemas,
   ...uploadsSchemas,
   ...labelsSchemas,
+  ...stepsSchemas,
+  ...rankingsSchemas,
   ...modelsSchemas,
   ...jobsSchemas,
   ...appSchemas,
@@ -34,7 +40,7 @@ export type ApiName = keyof typeof schemas;
 export type ApiInput<N extends ApiName> = z.input<(typeof schemas)[N]>;
 export type ApiParsed<N extends ApiName> = z.output<(typeof schemas)[N]>;
 
-export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs;
+export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs;
 export type ApiOutput<N extends ApiName> = ApiOutputs[N];
 
 /** What a transport returns for an error: a sentence for people, a code for programs. */

@@ -1,7 +1,10 @@
 // Items and their labels: the labeling loop's reads and writes (compare today; steps, rankings,
 // rubrics and verdicts build on the same revisions).
 import { z } from 'zod';
-import type { ItemRecord, LabelRevision } from '../domain';
+import { TASKS, type Choice, type ItemRecord, type LabelRevision } from '../domain';
+
+/** A pairwise revision: its choice is a source-order letter, a tie or both bad. */
+export type PairwiseRevision = LabelRevision & { choice: Choice | null };
 import { annotatorName, itemId, projectName } from './common';
 
 const choice = z.enum(['A', 'B', 'tie', 'both_bad']);
@@ -21,6 +24,8 @@ export const labelsSchemas = {
       afterSeq: z.number().int().min(-1).optional(),
       direction: z.enum(['next', 'previous']).default('next'),
       unlabeledOnly: z.boolean().default(true),
+      /** The kind of judgement the screen makes: "unlabeled" means without a current one of this task. */
+      task: z.enum(TASKS).default('pairwise'),
     })
     .strict(),
   saveLabel: z
@@ -41,22 +46,22 @@ export const labelsSchemas = {
   undoLabel: z.object({ project: projectName, annotator: annotatorName, itemId }).strict(),
   labelHistory: z.object({ project: projectName, itemId }).strict(),
   /** Cheap progress for the header: one annotator's labeled count and the project's size. */
-  progress: z.object({ project: projectName, annotator: annotatorName }).strict(),
+  progress: z.object({ project: projectName, annotator: annotatorName, task: z.enum(TASKS).default('pairwise') }).strict(),
 } as const;
 
 export interface ItemView extends ItemRecord {
   total: number;
   shownOrder: number[];
-  label: LabelRevision | null;
+  label: PairwiseRevision | null;
   /** Labels by other annotators of kind source (the file's own preference), shown as such. */
-  sourceLabel: LabelRevision | null;
+  sourceLabel: PairwiseRevision | null;
 }
 
 export interface LabelsOutputs {
   getItem: ItemView | null;
   nextItem: ItemView | null;
-  saveLabel: LabelRevision;
-  saveRationale: LabelRevision | null;
+  saveLabel: PairwiseRevision;
+  saveRationale: PairwiseRevision | null;
   undoLabel: LabelRevision | null;
   labelHistory: LabelRevision[];
   progress: { total: number; labeledByMe: number; labeled: number };

@@ -1,6 +1,7 @@
 // Projects: create, open, rename, delete, settings.
 import { z } from 'zod';
 import type { ProjectSettings, ProjectSummary } from '../domain';
+import { SEGMENTATION_METHODS } from '../segment';
 import { projectName } from './common';
 
 export const projectsSchemas = {
@@ -8,7 +9,17 @@ export const projectsSchemas = {
   createProject: z.object({ name: projectName, guidelines: z.string().max(200_000).optional() }).strict(),
   getProject: z.object({ project: projectName }).strict(),
   updateProjectSettings: z
-    .object({ project: projectName, settings: z.object({ prelabels: z.enum(['blind', 'assist']) }).partial().strict() })
+    .object({
+      project: projectName,
+      settings: z
+        .object({
+          prelabels: z.enum(['blind', 'assist']),
+          segmentation: z.enum(SEGMENTATION_METHODS),
+          errorTags: z.array(z.string().trim().min(1).max(60)).max(50),
+        })
+        .partial()
+        .strict(),
+    })
     .strict(),
   renameProject: z.object({ project: projectName, name: projectName }).strict(),
   /** Deleting asks first in the UI; the database is backed up before the project goes. */

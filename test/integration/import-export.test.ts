@@ -109,18 +109,18 @@ describe('round trips: import → export gives the same lines', () => {
 });
 
 describe('conversions between shapes', () => {
-  it('chat → standard renders longer conversations as HH transcripts and says so', async () => {
+  it('chat → standard renders every prompt as an HH transcript once one is a conversation, and says so', async () => {
     await importFile(db, { path: fixture('trl-chat.jsonl'), project: 'p', createProject: true });
     const out = join(dir, 'trl.jsonl');
     const summary = await exportProject(db, { project: 'p', format: 'trl', out });
     const rows = lines(out).map((l) => JSON.parse(l));
-    expect(rows[0]).toEqual({ prompt: 'What color is the sky?', chosen: 'It is blue.', rejected: 'It is green.' });
+    expect(rows[0]).toEqual({ prompt: '\n\nHuman: What color is the sky?\n\nAssistant:', chosen: ' It is blue.', rejected: ' It is green.' });
     expect(rows[1]).toEqual({
       prompt: '\n\nSystem: You are terse.\n\nHuman: Capital of France?\n\nAssistant: Paris.\n\nHuman: And of Italy?\n\nAssistant:',
       chosen: ' Rome.',
       rejected: ' Milan.',
     });
-    expect(summary.note).toMatch(/1 chat prompt\(s\).*HH-style transcripts/);
+    expect(summary.note).toMatch(/Every prompt is an HH-style transcript.*1 prompt\(s\) are conversations, and the 1 single-turn prompt\(s\) were wrapped/);
   });
 
   it('standard → chat wraps text in user and assistant messages', async () => {
@@ -142,11 +142,11 @@ describe('conversions between shapes', () => {
     expect(JSON.parse(lines(implicit)[0]!)).toEqual({ chosen: 'The sky is blue.', rejected: 'The sky is green.' });
   });
 
-  it('hh-rlhf → trl-implicit reproduces the HH strings for multi-turn prompts', async () => {
+  it('hh-rlhf → trl-implicit reproduces the HH file, single-turn prompts included (one prompt shape)', async () => {
     await importFile(db, { path: fixture('hh-rlhf.jsonl'), project: 'p', createProject: true });
     const out = join(dir, 'implicit.jsonl');
     await exportProject(db, { project: 'p', format: 'trl-implicit', out });
-    expect(lines(out)[1]).toBe(lines(fixture('hh-rlhf.jsonl'))[1]);
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(fixture('hh-rlhf.jsonl'), 'utf8'));
   });
 
   it('exports a 3-response item only in lossless formats', async () => {
@@ -317,7 +317,7 @@ describe('which label decides', () => {
     await expect(exportProject(db, { project: 'p', format: 'trl', out, annotator: 'nobody' })).rejects.toThrow(/No annotator named "nobody"/);
   });
 
-  it('openrlhf margin is the mean strength of the winning labels, left out when none is known', async () => {
+  it('openrlhf margin is the mean strength of the winning labels, 0 when none is known', async () => {
     const ids = await setup();
     label('alice', ids[0]!, 'A', 3);
     label('bob', ids[0]!, 'A', 2);
@@ -329,9 +329,9 @@ describe('which label decides', () => {
     const rows = lines(out).map((l) => JSON.parse(l));
     expect(rows[0]).toEqual({ prompt: 'p0', chosen: 'c0', rejected: 'r0', margin: 2.5 });
     expect(rows[1]).toEqual({ prompt: 'p1', chosen: 'r1', rejected: 'c1', margin: 1 });
-    expect(rows[2]).toEqual({ prompt: 'p2', chosen: 'c2', rejected: 'r2' });
-    expect(rows[3]).toEqual({ prompt: 'p3', chosen: 'c3', rejected: 'r3' }); // source label: no strength
-    expect(summary.note).toMatch(/6 line\(s\) have no "margin"/);
+    expect(rows[2]).toEqual({ prompt: 'p2', chosen: 'c2', rejected: 'r2', margin: 0 });
+    expect(rows[3]).toEqual({ prompt: 'p3', chosen: 'c3', rejected: 'r3', margin: 0 }); // source label: no strength
+    expect(summary.note).toMatch(/6 line\(s\) have "margin": 0 because no label recorded a strength/);
   });
 
   it('items with no label at all are counted as unlabeled', async () => {

@@ -224,7 +224,7 @@ describe('every operation checks that what it names belongs to its project', () 
       ['labelHistory', service.dispatch('labelHistory', { project: 'p', itemId: foreign })],
       ['prelabels', service.dispatch('prelabels', { project: 'p', itemId: foreign })],
     ];
-    for (const [name, result] of refused) await expect(result, name).rejects.toThrow(`Project "p" has no item ${foreign}`);
+    for (const [name, result] of refused) await expect(result, name).rejects.toThrow(`Item ${foreign} is not in the project “p”: it belongs to “other”`);
     await expect(service.dispatch('startScoring', { project: 'p', modelIds: [424242] })).rejects.toThrow(/No model with id 424242/);
     expect(count(db, 'SELECT COUNT(*) FROM label')).toBe(labelsBefore);
     // The project's own items still work.

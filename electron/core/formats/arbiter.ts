@@ -15,7 +15,8 @@ const responseSchema = z.looseObject({
 const itemSchema = z.looseObject({
   id: z.union([z.string(), z.number()]).nullable().optional(),
   prompt: contentSchema,
-  responses: z.array(responseSchema).min(2, 'fewer than 2 responses'),
+  // One response: a verdict (unpaired data) or a chain to rate step by step; two: a pair; more: a ranking.
+  responses: z.array(responseSchema).min(1, 'no responses'),
   reference: z.string().nullable().optional(),
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
 });
@@ -28,7 +29,7 @@ function fastValid(record: Record<string, unknown>): boolean {
   const { id, prompt, responses, reference, metadata } = record;
   if (!(id === undefined || id === null || typeof id === 'string' || typeof id === 'number')) return false;
   if (!isContent(prompt)) return false;
-  if (!Array.isArray(responses) || responses.length < 2) return false;
+  if (!Array.isArray(responses) || responses.length < 1) return false;
   for (const r of responses) {
     if (!isPlainObject(r) || !isContent(r.text)) return false;
     if (!(r.model === undefined || r.model === null || typeof r.model === 'string')) return false;

@@ -40,8 +40,10 @@ export interface TextPrompt {
    * 'text': a string, or one user message's content. 'transcript': a conversation rendered as an HH-style
    * transcript ending with "\n\nAssistant:" (responses then start with a space, as in HH-RLHF).
    * 'continued': a conversation ending with an assistant message, rendered without a new marker.
+   * 'wrapped': single-turn text put in a transcript ("\n\nHuman: text\n\nAssistant:"), so that it has the
+   * shape of the file's other prompts (see transcriptPrompt).
    */
-  mode: 'text' | 'transcript' | 'continued';
+  mode: 'text' | 'transcript' | 'continued' | 'wrapped';
 }
 
 /**
@@ -55,6 +57,25 @@ export function promptText(prompt: Content): TextPrompt {
   const last = prompt[prompt.length - 1];
   if (last && last.role === 'assistant') return { text: renderTurns(prompt), mode: 'continued' };
   return { text: renderTurns(prompt) + ASSISTANT, mode: 'transcript' };
+}
+
+/**
+ * Whether a prompt is a transcript once it is text: a conversation, or a string that already is one. A
+ * text-format file holding one such prompt holds nothing but transcripts (see transcriptPrompt).
+ */
+export function needsTranscript(prompt: Content): boolean {
+  return typeof prompt === 'string' ? isTranscriptPrompt(prompt) : promptText(prompt).mode !== 'text';
+}
+
+/**
+ * A prompt as an HH-style transcript, for files whose prompts must all have that shape: a conversation
+ * as promptText renders it, a transcript string as it is, single-turn text wrapped in one human turn.
+ */
+export function transcriptPrompt(prompt: Content): TextPrompt {
+  if (typeof prompt === 'string' && isTranscriptPrompt(prompt)) return { text: prompt, mode: 'text' };
+  const rendered = promptText(prompt);
+  if (rendered.mode !== 'text') return rendered;
+  return { text: `${HUMAN} ${rendered.text}${ASSISTANT}`, mode: 'wrapped' };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Streaming export: items (or label revisions) are read a page at a time and written through a
 // backpressure-aware stream to `<out>.partial`, renamed to `<out>` when complete. Memory stays constant
 // whatever the size of the project.
-import type { ExportSummary, ItemRecord } from '../../../shared/domain';
+import type { ExportSummary } from '../../../shared/domain';
 import type { ExportFormat } from '../../../shared/formatNames';
 import { cancelledError, notFound } from '../errors';
 import { findAnnotator } from '../store/annotators';
@@ -10,32 +10,17 @@ import { iterateItems } from '../store/items';
 import { iterateRevisions } from '../store/labels';
 import { requireProject } from '../store/projects';
 import { encodeArbiter } from './arbiter';
-import { encodeHhRlhf } from './hhRlhf';
 import { JsonlWriter } from './jsonl';
 import { encodeLabel } from './labels';
-import { encodeOpenrlhf } from './openrlhf';
-import { headLoader, type HeadLabel } from '../store/labels';
-import { decide } from './resolve';
-import { encodeRewardbench } from './rewardbench';
+import { writePairs } from './pairExport';
 import { encodeScores } from './scores';
 import { listModels, prelabelsForItem } from '../scorer/index';
-import { encodeTrl, encodeTrlChat, encodeTrlChatImplicit, encodeTrlImplicit } from './trl';
-import { ExportNotes, type DecidedPair } from './types';
+import { ExportNotes } from './types';
 
-type PairEncoder = (pair: DecidedPair, notes: ExportNotes) => unknown;
-
-export const PAIR_ENCODERS: Record<Exclude<ExportFormat, 'labels' | 'arbiter' | 'scores'>, PairEncoder> = {
-  trl: encodeTrl,
-  'trl-implicit': encodeTrlImplicit,
-  'trl-chat': encodeTrlChat,
-  'trl-chat-implicit': encodeTrlChatImplicit,
-  openrlhf: encodeOpenrlhf,
-  'hh-rlhf': encodeHhRlhf,
-  rewardbench: encodeRewardbench,
-};
+export { PAIR_ENCODERS } from './pairExport';
 
 const PAGE = 1000;
-const NO_LABELS: HeadLabel[] = [];
+const noneSkipped = (): ExportSummary['skipped'] => ({ unlabeled: 0, tie: 0, both_bad: 0, conflict: 0, not_pairwise: 0 });
 
 export interface ExportOptions {
   project: string;
@@ -57,11 +42,11 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
     format: opts.format,
     out: opts.out,
     written: 0,
-    skipped: { unlabeled: 0, tie: 0, both_bad: 0, conflict: 0, not_pairwise: 0 },
+    skipped: noneSkipped(),
     note: null,
   };
-  const notes = new ExportNotes();
-  const writer = await JsonlWriter.open(opts.out);
+  let notes = new ExportNotes();
+  let writer = await JsonlWriter.open(opts.out);
   let read = 0;
   const checkCancelled = () => {
     if (opts.isCancelled?.()) throw cancelledError(`The export of "${opts.project}" was cancelled; no file was written.`);
@@ -102,37 +87,19 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
         }
       }
     } else {
-      const encode = PAIR_ENCODERS[opts.format];
-      const loadHeads = headLoader(db, project.id, opts.annotator);
-      let page: ItemRecord[] = [];
-      const flush = async () => {
-        checkCancelled();
-        const heads = loadHeads(page[0]!.seq, page[page.length - 1]!.seq);
-        for (const item of page) {
-          const decision = decide(item.responses.length, heads.get(item.id) ?? NO_LABELS, opts.annotator);
-          if (decision.skip) {
-            summary.skipped[decision.skip]++;
-            continue;
-          }
-          const pair: DecidedPair = {
-            item,
-            prompt: item.prompt,
-            chosen: item.responses[decision.winner]!,
-            rejected: item.responses[1 - decision.winner]!,
-            margin: decision.margin,
-          };
-          const pending = writer.write(encode(pair, notes));
-          if (pending) await pending;
-        }
-        read += page.length;
-        page = [];
-        opts.onProgress?.(writer.lines, read);
+      const onPage = (n: number) => {
+        read = n;
+        opts.onProgress?.(writer.lines, n);
       };
-      for (const item of iterateItems(db, project.id, PAGE)) {
-        page.push(item);
-        if (page.length >= PAGE) await flush();
+      const pass = { projectId: project.id, format: opts.format, annotator: opts.annotator, checkCancelled, onPage };
+      if ((await writePairs(db, { ...pass, writer, skipped: summary.skipped, notes })) === 'needs-transcripts') {
+        // A conversation came after plain prompts were written: write the file again, all transcripts.
+        await writer.abort();
+        writer = await JsonlWriter.open(opts.out);
+        summary.skipped = noneSkipped();
+        notes = new ExportNotes('transcript');
+        await writePairs(db, { ...pass, writer, skipped: summary.skipped, notes });
       }
-      if (page.length) await flush();
     }
     checkCancelled();
     await writer.commit();

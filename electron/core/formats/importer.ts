@@ -13,7 +13,7 @@ import { basename } from 'node:path';
 import type { Choice, ImportSummary, LineError } from '../../../shared/domain';
 import type { PreviewResult } from '../../../shared/api';
 import type { ImportFormat } from '../../../shared/formatNames';
-import { ArbiterError, cancelledError, InvalidFileError } from '../errors';
+import { ArbiterError, cancelledError, InvalidFileError, UnknownFormatError } from '../errors';
 import { ensureAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
 import { beginImport, completeImport, importSession, removeImport, type PendingImport } from '../store/imports';
@@ -21,7 +21,7 @@ import { itemBatchInserter } from '../store/items';
 import { hasSourceLabel, labelAppender, newItemLabels } from '../store/labels';
 import { dropIfEmpty, ensureProject, findProject, requireProject } from '../store/projects';
 import { displayText } from './content';
-import { detectFormat } from './detect';
+import { detectCutLine, detectLines, type HeadLine, type LinesGuess } from './detect';
 import { ImportWorker } from './import/pool';
 import { chunkLines, parseJson, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, RESPONSE_COUNT_FIELD, RESPONSE_STRIDE, type Chunk, type ChunkResult } from './import/prepare';
 import { fileChunks } from './sources/index';
@@ -214,13 +214,8 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     // Format detection: the first DETECT_RECORDS records wait here, parsed as JSON only.
     let pending: { line: number; text: string; value: Record<string, unknown> | RecordError }[] | null = format ? null : [];
     const settleFormat = () => {
-      const values = pending!.filter((p) => !(p.value instanceof RecordError)).map((p) => p.value);
-      const detected = detectFormat(values);
-      if (!detected.format) {
-        throw new ArbiterError('invalid_file', `Cannot tell the format of ${opts.fileName}: ${detected.reason}. Name it with --format.`, {
-          reason: detected.reason,
-        });
-      }
+      const detected = detectLines(pending!);
+      if (!detected.format) throw new UnknownFormatError(opts.fileName, detected.reason, detected.jsonLines);
       format = detected.format;
       formatReason = detected.reason;
       parse = PARSERS[format];
@@ -421,19 +416,22 @@ export async function importFile(db: Db, opts: ImportFileOptions): Promise<Impor
 /**
  * What the import dialog shows before importing: the detected format and why, the first records as
  * they will be stored, and every bad line in the head. A last line without its line end may have been
- * cut off by the caller; it is ignored unless it parses.
+ * cut off by the caller; it is ignored unless it parses, or unless it is the only line: a record longer
+ * than the head (5 MB of response, say) is then told by the fields it begins with.
  */
 export function previewHead(head: string, format: 'auto' | ImportFormat, maxRecords = 5): PreviewResult {
   const lines = head.split('\n');
+  let cut: { line: number; text: string } | null = null;
   if (!head.endsWith('\n')) {
     const last = lines[lines.length - 1]!;
     try {
       JSON.parse(last);
     } catch {
       lines.pop();
+      cut = { line: lines.length + 1, text: lines.length === 0 && last.charCodeAt(0) === 0xfeff ? last.slice(1) : last };
     }
   } else lines.pop();
-  const entries: { line: number; text: string; value: Record<string, unknown> | RecordError }[] = [];
+  const entries: HeadLine[] = [];
   lines.forEach((raw, i) => {
     let text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (i === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -446,12 +444,7 @@ export function previewHead(head: string, format: 'auto' | ImportFormat, maxReco
     }
     entries.push({ line: i + 1, text, value });
   });
-  const detection = detectFormat(
-    entries
-      .slice(0, DETECT_RECORDS)
-      .filter((e) => !(e.value instanceof RecordError))
-      .map((e) => e.value),
-  );
+  const detection: LinesGuess = entries.length === 0 && cut && cut.text.trim() !== '' ? detectCutLine(cut) : detectLines(entries.slice(0, DETECT_RECORDS));
   const chosen = format === 'auto' ? detection.format : format;
   const reason = format === 'auto' ? detection.reason : `${format}: given${detection.format && detection.format !== format ? ` (auto-detection says ${detection.reason})` : ''}`;
   const result: PreviewResult = { detected: detection.format, format: chosen, reason, records: [], errors: [], linesRead: lines.length };

@@ -7,7 +7,7 @@
 // implicit file (prompt + response concatenated) imports back to the same split and exports identically.
 import type { ChatMessage } from '../../../shared/domain';
 import { canonicalJson } from '../uid';
-import { promptText, responseText, toChat } from './content';
+import { promptText, responseText, toChat, transcriptPrompt } from './content';
 import { hasText, isMessageList, isNonEmptyString, pairRecord } from './pair';
 import { RecordError, type DecidedPair, type ExportNotes, type ParsedRecord } from './types';
 import { check, messagesSchema, nonEmptyText } from './validate';
@@ -85,7 +85,7 @@ export function parseTrl(record: Record<string, unknown>): ParsedRecord {
 export function parseTrlImplicit(record: Record<string, unknown>): ParsedRecord {
   const { chosen, rejected } = record;
   if (!(isNonEmptyString(chosen) && isNonEmptyString(rejected))) check(implicitSchema, record);
-  if ('prompt' in record) throw new RecordError('prompt: present, but an implicit-prompt file has none (use --format trl)');
+  if ('prompt' in record) throw new RecordError('prompt: present, but an implicit-prompt file has none (read the file as trl, the explicit-prompt format)');
   const split = extractPromptText(chosen as string, rejected as string);
   if (!split.prompt.length) throw new RecordError('chosen, rejected: no common beginning, so there is no prompt to extract');
   return pairRecord(record, split.prompt, split.chosen, split.rejected);
@@ -100,7 +100,7 @@ export function parseTrlChat(record: Record<string, unknown>): ParsedRecord {
 export function parseTrlChatImplicit(record: Record<string, unknown>): ParsedRecord {
   const { chosen, rejected } = record;
   if (!(isMessageList(chosen) && isMessageList(rejected))) check(chatImplicitSchema, record);
-  if ('prompt' in record) throw new RecordError('prompt: present, but an implicit-prompt file has none (use --format trl-chat)');
+  if ('prompt' in record) throw new RecordError('prompt: present, but an implicit-prompt file has none (read the file as trl-chat, the explicit-prompt format)');
   const split = extractPromptMessages(chosen as ChatMessage[], rejected as ChatMessage[]);
   if (!split.prompt.length) throw new RecordError('chosen, rejected: the first messages differ, so there is no prompt to extract');
   if (!hasText(split.chosen)) throw new RecordError('chosen: empty text after the prompt');
@@ -111,11 +111,19 @@ export function parseTrlChatImplicit(record: Record<string, unknown>): ParsedRec
 // ---------------------------------------------------------------------------------------------------
 // export
 
+/**
+ * A pair with text prompt and responses, in the file's prompt shape (notes.promptShape): plain text, or
+ * every prompt an HH transcript. The exporter only asks for 'text' while no prompt needs a transcript.
+ */
 export function standardPair(pair: DecidedPair, notes: ExportNotes): { prompt: string; chosen: string; rejected: string } {
-  const prompt = promptText(pair.prompt);
+  const prompt = notes.promptShape === 'transcript' ? transcriptPrompt(pair.prompt) : promptText(pair.prompt);
   if (prompt.mode === 'transcript') notes.transcripts++;
   else if (prompt.mode === 'continued') notes.continued++;
-  const space = prompt.mode === 'transcript';
+  else if (prompt.mode === 'wrapped') notes.wrapped++;
+  else if (notes.promptShape === 'transcript') notes.given++;
+  // A new "\n\nAssistant:" turn is followed by a space (HH-RLHF's own spacing); a given transcript's
+  // responses already carry theirs.
+  const space = prompt.mode === 'transcript' || prompt.mode === 'wrapped';
   const chosen = responseText(pair.chosen.content, space);
   const rejected = responseText(pair.rejected.content, space);
   if (chosen.flattened) notes.flattenedResponses++;

@@ -40,28 +40,50 @@ export interface DecidedPair {
   margin: number | null;
 }
 
+/**
+ * The one shape every prompt of a text-format file has: plain text, or (as soon as one prompt is a
+ * conversation) HH-style transcripts. A file never mixes the two: a trainer reads every line alike.
+ */
+export type PromptShape = 'text' | 'transcript';
+
 /** Collects facts about an export that the summary note reports (conversions made on the way). */
 export class ExportNotes {
   /** Chat prompts that were longer than one user message and were rendered as HH-style transcripts. */
   transcripts = 0;
+  /** Single-turn prompts wrapped in a transcript because the file's prompts are transcripts. */
+  wrapped = 0;
+  /** String prompts that already were transcripts. */
+  given = 0;
   /** Chat responses of more than one message that were flattened to text. */
   flattenedResponses = 0;
   /** Chat prompts ending with an assistant message, continued in place instead of opening a new turn. */
   continued = 0;
-  /** Lines written without a margin (openrlhf) because no label recorded a strength. */
-  noMargin = 0;
+  /** openrlhf lines whose margin is 0 because no label that chose the winner recorded a strength. */
+  zeroMargin = 0;
   readonly extra: string[] = [];
+
+  constructor(
+    /** The shape text formats give every prompt in this file (the exporter decides it). */
+    readonly promptShape: PromptShape = 'text',
+  ) {}
 
   text(format: string): string | null {
     const parts: string[] = [];
-    if (this.transcripts)
-      parts.push(
-        `${this.transcripts} chat prompt(s) longer than one user message were rendered as HH-style transcripts ("\\n\\nHuman: …\\n\\nAssistant: …" ending with "\\n\\nAssistant:"), and their responses prefixed with a space`,
-      );
+    if (this.promptShape === 'transcript') parts.push(this.transcriptNote());
     if (this.flattenedResponses) parts.push(`${this.flattenedResponses} multi-message response(s) were flattened to text`);
     if (this.continued) parts.push(`${this.continued} prompt(s) ending with an assistant message were continued in place`);
-    if (this.noMargin && format === 'openrlhf') parts.push(`${this.noMargin} line(s) have no "margin" because no label recorded a strength`);
+    if (this.zeroMargin && format === 'openrlhf')
+      parts.push(`${this.zeroMargin} line(s) have "margin": 0 because no label recorded a strength (the file's own preference, or a choice saved without one); OpenRLHF trains those as plain Bradley–Terry pairs`);
     parts.push(...this.extra);
     return parts.length ? `${parts.join('; ')}.` : null;
+  }
+
+  private transcriptNote(): string {
+    const conversations = this.transcripts + this.continued + this.given;
+    const wrapped = this.wrapped ? `, and the ${this.wrapped} single-turn prompt(s) were wrapped as one human turn` : '';
+    return (
+      `Every prompt is an HH-style transcript ("\\n\\nHuman: …\\n\\nAssistant:"), one shape for the whole file: ${conversations} prompt(s) are conversations${wrapped}. ` +
+      'A response after a new "\\n\\nAssistant:" starts with a space, as in HH-RLHF. To keep conversations as message lists and single prompts as plain text, export TRL conversational (trl-chat)'
+    );
   }
 }

@@ -5,11 +5,14 @@ import type { EncodedExample } from './inputs';
 import { logit } from './prelabel';
 import type { OutputTensor } from './session';
 import type { ModelSpec, StepAggregate } from './types';
+import type { NoScore } from './unscorable';
 
 export interface ExampleScore {
   reward: number | null;
   /** Process models: P(step is good) per step, null for a step whose tag was cut by truncation. */
   stepScores: (number | null)[] | null;
+  /** Why reward is null. */
+  noScore?: NoScore;
 }
 
 const finite = (x: number) => (Number.isFinite(x) ? x : null);
@@ -43,7 +46,10 @@ export function readScores(spec: ModelSpec, out: OutputTensor, batch: PaddedBatc
   const proc = spec.process;
   if (!proc) {
     const perRow = dims.length > 1 ? dims[1]! : 1;
-    return examples.map((_, b) => ({ reward: finite(data[b * perRow + spec.output.index]!), stepScores: null }));
+    return examples.map((_, b) => {
+      const reward = finite(data[b * perRow + spec.output.index]!);
+      return reward === null ? { reward, stepScores: null, noScore: 'not_a_number' } : { reward, stepScores: null };
+    });
   }
   if (dims.length !== 3 || dims[1] !== batch.width) throw new Error(`The model returned shape [${dims.join(', ')}] for a batch of width ${batch.width}`);
   const classes = dims[2]!;
@@ -58,6 +64,9 @@ export function readScores(spec: ModelSpec, out: OutputTensor, batch: PaddedBatc
       steps[example.stepIndexes[k]!] = finite(p);
     });
     const aggregate = aggregateSteps(steps, proc.aggregate);
-    return { reward: aggregate === null ? null : finite(logit(aggregate)), stepScores: steps };
+    const reward = aggregate === null ? null : finite(logit(aggregate));
+    if (reward !== null) return { reward, stepScores: steps };
+    const noScore: NoScore = example.stepCount === 0 ? 'no_steps' : example.stepPositions.length === 0 ? 'steps_cut' : 'not_a_number';
+    return { reward, stepScores: steps, noScore };
   });
 }

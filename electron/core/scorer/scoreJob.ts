@@ -2,7 +2,7 @@
 // chunk at a time, run length-sorted batches, and write each batch's scores in one transaction.
 // It runs the same inline (CLI) or in a worker thread (app), with its own database connection.
 import { notFound } from '../errors';
-import { openDb, type Db } from '../store/db';
+import { openDb, relaxDurability, type Db } from '../store/db';
 import { iterateItems } from '../store/items';
 import { requireProject } from '../store/projects';
 import { lengthSortedBatches, padBatch } from './batching';
@@ -12,6 +12,7 @@ import { fileSignatures, hashModelFolder } from './modelFolder';
 import { readScores } from './readout';
 import { runBatch } from './session';
 import { getModel, scoreCache, scoreWriter, updateStoredModel, upsertModel, type ModelRow, type NewScore } from '../store/models';
+import { noScoreReason, responseName, UnscorableLog } from './unscorable';
 import type { ModelRunSummary, ProviderName, ProviderRequest, ScoreJobOptions, ScoreJobResult, ScoreProgress } from './types';
 
 export const DEFAULT_BATCH_SIZE = 16;
@@ -45,6 +46,8 @@ interface PendingExample {
   itemId: number;
   responseIndex: number;
   example: EncodedExample;
+  /** How the summary names it, should it get no score. */
+  where: string;
 }
 
 /** Adds (or finds) the model for a loaded folder; same files → same row. */
@@ -72,7 +75,7 @@ export async function runScoreJob(options: ScoreJobOptions, hooks: JobHooks = {}
   const db = openDb(options.dbPath);
   // Scores are a cache that can be recomputed: this connection trades the per-commit fsync of
   // synchronous=FULL (the app's rule for labels) for WAL's NORMAL, still safe against a crash of the app.
-  db.pragma('synchronous = NORMAL');
+  relaxDurability(db);
   try {
     const project = requireProject(db, options.project);
     const provider = options.provider ?? 'auto';
@@ -128,7 +131,8 @@ async function scoreWithModel(
   const { spec, session, folder, report } = loaded;
   const started = performance.now();
   let failed = 0; // responses that could not be encoded: counted as done, not written
-  const summary: ModelRunSummary = { modelId: row.id, name: row.name, hash: row.hash, provider: report, scored: 0, cached: 0, truncated: 0, unscorable: 0, tokens: 0, seconds: 0, problems: [] };
+  const summary: ModelRunSummary = { modelId: row.id, name: row.name, hash: row.hash, provider: report, scored: 0, cached: 0, truncated: 0, unscorable: 0, tokens: 0, seconds: 0, unscorableReasons: [] };
+  const unscorable = new UnscorableLog();
   const progress = (phase: ScoreProgress['phase'], total: number): ScoreProgress => {
     const seconds = (performance.now() - started) / 1000;
     const done = summary.scored + failed;
@@ -187,11 +191,16 @@ async function scoreWithModel(
       const batch = padBatch(rows.map((p) => p.example), spec.inputs, spec.padTokenId, spec.paddingSide);
       const out = await runBatch(session, batch, spec.output.name);
       const scores = readScores(spec, out, batch, rows.map((p) => p.example));
-      rows.forEach((p, k) => unwritten.push({ contentHash: p.hash, itemId: p.itemId, responseIndex: p.responseIndex, reward: scores[k]!.reward, stepScores: scores[k]!.stepScores }));
+      rows.forEach((p, k) => {
+        const score = scores[k]!;
+        unwritten.push({ contentHash: p.hash, itemId: p.itemId, responseIndex: p.responseIndex, reward: score.reward, stepScores: score.stepScores });
+        if (score.noScore) unscorable.add(noScoreReason(score.noScore, spec), p.where);
+      });
       if (unwritten.length >= WRITE_ROWS || performance.now() - lastWrite >= WRITE_INTERVAL_MS) flush();
       summary.scored += rows.length;
       summary.tokens += batch.realTokens;
       summary.unscorable += scores.filter((s) => s.reward === null).length;
+      summary.unscorableReasons = unscorable.reasons;
       if (performance.now() - lastReport >= PROGRESS_INTERVAL_MS) {
         lastReport = performance.now();
         hooks.onProgress?.(progress('scoring', total));
@@ -213,12 +222,13 @@ async function scoreWithModel(
       try {
         const example = encodeExample(spec, folder.tokenizer, input);
         if (example.truncated) summary.truncated++;
-        chunk.push({ hash, itemId: item.id, responseIndex, example });
+        chunk.push({ hash, itemId: item.id, responseIndex, example, where: responseName(item, responseIndex) });
       } catch (error) {
         // One response the template cannot render (say, roles out of order) must not stop the job.
         summary.unscorable++;
         failed++;
-        if (summary.problems.length < 5) summary.problems.push(`item ${item.externalId ?? item.id}, response ${responseIndex + 1}: ${(error as Error).message}`);
+        unscorable.add(`its input for the model could not be built: ${(error as Error).message}`, responseName(item, responseIndex));
+        summary.unscorableReasons = unscorable.reasons;
       }
       if (chunk.length >= chunkSize) {
         await scoreChunk(chunk);

@@ -5,16 +5,16 @@ import { basename, join } from 'node:path';
 import type { ApiOutputs, DownloadTicket } from '../../../shared/api';
 import { notFound } from '../errors';
 import { previewHead } from '../formats/index';
+import { listItemsTable } from '../itemsTable';
 import { exportsDir } from '../paths';
 import type { Db } from '../store/db';
-import { listItemRows } from '../store/itemList';
 import * as projects from '../store/projects';
-import { projectStats } from '../store/stats';
+import { projectAnnotators, projectStats } from '../store/stats';
 import { runTask } from '../tasks/run';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireProject } from './guards';
 
-type DatasetOps = 'previewImport' | 'importContent' | 'listItems' | 'exportProject' | 'downloadTicket' | 'stats';
+type DatasetOps = 'previewImport' | 'importContent' | 'listItems' | 'exportProject' | 'downloadTicket' | 'stats' | 'annotators';
 
 export function datasetsHandlers({ db, jobs, events, options }: ServiceContext): FeatureHandlers<DatasetOps> {
   return {
@@ -34,7 +34,7 @@ export function datasetsHandlers({ db, jobs, events, options }: ServiceContext):
         },
       });
     },
-    listItems: ({ project, afterSeq, offset, limit, annotator }) => listItemRows(db, requireProject(db, project).id, { afterSeq, offset, limit }, annotator),
+    listItems: (request) => listItemsTable(db, requireProject(db, request.project).id, request),
     exportProject: async ({ project, format, annotator }) => {
       const row = requireProject(db, project);
       const target = join(exportsDir(), exportFileName(project, format));
@@ -50,6 +50,7 @@ export function datasetsHandlers({ db, jobs, events, options }: ServiceContext):
     },
     downloadTicket: ({ project, file }) => downloadsOf(db).issue(requireProject(db, project), file),
     stats: ({ project }) => projectStats(db, requireProject(db, project)),
+    annotators: ({ project }) => projectAnnotators(db, requireProject(db, project).id),
   };
 }
 

@@ -3,7 +3,7 @@
 import type { ItemRecord } from '../../../shared/domain';
 import { notFound } from '../errors';
 import type { Db } from '../store/db';
-import { getItem } from '../store/items';
+import { getItem, itemProjectName } from '../store/items';
 import { requireProject as findRequired, type ProjectRow } from '../store/projects';
 
 export function requireProject(db: Db, name: string): ProjectRow {
@@ -12,6 +12,14 @@ export function requireProject(db: Db, name: string): ProjectRow {
 
 export function requireItem(db: Db, project: ProjectRow, itemId: number): ItemRecord {
   const item = getItem(db, project.id, itemId);
-  if (!item) throw notFound(`Project "${project.name}" has no item ${itemId}. Open the item from this project's list.`);
+  if (!item) throw notFound(itemNotInProject(db, project, itemId));
   return item;
+}
+
+/** Says where the item is instead (a link from another project, say), or that there is no such item. */
+function itemNotInProject(db: Db, project: ProjectRow, itemId: number): string {
+  const owner = itemProjectName(db, itemId);
+  const pick = `Pick an item from the list of “${project.name}”.`;
+  if (owner && owner !== project.name) return `Item ${itemId} is not in the project “${project.name}”: it belongs to “${owner}”. Open “${owner}” to see it, or ${pick.charAt(0).toLowerCase()}${pick.slice(1)}`;
+  return `The project “${project.name}” has no item ${itemId} (it may have been removed). ${pick}`;
 }

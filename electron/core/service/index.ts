@@ -4,7 +4,8 @@
 import { EventEmitter } from 'node:events';
 import { API_NAMES, schemas, type ApiName, type ApiOutput, type ApiParsed } from '../../../shared/api';
 import { startCheckpointer } from '../checkpointer';
-import { notFound } from '../errors';
+import { invalidInput, notFound } from '../errors';
+import { describeInvalidInput, issueDetails } from '../inputErrors';
 import { JobRegistry } from '../jobs';
 import { deferCheckpoints, type Db } from '../store/db';
 import { appHandlers } from './app';
@@ -14,6 +15,8 @@ import { jobsHandlers } from './jobs';
 import { labelsHandlers } from './labels';
 import { modelsHandlers } from './models';
 import { projectsHandlers } from './projects';
+import { rankingsHandlers } from './rankings';
+import { stepsHandlers } from './steps';
 import { uploadsHandlers } from './uploads';
 
 export type { ServiceOptions };
@@ -37,6 +40,8 @@ export class ArbiterService {
       ...datasetsHandlers(context),
       ...uploadsHandlers(context),
       ...labelsHandlers(context),
+      ...stepsHandlers(context),
+      ...rankingsHandlers(context),
       ...modelsHandlers(context),
       ...jobsHandlers(context),
       ...appHandlers(context),
@@ -46,7 +51,9 @@ export class ArbiterService {
   /** Validates raw input against the contract, then runs the operation. */
   async dispatch<N extends ApiName>(name: N, rawInput: unknown): Promise<ApiOutput<N>> {
     if (!API_NAMES.includes(name)) throw notFound(`Unknown operation "${String(name)}".`);
-    const input = schemas[name].parse(rawInput ?? {}) as ApiParsed<N>;
+    const parsed = schemas[name].safeParse(rawInput ?? {}, { reportInput: true });
+    if (!parsed.success) throw invalidInput(describeInvalidInput(parsed.error.issues, name), issueDetails(parsed.error.issues));
+    const input = parsed.data as ApiParsed<N>;
     const handler = this.handlers[name] as (input: ApiParsed<N>) => Promise<ApiOutput<N>> | ApiOutput<N>;
     return handler(input);
   }

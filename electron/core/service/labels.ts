@@ -1,6 +1,6 @@
 // The labeling loop: items in order, the annotator's label on each, saves, rationale edits, undo, history,
 // and the header's progress (from counters, never a scan).
-import type { ItemView } from '../../../shared/api';
+import type { ItemView, PairwiseRevision } from '../../../shared/api';
 import type { ItemRecord, LabelRevision } from '../../../shared/domain';
 import { shownOrder } from '../../../shared/order';
 import { invalidInput } from '../errors';
@@ -13,6 +13,9 @@ import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireItem, requireProject } from './guards';
 
+/** Pairwise revisions hold a source-order choice by construction (the schema refuses anything else). */
+const pairwise = (revision: LabelRevision | null) => revision as PairwiseRevision | null;
+
 type LabelOps = 'getItem' | 'nextItem' | 'saveLabel' | 'saveRationale' | 'undoLabel' | 'labelHistory' | 'progress';
 
 export function labelsHandlers({ db, events }: ServiceContext): FeatureHandlers<LabelOps> {
@@ -24,14 +27,14 @@ export function labelsHandlers({ db, events }: ServiceContext): FeatureHandlers<
       total: project.item_count,
       // Shuffled per annotator and item, deterministically: reopening never flips sides.
       shownOrder: shownOrder(annotator, item.uid, item.responses.length),
-      label: label && label.choice !== null ? label : null,
-      sourceLabel: currentLabelsOfKind(db, item.id, 'source')[0] ?? null,
+      label: label && label.choice !== null ? pairwise(label) : null,
+      sourceLabel: pairwise(currentLabelsOfKind(db, item.id, 'source')[0] ?? null),
     };
   };
   /** Appends one revision in a short write that goes ahead of any bulk work; an id seen before adds nothing. */
-  const append = (draft: RevisionDraft): LabelRevision => {
+  const append = (draft: RevisionDraft): PairwiseRevision => {
     const { id } = writeNow(db, () => labelAppender(db)(draft));
-    return getRevision(db, id)!;
+    return pairwise(getRevision(db, id))!;
   };
 
   return {
@@ -41,11 +44,11 @@ export function labelsHandlers({ db, events }: ServiceContext): FeatureHandlers<
       const item = itemId !== undefined ? requireItem(db, row, itemId) : getItemBySeq(db, row.id, seq!);
       return item ? itemView(row, item, annotator) : null;
     },
-    nextItem: ({ project, annotator, afterSeq, direction, unlabeledOnly }) => {
+    nextItem: ({ project, annotator, afterSeq, direction, unlabeledOnly, task }) => {
       const row = requireProject(db, project);
       const me = findAnnotator(db, annotator);
       const start = afterSeq ?? (direction === 'next' ? -1 : Number.MAX_SAFE_INTEGER);
-      const item = neighbourItem(db, row.id, start, direction, unlabeledOnly && me ? me.id : null);
+      const item = neighbourItem(db, row.id, start, direction, unlabeledOnly && me ? me.id : null, task);
       return item ? itemView(row, item, annotator) : null;
     },
     saveLabel: (input) => {
@@ -85,7 +88,7 @@ export function labelsHandlers({ db, events }: ServiceContext): FeatureHandlers<
       const me = findAnnotator(db, annotator);
       const current = me ? currentLabel(db, itemId, me.id) : null;
       if (!me || !current || current.choice === null) return null;
-      if ((current.body.rationale ?? '') === rationale) return current;
+      if ((current.body.rationale ?? '') === rationale) return pairwise(current);
       // A rationale edit is a new revision too: same choice, new text.
       return append({
         projectId: row.id,
@@ -109,10 +112,10 @@ export function labelsHandlers({ db, events }: ServiceContext): FeatureHandlers<
       requireItem(db, row, itemId);
       return history(db, itemId);
     },
-    progress: ({ project, annotator }) => {
+    progress: ({ project, annotator, task }) => {
       const row = requireProject(db, project);
       const me = findAnnotator(db, annotator);
-      const { mine, labeled } = progressCounts(db, row.id, me?.id ?? null);
+      const { mine, labeled } = progressCounts(db, row.id, me?.id ?? null, task);
       return { total: row.item_count, labeledByMe: mine, labeled };
     },
   };

@@ -116,3 +116,20 @@ export function deferCheckpoints(db: Db): void {
 export function checkpoint(db: Db): void {
   db.pragma('wal_checkpoint(PASSIVE)');
 }
+
+/**
+ * For bulk writers whose every commit is re-done on failure (a score job: scores are a cache): commits
+ * without waiting for the disk. A crash may lose the last commits, never consistency.
+ */
+export function relaxDurability(db: Db): void {
+  db.pragma('synchronous = NORMAL');
+}
+
+/** What `arbiter doctor` reports about a database. */
+export function databaseFacts(db: Db): { integrity: unknown; sqlite: string; schema: number } {
+  return {
+    integrity: db.pragma('integrity_check', { simple: true }),
+    sqlite: db.prepare('SELECT sqlite_version()').pluck().get() as string,
+    schema: schemaVersion(db),
+  };
+}

@@ -1,16 +1,18 @@
-// The datasets table: one page of items with a short prompt preview and label counts. Both ways of
-// paging walk the (project, seq) index from where the page starts, so a page deep in a 1M-item project
-// costs what the first one does: keyset (after a seq), or a row number, which is the seq itself, since
-// a project's visible items hold seqs 0…n−1 without gaps (imports close gaps as they write, and an
-// import that fails or is cut short removes its whole tail).
-import type { ItemListRow } from '../../../shared/api';
-import { contentText } from '../../../shared/choices';
-import type { Content } from '../../../shared/domain';
+// The items table's walk: a page of items in file order (first or last first), every item or those a
+// filter matches. Every query walks the (project, seq) index from where the page starts, so a page deep
+// in a 1M-item project costs what the first one does:
+//  - all: by row number, which is the seq itself (a project's visible items hold seqs 0…n−1 without
+//    gaps: imports close gaps as they write, and one that fails or is cut short removes its whole tail),
+//    or keyset;
+//  - a filter: keyset, WINDOW seqs per query, each item checked against the label_head primary key. It
+//    answers once the page is full, the end is reached or BUDGET_MS have passed, and says where to go
+//    on: a filter few items match answers in bounded time, and the table asks again as it scrolls.
+// Sorting by another column would need an index per column and direction; the table offers file order.
+import type { ItemFilter, ItemOrder } from '../../../shared/api';
 import type { Db } from './db';
-import { findAnnotator } from './annotators';
-import { countItems, VISIBLE } from './items';
+import { VISIBLE } from './items';
 
-interface ListRow {
+export interface ListRow {
   id: number;
   seq: number;
   external_id: string | null;
@@ -21,46 +23,95 @@ interface ListRow {
   source_choice: string | null;
 }
 
-export function listItemRows(
-  db: Db,
-  projectId: number,
-  page: { afterSeq?: number; offset: number; limit: number },
-  annotator?: string,
-): { total: number; rows: ItemListRow[] } {
-  const me = annotator ? (findAnnotator(db, annotator)?.id ?? null) : null;
-  const keyset = page.afterSeq !== undefined;
-  const rows = db
-    .prepare(
-      `SELECT i.id, i.seq, i.external_id, substr(i.prompt, 1, 600) AS prompt, i.response_count AS responses,
-        (SELECT COUNT(*) FROM label_head h JOIN annotator a ON a.id = h.annotator_id
-          WHERE h.item_id = i.id AND h.task = 'pairwise' AND h.done = 1 AND a.kind = 'human') AS labels,
-        (SELECT h.choice FROM label_head h WHERE h.item_id = i.id AND h.annotator_id = @me AND h.task = 'pairwise') AS my_choice,
-        (SELECT h.choice FROM label_head h JOIN annotator a ON a.id = h.annotator_id
-          WHERE h.item_id = i.id AND h.task = 'pairwise' AND a.kind = 'source' LIMIT 1) AS source_choice
-       FROM item i WHERE i.project_id = @project AND ${VISIBLE} AND i.seq ${keyset ? '> @after' : '>= @offset'}
-       ORDER BY i.seq LIMIT @limit`,
-    )
-    .all({ project: projectId, me, limit: page.limit, ...(keyset ? { after: page.afterSeq } : { offset: page.offset }) }) as ListRow[];
-  return {
-    total: countItems(db, projectId),
-    rows: rows.map((r) => ({
-      id: r.id,
-      seq: r.seq,
-      externalId: r.external_id,
-      prompt: previewText(r.prompt),
-      responses: r.responses,
-      labels: r.labels,
-      myChoice: r.my_choice,
-      sourceChoice: r.source_choice,
-    })),
-  };
+export interface WalkRequest {
+  filter: ItemFilter;
+  order: ItemOrder;
+  afterSeq?: number;
+  offset: number;
+  limit: number;
+  /** The annotator the filters mean (null: one who has labeled nothing yet). */
+  me: number | null;
 }
 
-/** The prompt column holds JSON, cut at 600 characters; show its text without breaking on the cut. */
-function previewText(truncatedJson: string): string {
-  try {
-    return contentText(JSON.parse(truncatedJson) as Content).slice(0, 200);
-  } catch {
-    return truncatedJson.replace(/^"|\\n/g, ' ').slice(0, 200);
+export interface Walked {
+  rows: ListRow[];
+  next: number | null;
+  scanned: number;
+}
+
+/** Seqs per filtered query: 5-20 ms of label_head lookups on a 2-core machine, warm pages or busy cores. */
+const WINDOW = 5_000;
+/** How long one filtered page may look before it answers with what it has (checked between windows). */
+const BUDGET_MS = 40;
+
+const mine = (condition: string) =>
+  `EXISTS (SELECT 1 FROM label_head h WHERE h.item_id = i.id AND h.annotator_id = @me AND h.task = 'pairwise' AND ${condition})`;
+
+const CONDITIONS: Record<ItemFilter, string> = {
+  all: '1',
+  unlabeled: `NOT ${mine('h.done = 1')}`,
+  labeled: mine('h.done = 1'),
+  A: mine("h.choice = 'A'"),
+  B: mine("h.choice = 'B'"),
+  tie: mine("h.choice = 'tie'"),
+  both_bad: mine("h.choice = 'both_bad'"),
+  // Candidates only: somebody's A or B. Whether the models pick the other one is checked per item.
+  disagrees: "EXISTS (SELECT 1 FROM label_head h WHERE h.item_id = i.id AND h.task = 'pairwise' AND h.choice IN ('A', 'B'))",
+};
+
+const COLUMNS = `i.id, i.seq, i.external_id, substr(i.prompt, 1, 600) AS prompt, i.response_count AS responses,
+  (SELECT COUNT(*) FROM label_head h JOIN annotator a ON a.id = h.annotator_id
+    WHERE h.item_id = i.id AND h.task = 'pairwise' AND h.done = 1 AND a.kind = 'human') AS labels,
+  (SELECT h.choice FROM label_head h WHERE h.item_id = i.id AND h.annotator_id = @me AND h.task = 'pairwise') AS my_choice,
+  (SELECT h.choice FROM label_head h JOIN annotator a ON a.id = h.annotator_id
+    WHERE h.item_id = i.id AND h.task = 'pairwise' AND a.kind = 'source' LIMIT 1) AS source_choice`;
+
+// Seqs only, so the walk reads the covering (project, seq) index and never the item rows it skips.
+function pageQuery(db: Db, filter: ItemFilter, order: ItemOrder) {
+  const [after, upTo, direction] = order === 'first' ? ['>', '<=', 'ASC'] : ['<', '>=', 'DESC'];
+  return db.prepare(
+    `SELECT i.id FROM item i
+     WHERE i.project_id = @project AND ${VISIBLE} AND i.seq ${after} @from AND i.seq ${upTo} @to AND ${CONDITIONS[filter]}
+     ORDER BY i.seq ${direction} LIMIT @limit`,
+  );
+}
+
+/**
+ * One page of the walk. `keep` (for filters SQL cannot decide) is asked for each row SQL found; the page
+ * ends at the row that fills it, so `next` never skips a row that was looked at but not returned.
+ */
+export function walkItems(db: Db, projectId: number, request: WalkRequest, keep?: (row: ListRow) => boolean): Walked {
+  const visible = db.prepare('SELECT visible_seq FROM project WHERE id = ?').pluck().get(projectId) as number;
+  const first = request.order === 'first';
+  const end = first ? visible - 1 : 0;
+  const scannedTo = (next: number | null) => (next === null ? visible : first ? next + 1 : visible - next);
+  const query = pageQuery(db, request.filter, request.order).pluck();
+  const rowQuery = db.prepare(`SELECT ${COLUMNS} FROM item i WHERE i.id = @id`);
+  const base = { project: projectId, me: request.me };
+  const rowsOf = (ids: number[]) => ids.map((id) => rowQuery.get({ id, me: request.me }) as ListRow);
+  // Where the page starts, exclusive: after a seq (keyset), at a row number (all only), or at the start.
+  let from = request.afterSeq ?? (request.filter === 'all' ? (first ? request.offset - 1 : visible - request.offset) : first ? -1 : visible);
+  if (request.filter === 'all') {
+    const rows = rowsOf(query.all({ ...base, from, to: end, limit: request.limit }) as number[]);
+    const next = rows.length === request.limit ? rows[rows.length - 1]!.seq : null;
+    return { rows, next, scanned: scannedTo(next) };
   }
+  if (request.me === null && request.filter !== 'unlabeled' && request.filter !== 'disagrees') return { rows: [], next: null, scanned: visible };
+  const deadline = performance.now() + BUDGET_MS;
+  const rows: ListRow[] = [];
+  while (first ? from < end : from > end) {
+    const to = first ? Math.min(from + WINDOW, end) : Math.max(from - WINDOW, end);
+    const wanted = request.limit - rows.length;
+    const found = rowsOf(query.all({ ...base, from, to, limit: keep ? Math.max(wanted, 256) : wanted }) as number[]);
+    for (const row of found) {
+      from = row.seq;
+      if (!keep || keep(row)) rows.push(row);
+      if (rows.length === request.limit) return { rows, next: from, scanned: scannedTo(from) };
+    }
+    // The window is done unless the query stopped at its limit inside it.
+    if (found.length < (keep ? Math.max(wanted, 256) : wanted)) from = to;
+    if (performance.now() > deadline) break;
+  }
+  const next = (first ? from < end : from > end) ? from : null;
+  return { rows, next, scanned: scannedTo(next) };
 }

@@ -294,6 +294,13 @@ export function countItems(db: Db, projectId: number): number {
   return (db.prepare('SELECT item_count FROM project WHERE id = ?').pluck().get(projectId) as number | undefined) ?? 0;
 }
 
+const RESPONSES_FOR_TASK: Record<string, string> = {
+  pairwise: 'AND i.response_count = 2',
+  ranking: 'AND i.response_count >= 3',
+  verdict: 'AND i.response_count = 1',
+  steps: 'AND i.response_count = 1',
+};
+
 /**
  * The next item in seq order after `afterSeq` (or before it, going back). With `unlabeledBy`, items
  * that annotator already has a current `task` label on are skipped; it wraps around once so skipped-over
@@ -310,9 +317,12 @@ export function neighbourItem(
   const unlabeled = unlabeledBy
     ? 'AND NOT EXISTS (SELECT 1 FROM label_head h WHERE h.item_id = i.id AND h.annotator_id = @annotator AND h.task = @task AND h.done = 1)'
     : '';
+  // Each screen walks the items it judges: pairs, rankings of three or more, single responses (verdicts
+  // and chains). A pair's steps are opened from the compare screen, not walked here.
+  const shape = RESPONSES_FOR_TASK[task] ?? '';
   const [cmp, order] = direction === 'next' ? ['>', 'ASC'] : ['<', 'DESC'];
   const sql = (bound: string) =>
-    `SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project_id = @project AND ${VISIBLE} ${bound} ${unlabeled} ORDER BY i.seq ${order} LIMIT 1`;
+    `SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project_id = @project AND ${VISIBLE} ${bound} ${shape} ${unlabeled} ORDER BY i.seq ${order} LIMIT 1`;
   const params = { project: projectId, after: afterSeq, annotator: unlabeledBy, task };
   let row = db.prepare(sql(`AND i.seq ${cmp} @after`)).get(params) as ItemRow | undefined;
   if (!row && unlabeledBy) row = db.prepare(sql('')).get(params) as ItemRow | undefined;
@@ -334,4 +344,9 @@ export function* iterateItems(db: Db, projectId: number, pageSize = 1000): Gener
 /** Total responses of a project's visible items. */
 export function countResponses(db: Db, projectId: number): number {
   return db.prepare(`SELECT COALESCE(SUM(i.response_count), 0) FROM item i WHERE i.project_id = @project AND ${VISIBLE}`).pluck().get({ project: projectId }) as number;
+}
+
+/** The name of the project an item belongs to (for saying where an item is when it is not where asked). */
+export function itemProjectName(db: Db, itemId: number): string | undefined {
+  return db.prepare("SELECT p.name FROM item i JOIN project p ON p.id = i.project_id WHERE i.id = ? AND p.state = 'active'").pluck().get(itemId) as string | undefined;
 }

@@ -3,7 +3,7 @@
 // appends a revision that restores the one before. Nothing is updated in place except label_head (a
 // derived pointer) and the progress counters, both kept in the same write transaction as the revision.
 import { uuidv7 } from '../uuidv7';
-import type { AnnotatorKind, Choice, LabelBody, LabelRevision, Strength, Task } from '../../../shared/domain';
+import type { AnnotatorKind, Choice, LabelBody, LabelRevision, Strength, Task, Verdict } from '../../../shared/domain';
 import type { Db } from './db';
 import { VISIBLE } from './items';
 
@@ -14,7 +14,7 @@ export interface RevisionDraft {
   annotatorId: number;
   task?: Task;
   createdAt?: string;
-  choice: Choice | null;
+  choice: Choice | Verdict | null;
   ranking?: number[][] | null;
   strength?: Strength | null;
   shownOrder?: number[] | null;
@@ -33,7 +33,7 @@ interface LabelRow {
   kind: AnnotatorKind;
   task: Task;
   created_at: string;
-  choice: Choice | null;
+  choice: Choice | Verdict | null;
   ranking: string | null;
   strength: Strength | null;
   shown_order: string | null;
@@ -300,4 +300,15 @@ export function headLoader(db: Db, projectId: number, annotator?: string, task: 
     }
     return byItem;
   };
+}
+
+/** A prepared reader of an item's current pairwise labels, as exports decide with them. */
+export function pairwiseHeads(db: Db): (itemId: number) => HeadLabel[] {
+  const statement = db.prepare(
+    `SELECT a.name AS annotator, a.kind, l.choice, l.ranking, l.strength FROM label_head h
+     JOIN label l ON l.seq = h.label_seq JOIN annotator a ON a.id = h.annotator_id
+     WHERE h.item_id = ? AND h.task = 'pairwise'`,
+  );
+  return (itemId) =>
+    (statement.all(itemId) as (Omit<HeadLabel, 'ranking'> & { ranking: string | null })[]).map((h) => ({ ...h, ranking: h.ranking ? (JSON.parse(h.ranking) as number[][]) : null }));
 }

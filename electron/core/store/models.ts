@@ -131,3 +131,9 @@ export function getScore(db: Db, modelId: number, contentHash: string): StoredSc
 export function removeModel(db: Db, modelId: number): boolean {
   return db.prepare('DELETE FROM model WHERE id = ?').run(modelId).changes === 1;
 }
+
+/** A prepared lookup of a model's cached reward for one input (undefined: not scored; null: unusable). */
+export function rewardLookup(db: Db): (modelId: number, contentHash: string) => number | null | undefined {
+  const statement = db.prepare('SELECT reward FROM score WHERE model_id = ? AND content_hash = ?').pluck();
+  return (modelId, contentHash) => statement.get(modelId, contentHash) as number | null | undefined;
+}

@@ -17,12 +17,7 @@ export function projectStats(db: Db, project: ProjectRow): ProjectStats {
          WHERE i.project_id = @project AND ${VISIBLE} AND h.task = 'pairwise' AND h.done = 1 AND a.kind = 'human' GROUP BY h.choice`,
       )
       .all(params) as { choice: string; n: number }[];
-    const annotators = db
-      .prepare(
-        `SELECT a.name, a.kind, p.done AS labeled FROM progress p JOIN annotator a ON a.id = p.annotator_id
-         WHERE p.project_id = @project AND p.task = 'pairwise' AND p.done > 0 ORDER BY a.kind, a.name`,
-      )
-      .all(params) as { name: string; kind: string; labeled: number }[];
+    const annotators = projectAnnotators(db, project.id);
     const byChoice = Object.fromEntries(byChoiceRows.map((r) => [r.choice, r.n]));
     const current = byChoiceRows.reduce((sum, r) => sum + r.n, 0);
     return {
@@ -36,4 +31,14 @@ export function projectStats(db: Db, project: ProjectRow): ProjectStats {
       source: { labeled: annotators.filter((a) => a.kind === 'source').reduce((sum, a) => sum + a.labeled, 0) },
     };
   }).deferred();
+}
+
+/** Who has labeled items of a project, and how many: from the progress counters, without a scan. */
+export function projectAnnotators(db: Db, projectId: number): ProjectStats['annotators'] {
+  return db
+    .prepare(
+      `SELECT a.name, a.kind, p.done AS labeled FROM progress p JOIN annotator a ON a.id = p.annotator_id
+       WHERE p.project_id = ? AND p.task = 'pairwise' AND p.done > 0 ORDER BY a.kind, a.name`,
+    )
+    .all(projectId) as ProjectStats['annotators'];
 }

@@ -1,5 +1,5 @@
-// The header: project, screen tabs, progress, a running score job, annotator, the blind/assist switch,
-// theme, shortcuts.
+// The header: project, screen tabs, progress, a running score job, annotator, the blind/assist switch
+// (key b), theme, shortcuts.
 import type { JobInfo } from '../../../shared/api';
 import type { ThemeMode } from './theme';
 import type { Progress } from '../context';
@@ -90,8 +90,8 @@ export function Header({ route, annotator, progress, prelabels, onPrelabels, pre
             title={
               prelabelsError ??
               (prelabels === 'blind'
-                ? 'Blind: model pre-labels stay hidden until you choose, then show whether they agree. Click “assist” to show them up front (a project setting).'
-                : 'Assist: model pre-labels are shown up front; press a to accept. Click “blind” to hide them until you choose (a project setting).')
+                ? 'Blind: model pre-labels stay hidden until you choose, then show whether they agree. Press b or click “assist” to show them up front (a project setting).'
+                : 'Assist: model pre-labels are shown up front; press a to accept. Press b or click “blind” to hide them until you choose (a project setting).')
             }
             data-testid="prelabels"
             data-mode={prelabels}
@@ -113,6 +113,7 @@ export function Header({ route, annotator, progress, prelabels, onPrelabels, pre
                 </button>
               ))}
             </div>
+            <Kbd className="hidden md:inline-flex">b</Kbd>
           </div>
         )}
         <span className="text-muted" data-testid="annotator">

@@ -2,38 +2,102 @@
 import { useEffect, useRef } from 'react';
 import { Kbd } from './Kbd';
 
-const GROUPS: { title: string; keys: [string[], string][] }[] = [
-  {
-    title: 'Compare',
-    keys: [
-      [['1'], 'Left is better'],
-      [['2'], 'Right is better'],
-      [['3'], 'Tie'],
-      [['4'], 'Both bad'],
-      [['Shift', '1'], 'Left is much better (Shift+2: right)'],
-      [['Alt', '1'], 'Left is slightly better (Alt+2: right)'],
-      [['s'], 'Arm “slightly” for the next choice'],
-      [['r'], 'Write a rationale'],
-      [['Esc'], 'Leave the text box, back to the keys'],
-      [['→'], 'Next item'],
-      [['←'], 'Previous item'],
-      [['Ctrl', 'Z'], 'Undo the last label'],
-      [['f'], 'Fold / unfold a long prompt'],
-      [['v'], 'Show / hide the label the file carried'],
-      [['a'], 'Accept the model’s suggestion (assist mode; Shift+A: much better)'],
-    ],
-  },
-  {
-    title: 'Anywhere',
-    keys: [
-      [['c'], 'Compare screen'],
-      [['d'], 'Datasets screen (import, items, export)'],
-      [['m'], 'Models screen (add, score, providers)'],
-      [['?'], 'This list'],
-      [['Esc'], 'Close this list'],
-    ],
-  },
+/** One line: the keys (alternatives, each a combination) and what they do. */
+type Shortcut = [keys: string[][], what: string];
+
+const COMPARE: Shortcut[] = [
+  [[['1']], 'Left is better'],
+  [[['2']], 'Right is better'],
+  [[['3']], 'Tie'],
+  [[['4']], 'Both bad'],
+  [[['Shift', '1']], 'Left is much better (Shift+2: right)'],
+  [[['Alt', '1']], 'Left is slightly better (Alt+2: right)'],
+  [[['s']], 'Arm “slightly” for the next choice'],
+  [[['r']], 'Write a rationale'],
+  [[['Esc']], 'Leave the text box, back to the keys'],
+  [[['→']], 'Next item'],
+  [[['←']], 'Previous item'],
+  [[['Ctrl', 'Z']], 'Undo the last label (blind: the votes hide again)'],
+  [[['a']], 'Accept the model’s suggestion (assist mode; Shift+A: much better)'],
+  [[['['], [']']], 'Rate the left / right response step by step (Esc comes back)'],
 ];
+
+const STEPS: Shortcut[] = [
+  [[['j'], ['↓']], 'Next step'],
+  [[['k'], ['↑']], 'Previous step'],
+  [[['='], ['+']], 'Good: +1 (then the next step)'],
+  [[['0']], 'Neutral: 0'],
+  [[['-']], 'Bad: −1'],
+  [[['f']], 'First error here (the steps after it need no rating); again: take it back'],
+  [[['t']], 'Error tags: ↑ ↓ and Enter, or 1–9; Esc done'],
+  [[['c']], 'Write the corrected step (Esc or Ctrl+Enter: done)'],
+  [[['o']], 'Final answer: correct / incorrect / unsure'],
+  [[['e']], 'Finish reason: solution / found error / gave up / bad problem'],
+  [[['r']], 'Equivalent to the reference? yes / no / partly'],
+  [[['s']], 'Split the step: ← → word, ↑ ↓ sentence, Enter splits, Esc cancels'],
+  [[['m']], 'Merge the step with the next'],
+  [[['a']], 'Take the process model’s ratings (assist mode)'],
+  [[['Ctrl', 'Z']], 'Undo the last change on this item'],
+  [[['→'], ['←']], 'Next / previous item (Shift+→: next without your step labels)'],
+  [[['['], [']']], 'Previous / next response of the item'],
+  [[['Esc']], 'Back to the compare screen (a pair’s response)'],
+  [[['Space'], ['PageDown']], 'Scroll the steps (Shift+Space / PageUp: up)'],
+];
+
+const READING: Shortcut[] = [
+  [[['Space'], ['PageDown']], 'Scroll the responses down a page'],
+  [[['Shift', 'Space'], ['PageUp']], 'Scroll the responses up a page'],
+  [[['Tab']], 'Give the page keys to one response (Esc: both again)'],
+  [[['w']], 'Diff: mark the words only one response has'],
+  [[['l']], 'Scroll the two responses together'],
+  [[['f']], 'Fold / unfold a long prompt (a chat keeps its last question)'],
+  [[['v']], 'Show / hide the label the file carried'],
+];
+
+const ANYWHERE: Shortcut[] = [
+  [[['c']], 'Compare screen'],
+  [[['d']], 'Datasets screen (import, items, export)'],
+  [[['m']], 'Models screen (add, score, providers)'],
+  [[['b']], 'Pre-labels: blind / assist (for the whole project)'],
+  [[['?']], 'This list'],
+  [[['Esc']], 'Close this list'],
+];
+
+const PROJECTS: Shortcut[] = [
+  [[['↑'], ['↓']], 'Choose a project'],
+  [[['Enter']], 'Label it'],
+  [[['F2'], ['r']], 'Rename it'],
+  [[['Del']], 'Delete it (asks first; a backup is kept)'],
+  [[['c']], 'New project: type its name'],
+];
+
+function Group({ title, keys }: { title: string; keys: Shortcut[] }) {
+  return (
+    <section>
+      <h3 className="mb-2 text-[11px] font-semibold tracking-wide text-faint uppercase">{title}</h3>
+      <dl className="grid grid-cols-[auto_1fr] items-center gap-x-3 gap-y-1.5 text-[13px]">
+        {keys.map(([alternatives, what]) => (
+          <div key={what} className="contents">
+            <dt className="flex items-center gap-1 justify-self-start whitespace-nowrap">
+              {alternatives.map((combo, a) => (
+                <span key={combo.join('+')} className="flex items-center gap-1">
+                  {a > 0 && <span className="text-faint">/</span>}
+                  {combo.map((k, i) => (
+                    <span key={k} className="flex items-center gap-1">
+                      {i > 0 && <span className="text-faint">+</span>}
+                      <Kbd>{k}</Kbd>
+                    </span>
+                  ))}
+                </span>
+              ))}
+            </dt>
+            <dd className="text-muted">{what}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
 
 export function ShortcutsOverlay({ onClose }: { onClose(): void }) {
   const panel = useRef<HTMLDivElement>(null);
@@ -54,7 +118,7 @@ export function ShortcutsOverlay({ onClose }: { onClose(): void }) {
         role="dialog"
         aria-modal="true"
         aria-label="Keyboard shortcuts"
-        className="w-full max-w-2xl rounded-lg border border-line bg-surface p-5 shadow-xl outline-none"
+        className="max-h-full w-full max-w-4xl overflow-y-auto xl:max-w-6xl rounded-lg border border-line bg-surface p-5 shadow-xl outline-none"
       >
         <div className="mb-3 flex items-baseline justify-between">
           <h2 className="text-[15px] font-semibold">Keyboard shortcuts</h2>
@@ -62,30 +126,22 @@ export function ShortcutsOverlay({ onClose }: { onClose(): void }) {
             Close <Kbd>Esc</Kbd>
           </button>
         </div>
-        <div className="grid gap-6 sm:grid-cols-[1.4fr_1fr]">
-          {GROUPS.map((group) => (
-            <section key={group.title}>
-              <h3 className="mb-2 text-[11px] font-semibold tracking-wide text-faint uppercase">{group.title}</h3>
-              <dl className="grid grid-cols-[auto_1fr] items-center gap-x-3 gap-y-1.5 text-[13px]">
-                {group.keys.map(([keys, what]) => (
-                  <div key={what} className="contents">
-                    <dt className="flex items-center gap-1 justify-self-start">
-                      {keys.map((k, i) => (
-                        <span key={k} className="flex items-center gap-1">
-                          {i > 0 && <span className="text-faint">+</span>}
-                          <Kbd>{k}</Kbd>
-                        </span>
-                      ))}
-                    </dt>
-                    <dd className="text-muted">{what}</dd>
-                  </div>
-                ))}
-              </dl>
-            </section>
-          ))}
+        <div className="grid gap-x-8 gap-y-5 md:grid-cols-2 xl:grid-cols-3">
+          <div className="flex flex-col gap-5">
+            <Group title="Compare" keys={COMPARE} />
+          </div>
+          <div className="flex flex-col gap-5">
+            <Group title="Steps (process supervision)" keys={STEPS} />
+          </div>
+          <div className="flex flex-col gap-5">
+            <Group title="Reading" keys={READING} />
+            <Group title="Anywhere" keys={ANYWHERE} />
+            <Group title="Projects screen" keys={PROJECTS} />
+          </div>
         </div>
         <p className="mt-4 border-t border-line pt-3 text-[12px] text-faint">
-          Shortcuts never fire while you type in a text box. Plain 1 / 2 means “clearly better”.
+          Shortcuts never fire while you type in a text box. Plain 1 / 2 means “clearly better”. Left and Right are the sides of your
+          screen; A and B always mean the file’s order (A is its first response).
         </p>
       </div>
     </div>

@@ -29,7 +29,7 @@ describe('arbiter items', () => {
   });
 
   it.each([
-    [{ prompt: 'p', responses: [{ text: 'a' }] }, 'responses: fewer than 2 responses'],
+    [{ prompt: 'p', responses: [] }, 'responses: no responses'],
     [{ prompt: 'p', responses: [{ text: 'a' }, { text: '' }] }, 'responses[1].text: empty text'],
     [{ prompt: 'p', responses: [{ text: 'a' }, { txt: 'b' }] }, 'responses[1].text: missing'],
     [{ prompt: '', responses: [{ text: 'a' }, { text: 'b' }] }, 'prompt: empty text'],

@@ -4,14 +4,16 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { describeScreenChoice, toScreenChoice, toSourceChoice, type ScreenChoice } from '../../../../shared/choices';
 import type { Choice, Strength } from '../../../../shared/domain';
 import { Kbd } from '../../components/Kbd';
-import { digitOf, useGlobalKeys } from '../../components/keys';
+import { digitOf, pageDirection, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
 import { DecisionBar } from './DecisionBar';
+import { ItemBar } from './ItemBar';
 import { columnSteps, ModelVotes, SuggestionButton } from './PrelabelViews';
 import { suggestion, usePrelabelCache, type LoadedPrelabels } from './prelabels';
 import { PromptPane } from './PromptPane';
 import { ResponseColumn, type Verdict } from './ResponseColumn';
 import { describeLabel, useLabeling } from './useLabeling';
+import { useColumnDiffs, useReading } from './useReading';
 
 const SCREEN_BY_DIGIT: Record<number, ScreenChoice> = { 1: 'left', 2: 'right', 3: 'tie', 4: 'both_bad' };
 
@@ -41,9 +43,9 @@ interface Reveal {
 }
 
 export function CompareScreen({ project, itemId }: { project: string; itemId?: number }) {
-  const { annotator, keysEnabled, refreshProgress, navigate, prelabelMode, scoresVersion } = useShell();
+  const { annotator, keysEnabled, countLabelWrite, navigate, prelabelMode, scoresVersion } = useShell();
   const loadPrelabels = usePrelabelCache(project, scoresVersion);
-  const labeling = useLabeling(project, annotator, itemId, refreshProgress, (next) => void loadPrelabels(next.id));
+  const labeling = useLabeling(project, annotator, itemId, countLabelWrite, (next) => void loadPrelabels(next.id));
   const { item, phase, notice, unsaved } = labeling;
   const [slight, setSlight] = useState(false);
   const [folded, setFolded] = useState(true);
@@ -51,6 +53,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   const [pre, setPre] = useState<(LoadedPrelabels & { itemId: number }) | null>(null);
   const [reveal, setReveal] = useState<Reveal | null>(null);
   const rationaleBox = useRef<HTMLTextAreaElement>(null);
+  const reading = useReading(item?.id);
   // Until the project's setting is known, behave as blind: never show a pre-label that might anchor.
   const mode = prelabelMode ?? 'blind';
 
@@ -75,11 +78,9 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   const prelabels = loaded?.data ?? null;
   const hasModels = Boolean(prelabels && prelabels.models.length > 0);
   const labeled = Boolean(item?.label?.choice);
-  // Blind: only once this annotator has labeled the item (or saw its verdict and undid the label: what
-  // was seen stays shown, so the next label honestly records it as visible). Assist: up front.
-  const revealed = useRef(new Set<number>());
-  const showPrelabels = hasModels && (mode === 'assist' || labeled || (item !== null && revealed.current.has(item.id)));
-  if (showPrelabels && item && mode === 'blind') revealed.current.add(item.id);
+  // Blind: only while this annotator has a label on the item. An undo returns it to blind: the votes
+  // hide again and the next label is stored as made without them. Assist: up front.
+  const showPrelabels = hasModels && (mode === 'assist' || labeled);
   const suggested = mode === 'assist' && item ? suggestion(prelabels, item.shownOrder) : null;
 
   const choose = useCallback(
@@ -103,7 +104,6 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
         loaded: null,
       });
       void loadPrelabels(id).then((result) => {
-        if (result.data?.models.length) revealed.current.add(id);
         setReveal((r) => (r && r.itemId === id ? { ...r, loaded: result } : r));
       });
     },
@@ -131,6 +131,12 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
       return;
     }
     if (mod) return;
+    const page = pageDirection(event);
+    if (page !== null) {
+      event.preventDefault();
+      reading.scrollPage(page);
+      return;
+    }
     const digit = digitOf(event);
     if (digit !== null && SCREEN_BY_DIGIT[digit]) {
       event.preventDefault();
@@ -164,6 +170,12 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
       case 'v':
         setRevealSource((v) => !v);
         break;
+      case 'w':
+        reading.toggleDiff();
+        break;
+      case 'l':
+        reading.toggleSync();
+        break;
       case 'a':
       case 'A':
         if (suggested) {
@@ -173,6 +185,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
         break;
       case 'Escape':
         setSlight(false);
+        reading.releaseColumn();
         break;
     }
   }, keysEnabled);
@@ -183,6 +196,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   const right = item ? item.responses.find((r) => r.index === item.shownOrder[1]) ?? item.responses[item.shownOrder[1]!] : undefined;
   const source = item?.sourceLabel ? describeLabel(item.sourceLabel, item.shownOrder) : null;
   const showSource = Boolean(source && (current || revealSource));
+  const diff = useColumnDiffs(reading.diffOn, left?.content, right?.content);
 
   // One quiet line above the choices: this item's pre-labels when they may be shown, else (blind) what
   // the models said about the item just labeled.
@@ -274,33 +288,41 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
 
       {item && phase === 'ready' && (
         <>
-          <div className="flex shrink-0 items-center gap-3 border-b border-line bg-surface-2/60 px-4 py-1 text-[12px] text-muted" data-testid="item-bar">
-            <span data-testid="item-position">
-              Item <b className="font-semibold text-fg tabular-nums">{item.seq + 1}</b> of <span className="tabular-nums">{item.total.toLocaleString()}</span>
-            </span>
-            {item.externalId && <span className="truncate text-faint">id {item.externalId}</span>}
-            {current && (
-              <span className="text-fg" data-testid="current-label">
-                your label: <b className="font-semibold">{describeLabel(item.label, item.shownOrder)}</b>
-              </span>
-            )}
-            <span className="ml-auto flex items-center gap-2">
-              {source &&
-                (showSource ? (
-                  <span className="text-faint" data-testid="source-label" title="The preference the imported file carried, in screen terms">
-                    file says: {source}
-                  </span>
-                ) : (
-                  <button className="flex items-center gap-1 text-faint hover:text-fg" onClick={() => setRevealSource(true)} title="Shown after you choose, so it does not anchor you">
-                    file’s label hidden <Kbd>v</Kbd>
-                  </button>
-                ))}
-            </span>
-          </div>
+          <ItemBar
+            itemNumber={item.seq + 1}
+            total={item.total}
+            externalId={item.externalId ?? null}
+            label={current ? describeLabel(item.label, item.shownOrder) : null}
+            source={source}
+            showSource={showSource}
+            onRevealSource={() => setRevealSource(true)}
+            diffOn={reading.diffOn}
+            onDiff={reading.toggleDiff}
+            syncOn={reading.syncOn}
+            onSync={reading.toggleSync}
+          />
           <PromptPane prompt={item.prompt} folded={folded} onToggle={() => setFolded((v) => !v)} />
-          <div className="min-h-0 flex-1 overflow-y-auto bg-surface wide:grid wide:grid-cols-2 wide:overflow-hidden" data-testid="responses">
-            <ResponseColumn side="left" response={left} verdict={leftVerdict} steps={showPrelabels ? columnSteps(prelabels, item.shownOrder[0]) : undefined} />
-            <ResponseColumn side="right" response={right} verdict={rightVerdict} steps={showPrelabels ? columnSteps(prelabels, item.shownOrder[1]) : undefined} />
+          <div ref={reading.responses} className="min-h-0 flex-1 overflow-y-auto bg-surface wide:grid wide:grid-cols-2 wide:overflow-hidden" data-testid="responses">
+            <ResponseColumn
+              side="left"
+              response={left}
+              verdict={leftVerdict}
+              steps={showPrelabels ? columnSteps(prelabels, item.shownOrder[0]) : undefined}
+              diff={diff?.left}
+              bodyRef={reading.leftBody}
+              project={project}
+              itemId={item.id}
+            />
+            <ResponseColumn
+              side="right"
+              response={right}
+              verdict={rightVerdict}
+              steps={showPrelabels ? columnSteps(prelabels, item.shownOrder[1]) : undefined}
+              diff={diff?.right}
+              bodyRef={reading.rightBody}
+              project={project}
+              itemId={item.id}
+            />
           </div>
         </>
       )}

@@ -49,7 +49,7 @@ function firstErrorWords(model: ModelPrelabel, order: number[]): string | null {
     const e = model.firstError![i];
     return e === null || e === undefined ? 'none' : `step ${e + 1}`;
   };
-  return `first error L ${at(order[0])}, R ${at(order[1])}`;
+  return `first error: Left ${at(order[0])}, Right ${at(order[1])}`;
 }
 
 /**

@@ -1,15 +1,20 @@
-// One response column, labelled by its screen side and letter, with its length.
-import { memo } from 'react';
+// One response column, named by its screen side (Left / Right; the letters A / B are kept for source
+// order and never shown here), with its length. Its body scrolls on its own when the columns stand side
+// by side, and takes the page keys for itself once it has the focus (a click or Tab).
+import { memo, type RefObject } from 'react';
 import type { ResponseRecord } from '../../../../shared/domain';
 import { approxTokens, contentText } from '../../../../shared/choices';
 import { ContentView } from '../../components/ContentView';
+import { DiffText } from './DiffText';
 import { StepChips, type ColumnSteps } from './PrelabelViews';
+import { StepsLink } from '../steps/StepsLink';
+import type { Segment } from './wordDiff';
 
 export type Side = 'left' | 'right';
 
 const SIDE = {
-  left: { name: 'Left', letter: 'A', text: 'text-side-l', soft: 'bg-side-l-soft', stripe: 'shadow-[inset_0_3px_0_var(--left)]', key: '1' },
-  right: { name: 'Right', letter: 'B', text: 'text-side-r', soft: 'bg-side-r-soft', stripe: 'shadow-[inset_0_3px_0_var(--right)]', key: '2' },
+  left: { name: 'Left', icon: '◀', text: 'text-side-l', soft: 'bg-side-l-soft', stripe: 'shadow-[inset_0_3px_0_var(--left)]', key: '1' },
+  right: { name: 'Right', icon: '▶', text: 'text-side-r', soft: 'bg-side-r-soft', stripe: 'shadow-[inset_0_3px_0_var(--right)]', key: '2' },
 } as const;
 
 export type Verdict = 'better' | 'worse' | 'tie' | 'both_bad' | null;
@@ -23,45 +28,80 @@ const VERDICT: Record<Exclude<Verdict, null>, { text: string; cls: string }> = {
 
 const NO_STEPS: ColumnSteps[] = [];
 
+/** The diff view's part for this column: its segments (null: too different to mark) and how many words only it has. */
+export interface ColumnDiff {
+  segments: Segment[] | null;
+  onlyHere: number;
+}
+
 export const ResponseColumn = memo(function ResponseColumn({
   side,
   response,
   verdict,
   steps = NO_STEPS,
+  diff,
+  bodyRef,
+  project,
+  itemId,
 }: {
   side: Side;
   response: ResponseRecord | undefined;
   verdict: Verdict;
   /** Process models' per-step scores for this response, when pre-labels may be shown. */
   steps?: ColumnSteps[];
+  /** Set while the diff view is on. */
+  diff?: ColumnDiff;
+  bodyRef?: RefObject<HTMLDivElement | null>;
+  /** Where this response's steps open (the step screen; `[` left, `]` right). */
+  project?: string;
+  itemId?: number;
 }) {
   const s = SIDE[side];
   const text = response ? contentText(response.content) : '';
   return (
     <article
-      className={`flex min-h-0 min-w-0 flex-col border-line bg-surface ${side === 'left' ? 'wide:border-r' : 'border-t wide:border-t-0'}`}
+      className={`group/column flex min-h-0 min-w-0 flex-col border-line bg-surface ${side === 'left' ? 'wide:border-r' : 'border-t wide:border-t-0'}`}
       data-testid={`response-${side}`}
-      aria-label={`${s.name} response (${s.letter})`}
+      aria-label={`${s.name} response`}
     >
       <header
-        className={`sticky top-0 z-10 flex items-center gap-2.5 border-b border-line px-4 py-1.5 ${verdict === 'better' ? `${s.soft} ${s.stripe}` : 'bg-surface'}`}
+        className={`sticky top-0 z-10 flex items-center gap-2.5 border-b border-line px-4 py-1.5 whitespace-nowrap ${verdict === 'better' ? `${s.soft} ${s.stripe}` : 'bg-surface'}`}
+        data-testid={`response-head-${side}`}
       >
-        <span className={`flex h-5 w-5 items-center justify-center rounded ${verdict === 'better' ? 'bg-surface' : s.soft} ${s.text} text-[12px] font-bold`} aria-hidden>
-          {s.letter}
+        <span className={`flex h-5 w-5 items-center justify-center rounded ${verdict === 'better' ? 'bg-surface' : s.soft} ${s.text} text-[10px]`} aria-hidden>
+          {s.icon}
         </span>
         <span className={`text-[13px] font-semibold ${s.text}`}>{s.name}</span>
         <span className="text-[12px] text-faint">key {s.key}</span>
         {verdict && <span className={`text-[12px] font-medium ${VERDICT[verdict].cls}`} data-testid={`verdict-${side}`}>{VERDICT[verdict].text}</span>}
-        <span className="ml-auto text-[12px] tabular-nums text-faint" data-testid={`length-${side}`}>
+        {response && project !== undefined && itemId !== undefined && <StepsLink project={project} itemId={itemId} response={response.index} side={side} />}
+        <span className="hidden text-[12px] text-accent group-focus-within/column:inline" data-testid={`keys-here-${side}`}>
+          Space scrolls this side · Esc both
+        </span>
+        <span className="ml-auto truncate text-[12px] tabular-nums text-faint" data-testid={`length-${side}`}>
+          {diff?.segments && (
+            <span className="text-muted" data-testid={`diff-count-${side}`}>
+              {diff.onlyHere.toLocaleString()} {diff.onlyHere === 1 ? 'word' : 'words'} only here ·{' '}
+            </span>
+          )}
           {text.length.toLocaleString()} chars · ~{approxTokens(text).toLocaleString()} tokens
         </span>
       </header>
       <StepChips rows={steps} side={side} />
       <div
-        className="px-5 py-4 wide:min-h-0 wide:flex-1 wide:overflow-y-auto"
+        ref={bodyRef}
+        tabIndex={0}
+        aria-label={`${s.name} response text`}
+        className="px-5 py-4 outline-none focus-visible:shadow-[inset_0_0_0_2px_var(--accent)] wide:min-h-0 wide:flex-1 wide:overflow-y-auto"
         data-testid={`response-body-${side}`}
       >
-        {response ? <ContentView content={response.content} /> : <p className="text-muted">No response.</p>}
+        {!response ? (
+          <p className="text-muted">No response.</p>
+        ) : diff ? (
+          <DiffText side={side} segments={diff.segments} />
+        ) : (
+          <ContentView content={response.content} />
+        )}
       </div>
     </article>
   );

@@ -2,9 +2,9 @@
 // retries (a pending save is kept in localStorage until the host confirms it), undo and navigation.
 import { newRevisionId } from '../../../../shared/revisionId';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ApiInput, ItemView } from '../../../../shared/api';
+import type { ApiInput, ItemView, PairwiseRevision } from '../../../../shared/api';
 import { describeScreenChoice, toScreenChoice, toSourceChoice, type ScreenChoice } from '../../../../shared/choices';
-import type { LabelRevision, Strength } from '../../../../shared/domain';
+import type { Strength } from '../../../../shared/domain';
 import { api, errorMessage, isRetryable } from '../../api';
 
 export type SaveState = 'saving' | 'saved' | 'failed';
@@ -55,7 +55,7 @@ const sleep = (ms: number, wakers: Set<() => void>) =>
     wakers.add(done);
   });
 
-export function describeLabel(label: LabelRevision | null, order: number[]): string | null {
+export function describeLabel(label: PairwiseRevision | null, order: number[]): string | null {
   if (!label || !label.choice) return null;
   return describeScreenChoice(toScreenChoice(label.choice, label.shownOrder ?? order), label.strength);
 }
@@ -64,7 +64,8 @@ export function useLabeling(
   project: string,
   annotator: string,
   startItemId: number | undefined,
-  onSaved: () => void,
+  /** Counts a label write in the header at once (+1 for an item that had no label); returns "settled". */
+  countWrite: (delta: number) => () => void,
   /** Told about the next item as soon as its prefetch arrives (the screen prefetches its pre-labels too). */
   onPrefetched?: (next: ItemView) => void,
 ) {
@@ -86,8 +87,8 @@ export function useLabeling(
   const wakers = useRef(new Set<() => void>());
   const advancing = useRef(false);
   const alive = useRef(true);
-  const onSavedRef = useRef(onSaved);
-  onSavedRef.current = onSaved;
+  const countWriteRef = useRef(countWrite);
+  countWriteRef.current = countWrite;
   const onPrefetchedRef = useRef(onPrefetched);
   onPrefetchedRef.current = onPrefetched;
 
@@ -148,13 +149,14 @@ export function useLabeling(
 
   /** Saves one label, retrying while the host is unreachable; the input waits in localStorage meanwhile. */
   const persistLabel = useCallback(
-    (input: SaveInput, words: string, itemNumber: number) => {
+    (input: SaveInput, words: string, itemNumber: number, newlyLabeled: boolean) => {
       const key = `${project}\u0000${annotator}\u0000${input.itemId}\u0000${Date.now()}\u0000${Math.random()}`;
       writePending([...readPending(), { key, input, words, itemNumber }]);
       pendingIds.current.add(input.itemId);
       setUnsaved(pendingIds.current.size);
       const noticeId = say({ text: words, itemNumber, state: 'saving' });
-      return enqueue(input.itemId, async () => {
+      const settled = countWriteRef.current(newlyLabeled ? 1 : 0);
+      const saving = enqueue(input.itemId, async () => {
         for (let attempt = 1; ; attempt++) {
           try {
             const saved = await api.saveLabel(input);
@@ -162,7 +164,6 @@ export function useLabeling(
             pendingIds.current.delete(input.itemId);
             setUnsaved(pendingIds.current.size);
             update(noticeId, { state: 'saved', error: undefined, retryInMs: undefined });
-            onSavedRef.current();
             return saved;
           } catch (error) {
             if (!isRetryable(error)) {
@@ -181,6 +182,8 @@ export function useLabeling(
           }
         }
       });
+      void saving.finally(settled).catch(() => undefined);
+      return saving;
     },
     [project, annotator, enqueue, say, update],
   );
@@ -190,7 +193,8 @@ export function useLabeling(
     const mine = readPending().filter((p) => p.input.project === project && p.input.annotator === annotator);
     if (!mine.length) return;
     writePending(readPending().filter((p) => !mine.includes(p)));
-    for (const p of mine) void persistLabel(p.input, p.words, p.itemNumber).catch(() => undefined);
+    // Whether these items had a label before is not known here: the counters are read once they land.
+    for (const p of mine) void persistLabel(p.input, p.words, p.itemNumber, false).catch(() => undefined);
   }, [project, annotator, persistLabel]);
 
   // First item: the one asked for, or the first this annotator has not labeled.
@@ -281,7 +285,7 @@ export function useLabeling(
       const words = describeScreenChoice(screen, effective);
       const itemNumber = current.seq + 1;
       undoStack.current.push({ itemId: current.id, words, itemNumber });
-      void persistLabel(input, words, itemNumber).catch(() => undefined);
+      void persistLabel(input, words, itemNumber, current.label === null).catch(() => undefined);
       advancing.current = true;
       void advance(current).finally(() => {
         advancing.current = false;
@@ -303,15 +307,18 @@ export function useLabeling(
     }
     const { itemId, words, itemNumber } = target;
     const noticeId = say({ text: `Undoing “${words}”`, itemNumber, state: 'saving' });
+    // What the undo restores is known only from its answer: the counters are read once it lands.
+    const settled = countWriteRef.current(0);
     try {
       await enqueue(itemId, () => api.undoLabel({ project, annotator, itemId }));
       const back = await api.getItem({ project, annotator, itemId });
       const now = back ? describeLabel(back.label, back.shownOrder) : null;
       update(noticeId, { text: `Undid “${words}” — ${now ? `back to ${now}` : 'now unlabeled'}`, state: 'saved' });
-      onSavedRef.current();
       if (alive.current && back) show(back);
     } catch (error) {
       update(noticeId, { text: `Undo of “${words}”`, state: 'failed', error: errorMessage(error) });
+    } finally {
+      settled();
     }
   }, [project, annotator, enqueue, say, update, show]);
 

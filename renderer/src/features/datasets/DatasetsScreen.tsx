@@ -21,7 +21,9 @@ export function DatasetsScreen({ project }: { project: string }) {
           />
           <ExportPanel project={project} version={version} />
         </div>
-        <div className="flex min-h-[420px] flex-1 flex-col">
+        {/* A basis of 0px, not 0%: the table takes the height that is left (at least 420 px) and scrolls
+            itself. Sized by its content it grew to every row, and the virtualized list rendered them all. */}
+        <div className="flex min-h-[420px] flex-[1_1_0px] flex-col">
           <ItemsTable project={project} annotator={annotator} version={version} onOpen={(id) => navigate({ name: 'compare', project, itemId: id })} />
         </div>
       </div>

@@ -17,8 +17,8 @@ export function ExportPanel({ project, version }: { project: string; version: nu
 
   useEffect(() => {
     api
-      .stats({ project })
-      .then((s) => setAnnotators(s.annotators.filter((a) => a.kind === 'human').map((a) => a.name)))
+      .annotators({ project })
+      .then((list) => setAnnotators(list.filter((a) => a.kind === 'human').map((a) => a.name)))
       .catch(() => setAnnotators([]));
   }, [project, version]);
 
@@ -120,7 +120,11 @@ export function ExportPanel({ project, version }: { project: string; version: nu
           ) : (
             <div className="text-muted">Nothing skipped.</div>
           )}
-          {summary.note && <div className="text-muted">{summary.note}</div>}
+          {summary.note && (
+            <div className="text-muted" data-testid="export-note">
+              {summary.note}
+            </div>
+          )}
           <div className="break-all text-[12px] text-muted" data-testid="export-file">
             <span className="font-mono">{summary.out}</span>
             {summary.saved === true && ' — saved where you chose.'}

@@ -165,23 +165,21 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
           type="file"
           accept=".jsonl,.ndjson,.json,.gz,.parquet,application/x-ndjson,application/json,application/gzip,text/plain"
           className="sr-only"
+          // The button below is the one control people reach: the hidden input is no second, invisible tab stop.
+          tabIndex={-1}
+          aria-hidden
           id="import-file"
           onChange={(e) => pick(e.target.files?.[0] ?? null)}
           data-testid="import-file"
         />
-        <label
-          htmlFor="import-file"
-          tabIndex={0}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' || e.key === ' ') {
-              e.preventDefault();
-              inputRef.current?.click();
-            }
-          }}
-          className="flex h-8 cursor-pointer items-center rounded-md border border-line-strong bg-surface px-3 text-[13px] font-medium hover:bg-surface-2"
+        <button
+          type="button"
+          onClick={() => inputRef.current?.click()}
+          className="flex h-8 items-center rounded-md border border-line-strong bg-surface px-3 text-[13px] font-medium hover:bg-surface-2"
+          data-testid="import-choose"
         >
           Choose file…
-        </label>
+        </button>
         {file ? (
           <span className="text-[13px]" data-testid="import-file-name">
             <span className="font-medium">{file.name}</span> <span className="text-faint">· {formatBytes(file.size)}</span>

@@ -1,124 +1,158 @@
-// Every item of the project in a virtualized table, loaded a page at a time as it scrolls.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// Every item of the project in a virtualized table: filtered (yours unlabeled or labeled, by your
+// choice, where the model disagrees), in file order first or last first, and driven from the keyboard:
+// ↑ / ↓ or j / k move, Enter opens the item on the compare screen, f the filter, o the order.
+import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { ItemListRow } from '../../../../shared/api';
-import { api, errorMessage } from '../../api';
+import { ITEM_FILTERS, type ItemFilter, type ItemOrder } from '../../../../shared/api';
+import { useGlobalKeys } from '../../components/keys';
+import { COLUMNS, ItemRow } from './ItemRow';
+import { EmptyState, PendingRow, TableHeader } from './ItemsTableParts';
+import { useItemPages } from './useItemPages';
 
-const PAGE = 200;
-const ROW = 34;
-const COLUMNS = 'grid-cols-[3rem_9rem_minmax(0,1fr)_5rem_6rem_6rem_5rem]';
+/** Row height: with 1M rows by number the list is 32M px, under Chromium's element height limit. */
+const ROW = 32;
 
-function ChoiceChip({ choice }: { choice: string | null }) {
-  if (!choice) return <span className="text-faint">—</span>;
-  const style: Record<string, string> = {
-    A: 'text-fg',
-    B: 'text-fg',
-    tie: 'text-tie',
-    both_bad: 'text-bad',
-  };
-  const text: Record<string, string> = { A: 'A', B: 'B', tie: '= tie', both_bad: '✕ both bad' };
-  return <span className={`font-medium ${style[choice] ?? ''}`}>{text[choice] ?? choice}</span>;
+/** The table's filter and order for a project, kept for the session: back from an item, they are as left. */
+function useTableView(project: string) {
+  const key = `arbiter.items.${project}`;
+  const [view, setView] = useState<{ filter: ItemFilter; order: ItemOrder }>(() => {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(key) ?? '{}') as { filter?: ItemFilter; order?: ItemOrder };
+      return { filter: ITEM_FILTERS.includes(saved.filter!) ? saved.filter! : 'all', order: saved.order === 'last' ? 'last' : 'first' };
+    } catch {
+      return { filter: 'all', order: 'first' };
+    }
+  });
+  useEffect(() => sessionStorage.setItem(key, JSON.stringify(view)), [key, view]);
+  return [view, setView] as const;
 }
 
 export function ItemsTable({ project, annotator, version, onOpen }: { project: string; annotator: string; version: number; onOpen(id: number): void }) {
-  const [total, setTotal] = useState<number | null>(null);
-  const [rows, setRows] = useState<Map<number, ItemListRow>>(new Map());
-  const [error, setError] = useState<string | null>(null);
-  const loading = useRef(new Set<number>());
+  const [{ filter, order }, setView] = useTableView(project);
+  const pages = useItemPages(project, annotator, filter, order, version);
+  const [cursor, setCursor] = useState(0);
+  // The selected row is the focus mark: strong while the table has the keys, quiet otherwise.
+  const [focused, setFocused] = useState(false);
   const scroller = useRef<HTMLDivElement>(null);
+  const filterSelect = useRef<HTMLSelectElement>(null);
+  const orderSelect = useRef<HTMLSelectElement>(null);
 
-  const loadPage = useCallback(
-    (page: number) => {
-      if (loading.current.has(page)) return;
-      loading.current.add(page);
-      api
-        .listItems({ project, offset: page * PAGE, limit: PAGE, annotator })
-        .then((result) => {
-          setTotal(result.total);
-          setRows((old) => {
-            const next = new Map(old);
-            result.rows.forEach((row, i) => next.set(page * PAGE + i, row));
-            return next;
-          });
-        })
-        .catch((e) => {
-          loading.current.delete(page);
-          setError(errorMessage(e));
-        });
-    },
-    [project, annotator],
-  );
-
-  useEffect(() => {
-    loading.current = new Set();
-    setRows(new Map());
-    setError(null);
-    loadPage(0);
-  }, [loadPage, version]);
-
-  const virtualizer = useVirtualizer({
-    count: total ?? 0,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW,
-    overscan: 12,
-  });
+  const virtualizer = useVirtualizer({ count: pages.count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
   const visible = virtualizer.getVirtualItems();
-
+  const firstVisible = visible[0]?.index ?? 0;
+  const lastVisible = visible[visible.length - 1]?.index ?? 0;
+  const { ensure } = pages;
   useEffect(() => {
-    for (const v of visible) if (!rows.has(v.index)) loadPage(Math.floor(v.index / PAGE));
-  }, [visible, rows, loadPage]);
+    if (pages.count > 0) ensure(firstVisible, lastVisible);
+  }, [firstVisible, lastVisible, pages.count, ensure]);
+
+  // Another filter or order is another list: start at its top.
+  useEffect(() => {
+    setCursor(0);
+    scroller.current?.scrollTo({ top: 0 });
+  }, [filter, order]);
+
+  const lastRow = pages.done ? pages.count - 1 : pages.count - 2;
+  const moveTo = (index: number) => {
+    const target = Math.max(0, Math.min(index, lastRow));
+    setCursor(target);
+    virtualizer.scrollToIndex(target, { align: 'auto' });
+  };
+  const open = () => {
+    const row = pages.row(cursor);
+    if (row) onOpen(row.id);
+  };
+  const pageRows = Math.max(1, Math.floor((scroller.current?.clientHeight ?? ROW * 10) / ROW) - 1);
+
+  /** The table's own keys; true when the key was one. */
+  const handleKey = (event: KeyboardEvent | ReactKeyboardEvent): boolean => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return false;
+    const moves: Record<string, number> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, PageDown: pageRows, PageUp: -pageRows };
+    if (event.key in moves) moveTo(cursor + moves[event.key]!);
+    else if (event.key === 'Home') moveTo(0);
+    else if (event.key === 'End') moveTo(lastRow);
+    else if (event.key === 'Enter') open();
+    else return false;
+    event.preventDefault();
+    return true;
+  };
+
+  // From anywhere on the screen but a text box or another control: f and o pick, j / k move the table.
+  useGlobalKeys((event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === 'f' || event.key === 'o') {
+      event.preventDefault();
+      (event.key === 'f' ? filterSelect : orderSelect).current?.focus();
+      return;
+    }
+    const idle = document.activeElement === document.body || document.activeElement === null;
+    if (idle || event.key === 'j' || event.key === 'k') {
+      if (!['ArrowDown', 'ArrowUp', 'j', 'k', 'Enter'].includes(event.key)) return;
+      if (scroller.current && document.activeElement !== scroller.current) scroller.current.focus({ preventScroll: true });
+      handleKey(event);
+    }
+  });
 
   return (
     <section className="flex min-h-0 flex-1 flex-col overflow-hidden rounded-md border border-line bg-surface" data-testid="items-table">
-      <div className="flex items-baseline gap-3 border-b border-line px-4 py-2">
-        <h2 className="text-[14px] font-semibold">Items</h2>
-        <span className="text-[12px] text-muted">{total === null ? 'Loading…' : `${total.toLocaleString()} in this project`}</span>
-        <span className="ml-auto text-[12px] text-faint">“source” is the preference the file carried; it does not count as anyone’s progress.</span>
-      </div>
-      {error && <div className="px-4 py-2 text-[13px] text-bad">{error}</div>}
+      <TableHeader
+        pages={pages}
+        filter={filter}
+        order={order}
+        filterSelect={filterSelect}
+        orderSelect={orderSelect}
+        onFilter={(f) => setView((v) => ({ ...v, filter: f }))}
+        onOrder={(o) => setView((v) => ({ ...v, order: o }))}
+        onDone={() => scroller.current?.focus()}
+      />
+      {pages.error && (
+        <div className="border-b border-line px-4 py-2 text-[13px] text-bad" role="alert">
+          The items could not be listed: {pages.error}
+        </div>
+      )}
       <div className={`grid ${COLUMNS} gap-3 border-b border-line bg-surface-2 px-4 py-1.5 text-[11px] font-semibold tracking-wide text-faint uppercase`}>
         <span className="text-right">#</span>
         <span>ID</span>
         <span>Prompt</span>
-        <span className="text-right">Resp.</span>
-        <span>Source</span>
-        <span>You</span>
-        <span className="text-right">Labels</span>
+        <span title="Your label">You</span>
+        <span title="The human annotators' majority, and how many labeled">Humans</span>
+        <span title="The preference the imported file carried (annotator “source”); not anyone's progress">Source</span>
+        <span title="The models' pre-label and how sure they are">Model</span>
       </div>
-      <div ref={scroller} className="min-h-[160px] flex-1 overflow-auto" data-testid="items-scroller">
-        {total === 0 && <div className="px-4 py-6 text-[13px] text-muted">No items yet. Import a file above.</div>}
+      <div
+        ref={scroller}
+        tabIndex={0}
+        role="listbox"
+        aria-label="Items"
+        aria-activedescendant={pages.row(cursor) ? `item-row-${cursor}` : undefined}
+        onKeyDown={(e) => handleKey(e)}
+        onFocus={() => setFocused(true)}
+        onBlur={() => setFocused(false)}
+        className="min-h-[160px] flex-1 overflow-auto outline-none"
+        data-testid="items-scroller"
+      >
+        <EmptyState pages={pages} filter={filter} />
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {visible.map((v) => {
-            const row = rows.get(v.index);
+            const row = pages.row(v.index);
+            const selected = v.index === cursor && row !== undefined;
             return (
               <div
                 key={v.key}
-                className={`absolute inset-x-0 grid ${COLUMNS} items-center gap-3 border-b border-line px-4 text-[13px] ${row ? 'cursor-pointer hover:bg-surface-2' : ''}`}
+                id={`item-row-${v.index}`}
+                role="option"
+                aria-selected={selected}
+                className={`absolute inset-x-0 grid ${COLUMNS} items-center gap-3 border-b border-line px-4 text-[13px] ${row ? 'cursor-pointer hover:bg-surface-2' : ''} ${selected ? (focused ? 'bg-accent-soft shadow-[inset_3px_0_0_var(--accent)] hover:bg-accent-soft' : 'bg-surface-2 shadow-[inset_3px_0_0_var(--border-strong)]') : ''}`}
                 style={{ top: v.start, height: ROW }}
-                onClick={() => row && onOpen(row.id)}
-                data-testid="item-row"
+                onClick={() => {
+                  if (!row) return;
+                  setCursor(v.index);
+                  onOpen(row.id);
+                }}
+                data-testid={row ? 'item-row' : 'item-row-pending'}
+                data-selected={selected || undefined}
               >
-                {row ? (
-                  <>
-                    <span className="text-right tabular-nums text-faint">{row.seq + 1}</span>
-                    <span className="truncate font-mono text-[12px] text-muted" title={row.externalId ?? ''}>
-                      {row.externalId ?? '—'}
-                    </span>
-                    <span className="truncate" title={row.prompt}>
-                      {row.prompt}
-                    </span>
-                    <span className="text-right tabular-nums text-muted">{row.responses}</span>
-                    <span data-testid="item-source">
-                      <ChoiceChip choice={row.sourceChoice} />
-                    </span>
-                    <span>
-                      <ChoiceChip choice={row.myChoice} />
-                    </span>
-                    <span className="text-right tabular-nums text-muted">{row.labels}</span>
-                  </>
-                ) : (
-                  <span className="col-span-7 h-3 w-1/3 rounded bg-surface-2" />
-                )}
+                {row ? <ItemRow row={row} selected={selected && focused} /> : <PendingRow pages={pages} index={v.index} />}
               </div>
             );
           })}

@@ -273,11 +273,15 @@ function ModelRun({ run, showSkipped }: { run: ModelRunSummary; showSkipped: boo
         <span className="ml-auto text-[12px] tabular-nums text-muted">{figures.join(' · ')}</span>
       </div>
       {showSkipped && run.provider.skipped.length > 0 && <Skipped list={run.provider.skipped} />}
-      {run.problems.length > 0 && (
-        <ul className="text-[12px] text-bad">
-          {run.problems.map((problem, i) => (
-            <li key={i} className="break-words">
-              ⚠ {problem}
+      {run.unscorableReasons.length > 0 && (
+        <ul className="flex flex-col gap-0.5 text-[12px]" data-testid="job-unscorable">
+          {run.unscorableReasons.map(({ reason, count, examples }) => (
+            <li key={reason} className="break-words">
+              <span className="font-medium text-bad">⚠ {count.toLocaleString()} unscorable:</span> {reason}.{' '}
+              <span className="text-muted">
+                {examples.join('; ')}
+                {count > examples.length ? '; …' : ''}
+              </span>
             </li>
           ))}
         </ul>

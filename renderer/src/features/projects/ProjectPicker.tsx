@@ -1,5 +1,6 @@
 // The start screen: who is labeling, which project, or a new one; rename and delete a project from the
-// keyboard (↑/↓ choose a row, F2 or r renames inline, Del asks inline and deletes after a backup).
+// keyboard (↑/↓ choose a row, F2 or r renames inline, Del asks inline and deletes after a backup, c
+// starts a new project by putting the cursor in its name box).
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { projectName } from '../../../../shared/api/common';
 import type { ProjectSummary } from '../../../../shared/domain';
@@ -35,6 +36,7 @@ export function ProjectPicker() {
   const [confirmDelete, setConfirmDelete] = useState<DeleteState | null>(null);
   const [deleted, setDeleted] = useState<{ project: string; backup: string } | null>(null);
   const rows = useRef(new Map<string, HTMLDivElement>());
+  const newName = useRef<HTMLInputElement>(null);
   /** The row to give the keyboard focus after the next render (after a rename, delete or Esc). */
   const focusNext = useRef<string | null>(null);
 
@@ -154,6 +156,12 @@ export function ProjectPicker() {
         event.preventDefault();
         cancel();
       }
+      return;
+    }
+    if (event.key === 'c' && !event.shiftKey) {
+      // preventDefault: the c must not type itself into the box it focuses.
+      event.preventDefault();
+      newName.current?.focus();
       return;
     }
     const names = projects.map((p) => p.name);
@@ -293,14 +301,20 @@ export function ProjectPicker() {
               <span>
                 <Kbd>Esc</Kbd> cancel
               </span>
+              <span>
+                <Kbd>c</Kbd> new project
+              </span>
             </p>
           )}
         </div>
 
         <form className="flex flex-wrap items-end gap-3" onSubmit={create}>
           <label className="flex flex-col gap-1 text-[12px] text-muted">
-            New project
+            <span className="flex items-center gap-1.5">
+              New project <Kbd>c</Kbd>
+            </span>
             <input
+              ref={newName}
               className={`${input} w-72`}
               value={name}
               onChange={(e) => setName(e.target.value)}

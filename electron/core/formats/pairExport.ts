@@ -1,0 +1,89 @@
+// The pairwise pass of an export: each item's deciding label picks chosen and rejected, a page of items
+// at a time. Text formats hold one prompt shape per file: plain text while every prompt written is
+// single-turn, HH-style transcripts for all of them once one is a conversation. The pass starts out
+// plain and, at the first conversation it would write, stops and asks to be run again as transcripts:
+// a file with no conversation costs one pass, and a file is never half one shape, half the other.
+import type { ExportSummary, ItemRecord } from '../../../shared/domain';
+import type { ExportFormat } from '../../../shared/formatNames';
+import type { Db } from '../store/db';
+import { iterateItems } from '../store/items';
+import { headLoader, type HeadLabel } from '../store/labels';
+import { needsTranscript } from './content';
+import { encodeHhRlhf } from './hhRlhf';
+import type { JsonlWriter } from './jsonl';
+import { encodeOpenrlhf } from './openrlhf';
+import { decide } from './resolve';
+import { encodeRewardbench } from './rewardbench';
+import { encodeTrl, encodeTrlChat, encodeTrlChatImplicit, encodeTrlImplicit } from './trl';
+import type { DecidedPair, ExportNotes } from './types';
+
+type PairEncoder = (pair: DecidedPair, notes: ExportNotes) => unknown;
+export type PairFormat = Exclude<ExportFormat, 'labels' | 'arbiter' | 'scores'>;
+
+export const PAIR_ENCODERS: Record<PairFormat, PairEncoder> = {
+  trl: encodeTrl,
+  'trl-implicit': encodeTrlImplicit,
+  'trl-chat': encodeTrlChat,
+  'trl-chat-implicit': encodeTrlChatImplicit,
+  openrlhf: encodeOpenrlhf,
+  'hh-rlhf': encodeHhRlhf,
+  rewardbench: encodeRewardbench,
+};
+
+/** Formats whose prompt is one string: these follow the one-shape rule (chat and HH have one shape anyway). */
+export const TEXT_PROMPT_FORMATS: ReadonlySet<PairFormat> = new Set(['trl', 'trl-implicit', 'openrlhf', 'rewardbench']);
+
+const PAGE = 1000;
+const NO_LABELS: HeadLabel[] = [];
+
+export interface PairPass {
+  projectId: number;
+  format: PairFormat;
+  annotator?: string;
+  writer: JsonlWriter;
+  skipped: ExportSummary['skipped'];
+  notes: ExportNotes;
+  checkCancelled(): void;
+  /** Items read so far (for progress). */
+  onPage(read: number): void;
+}
+
+/** Writes the decided pairs; 'needs-transcripts' when a plain-text pass met a conversation (nothing is final then). */
+export async function writePairs(db: Db, pass: PairPass): Promise<'done' | 'needs-transcripts'> {
+  const encode = PAIR_ENCODERS[pass.format];
+  const plainOnly = TEXT_PROMPT_FORMATS.has(pass.format) && pass.notes.promptShape === 'text';
+  const loadHeads = headLoader(db, pass.projectId, pass.annotator);
+  let read = 0;
+  let page: ItemRecord[] = [];
+  const flush = async (): Promise<boolean> => {
+    pass.checkCancelled();
+    const heads = loadHeads(page[0]!.seq, page[page.length - 1]!.seq);
+    for (const item of page) {
+      const decision = decide(item.responses.length, heads.get(item.id) ?? NO_LABELS, pass.annotator);
+      if (decision.skip) {
+        pass.skipped[decision.skip]++;
+        continue;
+      }
+      if (plainOnly && needsTranscript(item.prompt)) return false;
+      const pair: DecidedPair = {
+        item,
+        prompt: item.prompt,
+        chosen: item.responses[decision.winner]!,
+        rejected: item.responses[1 - decision.winner]!,
+        margin: decision.margin,
+      };
+      const pending = pass.writer.write(encode(pair, pass.notes));
+      if (pending) await pending;
+    }
+    read += page.length;
+    page = [];
+    pass.onPage(read);
+    return true;
+  };
+  for (const item of iterateItems(db, pass.projectId, PAGE)) {
+    page.push(item);
+    if (page.length >= PAGE && !(await flush())) return 'needs-transcripts';
+  }
+  if (page.length && !(await flush())) return 'needs-transcripts';
+  return 'done';
+}

@@ -1,0 +1,92 @@
+// The datasets screen's items table: a page of rows from the walk (./store/itemList.ts), each with what
+// the annotators and the models say about it. "Model disagrees" keeps the items whose pre-label picks
+// the other response than the annotator's own label or, where they have none, the label that decides
+// the item on export (the majority of human labels, else the file's own preference).
+import type { ItemListRow, ItemPage, ListItemsRequest } from '../../shared/api';
+import { contentText } from '../../shared/choices';
+import type { Choice, Content } from '../../shared/domain';
+import { decide } from './formats/resolve';
+import { itemVoter, type ItemVote } from './scorer/itemVotes';
+import { findAnnotator } from './store/annotators';
+import type { Db } from './store/db';
+import { walkItems, type ListRow } from './store/itemList';
+import { countItems, getItem } from './store/items';
+import { pairwiseHeads, progressCounts } from './store/labels';
+
+
+export function listItemsTable(db: Db, projectId: number, request: ListItemsRequest): ItemPage {
+  const me = request.annotator ? (findAnnotator(db, request.annotator)?.id ?? null) : null;
+  const heads = pairwiseHeads(db);
+
+  const voter = itemVoter(db);
+  const details = new Map<number, { consensus: ItemListRow['consensus']; model: ItemVote | null; decided: Choice | null }>();
+  const describe = (row: ListRow) => {
+    let found = details.get(row.id);
+    if (found) return found;
+    const labels = heads(row.id);
+    const item = voter ? getItem(db, projectId, row.id) : null;
+    found = {
+      consensus: consensusOf(decide(row.responses, labels.filter((l) => l.kind === 'human'))),
+      model: item && voter ? voter(item) : null,
+      decided: winnerOf(decide(row.responses, labels)),
+    };
+    details.set(row.id, found);
+    return found;
+  };
+  const disagrees = (row: ListRow) => {
+    const { model, decided } = describe(row);
+    const reference = row.my_choice ?? decided;
+    return model !== null && (reference === 'A' || reference === 'B') && (model.vote === 'A' || model.vote === 'B') && model.vote !== reference;
+  };
+  const total = countItems(db, projectId);
+  // No model added: nothing can disagree, and there is no need to look.
+  if (request.filter === 'disagrees' && !voter) return { total, matching: 0, rows: [], next: null, scanned: total };
+  const walked = walkItems(db, projectId, { ...request, me }, request.filter === 'disagrees' ? disagrees : undefined);
+  return {
+    total,
+    matching: matchingCount(db, projectId, me, request.filter, total),
+    rows: walked.rows.map((row) => {
+      const { consensus, model } = describe(row);
+      return {
+        id: row.id,
+        seq: row.seq,
+        externalId: row.external_id,
+        prompt: previewText(row.prompt),
+        responses: row.responses,
+        labels: row.labels,
+        myChoice: row.my_choice,
+        sourceChoice: row.source_choice,
+        consensus,
+        model,
+      };
+    }),
+    next: walked.next,
+    scanned: walked.scanned,
+  };
+}
+
+/** What the counters tell without a scan: the project's size and this annotator's done count. */
+function matchingCount(db: Db, projectId: number, me: number | null, filter: ListItemsRequest['filter'], total: number): number | null {
+  if (filter === 'all') return total;
+  if (filter !== 'unlabeled' && filter !== 'labeled') return null;
+  const mine = progressCounts(db, projectId, me).mine;
+  return filter === 'labeled' ? mine : total - mine;
+}
+
+function winnerOf(decision: ReturnType<typeof decide>): Choice | null {
+  if (decision.skip) return decision.skip === 'tie' || decision.skip === 'both_bad' ? decision.skip : null;
+  return decision.winner === 0 ? 'A' : 'B';
+}
+
+function consensusOf(decision: ReturnType<typeof decide>): ItemListRow['consensus'] {
+  return decision.skip === 'conflict' ? 'split' : winnerOf(decision);
+}
+
+/** The prompt column holds JSON, cut at 600 characters; show its text without breaking on the cut. */
+function previewText(truncatedJson: string): string {
+  try {
+    return contentText(JSON.parse(truncatedJson) as Content).slice(0, 200);
+  } catch {
+    return truncatedJson.replace(/^"|\\n/g, ' ').slice(0, 200);
+  }
+}

@@ -1,0 +1,41 @@
+// The models' pre-label of an item for lists (the items table, its "model disagrees" filter): from
+// cached scores only, the statements prepared once per list, so a page of items costs a few lookups each.
+import type { ItemRecord } from '../../../shared/domain';
+import type { Db } from '../store/db';
+import { listModelRows, rewardLookup } from '../store/models';
+import { inputHash } from './inputs';
+import { ensemble, pairProbability, voteOf } from './prelabel';
+import type { ModelKind, Vote } from './types';
+
+export interface ItemVote {
+  vote: Vote;
+  /** Mean P(A better) over the models that scored both responses. */
+  pA: number;
+  models: number;
+}
+
+/**
+ * A function giving an item's pre-label: the models' majority vote, the mean deciding an even split (as
+ * the compare screen's suggestion does). Null when no model has been added, so callers skip the work.
+ */
+export function itemVoter(db: Db): ((item: ItemRecord) => ItemVote | null) | null {
+  const models = listModelRows(db);
+  if (models.length === 0) return null;
+  const reward = rewardLookup(db);
+  return (item) => {
+    if (item.responses.length !== 2) return null;
+    const hashes = new Map<ModelKind, string[]>();
+    const pABs: number[] = [];
+    for (const model of models) {
+      let pair = hashes.get(model.kind);
+      if (!pair) hashes.set(model.kind, (pair = item.responses.map((r) => inputHash(model.kind, { prompt: item.prompt, response: r.content, steps: r.steps }))));
+      const a = reward(model.id, pair[0]!);
+      const b = reward(model.id, pair[1]!);
+      if (typeof a === 'number' && typeof b === 'number') pABs.push(pairProbability(a, b));
+    }
+    const stats = ensemble(pABs);
+    if (!stats) return null;
+    const split = stats.vote === 'tie' && stats.votes.A === stats.votes.B && stats.votes.A > 0;
+    return { vote: split ? voteOf(stats.mean) : stats.vote, pA: stats.mean, models: stats.models };
+  };
+}

@@ -1,0 +1,163 @@
+// Beside the steps: the prompt and the reference answer (they stay in view while the steps scroll),
+// the chain's verdict kept apart from the process (outcome, finish reason, equivalent to the
+// reference), and the process models' pre-labels, hidden (blind) or shown (assist).
+import type { ReactNode } from 'react';
+import { FINISH_REASONS, OUTCOMES, REFERENCE_MATCHES } from '../../../../shared/api';
+import type { Content } from '../../../../shared/domain';
+import { ContentView } from '../../components/ContentView';
+import { Kbd } from '../../components/Kbd';
+import { Markdown } from '../../components/Markdown';
+import { derivedFinishReason, FINISH_WORDS, isAfterError, type Judgement } from './judgement';
+import { firstErrorWords, sameFirstError, stepAgreement, type ModelSteps } from './modelSteps';
+
+interface Props {
+  prompt: Content;
+  reference: string | null;
+  judgement: Judgement;
+  models: ModelSteps[];
+  modelsVisible: boolean;
+  mode: 'blind' | 'assist';
+  prelabelError: string | null;
+  onOutcome(): void;
+  onFinish(): void;
+  onReference(): void;
+}
+
+function Section({ title, children, testid, aside }: { title: string; children: ReactNode; testid?: string; aside?: ReactNode }) {
+  return (
+    <section className="border-b border-line px-4 py-3" data-testid={testid}>
+      <h2 className="mb-1.5 flex items-center justify-between text-[11px] font-semibold tracking-wide text-faint uppercase">
+        <span>{title}</span>
+        {aside}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** A row of options, the chosen one marked with ● and a ring as well as colour; the key cycles them. */
+function Options<T extends string>({ label, keyName, options, value, words, auto, onCycle, testid }: {
+  label: string;
+  keyName: string;
+  options: readonly T[];
+  value: T | null;
+  words: (v: T) => string;
+  auto?: T | null;
+  onCycle(): void;
+  testid: string;
+}) {
+  return (
+    <div className="contents" data-testid={testid} data-value={value ?? ''}>
+      <button className="flex items-center gap-1.5 self-start py-0.5 text-left text-[12.5px] whitespace-nowrap text-muted hover:text-fg" onClick={onCycle} title={`${label}: press ${keyName} to cycle`}>
+        <Kbd>{keyName}</Kbd> {label}
+      </button>
+      <div className="flex flex-wrap items-center gap-1">
+        {options.map((o) => {
+          const on = value === o;
+          const implied = value === null && auto === o;
+          return (
+            <span
+              key={o}
+              className={`rounded border px-1.5 text-[12.5px] leading-[1.6] whitespace-nowrap ${on ? 'border-accent/70 bg-accent-soft font-semibold text-accent' : implied ? 'border-dashed border-line-strong text-fg' : 'border-transparent text-faint'}`}
+              title={implied ? 'Follows from the steps; press the key to choose another' : undefined}
+            >
+              {on ? '● ' : implied ? '○ ' : ''}
+              {words(o)}
+            </span>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+const OUTCOME_SHORT: Record<(typeof OUTCOMES)[number], string> = { correct: 'correct', incorrect: 'incorrect', unsure: 'unsure' };
+
+export function ContextPanel(props: Props) {
+  const { judgement: j, models, modelsVisible } = props;
+  return (
+    <>
+      <Section title="Prompt" testid="steps-prompt">
+        <div className="text-[15px]">
+          <ContentView content={props.prompt} />
+        </div>
+      </Section>
+      {props.reference !== null && (
+        <Section title="Reference answer" testid="steps-reference">
+          <div className="rounded-md border border-line bg-surface-2/60 px-3 py-2">
+            <Markdown text={props.reference} />
+          </div>
+        </Section>
+      )}
+      <Section title="The chain’s result" testid="steps-verdict">
+        <div className="grid grid-cols-[auto_1fr] items-start gap-x-3 gap-y-1">
+        <Options label="Final answer" keyName="o" options={OUTCOMES} value={j.outcome} words={(o) => OUTCOME_SHORT[o]} onCycle={props.onOutcome} testid="steps-outcome" />
+        <Options
+          label="Finish"
+          keyName="e"
+          options={FINISH_REASONS}
+          value={j.finishReason}
+          auto={derivedFinishReason(j)}
+          words={(o) => FINISH_WORDS[o]}
+          onCycle={props.onFinish}
+          testid="steps-finish"
+        />
+        {props.reference !== null && (
+          <Options label="Matches reference" keyName="r" options={REFERENCE_MATCHES} value={j.referenceMatch} words={(o) => o} onCycle={props.onReference} testid="steps-reference-match" />
+        )}
+        </div>
+        <p className="mt-1 text-[11.5px] text-faint">The final answer is judged apart from the steps: a chain can reach the right answer through a wrong step.</p>
+      </Section>
+      <ModelSection {...props} models={models} visible={modelsVisible} judgement={j} />
+    </>
+  );
+}
+
+function ModelSection({ models, visible, judgement: j, mode, prelabelError }: { models: ModelSteps[]; visible: boolean; judgement: Judgement; mode: 'blind' | 'assist'; prelabelError: string | null }) {
+  const scored = models.filter((m) => m.steps);
+  if (prelabelError) return <Section title="Process model">{<p className="text-[12.5px] text-bad">Pre-labels could not be read: {prelabelError}</p>}</Section>;
+  if (!scored.length) return null;
+  return (
+    <Section title="Process model" testid="steps-models" aside={<span className="font-normal tracking-normal normal-case">{mode === 'blind' ? '◌ blind' : '◉ assist'}</span>}>
+      {!visible ? (
+        <p className="text-[12.5px] text-muted" data-testid="models-hidden">
+          Hidden until you set the first error (<Kbd>f</Kbd>) or rate every step, so it does not anchor you. <Kbd>b</Kbd> switches the project to assist.
+        </p>
+      ) : (
+        <ul className="flex flex-col gap-1.5 text-[12.5px]" data-testid="models-shown">
+          {scored.map((m) => {
+            const rated = m.aligned ? m.steps!.map((p, i) => (isAfterError(j, i) ? 'neutral' : stepAgreement(j.ratings[i] ?? null, p))) : [];
+            const agree = rated.filter((a) => a === 'agrees').length;
+            const judged = rated.filter((a) => a !== 'neutral').length;
+            return (
+              <li key={m.model} className="flex flex-col gap-0.5" data-testid="model-summary" data-model={m.model}>
+                <span>
+                  <span className="font-medium text-fg">{m.model}</span> <span className="text-muted">predicts first error:</span>{' '}
+                  <b className="font-semibold text-fg" data-testid="model-predicted-first-error">
+                    {m.aligned ? firstErrorWords(m.firstError, true) : `its step ${m.firstError === null ? '—' : m.firstError + 1}`}
+                  </b>
+                  {j.firstError !== null && m.aligned && (
+                    <span className={sameFirstError(j.firstError, m.firstError) ? 'text-ok' : 'text-bad'}>
+                      {' '}
+                      {sameFirstError(j.firstError, m.firstError) ? '✓ same as yours' : `✗ yours: ${j.firstError < 0 ? 'none' : `step ${j.firstError + 1}`}`}
+                    </span>
+                  )}
+                </span>
+                {m.aligned ? (
+                  judged > 0 && <span className="text-muted">agrees with {agree} of your {judged} ±1 ratings</span>
+                ) : (
+                  <span className="text-faint">It scored {m.steps!.length} steps cut its own way; the screen shows a different cut, so its scores are not matched step by step.</span>
+                )}
+              </li>
+            );
+          })}
+          {mode === 'assist' && (
+            <li className="text-muted">
+              <Kbd>a</Kbd> takes its ratings: +1 up to its first error, that step the first error.
+            </li>
+          )}
+        </ul>
+      )}
+    </Section>
+  );
+}

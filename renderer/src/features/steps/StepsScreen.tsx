@@ -1,0 +1,218 @@
+// The step screen (process supervision): one response's chain as numbered steps, rated from the
+// keyboard. The prompt and the reference stay in view beside the steps; every key saves at once.
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { Kbd } from '../../components/Kbd';
+import { useShell } from '../../context';
+import { routeHash } from '../../route';
+import { ContextPanel } from './ContextPanel';
+import { isComplete, setCorrection, toggleTag } from './judgement';
+import { KeyBar } from './KeyBar';
+import { modelStepsFor, suggestedJudgement } from './modelSteps';
+import { stepActions } from './stepActions';
+import { handleStepKey } from './stepKeys';
+import { StepList } from './StepList';
+import { StepsBar } from './StepsBar';
+import { useScreenKeys } from './useScreenKeys';
+import { useStepCursor } from './useStepCursor';
+import { useSteps } from './useSteps';
+
+export function StepsScreen({ project, itemId, response }: { project: string; itemId?: number; response?: number }) {
+  const { annotator, keysEnabled, navigate, prelabelMode, scoresVersion } = useShell();
+  const s = useSteps(project, annotator, { itemId, response }, scoresVersion);
+  const scroller = useRef<HTMLDivElement>(null);
+  const item = s.loaded?.item ?? null;
+  const seg = s.segmentation;
+  const j = s.judgement;
+  const steps = useMemo(() => seg?.steps ?? [], [seg]);
+  const at = item ? `${item.id}:${s.response}` : '';
+  // Until the project's setting is known, behave as blind: never show a pre-label that might anchor.
+  const mode = prelabelMode ?? 'blind';
+
+  const place = useStepCursor(at, steps.length);
+  const { cursor, cursorRef, setCursor, ui, setUi } = place;
+
+  // The address names the item and response, so a reload (or the way back from elsewhere) finds it again.
+  useEffect(() => {
+    if (!item) return;
+    const hash = routeHash({ name: 'steps', project, itemId: item.id, response: s.response });
+    if (location.hash !== hash) history.replaceState(null, '', hash);
+  }, [project, item, s.response]);
+
+  useEffect(() => {
+    scroller.current?.scrollTo({ top: 0 });
+  }, [at]);
+
+  const models = useMemo(() => modelStepsFor(s.prelabels?.data ?? null, s.response, steps.length), [s.prelabels, s.response, steps.length]);
+  const hasModels = models.some((m) => m.steps);
+  // Blind: only once this response is judged (first error set, or every step rated). Assist: up front.
+  const visible = Boolean(j && hasModels && (mode === 'assist' || isComplete(j)));
+  const suggestion = mode === 'assist' && hasModels ? suggestedJudgement(models, steps.length) : null;
+  const backToCompare = item && item.responses.length >= 2 ? () => navigate({ name: 'compare', project, itemId: item.id }) : null;
+
+  const edit = s.apply;
+  const latest = s.latest;
+  const actions = stepActions({ s, place, steps, visible, suggestion, scroller, backToCompare });
+
+  useScreenKeys((event) => handleStepKey(event, actions), keysEnabled);
+
+  const onCorrection = (text: string) => {
+    const now = latest();
+    setUi({ mode: 'keys' });
+    if (now) edit(setCorrection(now, cursorRef.current, text, steps[cursorRef.current] ?? ''), visible);
+  };
+
+  const minusWithoutError = j && j.firstError === null ? j.ratings.findIndex((r) => r === -1) : -1;
+
+  return (
+    <main className="flex min-h-0 flex-1 flex-col" data-testid="steps-screen" data-item-id={item?.id ?? ''} data-response={s.response} data-prelabels={mode}>
+      {s.unsaved > 0 && s.status?.state === 'failed' && (
+        <div className="shrink-0 bg-bad px-4 py-1.5 text-[13px] font-medium text-white dark:text-[#1a0a0d]" role="alert" data-testid="unsaved-banner">
+          {s.unsaved === 1 ? '1 step judgement is' : `${s.unsaved} step judgements are`} not saved yet. Arbiter keeps retrying and keeps them on this machine
+          meanwhile — do not clear the browser data.
+          <button className="ml-3 underline" onClick={s.retryNow}>
+            Retry now
+          </button>
+        </div>
+      )}
+      {s.phase === 'loading' && <div className="p-6 text-[13px] text-muted">Loading…</div>}
+      {s.phase === 'error' && (
+        <Centered>
+          <p className="font-semibold text-bad">Could not open the project “{project}”.</p>
+          <p>{s.loadError}</p>
+          <button className="mt-2 text-accent underline" onClick={() => navigate({ name: 'start' })}>
+            Back to projects
+          </button>
+        </Centered>
+      )}
+      {s.phase === 'empty' && (
+        <Centered>
+          <p className="text-[15px] font-medium">This project has no items yet.</p>
+          <p className="text-muted">Import chains of thought (one response each, or pairs) on the Datasets screen.</p>
+          <button className="mt-2 rounded bg-accent px-3 py-1.5 text-[13px] font-medium text-white dark:text-[#111]" onClick={() => navigate({ name: 'datasets', project })}>
+            Go to Datasets <Kbd className="ml-1">d</Kbd>
+          </button>
+        </Centered>
+      )}
+      {s.phase === 'done' && (
+        <Centered testid="steps-all-done">
+          <p className="text-[15px] font-medium">Every item in this project has your step labels.</p>
+          <p className="text-muted">Go back over them with ← / →, or export them from the Datasets screen.</p>
+        </Centered>
+      )}
+
+      {item && seg && j && s.phase === 'ready' && (
+        <>
+          <StepsBar
+            itemNumber={item.seq + 1}
+            total={item.total}
+            externalId={item.externalId}
+            response={s.response}
+            responseCount={item.responses.length}
+            model={item.responses[s.response]?.model ?? null}
+            method={seg.method}
+            version={seg.version}
+            judgement={j}
+            labeledHere={s.labeledHere}
+            onBack={backToCompare}
+          />
+          <div className="flex min-h-0 flex-1 flex-col wide:flex-row">
+            <aside className="max-h-[36vh] shrink-0 overflow-y-auto border-b border-line bg-surface wide:max-h-none wide:w-[clamp(340px,34%,540px)] wide:border-r wide:border-b-0" data-testid="steps-context">
+              <ContextPanel
+                prompt={item.prompt}
+                reference={item.reference}
+                judgement={j}
+                models={models}
+                modelsVisible={visible}
+                mode={mode}
+                prelabelError={s.prelabels?.error ?? null}
+                onOutcome={() => actions.outcome()}
+                onFinish={() => actions.finish()}
+                onReference={() => actions.reference()}
+              />
+            </aside>
+            <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto bg-surface px-2 wide:px-4" data-testid="steps-scroller">
+              {s.notices && (
+                <div className="mx-auto mt-3 flex max-w-[900px] items-start gap-2 rounded-md border border-accent/40 bg-accent-soft/60 px-3 py-2 text-[13px]" role="status" data-testid="steps-notices">
+                  <span className="text-accent" aria-hidden>
+                    ⓘ
+                  </span>
+                  <ul className="flex-1">
+                    {s.notices.map((n) => (
+                      <li key={n} data-testid="steps-notice">
+                        {n}
+                      </li>
+                    ))}
+                  </ul>
+                  <button className="text-[12px] text-muted hover:text-fg" onClick={s.dismissNotices} aria-label="Dismiss">
+                    ✕
+                  </button>
+                </div>
+              )}
+              <StepList
+                steps={steps}
+                judgement={j}
+                cursor={cursor}
+                mode={ui.mode}
+                tags={s.loaded?.view.tags ?? []}
+                tagHighlight={ui.tagHighlight}
+                splitAt={ui.splitAt}
+                models={visible ? models : []}
+                showAgreement={visible}
+                scroller={scroller}
+                onPick={(i) => ui.mode === 'keys' && setCursor(i)}
+                onToggleTag={(tag) => {
+                  const now = latest();
+                  if (now) edit(toggleTag(now, cursorRef.current, tag), visible);
+                }}
+                onCorrection={onCorrection}
+              />
+              <EndOfChain count={steps.length} hint={minusWithoutError >= 0 ? minusWithoutError : null} />
+            </div>
+          </div>
+        </>
+      )}
+      {(s.phase === 'ready' || s.phase === 'done') && (
+        <KeyBar
+          status={s.status}
+          disabled={!item || ui.mode !== 'keys'}
+          hasReference={item?.reference != null}
+          canAccept={Boolean(suggestion)}
+          onRate={actions.rate}
+          onFirstError={actions.firstError}
+          onTags={actions.openTags}
+          onCorrect={actions.openCorrection}
+          onSplit={actions.startSplit}
+          onMerge={actions.merge}
+          onAccept={() => void actions.accept()}
+          onUndo={actions.undo}
+          onPrev={actions.previous}
+          onNext={() => actions.next(false)}
+          onRetry={s.retryNow}
+        />
+      )}
+    </main>
+  );
+}
+
+function EndOfChain({ count, hint }: { count: number; hint: number | null }) {
+  return (
+    <div className="mx-auto mb-8 flex max-w-[900px] flex-col items-center gap-1 pt-2 text-[12px] text-faint">
+      <span>
+        — end of the response · {count} {count === 1 ? 'step' : 'steps'} —
+      </span>
+      {hint !== null && (
+        <span className="text-muted" data-testid="first-error-hint">
+          Step {hint + 1} is rated −1 but no first error is set: go to it and press <Kbd>f</Kbd> (the steps after the first error need no rating).
+        </span>
+      )}
+    </div>
+  );
+}
+
+function Centered({ children, testid }: { children: ReactNode; testid?: string }) {
+  return (
+    <div className="flex flex-1 flex-col items-center justify-center gap-1 p-8 text-center text-[14px]" data-testid={testid}>
+      {children}
+    </div>
+  );
+}

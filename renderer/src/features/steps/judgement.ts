@@ -1,0 +1,222 @@
+// One response's step judgement as the step screen edits it, and the pure edits the keys make. Every
+// edit returns a new judgement; the screen saves each one as it is made.
+import type { ApiInput, StepsView } from '../../../../shared/api';
+import { FINISH_REASONS, OUTCOMES, REFERENCE_MATCHES } from '../../../../shared/api';
+import type { StepRating } from '../../../../shared/segment';
+
+export type Outcome = (typeof OUTCOMES)[number];
+export type FinishReason = (typeof FINISH_REASONS)[number];
+export type ReferenceMatch = (typeof REFERENCE_MATCHES)[number];
+
+export interface Judgement {
+  /** The segmentation version the ratings refer to. */
+  version: number;
+  /** One per step: +1 / 0 / −1, or null (unrated; always null after the first error). */
+  ratings: (StepRating | null)[];
+  /** 0-based first wrong step, −1 for "no error" (every step rated, none −1), null while undecided. */
+  firstError: number | null;
+  tags: Record<string, string[]>;
+  corrections: Record<string, string>;
+  outcome: Outcome | null;
+  /** Set by the annotator; null means "follow the steps" (found_error / solution, see finishReasonOf). */
+  finishReason: FinishReason | null;
+  referenceMatch: ReferenceMatch | null;
+}
+
+export function emptyJudgement(version: number, count: number): Judgement {
+  return { version, ratings: new Array<StepRating | null>(count).fill(null), firstError: null, tags: {}, corrections: {}, outcome: null, finishReason: null, referenceMatch: null };
+}
+
+const oneOf = <T extends string>(list: readonly T[], value: string | undefined): T | null => (value && (list as readonly string[]).includes(value) ? (value as T) : null);
+
+/** The judgement the host holds for a response, or an empty one on its newest steps. */
+export function judgementFrom(view: StepsView, response: number): Judgement {
+  const seg = view.responses[response];
+  const count = seg?.steps.length ?? 0;
+  const version = seg?.version ?? 1;
+  const held = view.judgements[response];
+  if (!held || held.version !== version || held.ratings.length !== count) return emptyJudgement(version, count);
+  const stored = oneOf(FINISH_REASONS, held.finishReason);
+  const judgement: Judgement = {
+    version,
+    ratings: [...held.ratings],
+    firstError: held.firstError,
+    tags: { ...(held.tags ?? {}) },
+    corrections: { ...(held.corrections ?? {}) },
+    outcome: oneOf(OUTCOMES, held.outcome),
+    finishReason: null,
+    referenceMatch: oneOf(REFERENCE_MATCHES, held.referenceMatch),
+  };
+  // A stored reason the steps imply was (or may as well have been) Arbiter's: it keeps following them.
+  judgement.finishReason = stored === derivedFinishReason(judgement) ? null : stored;
+  return judgement;
+}
+
+/** Every step before the first error (all of them when there is none) has a rating, or the first error is set. */
+export function isComplete(j: Judgement): boolean {
+  if (j.firstError !== null) return true;
+  return j.ratings.length > 0 && j.ratings.every((r) => r !== null);
+}
+
+export function isAfterError(j: Judgement, index: number): boolean {
+  return j.firstError !== null && j.firstError >= 0 && index > j.firstError;
+}
+
+/** "No error" follows from the ratings: every step rated and none −1. Only an explicit first error is kept. */
+function settle(j: Judgement): Judgement {
+  if (j.firstError !== null && j.firstError >= 0) {
+    const at = j.firstError;
+    return { ...j, ratings: j.ratings.map((r, i) => (i > at ? null : i === at ? -1 : r)) };
+  }
+  const allGood = j.ratings.length > 0 && j.ratings.every((r) => r !== null && r >= 0);
+  return { ...j, firstError: allGood ? -1 : null };
+}
+
+export type Edit = { judgement: Judgement; words: string } | { refused: string };
+
+const RATING_WORD: Record<string, string> = { '1': '+1', '0': '0', '-1': '−1' };
+export const ratingWord = (r: StepRating | null) => (r === null ? 'unrated' : RATING_WORD[String(r)]!);
+
+/** Rates a step. Rating the first-error step +1 or 0 takes the first error back. */
+export function rate(j: Judgement, index: number, rating: StepRating): Edit {
+  if (index < 0 || index >= j.ratings.length) return { refused: 'No step here' };
+  if (isAfterError(j, index))
+    return { refused: `Step ${index + 1} comes after the first error (step ${j.firstError! + 1}) and needs no rating — press f here to move the first error` };
+  const ratings = [...j.ratings];
+  ratings[index] = rating;
+  let firstError = j.firstError;
+  let words = `Step ${index + 1} rated ${ratingWord(rating)}`;
+  if (firstError === index && rating !== -1) {
+    firstError = null;
+    words += ' — no longer the first error';
+  }
+  return { judgement: settle({ ...j, ratings, firstError }), words };
+}
+
+/** Marks a step the first error (its rating −1, the steps after it unrated); on the first-error step, takes it back. */
+export function toggleFirstError(j: Judgement, index: number): Edit {
+  if (index < 0 || index >= j.ratings.length) return { refused: 'No step here' };
+  if (j.firstError === index) {
+    const ratings = [...j.ratings];
+    ratings[index] = null;
+    return { judgement: settle({ ...j, ratings, firstError: null }), words: `Step ${index + 1} is no longer the first error` };
+  }
+  const after = j.ratings.length - index - 1;
+  return {
+    judgement: settle({ ...j, firstError: index }),
+    words: `First error: step ${index + 1}${after ? ` (the ${after} after it need no rating)` : ''}`,
+  };
+}
+
+export function toggleTag(j: Judgement, index: number, tag: string): Edit {
+  const key = String(index);
+  const now = j.tags[key] ?? [];
+  const on = !now.includes(tag);
+  if (on && now.length >= 10) return { refused: 'A step takes at most 10 tags' };
+  const next = on ? [...now, tag] : now.filter((t) => t !== tag);
+  const tags = { ...j.tags };
+  if (next.length) tags[key] = next;
+  else delete tags[key];
+  return { judgement: { ...j, tags }, words: `Step ${index + 1}: ${on ? 'tagged' : 'untagged'} “${tag}”` };
+}
+
+/** Sets a step's correction; empty text (or the step's own text) removes it. */
+export function setCorrection(j: Judgement, index: number, text: string, stepText: string): Edit | null {
+  const key = String(index);
+  const clean = text.replace(/\s+$/, '');
+  const keep = clean.trim() !== '' && clean.trim() !== stepText.trim();
+  const before = j.corrections[key] ?? '';
+  if ((keep ? clean : '') === before) return null;
+  const corrections = { ...j.corrections };
+  if (keep) corrections[key] = clean;
+  else delete corrections[key];
+  return { judgement: { ...j, corrections }, words: `Step ${index + 1}: correction ${keep ? (before ? 'changed' : 'added') : 'removed'}` };
+}
+
+function cycle<T extends string>(list: readonly T[], value: T | null): T | null {
+  if (value === null) return list[0]!;
+  const at = list.indexOf(value);
+  return at + 1 < list.length ? list[at + 1]! : null;
+}
+
+export const OUTCOME_WORDS: Record<Outcome, string> = { correct: 'final answer correct', incorrect: 'final answer incorrect', unsure: 'final answer unsure' };
+export const FINISH_WORDS: Record<FinishReason, string> = { solution: 'solution', found_error: 'found an error', give_up: 'gave up', bad_problem: 'bad problem' };
+export const MATCH_WORDS: Record<ReferenceMatch, string> = { yes: 'yes', no: 'no', partly: 'partly' };
+
+export function cycleOutcome(j: Judgement): Edit {
+  const outcome = cycle(OUTCOMES, j.outcome);
+  return { judgement: { ...j, outcome }, words: outcome ? `Outcome: ${OUTCOME_WORDS[outcome]}` : 'Outcome cleared' };
+}
+
+export function cycleFinishReason(j: Judgement): Edit {
+  const finishReason = cycle(FINISH_REASONS, j.finishReason);
+  const derived = derivedFinishReason(j);
+  return {
+    judgement: { ...j, finishReason },
+    words: finishReason ? `Finish reason: ${FINISH_WORDS[finishReason]}` : `Finish reason follows the steps${derived ? ` (${FINISH_WORDS[derived]})` : ''}`,
+  };
+}
+
+export function cycleReferenceMatch(j: Judgement): Edit {
+  const referenceMatch = cycle(REFERENCE_MATCHES, j.referenceMatch);
+  return { judgement: { ...j, referenceMatch }, words: referenceMatch ? `Equivalent to the reference: ${referenceMatch}` : 'Reference judgement cleared' };
+}
+
+/** What the steps say about how the chain ended, when the annotator chose no reason. */
+export function derivedFinishReason(j: Judgement): FinishReason | null {
+  if (j.firstError === null) return null;
+  return j.firstError >= 0 ? 'found_error' : 'solution';
+}
+
+export function finishReasonOf(j: Judgement): FinishReason | null {
+  return j.finishReason ?? derivedFinishReason(j);
+}
+
+/** Takes a whole judgement from a model: its ratings up to its first error. */
+export function fromModel(j: Judgement, ratings: (StepRating | null)[], firstError: number | null): Judgement {
+  return settle({ ...j, ratings: [...ratings], firstError });
+}
+
+export type SaveInput = ApiInput<'saveSteps'>;
+
+/** The save for one response's judgement, as the contract takes it. */
+export function saveInput(base: { project: string; annotator: string; itemId: number; response: number }, j: Judgement, extra: { id: string; timeMs: number; prelabelVisible: boolean }): SaveInput {
+  return {
+    ...base,
+    id: extra.id,
+    steps: {
+      version: j.version,
+      ratings: j.ratings,
+      firstError: j.firstError,
+      tags: Object.keys(j.tags).length ? j.tags : undefined,
+      corrections: Object.keys(j.corrections).length ? j.corrections : undefined,
+    },
+    outcome: j.outcome,
+    finishReason: finishReasonOf(j),
+    referenceMatch: j.referenceMatch,
+    timeMs: extra.timeMs,
+    prelabelVisible: extra.prelabelVisible,
+  };
+}
+
+/** The judgement a pending save holds (to show it again after a reload, before the host confirms it). */
+export function judgementOfSave(input: SaveInput): Judgement {
+  const j: Judgement = {
+    version: input.steps.version,
+    ratings: [...input.steps.ratings],
+    firstError: input.steps.firstError,
+    tags: { ...(input.steps.tags ?? {}) },
+    corrections: { ...(input.steps.corrections ?? {}) },
+    outcome: input.outcome ?? null,
+    finishReason: null,
+    referenceMatch: input.referenceMatch ?? null,
+  };
+  const stored = input.finishReason ?? null;
+  j.finishReason = stored === derivedFinishReason(j) ? null : stored;
+  return j;
+}
+
+/** How many steps (before the first error) still need a rating. */
+export function unratedCount(j: Judgement): number {
+  return j.ratings.filter((r, i) => r === null && !isAfterError(j, i)).length;
+}

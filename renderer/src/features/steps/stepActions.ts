@@ -1,0 +1,139 @@
+// What the step screen's keys (and its buttons) do, built once per render from the screen's state.
+// Edits are made on the newest judgement (`latest`), so keys pressed faster than the screen draws still
+// build on each other.
+import { scrollByPage } from '../../components/keys';
+import { cycleFinishReason, cycleOutcome, cycleReferenceMatch, fromModel, isAfterError, rate, toggleFirstError, toggleTag, type Judgement } from './judgement';
+import type { suggestedJudgement } from './modelSteps';
+import { initialPoint, movePoint, splitPoints } from './splitPoints';
+import type { StepActions } from './stepKeys';
+import type { useStepCursor } from './useStepCursor';
+import type { useSteps } from './useSteps';
+
+export interface ActionContext {
+  s: ReturnType<typeof useSteps>;
+  place: ReturnType<typeof useStepCursor>;
+  steps: string[];
+  /** Whether model scores are in view now (recorded with each save). */
+  visible: boolean;
+  suggestion: ReturnType<typeof suggestedJudgement>;
+  scroller: { current: HTMLDivElement | null };
+  backToCompare: (() => void) | null;
+}
+
+export function stepActions({ s, place, steps, visible, suggestion, scroller, backToCompare }: ActionContext): StepActions {
+  const { cursorRef, setCursor, uiRef, setUi } = place;
+  const item = s.loaded?.item ?? null;
+  const edit = s.apply;
+  const latest = (): Judgement | null => s.latest();
+  // Items can be walked once the first one has loaded (or every item turned out to be labeled).
+  const walkable = s.phase === 'ready' || s.phase === 'done';
+  const info = (text: string) => s.say({ text, itemNumber: item ? item.seq + 1 : null, state: 'info' });
+  return {
+    get mode() {
+      return uiRef.current.mode;
+    },
+    ready: Boolean(item && s.judgement && s.segmentation),
+    move: (delta) => setCursor(cursorRef.current + delta),
+    moveTo: (where) => setCursor(where === 'first' ? 0 : steps.length - 1),
+    rate: (r) => {
+      const now = latest();
+      if (!now) return;
+      const e = rate(now, cursorRef.current, r);
+      if (!edit(e, visible) || !('judgement' in e)) return;
+      const next = cursorRef.current + 1;
+      if (next < steps.length && !isAfterError(e.judgement, next)) setCursor(next);
+    },
+    firstError: () => {
+      const now = latest();
+      if (now) edit(toggleFirstError(now, cursorRef.current), visible);
+    },
+    openTags: () => setUi({ mode: 'tags', tagHighlight: 0 }),
+    openCorrection: () => setUi({ mode: 'correct' }),
+    outcome: () => {
+      const now = latest();
+      if (now) edit(cycleOutcome(now), visible);
+    },
+    finish: () => {
+      const now = latest();
+      if (now) edit(cycleFinishReason(now), visible);
+    },
+    reference: () => {
+      const now = latest();
+      if (!now || !item || item.reference === null) return false;
+      edit(cycleReferenceMatch(now), visible);
+      return true;
+    },
+    startSplit: () => {
+      const text = steps[cursorRef.current] ?? '';
+      const start = initialPoint(text, splitPoints(text));
+      if (start === null) info(`Step ${cursorRef.current + 1} is a single word: there is nowhere to split it`);
+      else setUi({ mode: 'split', splitAt: start });
+    },
+    merge: () => {
+      const index = cursorRef.current;
+      if (index + 1 >= steps.length) info(`Step ${index + 1} is the last: there is no next step to merge it with`);
+      else void s.resegment('merge', index);
+    },
+    accept: () => {
+      const now = latest();
+      if (!now || !suggestion) return false;
+      const taken = fromModel(now, suggestion.ratings, suggestion.firstError);
+      const words = suggestion.firstError === null ? 'Took the model’s ratings: no error' : `Took the model’s ratings: first error step ${suggestion.firstError + 1}`;
+      edit({ judgement: taken, words }, true);
+      if (suggestion.firstError !== null) setCursor(suggestion.firstError);
+      return true;
+    },
+    undo: () => {
+      const before = latest();
+      s.undo(visible);
+      const after = latest();
+      // The cursor goes to the step the undo changed back, so the annotator sees what it did.
+      const changed = before && after && before !== after ? after.ratings.findIndex((r, i) => r !== before.ratings[i]) : -1;
+      if (changed >= 0) setCursor(changed);
+    },
+    next: (unlabeledOnly) => {
+      if (!walkable) return;
+      void s.go('next', unlabeledOnly).then((r) => r === 'none' && info(unlabeledOnly ? 'No later item is without your step labels' : 'This is the last item'));
+    },
+    previous: () => {
+      if (walkable) void s.go('previous').then((r) => r === 'none' && info('This is the first item'));
+    },
+    switchResponse: s.switchResponse,
+    back: () => {
+      if (!backToCompare) return false;
+      backToCompare();
+      return true;
+    },
+    page: (direction) => scroller.current && scrollByPage(scroller.current, direction),
+    tags: {
+      move: (delta) => {
+        const count = s.loaded?.view.tags.length ?? 0;
+        if (count) setUi({ tagHighlight: (uiRef.current.tagHighlight + delta + count) % count });
+      },
+      toggle: (index) => {
+        const tag = s.loaded?.view.tags[index ?? uiRef.current.tagHighlight];
+        const now = latest();
+        if (!tag || !now) return;
+        edit(toggleTag(now, cursorRef.current, tag), visible);
+        if (index !== undefined) setUi({ tagHighlight: index });
+      },
+      close: () => setUi({ mode: 'keys' }),
+    },
+    split: {
+      move: (unit, direction) => {
+        const from = uiRef.current.splitAt;
+        if (from === null) return;
+        const points = splitPoints(steps[cursorRef.current] ?? '');
+        const list = unit === 'sentence' && points.sentences.length ? points.sentences : points.words;
+        const next = unit === 'end' ? (direction > 0 ? list[list.length - 1] : list[0]) : movePoint(list, from, direction);
+        if (next !== undefined) setUi({ splitAt: next });
+      },
+      apply: () => {
+        const splitAt = uiRef.current.splitAt;
+        if (splitAt === null || s.busy) return;
+        void s.resegment('split', cursorRef.current, splitAt).then((ok) => ok && setUi({ mode: 'keys', splitAt: null }));
+      },
+      cancel: () => setUi({ mode: 'keys', splitAt: null }),
+    },
+  };
+}

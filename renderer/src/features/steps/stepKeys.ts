@@ -1,0 +1,183 @@
+// What each key does on the step screen, by what has the keyboard: the steps, the tag picker or the
+// split caret. (The correction box is a text box: its keys are its own.) Answers whether the key was used.
+import { digitOf, pageDirection } from '../../components/keys';
+import type { Mode } from './StepList';
+
+export interface StepActions {
+  mode: Mode;
+  ready: boolean;
+  move(delta: number): void;
+  moveTo(index: 'first' | 'last'): void;
+  rate(r: 1 | 0 | -1): void;
+  firstError(): void;
+  openTags(): void;
+  openCorrection(): void;
+  outcome(): void;
+  finish(): void;
+  reference(): boolean;
+  startSplit(): void;
+  merge(): void;
+  accept(): boolean;
+  undo(): void;
+  next(unlabeledOnly: boolean): void;
+  previous(): void;
+  switchResponse(delta: number): boolean;
+  back(): boolean;
+  page(direction: 1 | -1): void;
+  tags: { move(delta: number): void; toggle(index?: number): void; close(): void };
+  split: { move(unit: 'word' | 'sentence' | 'end', direction: 1 | -1): void; apply(): void; cancel(): void };
+}
+
+function pickerKey(event: KeyboardEvent, a: StepActions): boolean {
+  const digit = digitOf(event);
+  if (digit !== null && digit >= 1 && !event.shiftKey) {
+    a.tags.toggle(digit - 1);
+    return true;
+  }
+  switch (event.key) {
+    case 'ArrowDown':
+    case 'j':
+      a.tags.move(1);
+      return true;
+    case 'ArrowUp':
+    case 'k':
+      a.tags.move(-1);
+      return true;
+    case 'Enter':
+    case ' ':
+    case 'x':
+      a.tags.toggle();
+      return true;
+    case 'Escape':
+    case 't':
+      a.tags.close();
+      return true;
+    default:
+      // The picker has the keyboard: nothing else acts meanwhile (the shortcuts list still opens).
+      return event.key !== '?';
+  }
+}
+
+function splitKey(event: KeyboardEvent, a: StepActions): boolean {
+  switch (event.key) {
+    case 'ArrowRight':
+      a.split.move('word', 1);
+      return true;
+    case 'ArrowLeft':
+      a.split.move('word', -1);
+      return true;
+    case 'ArrowDown':
+      a.split.move('sentence', 1);
+      return true;
+    case 'ArrowUp':
+      a.split.move('sentence', -1);
+      return true;
+    case 'End':
+      a.split.move('end', 1);
+      return true;
+    case 'Home':
+      a.split.move('end', -1);
+      return true;
+    case 'Enter':
+      a.split.apply();
+      return true;
+    case 'Escape':
+    case 's':
+      a.split.cancel();
+      return true;
+    default:
+      return event.key !== '?';
+  }
+}
+
+export function handleStepKey(event: KeyboardEvent, a: StepActions): boolean {
+  if (!a.ready) {
+    // No item on screen (every item labeled, say): the arrows still walk the items.
+    if (event.ctrlKey || event.metaKey || event.altKey) return false;
+    if (event.key === 'ArrowLeft') a.previous();
+    else if (event.key === 'ArrowRight') a.next(event.shiftKey);
+    else return false;
+    return true;
+  }
+  if (event.metaKey || event.ctrlKey) {
+    if (a.mode === 'keys' && event.code === 'KeyZ' && !event.shiftKey && !event.altKey) {
+      a.undo();
+      return true;
+    }
+    return false;
+  }
+  if (event.altKey) return false;
+  if (a.mode === 'tags') return pickerKey(event, a);
+  if (a.mode === 'split') return splitKey(event, a);
+  if (a.mode !== 'keys') return false;
+  const page = pageDirection(event);
+  if (page !== null) {
+    a.page(page);
+    return true;
+  }
+  switch (event.key) {
+    case 'j':
+    case 'ArrowDown':
+      a.move(1);
+      return true;
+    case 'k':
+    case 'ArrowUp':
+      a.move(-1);
+      return true;
+    case 'Home':
+      a.moveTo('first');
+      return true;
+    case 'End':
+      a.moveTo('last');
+      return true;
+    case '=':
+    case '+':
+      a.rate(1);
+      return true;
+    case '0':
+      a.rate(0);
+      return true;
+    case '-':
+      a.rate(-1);
+      return true;
+    case 'f':
+      a.firstError();
+      return true;
+    case 't':
+      a.openTags();
+      return true;
+    case 'c':
+      a.openCorrection();
+      return true;
+    case 'o':
+      a.outcome();
+      return true;
+    case 'e':
+      a.finish();
+      return true;
+    case 'r':
+      return a.reference();
+    case 's':
+      a.startSplit();
+      return true;
+    case 'm':
+      a.merge();
+      return true;
+    case 'a':
+      return a.accept();
+    case 'ArrowRight':
+      a.next(event.shiftKey);
+      return true;
+    case 'ArrowLeft':
+      a.previous();
+      return true;
+    case '[':
+      return a.switchResponse(-1);
+    case ']':
+      return a.switchResponse(1);
+    case 'Escape':
+      return a.back();
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,60 @@
+// The header's labeled count. It moves at the key, not after the save and a second round trip for
+// the counters: each label write counts at once, and the counters the host keeps are read again once
+// no write is in flight, so a fast run never shows a figure one or two saves behind.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api } from './api';
+import type { Progress } from './context';
+
+export function useProgress(project: string | null, annotator: string) {
+  const [progress, setProgress] = useState<Progress | null>(null);
+  // Writes are counted per project and annotator: another project's figures start afresh.
+  const key = `${project}\u0000${annotator}`;
+  const writes = useRef({ key, inFlight: 0, started: 0 });
+  const request = useRef(0);
+  const writesNow = useCallback(() => {
+    if (writes.current.key !== key) writes.current = { key, inFlight: 0, started: 0 };
+    return writes.current;
+  }, [key]);
+
+  /** Re-reads the counters; an answer that a newer write or read overtook is dropped. */
+  const refreshProgress = useCallback(() => {
+    if (!project || !annotator || writes.current.inFlight > 0) return;
+    const mine = ++request.current;
+    const startedBefore = writes.current.started;
+    api
+      .progress({ project, annotator })
+      .then((answer) => {
+        if (mine !== request.current || startedBefore !== writes.current.started) return;
+        setProgress({ labeled: answer.labeledByMe, total: answer.total });
+      })
+      .catch(() => {
+        /* the header keeps the last figures; screens report their own errors */
+      });
+  }, [project, annotator]);
+
+  /** Counts a label write now (+1 for an item that had no label); call what it returns once the write settles. */
+  const countLabelWrite = useCallback(
+    (delta: number) => {
+      const counted = writesNow();
+      counted.inFlight++;
+      counted.started++;
+      if (delta) setProgress((p) => (p ? { ...p, labeled: Math.min(p.total, Math.max(0, p.labeled + delta)) } : p));
+      let settled = false;
+      return () => {
+        if (settled) return;
+        settled = true;
+        counted.inFlight--;
+        if (counted === writes.current) refreshProgress();
+      };
+    },
+    [refreshProgress, writesNow],
+  );
+
+  useEffect(() => {
+    setProgress(null);
+    writesNow();
+    refreshProgress();
+  }, [writesNow, refreshProgress]);
+
+  return { progress, refreshProgress, countLabelWrite };
+}

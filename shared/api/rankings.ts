@@ -1,0 +1,41 @@
+// Rankings of three or more responses (groups of tied responses, best first) and verdicts on a single
+// response (good / bad, for unpaired data).
+import { z } from 'zod';
+import type { LabelRevision } from '../domain';
+import { annotatorName, itemId, projectName } from './common';
+
+const revisionId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'not a UUID');
+
+export const rankingsSchemas = {
+  saveRanking: z
+    .object({
+      project: projectName,
+      annotator: annotatorName,
+      itemId,
+      id: revisionId.optional(),
+      /** Best first; responses in one group are tied. Every response appears once. */
+      ranking: z.array(z.array(z.number().int().min(0)).min(1)).min(1),
+      shownOrder: z.array(z.number().int().min(0)).min(2),
+      rationale: z.string().max(20_000).optional(),
+      timeMs: z.number().int().min(0).optional(),
+      prelabelVisible: z.boolean().optional(),
+    })
+    .strict(),
+  saveVerdict: z
+    .object({
+      project: projectName,
+      annotator: annotatorName,
+      itemId,
+      id: revisionId.optional(),
+      verdict: z.enum(['good', 'bad']),
+      rationale: z.string().max(20_000).optional(),
+      timeMs: z.number().int().min(0).optional(),
+      prelabelVisible: z.boolean().optional(),
+    })
+    .strict(),
+} as const;
+
+export interface RankingsOutputs {
+  saveRanking: LabelRevision;
+  saveVerdict: LabelRevision;
+}

@@ -1,0 +1,161 @@
+// Splitting a response into the steps of a reasoning chain, when the file did not say where they are.
+// Pure: the same text and method give the same steps on every machine. A step keeps its text exactly
+// (markers and numbering included), so the steps put back together give the response again.
+
+export const SEGMENTATION_METHODS = ['auto', 'markers', 'numbered', 'paragraphs', 'lines'] as const;
+export type SegmentationMethod = (typeof SEGMENTATION_METHODS)[number];
+
+export interface Segmented {
+  steps: string[];
+  /** The method that made them ('auto' resolves to the first that finds two or more steps). */
+  method: Exclude<SegmentationMethod, 'auto'> | 'whole';
+}
+
+const STEP_MARKER = /^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?Step[ \t]+\d+[ \t]*(?:\*\*)?[ \t]*[:.)-]/gim;
+const NUMBERED = /^[ \t]*\d{1,3}[.)][ \t]+/gm;
+
+/** Cuts `text` at the starts of the matches of `pattern` (a global, multiline regex); text before the first match joins the first step. */
+function cutAt(text: string, pattern: RegExp): string[] {
+  const starts: number[] = [];
+  for (const match of text.matchAll(pattern)) starts.push(match.index);
+  if (starts.length < 2) return [];
+  const steps: string[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const from = i === 0 ? 0 : starts[i]!;
+    const to = i + 1 < starts.length ? starts[i + 1]! : text.length;
+    steps.push(text.slice(from, to));
+  }
+  return tidy(steps);
+}
+
+/** Trailing blank lines belong to no step; empty pieces are dropped. */
+function tidy(pieces: string[]): string[] {
+  return pieces.map((p) => p.replace(/\s+$/, '')).filter((p) => p.trim().length > 0);
+}
+
+function byParagraphs(text: string): string[] {
+  const pieces = tidy(text.split(/\n[ \t]*\n+/));
+  return pieces.length >= 2 ? pieces : [];
+}
+
+function byLines(text: string): string[] {
+  const pieces = tidy(text.split('\n'));
+  return pieces.length >= 2 ? pieces : [];
+}
+
+const METHODS: Record<Exclude<SegmentationMethod, 'auto'>, (text: string) => string[]> = {
+  markers: (text) => cutAt(text, STEP_MARKER),
+  numbered: (text) => cutAt(text, NUMBERED),
+  paragraphs: byParagraphs,
+  lines: byLines,
+};
+
+/**
+ * The steps of a response. `auto` tries "Step N:" markers, then numbered lines, then paragraphs, then
+ * lines; a text none of them splits is one step.
+ */
+export function segment(text: string, method: SegmentationMethod = 'auto'): Segmented {
+  const order = method === 'auto' ? (['markers', 'numbered', 'paragraphs', 'lines'] as const) : [method];
+  for (const m of order) {
+    const steps = METHODS[m](text);
+    if (steps.length >= 2) return { steps, method: m };
+  }
+  const whole = text.trim();
+  return { steps: whole ? [whole] : [], method: 'whole' };
+}
+
+/** Splits step `index` at character `at` (both halves must keep some text). */
+export function splitStep(steps: readonly string[], index: number, at: number): string[] | null {
+  const step = steps[index];
+  if (step === undefined) return null;
+  const head = step.slice(0, at).replace(/\s+$/, '');
+  const tail = step.slice(at).replace(/^\s+/, '');
+  if (!head.trim() || !tail.trim()) return null;
+  return [...steps.slice(0, index), head, tail, ...steps.slice(index + 1)];
+}
+
+/** Merges step `index` with the next one. */
+export function mergeSteps(steps: readonly string[], index: number): string[] | null {
+  if (index < 0 || index + 1 >= steps.length) return null;
+  return [...steps.slice(0, index), `${steps[index]!}\n${steps[index + 1]!}`, ...steps.slice(index + 2)];
+}
+
+export type StepRating = -1 | 0 | 1;
+
+/** One response's step judgement as the step screen edits it. */
+export interface ResponseSteps {
+  /** The segmentation version the ratings refer to. */
+  version: number;
+  /** One per step: −1 / 0 / +1, or null (not rated; always null after the first error). */
+  ratings: (StepRating | null)[];
+  /** 0-based index of the first wrong step, −1 for "no error", null while not decided. */
+  firstError: number | null;
+  tags?: Record<string, string[]>;
+  corrections?: Record<string, string>;
+}
+
+/** What a split or merge did to a step judgement, in words, so nothing changes silently. */
+export interface Remapped {
+  steps: ResponseSteps;
+  notices: string[];
+}
+
+const ratingWord = (r: StepRating | null) => (r === null ? 'unrated' : r > 0 ? '+1' : r < 0 ? '−1' : '0');
+
+function shiftKeys<T>(record: Record<string, T> | undefined, map: (index: number) => number | null, merge: (a: T, b: T) => T): Record<string, T> | undefined {
+  if (!record) return undefined;
+  const out: Record<string, T> = {};
+  for (const [key, value] of Object.entries(record)) {
+    const to = map(Number(key));
+    if (to === null) continue;
+    out[to] = out[to] === undefined ? value : merge(out[to]!, value);
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Carries a judgement over a split of step `index` (into two) to the new version. */
+export function afterSplit(steps: ResponseSteps, index: number, version: number): Remapped {
+  const notices: string[] = [];
+  const ratings = [...steps.ratings.slice(0, index), null, null, ...steps.ratings.slice(index + 1)];
+  const was = steps.ratings[index] ?? null;
+  if (was !== null) notices.push(`Step ${index + 1} was rated ${ratingWord(was)}; its two halves are unrated now: rate each.`);
+  let firstError = steps.firstError;
+  if (firstError !== null && firstError > index) firstError++;
+  else if (firstError === index) notices.push(`Step ${index + 1} was the first error; it is now on the first half (step ${index + 1}). Move it with f if the error is in the second half.`);
+  const map = (i: number) => (i > index ? i + 1 : i);
+  return {
+    steps: {
+      version,
+      ratings,
+      firstError,
+      tags: shiftKeys(steps.tags, map, (a, b) => [...new Set([...a, ...b])]),
+      corrections: shiftKeys(steps.corrections, map, (a, b) => `${a}\n${b}`),
+    },
+    notices,
+  };
+}
+
+/** Carries a judgement over a merge of step `index` with the next one: the worse rating stays, and says so. */
+export function afterMerge(steps: ResponseSteps, index: number, version: number): Remapped {
+  const notices: string[] = [];
+  const a = steps.ratings[index] ?? null;
+  const b = steps.ratings[index + 1] ?? null;
+  const worse = a === null ? b : b === null ? a : (Math.min(a, b) as StepRating);
+  if (a !== b && a !== null && b !== null) notices.push(`Steps ${index + 1} and ${index + 2} were rated ${ratingWord(a)} and ${ratingWord(b)}; the merged step keeps the worse, ${ratingWord(worse)}.`);
+  const ratings = [...steps.ratings.slice(0, index), worse, ...steps.ratings.slice(index + 2)];
+  let firstError = steps.firstError;
+  if (firstError !== null && firstError > index) firstError--;
+  const map = (i: number) => (i > index ? i - 1 : i);
+  if (steps.corrections?.[index] !== undefined && steps.corrections?.[index + 1] !== undefined)
+    notices.push(`Both steps had a correction; the merged step keeps both, one after the other.`);
+  return {
+    steps: {
+      version,
+      ratings,
+      firstError,
+      tags: shiftKeys(steps.tags, map, (x, y) => [...new Set([...x, ...y])]),
+      corrections: shiftKeys(steps.corrections, map, (x, y) => `${x}\n${y}`),
+    },
+    notices,
+  };
+}
