@@ -16,6 +16,8 @@ import { CompareScreen } from './features/compare/CompareScreen';
 import { DatasetsScreen } from './features/datasets/DatasetsScreen';
 import { ModelsScreen } from './features/models/ModelsScreen';
 import { StepsScreen } from './features/steps/StepsScreen';
+import { RankingScreen } from './features/rankings/RankingScreen';
+import { VerdictScreen } from './features/rankings/VerdictScreen';
 import { useJobs } from './features/models/useJobs';
 
 const ANNOTATOR_KEY = 'arbiter.annotator';
@@ -168,6 +170,10 @@ export function App() {
           <DatasetsScreen key={`d:${route.project}`} project={route.project} />
         ) : route.name === 'models' ? (
           <ModelsScreen key={`m:${route.project}`} project={route.project} />
+        ) : route.name === 'rank' ? (
+          <RankingScreen key={`r:${route.project}:${annotator}:${route.itemId ?? ''}`} project={route.project} itemId={route.itemId} />
+        ) : route.name === 'verdict' ? (
+          <VerdictScreen key={`v:${route.project}:${annotator}:${route.itemId ?? ''}`} project={route.project} itemId={route.itemId} />
         ) : route.name === 'steps' ? (
           <StepsScreen key={`s:${route.project}:${annotator}:${route.itemId ?? ''}:${route.response ?? ''}`} project={route.project} itemId={route.itemId} response={route.response} />
         ) : (

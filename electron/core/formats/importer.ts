@@ -23,9 +23,9 @@ import { dropIfEmpty, ensureProject, findProject, requireProject } from '../stor
 import { displayText } from './content';
 import { detectCutLine, detectLines, type HeadLine, type LinesGuess } from './detect';
 import { ImportWorker } from './import/pool';
-import { chunkLines, parseJson, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, RESPONSE_COUNT_FIELD, RESPONSE_STRIDE, type Chunk, type ChunkResult } from './import/prepare';
+import { chunkLines, JUDGEMENT_FIELD, parseJson, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, RESPONSE_COUNT_FIELD, RESPONSE_STRIDE, type Chunk, type ChunkResult } from './import/prepare';
 import { fileChunks } from './sources/index';
-import { RecordError, type RecordParser } from './types';
+import { RecordError, type RecordParser, type SourceJudgement } from './types';
 
 export { PARSERS };
 
@@ -153,6 +153,11 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     // Items that were there before and lack the file's preference get it when the import completes: they
     // are visible, so it must not show before the rest does.
     const laterLabels: { itemId: number; choice: Choice }[] = [];
+    // The file's other judgements (steps, rankings, verdicts): written with their new items, without
+    // moving counters until the import completes; for items that were there before, at completion.
+    const judged = new Map<string, number>();
+    const laterJudgements: { itemId: number; judgement: SourceJudgement }[] = [];
+    let judgementAppender: ReturnType<typeof labelAppender> | null = null;
     // After the first bad line of an all-or-nothing import nothing will be kept: only validate.
     const failed = () => errors.length > 0 && !opts.skipInvalid;
     const ids: number[] = [];
@@ -185,6 +190,18 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
             const preference = batchRows[i * RECORD_STRIDE + PREFERENCE_FIELD] as Choice | null;
             if (inserted[i]) items++;
             else duplicates++;
+            const judgementJson = batchRows[i * RECORD_STRIDE + JUDGEMENT_FIELD];
+            if (judgementJson) {
+              const judgement = JSON.parse(judgementJson) as SourceJudgement;
+              sourceId ??= ensureAnnotator(db, SOURCE_ANNOTATOR, 'source').id;
+              if (!inserted[i]) laterJudgements.push({ itemId: ids[i]!, judgement });
+              else {
+                judgementAppender ??= labelAppender(db, { counters: false });
+                judgementAppender({ projectId: project.id, itemId: ids[i]!, annotatorId: sourceId, createdAt, task: judgement.task, choice: judgement.choice ?? null, ranking: judgement.ranking ?? null, body: judgement.body, done: true });
+                labels++;
+                judged.set(judgement.task, (judged.get(judgement.task) ?? 0) + 1);
+              }
+            }
             if (!preference) continue;
             // The file's own preference becomes a revision of the `source` annotator, once per item: a
             // re-import finds the item and its source label already there and adds nothing.
@@ -331,8 +348,17 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     const finished = running;
     session.finish(() => {
       const append = labelAppender(db);
-      const labelsBy = new Map<number, number>();
-      if (sourceId !== null) labelsBy.set(sourceId, labels);
+      const labelsBy = new Map<string, number>();
+      let judgedTotal = 0;
+      for (const [task, n] of judged) {
+        labelsBy.set(`${sourceId}|${task}`, n);
+        judgedTotal += n;
+      }
+      if (sourceId !== null) labelsBy.set(`${sourceId}|pairwise`, labels - judgedTotal);
+      for (const { itemId, judgement } of laterJudgements) {
+        if (hasSourceLabel(db, itemId, judgement.task)) continue;
+        if (append({ projectId: project.id, itemId, annotatorId: sourceId!, createdAt, task: judgement.task, choice: judgement.choice ?? null, ranking: judgement.ranking ?? null, body: judgement.body, done: true }).inserted) labels++;
+      }
       for (const { itemId, choice } of laterLabels) {
         if (hasSourceLabel(db, itemId)) continue;
         if (append({ projectId: project.id, itemId, annotatorId: sourceId!, createdAt, choice, strength: null, shownOrder: null }).inserted) labels++;

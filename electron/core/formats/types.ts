@@ -1,5 +1,5 @@
 // Shared types of the format modules: what a parser returns for one record, what an encoder gets for one pair.
-import type { Content, ItemRecord, ResponseRecord } from '../../../shared/domain';
+import type { Content, ItemRecord, LabelBody, ResponseRecord, Task } from '../../../shared/domain';
 import type { ImportFormat } from '../../../shared/formatNames';
 
 import type { ItemDraft } from '../store/items';
@@ -13,6 +13,19 @@ export interface ParsedRecord {
    * carries no preference (Arbiter items).
    */
   preference: 'A' | null;
+  /**
+   * Any other judgement the file carried on the item (a chain's step ratings, a ranking, a verdict): it
+   * becomes a revision of the `source` annotator, like the preference.
+   */
+  judgement?: SourceJudgement | null;
+}
+
+/** A file's own judgement of a task other than a pairwise preference. */
+export interface SourceJudgement {
+  task: Exclude<Task, 'pairwise'>;
+  choice?: 'good' | 'bad' | null;
+  ranking?: number[][] | null;
+  body: LabelBody;
 }
 
 /** A record that cannot be imported: the message names the field and what is wrong with it. */

@@ -61,18 +61,21 @@ export interface ImportCounts {
   endSeq: number;
   items: number;
   labels: number;
-  /** Source-label revisions written by this import, by annotator: the counters they move. */
-  labelsBy: Map<number, number>;
+  /** Source-label revisions written by this import for its new items, by annotator and task: the counters they move. */
+  labelsBy: Map<string, number>;
 }
 
 /** Makes a pending import's rows visible and counts them, in one short transaction (run inside it). */
 export function completeImport(db: Db, pending: PendingImport, counts: ImportCounts): void {
   db.prepare('UPDATE project SET visible_seq = MAX(visible_seq, ?), item_count = item_count + ? WHERE id = ?').run(counts.endSeq, counts.items, pending.projectId);
   const bump = db.prepare(
-    `INSERT INTO progress (project_id, task, annotator_id, done) VALUES (?, 'pairwise', ?, ?)
+    `INSERT INTO progress (project_id, task, annotator_id, done) VALUES (?, ?, ?, ?)
      ON CONFLICT (project_id, task, annotator_id) DO UPDATE SET done = done + excluded.done`,
   );
-  for (const [annotatorId, n] of counts.labelsBy) if (n) bump.run(pending.projectId, annotatorId, n);
+  for (const [key, n] of counts.labelsBy) {
+    const [annotatorId, task] = key.split('|');
+    if (n) bump.run(pending.projectId, task, Number(annotatorId), n);
+  }
   db.prepare("UPDATE import_file SET state = 'complete', owner = NULL, sha256 = ?, format = ?, items = ?, labels = ? WHERE id = ?").run(
     counts.sha256,
     counts.format,

@@ -76,7 +76,9 @@ export function normalizeTimestamp(value: string | Date): string {
  * new: a revision whose id is already stored is not stored again (a retried save, a re-imported labels
  * file), and the head and counters stay as they are.
  */
-export function labelAppender(db: Db) {
+export function labelAppender(db: Db, options: { counters?: boolean } = {}) {
+  // An import's own rows are not visible yet: it moves the counters when it completes.
+  const counters = options.counters ?? true;
   const insert = db.prepare(
     `INSERT OR IGNORE INTO label (id, item_id, annotator_id, task, created_at, choice, ranking, strength, shown_order, rubric_version_id, segmentation_id, body)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -122,7 +124,7 @@ export function labelAppender(db: Db) {
     const human = isHuman.get(draft.annotatorId) === 1;
     const humansBefore = human && wasDone !== done ? (humansDone.get(draft.itemId, task) as number) : 0;
     upsertHead.run(draft.itemId, draft.annotatorId, task, Number(result.lastInsertRowid), done ? 1 : 0, draft.choice);
-    if (wasDone !== done) {
+    if (counters && wasDone !== done) {
       bumpProgress.run(draft.projectId, task, draft.annotatorId, done ? 1 : -1);
       // The item counts as labeled while at least one human has a current judgement on it.
       if (human && done && humansBefore === 0) bumpLabeled.run(draft.projectId, task, 1);
@@ -252,12 +254,12 @@ export function progressCounts(db: Db, projectId: number, annotatorId: number | 
   return { mine, labeled };
 }
 
-/** Whether an item has a current pairwise judgement from a `source` annotator (a file's own preference). */
-export function hasSourceLabel(db: Db, itemId: number): boolean {
+/** Whether an item has a current judgement of a task from a `source` annotator (a file's own). */
+export function hasSourceLabel(db: Db, itemId: number, task: Task = 'pairwise'): boolean {
   return (
     db
-      .prepare("SELECT 1 FROM label_head h JOIN annotator a ON a.id = h.annotator_id WHERE h.item_id = ? AND h.task = 'pairwise' AND h.done = 1 AND a.kind = 'source'")
-      .get(itemId) !== undefined
+      .prepare("SELECT 1 FROM label_head h JOIN annotator a ON a.id = h.annotator_id WHERE h.item_id = ? AND h.task = ? AND h.done = 1 AND a.kind = 'source'")
+      .get(itemId, task) !== undefined
   );
 }
 

@@ -5,6 +5,7 @@ import type { ThemeMode } from './theme';
 import type { Progress } from '../context';
 import type { Route } from '../route';
 import { Kbd } from './Kbd';
+import { RankingTabs } from '../features/rankings/ScreenTabs';
 
 interface Props {
   route: Route;
@@ -53,6 +54,7 @@ export function Header({ route, annotator, progress, prelabels, onPrelabels, pre
             <button className={tab(route.name === 'compare')} onClick={() => navigate({ name: 'compare', project })}>
               Compare <Kbd className="ml-1 hidden md:inline-flex">c</Kbd>
             </button>
+            <RankingTabs route={route} project={project} tab={tab} navigate={navigate} />
             <button className={tab(route.name === 'datasets')} onClick={() => navigate({ name: 'datasets', project })}>
               Datasets <Kbd className="ml-1 hidden md:inline-flex">d</Kbd>
             </button>

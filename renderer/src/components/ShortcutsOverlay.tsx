@@ -44,6 +44,26 @@ const STEPS: Shortcut[] = [
   [[['Space'], ['PageDown']], 'Scroll the steps (Shift+Space / PageUp: up)'],
 ];
 
+const RANKING: Shortcut[] = [
+  [[['1–9']], 'Place the response at that screen position next: the best first'],
+  [[['=']], 'Tie the next pick with the one before'],
+  [[['Backspace']], 'Take the last pick back (Shift+Backspace: all)'],
+  [[['Enter']], 'Save the ranking, then the next item (the last response places itself)'],
+  [[['r']], 'Write a rationale (Esc: back to the keys)'],
+  [[['→'], ['←']], 'Next / previous item to rank'],
+  [[['Ctrl', 'Z']], 'Undo the last save (puts back the ranking it replaced)'],
+  [[['Space'], ['PageDown']], 'Scroll the responses (Shift+Space / PageUp: up)'],
+];
+
+const VERDICT: Shortcut[] = [
+  [[['1']], 'Good (saves, then the next response)'],
+  [[['2']], 'Bad'],
+  [[['s']], 'Rate the response step by step (when it has steps)'],
+  [[['r']], 'Write a rationale'],
+  [[['→'], ['←']], 'Next / previous single-response item'],
+  [[['Ctrl', 'Z']], 'Undo the last verdict (puts back the one it replaced)'],
+];
+
 const READING: Shortcut[] = [
   [[['Space'], ['PageDown']], 'Scroll the responses down a page'],
   [[['Shift', 'Space'], ['PageUp']], 'Scroll the responses up a page'],
@@ -56,6 +76,8 @@ const READING: Shortcut[] = [
 
 const ANYWHERE: Shortcut[] = [
   [[['c']], 'Compare screen'],
+  [[['n']], 'Rank screen (three or more responses)'],
+  [[['u']], 'Verdict screen (one response: good / bad)'],
   [[['d']], 'Datasets screen (import, items, export)'],
   [[['m']], 'Models screen (add, score, providers)'],
   [[['b']], 'Pre-labels: blind / assist (for the whole project)'],
@@ -129,9 +151,11 @@ export function ShortcutsOverlay({ onClose }: { onClose(): void }) {
         <div className="grid gap-x-8 gap-y-5 md:grid-cols-2 xl:grid-cols-3">
           <div className="flex flex-col gap-5">
             <Group title="Compare" keys={COMPARE} />
+            <Group title="Ranking (3 or more responses)" keys={RANKING} />
           </div>
           <div className="flex flex-col gap-5">
             <Group title="Steps (process supervision)" keys={STEPS} />
+            <Group title="Verdict (one response)" keys={VERDICT} />
           </div>
           <div className="flex flex-col gap-5">
             <Group title="Reading" keys={READING} />

@@ -73,6 +73,7 @@ describe('prepareLines', () => {
         JSON.stringify(draft.metadata),
         String(draft.responses.length),
         preference,
+        null,
       ]);
       expect(result.rows).toHaveLength(RECORD_STRIDE);
       expect(result.responses).toEqual(draft.responses.flatMap((r) => [JSON.stringify(r.content), r.model, r.steps === null ? null : JSON.stringify(r.steps)]));

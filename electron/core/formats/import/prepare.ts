@@ -35,12 +35,14 @@ export function parseJson(text: string): Record<string, unknown> {
 /**
  * A prepared record is RECORD_STRIDE consecutive values of a flat array (cheap to post between threads):
  * uid, external id, prompt JSON, reference, metadata JSON (the item columns, as stored), the number of
- * responses (as a string), then the file's preference ('A' or null). Its responses follow in a second
- * flat array, RESPONSE_STRIDE values each: content JSON, model, steps JSON (or null).
+ * responses (as a string), the file's preference ('A' or null), then its other judgement as JSON (or
+ * null). Its responses follow in a second flat array, RESPONSE_STRIDE values each: content JSON, model,
+ * steps JSON (or null).
  */
-export const RECORD_STRIDE = 7;
+export const RECORD_STRIDE = 8;
 export const RESPONSE_COUNT_FIELD = 5;
 export const PREFERENCE_FIELD = 6;
+export const JUDGEMENT_FIELD = 7;
 export const RESPONSE_STRIDE = 3;
 
 /**
@@ -111,6 +113,7 @@ export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], res
     JSON.stringify(draft.metadata),
     String(draft.responses.length),
     parsed.preference,
+    parsed.judgement ? JSON.stringify(parsed.judgement) : null,
   );
 }
 
