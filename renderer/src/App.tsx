@@ -68,7 +68,8 @@ export function App() {
   }, []);
 
   // Progress for this annotator: items they labeled out of the project's items.
-  const { progress, refreshProgress, countLabelWrite } = useProgress(project, annotator);
+  const task = route.name === 'steps' ? 'steps' : route.name === 'rank' ? 'ranking' : route.name === 'verdict' ? 'verdict' : 'pairwise';
+  const { progress, refreshProgress, countLabelWrite } = useProgress(project, annotator, task);
 
   useEffect(() => {
     setSettings(null);

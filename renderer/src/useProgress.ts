@@ -3,12 +3,14 @@
 // no write is in flight, so a fast run never shows a figure one or two saves behind.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from './api';
+import type { Task } from '../../shared/domain';
 import type { Progress } from './context';
 
-export function useProgress(project: string | null, annotator: string) {
+/** `task`: the judgement the screen makes (each task has its own counters). */
+export function useProgress(project: string | null, annotator: string, task: Task = 'pairwise') {
   const [progress, setProgress] = useState<Progress | null>(null);
   // Writes are counted per project and annotator: another project's figures start afresh.
-  const key = `${project}\u0000${annotator}`;
+  const key = `${project}\u0000${annotator}\u0000${task}`;
   const writes = useRef({ key, inFlight: 0, started: 0 });
   const request = useRef(0);
   const writesNow = useCallback(() => {
@@ -22,7 +24,7 @@ export function useProgress(project: string | null, annotator: string) {
     const mine = ++request.current;
     const startedBefore = writes.current.started;
     api
-      .progress({ project, annotator })
+      .progress({ project, annotator, task })
       .then((answer) => {
         if (mine !== request.current || startedBefore !== writes.current.started) return;
         setProgress({ labeled: answer.labeledByMe, total: answer.total });
@@ -30,7 +32,7 @@ export function useProgress(project: string | null, annotator: string) {
       .catch(() => {
         /* the header keeps the last figures; screens report their own errors */
       });
-  }, [project, annotator]);
+  }, [project, annotator, task]);
 
   /** Counts a label write now (+1 for an item that had no label); call what it returns once the write settles. */
   const countLabelWrite = useCallback(

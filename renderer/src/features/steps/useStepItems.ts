@@ -84,6 +84,8 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
 
   // The first item: the one asked for, else the first without this annotator's step labels.
   useEffect(() => {
+    // The screen writes the item it shows into the URL: that is where we are already, not a new start.
+    if (startItemId !== undefined && current.current?.item.id === startItemId) return;
     let cancelled = false;
     setPhase('loading');
     const first = startItemId !== undefined ? api.getItem({ project, annotator, itemId: startItemId }) : api.nextItem({ project, annotator, unlabeledOnly: true, task: 'steps' });
