@@ -6,8 +6,13 @@ export const IMPORT_FORMATS = [
   'trl-implicit',
   'trl-chat',
   'trl-chat-implicit',
+  'trl-unpaired',
+  'trl-stepwise',
   'hh-rlhf',
   'rewardbench',
+  'prm800k',
+  'math-shepherd',
+  'processbench',
 ] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
@@ -16,14 +21,27 @@ export const EXPORT_FORMATS = [
   'trl-implicit',
   'trl-chat',
   'trl-chat-implicit',
+  'trl-unpaired',
+  'trl-stepwise',
   'openrlhf',
   'labels',
   'arbiter',
   'hh-rlhf',
   'rewardbench',
+  'prm800k',
+  'math-shepherd',
+  'processbench',
   'scores',
 ] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/**
+ * Which pairs a ranking gives in a pairwise export (FORMATS.md, "Rules that every export follows"):
+ * every pair of responses in different rank groups, the best group against the worst, or each group
+ * against the next. Tied responses never form a pair.
+ */
+export const RANKING_PAIRS = ['all', 'best-worst', 'adjacent'] as const;
+export type RankingPairs = (typeof RANKING_PAIRS)[number];
 
 export const FORMAT_TITLES: Record<string, string> = {
   arbiter: 'Arbiter items',
@@ -32,8 +50,13 @@ export const FORMAT_TITLES: Record<string, string> = {
   'trl-implicit': 'TRL preference · standard, implicit prompt',
   'trl-chat': 'TRL preference · conversational, explicit prompt',
   'trl-chat-implicit': 'TRL preference · conversational, implicit prompt',
+  'trl-unpaired': 'TRL unpaired preference (KTO)',
+  'trl-stepwise': 'TRL stepwise supervision (PRM)',
   openrlhf: 'OpenRLHF reward data (prompt / chosen / rejected / margin)',
   'hh-rlhf': 'Anthropic HH-RLHF',
   rewardbench: 'RewardBench',
+  prm800k: 'PRM800K labeling sessions',
+  'math-shepherd': 'Math-Shepherd (ки step tags, +/− labels)',
+  processbench: 'ProcessBench (first wrong step)',
   scores: 'Model scores (one line per scored response)',
 };

@@ -1,6 +1,6 @@
 // One function per CLI command; each parses its own options and prints what DESIGN.md promises.
 import { resolve } from 'node:path';
-import { EXPORT_FORMATS, IMPORT_FORMATS, type ExportFormat, type ImportFormat } from '../../shared/formatNames';
+import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS, type ExportFormat, type ImportFormat, type RankingPairs } from '../../shared/formatNames';
 import { openApp } from '../core/app';
 import { doctorReport } from '../core/doctor';
 import { exportProject, importFile, importLabelsFile } from '../core/formats/index';
@@ -47,9 +47,16 @@ const exportCommand: Command = async (argv, io) => {
     format: { type: 'string' },
     out: { type: 'string' },
     annotator: { type: 'string' },
+    neutral: { type: 'string' },
+    'ranking-pairs': { type: 'string' },
   });
   const project = requireProjectName(values);
   const format = requireString(values, 'format');
+  const neutral = values.neutral;
+  if (neutral !== undefined && neutral !== 'true' && neutral !== 'false') throw new UsageError('--neutral takes true or false');
+  const rankingPairs = values['ranking-pairs'];
+  if (rankingPairs !== undefined && !(RANKING_PAIRS as readonly unknown[]).includes(rankingPairs))
+    throw new UsageError(`--ranking-pairs takes one of: ${RANKING_PAIRS.join(', ')}`);
   const out = resolve(requireString(values, 'out'));
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`unknown export format "${format}"; one of: ${EXPORT_FORMATS.join(', ')}`);
@@ -61,6 +68,8 @@ const exportCommand: Command = async (argv, io) => {
       format: format as ExportFormat,
       out,
       annotator,
+      neutral: neutral === undefined ? undefined : neutral === 'true',
+      rankingPairs: rankingPairs as RankingPairs | undefined,
     });
     io.out(JSON.stringify(summary));
     return 0;
@@ -193,4 +202,5 @@ export const commands: Record<string, Command> = {
   backup: backupCommand,
   doctor: doctorCommand,
   serve: serveCommand,
+  rubric: (argv, io) => import('./rubric').then((m) => m.rubricCommand(argv, io)),
 };

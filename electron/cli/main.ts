@@ -2,7 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { EXPORT_FORMATS, IMPORT_FORMATS } from '../../shared/formatNames';
+import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS } from '../../shared/formatNames';
 import { ArbiterError, InvalidFileError, toErrorShape, UnknownFormatError } from '../core/errors';
 import { defaultDbPath } from '../core/paths';
 import { openDb } from '../core/store/db';
@@ -13,6 +13,7 @@ export const USAGE = `arbiter <command> [options] [--db PATH]
 Commands:
   import FILE --project NAME [--format auto|${IMPORT_FORMATS.join('|')}] [--skip-invalid]
   export --project NAME --format ${EXPORT_FORMATS.join('|')} --out FILE [--annotator NAME]
+         [--neutral true|false] [--ranking-pairs ${RANKING_PAIRS.join('|')}]
   labels import FILE --project NAME
   stats --project NAME [--json]
   score --project NAME [--model DIR ...] [--provider auto|cpu|cuda|dml|coreml] [--batch-size N]

@@ -1,7 +1,7 @@
 // Datasets: import (preview, run), the items table, export, project figures.
 import { z } from 'zod';
 import type { Choice, ExportSummary, ImportSummary, LineError } from '../domain';
-import { EXPORT_FORMATS, IMPORT_FORMATS } from '../formatNames';
+import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS } from '../formatNames';
 import type { Vote } from '../scoring';
 import { annotatorName, projectName } from './common';
 
@@ -74,6 +74,10 @@ export const datasetsSchemas = {
         project: projectName,
         format: z.enum(EXPORT_FORMATS),
         annotator: annotatorName.optional(),
+        /** trl-stepwise, math-shepherd: neutral (0) steps are true / "+" (default: only +1 is). */
+        neutral: z.boolean().optional(),
+        /** Pairwise formats: which pairs a ranking gives (default all). */
+        rankingPairs: z.enum(RANKING_PAIRS).optional(),
       },
       { error: (issue) => (issue.code === 'unrecognized_keys' && issue.keys.includes('out') ? EXPORT_TAKES_NO_PATH : undefined) },
     )

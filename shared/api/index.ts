@@ -10,6 +10,7 @@ import { labelsSchemas, type LabelsOutputs } from './labels';
 import { modelsSchemas, type ModelsOutputs } from './models';
 import { projectsSchemas, type ProjectsOutputs } from './projects';
 import { rankingsSchemas, type RankingsOutputs } from './rankings';
+import { rubricsSchemas, type RubricsOutputs } from './rubrics';
 import { stepsSchemas, type StepsOutputs } from './steps';
 import { uploadsSchemas, type UploadsOutputs } from './uploads';
 
@@ -21,6 +22,7 @@ export * from './labels';
 export * from './models';
 export * from './projects';
 export * from './rankings';
+export * from './rubrics';
 export * from './steps';
 export * from './uploads';
 
@@ -31,6 +33,7 @@ export const schemas = {
   ...labelsSchemas,
   ...stepsSchemas,
   ...rankingsSchemas,
+  ...rubricsSchemas,
   ...modelsSchemas,
   ...jobsSchemas,
   ...appSchemas,
@@ -40,7 +43,7 @@ export type ApiName = keyof typeof schemas;
 export type ApiInput<N extends ApiName> = z.input<(typeof schemas)[N]>;
 export type ApiParsed<N extends ApiName> = z.output<(typeof schemas)[N]>;
 
-export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs;
+export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs;
 export type ApiOutput<N extends ApiName> = ApiOutputs[N];
 
 /** What a transport returns for an error: a sentence for people, a code for programs. */

@@ -2,6 +2,7 @@
 import type { ImportFormat } from '../../../shared/formatNames';
 import { ASSISTANT, HUMAN } from './content';
 import { readCutObject } from './cutJson';
+import { STEP_TAG } from './mathShepherd';
 import { RecordError } from './types';
 import { isPlainObject } from './validate';
 
@@ -28,10 +29,28 @@ function classify(record: unknown): Guess {
       return { format: 'hh-rlhf', why: '"chosen"/"rejected" are "\\n\\nHuman: … \\n\\nAssistant: …" transcripts' };
     return { format: 'trl-implicit', why: 'string "chosen" and "rejected" with no "prompt"' };
   }
+  const stepGuess = classifySteps(record);
+  if (stepGuess) return stepGuess;
   if ('item' in record && 'annotator' in record)
     return { format: null, why: 'records with "item" and "annotator" are labels, not items: labels are imported on the command line, with `arbiter labels import`' };
   const keys = Object.keys(record).slice(0, 8);
   return { format: null, why: `no known format has the fields ${keys.map((k) => `"${k}"`).join(', ') || '(none)'}` };
+}
+
+/** The process-supervision and unpaired formats: each has a field no pairwise format has. */
+function classifySteps(record: Record<string, unknown>): Guess | null {
+  const { question, label } = record;
+  if (isPlainObject(question) && 'problem' in question && (isPlainObject(label) || 'labeler' in record))
+    return { format: 'prm800k', why: 'a "question" with a "problem" and a "label" with rated "steps" (a PRM800K labeling session)' };
+  if (typeof record.input === 'string' && typeof label === 'string' && record.input.includes(STEP_TAG))
+    return { format: 'math-shepherd', why: `"input" with "${STEP_TAG}" step tags and a "label" tagging each step + or -` };
+  if ('problem' in record && isList(record.steps) && (typeof label === 'number' || 'final_answer_correct' in record))
+    return { format: 'processbench', why: '"problem", a "steps" list and a numeric "label" (the earliest wrong step, or -1)' };
+  if (isList(record.completions) && isList(record.labels))
+    return { format: 'trl-stepwise', why: '"prompt", a "completions" list and a "labels" list (TRL stepwise supervision)' };
+  if ('completion' in record && typeof label === 'boolean')
+    return { format: 'trl-unpaired', why: '"prompt", "completion" and a true/false "label" (TRL unpaired preference)' };
+  return null;
 }
 
 /** Picks the format most of `records` look like; says which and why in one line. */

@@ -2,20 +2,22 @@
 // backpressure-aware stream to `<out>.partial`, renamed to `<out>` when complete. Memory stays constant
 // whatever the size of the project.
 import type { ExportSummary } from '../../../shared/domain';
-import type { ExportFormat } from '../../../shared/formatNames';
+import type { ExportFormat, RankingPairs } from '../../../shared/formatNames';
 import { cancelledError, notFound } from '../errors';
 import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
 import { iterateItems } from '../store/items';
 import { iterateRevisions } from '../store/labels';
-import { requireProject } from '../store/projects';
+import { projectSettings, requireProject } from '../store/projects';
 import { encodeArbiter } from './arbiter';
 import { JsonlWriter } from './jsonl';
 import { encodeLabel } from './labels';
-import { writePairs } from './pairExport';
+import { writePairs, type PairFormat } from './pairExport';
 import { encodeScores } from './scores';
 import { listModels, prelabelsForItem } from '../scorer/index';
+import { isStepFormat, writeChains } from './stepExport';
 import { ExportNotes } from './types';
+import { writeUnpaired } from './unpairedExport';
 
 export { PAIR_ENCODERS } from './pairExport';
 
@@ -28,6 +30,10 @@ export interface ExportOptions {
   out: string;
   /** Pairwise formats: only this annotator's current label decides. labels: only their revisions. */
   annotator?: string;
+  /** trl-stepwise and math-shepherd: neutral (0) steps are true / "+" (default false: only +1 is). */
+  neutral?: boolean;
+  /** Pairwise formats: which pairs a ranking gives (default all). */
+  rankingPairs?: RankingPairs;
   /** Called after each page with the number of lines written and of items (or revisions) read. */
   onProgress?: (written: number, read: number) => void;
   /** Asked between items: true aborts the export (no file is left) with a 'cancelled' error. */
@@ -91,14 +97,29 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
         read = n;
         opts.onProgress?.(writer.lines, n);
       };
-      const pass = { projectId: project.id, format: opts.format, annotator: opts.annotator, checkCancelled, onPage };
-      if ((await writePairs(db, { ...pass, writer, skipped: summary.skipped, notes })) === 'needs-transcripts') {
-        // A conversation came after plain prompts were written: write the file again, all transcripts.
-        await writer.abort();
-        writer = await JsonlWriter.open(opts.out);
-        summary.skipped = noneSkipped();
-        notes = new ExportNotes('transcript');
-        await writePairs(db, { ...pass, writer, skipped: summary.skipped, notes });
+      const common = { projectId: project.id, annotator: opts.annotator, checkCancelled, onPage };
+      if (isStepFormat(opts.format)) {
+        await writeChains(db, { ...common, format: opts.format, neutral: opts.neutral ?? false, segmentation: projectSettings(project).segmentation, writer, skipped: summary.skipped, notes });
+      } else if (opts.format === 'trl-unpaired') {
+        notes = new ExportNotes('text');
+        if ((await writeUnpaired(db, { ...common, writer, skipped: summary.skipped, notes })) === 'needs-chat') {
+          // A conversation came after text lines were written: write the file again, all conversational.
+          await writer.abort();
+          writer = await JsonlWriter.open(opts.out);
+          summary.skipped = noneSkipped();
+          notes = new ExportNotes('chat');
+          await writeUnpaired(db, { ...common, writer, skipped: summary.skipped, notes });
+        }
+      } else {
+        const pass = { ...common, format: opts.format as PairFormat, rankingPairs: opts.rankingPairs ?? 'all' };
+        if ((await writePairs(db, { ...pass, writer, skipped: summary.skipped, notes })) === 'needs-transcripts') {
+          // A conversation came after plain prompts were written: write the file again, all transcripts.
+          await writer.abort();
+          writer = await JsonlWriter.open(opts.out);
+          summary.skipped = noneSkipped();
+          notes = new ExportNotes('transcript');
+          await writePairs(db, { ...pass, writer, skipped: summary.skipped, notes });
+        }
       }
     }
     checkCancelled();

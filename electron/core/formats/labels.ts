@@ -75,7 +75,8 @@ const labelSchema = z.looseObject({
   strength: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1, 2 or 3' }).nullable().optional(),
   shown_order: z.array(index).nullable().optional(),
   ratings: z.record(z.string(), z.record(z.string(), z.number())).optional(),
-  steps: z.record(z.string(), z.array(z.number())).optional(),
+  // One per step: −1 / 0 / +1, or null (not rated, as after the first error).
+  steps: z.record(z.string(), z.array(z.number().nullable())).optional(),
   first_error: z.record(z.string(), z.number().int().nullable()).optional(),
   rationale: z.string().optional(),
   rubric_version: z.number().int().optional(),

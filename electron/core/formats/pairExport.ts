@@ -3,8 +3,11 @@
 // single-turn, HH-style transcripts for all of them once one is a conversation. The pass starts out
 // plain and, at the first conversation it would write, stops and asks to be run again as transcripts:
 // a file with no conversation costs one pass, and a file is never half one shape, half the other.
+// An item of three or more responses (or a pair nobody chose in) gives the pairs its deciding ranking
+// implies (`rankingPairs`: all, best-worst or adjacent; tied responses never pair), with the distance
+// between the two responses' rank groups as OpenRLHF's margin.
 import type { ExportSummary, ItemRecord } from '../../../shared/domain';
-import type { ExportFormat } from '../../../shared/formatNames';
+import type { ExportFormat, RankingPairs } from '../../../shared/formatNames';
 import type { Db } from '../store/db';
 import { iterateItems } from '../store/items';
 import { headLoader, type HeadLabel } from '../store/labels';
@@ -12,13 +15,13 @@ import { needsTranscript } from './content';
 import { encodeHhRlhf } from './hhRlhf';
 import type { JsonlWriter } from './jsonl';
 import { encodeOpenrlhf } from './openrlhf';
-import { decide } from './resolve';
+import { decidePairs } from './resolve';
 import { encodeRewardbench } from './rewardbench';
 import { encodeTrl, encodeTrlChat, encodeTrlChatImplicit, encodeTrlImplicit } from './trl';
 import type { DecidedPair, ExportNotes } from './types';
 
 type PairEncoder = (pair: DecidedPair, notes: ExportNotes) => unknown;
-export type PairFormat = Exclude<ExportFormat, 'labels' | 'arbiter' | 'scores'>;
+export type PairFormat = Exclude<ExportFormat, 'labels' | 'arbiter' | 'scores' | 'trl-unpaired' | 'trl-stepwise' | 'prm800k' | 'math-shepherd' | 'processbench'>;
 
 export const PAIR_ENCODERS: Record<PairFormat, PairEncoder> = {
   trl: encodeTrl,
@@ -40,6 +43,8 @@ export interface PairPass {
   projectId: number;
   format: PairFormat;
   annotator?: string;
+  /** Which pairs a ranking gives. */
+  rankingPairs: RankingPairs;
   writer: JsonlWriter;
   skipped: ExportSummary['skipped'];
   notes: ExportNotes;
@@ -53,27 +58,31 @@ export async function writePairs(db: Db, pass: PairPass): Promise<'done' | 'need
   const encode = PAIR_ENCODERS[pass.format];
   const plainOnly = TEXT_PROMPT_FORMATS.has(pass.format) && pass.notes.promptShape === 'text';
   const loadHeads = headLoader(db, pass.projectId, pass.annotator);
+  const loadRankings = headLoader(db, pass.projectId, pass.annotator, 'ranking');
   let read = 0;
+  let rankedItems = 0;
+  let rankedPairs = 0;
   let page: ItemRecord[] = [];
   const flush = async (): Promise<boolean> => {
     pass.checkCancelled();
     const heads = loadHeads(page[0]!.seq, page[page.length - 1]!.seq);
+    const rankings = loadRankings(page[0]!.seq, page[page.length - 1]!.seq);
     for (const item of page) {
-      const decision = decide(item.responses.length, heads.get(item.id) ?? NO_LABELS, pass.annotator);
+      const decision = decidePairs(item.responses.length, heads.get(item.id) ?? NO_LABELS, rankings.get(item.id) ?? NO_LABELS, pass.rankingPairs, pass.annotator);
       if (decision.skip) {
         pass.skipped[decision.skip]++;
         continue;
       }
       if (plainOnly && needsTranscript(item.prompt)) return false;
-      const pair: DecidedPair = {
-        item,
-        prompt: item.prompt,
-        chosen: item.responses[decision.winner]!,
-        rejected: item.responses[1 - decision.winner]!,
-        margin: decision.margin,
-      };
-      const pending = pass.writer.write(encode(pair, pass.notes));
-      if (pending) await pending;
+      if (decision.ranked) {
+        rankedItems++;
+        rankedPairs += decision.pairs.length;
+      }
+      for (const p of decision.pairs) {
+        const pair: DecidedPair = { item, prompt: item.prompt, chosen: item.responses[p.winner]!, rejected: item.responses[p.loser]!, margin: p.margin };
+        const pending = pass.writer.write(encode(pair, pass.notes));
+        if (pending) await pending;
+      }
     }
     read += page.length;
     page = [];
@@ -85,5 +94,9 @@ export async function writePairs(db: Db, pass: PairPass): Promise<'done' | 'need
     if (page.length >= PAGE && !(await flush())) return 'needs-transcripts';
   }
   if (page.length && !(await flush())) return 'needs-transcripts';
+  if (rankedItems) {
+    const margin = pass.format === 'openrlhf' ? '; each pair\'s margin is how many rank groups apart its two responses are' : '';
+    pass.notes.extra.push(`${rankedItems} ranked item(s) gave ${rankedPairs} pair(s) (--ranking-pairs ${pass.rankingPairs}; tied responses never pair${margin})`);
+  }
   return 'done';
 }

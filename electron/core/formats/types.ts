@@ -18,6 +18,12 @@ export interface ParsedRecord {
    * becomes a revision of the `source` annotator, like the preference.
    */
   judgement?: SourceJudgement | null;
+  /**
+   * What tells this record's item apart beyond its content, when the same content can come twice as
+   * different records (a PRM800K chain labeled in several sessions): mixed into the item's uid, so each
+   * session is an item of its own while a re-import of the same file still adds nothing.
+   */
+  identity?: string;
 }
 
 /** A file's own judgement of a task other than a pairwise preference. */
@@ -56,8 +62,9 @@ export interface DecidedPair {
 /**
  * The one shape every prompt of a text-format file has: plain text, or (as soon as one prompt is a
  * conversation) HH-style transcripts. A file never mixes the two: a trainer reads every line alike.
+ * trl-unpaired goes from text to 'chat' (message lists) instead, TRL's conversational shape.
  */
-export type PromptShape = 'text' | 'transcript';
+export type PromptShape = 'text' | 'transcript' | 'chat';
 
 /** Collects facts about an export that the summary note reports (conversions made on the way). */
 export class ExportNotes {

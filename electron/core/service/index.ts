@@ -16,6 +16,7 @@ import { labelsHandlers } from './labels';
 import { modelsHandlers } from './models';
 import { projectsHandlers } from './projects';
 import { rankingsHandlers } from './rankings';
+import { rubricsHandlers } from './rubrics';
 import { stepsHandlers } from './steps';
 import { uploadsHandlers } from './uploads';
 
@@ -42,6 +43,7 @@ export class ArbiterService {
       ...labelsHandlers(context),
       ...stepsHandlers(context),
       ...rankingsHandlers(context),
+      ...rubricsHandlers(context),
       ...modelsHandlers(context),
       ...jobsHandlers(context),
       ...appHandlers(context),

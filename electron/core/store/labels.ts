@@ -267,26 +267,44 @@ export function hasSourceLabel(db: Db, itemId: number, task: Task = 'pairwise'):
 export interface HeadLabel {
   annotator: string;
   kind: AnnotatorKind;
-  choice: Choice | null;
+  choice: Choice | Verdict | null;
   ranking: number[][] | null;
   strength: number | null;
+  /** The label an adjudication chose for the item and task: it decides before anyone else's. */
+  adjudicated?: boolean;
+  /** With `withBody`: the revision's body (step judgements live there), its time and the annotator's uuid. */
+  body?: LabelBody;
+  createdAt?: string;
+  annotatorUuid?: string;
 }
 
 /**
  * Loads the current labels of the items whose seq lies in [from, to], one query per page of items, so a
- * streaming export asks the database once per page rather than once per item.
+ * streaming export asks the database once per page rather than once per item. The label an item's
+ * newest adjudication of the task points at comes too, marked `adjudicated` (whoever the annotator).
+ * With `withBody`, each label carries its body, time and annotator uuid (step exports need them).
  */
-export function headLoader(db: Db, projectId: number, annotator?: string, task: Task = 'pairwise') {
+export function headLoader(db: Db, projectId: number, annotator?: string, task: Task = 'pairwise', withBody = false) {
+  const extra = withBody ? ', l.body, l.created_at, a.uuid AS annotator_uuid' : '';
   const statement = db.prepare(
-    `SELECT h.item_id, a.name AS annotator, a.kind, l.choice, l.ranking, l.strength
+    `SELECT h.item_id, a.name AS annotator, a.kind, l.choice, l.ranking, l.strength, 0 AS adjudicated${extra}
      FROM item i
      JOIN label_head h ON h.item_id = i.id AND h.task = @task
      JOIN label l ON l.seq = h.label_seq
      JOIN annotator a ON a.id = h.annotator_id
-     WHERE i.project_id = @project AND i.seq >= @from AND i.seq <= @to${annotator !== undefined ? ' AND a.name = @annotator' : ''}`,
+     WHERE i.project_id = @project AND i.seq >= @from AND i.seq <= @to${annotator !== undefined ? ' AND a.name = @annotator' : ''}
+     UNION ALL
+     SELECT d.item_id, a.name AS annotator, a.kind, l.choice, l.ranking, l.strength, 1 AS adjudicated${extra}
+     FROM item i
+     JOIN adjudication d ON d.item_id = i.id AND d.task = @task
+     JOIN label l ON l.seq = d.label_seq
+     JOIN annotator a ON a.id = l.annotator_id
+     WHERE i.project_id = @project AND i.seq >= @from AND i.seq <= @to
+       AND d.seq = (SELECT MAX(e.seq) FROM adjudication e WHERE e.item_id = d.item_id AND e.task = d.task)`,
   );
+  type Row = Omit<HeadLabel, 'ranking' | 'adjudicated' | 'body'> & { item_id: number; ranking: string | null; adjudicated: 0 | 1; body?: string; created_at?: string; annotator_uuid?: string };
   return (fromSeq: number, toSeq: number): Map<number, HeadLabel[]> => {
-    const rows = statement.all({ task, project: projectId, from: fromSeq, to: toSeq, annotator }) as (Omit<HeadLabel, 'ranking'> & { item_id: number; ranking: string | null })[];
+    const rows = statement.all({ task, project: projectId, from: fromSeq, to: toSeq, annotator }) as Row[];
     const byItem = new Map<number, HeadLabel[]>();
     for (const row of rows) {
       const label: HeadLabel = {
@@ -296,6 +314,12 @@ export function headLoader(db: Db, projectId: number, annotator?: string, task: 
         ranking: row.ranking ? (JSON.parse(row.ranking) as number[][]) : null,
         strength: row.strength,
       };
+      if (row.adjudicated) label.adjudicated = true;
+      if (withBody) {
+        label.body = JSON.parse(row.body!) as LabelBody;
+        label.createdAt = row.created_at;
+        label.annotatorUuid = row.annotator_uuid;
+      }
       const list = byItem.get(row.item_id);
       if (list) list.push(label);
       else byItem.set(row.item_id, [label]);

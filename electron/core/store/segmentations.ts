@@ -44,3 +44,27 @@ export function addSegmentation(db: Db, itemId: number, responseIdx: number, ste
     .run(itemId, responseIdx, next, JSON.stringify(steps), origin, new Date().toISOString());
   return { id: Number(result.lastInsertRowid), version: next, steps, origin };
 }
+
+/** The key segmentationsBetween files a version under. */
+export const segmentationKey = (itemId: number, responseIdx: number, version: number) => `${itemId}:${responseIdx}:${version}`;
+
+/**
+ * Every version of the steps of the responses of the items whose ids lie in [low, high] (a page of an
+ * export), by segmentationKey, and the newest version of each response by `${itemId}:${responseIdx}`.
+ */
+export function segmentationsBetween(db: Db, low: number, high: number): { steps: Map<string, string[]>; newest: Map<string, number> } {
+  const rows = db.prepare('SELECT item_id, response_idx, version, steps FROM segmentation WHERE item_id BETWEEN ? AND ?').all(low, high) as {
+    item_id: number;
+    response_idx: number;
+    version: number;
+    steps: string;
+  }[];
+  const steps = new Map<string, string[]>();
+  const newest = new Map<string, number>();
+  for (const r of rows) {
+    steps.set(segmentationKey(r.item_id, r.response_idx, r.version), JSON.parse(r.steps) as string[]);
+    const key = `${r.item_id}:${r.response_idx}`;
+    if ((newest.get(key) ?? 0) < r.version) newest.set(key, r.version);
+  }
+  return { steps, newest };
+}

@@ -1,6 +1,6 @@
 // Messages between the host's thread and a task worker (./worker.ts): one import or export per worker.
 import type { ApiErrorShape, ApiOutputs } from '../../../shared/api';
-import type { ExportFormat, ImportFormat } from '../../../shared/formatNames';
+import type { ExportFormat, ImportFormat, RankingPairs } from '../../../shared/formatNames';
 
 export type Task =
   | {
@@ -24,7 +24,7 @@ export type Task =
       skipInvalid: boolean;
       createProject: boolean;
     }
-  | { kind: 'export'; project: string; format: ExportFormat; out: string; annotator?: string }
+  | { kind: 'export'; project: string; format: ExportFormat; out: string; annotator?: string; neutral?: boolean; rankingPairs?: RankingPairs }
   /** Folds the WAL into the database on the worker's own connection, off the annotator's path. */
   | { kind: 'checkpoint' };
 

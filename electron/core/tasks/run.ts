@@ -42,6 +42,8 @@ export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promis
       format: task.format,
       out: task.out,
       annotator: task.annotator,
+      neutral: task.neutral,
+      rankingPairs: task.rankingPairs,
       onProgress: (written, read) => hooks.onProgress?.({ written, read }),
       isCancelled: hooks.isCancelled,
     });

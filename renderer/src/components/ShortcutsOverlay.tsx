@@ -45,23 +45,19 @@ const STEPS: Shortcut[] = [
 ];
 
 const RANKING: Shortcut[] = [
-  [[['1–9']], 'Place the response at that screen position next: the best first'],
+  [[['1–9']], 'Place that screen position next (best first)'],
   [[['=']], 'Tie the next pick with the one before'],
-  [[['Backspace']], 'Take the last pick back (Shift+Backspace: all)'],
-  [[['Enter']], 'Save the ranking, then the next item (the last response places itself)'],
-  [[['r']], 'Write a rationale (Esc: back to the keys)'],
+  [[['Backspace']], 'Take the last pick back (Shift: all)'],
+  [[['Enter']], 'Save the ranking, then the next item'],
   [[['→'], ['←']], 'Next / previous item to rank'],
-  [[['Ctrl', 'Z']], 'Undo the last save (puts back the ranking it replaced)'],
-  [[['Space'], ['PageDown']], 'Scroll the responses (Shift+Space / PageUp: up)'],
+  [[['Ctrl', 'Z']], 'Undo the last save'],
 ];
 
 const VERDICT: Shortcut[] = [
-  [[['1']], 'Good (saves, then the next response)'],
-  [[['2']], 'Bad'],
-  [[['s']], 'Rate the response step by step (when it has steps)'],
-  [[['r']], 'Write a rationale'],
-  [[['→'], ['←']], 'Next / previous single-response item'],
-  [[['Ctrl', 'Z']], 'Undo the last verdict (puts back the one it replaced)'],
+  [[['1'], ['2']], 'Good / bad (saves, then the next)'],
+  [[['s']], 'Rate its steps (a response with steps)'],
+  [[['→'], ['←']], 'Next / previous single response'],
+  [[['Ctrl', 'Z']], 'Undo the last verdict'],
 ];
 
 const READING: Shortcut[] = [
@@ -151,11 +147,11 @@ export function ShortcutsOverlay({ onClose }: { onClose(): void }) {
         <div className="grid gap-x-8 gap-y-5 md:grid-cols-2 xl:grid-cols-3">
           <div className="flex flex-col gap-5">
             <Group title="Compare" keys={COMPARE} />
-            <Group title="Ranking (3 or more responses)" keys={RANKING} />
+            <Group title="Rank (three or more responses)" keys={RANKING} />
+            <Group title="Verdict (one response)" keys={VERDICT} />
           </div>
           <div className="flex flex-col gap-5">
             <Group title="Steps (process supervision)" keys={STEPS} />
-            <Group title="Verdict (one response)" keys={VERDICT} />
           </div>
           <div className="flex flex-col gap-5">
             <Group title="Reading" keys={READING} />

@@ -3,11 +3,16 @@
 // for big ones (see ./pool.ts), so that hashing and JSON work overlap with the SQL on the main thread.
 // Nothing here may import the store: the worker must not load better-sqlite3.
 import type { ImportFormat } from '../../../../shared/formatNames';
-import { canonicalJson, itemUidOfCanonical } from '../../uid';
+import { canonicalJson, itemUidOfCanonical, sha256Hex } from '../../uid';
 import { parseArbiter } from '../arbiter';
 import { parseHhRlhf } from '../hhRlhf';
+import { parseMathShepherd } from '../mathShepherd';
+import { parsePrm800k } from '../prm800k';
+import { parseProcessbench } from '../processbench';
 import { parseRewardbench } from '../rewardbench';
+import { parseTrlStepwise } from '../stepwise';
 import { parseTrl, parseTrlChat, parseTrlChatImplicit, parseTrlImplicit } from '../trl';
+import { parseTrlUnpaired } from '../unpaired';
 import { RecordError, type ParsedRecord, type RecordParser } from '../types';
 
 export const PARSERS: Record<ImportFormat, RecordParser> = {
@@ -16,8 +21,13 @@ export const PARSERS: Record<ImportFormat, RecordParser> = {
   'trl-implicit': parseTrlImplicit,
   'trl-chat': parseTrlChat,
   'trl-chat-implicit': parseTrlChatImplicit,
+  'trl-unpaired': parseTrlUnpaired,
+  'trl-stepwise': parseTrlStepwise,
   'hh-rlhf': parseHhRlhf,
   rewardbench: parseRewardbench,
+  prm800k: parsePrm800k,
+  'math-shepherd': parseMathShepherd,
+  processbench: parseProcessbench,
 };
 
 export function parseJson(text: string): Record<string, unknown> {
@@ -105,8 +115,9 @@ export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], res
     canonical.push(typeof r.content === 'string' ? contentJson : canonicalJson(r.content));
     responses.push(contentJson, r.model, r.steps === null ? null : JSON.stringify(r.steps));
   }
+  const uid = itemUidOfCanonical(promptCanonical, canonical);
   rows.push(
-    itemUidOfCanonical(promptCanonical, canonical),
+    parsed.identity === undefined ? uid : sha256Hex(`${uid}\u0000${parsed.identity}`).slice(0, 32),
     draft.externalId,
     promptJson,
     draft.reference,

@@ -1,0 +1,243 @@
+// Rubrics and rubric ratings (shared/api/rubrics.ts). Versioning is the point: saving changed criteria
+// adds a version and never touches the old one, and a rating revision names the version it was made
+// under (label.rubric_version_id, and `rubric` + `rubric_version` in its body, FORMATS.md "Labels"), so
+// an old label keeps meaning what it meant. An item's own criteria (item.criteria) are rated the same
+// way under the name "item"; they become a version of their own the first time they are rated or saved,
+// and a change to them is the next version.
+import type { RubricLabelBody, RubricSaved, RubricSummary, RubricView } from '../../../shared/api';
+import type { ItemRecord, LabelBody } from '../../../shared/domain';
+import { responseLetter } from '../../../shared/letters';
+import { checkCriteria, ITEM_RUBRIC, offScale, problemText, type Criterion, type RatingValue } from '../../../shared/rubric';
+import { invalidInput, notFound } from '../errors';
+import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
+import type { Db } from '../store/db';
+import { getRevision, labelAppender } from '../store/labels';
+import type { ProjectRow } from '../store/projects';
+import {
+  criteriaHash,
+  findRubric,
+  itemCriteriaText,
+  itemRubricName,
+  listRubrics as listStored,
+  rubricNames,
+  rubricVersion,
+  saveRubricVersion,
+  setItemCriteria,
+  versionCounts,
+  type RubricVersionRow,
+} from '../store/rubrics';
+import { writeNow } from '../store/write';
+import type { FeatureHandlers, ServiceContext } from './context';
+import { requireItem, requireProject } from './guards';
+
+type RubricOps = 'listRubrics' | 'getRubric' | 'saveRubric' | 'saveItemCriteria' | 'saveRatings';
+
+/** A project rubric by name, or a not-found that lists the ones there are. */
+function requireRubric(db: Db, project: ProjectRow, name: string) {
+  const rubric = findRubric(db, project.id, name);
+  if (rubric) return rubric;
+  const names = rubricNames(db, project.id);
+  throw notFound(`The project “${project.name}” has no rubric named “${name}”. ${names.length ? `Its rubrics: ${names.join(', ')}.` : 'It has no rubrics yet: import one with `arbiter rubric import`.'}`);
+}
+
+function requireVersion(db: Db, rubricId: number, label: string, version: number | undefined): RubricVersionRow {
+  const row = rubricVersion(db, rubricId, version);
+  if (row) return row;
+  const latest = rubricVersion(db, rubricId);
+  throw notFound(`${label} has no version ${version}${latest ? `; its versions are 1 to ${latest.version}` : ''}.`);
+}
+
+/** An item's own criteria now, and the version they are (stored already, or the next one when they changed). */
+interface ItemCriteria {
+  storedName: string;
+  criteria: Criterion[];
+  version: number;
+  stored: RubricVersionRow | null;
+  rubricId: number | null;
+}
+
+function itemCriteria(db: Db, project: ProjectRow, item: ItemRecord): ItemCriteria {
+  const text = itemCriteriaText(db, item.id);
+  if (text === null) throw notFound(`Item ${item.id} has no criteria of its own; rate it with one of the project's rubrics.`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalidInput(`Item ${item.id}'s own criteria are not JSON; import the item again with its criteria fixed.`);
+  }
+  const checked = checkCriteria(parsed);
+  if (!checked.ok) throw invalidInput(`Item ${item.id}'s own criteria are not valid: ${checked.problems.slice(0, 3).map(problemText).join('; ')}.`);
+  const storedName = itemRubricName(item.uid);
+  const rubric = findRubric(db, project.id, storedName);
+  const latest = rubric ? rubricVersion(db, rubric.id) : null;
+  const same = latest !== null && latest.hash === criteriaHash(checked.value);
+  return { storedName, criteria: checked.value, version: same ? latest.version : (latest?.version ?? 0) + 1, stored: same ? latest : null, rubricId: rubric?.id ?? null };
+}
+
+function view(db: Db, rubric: string, row: RubricVersionRow, latest: number, itemId?: number): RubricView {
+  const counts = versionCounts(db, [row.id]).get(row.id) ?? { labels: 0, revisions: 0 };
+  return { rubric, version: row.version, latest, criteria: row.criteria, createdAt: row.createdAt, stored: true, ...counts, ...(itemId !== undefined ? { itemId } : {}) };
+}
+
+export function listProjectRubrics(db: Db, project: string): RubricSummary[] {
+  return listStored(db, requireProject(db, project).id);
+}
+
+export function getRubricView(db: Db, input: { project: string; rubric: string; version?: number; itemId?: number }): RubricView {
+  const project = requireProject(db, input.project);
+  if (input.rubric === ITEM_RUBRIC) {
+    if (input.itemId === undefined) throw invalidInput(`Name the item (itemId) whose own criteria to read.`);
+    const item = requireItem(db, project, input.itemId);
+    const own = itemCriteria(db, project, item);
+    if (input.version === undefined || input.version === own.version) {
+      if (own.stored) return view(db, ITEM_RUBRIC, own.stored, own.version, item.id);
+      return { rubric: ITEM_RUBRIC, version: own.version, latest: own.version, criteria: own.criteria, createdAt: null, stored: false, labels: 0, revisions: 0, itemId: item.id };
+    }
+    const label = `Item ${item.id}'s own criteria`;
+    if (own.rubricId === null || input.version > own.version) throw notFound(`${label} have no version ${input.version}; the newest is ${own.version}.`);
+    return view(db, ITEM_RUBRIC, requireVersion(db, own.rubricId, label, input.version), own.version, item.id);
+  }
+  const rubric = requireRubric(db, project, input.rubric);
+  const latest = requireVersion(db, rubric.id, `The rubric “${rubric.name}”`, undefined);
+  const row = input.version === undefined ? latest : requireVersion(db, rubric.id, `The rubric “${rubric.name}”`, input.version);
+  return view(db, rubric.name, row, latest.version);
+}
+
+/** Saves criteria (checked) as the newest version of a project rubric: the same content keeps its version. */
+export function saveProjectRubric(db: Db, input: { project: string; name: string; criteria: Criterion[] }): RubricSaved {
+  const project = requireProject(db, input.project);
+  const saved = writeNow(db, () => saveRubricVersion(db, project.id, input.name, input.criteria));
+  return { rubric: input.name, version: saved.version.version, created: saved.created };
+}
+
+interface RatingsInput {
+  ratings: Record<string, Record<string, RatingValue>>;
+  criterionWinner?: Record<string, 'A' | 'B' | 'tie'>;
+}
+
+/**
+ * Checks ratings against a version's criteria: each response letter is one of the item's, each key one of
+ * the version's criteria, each value on its criterion's scale; then that every response has a value for
+ * each required criterion. Returns the ratings in source and criteria order.
+ */
+function checkRatings(item: ItemRecord, what: string, criteria: Criterion[], input: RatingsInput): Pick<RubricLabelBody, 'ratings' | 'criterion_winner'> {
+  const letters = item.responses.map((_, i) => responseLetter(i));
+  const byKey = new Map(criteria.map((c) => [c.key, c]));
+  const known = criteria.map((c) => c.key).join(', ');
+  const problems: string[] = [];
+  for (const [letter, values] of Object.entries(input.ratings)) {
+    if (!letters.includes(letter)) {
+      problems.push(`ratings.${letter}: item ${item.id} has ${letters.length === 1 ? 'one response (A)' : `${letters.length} responses (${letters.join(', ')})`}`);
+      continue;
+    }
+    for (const [key, value] of Object.entries(values)) {
+      const criterion = byKey.get(key);
+      if (!criterion) problems.push(`ratings.${letter}.${key}: ${what} has no criterion “${key}” (its criteria: ${known})`);
+      else {
+        const why = offScale(criterion.scale, value);
+        if (why) problems.push(`ratings.${letter}.${key}: ${why}`);
+      }
+    }
+  }
+  const winners = Object.entries(input.criterionWinner ?? {});
+  if (winners.length && letters.length !== 2) problems.push(`criterionWinner: a winner per criterion is for an item with two responses; item ${item.id} has ${letters.length}`);
+  for (const [key] of winners) if (!byKey.has(key)) problems.push(`criterionWinner.${key}: ${what} has no criterion “${key}” (its criteria: ${known})`);
+  if (problems.length) {
+    const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
+    throw invalidInput(`Could not save the ratings: ${problems.slice(0, 5).join('; ')}${more}.`, { problems });
+  }
+  const missing: Record<string, string[]> = {};
+  for (const letter of letters) {
+    const absent = criteria.filter((c) => c.required && input.ratings[letter]?.[c.key] === undefined).map((c) => c.key);
+    if (absent.length) missing[letter] = absent;
+  }
+  if (Object.keys(missing).length) {
+    const list = Object.entries(missing)
+      .map(([letter, keys]) => `${letter}: ${keys.join(', ')}`)
+      .join('; ');
+    throw invalidInput(`Required criteria are not rated: ${list}. Rate them (null means not applicable) and save again.`, { missing });
+  }
+  const ratings: RubricLabelBody['ratings'] = {};
+  for (const letter of letters) {
+    const given = input.ratings[letter];
+    if (!given) continue;
+    const ordered: Record<string, RatingValue> = {};
+    for (const c of criteria) if (given[c.key] !== undefined) ordered[c.key] = given[c.key]!;
+    ratings[letter] = ordered;
+  }
+  const result: Pick<RubricLabelBody, 'ratings' | 'criterion_winner'> = { ratings };
+  if (winners.length) {
+    result.criterion_winner = {};
+    for (const c of criteria) if (input.criterionWinner![c.key] !== undefined) result.criterion_winner[c.key] = input.criterionWinner![c.key]!;
+  }
+  return result;
+}
+
+export function rubricsHandlers({ db, events }: ServiceContext): FeatureHandlers<RubricOps> {
+  const humanAnnotator = (name: string) => {
+    if (name === SOURCE_ANNOTATOR) throw invalidInput(`"${SOURCE_ANNOTATOR}" is reserved for judgements a file carried.`);
+    const row = findAnnotator(db, name) ?? ensureAnnotator(db, name, 'human');
+    if (row.kind !== 'human') throw invalidInput(`"${name}" is a ${row.kind} annotator; labels from the app are a person's.`);
+    return row;
+  };
+
+  return {
+    listRubrics: ({ project }) => listProjectRubrics(db, project),
+    getRubric: (input) => getRubricView(db, input),
+    saveRubric: (input) => saveProjectRubric(db, input),
+    saveItemCriteria: ({ project: name, itemId, criteria }) => {
+      const project = requireProject(db, name);
+      const item = requireItem(db, project, itemId);
+      const saved = writeNow(db, () => {
+        setItemCriteria(db, item.id, criteria);
+        return saveRubricVersion(db, project.id, itemRubricName(item.uid), criteria);
+      });
+      return { rubric: ITEM_RUBRIC, version: saved.version.version, created: saved.created };
+    },
+    saveRatings: (input) => {
+      const project = requireProject(db, input.project);
+      const item = requireItem(db, project, input.itemId);
+      const n = item.responses.length;
+      const order = input.shownOrder;
+      if (order && (order.length !== n || new Set(order).size !== n || order.some((i) => i >= n))) throw invalidInput(`shownOrder must list each of the item's ${n} response indexes once.`);
+      const id = writeNow(db, () => {
+        // The version rated: a project rubric's, or the item's own (stored now if this is its first rating).
+        let version: RubricVersionRow;
+        let what: string;
+        if (input.rubric === ITEM_RUBRIC) {
+          const own = itemCriteria(db, project, item);
+          what = `item ${item.id}'s own criteria, version ${input.version},`;
+          if (input.version === own.version) version = own.stored ?? saveRubricVersion(db, project.id, own.storedName, own.criteria).version;
+          else if (own.rubricId !== null && input.version < own.version) version = requireVersion(db, own.rubricId, `Item ${item.id}'s own criteria`, input.version);
+          else throw notFound(`Item ${item.id}'s own criteria have no version ${input.version}; the newest is ${own.version}. Reload the item.`);
+        } else {
+          const rubric = requireRubric(db, project, input.rubric);
+          version = requireVersion(db, rubric.id, `The rubric “${rubric.name}”`, input.version);
+          what = `the rubric “${rubric.name}” version ${version.version}`;
+        }
+        const checked = checkRatings(item, what, version.criteria, input);
+        const body: RubricLabelBody = { ratings: checked.ratings, rubric: input.rubric, rubric_version: version.version };
+        if (checked.criterion_winner) body.criterion_winner = checked.criterion_winner;
+        if (input.rationale) body.rationale = input.rationale;
+        if (input.timeMs !== undefined) body.time_ms = input.timeMs;
+        if (input.prelabelVisible !== undefined) body.prelabel_visible = input.prelabelVisible;
+        const annotator = humanAnnotator(input.annotator);
+        return labelAppender(db)({
+          id: input.id,
+          projectId: project.id,
+          itemId: item.id,
+          annotatorId: annotator.id,
+          task: 'rubric',
+          choice: null,
+          shownOrder: order ?? null,
+          rubricVersionId: version.id,
+          // A rubric's ratings may hold category names and nulls; LabelBody's ratings type says numbers only.
+          body: body as unknown as LabelBody,
+          done: Object.values(body.ratings).some((values) => Object.keys(values).length > 0) || Object.keys(body.criterion_winner ?? {}).length > 0,
+        }).id;
+      });
+      events.emit('event', { type: 'label', project: input.project, itemId: item.id, task: 'rubric' });
+      return getRevision(db, id)!;
+    },
+  };
+}

@@ -1,0 +1,249 @@
+// The verdict screen: items with one response, judged good (`1`) or bad (`2`) for unpaired (KTO-style)
+// data. The key saves at once, through the outbox, and the next item without your verdict follows. The
+// prompt is pinned above the response; the response's length is shown; a response with steps of its own
+// opens on the step screen with `s`.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { approxTokens, contentText } from '../../../../shared/choices';
+import type { Verdict } from '../../../../shared/domain';
+import { ContentView } from '../../components/ContentView';
+import { Kbd } from '../../components/Kbd';
+import { digitOf, pageDirection, scrollByPage, scrollsItself, useGlobalKeys } from '../../components/keys';
+import { useShell } from '../../context';
+import { routeHash } from '../../route';
+import { PromptPane } from '../compare/PromptPane';
+import { BarButton, Centered, ItemLine, RationaleBox, StatusLine, UnsavedBanner } from './parts';
+import { screenFor } from './ScreenTabs';
+import { useJudgementLoop } from './useJudgementLoop';
+
+const VERDICTS: { verdict: Verdict; key: string; icon: string; label: string; tone: string; active: string }[] = [
+  { verdict: 'good', key: '1', icon: '✓', label: 'Good', tone: 'text-ok', active: 'bg-ok/12 ring-ok' },
+  { verdict: 'bad', key: '2', icon: '✕', label: 'Bad', tone: 'text-bad', active: 'bg-bad-soft ring-bad' },
+];
+
+const WORDS: Record<Verdict, string> = { good: 'Good', bad: 'Bad' };
+
+export function VerdictScreen({ project, itemId }: { project: string; itemId?: number }) {
+  const { annotator, keysEnabled, navigate, countLabelWrite } = useShell();
+  const loop = useJudgementLoop(project, annotator, 'verdict', itemId, countLabelWrite);
+  const { shown, phase, outbox } = loop;
+  const item = shown?.item ?? null;
+  const current = shown?.mine?.verdict ?? null;
+  const response = item?.responses[0];
+  const steps = response?.steps ?? null;
+  const [folded, setFolded] = useState(true);
+  const rationaleBox = useRef<HTMLTextAreaElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    setFolded(true);
+    if (body.current) body.current.scrollTop = 0;
+  }, [item?.id]);
+
+  useEffect(() => {
+    if (phase === 'elsewhere' && loop.elsewhere) navigate({ name: screenFor(loop.elsewhere.responses.length), project, itemId: loop.elsewhere.id });
+  }, [phase, loop.elsewhere, navigate, project]);
+
+  useEffect(() => {
+    if (!item) return;
+    const hash = routeHash({ name: 'verdict', project, itemId: item.id });
+    if (location.hash !== hash) history.replaceState(null, '', hash);
+  }, [project, item]);
+
+  const choose = useCallback(
+    (verdict: Verdict) => {
+      if (!item) return;
+      loop.judge({ verdict }, WORDS[verdict], (mine) => (mine.verdict ? WORDS[mine.verdict] : 'none'));
+    },
+    [item, loop],
+  );
+
+  const openSteps = useCallback(() => {
+    if (!item || !steps) return;
+    loop.flushRationale();
+    navigate({ name: 'steps', project, itemId: item.id, response: 0 });
+  }, [item, steps, loop, navigate, project]);
+
+  useGlobalKeys((event) => {
+    const mod = event.ctrlKey || event.metaKey;
+    if (mod && !event.altKey && !event.shiftKey && event.code === 'KeyZ') {
+      event.preventDefault();
+      void loop.undo();
+      return;
+    }
+    if (mod || event.altKey) return;
+    const page = pageDirection(event);
+    if (page !== null) {
+      event.preventDefault();
+      if (scrollsItself(body.current)) scrollByPage(body.current, page);
+      return;
+    }
+    const digit = digitOf(event);
+    if (digit !== null && !event.shiftKey && (digit === 1 || digit === 2)) {
+      event.preventDefault();
+      choose(digit === 1 ? 'good' : 'bad');
+      return;
+    }
+    switch (event.key) {
+      case 'ArrowRight':
+        event.preventDefault();
+        void loop.go('next');
+        break;
+      case 'ArrowLeft':
+        event.preventDefault();
+        void loop.go('previous');
+        break;
+      case 'r':
+      case 'R':
+        event.preventDefault();
+        rationaleBox.current?.focus();
+        break;
+      case 'f':
+        setFolded((v) => !v);
+        break;
+      case 's':
+        if (steps) {
+          event.preventDefault();
+          openSteps();
+        }
+        break;
+    }
+  }, keysEnabled);
+
+  const text = response ? contentText(response.content) : '';
+
+  return (
+    <main className="flex min-h-0 flex-1 flex-col" data-testid="verdict-screen" data-item-id={item?.id ?? ''}>
+      <UnsavedBanner unsaved={outbox.unsaved} status={outbox.status} onRetry={outbox.retryNow} what="verdict" />
+      {(phase === 'loading' || phase === 'elsewhere') && <div className="p-6 text-[13px] text-muted">Loading…</div>}
+      {phase === 'error' && (
+        <Centered>
+          <p className="font-semibold text-bad">Could not open the project “{project}”.</p>
+          <p>{loop.loadError}</p>
+        </Centered>
+      )}
+      {phase === 'empty' && (
+        <Centered testid="verdict-empty">
+          <p className="text-[15px] font-medium">No item in this project has a single response.</p>
+          <p className="text-muted">Pairs are labeled on the Compare screen, three or more responses on the Rank screen.</p>
+          <div className="mt-2 flex gap-2">
+            <button className="rounded border border-line-strong px-3 py-1.5 text-[13px]" onClick={() => navigate({ name: 'compare', project })}>
+              Compare <Kbd className="ml-1">c</Kbd>
+            </button>
+            <button className="rounded border border-line-strong px-3 py-1.5 text-[13px]" onClick={() => navigate({ name: 'rank', project })}>
+              Rank <Kbd className="ml-1">n</Kbd>
+            </button>
+          </div>
+        </Centered>
+      )}
+      {phase === 'done' && (
+        <Centered testid="all-done">
+          <p className="text-[15px] font-medium">Every single-response item has your verdict.</p>
+          <p className="text-muted">Go back over them with ← / →, or export from the Datasets screen.</p>
+          <div className="mt-2 flex gap-2">
+            <button className="rounded border border-line-strong px-3 py-1.5 text-[13px]" onClick={() => void loop.go('previous')}>
+              <Kbd className="mr-1">←</Kbd> Last item
+            </button>
+            <button className="rounded bg-accent px-3 py-1.5 text-[13px] font-medium text-white dark:text-[#111]" onClick={() => navigate({ name: 'datasets', project })}>
+              Export… <Kbd className="ml-1">d</Kbd>
+            </button>
+          </div>
+        </Centered>
+      )}
+
+      {item && response && phase === 'ready' && (
+        <>
+          <ItemLine itemNumber={item.seq + 1} total={item.total} externalId={item.externalId}>
+            {current && (
+              <span className="text-fg" data-testid="current-verdict" data-verdict={current}>
+                your verdict: <b className={`font-semibold ${current === 'good' ? 'text-ok' : 'text-bad'}`}>{WORDS[current]}</b>
+              </span>
+            )}
+          </ItemLine>
+          <PromptPane prompt={item.prompt} folded={folded} onToggle={() => setFolded((v) => !v)} />
+          <article
+            className={`flex min-h-0 flex-1 flex-col bg-surface ${current === 'good' ? 'shadow-[inset_3px_0_0_var(--ok)]' : current === 'bad' ? 'shadow-[inset_3px_0_0_var(--bad)]' : ''}`}
+            data-testid="verdict-response"
+            aria-label="Response"
+          >
+            <div ref={body} tabIndex={0} aria-label="Response text" className="min-h-0 flex-1 overflow-y-auto outline-none focus-visible:shadow-[inset_0_0_0_2px_var(--accent)]" data-testid="verdict-body">
+              {/* Laid out as the prompt is: a label column, then the text, so the two read down one edge. */}
+              <div className="mx-auto flex max-w-[1800px] gap-3 px-4 pt-3 pb-6">
+                <div className="w-16 shrink-0 pt-0.5 text-[11px] font-semibold tracking-wide text-faint uppercase">Response</div>
+                <div className="min-w-0 flex-1">
+                  <div className="mb-2.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-[12px] whitespace-nowrap">
+                    <span className="tabular-nums text-faint" data-testid="verdict-length">
+                      {text.length.toLocaleString()} chars · ~{approxTokens(text).toLocaleString()} tokens
+                    </span>
+                    {current && (
+                      <span className={`rounded px-1.5 py-px font-semibold ${current === 'good' ? 'bg-ok/12 text-ok' : 'bg-bad-soft text-bad'}`} data-testid="verdict-mark">
+                        {current === 'good' ? '✓ good' : '✕ bad'}
+                      </span>
+                    )}
+                    {steps && (
+                      <button
+                        className="flex items-center gap-1 rounded border border-line-strong px-1.5 py-px text-muted hover:bg-surface-2 hover:text-fg"
+                        onClick={openSteps}
+                        title="This response has steps of its own: rate them one by one on the step screen (s)"
+                        data-testid="open-steps"
+                      >
+                        {steps.length} steps: rate them one by one <Kbd>s</Kbd>
+                      </button>
+                    )}
+                  </div>
+                  <ContentView content={response.content} />
+                </div>
+              </div>
+            </div>
+          </article>
+        </>
+      )}
+
+      {(phase === 'ready' || phase === 'done') && (
+        <footer className="shrink-0 border-t border-line bg-surface px-3 py-2" data-testid="verdict-bar">
+          <div className="mx-auto flex max-w-[1800px] flex-wrap items-center gap-2">
+            <div className="flex items-center gap-1.5" role="group" aria-label="Verdict">
+              {VERDICTS.map((v) => {
+                const active = current === v.verdict;
+                return (
+                  <button
+                    key={v.verdict}
+                    disabled={!item}
+                    onClick={() => choose(v.verdict)}
+                    className={`flex h-8 items-center gap-2 rounded-md border px-3 text-[13px] disabled:opacity-50 ${
+                      active ? `${v.active} border-transparent font-semibold ring-2` : 'border-line-strong bg-surface hover:bg-surface-2'
+                    }`}
+                    aria-pressed={active}
+                    data-testid={`verdict-${v.verdict}`}
+                  >
+                    <Kbd>{v.key}</Kbd>
+                    <span className={`${v.tone} font-bold`} aria-hidden>
+                      {v.icon}
+                    </span>
+                    <span>{v.label}</span>
+                  </button>
+                );
+              })}
+            </div>
+            <div className="ml-auto flex items-center gap-1.5">
+              <BarButton onClick={() => void loop.undo()} title="Undo the last verdict (Ctrl+Z)" testid="undo">
+                <Kbd>Ctrl Z</Kbd> Undo
+              </BarButton>
+              <BarButton onClick={() => void loop.go('previous')} title="Previous single-response item (←)" testid="prev">
+                <Kbd>←</Kbd> Prev
+              </BarButton>
+              <BarButton onClick={() => void loop.go('next')} title="Next single-response item (→)" testid="next">
+                Next <Kbd>→</Kbd>
+              </BarButton>
+            </div>
+          </div>
+          <div className="mx-auto mt-2 flex max-w-[1800px] flex-wrap items-start gap-3">
+            <RationaleBox ref={rationaleBox} value={loop.rationale} onChange={loop.editRationale} onDone={loop.flushRationale} />
+            <div className="w-full md:w-[460px] md:shrink-0">
+              <StatusLine status={outbox.status} onRetry={outbox.retryNow} hint="1 good · 2 bad: it saves at once and the next response follows." />
+            </div>
+          </div>
+        </footer>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,96 @@
+// Which items these screens walk: the ranking screen items with three or more responses, the verdict
+// screen items with one. nextItem with the screen's task ('ranking' / 'verdict') answers items of that
+// shape only, skipping those this annotator has judged for the task. The shape is checked here again: an
+// older host (nextItem without the shape filter) gets the same walk, skipping an item of another shape
+// by the items table's keyset pages (which carry each item's response count), a page per 200 items.
+import type { ItemListRow, ItemView } from '../../../../shared/api';
+import type { LabelRevision, Verdict } from '../../../../shared/domain';
+import { api } from '../../api';
+
+export type Shape = 'ranking' | 'verdict';
+
+export const fitsShape = (shape: Shape, responses: number): boolean => (shape === 'ranking' ? responses >= 3 : responses === 1);
+
+const PAGE = 200;
+
+/** The first item of the shape strictly after `afterSeq` (before it, going back), labeled or not. */
+export async function findRow(project: string, shape: Shape, afterSeq: number | undefined, direction: 'next' | 'previous'): Promise<ItemListRow | null> {
+  let from = afterSeq;
+  for (;;) {
+    const page = await api.listItems({ project, filter: 'all', order: direction === 'next' ? 'first' : 'last', afterSeq: from, limit: PAGE });
+    const row = page.rows.find((r) => fitsShape(shape, r.responses));
+    if (row) return row;
+    const last = page.rows[page.rows.length - 1];
+    if (page.next === null || !last) return null;
+    from = page.next;
+  }
+}
+
+/**
+ * The next item of the shape without this annotator's judgement for the task, after `afterSeq` and then
+ * around from the start, as the compare screen's walk goes. `skip` passes over items whose save is still
+ * on its way (the host does not know them as judged yet).
+ */
+export async function nextUnjudged(
+  project: string,
+  annotator: string,
+  shape: Shape,
+  afterSeq: number | undefined,
+  skip: (itemId: number) => boolean = () => false,
+): Promise<ItemView | null> {
+  const start = afterSeq ?? -1;
+  let pos = start;
+  let wrapped = false;
+  // Each round moves past at least one item; the bound only stops a host that answers nonsense.
+  for (let round = 0; round < 100_000; round++) {
+    const found = await api.nextItem({ project, annotator, afterSeq: pos, task: shape, unlabeledOnly: true });
+    if (!found) return null;
+    if (found.seq <= pos) {
+      // Nothing after pos: the host went around to the start.
+      if (wrapped) return null;
+      wrapped = true;
+    }
+    if (wrapped && found.seq > start) return null;
+    const fits = fitsShape(shape, found.responses.length);
+    if (fits && !skip(found.id)) return found;
+    if (fits) {
+      pos = found.seq;
+      continue;
+    }
+    const row = await findRow(project, shape, found.seq, 'next');
+    if (!row) {
+      if (wrapped) return null;
+      wrapped = true;
+      pos = -1;
+      continue;
+    }
+    if (wrapped && row.seq > start) return null;
+    pos = row.seq - 1;
+  }
+  return null;
+}
+
+/** The item of the shape next to `afterSeq` in a direction, judged or not (→ / ←). */
+export async function neighbourOfShape(project: string, annotator: string, shape: Shape, afterSeq: number | undefined, direction: 'next' | 'previous'): Promise<ItemView | null> {
+  const found = await api.nextItem({ project, annotator, afterSeq, direction, task: shape, unlabeledOnly: false });
+  if (!found || fitsShape(shape, found.responses.length)) return found;
+  const row = await findRow(project, shape, afterSeq, direction);
+  return row ? api.getItem({ project, annotator, itemId: row.id }) : null;
+}
+
+/** This annotator's current judgement of the task on an item (the newest revision), if any. */
+export interface Mine {
+  ranking: number[][] | null;
+  verdict: Verdict | null;
+  rationale: string;
+}
+
+export function mineFrom(history: LabelRevision[], annotator: string, shape: Shape): Mine | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const r = history[i]!;
+    if (r.annotator !== annotator || r.task !== shape) continue;
+    if (shape === 'ranking') return r.ranking ? { ranking: r.ranking, verdict: null, rationale: r.body.rationale ?? '' } : null;
+    return r.choice === 'good' || r.choice === 'bad' ? { ranking: null, verdict: r.choice, rationale: r.body.rationale ?? '' } : null;
+  }
+  return null;
+}
