@@ -43,7 +43,8 @@ export const labelsSchemas = {
     })
     .strict(),
   saveRationale: z.object({ project: projectName, annotator: annotatorName, itemId, rationale: z.string().max(20_000) }).strict(),
-  undoLabel: z.object({ project: projectName, annotator: annotatorName, itemId }).strict(),
+  /** Appends a revision restoring the one the current label replaced (or clearing it), for one task. */
+  undoLabel: z.object({ project: projectName, annotator: annotatorName, itemId, task: z.enum(TASKS).default('pairwise') }).strict(),
   labelHistory: z.object({ project: projectName, itemId }).strict(),
   /** Cheap progress for the header: one annotator's labeled count and the project's size. */
   progress: z.object({ project: projectName, annotator: annotatorName, task: z.enum(TASKS).default('pairwise') }).strict(),

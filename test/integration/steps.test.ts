@@ -80,6 +80,12 @@ describe('rankings and verdicts', () => {
     await expect(service.dispatch('saveVerdict', { project: 'p', annotator: 'ann', itemId: id('four'), verdict: 'good' })).rejects.toThrow(/verdict is for an item with one/);
     const verdict = await service.dispatch('saveVerdict', { project: 'p', annotator: 'ann', itemId: id('chain'), verdict: 'bad' });
     expect(verdict).toMatchObject({ task: 'verdict', choice: 'bad' });
+    // Undo per task: back to nothing, and the verdict counter with it; the ranking is untouched.
+    const undone = await service.dispatch('undoLabel', { project: 'p', annotator: 'ann', itemId: id('chain'), task: 'verdict' });
+    expect(undone).toMatchObject({ task: 'verdict', choice: null });
+    expect((await service.dispatch('progress', { project: 'p', annotator: 'ann', task: 'verdict' })).labeledByMe).toBe(0);
+    expect((await service.dispatch('progress', { project: 'p', annotator: 'ann', task: 'ranking' })).labeledByMe).toBe(1);
+    await service.dispatch('saveVerdict', { project: 'p', annotator: 'ann', itemId: id('chain'), verdict: 'bad' });
     // Each screen walks its own items, and a judgement of one task leaves the others unlabeled.
     expect(await service.dispatch('nextItem', { project: 'p', annotator: 'ann', task: 'ranking' })).toBeNull();
     expect(await service.dispatch('nextItem', { project: 'p', annotator: 'ann', task: 'verdict' })).toBeNull();

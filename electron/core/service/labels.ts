@@ -1,7 +1,7 @@
 // The labeling loop: items in order, the annotator's label on each, saves, rationale edits, undo, history,
 // and the header's progress (from counters, never a scan).
 import type { ItemView, PairwiseRevision } from '../../../shared/api';
-import type { ItemRecord, LabelRevision } from '../../../shared/domain';
+import type { ItemRecord, LabelRevision, Task } from '../../../shared/domain';
 import { shownOrder } from '../../../shared/order';
 import { invalidInput } from '../errors';
 import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
@@ -101,11 +101,11 @@ export function labelsHandlers({ db, events }: ServiceContext): FeatureHandlers<
         body: { ...current.body, rationale },
       });
     },
-    undoLabel: ({ project, annotator, itemId }) => {
+    undoLabel: ({ project, annotator, itemId, task }) => {
       const row = requireProject(db, project);
       requireItem(db, row, itemId);
       const me = findAnnotator(db, annotator);
-      return me ? undo(db, row.id, itemId, me.id) : null;
+      return me ? undo(db, row.id, itemId, me.id, task) : null;
     },
     labelHistory: ({ project, itemId }) => {
       const row = requireProject(db, project);
@@ -125,9 +125,9 @@ export function labelsHandlers({ db, events }: ServiceContext): FeatureHandlers<
  * Undo appends a revision equal to the one before the current one (or a clearing revision), so the
  * history keeps every step and undo itself can be undone by labeling again.
  */
-function undo(db: Db, projectId: number, itemId: number, annotatorId: number): LabelRevision | null {
+function undo(db: Db, projectId: number, itemId: number, annotatorId: number, task: Task): LabelRevision | null {
   const id = writeNow(db, () => {
-    const revisions = history(db, itemId, annotatorId, 'pairwise');
+    const revisions = history(db, itemId, annotatorId, task);
     const current = revisions[revisions.length - 1];
     if (!current) return null;
     const previous = findReplacedState(revisions);
@@ -135,11 +135,15 @@ function undo(db: Db, projectId: number, itemId: number, annotatorId: number): L
       projectId,
       itemId,
       annotatorId,
+      task,
+      rubricVersionId: null,
       choice: previous?.choice ?? null,
       strength: previous?.strength ?? null,
       ranking: previous?.ranking ?? null,
       shownOrder: previous?.shownOrder ?? current.shownOrder,
       body: { ...(previous?.body ?? {}), undo_of: current.id },
+      // A step or rubric judgement lives in its body: restoring one restores a judgement.
+      done: previous === null ? false : task === 'steps' || task === 'rubric' || task === 'critique' ? true : undefined,
     }).id;
   });
   return id ? getRevision(db, id) : null;
