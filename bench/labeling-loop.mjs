@@ -94,6 +94,10 @@ async function measure(browser, n) {
   try {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     await context.addInitScript((name) => localStorage.setItem('arbiter.annotator', name), annotator);
+    // The key is heard before the app's own window/capture listeners (added when the page loads): a screen
+    // that swaps the item inside its keydown handler has already changed data-item-id by the time a
+    // listener added later runs, so `fromId` would be the new item and the next key's change be measured.
+    await context.addInitScript(() => addEventListener('keydown', (e) => window.__loopOnKey?.(e), { capture: true }));
     const page = await context.newPage();
     await page.goto(url);
     await page.getByTestId('header').waitFor();
@@ -118,16 +122,11 @@ async function measure(browser, n) {
       const target = document.querySelector(selector);
       const idNow = () => target.getAttribute('data-item-id') ?? '';
       w.__loop = { pressedAt: 0, fromId: '', latencies: [] };
-      // Registered before the app's own listeners would not matter: the press time is taken at dispatch.
-      addEventListener(
-        'keydown',
-        (e) => {
-          if (e.key !== key) return;
-          w.__loop.pressedAt = e.timeStamp;
-          w.__loop.fromId = idNow();
-        },
-        { capture: true },
-      );
+      w.__loopOnKey = (e) => {
+        if (e.key !== key) return;
+        w.__loop.pressedAt = e.timeStamp;
+        w.__loop.fromId = idNow();
+      };
       // The first change to another item after the key, then the frame that paints it.
       new MutationObserver(() => {
         const { pressedAt, fromId } = w.__loop;

@@ -1,13 +1,13 @@
 // Safe markdown for untrusted model text. Raw HTML is never parsed (react-markdown turns it into
 // plain text without rehype-raw), links never navigate (rendered as spans with the target in a
 // title), and images are never fetched (their alt text is shown instead).
-import { memo, type ComponentProps } from 'react';
+import { memo, type ComponentProps, type ReactElement } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import rehypeKatex from 'rehype-katex';
-import rehypeHighlight from 'rehype-highlight';
+import rehypeHighlight, { type Options as HighlightOptions } from 'rehype-highlight';
 
 type Extra = { node?: unknown };
 
@@ -30,19 +30,52 @@ const remarkPlugins = [remarkGfm, remarkMath, remarkBreaks];
 // URLs are only ever shown as text (a title), never followed or fetched, so they are kept as written:
 // the annotator can see that a response links to javascript: or to a tracker.
 const keepUrl = (url: string) => url;
+// react-markdown makes a new processor on every render, and rehype-highlight builds a highlighter with
+// its ~37 languages each time it is attached: far more than the text costs. The options never change,
+// so the highlighter is built once.
+let highlighter: ReturnType<typeof rehypeHighlight> | undefined;
+const rehypeHighlightOnce = (options: HighlightOptions) => (highlighter ??= rehypeHighlight(options));
 // KaTeX errors render in red instead of throwing; highlighting only where a language is named
 // (auto-detection guesses wrong on prose and costs time on long responses).
 const rehypePlugins: NonNullable<ComponentProps<typeof ReactMarkdown>['rehypePlugins']> = [
   [rehypeKatex, { throwOnError: false, strict: 'ignore', trust: false, maxExpand: 500, maxSize: 50 }],
-  [rehypeHighlight, { detect: false, ignoreMissing: true }],
+  [rehypeHighlightOnce, { detect: false, ignoreMissing: true }],
 ];
 
+// What a text renders to depends on the text alone, so the React elements of the texts rendered last
+// are kept (up to a number of texts and of characters, least recently used dropped): a text shown again,
+// or rendered ahead with prepareMarkdown, costs nothing to render.
+const rendered = new Map<string, ReactElement>();
+const KEEP_TEXTS = 400;
+const KEEP_CHARS = 2_000_000;
+const KEEP_LONGEST = 100_000;
+let keptChars = 0;
+
+function render(text: string): ReactElement {
+  const hit = rendered.get(text);
+  if (hit) {
+    rendered.delete(text);
+    rendered.set(text, hit);
+    return hit;
+  }
+  const element = ReactMarkdown({ children: text, remarkPlugins, rehypePlugins, components, skipHtml: false, urlTransform: keepUrl });
+  if (text.length <= KEEP_LONGEST) {
+    rendered.set(text, element);
+    keptChars += text.length;
+    for (const oldest of rendered.keys()) {
+      if (rendered.size <= KEEP_TEXTS && keptChars <= KEEP_CHARS) break;
+      rendered.delete(oldest);
+      keptChars -= oldest.length;
+    }
+  }
+  return element;
+}
+
+/** Renders a text ahead (the next item's, while the annotator reads this one), so showing it later costs nothing. */
+export function prepareMarkdown(text: string): void {
+  render(text);
+}
+
 export const Markdown = memo(function Markdown({ text, className }: { text: string; className?: string }) {
-  return (
-    <div className={`md ${className ?? ''}`}>
-      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components} skipHtml={false} urlTransform={keepUrl}>
-        {text}
-      </ReactMarkdown>
-    </div>
-  );
+  return <div className={`md ${className ?? ''}`}>{render(text)}</div>;
 });

@@ -12,6 +12,8 @@ import { CorrectionBox, SplitView, TagPicker } from './StepEditors';
 export type Mode = 'keys' | 'tags' | 'correct' | 'split';
 
 interface Props {
+  /** The item and response shown ("itemId:response"). */
+  at: string;
   steps: string[];
   judgement: Judgement;
   cursor: number;
@@ -29,9 +31,17 @@ interface Props {
   onCorrection(text: string): void;
 }
 
-/** Keeps the current step in view: its top a little below the top of the list when it moves out of sight. */
-function useKeepInView(scroller: RefObject<HTMLDivElement | null>, row: RefObject<HTMLLIElement | null>, key: unknown) {
+/**
+ * Keeps the current step in view: its top a little below the top of the list when it moves out of sight.
+ * A new item or response (`at`) opens at the top on its first step, so nothing is measured then.
+ */
+function useKeepInView(scroller: RefObject<HTMLDivElement | null>, row: RefObject<HTMLLIElement | null>, key: unknown, at: string) {
+  const shown = useRef(at);
   useLayoutEffect(() => {
+    if (shown.current !== at) {
+      shown.current = at;
+      return;
+    }
     const box = scroller.current;
     const el = row.current;
     if (!box || !el) return;
@@ -42,13 +52,13 @@ function useKeepInView(scroller: RefObject<HTMLDivElement | null>, row: RefObjec
       const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
       box.scrollTo({ top: box.scrollTop + (r.top - b.top) - margin, behavior: reduced ? 'auto' : 'smooth' });
     }
-  }, [key]);
+  }, [key, at]);
 }
 
 export const StepList = memo(function StepList(props: Props) {
   const { steps, judgement, cursor, mode, models, showAgreement } = props;
   const current = useRef<HTMLLIElement>(null);
-  useKeepInView(props.scroller, current, `${cursor}:${steps.length}:${judgement.version}:${mode}`);
+  useKeepInView(props.scroller, current, `${cursor}:${steps.length}:${judgement.version}:${mode}`, props.at);
   const aligned = models.filter((m) => m.aligned && m.steps);
   return (
     <ol className="mx-auto flex w-full max-w-[900px] flex-col py-2" data-testid="step-list" data-version={judgement.version} data-first-error={judgement.firstError ?? ''}>

@@ -1,9 +1,10 @@
 // The step screen (process supervision): one response's chain as numbered steps, rated from the
 // keyboard. The prompt and the reference stay in view beside the steps; every key saves at once.
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import { Kbd } from '../../components/Kbd';
 import { useShell } from '../../context';
-import { routeHash } from '../../route';
+import { parseRoute, routeHash } from '../../route';
+import { afterPaint } from './ahead';
 import { ContextPanel } from './ContextPanel';
 import { isComplete, setCorrection, toggleTag } from './judgement';
 import { KeyBar } from './KeyBar';
@@ -32,13 +33,23 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
   const { cursor, cursorRef, setCursor, ui, setUi } = place;
 
   // The address names the item and response, so a reload (or the way back from elsewhere) finds it again.
+  // Written once the item is painted: replacing the address costs the frame that shows the item.
+  const shownId = item?.id;
   useEffect(() => {
-    if (!item) return;
-    const hash = routeHash({ name: 'steps', project, itemId: item.id, response: s.response });
-    if (location.hash !== hash) history.replaceState(null, '', hash);
-  }, [project, item, s.response]);
+    if (shownId === undefined) return;
+    return afterPaint(() => {
+      const hash = routeHash({ name: 'steps', project, itemId: shownId, response: s.response });
+      const now = parseRoute(location.hash);
+      if (location.hash !== hash && now.name === 'steps' && now.project === project) history.replaceState(null, '', hash);
+    });
+  }, [project, shownId, s.response]);
 
-  useEffect(() => {
+  // A new item or response starts at the top of its steps, in the frame that shows it; the scroller is
+  // only moved (a layout read) when it is not there already.
+  const scrolled = useRef(false);
+  useLayoutEffect(() => {
+    if (!scrolled.current) return;
+    scrolled.current = false;
     scroller.current?.scrollTo({ top: 0 });
   }, [at]);
 
@@ -130,7 +141,12 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
                 onReference={() => actions.reference()}
               />
             </aside>
-            <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto bg-surface px-2 wide:px-4" data-testid="steps-scroller">
+            <div
+              ref={scroller}
+              className="min-h-0 flex-1 overflow-y-auto bg-surface px-2 wide:px-4"
+              data-testid="steps-scroller"
+              onScroll={(e) => (scrolled.current = e.currentTarget.scrollTop > 0)}
+            >
               {s.notices && (
                 <div className="mx-auto mt-3 flex max-w-[900px] items-start gap-2 rounded-md border border-accent/40 bg-accent-soft/60 px-3 py-2 text-[13px]" role="status" data-testid="steps-notices">
                   <span className="text-accent" aria-hidden>
@@ -149,6 +165,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
                 </div>
               )}
               <StepList
+                at={at}
                 steps={steps}
                 judgement={j}
                 cursor={cursor}

@@ -1,10 +1,13 @@
 // Which item the step screen shows, and the next one fetched ahead: the item, its steps (getSteps) and
-// its model pre-labels, so → shows the next chain without a round trip. Items come from nextItem with
-// task 'steps', so "unlabeled" means without this annotator's step labels.
+// its model pre-labels (asked beside the steps), and its text rendered ahead while the annotator reads,
+// so → shows the next chain in the frame after the key: no round trip, no loading phase, no second render
+// for the pre-labels. Items come from nextItem with task 'steps', so "unlabeled" means without this
+// annotator's step labels.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ItemView, StepsView } from '../../../../shared/api';
 import type { ItemPrelabels } from '../../../../shared/scoring';
 import { api, errorMessage } from '../../api';
+import { afterPaint, itemTexts, prepareAhead } from './ahead';
 
 export interface Loaded {
   item: ItemView;
@@ -18,40 +21,59 @@ export interface LoadedPrelabels {
 
 export type Phase = 'loading' | 'ready' | 'done' | 'empty' | 'error';
 
+interface PrelabelEntry {
+  promise: Promise<LoadedPrelabels>;
+  /** Set once the answer is in, so an item shown after it can have its pre-labels in the same render. */
+  result?: LoadedPrelabels;
+}
+
 /** Pre-labels by item, asked once (a failure is asked again next time); emptied when `version` moves. */
 function usePrelabels(project: string, version: number) {
-  const cache = useRef(new Map<number, Promise<LoadedPrelabels>>());
+  const cache = useRef(new Map<number, PrelabelEntry>());
   useEffect(() => {
     cache.current.clear();
   }, [version]);
-  return useCallback(
+  const load = useCallback(
     (itemId: number) => {
       let hit = cache.current.get(itemId);
       if (!hit) {
-        hit = api.prelabels({ project, itemId }).then(
-          (data) => ({ data, error: null }),
-          (e: unknown) => {
-            cache.current.delete(itemId);
-            return { data: null, error: errorMessage(e) };
-          },
-        );
+        const entry: PrelabelEntry = {
+          promise: api.prelabels({ project, itemId }).then(
+            (data) => (entry.result = { data, error: null }),
+            (e: unknown) => {
+              cache.current.delete(itemId);
+              return { data: null, error: errorMessage(e) };
+            },
+          ),
+        };
+        hit = entry;
         cache.current.set(itemId, hit);
       }
-      return hit;
+      return hit.promise;
     },
     [project],
   );
+  const peek = useCallback((itemId: number) => cache.current.get(itemId)?.result ?? null, []);
+  return { load, peek };
 }
+
+type ShownPrelabels = (LoadedPrelabels & { itemId: number }) | null;
+/** The item's pre-labels as state, keeping the state as it is when it already says the same. */
+const prelabelsOf = (itemId: number, result: LoadedPrelabels) => (was: ShownPrelabels) =>
+  was && was.itemId === itemId && was.data === result.data && was.error === result.error ? was : { itemId, ...result };
 
 export function useStepItems(project: string, annotator: string, startItemId: number | undefined, scoresVersion: number) {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [phase, setPhase] = useState<Phase>('loading');
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [prelabels, setPrelabels] = useState<(LoadedPrelabels & { itemId: number }) | null>(null);
-  const loadPrelabels = usePrelabels(project, scoresVersion);
+  const [prelabels, setPrelabels] = useState<ShownPrelabels>(null);
+  const { load: loadPrelabels, peek: peekPrelabels } = usePrelabels(project, scoresVersion);
   const current = useRef<Loaded | null>(null);
   const prefetch = useRef<{ seq: number; promise: Promise<Loaded | null> } | null>(null);
   const alive = useRef(true);
+  /** Cancels the prefetch not started yet, and rendering the prefetched item's text ahead. */
+  const stopPrefetch = useRef<() => void>(() => undefined);
+  const stopAhead = useRef<() => void>(() => undefined);
   /** Items written to in this session: a prefetched view of one of them may be older than what was saved. */
   const touched = useRef(new Set<number>());
 
@@ -59,27 +81,55 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
     alive.current = true;
     return () => {
       alive.current = false;
+      stopPrefetch.current();
+      stopAhead.current();
     };
   }, []);
 
+  /** The item with its steps; its pre-labels are asked at the same time. */
   const withSteps = useCallback(
-    async (item: ItemView | null): Promise<Loaded | null> => (item ? { item, view: await api.getSteps({ project, annotator, itemId: item.id }) } : null),
-    [project, annotator],
+    async (item: ItemView | null): Promise<Loaded | null> => {
+      if (!item) return null;
+      void loadPrelabels(item.id);
+      return { item, view: await api.getSteps({ project, annotator, itemId: item.id }) };
+    },
+    [project, annotator, loadPrelabels],
   );
 
+  /** The item after `from`, with its steps and pre-labels, asked once; its text is rendered ahead when it comes. */
+  const prefetchAfter = useCallback(
+    (from: Loaded) => {
+      if (prefetch.current?.seq === from.item.seq) return prefetch.current.promise;
+      stopPrefetch.current();
+      const promise = api
+        .nextItem({ project, annotator, afterSeq: from.item.seq, direction: 'next', unlabeledOnly: false, task: 'steps' })
+        .then(withSteps)
+        .catch(() => null);
+      prefetch.current = { seq: from.item.seq, promise };
+      void promise.then((ahead) => {
+        if (ahead && alive.current && prefetch.current?.promise === promise) stopAhead.current = prepareAhead(itemTexts(ahead));
+      });
+      return promise;
+    },
+    [project, annotator, withSteps],
+  );
+
+  /** Shows an item, with its pre-labels in the same render when they are in; the next item is asked once this one is painted. */
   const show = useCallback(
     (next: Loaded) => {
       current.current = next;
       setLoaded(next);
       setPhase('ready');
-      const promise = api
-        .nextItem({ project, annotator, afterSeq: next.item.seq, direction: 'next', unlabeledOnly: false, task: 'steps' })
-        .then(withSteps)
-        .catch(() => null);
-      prefetch.current = { seq: next.item.seq, promise };
-      void promise.then((ahead) => ahead && alive.current && void loadPrelabels(ahead.item.id));
+      const known = peekPrelabels(next.item.id);
+      if (known) setPrelabels(prelabelsOf(next.item.id, known));
+      stopAhead.current();
+      stopPrefetch.current();
+      prefetch.current = null;
+      stopPrefetch.current = afterPaint(() => {
+        if (alive.current && current.current?.item.id === next.item.id) void prefetchAfter(current.current);
+      });
     },
-    [project, annotator, withSteps, loadPrelabels],
+    [peekPrelabels, prefetchAfter],
   );
 
   // The first item: the one asked for, else the first without this annotator's step labels.
@@ -111,7 +161,7 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
   useEffect(() => {
     if (itemId === undefined) return;
     let cancelled = false;
-    void loadPrelabels(itemId).then((result) => !cancelled && setPrelabels({ itemId, ...result }));
+    void loadPrelabels(itemId).then((result) => !cancelled && setPrelabels(prelabelsOf(itemId, result)));
     return () => {
       cancelled = true;
     };
@@ -121,9 +171,9 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
   const go = useCallback(
     async (direction: 'next' | 'previous', unlabeledOnly = false): Promise<'moved' | 'none'> => {
       const from = current.current;
-      const ahead = prefetch.current;
       let next: Loaded | null = null;
-      if (from && direction === 'next' && !unlabeledOnly && ahead?.seq === from.item.seq) next = await ahead.promise;
+      // The next item was asked for when this one was painted (or is asked now, when the key came first).
+      if (from && direction === 'next' && !unlabeledOnly) next = await prefetchAfter(from);
       if (next && touched.current.has(next.item.id)) next = await withSteps(next.item);
       if (!next || next.item.id === from?.item.id) {
         const item = await api.nextItem({ project, annotator, afterSeq: from?.item.seq, direction, unlabeledOnly, task: 'steps' });
@@ -134,7 +184,7 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
       show(next);
       return 'moved';
     },
-    [project, annotator, withSteps, show],
+    [project, annotator, withSteps, show, prefetchAfter],
   );
 
   /** Replaces the current item's steps view (after a split or merge). */
