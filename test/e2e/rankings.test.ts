@@ -6,6 +6,7 @@
 // (u) gives two verdicts (1 good, 2 bad) that save and move on, Ctrl+Z puts back a replaced verdict, and
 // `s` opens a response's own steps. Text typed in the rationale box is never a shortcut.
 // With ARBITER_SHOTS=1 it also writes docs/screenshots/ranking-light.png, ranking-dark.png and verdict-light.png.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,16 @@ async function onItem(screen: 'ranking-screen' | 'verdict-screen', external: str
 async function allSaved() {
   await expect.poll(() => page.getByTestId('status-text').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
   await expect.poll(() => page.evaluate(() => localStorage.getItem('arbiter.pendingRankings')), { timeout: 10_000 }).toBeNull();
+}
+
+/** Exports through the host API and reads the file it wrote back, one record a line. */
+async function exported<T>(args: Record<string, unknown>): Promise<{ written: number; records: T[] }> {
+  const summary = await host.api<{ out: string; written: number }>('exportProject', { project: PROJECT, ...args });
+  const records = readFileSync(join(host.home, 'exports', summary.out), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+  return { written: summary.written, records };
 }
 
 const strip = () => page.getByTestId('rank-strip').innerText();
@@ -172,6 +183,19 @@ describe('the ranking screen', () => {
     await onItem('ranking-screen', 'four');
     expect(await page.getByTestId('current-ranking').innerText()).toContain(`1st ${keyOf(order, 2)} · 2nd ${keyOf(order, 0)} = ${keyOf(order, 3)} · 3rd ${keyOf(order, 1)}`);
     expect(await page.getByTestId('save-ranking').innerText()).toMatch(/Saved · next/);
+  });
+
+  it('exports the ranking with a tie as trl pairs: every pair the places imply, never the tied two', async () => {
+    const { written, records } = await exported<{ prompt: string; chosen: string; rejected: string }>({ format: 'trl', rankingPairs: 'all' });
+    const which = (text: string) => SKY.findIndex((s) => text.trim() === s.trim() || text.includes(s.slice(0, 40)));
+    const sky = records.filter((r) => r.prompt.includes('Why is the sky blue?'));
+    // 1st: 2; 2nd: 0 = 3; 3rd: 1 → 2>0, 2>3, 2>1, 0>1, 3>1: five pairs, and 0 and 3 never together.
+    const pairs = sky.map((r) => [which(r.chosen), which(r.rejected)]);
+    expect(pairs.flat()).not.toContain(-1);
+    expect(pairs.map(([w, l]) => `${w}>${l}`).sort()).toEqual(['0>1', '2>0', '2>1', '2>3', '3>1']);
+    expect(pairs.some(([w, l]) => (w === 0 && l === 3) || (w === 3 && l === 0))).toBe(false);
+    expect(sky).toHaveLength(5);
+    expect(written).toBe(records.length);
   });
 
   it('ranks by drag and drop: a chip onto a place ties it, onto a gap gives it a place of its own', async () => {
@@ -273,6 +297,18 @@ describe('the verdict screen', () => {
     await allSaved();
     expect(await page.getByTestId('status-text').innerText()).toContain('back to Bad');
     expect((await history('solo-bad', 'verdict')).map((r) => r.choice)).toEqual(['bad', 'good', 'bad']);
+  });
+
+  it('exports the verdicts as trl-unpaired: label true for the good one, false for the bad one', async () => {
+    const { records } = await exported<{ prompt: string; completion: string; label: boolean }>({ format: 'trl-unpaired' });
+    const good = records.filter((r) => r.prompt.includes('What does a hash map do?'));
+    const bad = records.filter((r) => r.prompt.includes('What is 17 × 24?'));
+    expect(good).toHaveLength(1);
+    expect(good[0]!.label).toBe(true);
+    expect(good[0]!.completion).toContain('ages["grace"] = 85');
+    expect(bad).toHaveLength(1);
+    expect(bad[0]!.label).toBe(false);
+    expect(bad[0]!.completion).toContain('17 × 24 = **418**.');
   });
 
   it('opens a response with steps of its own on the step screen with s', async () => {

@@ -4,6 +4,8 @@
 // reload and checked through the API (getSteps and labelHistory). Then a split and a merge from the
 // keyboard with the host's notices; the compare screen's way to a response's steps and back; and a
 // process model's step scores as pre-labels, blind (hidden until judged) and assist (accepted with a).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProjectViaUi, importViaUi, launchBrowser, openApp, startHost, writeJsonl, type Host } from './helpers';
@@ -166,6 +168,20 @@ describe('the step screen', () => {
     expect(last.body).toMatchObject({ steps: { A: [1, 1, 0, -1, null, null] }, first_error: { A: 3 }, outcome: { A: 'incorrect' }, reference_match: { A: 'no' }, prelabel_visible: false });
     // The first save was the first rating alone: each key saved as it was made.
     expect(history[0]!.body).toMatchObject({ steps: { A: [1, null, null, null, null, null] } });
+  });
+
+  it('exports the rated chain as trl-stepwise: the steps up to and including the first error, labelled as rated', async () => {
+    const summary = await host.api<{ out: string; written: number }>('exportProject', { project: PROJECT, format: 'trl-stepwise' });
+    expect(summary.written).toBe(1);
+    const lines = readFileSync(join(host.home, 'exports', summary.out), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as { prompt: string; completions: string[]; labels: boolean[] });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.prompt).toContain('4 rows of 7 apples');
+    // Rated +1, +1, 0, −1: steps 5–6 come after the first error and are left out; a neutral step is false by default.
+    expect(lines[0]!.completions).toEqual(CHAIN.slice(0, 4));
+    expect(lines[0]!.labels).toEqual([true, true, false, false]);
   });
 
   it('splits a step at a caret moved from the keyboard, then merges two steps, saying what each did to the ratings', async () => {

@@ -4,6 +4,7 @@ import { useShell } from '../../context';
 import { ExportPanel } from './ExportPanel';
 import { ImportPanel } from './ImportPanel';
 import { ItemsTable } from './ItemsTable';
+import { StepSettingsPanel } from './StepSettingsPanel';
 
 export function DatasetsScreen({ project }: { project: string }) {
   const { annotator, navigate, refreshProgress } = useShell();
@@ -19,7 +20,10 @@ export function DatasetsScreen({ project }: { project: string }) {
               refreshProgress();
             }}
           />
-          <ExportPanel project={project} version={version} />
+          <div className="flex flex-col gap-4">
+            <ExportPanel project={project} version={version} />
+            <StepSettingsPanel project={project} />
+          </div>
         </div>
         {/* A basis of 0px, not 0%: the table takes the height that is left (at least 420 px) and scrolls
             itself. Sized by its content it grew to every row, and the virtualized list rendered them all. */}
