@@ -2,20 +2,14 @@
 // (items with one response: good or bad). Each is a revision of its own task.
 import type { LabelRevision } from '../../../shared/domain';
 import { invalidInput } from '../errors';
-import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import { getRevision, labelAppender, type RevisionDraft } from '../store/labels';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
-import { requireItem, requireProject } from './guards';
+import { requireHumanAnnotator, requireItem, requireProject } from './guards';
 
 export function rankingsHandlers({ db, events }: ServiceContext): FeatureHandlers<'saveRanking' | 'saveVerdict'> {
   const save = (project: string, annotator: string, draft: Omit<RevisionDraft, 'annotatorId'>): LabelRevision => {
-    if (annotator === SOURCE_ANNOTATOR) throw invalidInput(`"${SOURCE_ANNOTATOR}" is reserved for judgements a file carried.`);
-    const id = writeNow(db, () => {
-      const row = findAnnotator(db, annotator) ?? ensureAnnotator(db, annotator, 'human');
-      if (row.kind !== 'human') throw invalidInput(`"${annotator}" is a ${row.kind} annotator; labels from the app are a person's.`);
-      return labelAppender(db)({ ...draft, annotatorId: row.id }).id;
-    });
+    const id = writeNow(db, () => labelAppender(db)({ ...draft, annotatorId: requireHumanAnnotator(db, annotator).id }).id);
     events.emit('event', { type: 'label', project, itemId: draft.itemId, task: draft.task });
     return getRevision(db, id)!;
   };

@@ -9,7 +9,6 @@ import type { ItemRecord, LabelBody } from '../../../shared/domain';
 import { responseLetter } from '../../../shared/letters';
 import { checkCriteria, ITEM_RUBRIC, offScale, problemText, type Criterion, type RatingValue } from '../../../shared/rubric';
 import { invalidInput, notFound } from '../errors';
-import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
 import { getRevision, labelAppender } from '../store/labels';
 import type { ProjectRow } from '../store/projects';
@@ -28,7 +27,7 @@ import {
 } from '../store/rubrics';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
-import { requireItem, requireProject } from './guards';
+import { requireHumanAnnotator, requireItem, requireProject } from './guards';
 
 type RubricOps = 'listRubrics' | 'getRubric' | 'saveRubric' | 'saveItemCriteria' | 'saveRatings';
 
@@ -174,13 +173,6 @@ function checkRatings(item: ItemRecord, what: string, criteria: Criterion[], inp
 }
 
 export function rubricsHandlers({ db, events }: ServiceContext): FeatureHandlers<RubricOps> {
-  const humanAnnotator = (name: string) => {
-    if (name === SOURCE_ANNOTATOR) throw invalidInput(`"${SOURCE_ANNOTATOR}" is reserved for judgements a file carried.`);
-    const row = findAnnotator(db, name) ?? ensureAnnotator(db, name, 'human');
-    if (row.kind !== 'human') throw invalidInput(`"${name}" is a ${row.kind} annotator; labels from the app are a person's.`);
-    return row;
-  };
-
   return {
     listRubrics: ({ project }) => listProjectRubrics(db, project),
     getRubric: (input) => getRubricView(db, input),
@@ -221,7 +213,7 @@ export function rubricsHandlers({ db, events }: ServiceContext): FeatureHandlers
         if (input.rationale) body.rationale = input.rationale;
         if (input.timeMs !== undefined) body.time_ms = input.timeMs;
         if (input.prelabelVisible !== undefined) body.prelabel_visible = input.prelabelVisible;
-        const annotator = humanAnnotator(input.annotator);
+        const annotator = requireHumanAnnotator(db, input.annotator);
         return labelAppender(db)({
           id: input.id,
           projectId: project.id,

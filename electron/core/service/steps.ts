@@ -8,14 +8,14 @@ import { responseLetter } from '../../../shared/letters';
 import type { ItemRecord, LabelBody } from '../../../shared/domain';
 import { afterMerge, afterSplit, mergeSteps, segment, splitStep, type ResponseSteps, type StepRating } from '../../../shared/segment';
 import { invalidInput } from '../errors';
-import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
+import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
 import { currentLabel, getRevision, labelAppender } from '../store/labels';
 import { projectSettings, type ProjectRow } from '../store/projects';
 import { addSegmentation, currentSegmentations, segmentationVersion } from '../store/segmentations';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
-import { requireItem, requireProject } from './guards';
+import { requireHumanAnnotator, requireItem, requireProject } from './guards';
 
 type StepOps = 'getSteps' | 'saveSteps' | 'resegment';
 
@@ -132,13 +132,6 @@ export function stepsHandlers({ db, events }: ServiceContext): FeatureHandlers<S
     return { ...current, id: row.id, version: row.version };
   };
 
-  const humanAnnotator = (name: string) => {
-    if (name === SOURCE_ANNOTATOR) throw invalidInput(`"${SOURCE_ANNOTATOR}" is reserved for judgements a file carried.`);
-    const row = findAnnotator(db, name) ?? ensureAnnotator(db, name, 'human');
-    if (row.kind !== 'human') throw invalidInput(`"${name}" is a ${row.kind} annotator; labels from the app are a person's.`);
-    return row;
-  };
-
   return {
     getSteps: ({ project, annotator, itemId }) => {
       const row = requireProject(db, project);
@@ -150,7 +143,7 @@ export function stepsHandlers({ db, events }: ServiceContext): FeatureHandlers<S
       const letter = responseLetter(input.response);
       if (input.response >= item.responses.length) throw invalidInput(`Item ${item.id} has ${item.responses.length} responses; there is no response ${letter}.`);
       const saved = writeNow(db, () => {
-        const annotator = humanAnnotator(input.annotator);
+        const annotator = requireHumanAnnotator(db, input.annotator);
         const segmentation = storedSegmentation(project, item, input.response);
         if (input.steps.version !== segmentation.version)
           throw invalidInput(`These ratings are for version ${input.steps.version} of response ${letter}'s steps; it is at version ${segmentation.version} now. Reload the item.`);
@@ -178,7 +171,7 @@ export function stepsHandlers({ db, events }: ServiceContext): FeatureHandlers<S
       const project = requireProject(db, name);
       const item = requireItem(db, project, itemId);
       const notices = writeNow(db, () => {
-        const me = humanAnnotator(annotator);
+        const me = requireHumanAnnotator(db, annotator);
         const current = storedSegmentation(project, item, response);
         if (current.version !== fromVersion)
           throw invalidInput(`Response ${responseLetter(response)}'s steps are at version ${current.version}, not ${fromVersion}: they changed since the screen showed them. Reload the item.`);
