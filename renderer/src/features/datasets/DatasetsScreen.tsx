@@ -13,17 +13,19 @@ export function DatasetsScreen({ project }: { project: string }) {
     <main className="flex min-h-0 flex-1 flex-col overflow-auto" data-testid="datasets">
       <div className="mx-auto flex w-full max-w-[1400px] flex-1 flex-col gap-4 p-4">
         <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_360px]">
-          <ImportPanel
-            project={project}
-            onImported={() => {
-              setVersion((v) => v + 1);
-              refreshProgress();
-            }}
-          />
+          {/* Step settings sit under the import, side by side inside, so the two columns end level and the
+              items table starts right below them. */}
           <div className="flex flex-col gap-4">
-            <ExportPanel project={project} version={version} />
+            <ImportPanel
+              project={project}
+              onImported={() => {
+                setVersion((v) => v + 1);
+                refreshProgress();
+              }}
+            />
             <StepSettingsPanel project={project} />
           </div>
+          <ExportPanel project={project} version={version} />
         </div>
         {/* A basis of 0px, not 0%: the table takes the height that is left (at least 420 px) and scrolls
             itself. Sized by its content it grew to every row, and the virtualized list rendered them all. */}

@@ -72,7 +72,7 @@ export function StepSettingsPanel({ project }: { project: string }) {
       {settings === null ? (
         !error && <div className="text-[13px] text-muted">Loading…</div>
       ) : (
-        <div className="flex flex-col gap-3 text-[13px]">
+        <div className="grid gap-x-6 gap-y-3 text-[13px] md:grid-cols-[minmax(0,280px)_minmax(0,1fr)]">
           <label className="flex flex-col gap-1">
             <span className="text-[12px] text-muted">Cut responses into steps by</span>
             <select
