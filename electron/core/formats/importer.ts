@@ -281,7 +281,7 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
       if (worker && opts.waitForWorker) await worker.whenReady;
     };
     const post = (chunk: Chunk, isFirst: boolean) => {
-      const settled = worker!.prepare(chunk, isFirst, failed()).then(
+      const settled = worker!.prepareChunk(chunk, isFirst, failed()).then(
         (result): Settled => ({ result }),
         (error: unknown): Settled => ({ error }),
       );

@@ -84,7 +84,7 @@ export class ImportWorker {
     return this.ready && !this.failed;
   }
 
-  prepare(chunk: Chunk, first: boolean, validateOnly: boolean): Promise<ChunkResult> {
+  prepareChunk(chunk: Chunk, first: boolean, validateOnly: boolean): Promise<ChunkResult> {
     if (this.failed) return Promise.reject(new Error('the import worker has stopped'));
     const id = this.nextId++;
     const request: PrepareRequest = { id, chunk, first, validateOnly };

@@ -5,6 +5,7 @@ import type { ScreenChoice } from '../../../../shared/choices';
 import type { Strength } from '../../../../shared/domain';
 import { Kbd } from '../../components/Kbd';
 import type { Notice } from './useLabeling';
+import { SaveMark } from '../../components/SaveMark';
 
 interface Props {
   current: ScreenChoice | null;
@@ -34,27 +35,6 @@ const CHOICES: { choice: ScreenChoice; key: string; icon: string; label: string;
   { choice: 'both_bad', key: '4', icon: '✕', label: 'Both bad', tone: 'text-bad', active: 'bg-bad-soft ring-bad' },
 ];
 
-function StateMark({ notice, onRetry }: { notice: Notice; onRetry(): void }) {
-  if (notice.state === 'info') return null;
-  if (notice.state === 'saving') return <span className="text-muted">— saving…</span>;
-  if (notice.state === 'saved')
-    return (
-      <span className="font-medium text-ok">
-        — saved <span aria-hidden>✓</span>
-      </span>
-    );
-  return (
-    <span className="font-semibold text-bad">
-      — NOT SAVED{notice.retryInMs ? `, retrying in ${Math.ceil(notice.retryInMs / 1000)} s` : ''}
-      {notice.error ? `: ${notice.error}` : ''}
-      {notice.retryInMs ? (
-        <button className="ml-2 rounded border border-bad/50 px-1.5 text-[12px] font-medium hover:bg-bad-soft" onClick={onRetry}>
-          Retry now
-        </button>
-      ) : null}
-    </span>
-  );
-}
 
 export const DecisionBar = forwardRef<HTMLTextAreaElement, Props>(function DecisionBar(props, rationaleRef) {
   const { current, currentStrength, slight, notice, rationale, disabled } = props;
@@ -170,7 +150,7 @@ export const DecisionBar = forwardRef<HTMLTextAreaElement, Props>(function Decis
               data-testid="status-text"
             >
               {notice.itemNumber !== null && <span className="text-faint">Item {notice.itemNumber}: </span>}
-              <span className="font-medium">{notice.text}</span> <StateMark notice={notice} onRetry={props.onRetry} />
+              <span className="font-medium">{notice.text}</span> <SaveMark status={notice} onRetry={props.onRetry} />
             </span>
           ) : (
             <span className="text-faint">Press 1–4 to choose; it saves at once and the next pair follows.</span>

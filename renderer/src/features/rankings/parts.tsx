@@ -2,6 +2,7 @@
 // above the prompt, the empty / done / error states and the rationale box.
 import { forwardRef, useEffect, useRef, type ReactNode } from 'react';
 import type { Status } from './outbox';
+import { SaveMark } from '../../components/SaveMark';
 
 export function UnsavedBanner({ unsaved, status, onRetry, what }: { unsaved: number; status: Status | null; onRetry(): void; what: string }) {
   if (unsaved === 0 || status?.state !== 'failed') return null;
@@ -16,27 +17,6 @@ export function UnsavedBanner({ unsaved, status, onRetry, what }: { unsaved: num
   );
 }
 
-function StateMark({ status, onRetry }: { status: Status; onRetry(): void }) {
-  if (status.state === 'info') return null;
-  if (status.state === 'saving') return <span className="text-muted">— saving…</span>;
-  if (status.state === 'saved')
-    return (
-      <span className="font-medium text-ok">
-        — saved <span aria-hidden>✓</span>
-      </span>
-    );
-  return (
-    <span className="font-semibold text-bad">
-      — NOT SAVED{status.retryInMs ? `, retrying in ${Math.ceil(status.retryInMs / 1000)} s` : ''}
-      {status.error ? `: ${status.error}` : ''}
-      {status.retryInMs ? (
-        <button className="ml-2 rounded border border-bad/50 px-1.5 text-[12px] font-medium hover:bg-bad-soft" onClick={onRetry}>
-          Retry now
-        </button>
-      ) : null}
-    </span>
-  );
-}
 
 /** What was last done, in words, and whether it is on disk. */
 export function StatusLine({ status, onRetry, hint }: { status: Status | null; onRetry(): void; hint: ReactNode }) {
@@ -45,7 +25,7 @@ export function StatusLine({ status, onRetry, hint }: { status: Status | null; o
       {status ? (
         <span className={status.state === 'failed' ? 'rounded-md bg-bad-soft px-2 py-1 ring-1 ring-bad' : ''} data-state={status.state} data-testid="status-text">
           {status.itemNumber !== null && <span className="text-faint">Item {status.itemNumber}: </span>}
-          <span className="font-medium">{status.text}</span> <StateMark status={status} onRetry={onRetry} />
+          <span className="font-medium">{status.text}</span> <SaveMark status={status} onRetry={onRetry} />
         </span>
       ) : (
         <span className="text-faint">{hint}</span>

@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react';
 import { Kbd } from '../../components/Kbd';
 import type { Status } from './outbox';
+import { SaveMark } from '../../components/SaveMark';
 
 interface Props {
   status: Status | null;
@@ -38,27 +39,6 @@ function Btn({ k, children, onClick, disabled, testid, title, tone }: { k: strin
   );
 }
 
-function StateMark({ status, onRetry }: { status: Status; onRetry(): void }) {
-  if (status.state === 'info') return null;
-  if (status.state === 'saving') return <span className="text-muted">— saving…</span>;
-  if (status.state === 'saved')
-    return (
-      <span className="font-medium text-ok">
-        — saved <span aria-hidden>✓</span>
-      </span>
-    );
-  return (
-    <span className="font-semibold text-bad">
-      — NOT SAVED{status.retryInMs ? `, retrying in ${Math.ceil(status.retryInMs / 1000)} s` : ''}
-      {status.error ? `: ${status.error}` : ''}
-      {status.retryInMs ? (
-        <button className="ml-2 rounded border border-bad/50 px-1.5 text-[12px] font-medium hover:bg-bad-soft" onClick={onRetry}>
-          Retry now
-        </button>
-      ) : null}
-    </span>
-  );
-}
 
 export function KeyBar(p: Props) {
   const d = p.disabled;
@@ -118,7 +98,7 @@ export function KeyBar(p: Props) {
         {p.status ? (
           <span className={p.status.state === 'failed' ? 'rounded-md bg-bad-soft px-2 py-0.5 ring-1 ring-bad' : ''} data-state={p.status.state} data-testid="status-text">
             {p.status.itemNumber !== null && <span className="text-faint">Item {p.status.itemNumber}: </span>}
-            <span className="font-medium">{p.status.text}</span> <StateMark status={p.status} onRetry={p.onRetry} />
+            <span className="font-medium">{p.status.text}</span> <SaveMark status={p.status} onRetry={p.onRetry} />
           </span>
         ) : (
           <span className="text-faint">Rate each step with = 0 -; f marks the first error. Every key saves at once.</span>
