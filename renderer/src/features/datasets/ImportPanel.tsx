@@ -66,16 +66,18 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
   }, [file]);
 
   // Preview the head of the file whenever the file or the format override changes: JSON Lines at once
-  // from its first bytes, other kinds (compressed, arrays, parquet) once they have arrived.
+  // from its first bytes, other kinds (compressed, arrays, parquet) once they have arrived. Only those
+  // wait for the upload: a JSON Lines preview is not read again when its upload completes.
+  const uploadToPreview = file && !isPlainLines(file.name) ? uploadId : null;
   useEffect(() => {
     if (!file) return;
     const plain = isPlainLines(file.name);
-    if (!plain && !uploadId) return;
+    if (!plain && !uploadToPreview) return;
     let cancelled = false;
     setBusy('preview');
     setPreviewError(null);
     (async () => {
-      if (!plain) return api.previewUpload({ uploadId: uploadId!, format });
+      if (!plain) return api.previewUpload({ uploadId: uploadToPreview!, format });
       let head = await file.slice(0, HEAD_BYTES).text();
       // Cut at the last full line so a line split by the cut does not look broken.
       if (file.size > HEAD_BYTES && head.lastIndexOf('\n') > 0) head = head.slice(0, head.lastIndexOf('\n') + 1);
@@ -96,7 +98,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
     return () => {
       cancelled = true;
     };
-  }, [file, format, uploadId]);
+  }, [file, format, uploadToPreview]);
 
   const rejectsUrl = useMemo(
     () => (result?.rejects ? URL.createObjectURL(new Blob([result.rejects], { type: 'application/x-ndjson' })) : null),
