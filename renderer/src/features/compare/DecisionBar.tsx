@@ -1,10 +1,11 @@
 // The sticky decision bar: the four choices with their keys, the strength, the rationale box, moving
 // between items, and a line that says in words what was saved.
-import { forwardRef, useEffect, useRef, type ReactNode } from 'react';
+import { forwardRef, type ReactNode } from 'react';
 import type { ScreenChoice } from '../../../../shared/choices';
 import type { Strength } from '../../../../shared/domain';
 import { Kbd } from '../../components/Kbd';
 import type { Notice } from './useLabeling';
+import { RationaleBox } from '../../components/RationaleBox';
 import { SaveMark } from '../../components/SaveMark';
 
 interface Props {
@@ -38,15 +39,6 @@ const CHOICES: { choice: ScreenChoice; key: string; icon: string; label: string;
 
 export const DecisionBar = forwardRef<HTMLTextAreaElement, Props>(function DecisionBar(props, rationaleRef) {
   const { current, currentStrength, slight, notice, rationale, disabled } = props;
-  const localRef = useRef<HTMLTextAreaElement | null>(null);
-
-  // The rationale box grows with its text, up to a few lines.
-  useEffect(() => {
-    const el = localRef.current;
-    if (!el) return;
-    el.style.height = 'auto';
-    el.style.height = `${Math.min(el.scrollHeight, 120)}px`;
-  }, [rationale]);
 
   const strengthWord = (s: Strength | null) => (s === 3 ? 'much' : s === 1 ? 'slightly' : 'clearly');
 
@@ -118,30 +110,7 @@ export const DecisionBar = forwardRef<HTMLTextAreaElement, Props>(function Decis
       </div>
 
       <div className="mx-auto mt-2 flex max-w-[1800px] flex-wrap items-start gap-3">
-        <label className="relative flex min-w-[240px] flex-1 items-start">
-          <span className="sr-only">Rationale</span>
-          <textarea
-            ref={(el) => {
-              localRef.current = el;
-              if (typeof rationaleRef === 'function') rationaleRef(el);
-              else if (rationaleRef) rationaleRef.current = el;
-            }}
-            rows={1}
-            value={rationale}
-            onChange={(e) => props.onRationale(e.target.value)}
-            onBlur={props.onRationaleDone}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') {
-                e.preventDefault();
-                e.currentTarget.blur();
-              }
-            }}
-            placeholder="Rationale (optional) — R to write, Esc to leave"
-            className="max-h-[120px] min-h-8 w-full resize-none rounded-md border border-line-strong bg-bg px-2.5 py-1.5 text-[14px] leading-[1.45] outline-none placeholder:text-faint focus:border-accent"
-            data-testid="rationale"
-            maxLength={20000}
-          />
-        </label>
+        <RationaleBox ref={rationaleRef} value={rationale} onChange={props.onRationale} onDone={props.onRationaleDone} />
         <div className="flex min-h-8 w-full items-center text-[13px] md:w-[440px] md:shrink-0" aria-live="polite" data-testid="status">
           {notice ? (
             <span

@@ -6,7 +6,8 @@ import { DndContext, DragOverlay, MeasuringStrategy, PointerSensor, pointerWithi
 import { forwardRef, useState, type ReactNode } from 'react';
 import { Kbd } from '../../components/Kbd';
 import type { Status } from './outbox';
-import { BarButton, keepFocus, RationaleBox, StatusLine } from './parts';
+import { RationaleBox } from '../../components/RationaleBox';
+import { BarButton, keepFocus, StatusLine } from './parts';
 import { PositionMark } from './RankCards';
 import { ordinal, positionOf, type Pick } from './ranking';
 

@@ -11,7 +11,8 @@ import { digitOf, pageDirection, scrollByPage, scrollsItself, useGlobalKeys } fr
 import { useShell } from '../../context';
 import { routeHash } from '../../route';
 import { PromptPane } from '../compare/PromptPane';
-import { BarButton, Centered, ItemLine, RationaleBox, StatusLine, UnsavedBanner } from './parts';
+import { RationaleBox } from '../../components/RationaleBox';
+import { BarButton, Centered, ItemLine, StatusLine, UnsavedBanner } from './parts';
 import { screenFor } from './ScreenTabs';
 import { useJudgementLoop } from './useJudgementLoop';
 
