@@ -120,6 +120,7 @@ export async function openApp(
       [options.annotator ?? '', options.theme ?? ''] as const,
     );
   }
+  await context.addInitScript(refuseListedApiCalls);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -154,4 +155,31 @@ export async function importViaUi(page: Page, path: string, options: { skipInval
   if (options.skipInvalid) await page.getByTestId('import-skip-invalid').check();
   await page.getByTestId('import-button').click();
   await page.getByTestId('import-result').or(page.getByTestId('import-failure')).waitFor();
+}
+
+const REFUSED_KEY = 'e2e.refusedApi';
+
+/**
+ * Runs in the page before the app: API calls named in sessionStorage fail as an unreachable host does
+ * (fetch rejects with a TypeError). Done in the page rather than with page.route, whose interception
+ * let a save through once on CI; sessionStorage keeps the outage across a reload of the tab.
+ */
+function refuseListedApiCalls(): void {
+  const realFetch = window.fetch.bind(window);
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const name = /\/api\/(\w+)$/.exec(url)?.[1];
+    const refused = JSON.parse(sessionStorage.getItem('e2e.refusedApi') ?? '[]') as string[];
+    if (name && refused.includes(name)) return Promise.reject(new TypeError('Failed to fetch'));
+    return realFetch(input, init);
+  };
+}
+
+/** Makes the page's calls to these API methods fail as if the host were down, until `restoreApi`. */
+export async function refuseApi(page: Page, ...names: string[]): Promise<void> {
+  await page.evaluate(([key, list]) => sessionStorage.setItem(key, JSON.stringify(list)), [REFUSED_KEY, names] as const);
+}
+
+export async function restoreApi(page: Page): Promise<void> {
+  await page.evaluate((key) => sessionStorage.removeItem(key), REFUSED_KEY);
 }

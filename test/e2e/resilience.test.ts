@@ -2,7 +2,7 @@
 // is prefetched before the choice; long prompts fold; the Electron-style bridge transport works.
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openApp, startHost, type Host } from './helpers';
+import { launchBrowser, openApp, refuseApi, restoreApi, startHost, type Host } from './helpers';
 
 const PROJECT = 'resilience';
 const ANNOTATOR = 'e2e-bob';
@@ -73,8 +73,7 @@ describe('labeling loop resilience', () => {
     const { page } = await openApp(browser, host, { annotator: ANNOTATOR });
     await openCompare(page);
     expect(await itemNumber(page)).toBe(2);
-    let failing = true;
-    await page.route('**/api/saveLabel', (route) => (failing ? route.abort('connectionrefused') : route.continue()));
+    await refuseApi(page, 'saveLabel');
     await page.keyboard.press('2');
     // The loop does not wait for the host: the next item is there.
     await expect.poll(() => itemNumber(page)).toBe(3);
@@ -85,7 +84,7 @@ describe('labeling loop resilience', () => {
     const pending = await page.evaluate(() => JSON.parse(localStorage.getItem('arbiter.pendingSaves') ?? '[]') as unknown[]);
     expect(pending).toHaveLength(1);
 
-    failing = false;
+    await restoreApi(page);
     await page.getByTestId('unsaved-banner').getByRole('button', { name: 'Retry now' }).click();
     await expect.poll(() => status.getAttribute('data-state'), { timeout: 20_000 }).toBe('saved');
     await page.getByTestId('unsaved-banner').waitFor({ state: 'detached' });

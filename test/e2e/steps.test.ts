@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProjectViaUi, importViaUi, launchBrowser, openApp, startHost, writeJsonl, type Host } from './helpers';
+import { createProjectViaUi, importViaUi, launchBrowser, openApp, refuseApi, restoreApi, startHost, writeJsonl, type Host } from './helpers';
 
 const ANNOTATOR = 'e2e-steps';
 const PROJECT = 'e2e chains';
@@ -248,7 +248,7 @@ describe('the step screen', () => {
     const pair = ids.get('pair')!;
     const shown = await host.api<{ shownOrder: number[] }>('getItem', { project: PROJECT, annotator: ANNOTATOR, itemId: pair });
     const other = shown.shownOrder[0]!;
-    await page.route('**/api/saveSteps', (route) => route.abort());
+    await refuseApi(page, 'saveSteps');
     await go(stepsUrl(pair, other));
     await expect.poll(() => page.getByTestId('steps-screen').getAttribute('data-response')).toBe(String(other));
     await page.keyboard.press('-');
@@ -258,7 +258,7 @@ describe('the step screen', () => {
     await onItem('pair');
     expect(await ratings()).toEqual(['-1', 'unrated']);
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('arbiter.pendingSteps') ?? '[]').length)).toBe(1);
-    await page.unroute('**/api/saveSteps');
+    await restoreApi(page);
     await page.getByTestId('unsaved-banner').waitFor({ state: 'detached', timeout: 20_000 });
     await allSaved();
     const view = await getSteps(pair);
