@@ -395,9 +395,9 @@ describe('labels', () => {
     try {
       await importFile(db2, { path: itemsOut, project: 'q', createProject: true });
       const r1 = await importLabelsFile(db2, { path: labelsOut, project: 'q' });
-      expect(r1).toEqual({ added: s1.written, duplicates: 0, lines: s1.written });
+      expect(r1).toMatchObject({ added: s1.written, duplicates: 0, lines: s1.written, unmatched: 0 });
       const again = await importLabelsFile(db2, { path: labelsOut, project: 'q' });
-      expect(again).toEqual({ added: 0, duplicates: s1.written, lines: s1.written });
+      expect(again).toMatchObject({ added: 0, duplicates: s1.written, lines: s1.written, unmatched: 0 });
       const bobOnly = join(dir, 'bob.jsonl');
       const bobSummary = await exportProject(db2, { project: 'q', format: 'labels', out: bobOnly, annotator: 'bob' });
       expect(bobSummary.written).toBe(2);
@@ -417,7 +417,7 @@ describe('labels', () => {
     }
   });
 
-  it('a labels file with an unknown item or a bad field is refused whole', async () => {
+  it('a labels file with a bad field is refused whole; an unknown item is only reported', async () => {
     await importFile(db, { path: fixture('arbiter.jsonl'), project: 'p', createProject: true });
     const input = join(dir, 'labels.jsonl');
     const rows = [
@@ -432,7 +432,6 @@ describe('labels', () => {
     const error = await importLabelsFile(db, { path: input, project: 'p' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidFileError);
     expect((error as InvalidFileError).errors).toEqual([
-      { line: 2, reason: 'item: no item "q-99" in project "p"' },
       { line: 3, reason: 'choice: "C" but the item has 2 responses' },
       { line: 4, reason: 'strength: must be 1, 2 or 3; created_at: not a timestamp' },
       { line: 5, reason: 'ranking: index 3 but the item has 3 responses' },
@@ -455,7 +454,7 @@ describe('labels', () => {
         .map((r) => JSON.stringify(r))
         .join('\n'),
     );
-    expect(await importLabelsFile(db, { path: input, project: 'p' })).toEqual({ added: 2, duplicates: 0, lines: 2 });
+    expect(await importLabelsFile(db, { path: input, project: 'p' })).toEqual({ added: 2, duplicates: 0, lines: 2, unmatched: 0, unmatchedItems: [] });
     expect(db.prepare('SELECT name, kind FROM annotator ORDER BY name').all()).toEqual([
       { name: 'rm-1', kind: 'model' },
       { name: 'source', kind: 'source' },

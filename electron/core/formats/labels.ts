@@ -90,7 +90,21 @@ export interface LabelsImportResult {
   added: number;
   duplicates: number;
   lines: number;
+  /**
+   * Revisions whose item is not in this project (a teammate labeled items this machine never imported):
+   * reported, not merged, and the rest of the file merges. Importing those items and the same file
+   * again adds them then.
+   */
+  unmatched: number;
+  /** The first of them, by line, with the item as the file named it. */
+  unmatchedItems: { line: number; item: string }[];
 }
+
+/** How many unmatched revisions are listed by line; the rest are counted. */
+const UNMATCHED_LISTED = 20;
+
+/** A revision for an item this project does not have: skipped and reported, never an error. */
+class UnmatchedItem extends Error {}
 
 export async function importLabelsLines(
   db: Db,
@@ -101,6 +115,8 @@ export async function importLabelsLines(
   let records = 0;
   let added = 0;
   let duplicates = 0;
+  let unmatched = 0;
+  const unmatchedItems: LabelsImportResult['unmatchedItems'] = [];
   const project = requireProject(db, opts.project);
   const resolveItem = itemResolver(db, project.id);
   // Who labeled: checked against this database while reading (read-only), made when writing, so an
@@ -140,7 +156,7 @@ export async function importLabelsLines(
     const line: LabelLine = checkSchema(labelSchema, value);
     let itemId: number | null = line.item_uid !== undefined ? resolveItem(line.item_uid) : null;
     if (itemId === null) itemId = resolveItem(String(line.item));
-    if (itemId === null) throw new RecordError(`item: no item "${String(line.item)}" in project "${opts.project}"`);
+    if (itemId === null) throw new UnmatchedItem(String(line.item));
     const count = responseCount(db, project.id, itemId);
     const ranking = line.ranking ? line.ranking.map((entry) => (Array.isArray(entry) ? entry : [entry])) : null;
     const checkIndexes = (field: string, list: number[] | null | undefined) => {
@@ -183,6 +199,11 @@ export async function importLabelsLines(
     try {
       drafts.push(check(text));
     } catch (error) {
+      if (error instanceof UnmatchedItem) {
+        if (unmatchedItems.length < UNMATCHED_LISTED) unmatchedItems.push({ line: lineNo, item: error.message });
+        unmatched++;
+        continue;
+      }
       if (!(error instanceof RecordError)) throw error;
       errors.push({ line: lineNo, reason: error.message });
     }
@@ -190,7 +211,7 @@ export async function importLabelsLines(
   }
   if (errors.length) throw new InvalidFileError(opts.fileName, errors);
   // Bounded batches: a teammate's 300k revisions never hold the write lock for long.
-  const append = labelAppender(db);
+  const append = labelAppender(db, { merge: true });
   for (let from = 0; from < drafts.length; from += WRITE_BATCH) {
     writeNow(db, () => {
       for (const { who, ...draft } of drafts.slice(from, from + WRITE_BATCH)) {
@@ -201,7 +222,7 @@ export async function importLabelsLines(
     await new Promise(setImmediate);
   }
   opts.onProgress?.(lineNo);
-  return { added, duplicates, lines: records };
+  return { added, duplicates, lines: records, unmatched, unmatchedItems };
 }
 
 /** Revisions written per transaction while merging a labels file. */

@@ -76,9 +76,16 @@ export function normalizeTimestamp(value: string | Date): string {
  * new: a revision whose id is already stored is not stored again (a retried save, a re-imported labels
  * file), and the head and counters stay as they are.
  */
-export function labelAppender(db: Db, options: { counters?: boolean } = {}) {
+export function labelAppender(db: Db, options: { counters?: boolean; merge?: boolean } = {}) {
   // An import's own rows are not visible yet: it moves the counters when it completes.
   const counters = options.counters ?? true;
+  // Merging a teammate's file: the same annotator's revisions from two machines have no shared insertion
+  // order, so a merged revision becomes current only when it is later by (created_at, id) than the
+  // current one. Files merged in any order then end with the same current labels.
+  const merge = options.merge ?? false;
+  const headRevision = db.prepare(
+    'SELECT l.created_at AS createdAt, l.id FROM label_head h JOIN label l ON l.seq = h.label_seq WHERE h.item_id = ? AND h.annotator_id = ? AND h.task = ?',
+  );
   const insert = db.prepare(
     `INSERT OR IGNORE INTO label (id, item_id, annotator_id, task, created_at, choice, ranking, strength, shown_order, rubric_version_id, segmentation_id, body)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -119,6 +126,10 @@ export function labelAppender(db: Db, options: { counters?: boolean } = {}) {
       JSON.stringify(draft.body ?? {}),
     );
     if (result.changes === 0) return { id, inserted: false };
+    if (merge) {
+      const head = headRevision.get(draft.itemId, draft.annotatorId, task) as { createdAt: string; id: string } | undefined;
+      if (head && (head.createdAt > createdAt || (head.createdAt === createdAt && head.id > id))) return { id, inserted: true };
+    }
     const done = draft.done ?? (draft.choice !== null || (draft.ranking?.length ?? 0) > 0);
     const wasDone = (headOf.get(draft.itemId, draft.annotatorId, task) as number | undefined) === 1;
     const human = isHuman.get(draft.annotatorId) === 1;
