@@ -11,7 +11,7 @@ import { TASKS, type AnnotatorKind, type LabelBody, type LabelRevision, type Lin
 import { InvalidFileError } from '../errors';
 import { ensureAnnotator, ensureAnnotatorByUuid, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
-import { itemResolver, responseCount } from '../store/items';
+import { itemResolver, responseCounter } from '../store/items';
 import { labelAppender, type RevisionDraft } from '../store/labels';
 import { requireProject } from '../store/projects';
 import { writeNow } from '../store/write';
@@ -119,6 +119,7 @@ export async function importLabelsLines(
   const unmatchedItems: LabelsImportResult['unmatchedItems'] = [];
   const project = requireProject(db, opts.project);
   const resolveItem = itemResolver(db, project.id);
+  const responsesOf = responseCounter(db, project.id);
   // Who labeled: checked against this database while reading (read-only), made when writing, so an
   // invalid file leaves nothing behind, not even an annotator.
   interface Who {
@@ -157,7 +158,7 @@ export async function importLabelsLines(
     let itemId: number | null = line.item_uid !== undefined ? resolveItem(line.item_uid) : null;
     if (itemId === null) itemId = resolveItem(String(line.item));
     if (itemId === null) throw new UnmatchedItem(String(line.item));
-    const count = responseCount(db, project.id, itemId);
+    const count = responsesOf(itemId);
     const ranking = line.ranking ? line.ranking.map((entry) => (Array.isArray(entry) ? entry : [entry])) : null;
     const checkIndexes = (field: string, list: number[] | null | undefined) => {
       if (!list) return;

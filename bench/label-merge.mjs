@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Merging a team's labels: `npm run bench:merge`, or
+//   node bench/label-merge.mjs [--items 100000] [--annotators 3]
+// A project of --items pairs, and a labels file with one revision per item and annotator (300k by
+// default), as three teammates' "my labels" exports put together. Times `labels import` of the file
+// (the shipped code, out/node/core.mjs), then the same file again (every revision a duplicate), against a
+// plain baseline in the same process: parse every line and insert it into a bare table with a unique id.
+import { spawnSync } from 'node:child_process';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dataDir = join(root, 'bench', '.data');
+const argv = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? Number(argv[i + 1]) : fallback;
+};
+const ITEMS = arg('--items', 100_000);
+const ANNOTATORS = arg('--annotators', 3);
+const CORE = pathToFileURL(join(root, 'out/node/core.mjs')).href;
+
+if (spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--node-only'], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) process.exit(1);
+mkdirSync(dataDir, { recursive: true });
+
+async function writeLines(path, count, line) {
+  if (existsSync(path)) return;
+  const out = createWriteStream(path);
+  for (let i = 0; i < count; i++) if (!out.write(`${line(i)}\n`)) await once(out, 'drain');
+  out.end();
+  await once(out, 'finish');
+}
+
+const itemsFile = join(dataDir, `merge-items-${ITEMS}.jsonl`);
+await writeLines(itemsFile, ITEMS, (i) =>
+  JSON.stringify({ id: `q${i}`, prompt: `Question ${i}: which answer is right?`, responses: [{ text: `Answer one to ${i}.` }, { text: `Answer two to ${i}.` }] }),
+);
+const labelsFile = join(dataDir, `merge-labels-${ITEMS}x${ANNOTATORS}.jsonl`);
+const uuid = (n) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const start = Date.parse('2026-11-01T00:00:00Z');
+await writeLines(labelsFile, ITEMS * ANNOTATORS, (n) => {
+  const item = Math.floor(n / ANNOTATORS);
+  const who = n % ANNOTATORS;
+  return JSON.stringify({
+    id: uuid(n + 1),
+    item: `q${item}`,
+    annotator: `annotator-${who}`,
+    annotator_uuid: uuid(1_000_000_000 + who),
+    task: 'pairwise',
+    choice: (item * 7 + who) % 3 === 0 ? 'B' : 'A',
+    strength: 1 + ((item + who) % 3),
+    shown_order: [0, 1],
+    rationale: who === 0 ? `Looked at ${item}.` : undefined,
+    time_ms: 4000 + (n % 5000),
+    created_at: new Date(start + n * 1000).toISOString(),
+  });
+});
+
+async function baseline() {
+  const { default: Database } = await import('better-sqlite3');
+  const path = join(dataDir, 'merge-baseline.db');
+  for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+  const t0 = performance.now();
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE label (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, item TEXT, annotator TEXT, choice TEXT, body TEXT)');
+  const insert = db.prepare('INSERT OR IGNORE INTO label (id, item, annotator, choice, body) VALUES (?, ?, ?, ?, ?)');
+  db.exec('BEGIN');
+  for await (const line of createInterface({ input: createReadStream(labelsFile, { encoding: 'utf8' }), crlfDelay: Infinity })) {
+    if (!line) continue;
+    const r = JSON.parse(line);
+    insert.run(r.id, r.item, r.annotator_uuid, r.choice, JSON.stringify({ rationale: r.rationale, time_ms: r.time_ms }));
+  }
+  db.exec('COMMIT');
+  db.close();
+  return performance.now() - t0;
+}
+
+const { openDb, importFile, importLabelsFile } = await import(CORE);
+const dbPath = join(dataDir, 'merge.db');
+for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+const db = openDb(dbPath);
+await importFile(db, { path: itemsFile, project: 'team', format: 'arbiter', createProject: true });
+
+const revisions = ITEMS * ANNOTATORS;
+const baseMs = await baseline();
+const t0 = performance.now();
+const merged = await importLabelsFile(db, { path: labelsFile, project: 'team' });
+const mergeMs = performance.now() - t0;
+const t1 = performance.now();
+const again = await importLabelsFile(db, { path: labelsFile, project: 'team' });
+const againMs = performance.now() - t1;
+db.close();
+
+const rate = (ms) => Math.round(revisions / (ms / 1000)).toLocaleString('en');
+console.log(`labels merge: ${revisions.toLocaleString('en')} revisions (${ITEMS.toLocaleString('en')} items × ${ANNOTATORS} annotators)`);
+console.log(`  baseline (parse + bare insert):  ${(baseMs / 1000).toFixed(2)} s  ${rate(baseMs)} revisions/s`);
+console.log(`  arbiter labels import:           ${(mergeMs / 1000).toFixed(2)} s  ${rate(mergeMs)} revisions/s  ratio ${(mergeMs / baseMs).toFixed(2)}×  added ${merged.added}`);
+console.log(`  the same file again (all dups):  ${(againMs / 1000).toFixed(2)} s  ${rate(againMs)} revisions/s  duplicates ${again.duplicates}`);
+console.log(`  peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
