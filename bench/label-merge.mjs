@@ -5,6 +5,7 @@
 // default), as three teammates' "my labels" exports put together. Times `labels import` of the file
 // (the shipped code, out/node/core.mjs), then the same file again (every revision a duplicate), against a
 // plain baseline in the same process: parse every line and insert it into a bare table with a unique id.
+// Then times the review of the merged project (every agreement figure, consensus and queue: `arbiter stats`).
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
@@ -79,7 +80,7 @@ async function baseline() {
   return performance.now() - t0;
 }
 
-const { openDb, importFile, importLabelsFile } = await import(CORE);
+const { openDb, importFile, importLabelsFile, buildReview, requireProject } = await import(CORE);
 const dbPath = join(dataDir, 'merge.db');
 for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
 const db = openDb(dbPath);
@@ -93,6 +94,14 @@ const mergeMs = performance.now() - t0;
 const t1 = performance.now();
 const again = await importLabelsFile(db, { path: labelsFile, project: 'team' });
 const againMs = performance.now() - t1;
+// The review of the merged project (what `arbiter stats` and the dashboard compute): every figure and queue.
+const reviewRuns = [];
+let review;
+for (let run = 0; run < 3; run++) {
+  const t = performance.now();
+  review = buildReview(db, requireProject(db, 'team'));
+  reviewRuns.push(performance.now() - t);
+}
 db.close();
 
 const rate = (ms) => Math.round(revisions / (ms / 1000)).toLocaleString('en');
@@ -100,4 +109,6 @@ console.log(`labels merge: ${revisions.toLocaleString('en')} revisions (${ITEMS.
 console.log(`  baseline (parse + bare insert):  ${(baseMs / 1000).toFixed(2)} s  ${rate(baseMs)} revisions/s`);
 console.log(`  arbiter labels import:           ${(mergeMs / 1000).toFixed(2)} s  ${rate(mergeMs)} revisions/s  ratio ${(mergeMs / baseMs).toFixed(2)}×  added ${merged.added}`);
 console.log(`  the same file again (all dups):  ${(againMs / 1000).toFixed(2)} s  ${rate(againMs)} revisions/s  duplicates ${again.duplicates}`);
+const choice = review.report.fields.find((f) => f.field === 'choice');
+console.log(`  review (agreement, Dawid–Skene, people, queue) on ${review.report.labels.toLocaleString('en')} labels: ${reviewRuns.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(' / ')}  (target ≤ 2 s; queue ${review.report.queue.total.toLocaleString('en')} items, α ${choice.alpha.value?.toFixed(3)})`);
 console.log(`  peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);

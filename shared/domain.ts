@@ -92,9 +92,20 @@ export interface ProjectSettings {
   segmentation: 'auto' | 'markers' | 'numbered' | 'paragraphs' | 'lines';
   /** The error tags offered on the step screen (the project's taxonomy, editable). */
   errorTags: string[];
+  /**
+   * The order the labeling loop walks items in: the file's, a random one seeded per annotator, or the
+   * items the reward models are least sure about first (then the rest in the file's order).
+   */
+  order: LabelingOrder;
+  /** Overlap: each item goes to `overlap` people of `team` (0: everyone labels every item). */
+  overlap: number;
+  /** The people who share the work, by annotator name; the same list on every machine splits it the same way. */
+  team: string[];
 }
+export const LABELING_ORDERS = ['source', 'random', 'uncertain'] as const;
+export type LabelingOrder = (typeof LABELING_ORDERS)[number];
 export const DEFAULT_ERROR_TAGS = ['calculation', 'logic', 'factual / hallucination', 'misread question', 'redundant but correct', 'incomplete', 'formatting'];
-export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = { prelabels: 'blind', segmentation: 'auto', errorTags: DEFAULT_ERROR_TAGS };
+export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = { prelabels: 'blind', segmentation: 'auto', errorTags: DEFAULT_ERROR_TAGS, order: 'source', overlap: 0, team: [] };
 
 export interface ImportSummary {
   project: string;
@@ -113,7 +124,7 @@ export interface ExportSummary {
   format: string;
   out: string;
   written: number;
-  skipped: { unlabeled: number; tie: number; both_bad: number; conflict: number; not_pairwise: number };
+  skipped: { unlabeled: number; tie: number; both_bad: number; conflict: number; not_pairwise: number; not_adjudicated: number; low_agreement: number };
   note: string | null;
 }
 

@@ -13,6 +13,12 @@ export const IMPORT_FORMATS = [
   'prm800k',
   'math-shepherd',
   'processbench',
+  'ultrafeedback',
+  'ultrafeedback-binarized',
+  'helpsteer2',
+  'helpsteer2-preference',
+  'helpsteer3',
+  'rar',
 ] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
@@ -31,6 +37,13 @@ export const EXPORT_FORMATS = [
   'prm800k',
   'math-shepherd',
   'processbench',
+  'ultrafeedback',
+  'ultrafeedback-binarized',
+  'helpsteer2',
+  'helpsteer2-preference',
+  'helpsteer3',
+  'prometheus',
+  'critique',
   'scores',
 ] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -58,5 +71,13 @@ export const FORMAT_TITLES: Record<string, string> = {
   prm800k: 'PRM800K labeling sessions',
   'math-shepherd': 'Math-Shepherd (ки step tags, +/− labels)',
   processbench: 'ProcessBench (first wrong step)',
+  ultrafeedback: 'UltraFeedback, raw (ratings per aspect, critiques)',
+  'ultrafeedback-binarized': 'UltraFeedback, binarized (chosen / rejected with scores)',
+  helpsteer2: 'HelpSteer2 ratings rows (one per response)',
+  'helpsteer2-preference': 'HelpSteer2 preference rows (strength −3…+3)',
+  helpsteer3: 'HelpSteer3 preference (per-annotator preferences)',
+  rar: 'Rubrics-as-Rewards (per-prompt weighted criteria)',
+  prometheus: 'Prometheus Feedback-Collection (critique + 1–5 score)',
+  critique: 'Critiques (prompt, response, critique, verdict)',
   scores: 'Model scores (one line per scored response)',
 };

@@ -49,6 +49,9 @@ const exportCommand: Command = async (argv, io) => {
     annotator: { type: 'string' },
     neutral: { type: 'string' },
     'ranking-pairs': { type: 'string' },
+    'from-ratings': { type: 'boolean', default: false },
+    'adjudicated-only': { type: 'boolean', default: false },
+    'min-agreement': { type: 'string' },
   });
   const project = requireProjectName(values);
   const format = requireString(values, 'format');
@@ -61,6 +64,8 @@ const exportCommand: Command = async (argv, io) => {
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`unknown export format "${format}"; one of: ${EXPORT_FORMATS.join(', ')}`);
   const annotator = optionalAnnotatorName(values);
+  const minAgreement = values['min-agreement'] === undefined ? undefined : Number(values['min-agreement']);
+  if (minAgreement !== undefined && !(minAgreement >= 0 && minAgreement <= 1)) throw new UsageError('--min-agreement takes a share from 0 to 1, such as 0.67');
   return withDb(values, async (db) => {
     projects.requireProject(db, project);
     const summary = await exportProject(db, {
@@ -70,6 +75,9 @@ const exportCommand: Command = async (argv, io) => {
       annotator,
       neutral: neutral === undefined ? undefined : neutral === 'true',
       rankingPairs: rankingPairs as RankingPairs | undefined,
+      fromRatings: values['from-ratings'] === true,
+      adjudicatedOnly: values['adjudicated-only'] === true,
+      minAgreement,
     });
     io.out(JSON.stringify(summary));
     return 0;
@@ -96,11 +104,14 @@ const statsCommand: Command = async (argv, io) => {
   const project = requireProjectName(values);
   return withDb(values, async (db) => {
     const stats = projectStats(db, projects.requireProject(db, project));
-    if (values.json) io.out(JSON.stringify(stats));
+    const { projectReview, reviewLines } = await import('./review');
+    const { report } = projectReview(db, project);
+    if (values.json) io.out(JSON.stringify({ ...stats, review: report }));
     else {
       io.out(`${stats.project}: ${stats.labeled} of ${stats.items} items labeled (${(stats.progress * 100).toFixed(1)}%)`);
       io.out(`  label revisions ${stats.labels.revisions}; current human labels ${stats.labels.current} ${JSON.stringify(stats.labels.byChoice)}`);
       for (const a of stats.annotators) io.out(`  ${a.kind.padEnd(6)} ${a.name}: ${a.labeled}`);
+      for (const line of reviewLines(report)) io.out(line);
     }
     return 0;
   });
@@ -203,4 +214,6 @@ export const commands: Record<string, Command> = {
   doctor: doctorCommand,
   serve: serveCommand,
   rubric: (argv, io) => import('./rubric').then((m) => m.rubricCommand(argv, io)),
+  review: (argv, io) => import('./review').then((m) => m.reviewCommand(argv, io)),
+  adjudicate: (argv, io) => import('./review').then((m) => m.adjudicateCommand(argv, io)),
 };

@@ -3,6 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS } from '../../shared/formatNames';
+import { REVIEW_TASKS } from '../../shared/api/review';
 import { ArbiterError, InvalidFileError, toErrorShape, UnknownFormatError } from '../core/errors';
 import { defaultDbPath } from '../core/paths';
 import { openDb } from '../core/store/db';
@@ -13,9 +14,13 @@ export const USAGE = `arbiter <command> [options] [--db PATH]
 Commands:
   import FILE --project NAME [--format auto|${IMPORT_FORMATS.join('|')}] [--skip-invalid]
   export --project NAME --format ${EXPORT_FORMATS.join('|')} --out FILE [--annotator NAME]
-         [--neutral true|false] [--ranking-pairs ${RANKING_PAIRS.join('|')}]
+         [--neutral true|false] [--ranking-pairs ${RANKING_PAIRS.join('|')}] [--from-ratings]
+         [--adjudicated-only] [--min-agreement 0-1]
   labels import FILE --project NAME
-  stats --project NAME [--json]
+  stats --project NAME [--json]        (progress, agreement, consensus, people, models, the queue)
+  review --project NAME [--task ${REVIEW_TASKS.join('|')}] [--reason annotators|model|uncertain] [--limit N] [--json]
+  adjudicate --project NAME --item ID (--choice A|B|tie|both_bad [--strength 1-3] | --verdict good|bad
+         | --ranking 2,[0 1] | --first-error A=2,B=-1) [--note TEXT] [--lead NAME]
   score --project NAME [--model DIR ...] [--provider auto|cpu|cuda|dml|coreml] [--batch-size N]
   models [--json]
   projects [--json]

@@ -3,3 +3,5 @@
 export { openDb } from './store/db';
 export { importFile, importLines, exportProject, importLabelsFile } from './formats/index';
 export { mulberry32 } from '../../shared/order';
+export { buildReview } from './review/report';
+export { requireProject } from './store/projects';

@@ -18,6 +18,9 @@ import { ModelsScreen } from './features/models/ModelsScreen';
 import { StepsScreen } from './features/steps/StepsScreen';
 import { RankingScreen } from './features/rankings/RankingScreen';
 import { VerdictScreen } from './features/rankings/VerdictScreen';
+import { RubricsScreen } from './features/rubrics/RubricsScreen';
+import { ReviewScreen } from './features/review/ReviewScreen';
+import { GuidelinesDrawer } from './features/guidelines/GuidelinesDrawer';
 import { useJobs } from './features/models/useJobs';
 
 const ANNOTATOR_KEY = 'arbiter.annotator';
@@ -45,10 +48,16 @@ export function App() {
   const [fatal, setFatal] = useState<string | null>(null);
   const [annotator, setAnnotatorState] = useState<string>(() => localStorage.getItem(ANNOTATOR_KEY) ?? '');
   const [overlay, setOverlay] = useState(false);
+  const [guidelines, setGuidelines] = useState(false);
   const [settings, setSettings] = useState<ProjectSettings | null>(null);
   const [settingsError, setSettingsError] = useState<string | null>(null);
   const jobs = useJobs();
   const project = route.name === 'start' ? null : route.project;
+  // The guidelines drawer belongs to the labeling screens; it closes on the others.
+  const labelingScreen = route.name === 'compare' || route.name === 'steps' || route.name === 'rank' || route.name === 'verdict';
+  useEffect(() => {
+    if (!labelingScreen) setGuidelines(false);
+  }, [labelingScreen, project]);
 
   useEffect(() => {
     api
@@ -101,6 +110,7 @@ export function App() {
     [project],
   );
 
+  const closeGuidelines = useCallback(() => setGuidelines(false), []);
   const prelabelMode = settings?.prelabels ?? null;
   useGlobalKeys((event) => {
     if (event.key === 'Escape' && overlay) {
@@ -116,10 +126,12 @@ export function App() {
     if (overlay) return;
     if (scrollWholeScreen(event, route)) return;
     if (!project) return;
-    if (event.key === 'b' && prelabelMode) setPrelabelMode(prelabelMode === 'blind' ? 'assist' : 'blind');
+    if (event.key === 'g' && labelingScreen) setGuidelines((open) => !open);
+    else if (event.key === 'b' && prelabelMode) setPrelabelMode(prelabelMode === 'blind' ? 'assist' : 'blind');
     else if (event.key === 'c' && route.name !== 'compare') navigate({ name: 'compare', project });
     else if (event.key === 'd' && route.name !== 'datasets') navigate({ name: 'datasets', project });
     else if (event.key === 'm' && route.name !== 'models') navigate({ name: 'models', project });
+    else if (event.key === 'q' && route.name !== 'review') navigate({ name: 'review', project });
   });
 
   const job = project ? (jobs.byProject.get(project) ?? null) : null;
@@ -171,6 +183,10 @@ export function App() {
           <DatasetsScreen key={`d:${route.project}`} project={route.project} />
         ) : route.name === 'models' ? (
           <ModelsScreen key={`m:${route.project}`} project={route.project} />
+        ) : route.name === 'review' ? (
+          <ReviewScreen key={`q:${route.project}`} project={route.project} itemId={route.itemId} task={route.task} tab={route.tab} />
+        ) : route.name === 'rubrics' || route.name === 'guidelines' ? (
+          <RubricsScreen key={`b:${route.project}`} project={route.project} tab={route.name === 'guidelines' ? 'guidelines' : 'rubric'} />
         ) : route.name === 'rank' ? (
           <RankingScreen key={`r:${route.project}:${annotator}:${route.itemId ?? ''}`} project={route.project} itemId={route.itemId} />
         ) : route.name === 'verdict' ? (
@@ -181,6 +197,9 @@ export function App() {
           <CompareScreen key={`c:${route.project}:${annotator}:${route.itemId ?? ''}`} project={route.project} itemId={route.itemId} />
         )}
       </div>
+      {guidelines && project && labelingScreen && (
+        <GuidelinesDrawer project={project} onClose={closeGuidelines} onEdit={() => navigate({ name: 'guidelines', project })} />
+      )}
       {overlay && <ShortcutsOverlay onClose={() => setOverlay(false)} />}
     </ShellContext.Provider>
   );

@@ -78,6 +78,12 @@ export const datasetsSchemas = {
         neutral: z.boolean().optional(),
         /** Pairwise formats: which pairs a ranking gives (default all). */
         rankingPairs: z.enum(RANKING_PAIRS).optional(),
+        /** Pairwise formats: items with rubric ratings but no choice give pairs by weighted rubric totals (ties left out). */
+        fromRatings: z.boolean().optional(),
+        /** Only items a lead adjudicated. */
+        adjudicatedOnly: z.boolean().optional(),
+        /** Only items whose people agree at least this much (the share giving the most common judgement). */
+        minAgreement: z.number().min(0).max(1).optional(),
       },
       { error: (issue) => (issue.code === 'unrecognized_keys' && issue.keys.includes('out') ? EXPORT_TAKES_NO_PATH : undefined) },
     )

@@ -4,24 +4,30 @@
 // one table, so a transport can never accept a shape the other refuses.
 import type { z } from 'zod';
 import { appSchemas, type AppOutputs } from './app';
+import { critiquesSchemas, type CritiquesOutputs } from './critiques';
 import { datasetsSchemas, type DatasetsOutputs } from './datasets';
+import { guidelinesSchemas, type GuidelinesOutputs } from './guidelines';
 import { jobsSchemas, type JobsOutputs } from './jobs';
 import { labelsSchemas, type LabelsOutputs } from './labels';
 import { modelsSchemas, type ModelsOutputs } from './models';
 import { projectsSchemas, type ProjectsOutputs } from './projects';
 import { rankingsSchemas, type RankingsOutputs } from './rankings';
+import { reviewSchemas, type ReviewOutputs } from './review';
 import { rubricsSchemas, type RubricsOutputs } from './rubrics';
 import { stepsSchemas, type StepsOutputs } from './steps';
 import { uploadsSchemas, type UploadsOutputs } from './uploads';
 
 export * from './app';
 export * from './common';
+export * from './critiques';
 export * from './datasets';
+export * from './guidelines';
 export * from './jobs';
 export * from './labels';
 export * from './models';
 export * from './projects';
 export * from './rankings';
+export * from './review';
 export * from './rubrics';
 export * from './steps';
 export * from './uploads';
@@ -34,6 +40,9 @@ export const schemas = {
   ...stepsSchemas,
   ...rankingsSchemas,
   ...rubricsSchemas,
+  ...critiquesSchemas,
+  ...guidelinesSchemas,
+  ...reviewSchemas,
   ...modelsSchemas,
   ...jobsSchemas,
   ...appSchemas,
@@ -43,7 +52,7 @@ export type ApiName = keyof typeof schemas;
 export type ApiInput<N extends ApiName> = z.input<(typeof schemas)[N]>;
 export type ApiParsed<N extends ApiName> = z.output<(typeof schemas)[N]>;
 
-export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs;
+export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & CritiquesOutputs & GuidelinesOutputs & ReviewOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs;
 export type ApiOutput<N extends ApiName> = ApiOutputs[N];
 
 /** What a transport returns for an error: a sentence for people, a code for programs. */

@@ -10,7 +10,7 @@ export const jobsSchemas = {
 export interface JobInfo {
   id: string;
   /** score: startScoring; import, export: importContent and exportProject, whose calls await the job. */
-  kind: 'score' | 'import' | 'export';
+  kind: 'score' | 'import' | 'export' | 'review';
   project: string;
   state: 'running' | 'done' | 'failed' | 'cancelled';
   startedAt: string;

@@ -1,8 +1,8 @@
 // Projects: create, open, rename, delete, settings.
 import { z } from 'zod';
-import type { ProjectSettings, ProjectSummary } from '../domain';
+import { LABELING_ORDERS, type ProjectSettings, type ProjectSummary } from '../domain';
 import { SEGMENTATION_METHODS } from '../segment';
-import { projectName } from './common';
+import { annotatorName, projectName } from './common';
 
 export const projectsSchemas = {
   listProjects: z.object({}).strict(),
@@ -16,6 +16,9 @@ export const projectsSchemas = {
           prelabels: z.enum(['blind', 'assist']),
           segmentation: z.enum(SEGMENTATION_METHODS),
           errorTags: z.array(z.string().trim().min(1).max(60)).max(50),
+          order: z.enum(LABELING_ORDERS),
+          overlap: z.number().int().min(0).max(100),
+          team: z.array(annotatorName).max(500).refine((names) => new Set(names).size === names.length, 'a name appears twice in the team'),
         })
         .partial()
         .strict(),

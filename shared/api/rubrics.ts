@@ -36,6 +36,13 @@ export const rubricsSchemas = {
   getRubric: z.object({ project: projectName, rubric: rubricRef, version: version.optional(), itemId: itemId.optional() }).strict(),
   /** Saves criteria under a name: the same content keeps its version, changed content makes the next one. */
   saveRubric: z.object({ project: projectName, name: rubricName, criteria }).strict(),
+  /** Puts a project rubric in force (the one the compare and verdict screens rate with), or none (null). */
+  setRubricInForce: z.object({ project: projectName, name: rubricName.nullable() }).strict(),
+  /**
+   * What an item is rated under on screen, and this annotator's current ratings of it: the item's own
+   * criteria when it has them, else the project's rubric in force (null when there is neither).
+   */
+  getRatingSheet: z.object({ project: projectName, annotator: annotatorName, itemId }).strict(),
   /** Writes an item's own criteria (a per-prompt rubric), stored as a version of the item's rubric. */
   saveItemCriteria: z.object({ project: projectName, itemId, criteria }).strict(),
   /**
@@ -76,9 +83,11 @@ export interface RubricVersionSummary {
 export interface RubricSummary {
   name: string;
   createdAt: string;
-  /** The newest version: the one in force. */
+  /** The newest version: the one labeling with this rubric rates under. */
   latest: number;
   versions: RubricVersionSummary[];
+  /** Whether this is the project's rubric in force (the one the labeling screens rate with). */
+  inForce: boolean;
 }
 
 export interface RubricView {
@@ -114,10 +123,38 @@ export interface RubricLabelBody {
   prelabel_visible?: boolean;
 }
 
+/** An annotator's current ratings of an item, as the rating sheet gives them back. */
+export interface MyRatings {
+  /** The revision holding them. */
+  id: string;
+  createdAt: string;
+  /** The rubric ("item" for the item's own criteria) and version they were made under. */
+  rubric: string;
+  version: number;
+  ratings: Record<string, Record<string, number | string | null>>;
+  criterionWinner: Record<string, 'A' | 'B' | 'tie'>;
+}
+
+export interface RatingSheet {
+  /** The criteria to rate with (their version is the one a save names); null: the item is not rated here. */
+  rubric: RubricView | null;
+  /** The name of the project's rubric in force, when there is one (an item's own criteria go before it). */
+  inForce: string | null;
+  /** This annotator's current ratings of the item, under whichever version they were made; null: none. */
+  mine: MyRatings | null;
+  /**
+   * Where `mine` was made under another version than `rubric`: the keys of the criteria that are the same
+   * in both (key, scale, everything), whose values still mean what they meant and may be shown again.
+   */
+  carried: string[];
+}
+
 export interface RubricsOutputs {
   listRubrics: RubricSummary[];
   getRubric: RubricView;
   saveRubric: RubricSaved;
+  setRubricInForce: { inForce: string | null };
+  getRatingSheet: RatingSheet;
   saveItemCriteria: RubricSaved;
   saveRatings: LabelRevision;
 }

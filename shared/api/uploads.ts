@@ -31,13 +31,26 @@ export const uploadsSchemas = {
       createProject: z.boolean().default(false),
     })
     .strict(),
+  /** Merges a teammate's labels file (format `labels`): idempotent, in any order; unknown items are reported. */
+  mergeLabelsUpload: z.object({ uploadId, project: projectName }).strict(),
   discardUpload: z.object({ uploadId }).strict(),
 } as const;
+
+/** What a labels merge did: revisions added, already here, and those for items this project lacks. */
+export interface LabelsMerged {
+  file: string;
+  lines: number;
+  added: number;
+  duplicates: number;
+  unmatched: number;
+  unmatchedItems: { line: number; item: string }[];
+}
 
 export interface UploadsOutputs {
   startUpload: { uploadId: string };
   uploadChunk: { received: number };
   previewUpload: PreviewResult;
   importUpload: DatasetsOutputs['importContent'];
+  mergeLabelsUpload: LabelsMerged;
   discardUpload: { discarded: boolean };
 }

@@ -287,6 +287,47 @@ describe('arbiter CLI', () => {
     expect(projectNames(db)).toEqual(['fine']);
   });
 
+  it('review lists the disputed items; adjudicate resolves one; an adjudicated-only export has it alone', () => {
+    const dir = tempDir();
+    const db = join(dir, 'arbiter.db');
+    const items = join(dir, 'items.jsonl');
+    writeFileSync(items, [0, 1, 2].map((i) => JSON.stringify({ id: `q${i}`, prompt: `Question ${i}?`, responses: [{ text: `yes ${i}` }, { text: `no ${i}` }] })).join('\n') + '\n');
+    expect(arbiter(['import', items, '--project', 'team', '--db', db]).code).toBe(0);
+    const labels = join(dir, 'labels.jsonl');
+    const votes: [string, string[]][] = [
+      ['alice', ['A', 'A', 'B']],
+      ['bob', ['A', 'B', 'B']],
+    ];
+    const lines = votes.flatMap(([who, choices]) =>
+      choices.map((choice, i) => JSON.stringify({ id: `${who}-${i}`, item: `q${i}`, annotator: who, choice, strength: 2, created_at: '2026-11-23T10:00:00Z' })),
+    );
+    writeFileSync(labels, lines.join('\n') + '\n');
+    expect(arbiter(['labels', 'import', labels, '--project', 'team', '--db', db]).code).toBe(0);
+
+    const review = arbiter(['review', '--project', 'team', '--json', '--db', db]);
+    expect(review.code, review.stderr).toBe(0);
+    expect((JSON.parse(review.stdout) as { rows: { externalId: string; votes: object }[] }).rows.map((r) => [r.externalId, r.votes])).toEqual([['q1', { A: 1, B: 1 }]]);
+    const text = arbiter(['review', '--project', 'team', '--db', db]);
+    expect(text.stdout).toMatch(/1 pairwise item\(s\) to review[\s\S]*q1 +0\.50 +annotators +A×1 B×1/);
+
+    const resolved = arbiter(['adjudicate', '--project', 'team', '--item', 'q1', '--choice', 'B', '--note', 'B is right', '--lead', 'lead', '--db', db]);
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(JSON.parse(resolved.stdout)).toMatchObject({ project: 'team', item: 'q1', task: 'pairwise', by: 'lead' });
+    expect(arbiter(['adjudicate', '--project', 'team', '--item', 'q9', '--choice', 'B', '--db', db])).toMatchObject({ code: 1, stderr: expect.stringMatching(/No item "q9"/) });
+    expect(arbiter(['adjudicate', '--project', 'team', '--item', 'q1', '--choice', 'C', '--db', db]).code).toBe(2);
+
+    const out = join(dir, 'gold.jsonl');
+    const exported = arbiter(['export', '--project', 'team', '--format', 'trl', '--out', out, '--adjudicated-only', '--db', db]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l).chosen)).toEqual(['no 1']);
+    expect(JSON.parse(exported.stdout).skipped).toMatchObject({ not_adjudicated: 2 });
+
+    const stats = arbiter(['stats', '--project', 'team', '--json', '--db', db]);
+    const report = JSON.parse(stats.stdout).review as { fields: { field: string; percent: { value: number; n: number } }[]; queue: { total: number; adjudicated: number } };
+    expect(report.fields.find((f) => f.field === 'choice')?.percent).toMatchObject({ value: 2 / 3, n: 3 });
+    expect(report.queue).toMatchObject({ total: 1, adjudicated: 1 });
+  });
+
   it('says a missing input file is bad input (exit 1), and a missing FILE argument is usage (exit 2)', () => {
     const { dir, db } = seeded(['p']);
     const missing = arbiter(['import', join(dir, 'nope.jsonl'), '--project', 'p', '--db', db]);

@@ -110,7 +110,7 @@ describe('label exchange between machines', () => {
     const q1Alice = (await one.service.dispatch('labelHistory', { project: 'p', itemId: await itemId(one, 'q-1') })).filter((r) => r.annotator === 'alice');
     expect(q1Alice.map((r) => r.choice)).toEqual(['B', 'A']);
     const q1 = await one.service.dispatch('getItem', { project: 'p', annotator: 'alice', itemId: await itemId(one, 'q-1') });
-    expect(q1.label?.choice).toBe('A');
+    expect(q1?.label?.choice).toBe('A');
     // Annotators keep their uuids across machines.
     const uuids = (db: Db) => db.prepare("SELECT name, uuid FROM annotator WHERE kind = 'human' ORDER BY name").all();
     expect(uuids(one.db)).toEqual(uuids(two.db));
@@ -130,7 +130,7 @@ describe('label exchange between machines', () => {
     await new Promise((r) => setTimeout(r, 5));
     await choose(desktop, 'carol', 'q-0', 'B');
     const laterFile = await myLabels(desktop, dir, 'carol');
-    const current = async (m: Machine) => (await m.service.dispatch('getItem', { project: 'p', annotator: 'carol', itemId: await itemId(m, 'q-0') })).label?.choice;
+    const current = async (m: Machine) => (await m.service.dispatch('getItem', { project: 'p', annotator: 'carol', itemId: await itemId(m, 'q-0') }))?.label?.choice;
 
     const x = await machine(dir, 'x', ITEMS);
     await importLabelsFile(x.db, { path: laterFile, project: 'p' });

@@ -16,6 +16,8 @@ const isList = Array.isArray;
 function classify(record: unknown): Guess {
   if (!isPlainObject(record)) return { format: null, why: 'not a JSON object' };
   if ('responses' in record) return { format: 'arbiter', why: 'a "responses" list' };
+  const ratingGuess = classifyRatings(record);
+  if (ratingGuess) return ratingGuess;
   if ('chosen' in record && 'rejected' in record) {
     const { prompt, chosen } = record;
     if ('chosen_model' in record || 'rejected_model' in record || 'subset' in record)
@@ -35,6 +37,24 @@ function classify(record: unknown): Guess {
     return { format: null, why: 'records with "item" and "annotator" are labels, not items: labels are imported on the command line, with `arbiter labels import`' };
   const keys = Object.keys(record).slice(0, 8);
   return { format: null, why: `no known format has the fields ${keys.map((k) => `"${k}"`).join(', ') || '(none)'}` };
+}
+
+/** The rating and rubric formats: each has fields of its own, which no other format has. */
+function classifyRatings(record: Record<string, unknown>): Guess | null {
+  const { instruction, completions, models, context, rubric, question } = record;
+  if (typeof instruction === 'string' && (isList(completions) || isList(models)))
+    return { format: 'ultrafeedback', why: '"instruction" with "completions" rated per aspect (UltraFeedback, raw)' };
+  if ('chosen' in record && 'rejected' in record && isList(record.chosen) && ('score_chosen' in record || 'prompt_id' in record))
+    return { format: 'ultrafeedback-binarized', why: '"prompt", "prompt_id", message-list "chosen"/"rejected" and "score_chosen" (UltraFeedback, binarized)' };
+  if ('response_1' in record && 'response_2' in record && 'preference_strength' in record)
+    return { format: 'helpsteer2-preference', why: '"response_1", "response_2" and "preference_strength" (HelpSteer2 preference)' };
+  if ('prompt' in record && 'response' in record && 'helpfulness' in record && 'correctness' in record)
+    return { format: 'helpsteer2', why: '"prompt", "response" and "helpfulness", "correctness"… (HelpSteer2 ratings rows)' };
+  if (isList(context) && ('response1' in record || 'overall_preference' in record || 'individual_preference' in record))
+    return { format: 'helpsteer3', why: '"context", "response1", "response2" and "overall_preference" (HelpSteer3 preference)' };
+  if (typeof question === 'string' && isList(rubric))
+    return { format: 'rar', why: '"question" with a "rubric" list of weighted criteria (Rubrics as Rewards)' };
+  return null;
 }
 
 /** The process-supervision and unpaired formats: each has a field no pairwise format has. */

@@ -3,13 +3,15 @@
 // whatever the size of the project.
 import type { ExportSummary } from '../../../shared/domain';
 import type { ExportFormat, RankingPairs } from '../../../shared/formatNames';
-import { cancelledError, notFound } from '../errors';
+import { cancelledError, invalidInput, notFound } from '../errors';
 import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
 import { iterateItems } from '../store/items';
 import { iterateRevisions } from '../store/labels';
 import { projectSettings, requireProject } from '../store/projects';
 import { encodeArbiter } from './arbiter';
+import { isJudgedFormat } from './judgedCodecs';
+import { writeJudged } from './judgedExport';
 import { JsonlWriter } from './jsonl';
 import { encodeLabel } from './labels';
 import { writePairs, type PairFormat } from './pairExport';
@@ -22,7 +24,7 @@ import { writeUnpaired } from './unpairedExport';
 export { PAIR_ENCODERS } from './pairExport';
 
 const PAGE = 1000;
-const noneSkipped = (): ExportSummary['skipped'] => ({ unlabeled: 0, tie: 0, both_bad: 0, conflict: 0, not_pairwise: 0 });
+const noneSkipped = (): ExportSummary['skipped'] => ({ unlabeled: 0, tie: 0, both_bad: 0, conflict: 0, not_pairwise: 0, not_adjudicated: 0, low_agreement: 0 });
 
 export interface ExportOptions {
   project: string;
@@ -34,6 +36,15 @@ export interface ExportOptions {
   neutral?: boolean;
   /** Pairwise formats: which pairs a ranking gives (default all). */
   rankingPairs?: RankingPairs;
+  /**
+   * Pairwise formats: an item with rubric ratings but no choice (or ranking) gives the pairs its weighted
+   * rubric totals rank; equal totals are ties, left out and counted (default off).
+   */
+  fromRatings?: boolean;
+  /** Only items a lead adjudicated (their adjudication decides). Not for the labels format. */
+  adjudicatedOnly?: boolean;
+  /** Only items whose people agree at least this much (0–1; adjudicated items always pass). Not for labels. */
+  minAgreement?: number;
   /** Called after each page with the number of lines written and of items (or revisions) read. */
   onProgress?: (written: number, read: number) => void;
   /** Asked between items: true aborts the export (no file is left) with a 'cancelled' error. */
@@ -43,6 +54,8 @@ export interface ExportOptions {
 export async function exportProject(db: Db, opts: ExportOptions): Promise<ExportSummary> {
   const project = requireProject(db, opts.project);
   if (opts.annotator !== undefined && !findAnnotator(db, opts.annotator)) throw notFound(`No annotator named "${opts.annotator}".`);
+  if ((opts.adjudicatedOnly || opts.minAgreement !== undefined) && (opts.format === 'labels' || opts.format === 'scores'))
+    throw invalidInput(`--adjudicated-only and --min-agreement choose which items a dataset export decides; the ${opts.format} format writes every revision or score as it is.`);
   const summary: ExportSummary = {
     project: opts.project,
     format: opts.format,
@@ -97,8 +110,10 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
         read = n;
         opts.onProgress?.(writer.lines, n);
       };
-      const common = { projectId: project.id, annotator: opts.annotator, checkCancelled, onPage };
-      if (isStepFormat(opts.format)) {
+      const common = { projectId: project.id, annotator: opts.annotator, checkCancelled, onPage, filter: { adjudicatedOnly: opts.adjudicatedOnly, minAgreement: opts.minAgreement } };
+      if (isJudgedFormat(opts.format)) {
+        await writeJudged(db, { ...common, format: opts.format, writer, skipped: summary.skipped, notes });
+      } else if (isStepFormat(opts.format)) {
         await writeChains(db, { ...common, format: opts.format, neutral: opts.neutral ?? false, segmentation: projectSettings(project).segmentation, writer, skipped: summary.skipped, notes });
       } else if (opts.format === 'trl-unpaired') {
         notes = new ExportNotes('text');
@@ -111,7 +126,7 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
           await writeUnpaired(db, { ...common, writer, skipped: summary.skipped, notes });
         }
       } else {
-        const pass = { ...common, format: opts.format as PairFormat, rankingPairs: opts.rankingPairs ?? 'all' };
+        const pass = { ...common, format: opts.format as PairFormat, rankingPairs: opts.rankingPairs ?? 'all', fromRatings: opts.fromRatings ?? false };
         if ((await writePairs(db, { ...pass, writer, skipped: summary.skipped, notes })) === 'needs-transcripts') {
           // A conversation came after plain prompts were written: write the file again, all transcripts.
           await writer.abort();

@@ -18,14 +18,16 @@ import { ensureAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
 import { beginImport, completeImport, importSession, removeImport, type PendingImport } from '../store/imports';
 import { itemBatchInserter } from '../store/items';
-import { hasSourceLabel, labelAppender, newItemLabels } from '../store/labels';
+import { currentLabel, hasSourceLabel, labelAppender, newItemLabels, type RevisionDraft } from '../store/labels';
 import { dropIfEmpty, ensureProject, findProject, requireProject } from '../store/projects';
+import { itemCriteriaText, saveRubricVersion, setItemCriteria } from '../store/rubrics';
 import { displayText } from './content';
 import { detectCutLine, detectLines, type HeadLine, type LinesGuess } from './detect';
+import { GROUPS, Grouper, type Emitted } from './import/group';
 import { ImportWorker } from './import/pool';
-import { chunkLines, JUDGEMENT_FIELD, parseJson, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, RESPONSE_COUNT_FIELD, RESPONSE_STRIDE, type Chunk, type ChunkResult } from './import/prepare';
+import { chunkLines, JUDGEMENT_FIELD, parseJson, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, RESPONSE_COUNT_FIELD, RESPONSE_STRIDE, type Chunk, type ChunkResult, type RecordExtras } from './import/prepare';
 import { fileChunks } from './sources/index';
-import { RecordError, type RecordParser, type SourceJudgement } from './types';
+import { RecordError, type ParsedRecord, type RecordParser, type SourceJudgement } from './types';
 
 export { PARSERS };
 
@@ -129,6 +131,9 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
   let format: ImportFormat | null = opts.format === 'auto' ? null : opts.format;
   let formatReason = format ? `${format}: given` : '';
   let parse: RecordParser | null = format ? PARSERS[format] : null;
+  // A format whose item spans consecutive records is read here, a line at a time (./import/group.ts).
+  const grouperFor = (f: ImportFormat) => (GROUPS[f] ? new Grouper(PARSERS[f], GROUPS[f]) : null);
+  let grouper: Grouper | null = format ? grouperFor(format) : null;
   let lineNo = 0;
   let nextProgress = 1000;
   let records = 0;
@@ -153,11 +158,13 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     // Items that were there before and lack the file's preference get it when the import completes: they
     // are visible, so it must not show before the rest does.
     const laterLabels: { itemId: number; choice: Choice }[] = [];
-    // The file's other judgements (steps, rankings, verdicts): written with their new items, without
-    // moving counters until the import completes; for items that were there before, at completion.
+    // The file's other judgements (steps, rankings, verdicts, ratings, critiques, its annotators'
+    // preferences): written with their new items, without moving counters until the import completes
+    // (`judged`, by annotator and task); for items that were there before, at completion.
     const judged = new Map<string, number>();
-    const laterJudgements: { itemId: number; judgement: SourceJudgement }[] = [];
+    const laterJudgements: Judged[] = [];
     let judgementAppender: ReturnType<typeof labelAppender> | null = null;
+    const judges = judgeResolver(db, project.id);
     // After the first bad line of an all-or-nothing import nothing will be kept: only validate.
     const failed = () => errors.length > 0 && !opts.skipInvalid;
     const ids: number[] = [];
@@ -190,16 +197,21 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
             const preference = batchRows[i * RECORD_STRIDE + PREFERENCE_FIELD] as Choice | null;
             if (inserted[i]) items++;
             else duplicates++;
-            const judgementJson = batchRows[i * RECORD_STRIDE + JUDGEMENT_FIELD];
-            if (judgementJson) {
-              const judgement = JSON.parse(judgementJson) as SourceJudgement;
-              sourceId ??= ensureAnnotator(db, SOURCE_ANNOTATOR, 'source').id;
-              if (!inserted[i]) laterJudgements.push({ itemId: ids[i]!, judgement });
-              else {
-                judgementAppender ??= labelAppender(db, { counters: false });
-                judgementAppender({ projectId: project.id, itemId: ids[i]!, annotatorId: sourceId, createdAt, task: judgement.task, choice: judgement.choice ?? null, ranking: judgement.ranking ?? null, body: judgement.body, done: true });
-                labels++;
-                judged.set(judgement.task, (judged.get(judgement.task) ?? 0) + 1);
+            const extrasJson = batchRows[i * RECORD_STRIDE + JUDGEMENT_FIELD];
+            if (extrasJson) {
+              const extras = JSON.parse(extrasJson) as RecordExtras;
+              // An item's own criteria: a new item's, or one that had none (a later import does not change them).
+              if (extras.criteria && (inserted[i] || itemCriteriaText(db, ids[i]!) === null)) setItemCriteria(db, ids[i]!, extras.criteria);
+              for (const judgement of extras.judgements ?? []) {
+                const draft = judges.draft(project.id, ids[i]!, judgement, createdAt);
+                if (!inserted[i]) laterJudgements.push({ draft, judgement });
+                else {
+                  judgementAppender ??= labelAppender(db, { counters: false });
+                  judgementAppender(draft);
+                  labels++;
+                  const key = `${draft.annotatorId}|${draft.task}`;
+                  judged.set(key, (judged.get(key) ?? 0) + 1);
+                }
               }
             }
             if (!preference) continue;
@@ -218,8 +230,38 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
       session.release();
     };
 
+    /** Writes the items a Grouper completed (their lines are numbered from the input's start). */
+    const applyEmitted = (emitted: Emitted[]) => {
+      if (!emitted.length) return;
+      const result: ChunkResult = { lines: 0, records: 0, rows: [], responses: [], errors: [] };
+      for (const e of emitted) {
+        if ('error' in e) result.errors.push(e.error);
+        else if (!failed()) prepareRecord(e.parsed, result.rows, result.responses);
+      }
+      apply(result, 0);
+    };
+
     /** Prepares and writes the lines of a chunk here, from index `from` on. */
     const applyHere = (lines: string[], from: number) => {
+      if (grouper) {
+        const emitted: Emitted[] = [];
+        for (let j = from; j < lines.length; j++) {
+          const text = lines[j]!;
+          if (text.trim() === '') continue;
+          records++;
+          let value: Record<string, unknown> | RecordError;
+          try {
+            value = parseJson(text);
+          } catch (error) {
+            value = error as RecordError;
+          }
+          emitted.push(...grouper.add({ line: lineNo + (j - from) + 1, text }, value));
+        }
+        applyEmitted(emitted);
+        lineNo += lines.length - from;
+        progress();
+        return;
+      }
       const rest = from ? lines.slice(from) : lines;
       const result = prepareLines(parse!, rest, failed());
       records += result.records;
@@ -238,6 +280,11 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
       parse = PARSERS[format];
       const buffered = pending!;
       pending = null;
+      grouper = grouperFor(format);
+      if (grouper) {
+        applyEmitted(buffered.flatMap((p) => grouper!.add({ line: p.line, text: p.text }, p.value)));
+        return;
+      }
       const result: ChunkResult = { lines: 0, records: 0, rows: [], responses: [], errors: [] };
       for (const p of buffered) {
         try {
@@ -275,7 +322,7 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     type Settled = { result: ChunkResult } | { error: unknown };
     const inFlight: { chunk: Chunk; first: boolean; settled: Promise<Settled>; ready: boolean }[] = [];
     const startWorker = async () => {
-      if (workerTried || !format || !opts.parallel) return;
+      if (workerTried || !format || !opts.parallel || GROUPS[format]) return;
       workerTried = true;
       worker = ImportWorker.start(format);
       if (worker && opts.waitForWorker) await worker.whenReady;
@@ -343,21 +390,23 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     }
     if (records === 0) throw new ArbiterError('invalid_file', `${opts.fileName} has no records (it is empty or blank); nothing was imported.`);
     if (pending) settleFormat();
+    if (grouper) applyEmitted(grouper.flush());
     if (failed()) throw new InvalidFileError(opts.fileName, errors);
     const endSeq = inserter.nextSeq;
     const finished = running;
     session.finish(() => {
       const append = labelAppender(db);
-      const labelsBy = new Map<string, number>();
+      const labelsBy = new Map(judged);
       let judgedTotal = 0;
-      for (const [task, n] of judged) {
-        labelsBy.set(`${sourceId}|${task}`, n);
-        judgedTotal += n;
+      for (const n of judged.values()) judgedTotal += n;
+      if (sourceId !== null) {
+        const key = `${sourceId}|pairwise`;
+        labelsBy.set(key, (labelsBy.get(key) ?? 0) + labels - judgedTotal);
       }
-      if (sourceId !== null) labelsBy.set(`${sourceId}|pairwise`, labels - judgedTotal);
-      for (const { itemId, judgement } of laterJudgements) {
-        if (hasSourceLabel(db, itemId, judgement.task)) continue;
-        if (append({ projectId: project.id, itemId, annotatorId: sourceId!, createdAt, task: judgement.task, choice: judgement.choice ?? null, ranking: judgement.ranking ?? null, body: judgement.body, done: true }).inserted) labels++;
+      for (const { draft, judgement } of laterJudgements) {
+        // Once per item, annotator and task: a re-import finds the file's judgement there and adds nothing.
+        const there = judgement.annotator === undefined ? hasSourceLabel(db, draft.itemId, draft.task) : currentLabel(db, draft.itemId, draft.annotatorId, draft.task) !== null;
+        if (!there && append(draft).inserted) labels++;
       }
       for (const { itemId, choice } of laterLabels) {
         if (hasSourceLabel(db, itemId)) continue;
@@ -392,6 +441,55 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     errors,
     rejects,
     formatReason,
+  };
+}
+
+interface Judged {
+  draft: RevisionDraft;
+  judgement: SourceJudgement;
+}
+
+/**
+ * Turns a file's judgements into revision drafts: who judged (the `source` annotator, or one of the file's
+ * own annotators, kind source) and, for ratings, the rubric version they are under: the file's rubric is
+ * saved as a project rubric (its newest version kept when the criteria are the same), once per import.
+ * It is saved with the first ratings written, so an import that fails later leaves it, with no label.
+ */
+function judgeResolver(db: Db, projectId: number) {
+  const annotators = new Map<string, number>();
+  const versions = new Map<string, { id: number; version: number }>();
+  return {
+    draft(project: number, itemId: number, judgement: SourceJudgement, createdAt: string): RevisionDraft {
+      const name = judgement.annotator ?? SOURCE_ANNOTATOR;
+      let annotatorId = annotators.get(name);
+      if (annotatorId === undefined) annotators.set(name, (annotatorId = ensureAnnotator(db, name, 'source').id));
+      let body = judgement.body;
+      let rubricVersionId: number | null = null;
+      if (judgement.rubric) {
+        const key = JSON.stringify(judgement.rubric);
+        let version = versions.get(key);
+        if (!version) {
+          const saved = saveRubricVersion(db, projectId, judgement.rubric.name, judgement.rubric.criteria).version;
+          versions.set(key, (version = { id: saved.id, version: saved.version }));
+        }
+        rubricVersionId = version.id;
+        const { ratings, ...rest } = body;
+        body = { ratings, rubric: judgement.rubric.name, rubric_version: version.version, ...rest };
+      }
+      return {
+        projectId: project,
+        itemId,
+        annotatorId,
+        createdAt,
+        task: judgement.task,
+        choice: judgement.choice ?? null,
+        strength: judgement.strength ?? null,
+        ranking: judgement.ranking ?? null,
+        rubricVersionId,
+        body,
+        done: true,
+      };
+    },
   };
 }
 
@@ -476,18 +574,25 @@ export function previewHead(head: string, format: 'auto' | ImportFormat, maxReco
   const result: PreviewResult = { detected: detection.format, format: chosen, reason, records: [], errors: [], linesRead: lines.length };
   if (!chosen) return result;
   const parse = PARSERS[chosen];
+  const show = (line: number, parsed: ParsedRecord) => {
+    if (result.records.length < maxRecords)
+      result.records.push({ line, prompt: displayText(parsed.draft.prompt), responses: parsed.draft.responses.map((r) => displayText(r.content)), choice: parsed.preference });
+  };
+  const group = GROUPS[chosen];
+  if (group) {
+    // Rows grouped into items as the import will (the head's last group may be cut short).
+    const grouper = new Grouper(parse, group);
+    const emitted = entries.flatMap((entry) => grouper.add({ line: entry.line, text: entry.text }, entry.value));
+    for (const e of [...emitted, ...grouper.flush()]) {
+      if ('error' in e) result.errors.push({ line: e.error.line, reason: e.error.reason });
+      else show(e.lines[0]!.line, e.parsed);
+    }
+    return result;
+  }
   for (const entry of entries) {
     try {
       if (entry.value instanceof RecordError) throw entry.value;
-      const parsed = parse(entry.value);
-      if (result.records.length < maxRecords) {
-        result.records.push({
-          line: entry.line,
-          prompt: displayText(parsed.draft.prompt),
-          responses: parsed.draft.responses.map((r) => displayText(r.content)),
-          choice: parsed.preference,
-        });
-      }
+      show(entry.line, parse(entry.value));
     } catch (error) {
       if (!(error instanceof RecordError)) throw error;
       result.errors.push({ line: entry.line, reason: error.message });

@@ -1,8 +1,12 @@
 // Dataset formats: detection, preview, streaming import and export. One module per format:
 // arbiter.ts, trl.ts (four variants), unpaired.ts (trl-unpaired), stepwise.ts (trl-stepwise), hhRlhf.ts,
-// rewardbench.ts, openrlhf.ts, prm800k.ts, mathShepherd.ts, processbench.ts, labels.ts. The passes of an
-// export: pairExport.ts (pairs, and the pairs rankings imply), unpairedExport.ts, stepExport.ts (chains);
-// resolve.ts decides which label counts, chain.ts what a step export keeps of a chain.
+// rewardbench.ts, openrlhf.ts, prm800k.ts, mathShepherd.ts, processbench.ts, labels.ts, ultrafeedback.ts,
+// ultrafeedbackBinarized.ts, helpsteer2.ts (ratings rows and preference rows), helpsteer3.ts, rar.ts,
+// prometheus.ts (prometheus and critique). The passes of an export: pairExport.ts (pairs, the pairs
+// rankings imply, and with --from-ratings the pairs rubric totals imply), unpairedExport.ts,
+// stepExport.ts (chains), judgedExport.ts (ratings, strengths and critiques, per judgedCodecs.ts);
+// resolve.ts and resolveRatings.ts decide which label counts, chain.ts what a step export keeps of a
+// chain, rubricTotals.ts what ratings add up to, keep.ts what a record keeps of its own shape.
 export { detectFormat } from './detect';
 export { importFile, importLines, previewHead, rejectsPath, PARSERS, DETECT_RECORDS } from './importer';
 export type { ImportFileOptions, ImportLinesOptions, ImportLinesResult } from './importer';

@@ -13,6 +13,7 @@ import { ensureAnnotator, ensureAnnotatorByUuid, findAnnotator, SOURCE_ANNOTATOR
 import type { Db } from '../store/db';
 import { itemResolver, responseCounter } from '../store/items';
 import { labelAppender, type RevisionDraft } from '../store/labels';
+import { linkAdjudication } from '../store/review';
 import { requireProject } from '../store/projects';
 import { writeNow } from '../store/write';
 import { readLines } from './jsonl';
@@ -74,7 +75,11 @@ const labelSchema = z.looseObject({
   ranking: z.union([z.array(index).min(2, 'fewer than 2 entries'), z.array(z.array(index).min(1, 'an empty group')).min(1, 'empty')]).nullable().optional(),
   strength: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1, 2 or 3' }).nullable().optional(),
   shown_order: z.array(index).nullable().optional(),
-  ratings: z.record(z.string(), z.record(z.string(), z.number())).optional(),
+  // Per response, criterion key → a number, a category's name, or null (not applicable).
+  ratings: z.record(z.string(), z.record(z.string(), z.union([z.number(), z.string(), z.null()]))).optional(),
+  // Per response: the critique's text, and "right verdict, wrong reasoning".
+  critique: z.record(z.string(), z.string()).optional(),
+  wrong_reasoning: z.record(z.string(), z.boolean()).optional(),
   // One per step: −1 / 0 / +1, or null (not rated, as after the first error).
   steps: z.record(z.string(), z.array(z.number().nullable())).optional(),
   first_error: z.record(z.string(), z.number().int().nullable()).optional(),
@@ -213,10 +218,15 @@ export async function importLabelsLines(
   if (errors.length) throw new InvalidFileError(opts.fileName, errors);
   // Bounded batches: a teammate's 300k revisions never hold the write lock for long.
   const append = labelAppender(db, { merge: true });
+  // A lead's resolution from another machine is an adjudication here too, never one more vote.
+  const appendResolution = labelAppender(db, { head: false });
   for (let from = 0; from < drafts.length; from += WRITE_BATCH) {
     writeNow(db, () => {
       for (const { who, ...draft } of drafts.slice(from, from + WRITE_BATCH)) {
-        if (append({ ...draft, annotatorId: annotatorId(who) }).inserted) added++;
+        const resolution = draft.body?.adjudicated === true;
+        const saved = (resolution ? appendResolution : append)({ ...draft, annotatorId: annotatorId(who) });
+        if (saved.inserted && resolution) linkAdjudication(db, saved.id, typeof draft.body?.rationale === 'string' ? draft.body.rationale : '');
+        if (saved.inserted) added++;
         else duplicates++;
       }
     });
@@ -236,6 +246,7 @@ function inferTask(line: LabelLine): Task {
   if (line.choice === 'good' || line.choice === 'bad') return 'verdict';
   if (line.choice === undefined && line.steps) return 'steps';
   if (line.choice === undefined && line.ratings) return 'rubric';
+  if (line.choice === undefined && line.critique) return 'critique';
   return 'pairwise';
 }
 

@@ -6,22 +6,31 @@
 // An item of three or more responses (or a pair nobody chose in) gives the pairs its deciding ranking
 // implies (`rankingPairs`: all, best-worst or adjacent; tied responses never pair), with the distance
 // between the two responses' rank groups as OpenRLHF's margin.
+// With --from-ratings (opt-in), an item with ratings but no choice or ranking gives the pairs its weighted
+// rubric totals rank (./rubricTotals.ts), the same way; responses whose totals are equal never pair, and
+// an item whose totals are all equal is a tie: left out and counted, never guessed.
 import type { ExportSummary, ItemRecord } from '../../../shared/domain';
 import type { ExportFormat, RankingPairs } from '../../../shared/formatNames';
+import { exportGate, type ExportFilter } from '../store/exportGate';
 import type { Db } from '../store/db';
 import { iterateItems } from '../store/items';
 import { headLoader, type HeadLabel } from '../store/labels';
 import { needsTranscript } from './content';
 import { encodeHhRlhf } from './hhRlhf';
+import type { JudgedFormat } from './judgedCodecs';
+import { criteriaLoader } from './judgedExport';
 import type { JsonlWriter } from './jsonl';
 import { encodeOpenrlhf } from './openrlhf';
-import { decidePairs } from './resolve';
+import { decidePairs, rankingPairs, type PairsDecision } from './resolve';
+import { decideTotals } from './resolveRatings';
 import { encodeRewardbench } from './rewardbench';
+import { totalsRanking } from './rubricTotals';
 import { encodeTrl, encodeTrlChat, encodeTrlChatImplicit, encodeTrlImplicit } from './trl';
 import type { DecidedPair, ExportNotes } from './types';
+import { encodeUltrafeedbackBinarized } from './ultrafeedbackBinarized';
 
 type PairEncoder = (pair: DecidedPair, notes: ExportNotes) => unknown;
-export type PairFormat = Exclude<ExportFormat, 'labels' | 'arbiter' | 'scores' | 'trl-unpaired' | 'trl-stepwise' | 'prm800k' | 'math-shepherd' | 'processbench'>;
+export type PairFormat = Exclude<ExportFormat, 'labels' | 'arbiter' | 'scores' | 'trl-unpaired' | 'trl-stepwise' | 'prm800k' | 'math-shepherd' | 'processbench' | JudgedFormat>;
 
 export const PAIR_ENCODERS: Record<PairFormat, PairEncoder> = {
   trl: encodeTrl,
@@ -31,6 +40,7 @@ export const PAIR_ENCODERS: Record<PairFormat, PairEncoder> = {
   openrlhf: encodeOpenrlhf,
   'hh-rlhf': encodeHhRlhf,
   rewardbench: encodeRewardbench,
+  'ultrafeedback-binarized': encodeUltrafeedbackBinarized,
 };
 
 /** Formats whose prompt is one string: these follow the one-shape rule (chat and HH have one shape anyway). */
@@ -45,12 +55,16 @@ export interface PairPass {
   annotator?: string;
   /** Which pairs a ranking gives. */
   rankingPairs: RankingPairs;
+  /** Items with ratings but no choice give pairs from their weighted rubric totals. */
+  fromRatings: boolean;
   writer: JsonlWriter;
   skipped: ExportSummary['skipped'];
   notes: ExportNotes;
   checkCancelled(): void;
   /** Items read so far (for progress). */
   onPage(read: number): void;
+  /** --adjudicated-only, --min-agreement. */
+  filter?: ExportFilter;
 }
 
 /** Writes the decided pairs; 'needs-transcripts' when a plain-text pass met a conversation (nothing is final then). */
@@ -59,16 +73,42 @@ export async function writePairs(db: Db, pass: PairPass): Promise<'done' | 'need
   const plainOnly = TEXT_PROMPT_FORMATS.has(pass.format) && pass.notes.promptShape === 'text';
   const loadHeads = headLoader(db, pass.projectId, pass.annotator);
   const loadRankings = headLoader(db, pass.projectId, pass.annotator, 'ranking');
+  // Ratings: for pairs from totals, and for the scores ultrafeedback-binarized writes.
+  const withRatings = pass.fromRatings || pass.format === 'ultrafeedback-binarized';
+  const loadRatings = withRatings ? headLoader(db, pass.projectId, undefined, 'rubric', true) : null;
+  const criteria = criteriaLoader(db, pass.projectId);
+  const gate = exportGate(db, pass.projectId, pass.filter ?? {}, ['pairwise', 'ranking', 'rubric']);
   let read = 0;
   let rankedItems = 0;
   let rankedPairs = 0;
+  const fromRatings = { items: 0, pairs: 0, ties: 0 };
   let page: ItemRecord[] = [];
   const flush = async (): Promise<boolean> => {
     pass.checkCancelled();
     const heads = loadHeads(page[0]!.seq, page[page.length - 1]!.seq);
     const rankings = loadRankings(page[0]!.seq, page[page.length - 1]!.seq);
+    const ratings = loadRatings?.(page[0]!.seq, page[page.length - 1]!.seq);
+    const gated = gate(page[0]!.seq, page[page.length - 1]!.seq);
     for (const item of page) {
-      const decision = decidePairs(item.responses.length, heads.get(item.id) ?? NO_LABELS, rankings.get(item.id) ?? NO_LABELS, pass.rankingPairs, pass.annotator);
+      const left = gated.get(item.id);
+      if (left) {
+        pass.skipped[left]++;
+        continue;
+      }
+      let decision: PairsDecision = decidePairs(item.responses.length, heads.get(item.id) ?? NO_LABELS, rankings.get(item.id) ?? NO_LABELS, pass.rankingPairs, pass.annotator);
+      const totals = ratings ? decideTotals(item.responses.length, ratings.get(item.id) ?? NO_LABELS, pass.annotator, (r, v) => criteria(item, r, v)) : null;
+      if (decision.skip && pass.fromRatings && (decision.skip === 'unlabeled' || decision.skip === 'not_pairwise') && totals && !totals.skip) {
+        const ranking = totalsRanking(totals.totals);
+        if (ranking && ranking.length === 1) {
+          fromRatings.ties++;
+          decision = { skip: 'tie' };
+        } else if (ranking) {
+          const pairs = rankingPairs(ranking, pass.rankingPairs).map((p) => ({ winner: p.winner, loser: p.loser, margin: p.distance }));
+          fromRatings.items++;
+          fromRatings.pairs += pairs.length;
+          decision = { pairs, ranked: false };
+        }
+      }
       if (decision.skip) {
         pass.skipped[decision.skip]++;
         continue;
@@ -80,6 +120,7 @@ export async function writePairs(db: Db, pass: PairPass): Promise<'done' | 'need
       }
       for (const p of decision.pairs) {
         const pair: DecidedPair = { item, prompt: item.prompt, chosen: item.responses[p.winner]!, rejected: item.responses[p.loser]!, margin: p.margin };
+        if (totals && !totals.skip) pair.scores = { chosen: totals.scores[p.winner]!, rejected: totals.scores[p.loser]! };
         const pending = pass.writer.write(encode(pair, pass.notes));
         if (pending) await pending;
       }
@@ -98,5 +139,11 @@ export async function writePairs(db: Db, pass: PairPass): Promise<'done' | 'need
     const margin = pass.format === 'openrlhf' ? '; each pair\'s margin is how many rank groups apart its two responses are' : '';
     pass.notes.extra.push(`${rankedItems} ranked item(s) gave ${rankedPairs} pair(s) (--ranking-pairs ${pass.rankingPairs}; tied responses never pair${margin})`);
   }
+  if (fromRatings.items) {
+    pass.notes.extra.push(
+      `${fromRatings.items} item(s) with ratings but no choice gave ${fromRatings.pairs} pair(s) from their weighted rubric totals (--from-ratings, --ranking-pairs ${pass.rankingPairs}; responses with equal totals never pair)`,
+    );
+  }
+  if (fromRatings.ties) pass.notes.extra.push(`${fromRatings.ties} item(s) with ratings but no choice were left out as ties: their responses' weighted rubric totals are equal (a tie is not guessed)`);
   return 'done';
 }

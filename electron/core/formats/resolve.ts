@@ -4,10 +4,13 @@
 //  3. the consensus of the current human labels: for a choice or a verdict the majority (an even split
 //     between the top answers is a conflict); for a ranking the most common ranking (tied groups compared
 //     as sets; an even split is a conflict); for step ratings a majority per step (see decideChain);
-//  4. where no human judged the item: the `source` label (what the imported file carried).
+//  4. where no human judged the item: the `source` label (what the imported file carried); where the file
+//     had no label of the `source` annotator itself but several of its own annotators' (HelpSteer3's
+//     individual preferences), their consensus.
 // Models' labels never decide. A decided tie or both_bad is left out too (a both_bad pair still gives two
 // `false` lines in trl-unpaired); every left-out item is counted by reason in the summary.
 import type { Choice, ExportSummary, LabelBody, Verdict } from '../../../shared/domain';
+import { SOURCE_ANNOTATOR } from '../store/annotators';
 import type { HeadLabel } from '../store/labels';
 
 export type { HeadLabel };
@@ -18,14 +21,14 @@ export type Decision = { winner: 0 | 1; margin: number | null; skip?: undefined 
 const PAIR_CHOICES = new Set<string>(['A', 'B', 'tie', 'both_bad']);
 
 /** A two-response ranking says the same as a choice. */
-function effectiveChoice(label: HeadLabel): Choice | null {
+export function effectiveChoice(label: HeadLabel): Choice | null {
   if (label.choice && PAIR_CHOICES.has(label.choice)) return label.choice as Choice;
   if (label.ranking && label.ranking.length >= 2) return label.ranking[0]!.includes(0) ? 'A' : 'B';
   return null;
 }
 
 /** The most common of `values` (by key); null when there are none, 'conflict' when the top ones tie. */
-function mostCommon<T>(values: readonly T[], key: (v: T) => string): T | null | 'conflict' {
+export function mostCommon<T>(values: readonly T[], key: (v: T) => string): T | null | 'conflict' {
   const counts = new Map<string, { value: T; n: number }>();
   for (const v of values) {
     const k = key(v);
@@ -73,7 +76,9 @@ export function decidingLabels(labels: readonly HeadLabel[], has: (l: HeadLabel)
   if (annotator !== undefined) return current.filter((l) => l.annotator === annotator);
   const human = current.filter((l) => l.kind === 'human');
   if (human.length) return human;
-  return current.filter((l) => l.kind === 'source');
+  const source = current.filter((l) => l.kind === 'source');
+  const own = source.filter((l) => l.annotator === SOURCE_ANNOTATOR);
+  return own.length ? own : source;
 }
 
 export function decide(responseCount: number, labels: readonly HeadLabel[], annotator?: string): Decision {

@@ -12,6 +12,7 @@ import type { ExportSummary, ItemRecord } from '../../../shared/domain';
 import { contentText } from '../../../shared/choices';
 import { responseLetter } from '../../../shared/letters';
 import { segment, type SegmentationMethod } from '../../../shared/segment';
+import { exportGate, type ExportFilter } from '../store/exportGate';
 import type { Db } from '../store/db';
 import { iterateItems } from '../store/items';
 import { headLoader, type HeadLabel } from '../store/labels';
@@ -46,6 +47,7 @@ export interface StepPass {
   notes: ExportNotes;
   checkCancelled(): void;
   onPage(read: number): void;
+  filter?: ExportFilter;
 }
 
 interface Tally {
@@ -76,6 +78,7 @@ export async function writeChains(db: Db, pass: StepPass): Promise<void> {
   const loadHeads = headLoader(db, pass.projectId, pass.annotator, 'steps', true);
   // With an annotator named, the file's own judgement is still read for what only it may know (an outcome).
   const loadSource = pass.annotator !== undefined && pass.format === 'processbench' ? headLoader(db, pass.projectId, SOURCE_ANNOTATOR, 'steps', true) : null;
+  const gate = exportGate(db, pass.projectId, pass.filter ?? {}, ['steps']);
   const tally: Tally = { cut: 0, neutralSteps: 0, unratedInside: 0, mismatched: 0, transcripts: 0, noOutcome: 0, restored: 0, anew: 0, undecided: 0, markers: 0 };
   let read = 0;
   let page: ItemRecord[] = [];
@@ -90,7 +93,13 @@ export async function writeChains(db: Db, pass: StepPass): Promise<void> {
       high = Math.max(high, item.id);
     }
     const segmentations = segmentationsBetween(db, low, high);
+    const gated = gate(page[0]!.seq, page[page.length - 1]!.seq);
     for (const item of page) {
+      const left = gated.get(item.id);
+      if (left) {
+        pass.skipped[left]++;
+        continue;
+      }
       const labels = heads.get(item.id) ?? NO_LABELS;
       for (const response of item.responses) {
         const letter = responseLetter(response.index);

@@ -1,6 +1,7 @@
 // Shared types of the format modules: what a parser returns for one record, what an encoder gets for one pair.
-import type { Content, ItemRecord, LabelBody, ResponseRecord, Task } from '../../../shared/domain';
+import type { Choice, Content, ItemRecord, LabelBody, ResponseRecord, Strength, Task, Verdict } from '../../../shared/domain';
 import type { ImportFormat } from '../../../shared/formatNames';
+import type { Criterion } from '../../../shared/rubric';
 
 import type { ItemDraft } from '../store/items';
 
@@ -18,6 +19,10 @@ export interface ParsedRecord {
    * becomes a revision of the `source` annotator, like the preference.
    */
   judgement?: SourceJudgement | null;
+  /** More judgements of the file (ratings and a critique; several annotators' preferences). */
+  judgements?: SourceJudgement[];
+  /** The item's own criteria (a per-prompt rubric, the `rar` format): stored on a new item. */
+  criteria?: Criterion[];
   /**
    * What tells this record's item apart beyond its content, when the same content can come twice as
    * different records (a PRM800K chain labeled in several sessions): mixed into the item's uid, so each
@@ -26,12 +31,23 @@ export interface ParsedRecord {
   identity?: string;
 }
 
-/** A file's own judgement of a task other than a pairwise preference. */
+/** A file's own judgement: a pairwise choice with a strength, a ranking, a verdict, steps, ratings, a critique. */
 export interface SourceJudgement {
-  task: Exclude<Task, 'pairwise'>;
-  choice?: 'good' | 'bad' | null;
+  task: Task;
+  choice?: Choice | Verdict | null;
+  strength?: Strength | null;
   ranking?: number[][] | null;
   body: LabelBody;
+  /**
+   * Who judged: an annotator of kind `source` by this name (HelpSteer3's individual annotators), so that
+   * a file's disagreement is kept. Left out: the `source` annotator itself.
+   */
+  annotator?: string;
+  /**
+   * The rubric a ratings judgement is under (task 'rubric'): the importer saves it as the project rubric
+   * `name` (its newest version when the criteria are the same) and writes the version into the label.
+   */
+  rubric?: { name: string; criteria: Criterion[] };
 }
 
 /** A record that cannot be imported: the message names the field and what is wrong with it. */
@@ -57,6 +73,8 @@ export interface DecidedPair {
   rejected: ResponseRecord;
   /** Mean strength of the labels that chose the winner; null when none recorded a strength. */
   margin: number | null;
+  /** The two responses' rubric scores, where the formats that carry scores have them (ultrafeedback-binarized). */
+  scores?: { chosen: number | null; rejected: number | null };
 }
 
 /**

@@ -5,6 +5,7 @@
 // conversational, every prompt a message list (text as one user message) and every completion one
 // (text as one assistant message).
 import type { Content, ExportSummary, ItemRecord } from '../../../shared/domain';
+import { exportGate, type ExportFilter } from '../store/exportGate';
 import type { Db } from '../store/db';
 import { iterateItems } from '../store/items';
 import { headLoader, type HeadLabel } from '../store/labels';
@@ -25,6 +26,7 @@ export interface UnpairedPass {
   notes: ExportNotes;
   checkCancelled(): void;
   onPage(read: number): void;
+  filter?: ExportFilter;
 }
 
 const isList = (content: Content) => Array.isArray(content);
@@ -42,6 +44,7 @@ export async function writeUnpaired(db: Db, pass: UnpairedPass): Promise<'done' 
     pairwise: headLoader(db, pass.projectId, pass.annotator, 'pairwise'),
     ranking: headLoader(db, pass.projectId, pass.annotator, 'ranking'),
   };
+  const gate = exportGate(db, pass.projectId, pass.filter ?? {}, ['verdict', 'pairwise', 'ranking']);
   let read = 0;
   let good = 0;
   let bad = 0;
@@ -52,7 +55,13 @@ export async function writeUnpaired(db: Db, pass: UnpairedPass): Promise<'done' 
     const from = page[0]!.seq;
     const to = page[page.length - 1]!.seq;
     const heads = { verdict: loaders.verdict(from, to), pairwise: loaders.pairwise(from, to), ranking: loaders.ranking(from, to) };
+    const gated = gate(from, to);
     for (const item of page) {
+      const left = gated.get(item.id);
+      if (left) {
+        pass.skipped[left]++;
+        continue;
+      }
       const decision = decideUnpaired(
         item.responses.length,
         { verdict: heads.verdict.get(item.id) ?? NO_LABELS, pairwise: heads.pairwise.get(item.id) ?? NO_LABELS, ranking: heads.ranking.get(item.id) ?? NO_LABELS },

@@ -9,8 +9,11 @@ import { describeInvalidInput, issueDetails } from '../inputErrors';
 import { JobRegistry } from '../jobs';
 import { deferCheckpoints, type Db } from '../store/db';
 import { appHandlers } from './app';
+import { critiquesHandlers } from './critiques';
 import type { Handlers, ServiceContext, ServiceOptions } from './context';
 import { datasetsHandlers } from './datasets';
+import { guidelinesHandlers } from './guidelines';
+import { reviewHandlers } from './review';
 import { jobsHandlers } from './jobs';
 import { labelsHandlers } from './labels';
 import { modelsHandlers } from './models';
@@ -44,6 +47,9 @@ export class ArbiterService {
       ...stepsHandlers(context),
       ...rankingsHandlers(context),
       ...rubricsHandlers(context),
+      ...critiquesHandlers(context),
+      ...guidelinesHandlers(context),
+      ...reviewHandlers(context),
       ...modelsHandlers(context),
       ...jobsHandlers(context),
       ...appHandlers(context),

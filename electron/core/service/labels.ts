@@ -6,19 +6,22 @@ import { shownOrder } from '../../../shared/order';
 import { invalidInput } from '../errors';
 import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
-import { getItemBySeq, neighbourItem } from '../store/items';
+import { getItemBySeq, neighbourItem, visibleSeqOf, walkItem } from '../store/items';
 import { currentLabel, currentLabelsOfKind, getRevision, history, labelAppender, progressCounts, type RevisionDraft } from '../store/labels';
-import type { ProjectRow } from '../store/projects';
+import { projectSettings, type ProjectRow } from '../store/projects';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireItem, requireProject } from './guards';
+import { labelingOrder } from './labelingOrder';
 
 /** Pairwise revisions hold a source-order choice by construction (the schema refuses anything else). */
 const pairwise = (revision: LabelRevision | null) => revision as PairwiseRevision | null;
 
 type LabelOps = 'getItem' | 'nextItem' | 'saveLabel' | 'saveRationale' | 'undoLabel' | 'labelHistory' | 'progress';
 
-export function labelsHandlers({ db, events }: ServiceContext): FeatureHandlers<LabelOps> {
+export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOps> {
+  const { db, events } = context;
+  const walkFor = labelingOrder(context);
   const itemView = (project: ProjectRow, item: ItemRecord, annotator: string): ItemView => {
     const me = findAnnotator(db, annotator);
     const label = me ? currentLabel(db, item.id, me.id) : null;
@@ -48,7 +51,10 @@ export function labelsHandlers({ db, events }: ServiceContext): FeatureHandlers<
       const row = requireProject(db, project);
       const me = findAnnotator(db, annotator);
       const start = afterSeq ?? (direction === 'next' ? -1 : Number.MAX_SAFE_INTEGER);
-      const item = neighbourItem(db, row.id, start, direction, unlabeledOnly && me ? me.id : null, task);
+      const walk = walkFor(row, annotator, visibleSeqOf(db, row.id));
+      const unlabeledBy = unlabeledOnly && me ? me.id : null;
+      const plain = walk.order.kind === 'source' && projectSettings(row).overlap === 0;
+      const item = plain ? neighbourItem(db, row.id, start, direction, unlabeledBy, task) : walkItem(db, row.id, start, direction, unlabeledBy, task, walk);
       return item ? itemView(row, item, annotator) : null;
     },
     saveLabel: (input) => {

@@ -4,13 +4,14 @@
 // an old label keeps meaning what it meant. An item's own criteria (item.criteria) are rated the same
 // way under the name "item"; they become a version of their own the first time they are rated or saved,
 // and a change to them is the next version.
-import type { RubricLabelBody, RubricSaved, RubricSummary, RubricView } from '../../../shared/api';
+import type { MyRatings, RatingSheet, RubricLabelBody, RubricSaved, RubricSummary, RubricView } from '../../../shared/api';
 import type { ItemRecord, LabelBody } from '../../../shared/domain';
 import { responseLetter } from '../../../shared/letters';
-import { checkCriteria, ITEM_RUBRIC, offScale, problemText, type Criterion, type RatingValue } from '../../../shared/rubric';
+import { canonicalJson, checkCriteria, ITEM_RUBRIC, offScale, problemText, type Criterion, type RatingValue } from '../../../shared/rubric';
 import { invalidInput, notFound } from '../errors';
+import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
-import { getRevision, labelAppender } from '../store/labels';
+import { currentLabel, getRevision, labelAppender } from '../store/labels';
 import type { ProjectRow } from '../store/projects';
 import {
   criteriaHash,
@@ -18,10 +19,12 @@ import {
   itemCriteriaText,
   itemRubricName,
   listRubrics as listStored,
+  rubricInForce,
   rubricNames,
   rubricVersion,
   saveRubricVersion,
   setItemCriteria,
+  setRubricInForce,
   versionCounts,
   type RubricVersionRow,
 } from '../store/rubrics';
@@ -29,7 +32,7 @@ import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireHumanAnnotator, requireItem, requireProject } from './guards';
 
-type RubricOps = 'listRubrics' | 'getRubric' | 'saveRubric' | 'saveItemCriteria' | 'saveRatings';
+type RubricOps = 'listRubrics' | 'getRubric' | 'saveRubric' | 'setRubricInForce' | 'getRatingSheet' | 'saveItemCriteria' | 'saveRatings';
 
 /** A project rubric by name, or a not-found that lists the ones there are. */
 function requireRubric(db: Db, project: ProjectRow, name: string) {
@@ -79,7 +82,9 @@ function view(db: Db, rubric: string, row: RubricVersionRow, latest: number, ite
 }
 
 export function listProjectRubrics(db: Db, project: string): RubricSummary[] {
-  return listStored(db, requireProject(db, project).id);
+  const row = requireProject(db, project);
+  const inForce = rubricInForce(db, row.id);
+  return listStored(db, row.id).map((rubric) => ({ ...rubric, inForce: rubric.name === inForce }));
 }
 
 export function getRubricView(db: Db, input: { project: string; rubric: string; version?: number; itemId?: number }): RubricView {
@@ -102,11 +107,62 @@ export function getRubricView(db: Db, input: { project: string; rubric: string; 
   return view(db, rubric.name, row, latest.version);
 }
 
-/** Saves criteria (checked) as the newest version of a project rubric: the same content keeps its version. */
+/**
+ * Saves criteria (checked) as the newest version of a project rubric: the same content keeps its version.
+ * A project's first rubric is put in force with it (labeling rates with it from then on); after that,
+ * which rubric is in force changes only when someone says so (setRubricInForce).
+ */
 export function saveProjectRubric(db: Db, input: { project: string; name: string; criteria: Criterion[] }): RubricSaved {
   const project = requireProject(db, input.project);
-  const saved = writeNow(db, () => saveRubricVersion(db, project.id, input.name, input.criteria));
+  const saved = writeNow(db, () => {
+    const first = rubricNames(db, project.id).length === 0;
+    const result = saveRubricVersion(db, project.id, input.name, input.criteria);
+    if (first && rubricInForce(db, project.id) === null) setRubricInForce(db, project.id, input.name);
+    return result;
+  });
   return { rubric: input.name, version: saved.version.version, created: saved.created };
+}
+
+/** The rubric an item is rated under on screen: its own criteria, else the project's rubric in force. */
+function sheetRubric(db: Db, project: ProjectRow, item: ItemRecord): RubricView | null {
+  if (itemCriteriaText(db, item.id) !== null) return getRubricView(db, { project: project.name, rubric: ITEM_RUBRIC, itemId: item.id });
+  const inForce = rubricInForce(db, project.id);
+  if (inForce === null || !findRubric(db, project.id, inForce)) return null;
+  return getRubricView(db, { project: project.name, rubric: inForce });
+}
+
+/** The annotator's current ratings of an item from their newest rubric revision, or null when it holds none. */
+function myRatings(db: Db, itemId: number, annotator: string): MyRatings | null {
+  const me = findAnnotator(db, annotator);
+  const label = me ? currentLabel(db, itemId, me.id, 'rubric') : null;
+  if (!label) return null;
+  const body = label.body as unknown as Partial<RubricLabelBody>;
+  if (!body.ratings || typeof body.rubric !== 'string' || typeof body.rubric_version !== 'number') return null;
+  if (!Object.values(body.ratings).some((values) => Object.keys(values).length > 0) && !Object.keys(body.criterion_winner ?? {}).length) return null;
+  return { id: label.id, createdAt: label.createdAt, rubric: body.rubric, version: body.rubric_version, ratings: body.ratings, criterionWinner: body.criterion_winner ?? {} };
+}
+
+export function ratingSheet(db: Db, input: { project: string; annotator: string; itemId: number }): RatingSheet {
+  const project = requireProject(db, input.project);
+  const item = requireItem(db, project, input.itemId);
+  const rubric = sheetRubric(db, project, item);
+  const mine = myRatings(db, item.id, input.annotator);
+  let carried: string[] = [];
+  if (rubric && mine) {
+    if (mine.rubric === rubric.rubric && mine.version === rubric.version) carried = rubric.criteria.map((c) => c.key);
+    else {
+      // Values made under another version are shown again only for criteria that did not change at all.
+      let other: RubricView | null = null;
+      try {
+        other = getRubricView(db, { project: project.name, rubric: mine.rubric, version: mine.version, ...(mine.rubric === ITEM_RUBRIC ? { itemId: item.id } : {}) });
+      } catch {
+        other = null; // a version that cannot be read carries nothing over
+      }
+      const before = new Map((other?.criteria ?? []).map((c) => [c.key, canonicalJson(c)]));
+      carried = rubric.criteria.map((c) => c.key);
+    }
+  }
+  return { rubric, inForce: rubricInForce(db, project.id), mine, carried };
 }
 
 interface RatingsInput {
@@ -177,6 +233,14 @@ export function rubricsHandlers({ db, events }: ServiceContext): FeatureHandlers
     listRubrics: ({ project }) => listProjectRubrics(db, project),
     getRubric: (input) => getRubricView(db, input),
     saveRubric: (input) => saveProjectRubric(db, input),
+    setRubricInForce: ({ project: name, name: rubric }) => {
+      const project = requireProject(db, name);
+      if (rubric !== null) requireRubric(db, project, rubric);
+      writeNow(db, () => setRubricInForce(db, project.id, rubric));
+      events.emit('event', { type: 'rubricInForce', project: project.name, rubric });
+      return { inForce: rubric };
+    },
+    getRatingSheet: (input) => ratingSheet(db, input),
     saveItemCriteria: ({ project: name, itemId, criteria }) => {
       const project = requireProject(db, name);
       const item = requireItem(db, project, itemId);

@@ -8,13 +8,14 @@ import { dirname, join } from 'node:path';
 import type { ApiOutputs } from '../../../shared/api';
 import { conflict, invalidInput, notFound } from '../errors';
 import { previewHead } from '../formats/index';
+import type { LabelsImportResult } from '../formats/labels';
 import { headLines } from '../formats/sources/index';
 import * as projects from '../store/projects';
 import { runTask } from '../tasks/run';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireProject } from './guards';
 
-type UploadOps = 'startUpload' | 'uploadChunk' | 'previewUpload' | 'importUpload' | 'discardUpload';
+type UploadOps = 'startUpload' | 'uploadChunk' | 'previewUpload' | 'importUpload' | 'mergeLabelsUpload' | 'discardUpload';
 
 interface Upload {
   path: string;
@@ -105,6 +106,21 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
         return summary;
       } finally {
         // A failed or cancelled import keeps the upload: the user may try again (e.g. skipping invalid lines).
+        upload.busy = false;
+      }
+    },
+    mergeLabelsUpload: async ({ uploadId, project }) => {
+      const upload = find(uploadId);
+      complete(upload);
+      requireProject(db, project);
+      if (upload.busy) throw conflict('This file is being merged already.');
+      upload.busy = true;
+      const task = { kind: 'mergeLabels' as const, project, path: upload.path, fileName: upload.fileName };
+      try {
+        const merged = await jobs.runTask({ dbPath: options.dbPath, task, inline: (hooks) => runTask(db, task, hooks) as Promise<LabelsImportResult> });
+        discard(uploadId);
+        return { file: upload.fileName, ...merged };
+      } finally {
         upload.busy = false;
       }
     },

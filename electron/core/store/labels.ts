@@ -76,7 +76,9 @@ export function normalizeTimestamp(value: string | Date): string {
  * new: a revision whose id is already stored is not stored again (a retried save, a re-imported labels
  * file), and the head and counters stay as they are.
  */
-export function labelAppender(db: Db, options: { counters?: boolean; merge?: boolean } = {}) {
+export function labelAppender(db: Db, options: { counters?: boolean; merge?: boolean; head?: boolean } = {}) {
+  // An adjudication's resolved revision is nobody's current label: stored, never a head or a count.
+  const moveHead = options.head ?? true;
   // An import's own rows are not visible yet: it moves the counters when it completes.
   const counters = options.counters ?? true;
   // Merging a teammate's file: the same annotator's revisions from two machines have no shared insertion
@@ -126,6 +128,7 @@ export function labelAppender(db: Db, options: { counters?: boolean; merge?: boo
       JSON.stringify(draft.body ?? {}),
     );
     if (result.changes === 0) return { id, inserted: false };
+    if (!moveHead) return { id, inserted: true };
     if (merge) {
       const head = headRevision.get(draft.itemId, draft.annotatorId, task) as { createdAt: string; id: string } | undefined;
       if (head && (head.createdAt > createdAt || (head.createdAt === createdAt && head.id > id))) return { id, inserted: true };

@@ -168,3 +168,13 @@ export function labelRubricVersion(db: Db, labelId: string): (RubricVersionRow &
   const id = db.prepare('SELECT rubric_version_id FROM label WHERE id = ?').pluck().get(labelId) as number | null | undefined;
   return id == null ? null : rubricVersionById(db, id);
 }
+
+/** The name of the project's rubric in force (the one labeling rates with), or null (migration 0004). */
+export function rubricInForce(db: Db, projectId: number): string | null {
+  return (db.prepare('SELECT rubric FROM project WHERE id = ?').pluck().get(projectId) as string | null | undefined) ?? null;
+}
+
+/** Puts a project rubric in force, or none (null). Call inside a write transaction. */
+export function setRubricInForce(db: Db, projectId: number, name: string | null): void {
+  db.prepare('UPDATE project SET rubric = ? WHERE id = ?').run(name, projectId);
+}

@@ -1,6 +1,8 @@
 // Messages between the host's thread and a task worker (./worker.ts): one import or export per worker.
 import type { ApiErrorShape, ApiOutputs } from '../../../shared/api';
 import type { ExportFormat, ImportFormat, RankingPairs } from '../../../shared/formatNames';
+import type { LabelsImportResult } from '../formats/labels';
+import type { Review } from '../review/report';
 
 export type Task =
   | {
@@ -24,11 +26,27 @@ export type Task =
       skipInvalid: boolean;
       createProject: boolean;
     }
-  | { kind: 'export'; project: string; format: ExportFormat; out: string; annotator?: string; neutral?: boolean; rankingPairs?: RankingPairs }
+  | { kind: 'export'; project: string; format: ExportFormat; out: string; annotator?: string; neutral?: boolean; rankingPairs?: RankingPairs; fromRatings?: boolean; adjudicatedOnly?: boolean; minAgreement?: number }
   /** Folds the WAL into the database on the worker's own connection, off the annotator's path. */
-  | { kind: 'checkpoint' };
+  | { kind: 'checkpoint' }
+  /** Merges a teammate's labels file into a project. */
+  | { kind: 'mergeLabels'; project: string; path: string; fileName: string }
+  /** Agreement, consensus and the disagreement queues of a project (one read transaction). */
+  | { kind: 'review'; project: string }
+  /** The "most uncertain first" labeling order of a project: item ids. */
+  | { kind: 'uncertainOrder'; project: string };
 
-export type TaskResult<T extends Task> = T extends { kind: 'import' | 'importFile' } ? ApiOutputs['importContent'] : T extends { kind: 'checkpoint' } ? null : ApiOutputs['exportProject'];
+export type TaskResult<T extends Task> = T extends { kind: 'import' | 'importFile' }
+  ? ApiOutputs['importContent']
+  : T extends { kind: 'checkpoint' }
+    ? null
+    : T extends { kind: 'mergeLabels' }
+      ? LabelsImportResult
+      : T extends { kind: 'review' }
+      ? Review
+      : T extends { kind: 'uncertainOrder' }
+        ? Int32Array
+        : ApiOutputs['exportProject'];
 
 export interface TaskWorkerInput {
   dbPath: string;
@@ -41,5 +59,5 @@ export type TaskProgress = { linesRead: number; total: number | null } | { writt
 
 export type TaskWorkerMessage =
   | { type: 'progress'; progress: TaskProgress }
-  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] | null }
+  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | null }
   | { type: 'error'; error: ApiErrorShape };

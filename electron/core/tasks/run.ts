@@ -2,8 +2,15 @@
 // normally, or on the host's own thread when no worker can start.
 import type { ApiOutputs } from '../../../shared/api';
 import { readFile, rm } from 'node:fs/promises';
-import { exportProject, importFile, importLines } from '../formats/index';
+import { exportProject, importFile, importLabelsLines, importLines } from '../formats/index';
+import type { LabelsImportResult } from '../formats/labels';
+import { readLines } from '../formats/jsonl';
+import { uncertaintyOrder } from '../review/priority';
+import { buildReview, type Review } from '../review/report';
+import { visibleItemIds } from '../store/items';
+import { modelPairRewards } from '../store/review';
 import { checkpoint, type Db } from '../store/db';
+import { requireProject } from '../store/projects';
 import type { Task, TaskProgress } from './protocol';
 
 export interface TaskHooks {
@@ -11,10 +18,17 @@ export interface TaskHooks {
   isCancelled?: () => boolean;
 }
 
-export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promise<ApiOutputs['importContent'] | ApiOutputs['exportProject'] | null> {
+export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promise<ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | null> {
   if (task.kind === 'checkpoint') {
     checkpoint(db);
     return null;
+  }
+  if (task.kind === 'review') return buildReview(db, requireProject(db, task.project));
+  if (task.kind === 'mergeLabels')
+    return importLabelsLines(db, { project: task.project, fileName: task.fileName, lines: readLines(task.path), onProgress: (linesRead) => hooks.onProgress?.({ linesRead, total: null }) });
+  if (task.kind === 'uncertainOrder') {
+    const project = requireProject(db, task.project);
+    return db.transaction(() => uncertaintyOrder(visibleItemIds(db, project.id), modelPairRewards(db, project.id))).deferred();
   }
   if (task.kind === 'importFile') {
     const summary = await importFile(db, {
@@ -44,6 +58,9 @@ export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promis
       annotator: task.annotator,
       neutral: task.neutral,
       rankingPairs: task.rankingPairs,
+      fromRatings: task.fromRatings,
+      adjudicatedOnly: task.adjudicatedOnly,
+      minAgreement: task.minAgreement,
       onProgress: (written, read) => hooks.onProgress?.({ written, read }),
       isCancelled: hooks.isCancelled,
     });

@@ -58,8 +58,24 @@ export function Header({ route, annotator, progress, prelabels, onPrelabels, pre
             <button className={tab(route.name === 'datasets')} onClick={() => navigate({ name: 'datasets', project })}>
               Datasets <Kbd className="ml-1 hidden md:inline-flex">d</Kbd>
             </button>
+            <button
+              className={tab(route.name === 'rubrics' || route.name === 'guidelines')}
+              onClick={() => navigate({ name: 'rubrics', project })}
+              title="Rubrics (criteria, versions) and guidelines"
+              data-testid="tab-rubrics"
+            >
+              Rubric
+            </button>
             <button className={tab(route.name === 'models')} onClick={() => navigate({ name: 'models', project })} data-testid="tab-models">
               Models <Kbd className="ml-1 hidden md:inline-flex">m</Kbd>
+            </button>
+            <button
+              className={tab(route.name === 'review')}
+              onClick={() => navigate({ name: 'review', project })}
+              title="Team review: where people disagree, adjudication, agreement figures (q)"
+              data-testid="tab-review"
+            >
+              Review <Kbd className="ml-1 hidden md:inline-flex">q</Kbd>
             </button>
           </nav>
         </>

@@ -20,6 +20,22 @@ const COMPARE: Shortcut[] = [
   [[['Ctrl', 'Z']], 'Undo the last label (blind: the votes hide again)'],
   [[['a']], 'Accept the model’s suggestion (assist mode; Shift+A: much better)'],
   [[['['], [']']], 'Rate the left / right response step by step (Esc comes back)'],
+  [[['k'], ['Shift', 'K']], 'Write a critique of the left / right response (Esc leaves)'],
+];
+
+/** Rubric ratings under the responses (compare and verdict screens, when the project has a rubric). */
+const RATINGS: Shortcut[] = [
+  [[['Tab']], 'Rate: the focus goes to the first criterion not rated yet'],
+  [[['Tab'], ['↓']], 'Next criterion (left response, right response, then who wins each)'],
+  [[['Shift', 'Tab'], ['↑']], 'Previous criterion'],
+  [[['1–9'], ['0']], 'Rate the criterion with the focus (categories: 1 is the first)'],
+  [[['y'], ['n']], 'Yes / no on a yes-or-no criterion'],
+  [[['-'], ['x']], 'Not applicable (counts as rated for a required criterion)'],
+  [[['Backspace']], 'Take the rating back'],
+  [[['1'], ['2'], ['3']], 'On a winner: left / right / tie for that criterion'],
+  [[['Esc']], 'Done rating: digits choose again (1–4)'],
+  [[['Ctrl', 'Z']], 'Undo the last rating or choice'],
+  [[['g']], 'Guidelines (g or Esc closes them)'],
 ];
 
 const STEPS: Shortcut[] = [
@@ -55,15 +71,34 @@ const RANKING: Shortcut[] = [
 
 const VERDICT: Shortcut[] = [
   [[['1'], ['2']], 'Good / bad (saves, then the next)'],
+  [[['k']], 'Write a critique of the response (Esc leaves)'],
   [[['s']], 'Rate its steps (a response with steps)'],
   [[['→'], ['←']], 'Next / previous single response'],
   [[['Ctrl', 'Z']], 'Undo the last verdict'],
 ];
 
+const REVIEW: Shortcut[] = [
+  [[['q']], 'Disagreement queue (from the item or the agreement tab)'],
+  [[['a']], 'Agreement dashboard'],
+  [[['Shift', 'R']], 'Recompute the figures and the queue'],
+  [[['j'], ['↓']], 'Queue: next item (k / ↑: previous)'],
+  [[['Enter']], 'Queue: adjudicate the selected item'],
+  [[['t'], ['r'], ['h']], 'Queue: task / reason / hide adjudicated'],
+  [[['1'], ['2'], ['3'], ['4']], 'Resolve a pair: A / B better, tie, both bad (Shift: much; s first or Alt: slightly)'],
+  [[['g'], ['b']], 'Resolve a verdict: good / bad'],
+  [[['1–9'], ['='], ['Backspace']], 'Resolve a ranking: place next, tie, take back'],
+  [[['f'], ['o']], 'Resolve steps: first error here / no error (j k steps, [ ] responses)'],
+  [[['n']], 'Write the note (Esc: back to the keys)'],
+  [[['f']], 'Fold / unfold a long prompt (steps: f marks the first error)'],
+  [[['Ctrl', 'Enter']], 'Record the resolution, then the next unadjudicated item'],
+  [[['←'], ['→']], 'Previous / next item of the queue'],
+  [[['Esc']], 'Back to the queue'],
+];
+
 const READING: Shortcut[] = [
   [[['Space'], ['PageDown']], 'Scroll the responses down a page'],
   [[['Shift', 'Space'], ['PageUp']], 'Scroll the responses up a page'],
-  [[['Tab']], 'Give the page keys to one response (Esc: both again)'],
+  [[['Tab']], 'Give the page keys to one response (Esc: both again); with a rubric, Tab rates instead'],
   [[['w']], 'Diff: mark the words only one response has'],
   [[['l']], 'Scroll the two responses together'],
   [[['f']], 'Fold / unfold a long prompt (a chat keeps its last question)'],
@@ -76,7 +111,9 @@ const ANYWHERE: Shortcut[] = [
   [[['u']], 'Verdict screen (one response: good / bad)'],
   [[['d']], 'Datasets screen (import, items, export)'],
   [[['m']], 'Models screen (add, score, providers)'],
+  [[['q']], 'Review screen (disagreements, adjudication, agreement)'],
   [[['b']], 'Pre-labels: blind / assist (for the whole project)'],
+  [[['g']], 'Guidelines, while labeling (Esc closes)'],
   [[['?']], 'This list'],
   [[['Esc']], 'Close this list'],
 ];
@@ -151,7 +188,9 @@ export function ShortcutsOverlay({ onClose }: { onClose(): void }) {
             <Group title="Verdict (one response)" keys={VERDICT} />
           </div>
           <div className="flex flex-col gap-5">
+            <Group title="Ratings (with a rubric)" keys={RATINGS} />
             <Group title="Steps (process supervision)" keys={STEPS} />
+            <Group title="Review (team leads)" keys={REVIEW} />
           </div>
           <div className="flex flex-col gap-5">
             <Group title="Reading" keys={READING} />
@@ -160,7 +199,8 @@ export function ShortcutsOverlay({ onClose }: { onClose(): void }) {
           </div>
         </div>
         <p className="mt-4 border-t border-line pt-3 text-[12px] text-faint">
-          Shortcuts never fire while you type in a text box. Plain 1 / 2 means “clearly better”. Left and Right are the sides of your
+          Shortcuts never fire while you type in a text box. While a criterion has the focus, digits rate it and never choose; Esc
+          leaves the ratings. Required criteria must have a value (or n/a) before a choice is saved. Plain 1 / 2 means “clearly better”. Left and Right are the sides of your
           screen; A and B always mean the file’s order (A is its first response).
         </p>
       </div>

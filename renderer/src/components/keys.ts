@@ -14,8 +14,13 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   return false;
 }
 
-/** Listens for keydown on the window; the handler sees every key not typed into a text box. */
-export function useGlobalKeys(handler: (event: KeyboardEvent) => void, enabled = true): void {
+/**
+ * Listens for keydown on the window; the handler sees every key not typed into a text box. With `first`,
+ * it listens on the document while the event goes down (capture), so it sees a key before every
+ * bubbling listener, whatever order they were added in (the header's screen keys are added before a
+ * screen's): a mode that owns the keys for a while (rating) marks them handled there.
+ */
+export function useGlobalKeys(handler: (event: KeyboardEvent) => void, enabled = true, first = false): void {
   const ref = useRef(handler);
   ref.current = handler;
   useEffect(() => {
@@ -25,9 +30,10 @@ export function useGlobalKeys(handler: (event: KeyboardEvent) => void, enabled =
       if (isTypingTarget(event.target)) return;
       ref.current(event);
     };
-    window.addEventListener('keydown', listener);
-    return () => window.removeEventListener('keydown', listener);
-  }, [enabled]);
+    const target: Window | Document = first ? document : window;
+    target.addEventListener('keydown', listener as EventListener, first);
+    return () => target.removeEventListener('keydown', listener as EventListener, first);
+  }, [enabled, first]);
 }
 
 /** The digit a key stands for, from its physical position (Shift+1 types "!" but is still 1). */

@@ -5,15 +5,21 @@
 import type { ImportFormat } from '../../../../shared/formatNames';
 import { canonicalJson, itemUidOfCanonical, sha256Hex } from '../../uid';
 import { parseArbiter } from '../arbiter';
+import { parseHelpsteer2, parseHelpsteer2Preference } from '../helpsteer2';
+import { parseHelpsteer3 } from '../helpsteer3';
 import { parseHhRlhf } from '../hhRlhf';
 import { parseMathShepherd } from '../mathShepherd';
 import { parsePrm800k } from '../prm800k';
 import { parseProcessbench } from '../processbench';
+import { parseRar } from '../rar';
 import { parseRewardbench } from '../rewardbench';
 import { parseTrlStepwise } from '../stepwise';
 import { parseTrl, parseTrlChat, parseTrlChatImplicit, parseTrlImplicit } from '../trl';
+import { parseUltrafeedback } from '../ultrafeedback';
+import { parseUltrafeedbackBinarized } from '../ultrafeedbackBinarized';
 import { parseTrlUnpaired } from '../unpaired';
-import { RecordError, type ParsedRecord, type RecordParser } from '../types';
+import { RecordError, type ParsedRecord, type RecordParser, type SourceJudgement } from '../types';
+import type { Criterion } from '../../../../shared/rubric';
 
 export const PARSERS: Record<ImportFormat, RecordParser> = {
   arbiter: parseArbiter,
@@ -28,7 +34,29 @@ export const PARSERS: Record<ImportFormat, RecordParser> = {
   prm800k: parsePrm800k,
   'math-shepherd': parseMathShepherd,
   processbench: parseProcessbench,
+  ultrafeedback: parseUltrafeedback,
+  'ultrafeedback-binarized': parseUltrafeedbackBinarized,
+  // One row; consecutive rows of one prompt become one item (./group.ts).
+  helpsteer2: parseHelpsteer2,
+  'helpsteer2-preference': parseHelpsteer2Preference,
+  helpsteer3: parseHelpsteer3,
+  rar: parseRar,
 };
+
+/** What JUDGEMENT_FIELD holds: the record's judgements and its own criteria, whichever it has. */
+export interface RecordExtras {
+  judgements?: SourceJudgement[];
+  criteria?: Criterion[];
+}
+
+function extrasJson(parsed: ParsedRecord): string | null {
+  const judgements = [...(parsed.judgement ? [parsed.judgement] : []), ...(parsed.judgements ?? [])];
+  if (!judgements.length && !parsed.criteria) return null;
+  const extras: RecordExtras = {};
+  if (judgements.length) extras.judgements = judgements;
+  if (parsed.criteria) extras.criteria = parsed.criteria;
+  return JSON.stringify(extras);
+}
 
 export function parseJson(text: string): Record<string, unknown> {
   let value: unknown;
@@ -45,8 +73,8 @@ export function parseJson(text: string): Record<string, unknown> {
 /**
  * A prepared record is RECORD_STRIDE consecutive values of a flat array (cheap to post between threads):
  * uid, external id, prompt JSON, reference, metadata JSON (the item columns, as stored), the number of
- * responses (as a string), the file's preference ('A' or null), then its other judgement as JSON (or
- * null). Its responses follow in a second flat array, RESPONSE_STRIDE values each: content JSON, model,
+ * responses (as a string), the file's preference ('A' or null), then its other judgements and own
+ * criteria as JSON (RecordExtras, or null). Its responses follow in a second flat array, RESPONSE_STRIDE values each: content JSON, model,
  * steps JSON (or null).
  */
 export const RECORD_STRIDE = 8;
@@ -124,7 +152,7 @@ export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], res
     JSON.stringify(draft.metadata),
     String(draft.responses.length),
     parsed.preference,
-    parsed.judgement ? JSON.stringify(parsed.judgement) : null,
+    extrasJson(parsed),
   );
 }
 

@@ -1,8 +1,9 @@
 // The pairwise compare screen: prompt pinned on top, the two responses side by side in the order
 // this annotator sees them, the decision bar at the bottom. The keyboard drives everything.
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { describeScreenChoice, toScreenChoice, toSourceChoice, type ScreenChoice } from '../../../../shared/choices';
 import type { Choice, Strength } from '../../../../shared/domain';
+import { responseLetter } from '../../../../shared/letters';
 import { Kbd } from '../../components/Kbd';
 import { digitOf, pageDirection, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
@@ -14,6 +15,15 @@ import { PromptPane } from './PromptPane';
 import { ResponseColumn, type Verdict } from './ResponseColumn';
 import { describeLabel, useLabeling } from './useLabeling';
 import { useColumnDiffs, useReading } from './useReading';
+import { CritiqueBox } from '../critiques/CritiqueBox';
+import { useCritiquesOutbox } from '../critiques/outbox';
+import { useCritiques } from '../critiques/useCritiques';
+import { useRatingsOutbox } from '../rubrics/outbox';
+import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
+import { useRatings, type ItemShape } from '../rubrics/useRatings';
+
+/** One undo list for the screen: a choice (undone by the labeling loop), or a change to an item's ratings. */
+type UndoEntry = { kind: 'choice' } | { kind: 'rating'; itemId: number };
 
 const SCREEN_BY_DIGIT: Record<number, ScreenChoice> = { 1: 'left', 2: 'right', 3: 'tie', 4: 'both_bad' };
 
@@ -45,8 +55,37 @@ interface Reveal {
 export function CompareScreen({ project, itemId }: { project: string; itemId?: number }) {
   const { annotator, keysEnabled, countLabelWrite, navigate, prelabelMode, scoresVersion } = useShell();
   const loadPrelabels = usePrelabelCache(project, scoresVersion);
-  const labeling = useLabeling(project, annotator, itemId, countLabelWrite, (next) => void loadPrelabels(next.id));
+  const prefetchNotes = useRef<(id: number) => void>(() => undefined);
+  const labeling = useLabeling(project, annotator, itemId, countLabelWrite, (next) => {
+    void loadPrelabels(next.id);
+    prefetchNotes.current(next.id);
+  });
   const { item, phase, notice, unsaved } = labeling;
+  const undoList = useRef<UndoEntry[]>([]);
+  const shape: ItemShape | null = useMemo(
+    () => (item && phase === 'ready' && item.responses.length === 2 ? { id: item.id, seq: item.seq, responses: item.responses.length, shownOrder: item.shownOrder } : null),
+    // The shape stands for the item's identity: a new answer for the same item keeps it.
+    [item?.id, item?.seq, item?.responses.length, item?.shownOrder.join(','), phase],
+  );
+  const leftLetter = shape ? responseLetter(shape.shownOrder[0]!) : 'A';
+  const rightLetter = shape ? responseLetter(shape.shownOrder[1]!) : 'B';
+  const ratingsOutbox = useRatingsOutbox(project, annotator);
+  const critiquesOutbox = useCritiquesOutbox(project, annotator);
+  const ratings = useRatings({
+    project,
+    annotator,
+    item: shape,
+    outbox: ratingsOutbox,
+    sideName: (letter) => (letter === leftLetter ? 'Left' : letter === rightLetter ? 'Right' : letter),
+    onChange: (changed) => undoList.current.push({ kind: 'rating', itemId: changed }),
+  });
+  const critiques = useCritiques({ project, annotator, item: shape, outbox: critiquesOutbox });
+  prefetchNotes.current = (id) => {
+    ratings.prefetch(id);
+    critiques.prefetch(id);
+  };
+  const leftCritique = useRef<HTMLTextAreaElement>(null);
+  const rightCritique = useRef<HTMLTextAreaElement>(null);
   const [slight, setSlight] = useState(false);
   const [folded, setFolded] = useState(true);
   const [revealSource, setRevealSource] = useState(false);
@@ -86,9 +125,13 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   const choose = useCallback(
     (choice: ScreenChoice, strength: Strength | null) => {
       const on = item;
+      // Required criteria first: the choice is not saved while one has no value, and the screen says which.
+      if (!ratings.mayLeave('choose')) return;
+      critiques.flush();
       const saved = labeling.choose(choice, strength, showPrelabels);
       setSlight(false);
       if (!saved || !on) return;
+      undoList.current.push({ kind: 'choice' });
       if (mode !== 'blind') {
         setReveal(null);
         return;
@@ -107,7 +150,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
         setReveal((r) => (r && r.itemId === id ? { ...r, loaded: result } : r));
       });
     },
-    [labeling, item, showPrelabels, mode, loadPrelabels],
+    [labeling, item, showPrelabels, mode, loadPrelabels, ratings, critiques],
   );
 
   const accept = useCallback(
@@ -118,10 +161,36 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
     [suggested, choose],
   );
 
+  /** Ctrl+Z: the last thing done here, a rating or a choice (ratings of an item no longer shown are passed over). */
   const undo = useCallback(() => {
-    setReveal(null);
-    void labeling.undo();
-  }, [labeling]);
+    for (;;) {
+      const last = undoList.current.pop();
+      if (last?.kind === 'rating') {
+        if (last.itemId !== item?.id) continue;
+        if (ratings.undo(last.itemId)) return;
+        continue;
+      }
+      setReveal(null);
+      void labeling.undo();
+      return;
+    }
+  }, [labeling, ratings, item?.id]);
+
+  /** → : on to the next item, unless a required criterion started here still has no value. */
+  const goNext = useCallback(() => {
+    if (!ratings.mayLeave('next')) return;
+    critiques.flush();
+    void labeling.go('next');
+  }, [labeling, ratings, critiques]);
+  const goPrevious = useCallback(() => {
+    ratings.flush();
+    critiques.flush();
+    void labeling.go('previous');
+  }, [labeling, ratings, critiques]);
+
+  // Rating mode (Tab enters it, Esc leaves) sees each key first: while a criterion has the focus, its keys
+  // are the ratings' and no digit ${'chooses' if name=='choice' else 'gives a verdict'}, no letter leaves the screen.
+  useGlobalKeys((event) => void ratings.handleKey(event), keysEnabled, true);
 
   useGlobalKeys((event) => {
     const mod = event.ctrlKey || event.metaKey;
@@ -149,11 +218,18 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
     switch (event.key) {
       case 'ArrowRight':
         event.preventDefault();
-        void labeling.go('next');
+        goNext();
         break;
       case 'ArrowLeft':
         event.preventDefault();
-        void labeling.go('previous');
+        goPrevious();
+        break;
+      case 'k':
+      case 'K':
+        if (critiques.ready) {
+          event.preventDefault();
+          (event.shiftKey ? rightCritique : leftCritique).current?.focus();
+        }
         break;
       case 's':
       case 'S':
@@ -312,6 +388,13 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
               bodyRef={reading.leftBody}
               project={project}
               itemId={item.id}
+              rating={ratings.cursor !== null}
+              footer={
+                <>
+                  <RatingPanel ratings={ratings} letter={leftLetter} side="Left" first={0} />
+                  <CritiqueBox ref={leftCritique} critiques={critiques} letter={leftLetter} side="Left" keyHint="k" showStatus />
+                </>
+              }
             />
             <ResponseColumn
               side="right"
@@ -322,8 +405,16 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
               bodyRef={reading.rightBody}
               project={project}
               itemId={item.id}
+              rating={ratings.cursor !== null}
+              footer={
+                <>
+                  <RatingPanel ratings={ratings} letter={rightLetter} side="Right" first={ratings.rubric ? ratings.rubric.criteria.length : 0} />
+                  <CritiqueBox ref={rightCritique} critiques={critiques} letter={rightLetter} side="Right" keyHint="Shift+K" />
+                </>
+              }
             />
           </div>
+          <RatingsBar ratings={ratings} winners leftLetter={leftLetter} rightLetter={rightLetter} />
         </>
       )}
 
@@ -340,8 +431,8 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
           onSlight={() => setSlight((v) => !v)}
           onRationale={labeling.editRationale}
           onRationaleDone={labeling.flushRationale}
-          onPrev={() => void labeling.go('previous')}
-          onNext={() => void labeling.go('next')}
+          onPrev={goPrevious}
+          onNext={goNext}
           onUndo={undo}
           prelabelLine={prelabelLine}
           suggestion={

@@ -1,7 +1,7 @@
 // One response column, named by its screen side (Left / Right; the letters A / B are kept for source
 // order and never shown here), with its length. Its body scrolls on its own when the columns stand side
 // by side, and takes the page keys for itself once it has the focus (a click or Tab).
-import { memo, type RefObject } from 'react';
+import { memo, type ReactNode, type RefObject } from 'react';
 import type { ResponseRecord } from '../../../../shared/domain';
 import { approxTokens, contentText } from '../../../../shared/choices';
 import { ContentView } from '../../components/ContentView';
@@ -43,6 +43,8 @@ export const ResponseColumn = memo(function ResponseColumn({
   bodyRef,
   project,
   itemId,
+  footer,
+  rating = false,
 }: {
   side: Side;
   response: ResponseRecord | undefined;
@@ -55,6 +57,10 @@ export const ResponseColumn = memo(function ResponseColumn({
   /** Where this response's steps open (the step screen; `[` left, `]` right). */
   project?: string;
   itemId?: number;
+  /** Under the text: the rubric ratings and the critique box of this response. */
+  footer?: ReactNode;
+  /** The focus is on a criterion (the page-key hint would mislead). */
+  rating?: boolean;
 }) {
   const s = SIDE[side];
   const text = response ? contentText(response.content) : '';
@@ -75,7 +81,7 @@ export const ResponseColumn = memo(function ResponseColumn({
         <span className="text-[12px] text-faint">key {s.key}</span>
         {verdict && <span className={`text-[12px] font-medium ${VERDICT[verdict].cls}`} data-testid={`verdict-${side}`}>{VERDICT[verdict].text}</span>}
         {response && project !== undefined && itemId !== undefined && <StepsLink project={project} itemId={itemId} response={response.index} side={side} />}
-        <span className="hidden text-[12px] text-accent group-focus-within/column:inline" data-testid={`keys-here-${side}`}>
+        <span className={`hidden text-[12px] text-accent ${rating ? '' : 'group-focus-within/column:inline'}`} data-testid={`keys-here-${side}`}>
           Space scrolls this side · Esc both
         </span>
         <span className="ml-auto truncate text-[12px] tabular-nums text-faint" data-testid={`length-${side}`}>
@@ -103,6 +109,7 @@ export const ResponseColumn = memo(function ResponseColumn({
           <ContentView content={response.content} />
         )}
       </div>
+      {footer && <div className="shrink-0 wide:max-h-[52%] wide:overflow-y-auto" data-testid={`response-footer-${side}`}>{footer}</div>}
     </article>
   );
 });

@@ -5,6 +5,9 @@ import { ExportPanel } from './ExportPanel';
 import { ImportPanel } from './ImportPanel';
 import { ItemsTable } from './ItemsTable';
 import { StepSettingsPanel } from './StepSettingsPanel';
+import { WorkSplitPanel } from './WorkSplitPanel';
+import { LabelExchangePanel } from './LabelExchangePanel';
+import { RubricSettingsPanel } from '../rubrics/RubricSettingsPanel';
 
 export function DatasetsScreen({ project }: { project: string }) {
   const { annotator, navigate, refreshProgress } = useShell();
@@ -24,8 +27,20 @@ export function DatasetsScreen({ project }: { project: string }) {
               }}
             />
             <StepSettingsPanel project={project} />
+            <WorkSplitPanel project={project} />
           </div>
-          <ExportPanel project={project} version={version} />
+          <div className="flex flex-col gap-4">
+            <ExportPanel project={project} version={version} />
+            <RubricSettingsPanel project={project} />
+            <LabelExchangePanel
+              project={project}
+              annotator={annotator}
+              onMerged={() => {
+                setVersion((v) => v + 1);
+                refreshProgress();
+              }}
+            />
+          </div>
         </div>
         {/* A basis of 0px, not 0%: the table takes the height that is left (at least 420 px) and scrolls
             itself. Sized by its content it grew to every row, and the virtualized list rendered them all. */}

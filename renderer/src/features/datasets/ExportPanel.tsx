@@ -5,10 +5,12 @@ import { useEffect, useState } from 'react';
 import type { ExportedFile } from '../../../../shared/api';
 import { EXPORT_FORMATS, FORMAT_TITLES, type ExportFormat } from '../../../../shared/formatNames';
 import { api, downloadExport, errorMessage, transport } from '../../api';
+import { DEFAULT_EXPORT_CHOICES, ExportOptions, exportInput, type ExportChoices } from './ExportOptions';
 
 export function ExportPanel({ project, version }: { project: string; version: number }) {
   const [format, setFormat] = useState<ExportFormat>('trl');
   const [annotator, setAnnotator] = useState('');
+  const [choices, setChoices] = useState<ExportChoices>(DEFAULT_EXPORT_CHOICES);
   const [annotators, setAnnotators] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const [summary, setSummary] = useState<ExportedFile | null>(null);
@@ -32,7 +34,7 @@ export function ExportPanel({ project, version }: { project: string; version: nu
     setError(null);
     setSummary(null);
     try {
-      const exported = await api.exportProject({ project, format, ...(annotator ? { annotator } : {}) });
+      const exported = await api.exportProject({ project, format, ...(annotator ? { annotator } : {}), ...exportInput(format, choices) });
       setSummary(exported);
       download(exported.out);
     } catch (e) {
@@ -50,6 +52,8 @@ export function ExportPanel({ project, version }: { project: string; version: nu
           ['both bad', summary.skipped.both_bad],
           ['conflicting labels', summary.skipped.conflict],
           ['not pairwise', summary.skipped.not_pairwise],
+          ['not adjudicated', summary.skipped.not_adjudicated],
+          ['below the agreement asked', summary.skipped.low_agreement],
         ] as const
       ).filter(([, n]) => n > 0)
     : [];
@@ -89,6 +93,7 @@ export function ExportPanel({ project, version }: { project: string; version: nu
             ))}
           </select>
         </label>
+        <ExportOptions format={format} value={choices} onChange={setChoices} />
         <button
           onClick={run}
           disabled={busy}

@@ -2,7 +2,7 @@
 // data. The key saves at once, through the outbox, and the next item without your verdict follows. The
 // prompt is pinned above the response; the response's length is shown; a response with steps of its own
 // opens on the step screen with `s`.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { approxTokens, contentText } from '../../../../shared/choices';
 import type { Verdict } from '../../../../shared/domain';
 import { ContentView } from '../../components/ContentView';
@@ -15,6 +15,14 @@ import { RationaleBox } from '../../components/RationaleBox';
 import { BarButton, Centered, ItemLine, StatusLine, UnsavedBanner } from './parts';
 import { screenFor } from './ScreenTabs';
 import { useJudgementLoop } from './useJudgementLoop';
+import { CritiqueBox } from '../critiques/CritiqueBox';
+import { useCritiquesOutbox } from '../critiques/outbox';
+import { useCritiques } from '../critiques/useCritiques';
+import { useRatingsOutbox } from '../rubrics/outbox';
+import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
+import { useRatings, type ItemShape } from '../rubrics/useRatings';
+
+type UndoEntry = { kind: 'verdict' } | { kind: 'rating'; itemId: number };
 
 const VERDICTS: { verdict: Verdict; key: string; icon: string; label: string; tone: string; active: string }[] = [
   { verdict: 'good', key: '1', icon: '✓', label: 'Good', tone: 'text-ok', active: 'bg-ok/12 ring-ok' },
@@ -34,6 +42,16 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
   const [folded, setFolded] = useState(true);
   const rationaleBox = useRef<HTMLTextAreaElement>(null);
   const body = useRef<HTMLDivElement>(null);
+  const critiqueBox = useRef<HTMLTextAreaElement>(null);
+  const undoList = useRef<UndoEntry[]>([]);
+  const shape: ItemShape | null = useMemo(
+    () => (item && phase === 'ready' && item.responses.length === 1 ? { id: item.id, seq: item.seq, responses: 1, shownOrder: [0] } : null),
+    [item, phase],
+  );
+  const ratingsOutbox = useRatingsOutbox(project, annotator);
+  const critiquesOutbox = useCritiquesOutbox(project, annotator);
+  const ratings = useRatings({ project, annotator, item: shape, outbox: ratingsOutbox, sideName: () => 'the response', onChange: (id) => undoList.current.push({ kind: 'rating', itemId: id }) });
+  const critiques = useCritiques({ project, annotator, item: shape, outbox: critiquesOutbox });
 
   useEffect(() => {
     setFolded(true);
@@ -53,10 +71,37 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
   const choose = useCallback(
     (verdict: Verdict) => {
       if (!item) return;
-      loop.judge({ verdict }, WORDS[verdict], (mine) => (mine.verdict ? WORDS[mine.verdict] : 'none'));
+      // Required criteria first: the verdict is not saved while one has no value, and the screen says which.
+      if (!ratings.mayLeave('choose')) return;
+      critiques.flush();
+      if (loop.judge({ verdict }, WORDS[verdict], (mine) => (mine.verdict ? WORDS[mine.verdict] : 'none'))) undoList.current.push({ kind: 'verdict' });
     },
-    [item, loop],
+    [item, loop, ratings, critiques],
   );
+
+  const undo = useCallback(() => {
+    for (;;) {
+      const last = undoList.current.pop();
+      if (last?.kind === 'rating') {
+        if (last.itemId !== item?.id) continue;
+        if (ratings.undo(last.itemId)) return;
+        continue;
+      }
+      void loop.undo();
+      return;
+    }
+  }, [loop, ratings, item?.id]);
+
+  const goNext = useCallback(() => {
+    if (!ratings.mayLeave('next')) return;
+    critiques.flush();
+    void loop.go('next');
+  }, [loop, ratings, critiques]);
+  const goPrevious = useCallback(() => {
+    ratings.flush();
+    critiques.flush();
+    void loop.go('previous');
+  }, [loop, ratings, critiques]);
 
   const openSteps = useCallback(() => {
     if (!item || !steps) return;
@@ -64,14 +109,19 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
     navigate({ name: 'steps', project, itemId: item.id, response: 0 });
   }, [item, steps, loop, navigate, project]);
 
+  // Rating mode (Tab enters it, Esc leaves) sees each key first: while a criterion has the focus, its keys
+  // are the ratings' and no digit ${'chooses' if name=='choice' else 'gives a verdict'}, no letter leaves the screen.
+  useGlobalKeys((event) => void ratings.handleKey(event), keysEnabled, true);
+
   useGlobalKeys((event) => {
     const mod = event.ctrlKey || event.metaKey;
     if (mod && !event.altKey && !event.shiftKey && event.code === 'KeyZ') {
       event.preventDefault();
-      void loop.undo();
+      undo();
       return;
     }
-    if (mod || event.altKey) return;
+    if (mod) return;
+    if (event.altKey) return;
     const page = pageDirection(event);
     if (page !== null) {
       event.preventDefault();
@@ -87,11 +137,17 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
     switch (event.key) {
       case 'ArrowRight':
         event.preventDefault();
-        void loop.go('next');
+        goNext();
         break;
       case 'ArrowLeft':
         event.preventDefault();
-        void loop.go('previous');
+        goPrevious();
+        break;
+      case 'k':
+        if (critiques.ready) {
+          event.preventDefault();
+          critiqueBox.current?.focus();
+        }
         break;
       case 'r':
       case 'R':
@@ -195,7 +251,14 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
                 </div>
               </div>
             </div>
+            <div className="shrink-0 overflow-y-auto md:max-h-[52%]" data-testid="response-footer">
+              <div className="mx-auto max-w-[1800px] pl-[76px] max-md:pl-0">
+                <RatingPanel ratings={ratings} letter="A" side="Response" first={0} />
+                <CritiqueBox ref={critiqueBox} critiques={critiques} letter="A" side="Response" keyHint="k" showStatus />
+              </div>
+            </div>
           </article>
+          <RatingsBar ratings={ratings} winners={false} />
         </>
       )}
 
@@ -226,13 +289,13 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
               })}
             </div>
             <div className="ml-auto flex items-center gap-1.5">
-              <BarButton onClick={() => void loop.undo()} title="Undo the last verdict (Ctrl+Z)" testid="undo">
+              <BarButton onClick={undo} title="Undo the last verdict or rating (Ctrl+Z)" testid="undo">
                 <Kbd>Ctrl Z</Kbd> Undo
               </BarButton>
-              <BarButton onClick={() => void loop.go('previous')} title="Previous single-response item (←)" testid="prev">
+              <BarButton onClick={goPrevious} title="Previous single-response item (←)" testid="prev">
                 <Kbd>←</Kbd> Prev
               </BarButton>
-              <BarButton onClick={() => void loop.go('next')} title="Next single-response item (→)" testid="next">
+              <BarButton onClick={goNext} title="Next single-response item (→)" testid="next">
                 Next <Kbd>→</Kbd>
               </BarButton>
             </div>

@@ -1,0 +1,112 @@
+// The pass of the exports that write ratings, strengths and critiques: ultrafeedback, helpsteer2,
+// helpsteer2-preference, helpsteer3, prometheus, critique. A page of items at a time, each item's current
+// labels of the tasks its format reads (with their bodies), decided by ./resolveRatings.ts; each format's
+// encoder turns an item into its lines, or says why it has none (counted in the summary).
+import type { ExportSummary, ItemRecord, Task } from '../../../shared/domain';
+import { ITEM_RUBRIC, type Criterion } from '../../../shared/rubric';
+import { exportGate, type ExportFilter } from '../store/exportGate';
+import type { Db } from '../store/db';
+import { iterateItems } from '../store/items';
+import { headLoader, type HeadLabel } from '../store/labels';
+import { findRubric, itemRubricName, rubricVersion } from '../store/rubrics';
+import type { JsonlWriter } from './jsonl';
+import { JUDGED_CODECS, type JudgedFormat } from './judgedCodecs';
+import type { ExportNotes } from './types';
+
+const PAGE = 1000;
+const NONE: HeadLabel[] = [];
+
+export interface ItemJudgements {
+  item: ItemRecord;
+  /** The item's current labels of a task, everyone's (adjudicated ones marked), with their bodies. */
+  labels(task: Task): HeadLabel[];
+  annotator?: string;
+  /** The criteria of a rubric version the item's labels name (null when the project has no such version). */
+  criteria(rubric: string, version: number): Criterion[] | null;
+}
+
+/** How often something the summary tells happened. */
+export class Tally {
+  private readonly counts = new Map<string, number>();
+  add(key: string): void {
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+  get(key: string): number {
+    return this.counts.get(key) ?? 0;
+  }
+}
+
+/** Rubric versions by name and number, read once per export (an item's own criteria are not kept: one per item). */
+export function criteriaLoader(db: Db, projectId: number): (item: ItemRecord, rubric: string, version: number) => Criterion[] | null {
+  const cache = new Map<string, Criterion[] | null>();
+  return (item, rubric, version) => {
+    const own = rubric === ITEM_RUBRIC;
+    const name = own ? itemRubricName(item.uid) : rubric;
+    const key = `${name}\u0000${version}`;
+    if (!own && cache.has(key)) return cache.get(key)!;
+    const found = findRubric(db, projectId, name);
+    const criteria = found ? (rubricVersion(db, found.id, version)?.criteria ?? null) : null;
+    if (!own) cache.set(key, criteria);
+    return criteria;
+  };
+}
+
+export interface JudgedPass {
+  projectId: number;
+  format: JudgedFormat;
+  annotator?: string;
+  writer: JsonlWriter;
+  skipped: ExportSummary['skipped'];
+  notes: ExportNotes;
+  checkCancelled(): void;
+  onPage(read: number): void;
+  filter?: ExportFilter;
+}
+
+export async function writeJudged(db: Db, pass: JudgedPass): Promise<void> {
+  const codec = JUDGED_CODECS[pass.format];
+  const loaders = new Map(codec.tasks.map((task) => [task, headLoader(db, pass.projectId, undefined, task, true)] as const));
+  const criteria = criteriaLoader(db, pass.projectId);
+  const gate = exportGate(db, pass.projectId, pass.filter ?? {}, codec.tasks);
+  const tally = new Tally();
+  let read = 0;
+  let page: ItemRecord[] = [];
+  const flush = async () => {
+    pass.checkCancelled();
+    const from = page[0]!.seq;
+    const to = page[page.length - 1]!.seq;
+    const heads = new Map([...loaders].map(([task, load]) => [task, load(from, to)] as const));
+    const gated = gate(from, to);
+    for (const item of page) {
+      const left = gated.get(item.id);
+      if (left) {
+        pass.skipped[left]++;
+        continue;
+      }
+      const judgements: ItemJudgements = {
+        item,
+        labels: (task) => heads.get(task)?.get(item.id) ?? NONE,
+        annotator: pass.annotator,
+        criteria: (rubric, version) => criteria(item, rubric, version),
+      };
+      const lines = codec.encode(judgements, tally);
+      if (typeof lines === 'string') {
+        pass.skipped[lines]++;
+        continue;
+      }
+      for (const line of lines) {
+        const pending = pass.writer.write(line);
+        if (pending) await pending;
+      }
+    }
+    read += page.length;
+    page = [];
+    pass.onPage(read);
+  };
+  for (const item of iterateItems(db, pass.projectId, PAGE)) {
+    page.push(item);
+    if (page.length >= PAGE) await flush();
+  }
+  if (page.length) await flush();
+  pass.notes.extra.push(...codec.notes(tally));
+}

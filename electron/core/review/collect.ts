@@ -1,0 +1,92 @@
+// Turns the store's current human labels into review's shapes: items and annotators as dense indexes,
+// and one flat entry per label (typed arrays), so the metrics walk arrays rather than objects.
+import type { ReviewLabelRow } from '../store/review';
+
+/** Dense indexes for ids met in order. */
+export class Index<K> {
+  readonly ids: K[] = [];
+  private readonly at = new Map<K, number>();
+  of(id: K): number {
+    let i = this.at.get(id);
+    if (i === undefined) {
+      i = this.ids.length;
+      this.at.set(id, i);
+      this.ids.push(id);
+    }
+    return i;
+  }
+  find(id: K): number | undefined {
+    return this.at.get(id);
+  }
+  get size(): number {
+    return this.ids.length;
+  }
+}
+
+/** Growable parallel columns of numbers, one entry per label. */
+export class Columns<Name extends string> {
+  length = 0;
+  private data: Record<Name, Float64Array>;
+  constructor(private readonly names: readonly Name[]) {
+    this.data = Object.fromEntries(names.map((n) => [n, new Float64Array(1024)])) as Record<Name, Float64Array>;
+  }
+  push(row: Record<Name, number>): void {
+    if (this.length === this.data[this.names[0]!].length) {
+      for (const n of this.names) {
+        const grown = new Float64Array(this.length * 2);
+        grown.set(this.data[n]);
+        this.data[n] = grown;
+      }
+    }
+    for (const n of this.names) this.data[n][this.length] = row[n];
+    this.length++;
+  }
+  column(name: Name): Float64Array {
+    return this.data[name].subarray(0, this.length);
+  }
+}
+
+export interface ItemInfo {
+  itemId: number;
+  seq: number;
+  externalId: string | null;
+}
+
+/** The parts of a revision body review reads. */
+export interface ReviewBody {
+  rationale?: string;
+  time_ms?: number;
+  prelabel_visible?: boolean;
+  steps?: Record<string, (number | null)[]>;
+  first_error?: Record<string, number | null>;
+  ratings?: Record<string, Record<string, number | string | null>>;
+  rubric?: string;
+}
+
+export function parseBody(text: string): ReviewBody {
+  try {
+    const body = JSON.parse(text) as unknown;
+    return body && typeof body === 'object' ? (body as ReviewBody) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Reads labels of one task into item and annotator indexes; `each` sees every row with its indexes. */
+export function collect(
+  rows: Iterable<ReviewLabelRow & { externalId?: string | null }>,
+  items: Index<number>,
+  itemInfo: ItemInfo[],
+  people: Index<string>,
+  each: (row: ReviewLabelRow, unit: number, rater: number) => void,
+): number {
+  let count = 0;
+  for (const row of rows) {
+    const before = items.size;
+    const unit = items.of(row.itemId);
+    if (unit === before) itemInfo.push({ itemId: row.itemId, seq: row.seq, externalId: row.externalId ?? null });
+    each(row, unit, people.of(row.annotator));
+    count++;
+  }
+  return count;
+}

@@ -1,0 +1,168 @@
+// Review of the judgements besides pairwise choices: rankings (Kendall's W, agreement on the best
+// response), verdicts, step labels (the first error exactly and within one step; each step's rating) and
+// rubric ratings (one field per criterion). Each gives its fields and its part of the disagreement queue.
+import type { FieldAgreement, QueueRow } from '../../../shared/api/review';
+import type { ReviewLabelRow } from '../store/review';
+import { firstErrorAgreement } from './agreement';
+import { collect, Index, parseBody, type ItemInfo } from './collect';
+import { fieldAgreement } from './fields';
+import { kendallWByUnit, rankingsFromUnits, scoresFromGroups } from './kendall';
+import { ratingsFromTriples, type Ratings } from './ratings';
+
+export interface TaskReview {
+  fields: FieldAgreement[];
+  queue: QueueRow[];
+  labels: number;
+}
+
+const letter = (i: number) => String.fromCharCode(65 + i);
+
+/** Triples (unit, rater, value) gathered while reading, then made into Ratings. */
+class Triples {
+  unit: number[] = [];
+  rater: number[] = [];
+  value: number[] = [];
+  add(u: number, r: number, v: number) {
+    this.unit.push(u);
+    this.rater.push(r);
+    this.value.push(v);
+  }
+  ratings(units: number, raters: number): Ratings {
+    return ratingsFromTriples(units, raters, this.unit, this.rater, this.value);
+  }
+}
+
+/** Votes per unit and how split they are: 1 − (largest share), 0 with fewer than two votes. */
+function split(ratings: Ratings, u: number, name: (v: number) => string): { votes: Record<string, number>; total: number; dispute: number } {
+  const votes: Record<string, number> = {};
+  let total = 0;
+  let top = 0;
+  for (let i = ratings.start[u]!; i < ratings.start[u + 1]!; i++) {
+    const key = name(ratings.value[i]!);
+    votes[key] = (votes[key] ?? 0) + 1;
+    total++;
+    top = Math.max(top, votes[key]);
+  }
+  return { votes, total, dispute: total >= 2 ? 1 - top / total : 0 };
+}
+
+function queueRow(info: ItemInfo, task: QueueRow['task'], dispute: number, votes: Record<string, number>, labels: number, adjudicated: Set<number>): QueueRow {
+  return { itemId: info.itemId, seq: info.seq, externalId: info.externalId, task, reasons: ['annotators'], dispute, votes, labels, modelPA: null, consensus: null, adjudicated: adjudicated.has(info.itemId) };
+}
+
+export function reviewVerdicts(rows: Iterable<ReviewLabelRow>, adjudicated: Set<number>): TaskReview {
+  const items = new Index<number>();
+  const info: ItemInfo[] = [];
+  const people = new Index<string>();
+  const t = new Triples();
+  const labels = collect(rows, items, info, people, (row, u, r) => t.add(u, r, row.choice === 'good' ? 1 : row.choice === 'bad' ? 0 : Number.NaN));
+  const ratings = t.ratings(items.size, people.size);
+  const queue: QueueRow[] = [];
+  for (let u = 0; u < items.size; u++) {
+    const s = split(ratings, u, (v) => (v === 1 ? 'good' : 'bad'));
+    if (s.dispute > 0) queue.push(queueRow(info[u]!, 'verdict', s.dispute, s.votes, s.total, adjudicated));
+  }
+  return { fields: [fieldAgreement('verdict', 'verdict', 'nominal', ratings, people.ids)], queue, labels };
+}
+
+export function reviewRankings(rows: Iterable<ReviewLabelRow>, adjudicated: Set<number>): TaskReview {
+  const items = new Index<number>();
+  const info: ItemInfo[] = [];
+  const people = new Index<string>();
+  const best = new Triples();
+  const byUnit: { groups: number[][]; rater: number }[][] = [];
+  const labels = collect(rows, items, info, people, (row, u, r) => {
+    const groups = row.ranking ? (JSON.parse(row.ranking) as number[][]) : [];
+    (byUnit[u] ??= []).push({ groups, rater: r });
+    best.add(u, r, groups[0]?.length === 1 ? groups[0][0]! : Number.NaN);
+  });
+  const units = items.size;
+  const rankings = rankingsFromUnits(
+    byUnit.map((list) => {
+      const responses = Math.max(0, ...list.flatMap((l) => l.groups.flat())) + 1;
+      return list.map((l) => scoresFromGroups(l.groups, responses));
+    }),
+  );
+  const concordance = kendallWByUnit(rankings);
+  const bestRatings = best.ratings(units, people.size);
+  const field = fieldAgreement('ranking', 'ranking', 'nominal', bestRatings, people.ids);
+  field.field = 'best response';
+  field.kendallW = { value: concordance.value, n: concordance.n, reason: concordance.reason };
+  const queue: QueueRow[] = [];
+  for (let u = 0; u < units; u++) {
+    const w = concordance.perUnit[u]!;
+    const rankers = byUnit[u]!.length;
+    if (rankers < 2 || !(w >= 0) || w >= 1) continue;
+    const s = split(bestRatings, u, (v) => letter(v));
+    queue.push(queueRow(info[u]!, 'ranking', 1 - w, s.votes, rankers, adjudicated));
+  }
+  return { fields: [field], queue, labels };
+}
+
+export function reviewSteps(rows: Iterable<ReviewLabelRow>, adjudicated: Set<number>): TaskReview {
+  const items = new Index<number>();
+  const info: ItemInfo[] = [];
+  const people = new Index<string>();
+  // Units: a response of an item (first error), and a step of a response (its rating).
+  const responses = new Index<string>();
+  const responseItem: number[] = [];
+  const steps = new Index<string>();
+  const first = new Triples();
+  const rating = new Triples();
+  const labels = collect(rows, items, info, people, (row, u, r) => {
+    const body = parseBody(row.body);
+    for (const [key, index] of Object.entries(body.first_error ?? {})) {
+      const before = responses.size;
+      const unit = responses.of(`${u}:${key}`);
+      if (unit === before) responseItem.push(u);
+      if (typeof index === 'number') first.add(unit, r, index);
+    }
+    for (const [key, list] of Object.entries(body.steps ?? {})) {
+      list.forEach((value, step) => {
+        if (value !== null) rating.add(steps.of(`${u}:${key}:${step}`), r, value);
+      });
+    }
+  });
+  const firstRatings = first.ratings(responses.size, people.size);
+  const agreement = firstErrorAgreement(firstRatings);
+  const firstField = fieldAgreement('steps', 'first_error', 'interval', firstRatings, people.ids);
+  firstField.percent = agreement.exact;
+  firstField.withinOne = agreement.withinOne;
+  const ratingField = fieldAgreement('steps', 'step_ratings', 'ordinal', rating.ratings(steps.size, people.size), people.ids);
+  // The queue: an item's most disputed response decides its place.
+  const worst = new Map<number, { dispute: number; votes: Record<string, number>; total: number }>();
+  responses.ids.forEach((id, unit) => {
+    const key = id.split(':')[1]!;
+    const s = split(firstRatings, unit, (v) => `${key}: ${v < 0 ? 'no error' : `step ${v + 1}`}`);
+    const u = responseItem[unit]!;
+    const seen = worst.get(u);
+    if (s.dispute > 0 && (!seen || s.dispute > seen.dispute)) worst.set(u, s);
+  });
+  const queue = [...worst].map(([u, s]) => queueRow(info[u]!, 'steps', s.dispute, s.votes, s.total, adjudicated));
+  return { fields: [firstField, ratingField], queue, labels };
+}
+
+/** One field per rubric criterion: numbers at the interval level, named categories as nominal codes. */
+export function reviewRubrics(rows: Iterable<ReviewLabelRow>): TaskReview {
+  const items = new Index<number>();
+  const info: ItemInfo[] = [];
+  const people = new Index<string>();
+  const criteria = new Map<string, { units: Index<string>; triples: Triples; categories: Index<string>; numeric: boolean }>();
+  const labels = collect(rows, items, info, people, (row, u, r) => {
+    const body = parseBody(row.body);
+    for (const [response, values] of Object.entries(body.ratings ?? {})) {
+      for (const [key, value] of Object.entries(values)) {
+        if (value === null || value === undefined) continue;
+        const name = `${body.rubric ?? 'rubric'}/${key}`;
+        let c = criteria.get(name);
+        if (!c) criteria.set(name, (c = { units: new Index(), triples: new Triples(), categories: new Index(), numeric: true }));
+        if (typeof value !== 'number') c.numeric = false;
+        c.triples.add(c.units.of(`${u}:${response}`), r, typeof value === 'number' ? value : c.categories.of(value));
+      }
+    }
+  });
+  const fields = [...criteria].map(([name, c]) =>
+    fieldAgreement('rubric', `rubric:${name}`, c.numeric ? 'interval' : 'nominal', c.triples.ratings(c.units.size, people.size), people.ids),
+  );
+  return { fields, queue: [], labels };
+}

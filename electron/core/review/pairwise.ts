@@ -1,0 +1,224 @@
+// Pairwise review: agreement on the choice and its strength, consensus (majority and Dawid–Skene), each
+// person's figures, each model against the people, agreement over time, and the disagreement queue.
+import type { AnnotatorFigures, FieldAgreement, ModelFigures, QueueReason, QueueRow, ReviewReport } from '../../../shared/api/review';
+import type { ModelPairRow, ReviewLabelRow } from '../store/review';
+import { agreementWithConsensus, agreementWithOthers, lengthBias, positionBias, throughput } from './annotators';
+import { collect, Columns, Index, parseBody, type ItemInfo } from './collect';
+import { dawidSkene } from './dawidSkene';
+import { fieldAgreement } from './fields';
+import { majorityVote } from './majority';
+import { anchoring, calibration, modelAccuracy } from './modelVsPeople';
+import { ratingsFromTriples } from './ratings';
+
+const CHOICES = ['A', 'B', 'tie', 'both_bad'] as const;
+const COLUMNS = ['unit', 'rater', 'choice', 'signed', 'left', 'chosenLen', 'otherLen', 'savedAt', 'timeMs', 'visible'] as const;
+/** The models' mean P(A better) counts as unsure within this distance of ½. */
+const UNSURE = 0.1;
+
+export interface PairwiseReview {
+  fields: FieldAgreement[];
+  people: AnnotatorFigures[];
+  models: ModelFigures[];
+  consensus: ReviewReport['consensus'];
+  overTime: ReviewReport['overTime'];
+  queue: QueueRow[];
+  labels: number;
+  items: number;
+}
+
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+export function reviewPairwise(rows: Iterable<ReviewLabelRow>, lengths: Map<number, [number, number]>, modelRows: ModelPairRow[], adjudicated: Set<number>): PairwiseReview {
+  const items = new Index<number>();
+  const info: ItemInfo[] = [];
+  const people = new Index<string>();
+  const cols = new Columns(COLUMNS);
+  const labels = collect(rows, items, info, people, (row, unit, rater) => {
+    const code = CHOICES.indexOf(row.choice as (typeof CHOICES)[number]);
+    const body = parseBody(row.body);
+    // Which source response was on the left: the shown order's first index ("[1,0]" → 1), read without a parse.
+    const leftIndex = row.shownOrder ? Number.parseInt(row.shownOrder.slice(1), 10) : Number.NaN;
+    const picked = code === 0 || code === 1 ? code : -1;
+    const len = lengths.get(row.itemId);
+    const strength = row.strength ?? Number.NaN;
+    cols.push({
+      unit,
+      rater,
+      choice: code,
+      signed: code === 0 ? -strength : code === 1 ? strength : code === 2 ? 0 : Number.NaN,
+      left: picked >= 0 && Number.isInteger(leftIndex) ? (leftIndex === picked ? 1 : 0) : Number.NaN,
+      chosenLen: picked >= 0 && len ? len[picked === 0 ? 0 : 1] : Number.NaN,
+      otherLen: picked >= 0 && len ? len[picked === 0 ? 1 : 0] : Number.NaN,
+      savedAt: Date.parse(row.createdAt),
+      timeMs: typeof body.time_ms === 'number' ? body.time_ms : Number.NaN,
+      visible: typeof body.prelabel_visible === 'boolean' ? Number(body.prelabel_visible) : Number.NaN,
+    });
+  });
+  const units = items.size;
+  const raters = people.size;
+  const unit = cols.column('unit');
+  const rater = cols.column('rater');
+  const choice = ratingsFromTriples(units, raters, unit, rater, cols.column('choice'));
+  const signed = ratingsFromTriples(units, raters, unit, rater, cols.column('signed'));
+  const names = people.ids;
+  const fields = [fieldAgreement('pairwise', 'choice', 'nominal', choice, names), fieldAgreement('pairwise', 'strength', 'interval', signed, names)];
+
+  const majority = majorityVote(choice, CHOICES.length);
+  const ds = dawidSkene(choice, { categories: CHOICES.length });
+  let both = 0;
+  let same = 0;
+  for (let u = 0; u < units; u++) {
+    if (majority.label[u]! < 0 || ds.label[u]! < 0) continue;
+    both++;
+    if (majority.label[u] === ds.label[u]) same++;
+  }
+  const consensus = {
+    method: 'dawid-skene' as const,
+    items: ds.n,
+    ties: ds.ties,
+    agreeWithMajority: both ? { value: same / both, n: both, reason: null } : { value: null, n: 0, reason: 'no item has both a majority and a Dawid–Skene label' },
+  };
+
+  const withOthers = agreementWithOthers(choice);
+  const withConsensus = agreementWithConsensus(choice, ds.label);
+  const left = positionBias(rater, cols.column('left'), raters);
+  const longer = lengthBias(rater, cols.column('chosenLen'), cols.column('otherLen'), raters);
+  const pace = throughput(rater, cols.column('savedAt'), cols.column('timeMs'), raters);
+  const perRater = new Int32Array(raters);
+  for (const r of rater) perRater[r] = perRater[r]! + 1;
+  const peopleFigures: AnnotatorFigures[] = names.map((name, r) => ({
+    name,
+    labels: perRater[r]!,
+    withOthers: withOthers[r]!,
+    withConsensus: withConsensus[r]!,
+    leftPicks: left[r]!,
+    longerPicks: longer[r]!,
+    labelsPerHour: pace[r]!.labelsPerHour,
+    medianTimeMs: pace[r]!.medianTimeMs,
+    reliability: ds.reliability[r]!,
+  }));
+
+  // Models: P(A better) per item from each model's two rewards (Bradley–Terry), and their mean.
+  const byModel = new Map<string, Float64Array>();
+  for (const m of modelRows) {
+    const u = items.find(m.itemId);
+    if (u === undefined) continue;
+    let p = byModel.get(m.model);
+    if (!p) byModel.set(m.model, (p = new Float64Array(units).fill(Number.NaN)));
+    p[u] = sigmoid(m.rewardA - m.rewardB);
+  }
+  const consensusAB = Int32Array.from(ds.label, (l) => (l === 0 || l === 1 ? l : -1));
+  const models: ModelFigures[] = [...byModel].map(([model, p]) => {
+    const predicted = Int32Array.from(p, (x) => (x > 0.5 ? 0 : x < 0.5 ? 1 : -1));
+    const pKnown: number[] = [];
+    const outcome: number[] = [];
+    for (let u = 0; u < units; u++) {
+      if (consensusAB[u]! < 0 || !Number.isFinite(p[u]!)) continue;
+      pKnown.push(p[u]!);
+      outcome.push(consensusAB[u] === 0 ? 1 : 0);
+    }
+    const cal = calibration(pKnown, outcome, 10);
+    const human = Float64Array.from(cols.column('choice'), (c) => (c === 0 || c === 1 ? c : -1));
+    const modelOfLabel = Float64Array.from(unit, (u) => predicted[u]!);
+    const anchor = anchoring(human, modelOfLabel, cols.column('visible'));
+    return {
+      model,
+      accuracy: modelAccuracy(consensusAB, predicted),
+      brier: cal.brier,
+      ece: cal.ece,
+      bins: cal.bins.map((b) => ({ low: b.low, high: b.high, n: b.n, meanPredicted: b.meanPredicted, meanObserved: b.meanObserved })),
+      anchoring: { visible: anchor.visible, hidden: anchor.hidden, difference: anchor.difference },
+    };
+  });
+  const ensemble = new Float64Array(units).fill(Number.NaN);
+  const split = new Uint8Array(units);
+  if (byModel.size) {
+    for (let u = 0; u < units; u++) {
+      let sum = 0;
+      let n = 0;
+      let sawA = false;
+      let sawB = false;
+      for (const p of byModel.values()) {
+        if (!Number.isFinite(p[u]!)) continue;
+        sum += p[u]!;
+        n++;
+        if (p[u]! > 0.5) sawA = true;
+        if (p[u]! < 0.5) sawB = true;
+      }
+      if (n) ensemble[u] = sum / n;
+      split[u] = sawA && sawB ? 1 : 0;
+    }
+  }
+
+  const queue: QueueRow[] = [];
+  const { start, value } = choice;
+  for (let u = 0; u < units; u++) {
+    const votes: Record<string, number> = {};
+    let total = 0;
+    let top = 0;
+    for (let i = start[u]!; i < start[u + 1]!; i++) {
+      const key = CHOICES[value[i]!]!;
+      votes[key] = (votes[key] ?? 0) + 1;
+      total++;
+      top = Math.max(top, votes[key]);
+    }
+    const reasons: QueueReason[] = [];
+    const dispute = total >= 2 ? 1 - top / total : 0;
+    if (dispute > 0) reasons.push('annotators');
+    const pA = ensemble[u]!;
+    const hasModel = Number.isFinite(pA);
+    if (hasModel && consensusAB[u]! >= 0 && (pA > 0.5 ? 0 : pA < 0.5 ? 1 : -1) !== consensusAB[u]) reasons.push('model');
+    if (hasModel && (Math.abs(pA - 0.5) <= UNSURE || split[u] === 1)) reasons.push('uncertain');
+    if (!reasons.length) continue;
+    const unsure = hasModel ? 1 - Math.abs(2 * pA - 1) : 0;
+    queue.push({
+      itemId: info[u]!.itemId,
+      seq: info[u]!.seq,
+      externalId: info[u]!.externalId,
+      task: 'pairwise',
+      reasons,
+      dispute: dispute + (reasons.includes('model') ? 0.5 : 0) + (reasons.includes('uncertain') ? 0.25 * unsure : 0),
+      votes,
+      labels: total,
+      modelPA: hasModel ? pA : null,
+      consensus: ds.label[u]! >= 0 ? CHOICES[ds.label[u]!]! : ds.label[u] === -2 ? 'tie between votes' : null,
+      adjudicated: adjudicated.has(info[u]!.itemId),
+    });
+  }
+  return { fields, people: peopleFigures, models, consensus, overTime: agreementByWeek(cols, units), queue, labels, items: units };
+}
+
+const DAY_MS = 86_400_000;
+
+/** The day number (since 1970-01-01, a Thursday) of the Monday of the label's UTC week. */
+function weekOf(ms: number): number {
+  const day = Math.floor(ms / DAY_MS);
+  return day - ((day + 3) % 7);
+}
+
+/** Per week a label was made: the share of its pairs with the item's other labels that agree on the choice. */
+function agreementByWeek(cols: Columns<(typeof COLUMNS)[number]>, units: number): ReviewReport['overTime'] {
+  const unit = cols.column('unit');
+  const choice = cols.column('choice');
+  const savedAt = cols.column('savedAt');
+  const byUnit: number[][] = Array.from({ length: units }, () => []);
+  for (let i = 0; i < unit.length; i++) byUnit[unit[i]!]!.push(i);
+  const weeks = new Map<number, { agree: number; pairs: number }>();
+  for (const entries of byUnit) {
+    if (entries.length < 2) continue;
+    for (const i of entries) {
+      if (!Number.isFinite(savedAt[i]!)) continue;
+      const week = weekOf(savedAt[i]!);
+      const w = weeks.get(week) ?? { agree: 0, pairs: 0 };
+      for (const j of entries) {
+        if (j === i) continue;
+        w.pairs++;
+        if (choice[i] === choice[j]) w.agree++;
+      }
+      weeks.set(week, w);
+    }
+  }
+  return [...weeks]
+    .sort(([a], [b]) => a - b)
+    .map(([week, w]) => ({ week: new Date(week * DAY_MS).toISOString().slice(0, 10), agreement: { value: w.agree / w.pairs, n: w.pairs, reason: null } }));
+}

@@ -1,0 +1,56 @@
+// The review report of a project and its disagreement queues, from one consistent read of the store (a
+// stats job runs this on a task worker's connection, inside one read transaction).
+import type { QueueReason, QueueRow, ReviewReport, ReviewTask } from '../../../shared/api/review';
+import type { Db } from '../store/db';
+import { adjudicatedItems, humanAnnotatorCount, humanLabels, modelPairRewards, pairLengths, withReadCache } from '../store/review';
+import { reviewRankings, reviewRubrics, reviewSteps, reviewVerdicts } from './judgements';
+import { reviewPairwise } from './pairwise';
+
+export interface Review {
+  report: ReviewReport;
+  /** Per task, most disputed first. */
+  queues: Record<ReviewTask, QueueRow[]>;
+}
+
+/** Most disputed first; then the item with more labels; then source order. */
+function byDispute(a: QueueRow, b: QueueRow): number {
+  return b.dispute - a.dispute || b.labels - a.labels || a.seq - b.seq;
+}
+
+export function buildReview(db: Db, project: { id: number; name: string }): Review {
+  return withReadCache(db, () => readReview(db, project));
+}
+
+function readReview(db: Db, project: { id: number; name: string }): Review {
+  return db.transaction(() => {
+    const pairwise = reviewPairwise(humanLabels(db, project.id, 'pairwise'), pairLengths(db, project.id), modelPairRewards(db, project.id), adjudicatedItems(db, project.id, 'pairwise'));
+    const ranking = reviewRankings(humanLabels(db, project.id, 'ranking'), adjudicatedItems(db, project.id, 'ranking'));
+    const verdict = reviewVerdicts(humanLabels(db, project.id, 'verdict'), adjudicatedItems(db, project.id, 'verdict'));
+    const steps = reviewSteps(humanLabels(db, project.id, 'steps'), adjudicatedItems(db, project.id, 'steps'));
+    const rubric = reviewRubrics(humanLabels(db, project.id, 'rubric'));
+    const queues: Review['queues'] = {
+      pairwise: pairwise.queue.sort(byDispute),
+      ranking: ranking.queue.sort(byDispute),
+      verdict: verdict.queue.sort(byDispute),
+      steps: steps.queue.sort(byDispute),
+    };
+    const all = Object.values(queues).flat();
+    const byReason = { annotators: 0, model: 0, uncertain: 0 } as Record<QueueReason, number>;
+    for (const row of all) for (const reason of row.reasons) byReason[reason]++;
+    const annotators = humanAnnotatorCount(db, project.id);
+    const report: ReviewReport = {
+      project: project.name,
+      computedAt: new Date().toISOString(),
+      labels: pairwise.labels + ranking.labels + verdict.labels + steps.labels + rubric.labels,
+      items: pairwise.items,
+      annotators,
+      fields: [...pairwise.fields, ...ranking.fields, ...verdict.fields, ...steps.fields, ...rubric.fields].filter((f) => f.task === 'pairwise' || f.percent.n > 0 || f.alpha.n > 0),
+      people: pairwise.people,
+      models: pairwise.models,
+      consensus: pairwise.consensus,
+      overTime: pairwise.overTime,
+      queue: { total: all.length, byReason, adjudicated: all.filter((r) => r.adjudicated).length },
+    };
+    return { report, queues };
+  }).deferred();
+}

@@ -1,0 +1,137 @@
+// Team review: the report and the queues come from a job on a task worker (a whole-project read never
+// runs on the host's thread), cached per project until a label or an adjudication changes; the
+// adjudication view and the lead's resolution are short reads and one short write.
+import type { ApiParsed } from '../../../shared/api';
+import type { AdjudicationLabel, AdjudicationView, ReviewTask } from '../../../shared/api/review';
+import type { Choice, Verdict } from '../../../shared/domain';
+import { invalidInput } from '../errors';
+import { buildReview, type Review } from '../review/report';
+import type { Db } from '../store/db';
+import { responseCount } from '../store/items';
+import { itemCurrentLabels, itemModelRewards, latestAdjudication, recordAdjudication, reviewWatermark } from '../store/review';
+import { writeNow } from '../store/write';
+import type { FeatureHandlers, ServiceContext } from './context';
+import { requireHumanAnnotator, requireItem, requireProject } from './guards';
+
+type ReviewOps = 'reviewReport' | 'reviewQueue' | 'adjudicationView' | 'adjudicate';
+
+const json = <T>(text: string | null): T | null => (text ? (JSON.parse(text) as T) : null);
+
+export function reviewHandlers({ db, jobs, events, options }: ServiceContext): FeatureHandlers<ReviewOps> {
+  const cache = new Map<number, { mark: string; review: Promise<Review> }>();
+  // New model scores change the model figures: a finished scoring job drops the cached reviews.
+  events.on('event', (event: { type?: string; job?: { kind: string; state: string } }) => {
+    if (event.type === 'job' && event.job?.kind === 'score' && event.job.state !== 'running') cache.clear();
+  });
+
+  /** The project's review, computed again only when its labels or adjudications changed (or asked to). */
+  const reviewOf = (name: string, refresh = false): Promise<Review> => {
+    const project = requireProject(db, name);
+    const mark = reviewWatermark(db, project.id);
+    const cached = cache.get(project.id);
+    if (cached && cached.mark === mark && !refresh) return cached.review;
+    const task = { kind: 'review' as const, project: name };
+    const review = jobs.runTask({ dbPath: options.dbPath, task, inline: async () => buildReview(db, project) });
+    cache.set(project.id, { mark, review });
+    review.catch(() => cache.delete(project.id));
+    return review;
+  };
+
+  return {
+    reviewReport: async ({ project, refresh }) => (await reviewOf(project, refresh)).report,
+    reviewQueue: async ({ project, task, reason, includeAdjudicated, offset, limit }) => {
+      const rows = (await reviewOf(project)).queues[task].filter((r) => (!reason || r.reasons.includes(reason)) && (includeAdjudicated || !r.adjudicated));
+      return { rows: rows.slice(offset, offset + limit), total: rows.length };
+    },
+    adjudicationView: ({ project, itemId, task }) => {
+      const row = requireProject(db, project);
+      requireItem(db, row, itemId);
+      const labels: AdjudicationLabel[] = itemCurrentLabels(db, itemId, task).map((l) => {
+        const body = json<Record<string, unknown>>(l.body) ?? {};
+        return {
+          annotator: l.annotator,
+          kind: l.kind,
+          choice: l.choice,
+          strength: l.strength,
+          ranking: json<number[][]>(l.ranking),
+          rationale: typeof body.rationale === 'string' ? body.rationale : null,
+          steps: (body.steps as AdjudicationLabel['steps']) ?? null,
+          firstError: (body.first_error as AdjudicationLabel['firstError']) ?? null,
+          ratings: (body.ratings as AdjudicationLabel['ratings']) ?? null,
+          prelabelVisible: typeof body.prelabel_visible === 'boolean' ? body.prelabel_visible : null,
+          timeMs: typeof body.time_ms === 'number' ? body.time_ms : null,
+          createdAt: l.createdAt,
+        };
+      });
+      const latest = latestAdjudication(db, itemId, task);
+      const view: AdjudicationView = {
+        itemId,
+        task,
+        labels,
+        models: itemModelRewards(db, itemId).map((m) => ({
+          model: m.model,
+          rewards: m.rewards,
+          pA: m.rewards[0] != null && m.rewards[1] != null ? 1 / (1 + Math.exp(-(m.rewards[0] - m.rewards[1]))) : null,
+        })),
+        adjudication: latest && {
+          by: latest.by,
+          note: latest.note,
+          createdAt: latest.createdAt,
+          choice: latest.choice,
+          strength: latest.strength,
+          ranking: json<number[][]>(latest.ranking),
+          body: json<Record<string, unknown>>(latest.body) ?? {},
+        },
+      };
+      return view;
+    },
+    adjudicate: (input) => adjudicateItem(db, input),
+  };
+}
+
+/** Records a lead's resolution of an item (the handler's work, and `arbiter adjudicate`'s). */
+export function adjudicateItem(db: Db, input: ApiParsed<'adjudicate'>): { id: string; labelId: string } {
+  const project = requireProject(db, input.project);
+  requireItem(db, project, input.itemId);
+  const draft = resolvedDraft(input.task, input, responseCount(db, project.id, input.itemId));
+  return writeNow(db, () => {
+    const lead = requireHumanAnnotator(db, input.annotator);
+    return recordAdjudication(db, { projectId: project.id, itemId: input.itemId, annotatorId: lead.id, task: input.task, ...draft }, input.note);
+  });
+}
+
+interface Resolution {
+  choice?: Choice;
+  strength?: 1 | 2 | 3 | null;
+  verdict?: Verdict;
+  ranking?: number[][];
+  firstError?: Record<string, number>;
+  note: string;
+}
+
+/** The resolved judgement as a revision draft, checked against the task and the item's responses. */
+function resolvedDraft(task: ReviewTask, input: Resolution, responses: number) {
+  const body = { adjudicated: true, ...(input.note ? { rationale: input.note } : {}) };
+  if (task === 'pairwise') {
+    if (!input.choice) throw invalidInput('A pairwise adjudication needs a choice: A, B, tie or both_bad.');
+    if (responses !== 2) throw invalidInput(`The item has ${responses} responses; a pairwise choice needs exactly 2.`);
+    return { choice: input.choice, strength: input.choice === 'A' || input.choice === 'B' ? (input.strength ?? null) : null, ranking: null, shownOrder: null, body, done: true };
+  }
+  if (task === 'verdict') {
+    if (!input.verdict) throw invalidInput('A verdict adjudication needs a verdict: good or bad.');
+    return { choice: input.verdict, strength: null, ranking: null, shownOrder: null, body, done: true };
+  }
+  if (task === 'ranking') {
+    const ranking = input.ranking;
+    const flat = ranking?.flat() ?? [];
+    if (!ranking || flat.length !== responses || new Set(flat).size !== responses || flat.some((i) => i >= responses))
+      throw invalidInput(`A ranking adjudication lists each of the item's ${responses} responses once (indexes 0–${responses - 1}).`);
+    return { choice: null, strength: null, ranking, shownOrder: null, body, done: true };
+  }
+  const firstError = input.firstError ?? {};
+  const letters = Object.keys(firstError);
+  if (!letters.length) throw invalidInput('A steps adjudication gives the first wrong step of at least one response (−1: no error).');
+  const bad = letters.find((l) => l.charCodeAt(0) - 65 >= responses);
+  if (bad) throw invalidInput(`Response ${bad} is not in the item (it has ${responses}).`);
+  return { choice: null, strength: null, ranking: null, shownOrder: null, body: { ...body, first_error: firstError }, done: true };
+}

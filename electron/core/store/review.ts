@@ -1,0 +1,219 @@
+// What review reads and writes: every current human judgement of a project (for agreement, consensus
+// and the disagreement queue), the models' rewards for the first two responses, and adjudications.
+// The reads are streamed in item order inside one read transaction by the caller (a stats job runs them
+// on a task worker's connection, never on the thread an annotator is waiting on).
+import type { Task } from '../../../shared/domain';
+import { uuidv7 } from '../uuidv7';
+import type { Db } from './db';
+import { labelAppender, type RevisionDraft } from './labels';
+import { VISIBLE } from './items';
+
+/** One current label of a person, as review needs it. */
+/**
+ * Runs a whole-project read with a large page cache (the labels and their heads are read by random rowid,
+ * which a default 2 MiB cache turns into disk reads), then puts the connection's cache back.
+ */
+export function withReadCache<T>(db: Db, read: () => T, cacheKib = 256 * 1024): T {
+  const saved = db.pragma('cache_size', { simple: true }) as number;
+  db.pragma(`cache_size = -${cacheKib}`);
+  try {
+    return read();
+  } finally {
+    db.pragma(`cache_size = ${saved}`);
+  }
+}
+
+export interface ReviewLabelRow {
+  itemId: number;
+  seq: number;
+  externalId: string | null;
+  annotatorId: number;
+  annotator: string;
+  task: Task;
+  choice: string | null;
+  strength: number | null;
+  /** JSON text: best first, groups of tied response indexes. */
+  ranking: string | null;
+  /** JSON text: source indexes left to right as the annotator saw them. */
+  shownOrder: string | null;
+  /** JSON text of the revision body (rationale, time_ms, prelabel_visible, steps, first_error, ratings). */
+  body: string;
+  createdAt: string;
+}
+
+/** Current labels of people (not models, not the file's source) of one task, by item id (no sort: review indexes them as met). */
+export function humanLabels(db: Db, projectId: number, task: Task): IterableIterator<ReviewLabelRow> {
+  return db
+    .prepare(
+      `SELECT h.item_id AS itemId, i.seq, i.external_id AS externalId, h.annotator_id AS annotatorId, a.name AS annotator, h.task, l.choice, l.strength,
+              l.ranking, l.shown_order AS shownOrder, l.body, l.created_at AS createdAt
+       FROM label_head h
+       JOIN item i ON i.id = h.item_id
+       JOIN label l ON l.seq = h.label_seq
+       JOIN annotator a ON a.id = h.annotator_id
+       WHERE i.project_id = @project AND ${VISIBLE} AND h.task = @task AND h.done = 1 AND a.kind = 'human'`,
+    )
+    .iterate({ project: projectId, task }) as IterableIterator<ReviewLabelRow>;
+}
+
+/** Characters of the first two responses of every item that has a current pairwise human label (length bias). */
+export function pairLengths(db: Db, projectId: number): Map<number, [number, number]> {
+  const rows = db
+    .prepare(
+      `SELECT r.item_id AS itemId, r.idx, length(r.content) AS chars FROM response r
+       WHERE r.idx < 2 AND r.item_id IN (
+         SELECT DISTINCT h.item_id FROM label_head h JOIN item i ON i.id = h.item_id
+         WHERE i.project_id = @project AND ${VISIBLE} AND h.task = 'pairwise' AND h.done = 1)`,
+    )
+    .raw()
+    .iterate({ project: projectId }) as IterableIterator<[number, number, number]>;
+  const lengths = new Map<number, [number, number]>();
+  for (const [itemId, idx, chars] of rows) {
+    const pair = lengths.get(itemId) ?? [0, 0];
+    pair[idx] = chars;
+    lengths.set(itemId, pair);
+  }
+  return lengths;
+}
+
+/** A model's rewards for the first two responses of an item. */
+export interface ModelPairRow {
+  itemId: number;
+  model: string;
+  rewardA: number;
+  rewardB: number;
+}
+
+/**
+ * Each outcome model's rewards for responses A and B of the project's items. A score remembers the item
+ * and response it was first computed for; identical inputs elsewhere share it and are not listed again
+ * (review reads the model's view of the items it scored).
+ */
+export function modelPairRewards(db: Db, projectId: number): ModelPairRow[] {
+  return db
+    .prepare(
+      `SELECT a.item_id AS itemId, m.name AS model, a.reward AS rewardA, b.reward AS rewardB
+       FROM score a
+       JOIN score b ON b.model_id = a.model_id AND b.item_id = a.item_id AND b.response_index = 1
+       JOIN model m ON m.id = a.model_id
+       JOIN item i ON i.id = a.item_id
+       WHERE a.response_index = 0 AND a.reward IS NOT NULL AND b.reward IS NOT NULL AND i.project_id = @project AND ${VISIBLE}`,
+    )
+    .all({ project: projectId }) as ModelPairRow[];
+}
+
+/** People with at least one current judgement in the project, from the progress counters. */
+export function humanAnnotatorCount(db: Db, projectId: number): number {
+  return db
+    .prepare("SELECT COUNT(DISTINCT p.annotator_id) FROM progress p JOIN annotator a ON a.id = p.annotator_id WHERE p.project_id = ? AND p.done > 0 AND a.kind = 'human'")
+    .pluck()
+    .get(projectId) as number;
+}
+
+/** Items of a task with an adjudication, newest per item. */
+export function adjudicatedItems(db: Db, projectId: number, task: Task): Set<number> {
+  const ids = db
+    .prepare(`SELECT DISTINCT d.item_id FROM adjudication d JOIN item i ON i.id = d.item_id WHERE i.project_id = ? AND d.task = ?`)
+    .pluck()
+    .all(projectId, task) as number[];
+  return new Set(ids);
+}
+
+/** Every label revision of an item and task that is someone's current one, people and models alike. */
+export function itemCurrentLabels(db: Db, itemId: number, task: Task) {
+  return db
+    .prepare(
+      `SELECT a.name AS annotator, a.kind, a.uuid, l.id, l.choice, l.strength, l.ranking, l.shown_order AS shownOrder, l.body, l.created_at AS createdAt
+       FROM label_head h JOIN label l ON l.seq = h.label_seq JOIN annotator a ON a.id = h.annotator_id
+       WHERE h.item_id = ? AND h.task = ? AND h.done = 1 ORDER BY a.kind, a.name`,
+    )
+    .all(itemId, task) as {
+    annotator: string;
+    kind: string;
+    uuid: string;
+    id: string;
+    choice: string | null;
+    strength: number | null;
+    ranking: string | null;
+    shownOrder: string | null;
+    body: string;
+    createdAt: string;
+  }[];
+}
+
+export interface AdjudicationRow {
+  id: string;
+  labelId: string;
+  by: string;
+  note: string;
+  createdAt: string;
+  choice: string | null;
+  strength: number | null;
+  ranking: string | null;
+  body: string;
+}
+
+/** The newest adjudication of an item and task, with the label it chose. */
+export function latestAdjudication(db: Db, itemId: number, task: Task): AdjudicationRow | null {
+  const row = db
+    .prepare(
+      `SELECT d.id, l.id AS labelId, a.name AS by, d.note, d.created_at AS createdAt, l.choice, l.strength, l.ranking, l.body
+       FROM adjudication d JOIN label l ON l.seq = d.label_seq JOIN annotator a ON a.id = d.annotator_id
+       WHERE d.item_id = ? AND d.task = ? ORDER BY d.seq DESC LIMIT 1`,
+    )
+    .get(itemId, task) as AdjudicationRow | undefined;
+  return row ?? null;
+}
+
+/**
+ * Records a lead's resolution (call inside a write transaction): the resolved judgement is stored as a
+ * revision by the lead that is nobody's current label (it must not count as one more vote), and the
+ * adjudication points at it. A later adjudication of the same item and task supersedes it.
+ */
+export function recordAdjudication(db: Db, draft: Omit<RevisionDraft, 'id'>, note: string): { id: string; labelId: string } {
+  const labelId = uuidv7();
+  labelAppender(db, { head: false })({ ...draft, id: labelId });
+  return { id: linkAdjudication(db, labelId, note), labelId };
+}
+
+/**
+ * Makes a stored revision the adjudication of its item and task (a merged teammate's adjudication
+ * arrives as a revision marked `adjudicated`); the adjudication's time is the revision's.
+ */
+export function linkAdjudication(db: Db, labelId: string, note: string): string {
+  const id = uuidv7();
+  db.prepare(
+    `INSERT INTO adjudication (id, item_id, task, label_seq, annotator_id, note, created_at)
+     SELECT ?, item_id, task, seq, annotator_id, ?, created_at FROM label WHERE id = ?`,
+  ).run(id, note, labelId);
+  return id;
+}
+
+/**
+ * Changes whenever a label, an adjudication or the project's visible items change: a cached review is
+ * still right while this stays the same (new model scores are announced by their job instead). Each part
+ * is a primary-key lookup, never a scan.
+ */
+export function reviewWatermark(db: Db, projectId: number): string {
+  const row = db
+    .prepare(
+      `SELECT (SELECT MAX(seq) FROM label) AS label, (SELECT MAX(seq) FROM adjudication) AS adjudication,
+              (SELECT visible_seq FROM project WHERE id = ?) AS visible`,
+    )
+    .get(projectId) as { label: number | null; adjudication: number | null; visible: number | null };
+  return `${row.label ?? 0}:${row.adjudication ?? 0}:${row.visible ?? 0}`;
+}
+
+/** Each model's reward per response of one item (null where it gave none or has not scored it). */
+export function itemModelRewards(db: Db, itemId: number): { model: string; rewards: (number | null)[] }[] {
+  const rows = db
+    .prepare(`SELECT m.name AS model, s.response_index AS idx, s.reward FROM score s JOIN model m ON m.id = s.model_id WHERE s.item_id = ? ORDER BY m.name, s.response_index`)
+    .all(itemId) as { model: string; idx: number; reward: number | null }[];
+  const byModel = new Map<string, (number | null)[]>();
+  for (const r of rows) {
+    const list = byModel.get(r.model) ?? [];
+    list[r.idx] = r.reward;
+    byModel.set(r.model, list);
+  }
+  return [...byModel].map(([model, rewards]) => ({ model, rewards: Array.from(rewards, (x) => x ?? null) }));
+}

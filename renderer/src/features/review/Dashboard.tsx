@@ -1,0 +1,316 @@
+// The agreement dashboard: agreement per field, per annotator (with others, with the consensus; position
+// and length bias), over time, the models' calibration and accuracy, and anchoring. Every chart says the
+// number of items it rests on and, in one sentence, what it shows; a figure without a value says why.
+import type { AnnotatorFigures, FieldAgreement, Figure, ModelFigures, ReviewReport } from '../../../../shared/api';
+import { CalibrationChart, ChartCard, HBarChart, NoData, OverTimeChart, missingNotes, pct, type BarRow, type BarSeries } from './charts';
+import { durationWords, figureText, plural } from './words';
+
+const FIELD_NAMES: Record<string, string> = {
+  choice: 'Choice',
+  strength: 'Strength (signed)',
+  'best response': 'Ranking: best',
+  verdict: 'Verdict',
+  first_error: 'First error',
+  step_ratings: 'Step ratings',
+};
+
+function fieldName(f: FieldAgreement): string {
+  if (f.field.startsWith('rubric:')) return `Rubric ${f.field.slice('rubric:'.length).split('/').pop()}`;
+  return FIELD_NAMES[f.field] ?? f.field;
+}
+
+function nRange(ns: number[], unit: string): string {
+  if (!ns.length) return `n = 0 ${unit}`;
+  const lo = Math.min(...ns);
+  const hi = Math.max(...ns);
+  return lo === hi ? `n = ${lo.toLocaleString()} ${unit}` : `n = ${lo.toLocaleString()}–${hi.toLocaleString()} ${unit}`;
+}
+
+function Tile({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId?: string }) {
+  return (
+    <div className="flex min-w-[140px] flex-col rounded-md border border-line bg-surface px-3 py-2" data-testid={testId}>
+      <span className="text-[11px] font-semibold tracking-wide text-faint uppercase">{label}</span>
+      <span className="text-[20px] font-semibold tabular-nums">{value}</span>
+      {detail && <span className="text-[12px] text-muted">{detail}</span>}
+    </div>
+  );
+}
+
+function FieldsChart({ fields }: { fields: FieldAgreement[] }) {
+  const rows: BarRow[] = fields.map((f) => ({ label: fieldName(f), figures: { percent: f.percent, alpha: f.alpha } }));
+  const series: BarSeries[] = [
+    { key: 'percent', name: 'Percent agreement', format: pct },
+    { key: 'alpha', name: 'Krippendorff’s α', format: (v) => `α ${v.toFixed(2)}` },
+  ];
+  const lowest = Math.min(0, ...fields.map((f) => f.alpha.value ?? 0));
+  return (
+    <ChartCard
+      testId="fields"
+      title="Agreement per field"
+      n={nRange(fields.map((f) => f.percent.n), 'per field (items; responses or steps for step fields)')}
+      sentence="How often annotators give the same answer on what they both labeled, and Krippendorff’s α, which discounts the agreement chance alone would give (1 is perfect, 0 is chance)."
+      notes={missingNotes(rows, series)}
+    >
+      {fields.length === 0 ? <NoData>No field has labels from two annotators yet.</NoData> : <HBarChart rows={rows} series={series} domain={[lowest < 0 ? Math.floor(lowest * 4) / 4 : 0, 1]} xLabel="Agreement (share; α on the same scale)" />}
+      {fields.length > 0 && <FieldTable fields={fields} />}
+    </ChartCard>
+  );
+}
+
+function cell(f: Figure | null | undefined, format: (v: number) => string = (v) => v.toFixed(2)) {
+  if (!f) return <span className="text-faint">—</span>;
+  if (f.value === null)
+    return (
+      <span className="text-faint" title={`${f.reason ?? 'no value'} (n = ${f.n})`}>
+        n/a
+      </span>
+    );
+  return (
+    <span title={`n = ${f.n}`}>
+      {format(f.value)}
+      <span className="ml-1 text-[11px] text-faint">n={f.n}</span>
+    </span>
+  );
+}
+
+function FieldTable({ fields }: { fields: FieldAgreement[] }) {
+  return (
+    <table className="mt-2 w-full border-collapse text-[12px] tabular-nums" data-testid="fields-table">
+      <thead>
+        <tr className="border-b border-line text-left text-[11px] text-faint">
+          <th className="py-1 pr-2 font-medium">Field</th>
+          <th className="px-2 py-1 font-medium">Level</th>
+          <th className="px-2 py-1 font-medium" title="Cohen’s κ between the two annotators with the most items in common">Cohen’s κ</th>
+          <th className="px-2 py-1 font-medium">Fleiss’ κ</th>
+          <th className="px-2 py-1 font-medium">α</th>
+          <th className="px-2 py-1 font-medium" title="Rankings: Kendall’s W. First error: agreement within one step">W / ±1</th>
+        </tr>
+      </thead>
+      <tbody>
+        {fields.map((f) => (
+          <tr key={`${f.task}:${f.field}`} className="border-b border-line last:border-b-0">
+            <td className="py-1 pr-2 font-medium whitespace-nowrap">{fieldName(f)}</td>
+            <td className="px-2 py-1 text-muted">{f.level}</td>
+            <td className="px-2 py-1" title={f.cohen ? `between ${f.cohen.between.join(' and ')}` : undefined}>
+              {cell(f.cohen)}
+            </td>
+            <td className="px-2 py-1">{cell(f.fleiss)}</td>
+            <td className="px-2 py-1">{cell(f.alpha)}</td>
+            <td className="px-2 py-1">{f.kendallW ? cell(f.kendallW) : f.withinOne ? cell(f.withinOne, pct) : <span className="text-faint">—</span>}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function PeopleAgreementChart({ people }: { people: AnnotatorFigures[] }) {
+  const rows: BarRow[] = people.map((p) => ({ label: p.name, figures: { withOthers: p.withOthers, withConsensus: p.withConsensus } }));
+  const series: BarSeries[] = [
+    { key: 'withOthers', name: 'With the others', format: pct },
+    { key: 'withConsensus', name: 'With the consensus', format: pct },
+  ];
+  return (
+    <ChartCard
+      testId="people"
+      title="Agreement per annotator"
+      n={`n = ${plural(people.reduce((s, p) => s + p.labels, 0), 'pairwise label')} by ${plural(people.length, 'annotator')}`}
+      sentence="For each annotator, the share of their choices that match the other annotators’ on the same items, and that match the consensus (Dawid–Skene: votes weighted by each person’s estimated reliability)."
+      notes={missingNotes(rows, series)}
+    >
+      {people.length === 0 ? <NoData>No pairwise labels yet.</NoData> : <HBarChart rows={rows} series={series} domain={[0, 1]} xLabel="Share of choices that agree" />}
+    </ChartCard>
+  );
+}
+
+function BiasChart({ people }: { people: AnnotatorFigures[] }) {
+  const rows: BarRow[] = people.map((p) => ({ label: p.name, figures: { left: p.leftPicks, longer: p.longerPicks } }));
+  const series: BarSeries[] = [
+    { key: 'left', name: 'Picked the left response', format: pct, interval: true },
+    { key: 'longer', name: 'Picked the longer response', format: pct, interval: true },
+  ];
+  return (
+    <ChartCard
+      testId="bias"
+      title="Position and length bias"
+      n={nRange(
+        people.map((p) => p.leftPicks.n),
+        'picks of A or B per annotator',
+      )}
+      sentence="Of each annotator’s picks of one response over the other, the share that went to the one shown on the left and to the longer one, with 95% intervals; an interval clear of the 50% line suggests a bias."
+      notes={missingNotes(rows, series)}
+    >
+      {people.length === 0 ? <NoData>No pairwise labels yet.</NoData> : <HBarChart rows={rows} series={series} domain={[0, 1]} xLabel="Share of picks (whiskers: 95% interval)" reference={{ x: 0.5, label: '50%' }} />}
+    </ChartCard>
+  );
+}
+
+function OverTime({ weeks }: { weeks: ReviewReport['overTime'] }) {
+  const n = weeks.reduce((s, w) => s + w.agreement.n, 0);
+  return (
+    <ChartCard
+      testId="over-time"
+      title="Agreement over time"
+      n={`n = ${plural(n, 'pair')} of labels on the same item, ${plural(weeks.length, 'week')}`}
+      sentence="Per week a label was made, the share of its pairings with the item’s other labels that made the same choice: a falling line may mean drifting guidelines or tiring annotators."
+    >
+      {weeks.length === 0 ? <NoData>No item has two labels yet: agreement over time needs items labeled by two or more people.</NoData> : <OverTimeChart weeks={weeks} />}
+    </ChartCard>
+  );
+}
+
+function Calibration({ models }: { models: ModelFigures[] }) {
+  const series = models.map((m) => ({
+    model: m.model,
+    points: m.bins.filter((b) => b.n > 0 && b.meanPredicted !== null && b.meanObserved !== null).map((b) => ({ predicted: b.meanPredicted!, observed: b.meanObserved!, n: b.n })),
+  }));
+  const n = Math.max(0, ...models.map((m) => m.bins.reduce((s, b) => s + b.n, 0)));
+  return (
+    <ChartCard
+      testId="calibration"
+      title="Model calibration"
+      n={`n = ${plural(n, 'item')} with a consensus of A or B and the model’s rewards`}
+      sentence="Items grouped by the model’s P(A better) in tenths (a dot’s size: its items): where the model is calibrated, the share that people judged A better sits on the dashed diagonal."
+    >
+      {models.length === 0 ? (
+        <NoData>No model has scored this project’s pairs. Score it on the Models screen (m), then Recompute.</NoData>
+      ) : n === 0 ? (
+        <NoData>No item has both a consensus of A or B and a model’s rewards yet.</NoData>
+      ) : (
+        <CalibrationChart series={series} />
+      )}
+      {models.length > 0 && (
+        <table className="mt-2 w-full border-collapse text-[12px] tabular-nums" data-testid="models-table">
+          <thead>
+            <tr className="border-b border-line text-left text-[11px] text-faint">
+              <th className="py-1 pr-2 font-medium">Model</th>
+              <th className="px-2 py-1 font-medium" title="Share of items where the model picks the consensus’s response">Accuracy</th>
+              <th className="px-2 py-1 font-medium" title="Mean squared error of P(A better) against the consensus (0 is perfect; 0.25 is always ½)">Brier</th>
+              <th className="px-2 py-1 font-medium" title="Expected calibration error: the mean gap to the diagonal, weighted by items">ECE</th>
+            </tr>
+          </thead>
+          <tbody>
+            {models.map((m) => (
+              <tr key={m.model} className="border-b border-line last:border-b-0">
+                <td className="max-w-[24ch] truncate py-1 pr-2 font-medium" title={m.model}>
+                  {m.model}
+                </td>
+                <td className="px-2 py-1">{cell(m.accuracy, pct)}</td>
+                <td className="px-2 py-1">{cell(m.brier)}</td>
+                <td className="px-2 py-1">{cell(m.ece)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </ChartCard>
+  );
+}
+
+function Anchoring({ models }: { models: ModelFigures[] }) {
+  const rows: BarRow[] = models.map((m) => ({ label: m.model, figures: { visible: m.anchoring.visible, hidden: m.anchoring.hidden } }));
+  const series: BarSeries[] = [
+    { key: 'visible', name: 'Pre-label shown (assist)', format: pct, interval: true },
+    { key: 'hidden', name: 'Pre-label hidden (blind)', format: pct, interval: true },
+  ];
+  const n = Math.max(0, ...models.map((m) => m.anchoring.visible.n + m.anchoring.hidden.n));
+  return (
+    <ChartCard
+      testId="anchoring"
+      title="Anchoring on the model"
+      n={`n = ${plural(n, 'label')} with the pre-label’s visibility recorded`}
+      sentence="How often people picked the response the model prefers when its pre-label was shown and when it was hidden; a clearly higher share when shown suggests people follow the model."
+      notes={[
+        ...missingNotes(rows, series),
+        ...models.filter((m) => m.anchoring.difference.value !== null).map((m) => `${m.model}: shown minus hidden ${figureText(m.anchoring.difference, (v) => `${v >= 0 ? '+' : ''}${Math.round(v * 100)} points`)}`),
+      ]}
+    >
+      {models.length === 0 ? <NoData>No model has scored this project’s pairs, so there is no pre-label to follow.</NoData> : <HBarChart rows={rows} series={series} domain={[0, 1]} xLabel="Share of picks that match the model (whiskers: 95% interval)" />}
+    </ChartCard>
+  );
+}
+
+function PeopleTable({ people }: { people: AnnotatorFigures[] }) {
+  if (!people.length) return null;
+  return (
+    <section className="overflow-x-auto rounded-md border border-line bg-surface" data-testid="people-table">
+      <h3 className="border-b border-line px-4 py-2 text-[14px] font-semibold">Annotators</h3>
+      <table className="w-full border-collapse text-[13px] tabular-nums">
+        <thead>
+          <tr className="border-b border-line text-left text-[11px] text-faint">
+            <th className="px-4 py-1 font-medium">Annotator</th>
+            <th className="px-2 py-1 text-right font-medium">Labels</th>
+            <th className="px-2 py-1 font-medium">With others</th>
+            <th className="px-2 py-1 font-medium">With consensus</th>
+            <th className="px-2 py-1 font-medium">Left picks</th>
+            <th className="px-2 py-1 font-medium">Longer picks</th>
+            <th className="px-2 py-1 font-medium">Labels / hour</th>
+            <th className="px-2 py-1 font-medium">Median time</th>
+            <th className="px-4 py-1 font-medium" title="Dawid–Skene’s estimate of the share of this person’s labels that are right">Reliability</th>
+          </tr>
+        </thead>
+        <tbody>
+          {people.map((p) => (
+            <tr key={p.name} className="border-b border-line last:border-b-0">
+              <td className="px-4 py-1 font-medium">{p.name}</td>
+              <td className="px-2 py-1 text-right">{p.labels.toLocaleString()}</td>
+              <td className="px-2 py-1">{cell(p.withOthers, pct)}</td>
+              <td className="px-2 py-1">{cell(p.withConsensus, pct)}</td>
+              <td className="px-2 py-1">{cell(p.leftPicks, pct)}</td>
+              <td className="px-2 py-1">{cell(p.longerPicks, pct)}</td>
+              <td className="px-2 py-1">{cell(p.labelsPerHour, (v) => v.toFixed(0))}</td>
+              <td className="px-2 py-1">{cell(p.medianTimeMs, (v) => durationWords(v))}</td>
+              <td className="px-4 py-1">{cell(p.reliability, pct)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+export function Dashboard({ report, computing }: { report: ReviewReport | null; computing: boolean }) {
+  if (!report)
+    return (
+      <div className="flex-1 p-6 text-[13px] text-muted" data-testid="dashboard-pending">
+        {computing ? 'Computing the figures from every label… (a job on the host; a large project takes a few seconds)' : 'The figures could not be computed.'}
+      </div>
+    );
+  const c = report.consensus;
+  return (
+    <div className="min-h-0 flex-1 overflow-auto" data-testid="dashboard" data-computing={computing}>
+      <div className="mx-auto flex max-w-[1600px] flex-col gap-4 p-4">
+        {report.labels === 0 && (
+          <div className="rounded-md border border-line bg-surface px-4 py-3 text-[13px] text-muted" data-testid="dashboard-empty">
+            No labels yet. The figures appear once annotators label items; agreement needs the same items labeled by two or more people (set an overlap
+            in the project’s settings, or exchange label files between machines).
+          </div>
+        )}
+        <div className="flex flex-wrap gap-3">
+          <Tile label="Labels" value={report.labels.toLocaleString()} detail={`by ${plural(report.annotators, 'annotator')}`} testId="tile-labels" />
+          <Tile label="Pairs labeled" value={report.items.toLocaleString()} detail={`${c.items.toLocaleString()} with a consensus, ${plural(c.ties, 'tie')}`} />
+          <Tile
+            label="Consensus methods agree"
+            value={figureText(c.agreeWithMajority, pct)}
+            detail={c.agreeWithMajority.value === null ? (c.agreeWithMajority.reason ?? '') : `Dawid–Skene vs majority vote, n = ${c.agreeWithMajority.n}`}
+          />
+          <Tile label="To review" value={report.queue.total.toLocaleString()} detail={`${report.queue.adjudicated.toLocaleString()} adjudicated`} />
+        </div>
+        {/* Two columns that fill independently: a short chart leaves no hole beside a tall one. */}
+        <div className="grid items-start gap-4 xl:grid-cols-2">
+          <div className="flex min-w-0 flex-col gap-4">
+            <FieldsChart fields={report.fields} />
+            <OverTime weeks={report.overTime} />
+            <Anchoring models={report.models} />
+          </div>
+          <div className="flex min-w-0 flex-col gap-4">
+            <PeopleAgreementChart people={report.people} />
+            <BiasChart people={report.people} />
+            <Calibration models={report.models} />
+          </div>
+        </div>
+        <PeopleTable people={report.people} />
+      </div>
+    </div>
+  );
+}

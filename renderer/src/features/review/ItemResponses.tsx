@@ -1,0 +1,118 @@
+// The item's responses side by side, in source order and named by their letters (A is the file's first
+// response: the letters every label, export and chart use). For the steps task each response is its
+// numbered steps, with the step each annotator marked as the first error and the lead's own mark.
+import { memo } from 'react';
+import type { AdjudicationLabel } from '../../../../shared/api';
+import type { ResponseRecord } from '../../../../shared/domain';
+import { approxTokens, contentText } from '../../../../shared/choices';
+import { ContentView } from '../../components/ContentView';
+import { Markdown } from '../../components/Markdown';
+import type { Draft } from './drafts';
+import { letter } from './words';
+
+function gridFor(n: number): string {
+  if (n <= 1) return 'grid-cols-1 max-w-[980px]';
+  if (n === 2) return 'grid-cols-1 wide:grid-cols-2';
+  return 'grid-cols-1 wide:grid-cols-2 2xl:grid-cols-3';
+}
+
+function ResponseHead({ response, extra }: { response: ResponseRecord; extra?: string }) {
+  const text = contentText(response.content);
+  return (
+    <header className="flex items-center gap-2 border-b border-line px-4 py-1.5 whitespace-nowrap">
+      <span className="flex h-5 min-w-5 items-center justify-center rounded bg-surface-2 px-1 text-[12px] font-semibold ring-1 ring-line">{letter(response.index)}</span>
+      {response.model && (
+        <span className="truncate text-[12px] text-muted" title={response.model}>
+          {response.model}
+        </span>
+      )}
+      {extra && <span className="text-[12px] text-muted">{extra}</span>}
+      <span className="ml-auto text-[12px] tabular-nums text-faint">
+        {text.length.toLocaleString()} chars · ~{approxTokens(text).toLocaleString()} tokens
+      </span>
+    </header>
+  );
+}
+
+export const ItemResponses = memo(function ItemResponses({ responses }: { responses: ResponseRecord[] }) {
+  return (
+    <div className={`mx-auto grid w-full gap-3 ${gridFor(responses.length)}`} data-testid="adjudication-responses">
+      {responses.map((r) => (
+        <article key={r.index} className="min-w-0 overflow-hidden rounded-md border border-line bg-surface" data-testid={`adjudication-response-${letter(r.index)}`}>
+          <ResponseHead response={r} />
+          <div className="px-5 py-4">
+            <ContentView content={r.content} />
+          </div>
+        </article>
+      ))}
+    </div>
+  );
+});
+
+type StepsDraft = Extract<Draft, { task: 'steps' }>;
+
+/** Marks of one step: who called it the first error, and each annotator's rating of it. */
+function stepMarks(labels: AdjudicationLabel[], key: string, step: number) {
+  const first = labels.filter((l) => l.firstError?.[key] === step).map((l) => l.annotator);
+  const rated = labels
+    .map((l) => ({ who: l.annotator, v: l.steps?.[key]?.[step] ?? null }))
+    .filter((r): r is { who: string; v: number } => r.v !== null);
+  return { first, rated };
+}
+
+export function ItemSteps({ responses, stepsOf, labels, draft }: { responses: ResponseRecord[]; stepsOf(r: number): string[]; labels: AdjudicationLabel[]; draft: StepsDraft }) {
+  return (
+    <div className={`mx-auto grid w-full gap-3 ${gridFor(responses.length)}`} data-testid="adjudication-responses">
+      {responses.map((r) => {
+        const key = letter(r.index);
+        const steps = stepsOf(r.index);
+        const current = draft.response === r.index;
+        const lead = draft.firstError[key];
+        const noError = labels.filter((l) => l.firstError?.[key] === -1).map((l) => l.annotator);
+        return (
+          <article
+            key={r.index}
+            className={`min-w-0 overflow-hidden rounded-md border bg-surface ${current ? 'border-accent' : 'border-line'}`}
+            data-testid={`adjudication-response-${key}`}
+            data-current={current}
+          >
+            <ResponseHead response={r} extra={lead === undefined ? undefined : lead < 0 ? 'you: no error' : `you: first error at step ${lead + 1}`} />
+            {noError.length > 0 && <div className="border-b border-line px-4 py-1 text-[12px] text-muted">No error, say {noError.join(', ')}</div>}
+            <ol className="flex flex-col">
+              {steps.map((text, i) => {
+                const marks = stepMarks(labels, key, i);
+                const here = current && draft.step === i;
+                const after = lead !== undefined && lead >= 0 && i > lead;
+                return (
+                  <li
+                    key={i}
+                    className={`flex gap-3 border-b border-line px-4 py-2 last:border-b-0 ${here ? 'bg-accent-soft shadow-[inset_3px_0_0_var(--accent)]' : ''} ${after ? 'opacity-55' : ''} ${lead === i ? 'border-b-2 border-b-bad' : ''}`}
+                    data-testid="adjudication-step"
+                    data-current={here}
+                  >
+                    <span className="w-6 shrink-0 pt-0.5 text-right text-[12px] text-faint tabular-nums">{i + 1}</span>
+                    <div className="min-w-0 flex-1">
+                      <Markdown text={text} />
+                    </div>
+                    <div className="flex shrink-0 flex-col items-end gap-0.5 pt-0.5 text-[11px]">
+                      {marks.first.map((who) => (
+                        <span key={who} className="rounded bg-bad-soft px-1 text-bad" title={`${who} marked this step as the first error`}>
+                          ✕ {who}
+                        </span>
+                      ))}
+                      {marks.rated.length > 0 && (
+                        <span className="text-muted tabular-nums" title="Each annotator’s rating of this step">
+                          {marks.rated.map((r) => `${r.who} ${r.v > 0 ? '+1' : r.v < 0 ? '−1' : '0'}`).join(' · ')}
+                        </span>
+                      )}
+                    </div>
+                  </li>
+                );
+              })}
+            </ol>
+          </article>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+// The review screen: the disagreement queue (most disputed first), an item's adjudication view, and the
+// agreement dashboard, under one header with the queue's figures and the Recompute button. Keys: q the
+// queue, a the agreement tab, Shift+R recomputes; the queue and the item view add their own.
+import { useCallback, useEffect, useState } from 'react';
+import type { ReviewTask } from '../../../../shared/api';
+import { Kbd } from '../../components/Kbd';
+import { useShell } from '../../context';
+import { useScreenKeys } from '../steps/useScreenKeys';
+import { AdjudicationScreen } from './AdjudicationScreen';
+import { Dashboard } from './Dashboard';
+import { QueueView } from './QueueView';
+import { readFilters, saveFilters, useReport, type QueueFilters } from './useReview';
+import { REASON_WORDS, plural, whenWords } from './words';
+
+interface Props {
+  project: string;
+  itemId?: number;
+  task?: ReviewTask;
+  tab?: 'queue' | 'agreement';
+}
+
+export function ReviewScreen({ project, itemId, task, tab }: Props) {
+  const { navigate, keysEnabled } = useShell();
+  const report = useReport(project);
+  const [filters, setFiltersState] = useState<QueueFilters>(() => ({ ...readFilters(project), ...(task ? { task } : {}) }));
+  // A queue that follows the report: recomputing asks for the queue again.
+  const [version, setVersion] = useState(0);
+  const agreement = tab === 'agreement' && itemId === undefined;
+  const queueTask = task ?? filters.task;
+
+  const setFilters = useCallback(
+    (next: QueueFilters) => {
+      saveFilters(project, next);
+      setFiltersState(next);
+      if (next.task !== queueTask) navigate({ name: 'review', project, task: next.task });
+    },
+    [project, queueTask, navigate],
+  );
+  const recompute = useCallback(() => {
+    report.recompute();
+    setVersion((v) => v + 1);
+  }, [report]);
+  // What the last Record did, said on the item it moved to; it fades after a while.
+  const [flash, setFlash] = useState<string | null>(null);
+  useEffect(() => {
+    if (!flash) return;
+    const timer = setTimeout(() => setFlash(null), 6000);
+    return () => clearTimeout(timer);
+  }, [flash]);
+  const { reload } = report;
+  const onRecorded = useCallback(
+    (message: string) => {
+      setFlash(message);
+      reload();
+    },
+    [reload],
+  );
+  const toQueue = useCallback(() => navigate({ name: 'review', project, task: queueTask }), [navigate, project, queueTask]);
+
+  useScreenKeys((event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return false;
+    if (event.key === 'q' && (agreement || itemId !== undefined)) toQueue();
+    else if (event.key === 'a' && !agreement) navigate({ name: 'review', project, tab: 'agreement' });
+    else if (event.key === 'R' && !report.computing) recompute();
+    else return false;
+    return true;
+  }, keysEnabled);
+
+  const summary = report.report?.queue;
+  const tabClass = (active: boolean) =>
+    `flex items-center gap-1.5 rounded px-2 py-1 text-[13px] ${active ? 'bg-surface-2 font-medium text-fg' : 'text-muted hover:text-fg'}`;
+  return (
+    <main className="flex min-h-0 flex-1 flex-col" data-testid="review-screen" data-tab={itemId !== undefined ? 'item' : agreement ? 'agreement' : 'queue'}>
+      <div className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-1 border-b border-line bg-surface px-4 py-1.5">
+        <nav className="flex items-center gap-1" aria-label="Review">
+          <button className={tabClass(!agreement)} onClick={toQueue} data-testid="review-tab-queue" aria-current={!agreement || undefined}>
+            Queue <Kbd>q</Kbd>
+          </button>
+          <button className={tabClass(agreement)} onClick={() => navigate({ name: 'review', project, tab: 'agreement' })} data-testid="review-tab-agreement" aria-current={agreement || undefined}>
+            Agreement <Kbd>a</Kbd>
+          </button>
+        </nav>
+        <span className="text-[12px] text-muted" data-testid="review-summary">
+          {report.report ? (
+            <>
+              {plural(report.report.labels, 'label')} by {plural(report.report.annotators, 'annotator')}
+              {summary && summary.total > 0 && (
+                <>
+                  <span className="text-faint"> · </span>
+                  {plural(summary.total, 'item')} to review (
+                  {(Object.keys(REASON_WORDS) as (keyof typeof REASON_WORDS)[])
+                    .filter((r) => summary.byReason[r] > 0)
+                    .map((r) => `${summary.byReason[r]} ${REASON_WORDS[r]}`)
+                    .join(', ')}
+                  ), {summary.adjudicated} adjudicated
+                </>
+              )}
+            </>
+          ) : report.error ? null : (
+            'Reading the labels…'
+          )}
+        </span>
+        <div className="ml-auto flex items-center gap-2 text-[12px]">
+          {report.computing ? (
+            <span className="flex items-center gap-1.5 text-muted" data-testid="review-computing" role="status">
+              <span className="inline-block h-2 w-2 animate-pulse rounded-full bg-accent" aria-hidden />
+              Computing the figures…
+            </span>
+          ) : (
+            report.report && (
+              <span className="text-faint" title={report.report.computedAt} data-testid="review-computed-at">
+                computed {whenWords(report.report.computedAt)}
+              </span>
+            )
+          )}
+          <button
+            className="flex items-center gap-1.5 rounded border border-line-strong bg-surface px-2 py-0.5 text-[12px] text-fg hover:bg-surface-2 disabled:text-faint"
+            onClick={recompute}
+            disabled={report.computing}
+            title="Read every label again and recompute the figures and the queue (a job on the host)"
+            data-testid="review-recompute"
+          >
+            Recompute <Kbd>⇧R</Kbd>
+          </button>
+        </div>
+      </div>
+      {report.error && (
+        <div className="border-b border-line bg-bad-soft px-4 py-2 text-[13px]" role="alert" data-testid="review-error">
+          <span className="font-medium text-bad">The review figures could not be computed:</span> {report.error} Try Recompute; if it fails again, the host’s log
+          says more.
+        </div>
+      )}
+      {itemId !== undefined ? (
+        <AdjudicationScreen key={`${queueTask}:${itemId}`} project={project} itemId={itemId} filters={{ ...filters, task: queueTask }} onBack={toQueue} flash={flash} onRecorded={onRecorded} />
+      ) : agreement ? (
+        <Dashboard report={report.report} computing={report.computing} />
+      ) : (
+        <QueueView project={project} filters={{ ...filters, task: queueTask }} setFilters={setFilters} version={version} report={report.report} />
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,577 @@
+// Rubric ratings under the responses of the item on screen (compare and verdict screens). The item is
+// rated under what getRatingSheet names: its own criteria, else the project's rubric in force, at the
+// version shown, and a save names that version. Rating is a mode the annotator enters and leaves on
+// purpose: Tab enters it (at the first criterion not rated yet), Tab / Shift+Tab (or ↓ / ↑) move from
+// criterion to criterion across the responses, then to the per-criterion winners of a pair; while a
+// criterion has the focus, digits rate it, y / n answer a yes / no criterion, - or x marks it not
+// applicable, Backspace takes the rating back, a criterion's hotkey jumps to it, and Esc leaves. Outside
+// the mode the screen's own keys (1–4 choose) are untouched.
+//
+// Ratings save through the outbox a moment after the last change, and at once when the annotator leaves
+// the ratings or the item, provided every required criterion has a value (not applicable counts); until
+// then nothing is saved and the screen says what is missing. Each item's sheet keeps its own undo list.
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
+import type { RatingSheet } from '../../../../shared/api';
+import { responseLetter } from '../../../../shared/letters';
+import { newRevisionId } from '../../../../shared/revisionId';
+import type { Criterion, RatingValue } from '../../../../shared/rubric';
+import { api, errorMessage } from '../../api';
+import { digitOf } from '../../components/keys';
+import { walkOrder } from './criteria';
+import type { RatingsOutbox } from './outbox';
+import { digitInput, letterInput } from './scaleKeys';
+
+export type Winner = 'A' | 'B' | 'tie';
+
+export interface RatingState {
+  /** Per response letter (source order), criterion key → value; null: not applicable. */
+  ratings: Record<string, Record<string, RatingValue>>;
+  winners: Record<string, Winner>;
+}
+
+/** A place the focus can be while rating: a criterion of one response, or a criterion's winner. */
+export type Stop = { kind: 'rate'; letter: string; key: string } | { kind: 'winner'; key: string };
+
+export interface ItemShape {
+  id: number;
+  seq: number;
+  responses: number;
+  /** Source-order indexes left to right (one response: [0]). */
+  shownOrder: number[];
+}
+
+interface Entry {
+  itemId: number;
+  itemNumber: number;
+  sheet: RatingSheet;
+  state: RatingState;
+  /** The state last saved under the version shown, as text; null while nothing is saved under it. */
+  saved: string | null;
+  /** Earlier states, newest last (Ctrl+Z). */
+  history: RatingState[];
+  shownAt: number;
+}
+
+const EMPTY: RatingState = { ratings: {}, winners: {} };
+const SAVE_AFTER_MS = 700;
+const DIGIT_WAIT_MS = 650;
+const HISTORY_MAX = 200;
+
+/** Canonical text of a state (criteria order, letters in order), to tell changed from saved. */
+function stateText(state: RatingState, criteria: Criterion[], letters: string[]): string {
+  const ratings: Record<string, Record<string, RatingValue>> = {};
+  for (const letter of letters) {
+    const given = state.ratings[letter] ?? {};
+    const ordered: Record<string, RatingValue> = {};
+    for (const c of criteria) if (given[c.key] !== undefined) ordered[c.key] = given[c.key]!;
+    if (Object.keys(ordered).length) ratings[letter] = ordered;
+  }
+  const winners: Record<string, Winner> = {};
+  for (const c of criteria) if (state.winners[c.key]) winners[c.key] = state.winners[c.key]!;
+  return JSON.stringify({ ratings, winners });
+}
+
+const isEmpty = (state: RatingState) => Object.values(state.ratings).every((v) => Object.keys(v).length === 0) && Object.keys(state.winners).length === 0;
+
+export function lettersOf(responses: number): string[] {
+  return Array.from({ length: responses }, (_, i) => responseLetter(i));
+}
+
+/** What a sheet starts as: this annotator's ratings under the version shown, or those that carry over. */
+function initialEntry(item: ItemShape, sheet: RatingSheet, pending: RatingSheet['mine'] | null): Entry {
+  const base: Entry = { itemId: item.id, itemNumber: item.seq + 1, sheet, state: EMPTY, saved: null, history: [], shownAt: performance.now() };
+  const rubric = sheet.rubric;
+  const mine = pending ?? sheet.mine;
+  if (!rubric || !mine) return base;
+  const letters = lettersOf(item.responses);
+  const same = mine.rubric === rubric.rubric && mine.version === rubric.version;
+  const keep = new Set(same ? rubric.criteria.map((c) => c.key) : sheet.carried);
+  const ratings: RatingState['ratings'] = {};
+  for (const letter of letters) {
+    const values: Record<string, RatingValue> = {};
+    for (const [key, value] of Object.entries(mine.ratings[letter] ?? {})) if (keep.has(key)) values[key] = value;
+    ratings[letter] = values;
+  }
+  const winners: RatingState['winners'] = {};
+  for (const [key, w] of Object.entries(mine.criterionWinner)) if (keep.has(key)) winners[key] = w;
+  const state = { ratings, winners };
+  return { ...base, state, saved: same && !pending ? stateText(state, rubric.criteria, letters) : null };
+}
+
+export interface Missing {
+  letter: string;
+  keys: string[];
+}
+
+export function missingRequired(entry: { sheet: RatingSheet; state: RatingState }, letters: string[]): Missing[] {
+  const criteria = entry.sheet.rubric?.criteria ?? [];
+  const out: Missing[] = [];
+  for (const letter of letters) {
+    const keys = criteria.filter((c) => c.required && entry.state.ratings[letter]?.[c.key] === undefined).map((c) => c.key);
+    if (keys.length) out.push({ letter, keys });
+  }
+  return out;
+}
+
+export function useRatings(opts: {
+  project: string;
+  annotator: string;
+  item: ItemShape | null;
+  outbox: RatingsOutbox;
+  /** The screen's name for a response: "Left", "Right", or "the response". */
+  sideName(letter: string): string;
+  /** Told about each change (the screen keeps one undo list for choices and ratings). */
+  onChange?(itemId: number): void;
+}) {
+  const { project, annotator, item, outbox } = opts;
+  const sheets = useRef(new Map<number, Promise<RatingSheet>>());
+  const entries = useRef(new Map<number, Entry>());
+  const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+  const [entry, setEntry] = useState<Entry | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [cursor, setCursorState] = useState<number | null>(null);
+  /** Digits typed on a stop that may still grow (a 1 that may become 10), and the value they stand for now. */
+  const [pendingDigits, setPendingDigits] = useState<{ stop: number; buffer: string; value: number | string | null } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const digitTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const optsRef = useRef(opts);
+  optsRef.current = opts;
+  const entryRef = useRef<Entry | null>(null);
+  entryRef.current = entry;
+  const cursorRef = useRef<number | null>(null);
+  cursorRef.current = cursor;
+
+  const fetchSheet = useCallback(
+    (itemId: number) => {
+      let promise = sheets.current.get(itemId);
+      if (!promise) {
+        promise = api.getRatingSheet({ project, annotator, itemId });
+        sheets.current.set(itemId, promise);
+        promise.catch(() => sheets.current.delete(itemId));
+      }
+      return promise;
+    },
+    [project, annotator],
+  );
+
+  /** Loads the next item's sheet while this one is rated. */
+  const prefetch = useCallback((itemId: number) => void fetchSheet(itemId).catch(() => undefined), [fetchSheet]);
+
+  const letters = item ? lettersOf(item.responses) : [];
+  const screenLetters = item ? item.shownOrder.map((i) => responseLetter(i)) : [];
+  const criteria = walkOrder(entry?.sheet.rubric?.criteria ?? []);
+  const stops: Stop[] = [];
+  if (entry?.sheet.rubric && item) {
+    for (const letter of screenLetters) for (const c of criteria) stops.push({ kind: 'rate', letter, key: c.key });
+    if (item.responses === 2) for (const c of criteria) stops.push({ kind: 'winner', key: c.key });
+  }
+  const stopsRef = useRef(stops);
+  stopsRef.current = stops;
+
+  /** Saves an item's sheet when it changed and every required criterion has a value; says what is missing otherwise. */
+  const saveEntry = useCallback(
+    (e: Entry, shape: { responses: number; shownOrder: number[] }) => {
+      const timer = timers.current.get(e.itemId);
+      if (timer) clearTimeout(timer);
+      timers.current.delete(e.itemId);
+      const rubric = e.sheet.rubric;
+      if (!rubric) return true;
+      const ls = lettersOf(shape.responses);
+      const text = stateText(e.state, rubric.criteria, ls);
+      if (text === e.saved) return true;
+      if (e.saved === null && isEmpty(e.state)) return true;
+      if (missingRequired(e, ls).length) return false;
+      const parsed = JSON.parse(text) as { ratings: RatingState['ratings']; winners: RatingState['winners'] };
+      const input = {
+        project,
+        annotator,
+        itemId: e.itemId,
+        id: newRevisionId(),
+        rubric: rubric.rubric,
+        version: rubric.version,
+        ratings: parsed.ratings,
+        ...(Object.keys(parsed.winners).length ? { criterionWinner: parsed.winners } : {}),
+        shownOrder: shape.shownOrder,
+        timeMs: Math.max(0, Math.round(performance.now() - e.shownAt)),
+      };
+      e.saved = text;
+      const name = rubric.rubric === 'item' ? 'item criteria' : rubric.rubric;
+      void outbox.save(input, `Ratings (${name} v${rubric.version})`, e.itemNumber).catch(() => undefined);
+      return true;
+    },
+    [project, annotator, outbox],
+  );
+
+  const itemRef = useRef(item);
+  itemRef.current = item;
+  const shapeOf = useCallback((itemId: number) => {
+    const it = itemRef.current;
+    return it && it.id === itemId ? it : null;
+  }, []);
+
+  /** Saves the shown item's sheet now (when it may be saved). */
+  const flush = useCallback(() => {
+    const e = entryRef.current;
+    const it = itemRef.current;
+    if (e && it && e.itemId === it.id) saveEntry(e, it);
+  }, [saveEntry]);
+
+  // The item changed: save what the last one left, then load this one's sheet.
+  const itemKey = item ? `${item.id}:${item.responses}:${item.shownOrder.join(',')}` : '';
+  useEffect(() => {
+    setCursorState(null);
+    setPendingDigits(null);
+    setNotice(null);
+    setLoadError(null);
+    const it = itemRef.current;
+    if (!it) {
+      setEntry(null);
+      return;
+    }
+    const known = entries.current.get(it.id);
+    if (known) {
+      known.shownAt = performance.now();
+      setEntry(known);
+      return;
+    }
+    setEntry(null);
+    let live = true;
+    fetchSheet(it.id).then(
+      (sheet) => {
+        if (!live) return;
+        const waiting = outbox.pendingFor(it.id);
+        const pending = waiting
+          ? { id: waiting.id ?? '', createdAt: '', rubric: waiting.rubric, version: waiting.version, ratings: waiting.ratings, criterionWinner: waiting.criterionWinner ?? {} }
+          : null;
+        const made = entries.current.get(it.id) ?? initialEntry(it, sheet, pending);
+        entries.current.set(it.id, made);
+        setEntry(made);
+      },
+      (error: unknown) => live && setLoadError(errorMessage(error)),
+    );
+    return () => {
+      live = false;
+      const left = entries.current.get(it.id);
+      if (left) saveEntry(left, it);
+    };
+    // itemKey stands for the item's identity and shape (the item object itself is new on every answer).
+  }, [itemKey, fetchSheet]);
+
+  // The focus follows the cursor; leaving the criteria (a click elsewhere) leaves the mode.
+  useLayoutEffect(() => {
+    if (cursor === null) return;
+    const el = document.querySelector<HTMLElement>(`[data-stop="${cursor}"]`);
+    if (el && !el.contains(document.activeElement)) el.focus({ preventScroll: true });
+    el?.scrollIntoView({ block: 'nearest' });
+  }, [cursor, entry]);
+  useEffect(() => {
+    const onFocus = (event: FocusEvent) => {
+      if (cursorRef.current === null) return;
+      const target = event.target as HTMLElement | null;
+      const stop = target?.closest?.('[data-stop]');
+      if (stop) setCursorState(Number(stop.getAttribute('data-stop')));
+      else {
+        setCursorState(null);
+        flush();
+      }
+    };
+    document.addEventListener('focusin', onFocus);
+    return () => document.removeEventListener('focusin', onFocus);
+  }, [flush]);
+
+  const setCursor = useCallback(
+    (next: number | null) => {
+      setPendingDigits(null);
+      if (next === null) {
+        const el = document.activeElement as HTMLElement | null;
+        if (el?.closest('[data-stop]')) el.blur();
+        flush();
+      }
+      setCursorState(next);
+    },
+    [flush],
+  );
+
+  const change = useCallback(
+    (mutate: (state: RatingState) => RatingState) => {
+      const e = entryRef.current;
+      const it = itemRef.current;
+      if (!e || !it || e.itemId !== it.id) return;
+      const next = mutate(e.state);
+      e.history.push(e.state);
+      if (e.history.length > HISTORY_MAX) e.history.shift();
+      e.state = next;
+      setNotice(null);
+      rerender();
+      optsRef.current.onChange?.(e.itemId);
+      const timer = timers.current.get(e.itemId);
+      if (timer) clearTimeout(timer);
+      timers.current.set(
+        e.itemId,
+        setTimeout(() => {
+          const shape = shapeOf(e.itemId);
+          if (shape) saveEntry(e, shape);
+        }, SAVE_AFTER_MS),
+      );
+    },
+    [saveEntry, shapeOf],
+  );
+
+  const rate = useCallback(
+    (letter: string, key: string, value: RatingValue | undefined) =>
+      change((s) => {
+        const values = { ...(s.ratings[letter] ?? {}) };
+        if (value === undefined) delete values[key];
+        else values[key] = value;
+        return { ...s, ratings: { ...s.ratings, [letter]: values } };
+      }),
+    [change],
+  );
+
+  const setWinner = useCallback(
+    (key: string, winner: Winner | undefined) =>
+      change((s) => {
+        const winners = { ...s.winners };
+        if (winner === undefined) delete winners[key];
+        else winners[key] = winner;
+        return { ...s, winners };
+      }),
+    [change],
+  );
+
+  /** Takes the last change to this item's ratings back; false when there is none. */
+  const undo = useCallback(
+    (itemId: number): boolean => {
+      const e = entries.current.get(itemId);
+      const previous = e?.history.pop();
+      if (!e || !previous) return false;
+      e.state = previous;
+      rerender();
+      const shape = shapeOf(itemId);
+      if (shape) saveEntry(e, shape);
+      return true;
+    },
+    [saveEntry, shapeOf],
+  );
+
+  const moveBy = useCallback((delta: number, wrap = true) => {
+    const count = stopsRef.current.length;
+    if (!count) return;
+    setPendingDigits(null);
+    setCursorState((c) => {
+      if (c === null) return delta > 0 ? 0 : count - 1;
+      const next = c + delta;
+      if (wrap) return (next + count) % count;
+      return Math.max(0, Math.min(count - 1, next));
+    });
+  }, []);
+
+  /** Enters the ratings: at the first criterion not rated yet (Shift: the last stop). */
+  const enter = useCallback(
+    (fromEnd = false) => {
+      const e = entryRef.current;
+      const list = stopsRef.current;
+      if (!e || !list.length) return false;
+      if (fromEnd) {
+        setCursorState(list.length - 1);
+        return true;
+      }
+      const first = list.findIndex((s) => s.kind === 'rate' && e.state.ratings[s.letter]?.[s.key] === undefined);
+      setCursorState(first >= 0 ? first : 0);
+      return true;
+    },
+    [],
+  );
+
+  /** After a rating, the next stop (never past the last: the annotator leaves with Esc). */
+  const advance = useCallback(() => moveBy(1, false), [moveBy]);
+
+  const applyDigits = useCallback(
+    (stopIndex: number, value: number | string | null) => {
+      const stop = stopsRef.current[stopIndex];
+      if (!stop || stop.kind !== 'rate' || value === null) return;
+      rate(stop.letter, stop.key, value);
+      if (cursorRef.current === stopIndex) advance();
+    },
+    [rate, advance],
+  );
+
+  /**
+   * The keys while rating (and Tab to start). Returns true when the key was the ratings'; the screen then
+   * does nothing more with it.
+   */
+  const handleKey = useCallback(
+    (event: KeyboardEvent): boolean => {
+      const e = entryRef.current;
+      const list = stopsRef.current;
+      if (!e?.sheet.rubric || !list.length) return false;
+      if (event.ctrlKey || event.metaKey) return false;
+      const digit = digitOf(event);
+      // Digits waiting for a second one (a 1 that may become 10): any other key settles them first. A
+      // key that rates this criterion itself (n/a, clear) replaces them; any other takes them as typed.
+      if (pendingDigits && (digit === null || event.shiftKey)) {
+        if (digitTimer.current) clearTimeout(digitTimer.current);
+        const waiting = pendingDigits;
+        setPendingDigits(null);
+        const replaces = ['-', 'x', 'X', 'Backspace', 'Delete'].includes(event.key);
+        const stopNow = list[waiting.stop];
+        if (!replaces && stopNow?.kind === 'rate' && waiting.value !== null) rate(stopNow.letter, stopNow.key, waiting.value);
+      }
+      const c = cursorRef.current;
+      if (event.key === 'Tab' && !event.altKey) {
+        event.preventDefault();
+        if (c === null) enter(event.shiftKey);
+        else moveBy(event.shiftKey ? -1 : 1);
+        return true;
+      }
+      if (c === null) return false;
+      const stop = list[c]!;
+      const criterion = e.sheet.rubric.criteria.find((x) => x.key === stop.key)!;
+      const consume = () => {
+        event.preventDefault();
+        return true;
+      };
+      if (event.altKey) return false;
+      switch (event.key) {
+        case 'Escape':
+          setCursor(null);
+          return consume();
+        case 'ArrowDown':
+          moveBy(1, false);
+          return consume();
+        case 'ArrowUp':
+          moveBy(-1, false);
+          return consume();
+        case 'Backspace':
+        case 'Delete':
+          if (stop.kind === 'rate') rate(stop.letter, stop.key, undefined);
+          else setWinner(stop.key, undefined);
+          return consume();
+        case '-':
+        case 'x':
+        case 'X':
+          if (stop.kind === 'rate') {
+            rate(stop.letter, stop.key, null);
+            advance();
+          } else setWinner(stop.key, undefined);
+          return consume();
+      }
+      if (stop.kind === 'winner') {
+        const item = itemRef.current;
+        const left = item ? responseLetter(item.shownOrder[0]!) : 'A';
+        const right = item ? responseLetter(item.shownOrder[1]!) : 'B';
+        const pick: Winner | null = digit === 1 ? (left as Winner) : digit === 2 ? (right as Winner) : digit === 3 || event.key === '=' ? 'tie' : null;
+        if (pick) {
+          setWinner(stop.key, pick);
+          advance();
+          return consume();
+        }
+      } else if (digit !== null && !event.shiftKey) {
+        const buffer = pendingDigits?.stop === c ? pendingDigits.buffer : '';
+        const result = digitInput(criterion.scale, buffer, digit);
+        if (digitTimer.current) clearTimeout(digitTimer.current);
+        if (result.kind === 'value') {
+          setPendingDigits(null);
+          applyDigits(c, result.value);
+        } else if (result.kind === 'pending') {
+          setPendingDigits({ stop: c, buffer: result.buffer, value: result.value });
+          digitTimer.current = setTimeout(() => {
+            setPendingDigits(null);
+            applyDigits(c, result.value);
+          }, DIGIT_WAIT_MS);
+        }
+        return consume();
+      } else {
+        const yesNo = letterInput(criterion.scale, event.key);
+        if (yesNo !== null) {
+          rate(stop.letter, stop.key, yesNo);
+          advance();
+          return consume();
+        }
+      }
+      // A criterion's hotkey jumps to it (in the same response; from the winners, in the left one).
+      if (event.key.length === 1) {
+        const folded = event.key.toLowerCase();
+        const target = e.sheet.rubric.criteria.find((x) => x.hotkey?.toLowerCase() === folded);
+        if (target) {
+          const letter = stop.kind === 'rate' ? stop.letter : responseLetter(itemRef.current?.shownOrder[0] ?? 0);
+          const index = list.findIndex((s) => s.kind === 'rate' && s.letter === letter && s.key === target.key);
+          if (index >= 0) {
+            setPendingDigits(null);
+            setCursorState(index);
+          }
+          return consume();
+        }
+      }
+      // While rating, no other letter or digit acts on the screen (no choice, no leaving by accident);
+      // ? (the shortcuts), g (guidelines), k (critique), r (rationale), Space and the arrows still do.
+      if (digit !== null) return consume();
+      if (event.key.length === 1 && !/[?gkr ]/i.test(event.key)) return consume();
+      return false;
+    },
+    [enter, moveBy, setCursor, rate, setWinner, advance, applyDigits, pendingDigits],
+  );
+
+  const missing = entry && item && entry.itemId === item.id ? missingRequired(entry, letters) : [];
+
+  /**
+   * Whether the annotator may move on from the item (a choice, or the next item): not while a required
+   * criterion has no value and anything was rated (or a choice is being made). Says what is missing and
+   * puts the focus on the first of it.
+   */
+  const mayLeave = useCallback(
+    (kind: 'choose' | 'next'): boolean => {
+      const e = entryRef.current;
+      const it = itemRef.current;
+      if (!e?.sheet.rubric || !it || e.itemId !== it.id) return true;
+      const ls = lettersOf(it.responses);
+      const gaps = missingRequired(e, ls);
+      if (!gaps.length || (kind === 'next' && isEmpty(e.state) && e.saved === null)) {
+        saveEntry(e, it);
+        return true;
+      }
+      const { sideName } = optsRef.current;
+      const order = it.shownOrder.map((i) => responseLetter(i));
+      const words = [...gaps]
+        .sort((a, b) => order.indexOf(a.letter) - order.indexOf(b.letter))
+        .map((g) => `${sideName(g.letter)}: ${g.keys.join(', ')}`)
+        .join('; ');
+      setNotice(`${kind === 'choose' ? 'Not saved — rate' : 'Rate'} the required criteria first. Missing — ${words}. (- marks one not applicable.)`);
+      const first = stopsRef.current.findIndex((s) => s.kind === 'rate' && gaps.some((g) => g.letter === s.letter && g.keys.includes(s.key)));
+      if (first >= 0) setCursorState(first);
+      return false;
+    },
+    [saveEntry],
+  );
+
+  const shown = entry && item && entry.itemId === item.id ? entry : null;
+  return {
+    sheet: shown?.sheet ?? null,
+    rubric: shown?.sheet.rubric ?? null,
+    state: shown?.state ?? EMPTY,
+    /** Whether the values on screen are saved under the version shown (false: changed, or carried over). */
+    savedHere: shown ? shown.saved !== null && shown.saved === stateText(shown.state, criteria, letters) : false,
+    loading: Boolean(item) && !shown && !loadError,
+    loadError,
+    stops,
+    cursor,
+    pendingDigits: pendingDigits && pendingDigits.stop === cursor ? pendingDigits.buffer : null,
+    setCursor,
+    enter,
+    missing,
+    notice,
+    clearNotice: () => setNotice(null),
+    handleKey,
+    rate,
+    setWinner,
+    undo,
+    mayLeave,
+    flush,
+    prefetch,
+    status: outbox.status,
+    retryNow: outbox.retryNow,
+  };
+}
+
+export type Ratings = ReturnType<typeof useRatings>;

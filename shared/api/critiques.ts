@@ -1,0 +1,62 @@
+// Critiques: an annotator's written critique of each response (task 'critique'), a training target for
+// generative judges, with a per-response flag for "right verdict, wrong reasoning". A critique a file
+// carried (a model-written one, imported as a `source` revision) is shown prefilled; the annotator's edit
+// is a revision of their own that names the original (`based_on`), and the original stays as it was.
+import { z } from 'zod';
+import type { LabelRevision } from '../domain';
+import { annotatorName, itemId, projectName } from './common';
+
+const revisionId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'not a UUID');
+const letter = z.string().regex(/^[A-Z]$/, 'a response is named by its letter, A to Z');
+
+export const CRITIQUE_MAX = 50_000;
+
+export const critiquesSchemas = {
+  /** This annotator's current critique of an item, and the original it may edit (a file's or a model's). */
+  getCritiques: z.object({ project: projectName, annotator: annotatorName, itemId }).strict(),
+  /**
+   * One critique revision: per response letter (source order), its text; an empty text means no critique
+   * of that response. `wrongReasoning`: the response reaches the right verdict by wrong reasoning.
+   */
+  saveCritique: z
+    .object({
+      project: projectName,
+      annotator: annotatorName,
+      itemId,
+      id: revisionId.optional(),
+      critiques: z.record(letter, z.string().max(CRITIQUE_MAX, `a critique is longer than ${CRITIQUE_MAX.toLocaleString('en')} characters`)),
+      wrongReasoning: z.record(letter, z.boolean()).optional(),
+      timeMs: z.number().int().min(0).optional(),
+    })
+    .strict(),
+} as const;
+
+/** The body of a 'critique' revision (FORMATS.md "Labels": `critique`, per response). */
+export interface CritiqueLabelBody {
+  critique: Record<string, string>;
+  wrong_reasoning?: Record<string, boolean>;
+  /** The revision id of the original critique (a file's or a model's) this one edits. */
+  based_on?: string;
+  time_ms?: number;
+}
+
+export interface CritiqueView {
+  id: string;
+  annotator: string;
+  annotatorKind: 'human' | 'model' | 'source';
+  createdAt: string;
+  critique: Record<string, string>;
+  wrongReasoning: Record<string, boolean>;
+  /** For an edit: the original's revision id. */
+  basedOn: string | null;
+}
+
+export interface CritiquesOutputs {
+  getCritiques: {
+    /** This annotator's current critique, or null. */
+    mine: CritiqueView | null;
+    /** The critique the item came with (a `source` annotator's, else a model's), or null. */
+    original: CritiqueView | null;
+  };
+  saveCritique: LabelRevision;
+}

@@ -1,0 +1,165 @@
+// Team review: agreement per field, per annotator and against the models; the disagreement queue; the
+// adjudication view and the lead's resolution (the gold label on export). The figures are computed by a
+// job on a task worker (reviewReport) and cached until a label or an adjudication changes.
+import { z } from 'zod';
+import { annotatorName, itemId, projectName } from './common';
+
+export const REVIEW_TASKS = ['pairwise', 'ranking', 'verdict', 'steps'] as const;
+export type ReviewTask = (typeof REVIEW_TASKS)[number];
+/** Why an item is in the queue: people disagree, their consensus and the models disagree, or the models are unsure. */
+export const QUEUE_REASONS = ['annotators', 'model', 'uncertain'] as const;
+export type QueueReason = (typeof QUEUE_REASONS)[number];
+
+const choice = z.enum(['A', 'B', 'tie', 'both_bad']);
+
+export const reviewSchemas = {
+  /** Every figure of the dashboard (and `arbiter stats --json`); recomputed only when labels changed. */
+  reviewReport: z.object({ project: projectName, refresh: z.boolean().default(false) }).strict(),
+  /** The disagreement queue, most disputed first. */
+  reviewQueue: z
+    .object({
+      project: projectName,
+      task: z.enum(REVIEW_TASKS).default('pairwise'),
+      reason: z.enum(QUEUE_REASONS).optional(),
+      includeAdjudicated: z.boolean().default(true),
+      offset: z.number().int().min(0).default(0),
+      limit: z.number().int().min(1).max(500).default(100),
+    })
+    .strict(),
+  /** One item's labels side by side, the models' view, and its adjudication if any. */
+  adjudicationView: z.object({ project: projectName, itemId, task: z.enum(REVIEW_TASKS).default('pairwise') }).strict(),
+  /** The lead's resolved label and note: the item's gold label on export from now on. */
+  adjudicate: z
+    .object({
+      project: projectName,
+      annotator: annotatorName,
+      itemId,
+      task: z.enum(REVIEW_TASKS).default('pairwise'),
+      choice: choice.optional(),
+      strength: z.union([z.literal(1), z.literal(2), z.literal(3)]).nullable().optional(),
+      verdict: z.enum(['good', 'bad']).optional(),
+      ranking: z.array(z.array(z.number().int().min(0)).min(1)).min(1).optional(),
+      /** Steps: per response letter, the index of the first wrong step (−1: no error). */
+      firstError: z.record(z.string().regex(/^[A-Z]$/), z.number().int().min(-1)).optional(),
+      note: z.string().max(20_000).default(''),
+    })
+    .strict(),
+} as const;
+
+/** A figure with the number of items (or labels, pairs: each says) it rests on; null with a reason when undefined. */
+export interface Figure {
+  value: number | null;
+  n: number;
+  reason: string | null;
+}
+
+export interface ProportionFigure extends Figure {
+  low: number | null;
+  high: number | null;
+}
+
+export interface FieldAgreement {
+  task: ReviewTask | 'rubric';
+  /** choice, strength, ranking, first_error, step_ratings, or a rubric criterion as `rubric:<name>/<key>`. */
+  field: string;
+  level: 'nominal' | 'ordinal' | 'interval';
+  percent: Figure;
+  /** Cohen's κ between the two annotators with the most items in common. */
+  cohen: (Figure & { between: [string, string] }) | null;
+  fleiss: Figure | null;
+  alpha: Figure;
+  /** Rankings only: Kendall's W over items every ranker ranked, and its mean over items. */
+  kendallW?: Figure;
+  /** First error only: agreement within one step. */
+  withinOne?: Figure;
+}
+
+export interface AnnotatorFigures {
+  name: string;
+  labels: number;
+  withOthers: Figure;
+  withConsensus: Figure;
+  /** Share of left picks (position bias), against 50%. */
+  leftPicks: ProportionFigure;
+  /** Share of picks of the longer response (length bias). */
+  longerPicks: ProportionFigure;
+  labelsPerHour: Figure;
+  medianTimeMs: Figure;
+  /** Dawid–Skene's estimate of the share of this person's labels that are right. */
+  reliability: Figure;
+}
+
+export interface ModelFigures {
+  model: string;
+  /** Items with both a consensus choice (A or B) and the model's rewards. */
+  accuracy: Figure;
+  brier: Figure;
+  ece: Figure;
+  /** Reliability diagram: P(A better) in ten bins, with the share of items people judged A better. */
+  bins: { low: number; high: number; n: number; meanPredicted: number | null; meanObserved: number | null }[];
+  /** Agreement of people with the model when its pre-label was visible, and when it was not (anchoring). */
+  anchoring: { visible: ProportionFigure; hidden: ProportionFigure; difference: ProportionFigure };
+}
+
+export interface QueueRow {
+  itemId: number;
+  seq: number;
+  externalId: string | null;
+  task: ReviewTask;
+  reasons: QueueReason[];
+  /** 0 (all agree) … 1 (as split as it can be); the model reasons add their own weight. */
+  dispute: number;
+  /** Human votes by value (A, B, tie…; a ranking's best response; a first-error index). */
+  votes: Record<string, number>;
+  labels: number;
+  /** The models' mean P(A better), when they scored the pair. */
+  modelPA: number | null;
+  consensus: string | null;
+  adjudicated: boolean;
+}
+
+export interface ReviewReport {
+  project: string;
+  computedAt: string;
+  /** Current human labels the figures rest on. */
+  labels: number;
+  items: number;
+  annotators: number;
+  fields: FieldAgreement[];
+  people: AnnotatorFigures[];
+  models: ModelFigures[];
+  consensus: { method: 'majority' | 'dawid-skene'; items: number; ties: number; agreeWithMajority: Figure };
+  /** Agreement (choice, percent) per week of labeling: the label's week and the item's other labels. */
+  overTime: { week: string; agreement: Figure }[];
+  queue: { total: number; byReason: Record<QueueReason, number>; adjudicated: number };
+}
+
+export interface AdjudicationLabel {
+  annotator: string;
+  kind: string;
+  choice: string | null;
+  strength: number | null;
+  ranking: number[][] | null;
+  rationale: string | null;
+  steps: Record<string, (number | null)[]> | null;
+  firstError: Record<string, number | null> | null;
+  ratings: Record<string, Record<string, number | string | null>> | null;
+  prelabelVisible: boolean | null;
+  timeMs: number | null;
+  createdAt: string;
+}
+
+export interface AdjudicationView {
+  itemId: number;
+  task: ReviewTask;
+  labels: AdjudicationLabel[];
+  models: { model: string; rewards: (number | null)[]; pA: number | null }[];
+  adjudication: { by: string; note: string; createdAt: string; choice: string | null; strength: number | null; ranking: number[][] | null; body: Record<string, unknown> } | null;
+}
+
+export interface ReviewOutputs {
+  reviewReport: ReviewReport;
+  reviewQueue: { rows: QueueRow[]; total: number };
+  adjudicationView: AdjudicationView;
+  adjudicate: { id: string; labelId: string };
+}

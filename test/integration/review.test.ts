@@ -1,0 +1,160 @@
+// Team review through the service on a real SQLite file: two people label the same five pairs and
+// disagree on two; the queue holds exactly those two, most disputed first; the figures rest on the right
+// counts; a lead's adjudication is recorded without becoming one more vote, and is the gold label.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exportProject, importLabelsFile } from '../../electron/core/formats';
+import { ArbiterService } from '../../electron/core/service';
+import { openDb } from '../../electron/core/store/db';
+import { itemInserter } from '../../electron/core/store/items';
+import { createProject } from '../../electron/core/store/projects';
+import { readFileSync } from 'node:fs';
+import { tempDir } from '../helpers/tmp';
+
+function setup(items = 5) {
+  const dir = tempDir();
+  const dbPath = join(dir, 'arbiter.db');
+  const db = openDb(dbPath);
+  const project = createProject(db, 'p');
+  const insert = itemInserter(db, project.id);
+  const ids = db.transaction(() =>
+    Array.from({ length: items }, (_, i) =>
+      insert.insert({
+        externalId: `q${i}`,
+        prompt: `prompt ${i}`,
+        responses: [
+          { content: `a short answer ${i}`, model: 'm1', steps: null },
+          { content: `a much longer answer to question ${i}, with more words`, model: 'm2', steps: null },
+        ],
+        reference: null,
+        metadata: {},
+      }).id,
+    ),
+  )();
+  db.prepare('UPDATE project SET visible_seq = 1000000, item_count = ? WHERE id = ?').run(items, project.id);
+  const service = new ArbiterService(db, { dbPath, transport: 'http', version: 'test', defaultAnnotator: 'lead' });
+  return { db, dir, service, ids };
+}
+
+type Setup = ReturnType<typeof setup>;
+
+async function label(s: Setup, annotator: string, choices: ('A' | 'B' | 'tie')[]) {
+  for (const [i, choice] of choices.entries()) {
+    await s.service.dispatch('saveLabel', { project: 'p', annotator, itemId: s.ids[i]!, choice, strength: 2, shownOrder: [0, 1], timeMs: 4000 });
+  }
+}
+
+describe('team review', () => {
+  it('queues exactly the items people disagree on, and figures each field and person on the right counts', async () => {
+    const s = setup();
+    await label(s, 'alice', ['A', 'A', 'B', 'A', 'B']);
+    await label(s, 'bob', ['A', 'B', 'B', 'A', 'A']);
+    const queue = await s.service.dispatch('reviewQueue', { project: 'p' });
+    expect(queue.total).toBe(2);
+    expect(queue.rows.map((r) => r.externalId).sort()).toEqual(['q1', 'q4']);
+    expect(queue.rows[0]).toMatchObject({ reasons: ['annotators'], votes: { A: 1, B: 1 }, labels: 2, dispute: 0.5, adjudicated: false });
+
+    const report = await s.service.dispatch('reviewReport', { project: 'p' });
+    expect(report).toMatchObject({ labels: 10, items: 5, annotators: 2 });
+    const choice = report.fields.find((f) => f.field === 'choice')!;
+    expect(choice.percent).toEqual({ value: 3 / 5, n: 5, reason: null });
+    expect(choice.cohen?.between.sort()).toEqual(['alice', 'bob']);
+    // 2×2 table: both A on 2, both B on 1, A/B and B/A once each. p_o = 0.6, p_e = 0.6·0.6 + 0.4·0.4 = 0.52.
+    expect(choice.cohen?.value).toBeCloseTo((0.6 - 0.52) / (1 - 0.52), 10);
+    expect(choice.alpha.n).toBe(5);
+    const alice = report.people.find((p) => p.name === 'alice')!;
+    expect(alice.labels).toBe(5);
+    expect(alice.withOthers).toMatchObject({ value: 0.6, n: 5 });
+    // Left is response A (shown order [0, 1]): alice picked A three times out of five.
+    expect(alice.leftPicks).toMatchObject({ value: 0.6, n: 5 });
+    // The longer response is B: alice picked it twice.
+    expect(alice.longerPicks).toMatchObject({ value: 0.4, n: 5 });
+    expect(report.queue).toMatchObject({ total: 2, byReason: { annotators: 2, model: 0, uncertain: 0 }, adjudicated: 0 });
+  });
+
+  it('a lead adjudicates one item: it is marked, it decides the export, and it is not one more vote', async () => {
+    const s = setup();
+    await label(s, 'alice', ['A', 'A', 'B', 'A', 'B']);
+    await label(s, 'bob', ['A', 'B', 'B', 'A', 'A']);
+    const q1 = s.ids[1]!;
+    const view = await s.service.dispatch('adjudicationView', { project: 'p', itemId: q1 });
+    expect(view.labels.map((l) => [l.annotator, l.choice])).toEqual([
+      ['alice', 'A'],
+      ['bob', 'B'],
+    ]);
+    expect(view.adjudication).toBeNull();
+    await s.service.dispatch('adjudicate', { project: 'p', annotator: 'lead', itemId: q1, choice: 'B', strength: 3, note: 'B cites the source' });
+
+    const after = await s.service.dispatch('adjudicationView', { project: 'p', itemId: q1 });
+    expect(after.adjudication).toMatchObject({ by: 'lead', note: 'B cites the source', choice: 'B', strength: 3 });
+    expect(after.labels).toHaveLength(2);
+    const queue = await s.service.dispatch('reviewQueue', { project: 'p' });
+    expect(queue.rows.find((r) => r.itemId === q1)?.adjudicated).toBe(true);
+    expect((await s.service.dispatch('reviewQueue', { project: 'p', includeAdjudicated: false })).total).toBe(1);
+    const report = await s.service.dispatch('reviewReport', { project: 'p' });
+    expect(report.labels).toBe(10);
+    expect(report.annotators).toBe(2);
+    expect(report.queue.adjudicated).toBe(1);
+
+    // The export decides q1 by the adjudication (B), whatever the split.
+    const out = join(s.dir, 'trl.jsonl');
+    await exportProject(s.db, { project: 'p', format: 'trl', out });
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { prompt: string; chosen: string });
+    expect(lines.find((l) => l.prompt === 'prompt 1')?.chosen).toMatch(/much longer answer to question 1/);
+  });
+
+  it('exports only adjudicated items, or only items people agree on, and counts what it left out', async () => {
+    const s = setup();
+    await label(s, 'alice', ['A', 'A', 'B', 'A', 'B']);
+    await label(s, 'bob', ['A', 'B', 'B', 'A', 'A']);
+    await label(s, 'carol', ['A', 'B']);
+    await s.service.dispatch('adjudicate', { project: 'p', annotator: 'lead', itemId: s.ids[4]!, choice: 'A', note: '' });
+    const lines = (out: string) => readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { prompt: string });
+    const adjudicated = join(s.dir, 'adjudicated.jsonl');
+    const onlyAdjudicated = await exportProject(s.db, { project: 'p', format: 'trl', out: adjudicated, adjudicatedOnly: true });
+    expect(lines(adjudicated).map((l) => l.prompt)).toEqual(['prompt 4']);
+    expect(onlyAdjudicated.skipped).toMatchObject({ not_adjudicated: 4 });
+    // q0 3/3 agree, q1 2/3, q2 and q3 2/2, q4 1/2 but adjudicated.
+    const agreed = join(s.dir, 'agreed.jsonl');
+    const summary = await exportProject(s.db, { project: 'p', format: 'trl', out: agreed, minAgreement: 0.8 });
+    expect(lines(agreed).map((l) => l.prompt)).toEqual(['prompt 0', 'prompt 2', 'prompt 3', 'prompt 4']);
+    expect(summary.skipped).toMatchObject({ low_agreement: 1 });
+    await expect(exportProject(s.db, { project: 'p', format: 'labels', out: join(s.dir, 'l.jsonl'), adjudicatedOnly: true })).rejects.toThrow(/writes every revision/);
+  });
+
+  it('an adjudication travels in a labels file and is an adjudication on the machine that merges it', async () => {
+    const s = setup();
+    await label(s, 'alice', ['A', 'A']);
+    await label(s, 'bob', ['A', 'B']);
+    await s.service.dispatch('adjudicate', { project: 'p', annotator: 'lead', itemId: s.ids[1]!, choice: 'B', note: 'B is exact' });
+    const file = join(s.dir, 'labels.jsonl');
+    await exportProject(s.db, { project: 'p', format: 'labels', out: file });
+    const other = setup();
+    await importLabelsFile(other.db, { path: file, project: 'p' });
+    const view = await other.service.dispatch('adjudicationView', { project: 'p', itemId: other.ids[1]! });
+    expect(view.adjudication).toMatchObject({ by: 'lead', note: 'B is exact', choice: 'B' });
+    expect(view.labels.map((l) => l.annotator)).toEqual(['alice', 'bob']);
+    const report = await other.service.dispatch('reviewReport', { project: 'p' });
+    expect(report).toMatchObject({ labels: 4, annotators: 2, queue: { total: 1, adjudicated: 1 } });
+    // Merging the file again adds nothing, not even a second adjudication.
+    expect(await importLabelsFile(other.db, { path: file, project: 'p' })).toMatchObject({ added: 0 });
+    expect(other.db.prepare('SELECT COUNT(*) FROM adjudication').pluck().get()).toBe(1);
+  });
+
+  it('refuses a resolution that does not fit the task or the item, and names why', async () => {
+    const s = setup(1);
+    await expect(s.service.dispatch('adjudicate', { project: 'p', annotator: 'lead', itemId: s.ids[0]!, note: '' })).rejects.toThrow(/needs a choice/);
+    await expect(s.service.dispatch('adjudicate', { project: 'p', annotator: 'lead', itemId: s.ids[0]!, task: 'ranking', ranking: [[0], [2]] })).rejects.toThrow(/each of the item's 2 responses once/);
+    await expect(s.service.dispatch('adjudicate', { project: 'p', annotator: 'source', itemId: s.ids[0]!, choice: 'A' })).rejects.toThrow(/reserved/);
+  });
+
+  it('an empty project has a report with reasons, not NaN', async () => {
+    const s = setup(2);
+    const report = await s.service.dispatch('reviewReport', { project: 'p' });
+    expect(report.labels).toBe(0);
+    const choice = report.fields.find((f) => f.field === 'choice')!;
+    expect(choice.percent.value).toBeNull();
+    expect(choice.percent.reason).toBeTruthy();
+    expect(JSON.stringify(report)).not.toMatch(/NaN|null,"n":0,"reason":null/);
+  });
+});
