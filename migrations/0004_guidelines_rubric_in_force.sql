@@ -19,7 +19,7 @@ INSERT INTO guidelines_revision (project_id, revision, text, author, created_at)
   SELECT id, 1, guidelines, NULL, created_at FROM project WHERE guidelines <> '';
 
 ALTER TABLE project ADD COLUMN rubric TEXT;
--- UPDATE project SET rubric = (SELECT r.name FROM rubric r WHERE r.project_id = project.id AND r.name NOT LIKE 'item/%')
---  WHERE (SELECT COUNT(*) FROM rubric r WHERE r.project_id = project.id AND r.name NOT LIKE 'item/%') = 1;
+UPDATE project SET rubric = (SELECT r.name FROM rubric r WHERE r.project_id = project.id AND r.name NOT LIKE 'item/%')
+  WHERE (SELECT COUNT(*) FROM rubric r WHERE r.project_id = project.id AND r.name NOT LIKE 'item/%') = 1;
 
 CREATE INDEX label_by_rubric_version ON label(rubric_version_id) WHERE rubric_version_id IS NOT NULL;

@@ -262,7 +262,11 @@ describe('the agreement dashboard', () => {
       expect(await chart.locator('.recharts-label, .recharts-legend-item-text').count()).toBeGreaterThan(0);
     }
     // Bars carry their value and n; a figure without one says why instead.
-    expect(await page.locator('[data-chart="fields"] .recharts-label-list').first().textContent()).toMatch(/\d+%\s+n=\d+/);
+    const values = await page.locator('[data-chart="fields"] .recharts-label-list text').allTextContents();
+    expect(values).toHaveLength(4);
+    for (const value of values) expect(value).toMatch(/^(\d+%|α -?\d\.\d\d)\s+n=\d+$|^n\/a: ./);
+    expect(await page.locator('[data-chart="bias"] .recharts-label-list text').count()).toBe(6);
+    expect(await page.locator('[data-chart="bias"] .recharts-errorBar').count()).toBeGreaterThan(0);
     // The reliability diagram has its points and the diagonal.
     expect(await page.locator('[data-chart="calibration"] .recharts-scatter-symbol').count()).toBeGreaterThan(1);
     expect(await page.locator('[data-chart="calibration"] .recharts-reference-line').count()).toBe(1);

@@ -157,7 +157,7 @@ describe('conversions between shapes', () => {
     const out = join(dir, 'rb.jsonl');
     const summary = await exportProject(db, { project: 'p', format: 'rewardbench', out });
     expect(summary.written).toBe(2);
-    expect(summary.skipped).toEqual({ unlabeled: 0, tie: 0, both_bad: 0, conflict: 0, not_pairwise: 1 });
+    expect(summary.skipped).toEqual({ unlabeled: 0, tie: 0, both_bad: 0, conflict: 0, not_pairwise: 1, not_adjudicated: 0, low_agreement: 0 });
     expect(JSON.parse(lines(out)[0]!)).toEqual({
       prompt: 'Which is larger, 9.8 or 9.11?',
       chosen: '9.11 is larger.',
@@ -296,7 +296,7 @@ describe('which label decides', () => {
     // 6, 7: no labels but the source → A
     const out = join(dir, 'trl.jsonl');
     const summary = await exportProject(db, { project: 'p', format: 'trl', out });
-    expect(summary.skipped).toEqual({ unlabeled: 0, tie: 1, both_bad: 1, conflict: 1, not_pairwise: 0 });
+    expect(summary.skipped).toEqual({ unlabeled: 0, tie: 1, both_bad: 1, conflict: 1, not_pairwise: 0, not_adjudicated: 0, low_agreement: 0 });
     expect(summary.written).toBe(5);
     const rows = lines(out).map((l) => JSON.parse(l));
     expect(rows.map((r) => r.prompt)).toEqual(['p0', 'p4', 'p5', 'p6', 'p7']);
@@ -312,7 +312,7 @@ describe('which label decides', () => {
     const out = join(dir, 'alice.jsonl');
     const summary = await exportProject(db, { project: 'p', format: 'openrlhf', out, annotator: 'alice' });
     expect(summary.written).toBe(1);
-    expect(summary.skipped).toEqual({ unlabeled: 6, tie: 1, both_bad: 0, conflict: 0, not_pairwise: 0 });
+    expect(summary.skipped).toEqual({ unlabeled: 6, tie: 1, both_bad: 0, conflict: 0, not_pairwise: 0, not_adjudicated: 0, low_agreement: 0 });
     expect(JSON.parse(lines(out)[0]!)).toEqual({ prompt: 'p0', chosen: 'r0', rejected: 'c0', margin: 3 });
     await expect(exportProject(db, { project: 'p', format: 'trl', out, annotator: 'nobody' })).rejects.toThrow(/No annotator named "nobody"/);
   });

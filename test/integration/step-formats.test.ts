@@ -480,7 +480,7 @@ describe('rankings give pairs', () => {
     judge('alice', itemId(2), 'ranking', { ranking: [[0, 1, 2]] });
     const { rows, summary } = await exported('trl', { rankingPairs: 'best-worst' });
     expect(rows).toEqual([{ prompt: 'Rank these.', chosen: 'three', rejected: 'one' }]);
-    expect(summary.skipped).toEqual({ unlabeled: 0, tie: 1, both_bad: 0, conflict: 1, not_pairwise: 0 });
+    expect(summary.skipped).toEqual({ unlabeled: 0, tie: 1, both_bad: 0, conflict: 1, not_pairwise: 0, not_adjudicated: 0, low_agreement: 0 });
     // A ranking gives KTO its best group as true and its worst as false.
     const kto = await exported('trl-unpaired');
     expect(kto.rows).toEqual([

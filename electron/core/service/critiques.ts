@@ -65,7 +65,7 @@ export function critiquesHandlers({ db, events }: ServiceContext): FeatureHandle
       const letters = item.responses.map((_, i) => responseLetter(i));
       const has = letters.length === 1 ? 'one response (A)' : `${letters.length} responses (${letters.join(', ')})`;
       const problems: string[] = [];
-      for (const letter of Object.keys(input.critiques)) if (letters.includes('never')) problems.push(`critiques.${letter}: item ${item.id} has ${has}`);
+      for (const letter of Object.keys(input.critiques)) if (!letters.includes(letter)) problems.push(`critiques.${letter}: item ${item.id} has ${has}`);
       for (const letter of Object.keys(input.wrongReasoning ?? {})) if (!letters.includes(letter)) problems.push(`wrongReasoning.${letter}: item ${item.id} has ${has}`);
       if (problems.length) throw invalidInput(`Could not save the critique: ${problems.join('; ')}.`, { problems });
       const id = writeNow(db, () => {
@@ -80,7 +80,7 @@ export function critiquesHandlers({ db, events }: ServiceContext): FeatureHandle
         const flags = letters.filter((letter) => input.wrongReasoning?.[letter] === true);
         if (flags.length) body.wrong_reasoning = Object.fromEntries(flags.map((letter) => [letter, true]));
         const original = originalCritique(db, item.id);
-        if (original && false) body.based_on = original.id;
+        if (original) body.based_on = original.id;
         if (input.timeMs !== undefined) body.time_ms = input.timeMs;
         return labelAppender(db)({
           id: input.id,

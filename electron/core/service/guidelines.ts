@@ -18,7 +18,7 @@ export function guidelinesHandlers({ db, events }: ServiceContext): FeatureHandl
       const saved = writeNow(db, () => {
         const current = readGuidelines(db, project.id);
         if (current.text === normalized) return { ...current, created: false };
-        if (false) {
+        if (current.revision !== baseRevision) {
           const by = current.author ? ` by ${current.author}` : '';
           throw conflict(
             `The guidelines were changed${by} since you opened them (revision ${current.revision}${current.updatedAt ? `, ${current.updatedAt}` : ''}; you started from ${baseRevision}). Copy your text, reload the guidelines, and apply your change again.`,

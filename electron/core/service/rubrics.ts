@@ -159,7 +159,7 @@ export function ratingSheet(db: Db, input: { project: string; annotator: string;
         other = null; // a version that cannot be read carries nothing over
       }
       const before = new Map((other?.criteria ?? []).map((c) => [c.key, canonicalJson(c)]));
-      carried = rubric.criteria.map((c) => c.key);
+      carried = rubric.criteria.filter((c) => before.get(c.key) === canonicalJson(c)).map((c) => c.key);
     }
   }
   return { rubric, inForce: rubricInForce(db, project.id), mine, carried };

@@ -18,6 +18,7 @@ import {
   XAxis,
   YAxis,
   ZAxis,
+  usePlotArea,
   type LabelProps,
 } from 'recharts';
 import type { Figure, ProportionFigure } from '../../../../shared/api';
@@ -106,13 +107,13 @@ interface Box {
  * says why from the zero line, where its bar would start.
  */
 function ValueLabel(props: LabelProps) {
+  const plot = usePlotArea();
   const viewBox = props.viewBox as Box | undefined;
-  const parentViewBox = props.parentViewBox as Box | undefined;
   const value = props.value;
-  if (!viewBox || !parentViewBox || typeof value !== 'string' || !value) return null;
+  if (!viewBox || typeof value !== 'string' || !value) return null;
   const missing = value.startsWith('n/a');
   const y = (viewBox.y ?? 0) + (viewBox.height ?? 0) / 2;
-  const x = missing ? (viewBox.x ?? 0) + 4 : (parentViewBox.x ?? 0) + (parentViewBox.width ?? 0) + 10;
+  const x = missing || !plot ? (viewBox.x ?? 0) + (missing ? 4 : (viewBox.width ?? 0) + 8) : plot.x + plot.width + 10;
   return (
     <text x={x} y={y} dominantBaseline="central" fontSize={11} fill={missing ? 'var(--faint)' : 'var(--muted)'} fontStyle={missing ? 'italic' : undefined} className="tabular-nums">
       {value}
@@ -148,7 +149,7 @@ export function HBarChart({ rows, series, domain, xLabel, reference, showN = tru
       {series.map((s, i) => (
         <Bar key={s.key} dataKey={s.key} name={s.name} fill={SERIES[i]} barSize={barSize} isAnimationActive={false} radius={[0, 2, 2, 0]}>
           {s.interval && <ErrorBar dataKey={`${s.key}:err`} direction="x" stroke="var(--fg)" strokeWidth={1.25} width={6} isAnimationActive={false} />}
-          <LabelList dataKey={`${s.key}:text`} content={ValueLabel} />
+          <LabelList dataKey={`${s.key}:text`} content={<ValueLabel />} />
         </Bar>
       ))}
       {series.length > 1 && <Legend verticalAlign="top" align="left" height={24} iconSize={9} itemSorter={null} wrapperStyle={{ fontSize: 12, color: 'var(--muted)' }} />}

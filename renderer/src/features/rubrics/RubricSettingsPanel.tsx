@@ -29,33 +29,34 @@ export function RubricSettingsPanel({ project }: { project: string }) {
     <section className="flex flex-col gap-2 rounded-md border border-line bg-surface p-4 text-[13px]" data-testid="rubric-settings">
       <h2 className="text-[14px] font-semibold">Rubric and guidelines</h2>
       {error && <p className="text-bad">{error}</p>}
-      {rubrics && (
-        <div className="flex items-baseline gap-2" data-testid="rubric-in-force">
-          <span className="text-muted">Rating with</span>
-          {inForce && latest ? (
-            <span>
-              <b className="font-medium">{inForce.name}</b> <span className="font-mono text-[12px] text-muted">v{latest.version}</span>
-              <span className="text-faint">
-                {' '}
-                · {inForce.versions.reduce((n, v) => n + v.labels, 0)} labels over {inForce.versions.length} {inForce.versions.length === 1 ? 'version' : 'versions'}
-              </span>
-            </span>
-          ) : (
-            <span className="text-faint">no rubric{rubrics.length ? ` (${rubrics.length} saved, none in force)` : ''}</span>
-          )}
-          <button className="ml-auto text-accent hover:underline" onClick={() => navigate({ name: 'rubrics', project })} data-testid="edit-rubrics">
-            {rubrics.length ? 'Edit rubrics' : 'Make a rubric'}
+      {rubrics && guidelines && (
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-baseline gap-x-3 gap-y-2">
+          <dt className="text-muted">Rubric</dt>
+          <dd className="min-w-0" data-testid="rubric-in-force">
+            {inForce && latest ? (
+              <>
+                <div className="truncate">
+                  <b className="font-medium">{inForce.name}</b> <span className="font-mono text-[12px] text-muted">v{latest.version}</span>
+                </div>
+                <div className="text-[12px] text-faint">
+                  {inForce.versions.reduce((n, v) => n + v.labels, 0)} labels over {inForce.versions.length} {inForce.versions.length === 1 ? 'version' : 'versions'}
+                </div>
+              </>
+            ) : (
+              <span className="text-faint">none in force{rubrics.length ? ` (${rubrics.length} saved)` : ''}</span>
+            )}
+          </dd>
+          <button className="text-accent hover:underline" onClick={() => navigate({ name: 'rubrics', project })} data-testid="edit-rubrics">
+            {rubrics.length ? 'Edit' : 'Make one'}
           </button>
-        </div>
-      )}
-      {guidelines && (
-        <div className="flex items-baseline gap-2" data-testid="guidelines-state">
-          <span className="text-muted">Guidelines</span>
-          <span className="text-faint">{guidelines.text.trim() ? `revision ${guidelines.revision || 1}, ${guidelines.text.length.toLocaleString()} characters` : 'none yet'}</span>
-          <button className="ml-auto text-accent hover:underline" onClick={() => navigate({ name: 'guidelines', project })} data-testid="edit-guidelines">
-            {guidelines.text.trim() ? 'Edit guidelines' : 'Write guidelines'}
+          <dt className="text-muted">Guidelines</dt>
+          <dd className="min-w-0 text-faint" data-testid="guidelines-state">
+            {guidelines.text.trim() ? `revision ${guidelines.revision || 1} · ${guidelines.text.length.toLocaleString()} characters` : 'none yet'}
+          </dd>
+          <button className="text-accent hover:underline" onClick={() => navigate({ name: 'guidelines', project })} data-testid="edit-guidelines">
+            {guidelines.text.trim() ? 'Edit' : 'Write'}
           </button>
-        </div>
+        </dl>
       )}
     </section>
   );
