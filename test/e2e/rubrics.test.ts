@@ -338,12 +338,12 @@ describe('critiques', () => {
     const right = page.getByTestId('critique-right-text');
     await expect.poll(() => left.inputValue()).toBe(SOURCE_CRITIQUE[l as 'A' | 'B']);
     expect(await right.inputValue()).toBe(SOURCE_CRITIQUE[r as 'A' | 'B']);
-    expect(await page.getByTestId('critique-right-origin').innerText()).toMatch(/imported critique \(source\)/);
+    expect(await page.getByTestId('critique-right-origin').innerText()).toMatch(/^The imported critique \(source\)/);
 
     // Shift+K writes on the right; typed keys are text, never shortcuts; Esc leaves and it saves.
     await page.keyboard.press('Shift+K');
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('critique-right-text');
-    await page.keyboard.press('End');
+    await page.keyboard.press('Control+End');
     await page.keyboard.type(' Also 1234 gy: nothing here is a key.');
     await page.keyboard.press('Escape');
     await onItem('crit');
@@ -362,7 +362,7 @@ describe('critiques', () => {
     expect(got.mine.basedOn).toBe(original.id);
     // The original is kept as it came, and the box can show it beside the edit.
     expect(got.original).toMatchObject({ id: original.id, critique: SOURCE_CRITIQUE });
-    expect(await page.getByTestId('critique-right-origin').innerText()).toMatch(/your edit of the imported critique/);
+    expect(await page.getByTestId('critique-right-origin').innerText()).toMatch(/Your edit of the imported critique \(source\)/);
     await page.getByTestId('critique-right-show-original').click();
     expect(await page.getByTestId('critique-right-original').innerText()).toBe(SOURCE_CRITIQUE[r as 'A' | 'B']);
 

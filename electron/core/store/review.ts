@@ -7,6 +7,7 @@ import { uuidv7 } from '../uuidv7';
 import type { Db } from './db';
 import { labelAppender, type RevisionDraft } from './labels';
 import { VISIBLE } from './items';
+import { countLabeled } from './projects';
 
 /** One current label of a person, as review needs it. */
 /**
@@ -43,6 +44,8 @@ export interface ReviewLabelRow {
 
 /** Current labels of people (not models, not the file's source) of one task, by item id (no sort: review indexes them as met). */
 export function humanLabels(db: Db, projectId: number, task: Task): IterableIterator<ReviewLabelRow> {
+  // The counters say when nobody judged this task: no need to walk the project to find nothing.
+  if (countLabeled(db, projectId, task) === 0) return [][Symbol.iterator]();
   return db
     .prepare(
       `SELECT h.item_id AS itemId, i.seq, i.external_id AS externalId, h.annotator_id AS annotatorId, a.name AS annotator, h.task, l.choice, l.strength,

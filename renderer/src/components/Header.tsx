@@ -83,7 +83,7 @@ export function Header({ route, annotator, progress, prelabels, onPrelabels, pre
       <div className="ml-auto flex items-center gap-3 text-[13px]">
         {project && progress && (
           <div className="flex items-center gap-2" title={`${progress.labeled} of ${progress.total} items labeled by ${annotator}`} data-testid="progress">
-            <div className="hidden h-1.5 w-28 overflow-hidden lg:block rounded-full bg-surface-2 ring-1 ring-line" aria-hidden>
+            <div className="hidden h-1.5 w-28 overflow-hidden 2xl:block rounded-full bg-surface-2 ring-1 ring-line" aria-hidden>
               <div className="h-full rounded-full bg-accent transition-[width] duration-300" style={{ width: `${pct}%` }} />
             </div>
             <span className="tabular-nums text-muted">
@@ -114,7 +114,7 @@ export function Header({ route, annotator, progress, prelabels, onPrelabels, pre
             data-testid="prelabels"
             data-mode={prelabels}
           >
-            <span className={`hidden xl:inline ${prelabelsError ? 'text-bad' : 'text-faint'}`}>{prelabelsError ? '⚠ pre-labels' : 'pre-labels'}</span>
+            <span className={`hidden 2xl:inline ${prelabelsError ? 'text-bad' : 'text-faint'}`}>{prelabelsError ? '⚠ pre-labels' : 'pre-labels'}</span>
             <div className="flex overflow-hidden rounded border border-line-strong" role="group" aria-label="Model pre-labels">
               {(['blind', 'assist'] as const).map((mode) => (
                 <button

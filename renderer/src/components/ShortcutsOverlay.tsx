@@ -186,11 +186,11 @@ export function ShortcutsOverlay({ onClose }: { onClose(): void }) {
             <Group title="Compare" keys={COMPARE} />
             <Group title="Rank (three or more responses)" keys={RANKING} />
             <Group title="Verdict (one response)" keys={VERDICT} />
+            <Group title="Review (team leads)" keys={REVIEW} />
           </div>
           <div className="flex flex-col gap-5">
             <Group title="Ratings (with a rubric)" keys={RATINGS} />
             <Group title="Steps (process supervision)" keys={STEPS} />
-            <Group title="Review (team leads)" keys={REVIEW} />
           </div>
           <div className="flex flex-col gap-5">
             <Group title="Reading" keys={READING} />

@@ -33,52 +33,54 @@ export const CritiqueBox = forwardRef<HTMLTextAreaElement, Props>(function Criti
   if (!critiques.ready) return null;
   return (
     <div className="shrink-0 border-t border-line bg-bg/60 px-3 py-1.5" data-testid={id}>
-      <div className="mb-1 flex items-center gap-2 text-[11.5px] text-faint">
-        <label htmlFor={`${id}-text`} className="font-semibold tracking-wide uppercase">
-          Critique
-        </label>
-        {original !== undefined && (
+      {original !== undefined && (
+        <div className="mb-1 flex items-center gap-2 text-[11.5px] text-faint">
           <span data-testid={`${id}-origin`}>
-            {edited ? 'your edit of the' : ''} {critiques.original!.annotatorKind === 'model' ? 'model' : 'imported'} critique ({critiques.original!.annotator})
+            {edited ? 'Your edit of the' : 'The'} {critiques.original!.annotatorKind === 'model' ? 'model' : 'imported'} critique ({critiques.original!.annotator})
           </span>
-        )}
-        {original !== undefined && edited && (
-          <button className="text-accent hover:underline" onClick={() => setShowOriginal((v) => !v)} data-testid={`${id}-show-original`}>
-            {showOriginal ? 'hide original' : 'show original'}
-          </button>
-        )}
-        <label className="ml-auto flex cursor-pointer items-center gap-1.5 text-[12px] text-muted" title="The response reaches the right verdict or answer, but its reasoning is wrong">
-          <input type="checkbox" checked={Boolean(critiques.wrong[letter])} onChange={() => critiques.toggleWrong(letter)} className="accent-[var(--bad)]" data-testid={`${id}-wrong-reasoning`} />
-          right verdict, wrong reasoning
-        </label>
-      </div>
+          {edited && (
+            <button className="text-accent hover:underline" onClick={() => setShowOriginal((v) => !v)} data-testid={`${id}-show-original`}>
+              {showOriginal ? 'hide original' : 'show original'}
+            </button>
+          )}
+        </div>
+      )}
       {showOriginal && edited && (
         <div className="mb-1 max-h-32 overflow-y-auto rounded border border-dashed border-line-strong px-2 py-1 text-[12.5px] whitespace-pre-wrap text-muted" data-testid={`${id}-original`}>
           {original}
         </div>
       )}
-      <textarea
-        id={`${id}-text`}
-        ref={(el) => {
-          local.current = el;
-          if (typeof ref === 'function') ref(el);
-          else if (ref) ref.current = el;
-        }}
-        rows={1}
-        value={text}
-        onChange={(e) => critiques.edit(letter, e.target.value)}
-        onBlur={critiques.flush}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.preventDefault();
-            e.currentTarget.blur();
-          }
-        }}
-        placeholder={`Critique of the ${side.toLowerCase() === 'response' ? '' : `${side.toLowerCase()} `}response — ${keyHint} to write, Esc to leave`}
-        className="block max-h-40 min-h-7 w-full resize-none rounded-md border border-line bg-surface px-2 py-1 text-[13.5px] leading-[1.45] outline-none placeholder:text-faint focus:border-accent"
-        maxLength={50_000}
-        data-testid={`${id}-text`}
-      />
+      <div className="flex items-start gap-3">
+        <label htmlFor={`${id}-text`} className="sr-only">
+          Critique of the {side.toLowerCase()} response
+        </label>
+        <textarea
+          id={`${id}-text`}
+          ref={(el) => {
+            local.current = el;
+            if (typeof ref === 'function') ref(el);
+            else if (ref) ref.current = el;
+          }}
+          rows={1}
+          value={text}
+          onChange={(e) => critiques.edit(letter, e.target.value)}
+          onBlur={critiques.flush}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              e.currentTarget.blur();
+            }
+          }}
+          placeholder={`Critique${side.toLowerCase() === 'response' ? '' : ` of the ${side.toLowerCase()} response`} — ${keyHint} to write, Esc to leave`}
+          className="block max-h-40 min-h-7 min-w-0 flex-1 resize-none rounded-md border border-line bg-surface px-2 py-1 text-[13.5px] leading-[1.45] outline-none placeholder:text-faint focus:border-accent"
+          maxLength={50_000}
+          data-testid={`${id}-text`}
+        />
+        <label className="flex shrink-0 cursor-pointer items-center gap-1.5 pt-1 text-[12px] text-muted" title="The response reaches the right verdict or answer, but its reasoning is wrong">
+          <input type="checkbox" checked={Boolean(critiques.wrong[letter])} onChange={() => critiques.toggleWrong(letter)} className="accent-[var(--bad)]" data-testid={`${id}-wrong-reasoning`} />
+          right verdict, wrong reasoning
+        </label>
+      </div>
       {showStatus && critiques.status && critiques.status.state !== 'info' && (
         <div className="mt-0.5 text-[12px]" data-testid="critique-status" data-state={critiques.status.state}>
           <span className="text-faint">{critiques.status.text}</span> <SaveMark status={critiques.status} onRetry={critiques.retryNow} />

@@ -252,7 +252,7 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
               </div>
             </div>
             <div className="shrink-0 overflow-y-auto md:max-h-[52%]" data-testid="response-footer">
-              <div className="mx-auto max-w-[1800px] pl-[76px] max-md:pl-0">
+              <div className="max-w-[960px] pl-[76px] max-md:pl-0">
                 <RatingPanel ratings={ratings} letter="A" side="Response" first={0} />
                 <CritiqueBox ref={critiqueBox} critiques={critiques} letter="A" side="Response" keyHint="k" showStatus />
               </div>

@@ -222,7 +222,7 @@ function Anchoring({ models }: { models: ModelFigures[] }) {
       sentence="How often people picked the response the model prefers when its pre-label was shown and when it was hidden; a clearly higher share when shown suggests people follow the model."
       notes={[
         ...missingNotes(rows, series),
-        ...models.filter((m) => m.anchoring.difference.value !== null).map((m) => `${m.model}: shown minus hidden ${figureText(m.anchoring.difference, (v) => `${v >= 0 ? '+' : ''}${Math.round(v * 100)} points`)}`),
+        ...models.filter((m) => m.anchoring.difference.value !== null).map((m) => `${m.model}: shown minus hidden ${figureText(m.anchoring.difference, (v) => `${v >= 0 ? '+' : '−'}${Math.abs(Math.round(v * 100))} points`)}`),
       ]}
     >
       {models.length === 0 ? <NoData>No model has scored this project’s pairs, so there is no pre-label to follow.</NoData> : <HBarChart rows={rows} series={series} domain={[0, 1]} xLabel="Share of picks that match the model (whiskers: 95% interval)" />}

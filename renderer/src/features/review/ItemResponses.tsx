@@ -12,8 +12,8 @@ import { letter } from './words';
 
 function gridFor(n: number): string {
   if (n <= 1) return 'grid-cols-1 max-w-[980px]';
-  if (n === 2) return 'grid-cols-1 wide:grid-cols-2';
-  return 'grid-cols-1 wide:grid-cols-2 2xl:grid-cols-3';
+  if (n === 2 || n === 4) return 'grid-cols-1 wide:grid-cols-2';
+  return 'grid-cols-1 wide:grid-cols-2 xl:grid-cols-3';
 }
 
 function ResponseHead({ response, extra }: { response: ResponseRecord; extra?: string }) {

@@ -40,11 +40,14 @@ const CHOICE_TONE: Record<string, string> = { A: 'text-fg', B: 'text-fg', tie: '
 function StepRatings({ steps }: { steps: NonNullable<AdjudicationLabel['steps']> }) {
   const mark = (v: number | null) => (v === null ? '·' : v > 0 ? '+' : v < 0 ? '−' : '0');
   return (
-    <span className="font-mono text-[12px] text-muted">
-      {Object.entries(steps)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([key, list]) => `${key} ${list.map(mark).join('')}`)
-        .join('  ')}
+    <span className="text-[12px] text-muted" title="Step ratings, step 1 first: + good, 0 neutral, − bad, · not rated">
+      <span className="text-faint">step ratings </span>
+      <span className="font-mono">
+        {Object.entries(steps)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([key, list]) => `${key}: ${list.map(mark).join(' ')}`)
+          .join('   ')}
+      </span>
     </span>
   );
 }
@@ -73,7 +76,7 @@ export function LabelsTable({ view }: { view: AdjudicationView }) {
           <thead>
             <tr className="text-left text-[11px] text-faint">
               <th className="px-3 py-1 font-medium">Annotator</th>
-              <th className="px-2 py-1 font-medium">{pairwise ? 'Choice' : view.task === 'verdict' ? 'Verdict' : view.task === 'ranking' ? 'Order, best first' : 'First error'}</th>
+              <th className="px-2 py-1 font-medium whitespace-nowrap">{pairwise ? 'Choice' : view.task === 'verdict' ? 'Verdict' : view.task === 'ranking' ? 'Order, best first' : 'First error'}</th>
               {pairwise && <th className="px-2 py-1 font-medium">Strength</th>}
               <th className="w-full px-2 py-1 font-medium">Rationale</th>
               <th className="px-2 py-1 text-right font-medium">Time</th>

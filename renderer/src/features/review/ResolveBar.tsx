@@ -91,11 +91,13 @@ function VerdictChoices({ draft, setDraft }: { draft: Extract<Draft, { task: 've
 
 function RankingChoices({ draft, setDraft, responses }: { draft: Extract<Draft, { task: 'ranking' }>; setDraft(d: Draft): void; responses: number }) {
   const placed = draft.ranking.flat();
+  const placeOf = (i: number) => draft.ranking.findIndex((group) => group.includes(i)) + 1;
   return (
     <div className="flex flex-wrap items-center gap-1.5 text-[13px]" aria-label="Resolved ranking">
       {Array.from({ length: responses }, (_, i) => (
         <button key={i} className={option(placed.includes(i))} disabled={placed.includes(i)} onClick={() => setDraft(place(draft, i, responses))} data-testid={`resolve-rank-${letter(i)}`}>
           <Kbd>{i + 1}</Kbd> {letter(i)}
+          {placed.includes(i) && <span className="text-[11px] font-normal text-muted">#{placeOf(i)}</span>}
         </button>
       ))}
       <button className={option(draft.tieNext)} onClick={() => setDraft({ ...draft, tieNext: !draft.tieNext })} disabled={!draft.ranking.length}>

@@ -2,15 +2,18 @@
 // agreement dashboard, under one header with the queue's figures and the Recompute button. Keys: q the
 // queue, a the agreement tab, Shift+R recomputes; the queue and the item view add their own.
 import { useCallback, useEffect, useState } from 'react';
-import type { ReviewTask } from '../../../../shared/api';
+import { QUEUE_REASONS, type QueueReason, type ReviewTask } from '../../../../shared/api';
 import { Kbd } from '../../components/Kbd';
+import { pageDirection, scrollByPage, scrollsItself } from '../../components/keys';
 import { useShell } from '../../context';
 import { useScreenKeys } from '../steps/useScreenKeys';
 import { AdjudicationScreen } from './AdjudicationScreen';
 import { Dashboard } from './Dashboard';
 import { QueueView } from './QueueView';
 import { readFilters, saveFilters, useReport, type QueueFilters } from './useReview';
-import { REASON_WORDS, plural, whenWords } from './words';
+import { plural, whenWords } from './words';
+
+const REASON_CLAUSE: Record<QueueReason, string> = { annotators: 'people disagree', model: 'the model disagrees', uncertain: 'the model is unsure' };
 
 interface Props {
   project: string;
@@ -59,7 +62,11 @@ export function ReviewScreen({ project, itemId, task, tab }: Props) {
 
   useScreenKeys((event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return false;
-    if (event.key === 'q' && (agreement || itemId !== undefined)) toQueue();
+    // The dashboard scrolls as a page: Space / Shift+Space, PageDown / PageUp.
+    const direction = agreement ? pageDirection(event) : null;
+    const dashboard = document.querySelector<HTMLElement>('[data-testid="dashboard"]');
+    if (direction !== null && scrollsItself(dashboard)) scrollByPage(dashboard, direction);
+    else if (event.key === 'q' && (agreement || itemId !== undefined)) toQueue();
     else if (event.key === 'a' && !agreement) navigate({ name: 'review', project, tab: 'agreement' });
     else if (event.key === 'R' && !report.computing) recompute();
     else return false;
@@ -71,7 +78,7 @@ export function ReviewScreen({ project, itemId, task, tab }: Props) {
     `flex items-center gap-1.5 rounded px-2 py-1 text-[13px] ${active ? 'bg-surface-2 font-medium text-fg' : 'text-muted hover:text-fg'}`;
   return (
     <main className="flex min-h-0 flex-1 flex-col" data-testid="review-screen" data-tab={itemId !== undefined ? 'item' : agreement ? 'agreement' : 'queue'}>
-      <div className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-1 border-b border-line bg-surface px-4 py-1.5">
+      <div className="flex shrink-0 items-center gap-x-3 border-b border-line bg-surface px-4 py-1.5 whitespace-nowrap">
         <nav className="flex items-center gap-1" aria-label="Review">
           <button className={tabClass(!agreement)} onClick={toQueue} data-testid="review-tab-queue" aria-current={!agreement || undefined}>
             Queue <Kbd>q</Kbd>
@@ -80,19 +87,18 @@ export function ReviewScreen({ project, itemId, task, tab }: Props) {
             Agreement <Kbd>a</Kbd>
           </button>
         </nav>
-        <span className="text-[12px] text-muted" data-testid="review-summary">
+        <span
+          className="min-w-0 truncate text-[12px] text-muted"
+          title={summary ? QUEUE_REASONS.filter((r) => summary.byReason[r] > 0).map((r) => `${summary.byReason[r]} where ${REASON_CLAUSE[r]}`).join(', ') : undefined}
+          data-testid="review-summary"
+        >
           {report.report ? (
             <>
               {plural(report.report.labels, 'label')} by {plural(report.report.annotators, 'annotator')}
               {summary && summary.total > 0 && (
                 <>
                   <span className="text-faint"> · </span>
-                  {plural(summary.total, 'item')} to review (
-                  {(Object.keys(REASON_WORDS) as (keyof typeof REASON_WORDS)[])
-                    .filter((r) => summary.byReason[r] > 0)
-                    .map((r) => `${summary.byReason[r]} ${REASON_WORDS[r]}`)
-                    .join(', ')}
-                  ), {summary.adjudicated} adjudicated
+                  {plural(summary.total, 'item')} to review, {summary.adjudicated.toLocaleString()} adjudicated
                 </>
               )}
             </>
@@ -100,7 +106,7 @@ export function ReviewScreen({ project, itemId, task, tab }: Props) {
             'Reading the labels…'
           )}
         </span>
-        <div className="ml-auto flex items-center gap-2 text-[12px]">
+        <div className="ml-auto flex shrink-0 items-center gap-2 text-[12px]">
           {report.computing ? (
             <span className="flex items-center gap-1.5 text-muted" data-testid="review-computing" role="status">
               <span className="inline-block h-2 w-2 animate-pulse rounded-full bg-accent" aria-hidden />

@@ -167,7 +167,7 @@ function ThemedTooltip({ active, payload, render }: { active?: boolean; payload?
 export function OverTimeChart({ weeks }: { weeks: { week: string; agreement: Figure }[] }) {
   const data = weeks.map((w) => ({ week: w.week, value: w.agreement.value, n: w.agreement.n, reason: w.agreement.reason }));
   return (
-    <LineChart data={data} responsive style={{ width: '100%', height: 240 }} margin={{ top: 8, right: 24, bottom: 22, left: 8 }}>
+    <LineChart data={data} responsive style={{ width: '100%', height: 210 }} margin={{ top: 8, right: 24, bottom: 22, left: 8 }}>
       <CartesianGrid stroke={GRID} vertical={false} />
       <XAxis dataKey="week" tick={TICK} axisLine={AXIS_LINE} tickLine={AXIS_LINE} label={axisLabel('Week of labeling (Monday, UTC)', 'insideBottom', { offset: -14 })} />
       <YAxis domain={[0, 1]} tickFormatter={pct} tick={TICK} axisLine={AXIS_LINE} tickLine={AXIS_LINE} width={48} label={axisLabel('Pairs that agree', 'insideLeft', { angle: -90, dy: 50, dx: 2 })} />

@@ -533,11 +533,14 @@ export function useRatings(opts: {
       }
       const { sideName } = optsRef.current;
       const order = it.shownOrder.map((i) => responseLetter(i));
-      const words = [...gaps]
-        .sort((a, b) => order.indexOf(a.letter) - order.indexOf(b.letter))
-        .map((g) => `${sideName(g.letter)}: ${g.keys.join(', ')}`)
-        .join('; ');
-      setNotice(`${kind === 'choose' ? 'Not saved — rate' : 'Rate'} the required criteria first. Missing — ${words}. (- marks one not applicable.)`);
+      const words =
+        ls.length === 1
+          ? `: ${gaps[0]!.keys.join(', ')}`
+          : ` — ${[...gaps]
+              .sort((a, b) => order.indexOf(a.letter) - order.indexOf(b.letter))
+              .map((g) => `${sideName(g.letter)}: ${g.keys.join(', ')}`)
+              .join('; ')}`;
+      setNotice(`${kind === 'choose' ? 'Not saved — rate' : 'Rate'} the required criteria first. Missing${words}. (- marks one not applicable.)`);
       const first = stopsRef.current.findIndex((s) => s.kind === 'rate' && gaps.some((g) => g.letter === s.letter && g.keys.includes(s.key)));
       if (first >= 0) setCursorState(first);
       return false;
