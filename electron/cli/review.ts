@@ -4,7 +4,7 @@
 // and the review figures that `arbiter stats` prints (DESIGN.md "Command line").
 import { QUEUE_REASONS, REVIEW_TASKS, reviewSchemas, type Figure, type QueueRow, type ReviewReport } from '../../shared/api/review';
 import { invalidInput } from '../core/errors';
-import { buildReview } from '../core/review/report';
+import { buildReview, withExternalIds } from '../core/review/report';
 import { adjudicateItem } from '../core/service/review';
 import type { Db } from '../core/store/db';
 import { itemResolver } from '../core/store/items';
@@ -66,7 +66,7 @@ export const reviewCommand: Command = async (argv, io) => {
   const limit = values.limit === undefined ? Infinity : Number(values.limit);
   if (!(limit > 0)) throw new UsageError('--limit must be a positive number');
   return withDb(values, (db) => {
-    const rows = projectReview(db, project).queues[task].filter((r) => !reason || r.reasons.includes(reason)).slice(0, limit);
+    const rows = withExternalIds(db, projectReview(db, project).queues[task].filter((r) => !reason || r.reasons.includes(reason)).slice(0, limit));
     if (values.json) io.out(JSON.stringify({ project, task, rows }));
     else {
       io.out(`${project}: ${rows.length} ${task} item(s) to review, most disputed first`);

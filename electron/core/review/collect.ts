@@ -23,26 +23,29 @@ export class Index<K> {
   }
 }
 
-/** Growable parallel columns of numbers, one entry per label. */
+/** Growable parallel columns of numbers, one entry per label (typed arrays, doubled when full). */
 export class Columns<Name extends string> {
   length = 0;
-  private data: Record<Name, Float64Array>;
-  constructor(private readonly names: readonly Name[]) {
-    this.data = Object.fromEntries(names.map((n) => [n, new Float64Array(1024)])) as Record<Name, Float64Array>;
+  private data: Float64Array[];
+  private readonly at: Record<Name, number>;
+  constructor(names: readonly Name[]) {
+    this.at = Object.fromEntries(names.map((n, i) => [n, i])) as Record<Name, number>;
+    this.data = names.map(() => new Float64Array(1024));
   }
-  push(row: Record<Name, number>): void {
-    if (this.length === this.data[this.names[0]!].length) {
-      for (const n of this.names) {
-        const grown = new Float64Array(this.length * 2);
-        grown.set(this.data[n]);
-        this.data[n] = grown;
-      }
+  /** Appends one entry: the values in the order the names were given. */
+  push(...values: number[]): void {
+    if (this.length === this.data[0]!.length) {
+      this.data = this.data.map((old) => {
+        const grown = new Float64Array(old.length * 2);
+        grown.set(old);
+        return grown;
+      });
     }
-    for (const n of this.names) this.data[n][this.length] = row[n];
+    for (let i = 0; i < values.length; i++) this.data[i]![this.length] = values[i]!;
     this.length++;
   }
   column(name: Name): Float64Array {
-    return this.data[name].subarray(0, this.length);
+    return this.data[this.at[name]]!.subarray(0, this.length);
   }
 }
 

@@ -2,7 +2,7 @@
 // stats job runs this on a task worker's connection, inside one read transaction).
 import type { QueueReason, QueueRow, ReviewReport, ReviewTask } from '../../../shared/api/review';
 import type { Db } from '../store/db';
-import { adjudicatedItems, humanAnnotatorCount, humanLabels, modelPairRewards, pairLengths, withReadCache } from '../store/review';
+import { adjudicatedItems, humanAnnotatorCount, humanLabels, itemExternalIds, modelPairRewards, pairLengths, withReadCache } from '../store/review';
 import { reviewRankings, reviewRubrics, reviewSteps, reviewVerdicts } from './judgements';
 import { reviewPairwise } from './pairwise';
 
@@ -10,6 +10,12 @@ export interface Review {
   report: ReviewReport;
   /** Per task, most disputed first. */
   queues: Record<ReviewTask, QueueRow[]>;
+}
+
+/** Queue rows with their items' external ids filled in (read only for the rows shown: a page, not 100k). */
+export function withExternalIds(db: Db, rows: QueueRow[]): QueueRow[] {
+  const ids = itemExternalIds(db, [...new Set(rows.map((r) => r.itemId))]);
+  return rows.map((r) => ({ ...r, externalId: ids.get(r.itemId) ?? null }));
 }
 
 /** Most disputed first; then the item with more labels; then source order. */

@@ -5,7 +5,7 @@ import type { ApiParsed } from '../../../shared/api';
 import type { AdjudicationLabel, AdjudicationView, ReviewTask } from '../../../shared/api/review';
 import type { Choice, Verdict } from '../../../shared/domain';
 import { invalidInput } from '../errors';
-import { buildReview, type Review } from '../review/report';
+import { buildReview, withExternalIds, type Review } from '../review/report';
 import type { Db } from '../store/db';
 import { responseCount } from '../store/items';
 import { itemCurrentLabels, itemModelRewards, latestAdjudication, recordAdjudication, reviewWatermark } from '../store/review';
@@ -41,7 +41,7 @@ export function reviewHandlers({ db, jobs, events, options }: ServiceContext): F
     reviewReport: async ({ project, refresh }) => (await reviewOf(project, refresh)).report,
     reviewQueue: async ({ project, task, reason, includeAdjudicated, offset, limit }) => {
       const rows = (await reviewOf(project)).queues[task].filter((r) => (!reason || r.reasons.includes(reason)) && (includeAdjudicated || !r.adjudicated));
-      return { rows: rows.slice(offset, offset + limit), total: rows.length };
+      return { rows: withExternalIds(db, rows.slice(offset, offset + limit)), total: rows.length };
     },
     adjudicationView: ({ project, itemId, task }) => {
       const row = requireProject(db, project);
