@@ -44,6 +44,7 @@ export const EXPORT_FORMATS = [
   'helpsteer3',
   'prometheus',
   'critique',
+  'consensus',
   'scores',
 ] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -78,6 +79,7 @@ export const FORMAT_TITLES: Record<string, string> = {
   helpsteer3: 'HelpSteer3 preference (per-annotator preferences)',
   rar: 'Rubrics-as-Rewards (per-prompt weighted criteria)',
   prometheus: 'Prometheus Feedback-Collection (critique + 1–5 score)',
+  consensus: 'Consensus: every annotator’s label, soft labels, Dawid–Skene, the hard label',
   critique: 'Critiques (prompt, response, critique, verdict)',
   scores: 'Model scores (one line per scored response)',
 };

@@ -8,8 +8,12 @@
 // (c) the guidelines are written with a live preview and `g` shows them while labeling (Esc closes);
 // (d) a critique is saved from its box, and an imported (source) critique is shown, edited, and kept
 //     beside the edit.
+// (e) an item's own criteria are written in the app (Shift+E opens the dialog; a bad key is named on its
+//     field and saves nothing), the item is then rated under them by keyboard, and the rating revision
+//     names the item's rubric version; saving the same criteria makes no new version, and Esc asks before
+//     dropping edits.
 // With ARBITER_SHOTS=1 it also writes docs/screenshots/rubric-editor-{light,dark}.png,
-// ratings-{light,dark}.png and ratings-winners-light.png.
+// ratings-{light,dark}.png, ratings-winners-light.png and item-criteria-{light,dark}.png.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +47,11 @@ const ITEMS = [
       },
       { text: 'I can’t help with legal disputes. Please consult a qualified lawyer in your area.' },
     ],
+  },
+  {
+    id: 'own',
+    prompt: 'When did the Berlin Wall fall? Cite a source.',
+    responses: [{ text: 'On 9 November 1989 (Encyclopaedia Britannica, “Berlin Wall”).' }, { text: 'In 1991, when the Soviet Union ended.' }],
   },
 ];
 
@@ -104,7 +113,7 @@ beforeAll(async () => {
   ({ page, problems } = await openApp(browser, host, { annotator: ANNOTATOR }));
   await createProjectViaUi(page, PROJECT);
   await importViaUi(page, writeJsonl(host.home, 'pairs.jsonl', ITEMS));
-  expect(await page.getByTestId('import-result').innerText()).toMatch(/Imported 6 new items/);
+  expect(await page.getByTestId('import-result').innerText()).toMatch(/Imported 7 new items/);
   const { rows } = await host.api<{ rows: { id: number; externalId: string }[] }>('listItems', { project: PROJECT });
   for (const row of rows) ids.set(row.externalId, row.id);
 });
@@ -382,6 +391,111 @@ describe('critiques', () => {
   });
 });
 
+describe('item criteria', () => {
+  it('(e) writes an item’s own criteria from the compare screen, rates under them by keyboard, and a bad key saves nothing', async () => {
+    const itemId = ids.get('own')!;
+    const ownRubric = () => host.api<{ version: number; stored: boolean; labels: number; criteria: { key: string; description: string; required: boolean; scale: { type: string } }[] }>('getRubric', { project: PROJECT, rubric: 'item', itemId });
+    await openCompare('own');
+    await onItem('own');
+    const version = page.getByTestId('rubric-version');
+    await expect.poll(() => version.getAttribute('data-rubric')).toBe('quality');
+
+    // Shift+E opens the dialog: no criteria of its own yet, one blank criterion with the focus in its key.
+    await page.keyboard.press('Shift+E');
+    const dialog = page.getByTestId('item-criteria-dialog');
+    await dialog.waitFor();
+    await expect.poll(() => dialog.getByTestId('item-criteria-state').innerText()).toMatch(/No criteria of its own yet: it is rated under the project’s quality\. Saving makes its v1/);
+    const cards = dialog.getByTestId('criterion-card');
+    await expect.poll(() => cards.count()).toBe(1);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('criterion-key');
+    // A bad key is named on its field, in shared/rubric.ts's words; saving then saves nothing.
+    await page.keyboard.type('Accuracy 1');
+    await expect.poll(() => cards.nth(0).getByTestId('field-error').first().innerText()).toMatch(/must be a slug: lowercase letters/);
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => dialog.getByTestId('item-criteria-message').innerText()).toMatch(/Not saved: 1 problem to fix/);
+    await expect(ownRubric()).rejects.toThrow(/has no criteria of its own/);
+    expect(await version.getAttribute('data-rubric')).toBe('quality');
+
+    // Two criteria: a required 1–5 accuracy, and a yes / no "cites a source".
+    await cards.nth(0).getByTestId('criterion-key').fill('accuracy');
+    await expect.poll(() => cards.nth(0).getByTestId('field-error').count()).toBe(0);
+    await cards.nth(0).getByTestId('criterion-required').check();
+    await cards.nth(0).getByTestId('criterion-description-input').fill('Is the **date** right?');
+    await dialog.getByTestId('item-criteria-add').click();
+    await expect.poll(() => cards.count()).toBe(2);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-testid="criterion-card"]') === document.querySelectorAll('[data-testid="criterion-card"]')[1])).toBe(true);
+    await page.keyboard.type('cites_source');
+    await cards.nth(1).getByTestId('criterion-scale').selectOption('binary');
+    await cards.nth(1).getByTestId('criterion-description-input').fill('Does it name where the date comes from?');
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    // The item is rated under its own criteria now, and the bar says which version.
+    await expect.poll(() => version.getAttribute('data-rubric')).toBe('item');
+    expect(await version.getAttribute('data-version')).toBe('1');
+    expect(await version.innerText()).toMatch(/this item’s criteria\s*v1/);
+    expect(await page.getByTestId('item-criteria-note').innerText()).toMatch(/Saved as this item’s criteria v1/);
+    const saved = await ownRubric();
+    expect(saved).toMatchObject({ version: 1, stored: true });
+    expect(saved.criteria.map((c) => [c.key, c.scale.type, c.required])).toEqual([
+      ['accuracy', 'likert', true],
+      ['cites_source', 'binary', false],
+    ]);
+
+    // Rated from the keyboard: Tab, digits, y / n, then the winners per criterion.
+    const order = await shownOrder('own');
+    const [l, r] = [letter(order[0]!), letter(order[1]!)];
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe(`${l}:accuracy`);
+    expect(await page.getByTestId('criterion-description').innerText()).toMatch(/date/);
+    await page.keyboard.press('5');
+    expect(await focused()).toBe(`${l}:cites_source`);
+    await page.keyboard.press('y');
+    expect(await focused()).toBe(`${r}:accuracy`);
+    await page.keyboard.press('2');
+    await page.keyboard.press('n');
+    expect(await focused()).toBe('winner:accuracy');
+    await page.keyboard.press('1');
+    await page.keyboard.press('1');
+    await page.keyboard.press('Escape');
+    await ratingsSaved();
+    const revision = (await history('own', 'rubric')).at(-1)!;
+    expect(revision.body).toMatchObject({ rubric: 'item', rubric_version: 1 });
+    expect(revision.body.ratings).toEqual({ [l]: { accuracy: 5, cites_source: 1 }, [r]: { accuracy: 2, cites_source: 0 } });
+    expect(revision.body.criterion_winner).toEqual({ accuracy: l, cites_source: l });
+    await expect.poll(async () => (await ownRubric()).labels).toBe(1);
+
+    // The dialog starts from the item's criteria; saving them unchanged makes no new version.
+    await page.getByTestId('item-criteria-open').click();
+    await dialog.waitFor();
+    await expect.poll(() => cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))).toEqual(['accuracy', 'cites_source']);
+    expect(await dialog.getByTestId('item-criteria-state').innerText()).toMatch(/Newest version v1, 1 label/);
+    await dialog.getByTestId('item-criteria-save').click();
+    await expect.poll(() => dialog.getByTestId('item-criteria-message').innerText()).toMatch(/No changes: this item’s criteria stay v1/);
+    expect((await ownRubric()).version).toBe(1);
+    // Esc with edits asks first: Esc again keeps editing, Discard closes without saving.
+    await cards.nth(1).getByTestId('criterion-key').fill('cites');
+    expect(await dialog.getByTestId('item-criteria-state').innerText()).toMatch(/Saving makes v2/);
+    await page.keyboard.press('Escape');
+    await dialog.getByTestId('item-criteria-confirm').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.getByTestId('item-criteria-confirm').count()).toBe(0);
+    expect(await dialog.count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await dialog.getByTestId('item-criteria-discard').click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect((await ownRubric()).criteria.map((c) => c.key)).toEqual(['accuracy', 'cites_source']);
+    // Without edits Esc just closes; the screen's keys work again (digits choose).
+    await page.keyboard.press('Shift+E');
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    await onItem('own');
+    expect(await history('own', 'pairwise')).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe.runIf(SHOTS)('screenshots', () => {
   it('the rubric editor and ratings under responses, light and dark', async () => {
     const shots = join(ROOT, 'docs', 'screenshots');
@@ -412,6 +526,27 @@ describe.runIf(SHOTS)('screenshots', () => {
         await p.waitForTimeout(400);
         await p.screenshot({ path: join(shots, 'ratings-winners-light.png') });
       }
+      await p.context().close();
+    }
+  });
+
+  it('the item’s own criteria dialog, light and dark', async () => {
+    const shots = join(ROOT, 'docs', 'screenshots');
+    for (const theme of ['light', 'dark'] as const) {
+      const opened = await openApp(browser, host, { annotator: ANNOTATOR, theme, width: 1440, height: 900 });
+      const p = opened.page;
+      await p.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/item/${ids.get('own')}`);
+      await p.getByTestId('ratings-bar').waitFor();
+      await p.keyboard.press('Shift+E');
+      const dialog = p.getByTestId('item-criteria-dialog');
+      await expect.poll(() => dialog.getByTestId('criterion-card').count()).toBe(2);
+      // An edit in progress: a third criterion with a bad key, named on its field.
+      await dialog.getByTestId('item-criteria-add').click();
+      await p.keyboard.type('Too Vague');
+      await dialog.getByTestId('field-error').first().waitFor();
+      await p.waitForTimeout(300);
+      await p.screenshot({ path: join(shots, `item-criteria-${theme}.png`) });
+      expect(opened.problems).toEqual([]);
       await p.context().close();
     }
   });

@@ -5,34 +5,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LabelingOrder } from '../../shared/domain';
-import { ArbiterService } from '../../electron/core/service';
-import { openDb, type Db } from '../../electron/core/store/db';
-import { itemInserter } from '../../electron/core/store/items';
-import { createProject } from '../../electron/core/store/projects';
+import type { Db } from '../../electron/core/store/db';
+import { pairProject } from '../helpers/project';
 import { tempDir } from '../helpers/tmp';
 
 const N = 40;
 
 function setup(dbPath = join(tempDir(), 'arbiter.db')) {
-  const db = openDb(dbPath);
-  const project = createProject(db, 'p');
-  const insert = itemInserter(db, project.id);
-  const ids = db.transaction(() =>
-    Array.from({ length: N }, (_, i) =>
-      insert.insert({
-        externalId: `q${i}`,
-        prompt: `prompt ${i}`,
-        responses: [
-          { content: `left ${i}`, model: null, steps: null },
-          { content: `right ${i}`, model: null, steps: null },
-        ],
-        reference: null,
-        metadata: {},
-      }).id,
-    ),
-  )();
-  db.prepare('UPDATE project SET visible_seq = (SELECT MAX(seq) + 1 FROM item), item_count = ? WHERE id = ?').run(N, project.id);
-  const service = new ArbiterService(db, { dbPath, transport: 'http', version: 'test', defaultAnnotator: 'a' });
+  const { db, service, ids } = pairProject(dbPath, { items: N, texts: (i) => [`left ${i}`, `right ${i}`], annotator: 'a', visibleSeq: 'all' });
   return { db, service, ids };
 }
 

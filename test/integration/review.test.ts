@@ -4,35 +4,19 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportProject, importLabelsFile } from '../../electron/core/formats';
-import { ArbiterService } from '../../electron/core/service';
-import { openDb } from '../../electron/core/store/db';
-import { itemInserter } from '../../electron/core/store/items';
-import { createProject } from '../../electron/core/store/projects';
 import { readFileSync } from 'node:fs';
+import { pairProject } from '../helpers/project';
 import { tempDir } from '../helpers/tmp';
 
 function setup(items = 5) {
   const dir = tempDir();
-  const dbPath = join(dir, 'arbiter.db');
-  const db = openDb(dbPath);
-  const project = createProject(db, 'p');
-  const insert = itemInserter(db, project.id);
-  const ids = db.transaction(() =>
-    Array.from({ length: items }, (_, i) =>
-      insert.insert({
-        externalId: `q${i}`,
-        prompt: `prompt ${i}`,
-        responses: [
-          { content: `a short answer ${i}`, model: 'm1', steps: null },
-          { content: `a much longer answer to question ${i}, with more words`, model: 'm2', steps: null },
-        ],
-        reference: null,
-        metadata: {},
-      }).id,
-    ),
-  )();
-  db.prepare('UPDATE project SET visible_seq = 1000000, item_count = ? WHERE id = ?').run(items, project.id);
-  const service = new ArbiterService(db, { dbPath, transport: 'http', version: 'test', defaultAnnotator: 'lead' });
+  const { db, service, ids } = pairProject(join(dir, 'arbiter.db'), {
+    items,
+    texts: (i) => [`a short answer ${i}`, `a much longer answer to question ${i}, with more words`],
+    models: ['m1', 'm2'],
+    annotator: 'lead',
+    visibleSeq: 1000000,
+  });
   return { db, dir, service, ids };
 }
 
@@ -139,6 +123,31 @@ describe('team review', () => {
     // Merging the file again adds nothing, not even a second adjudication.
     expect(await importLabelsFile(other.db, { path: file, project: 'p' })).toMatchObject({ added: 0 });
     expect(other.db.prepare('SELECT COUNT(*) FROM adjudication').pluck().get()).toBe(1);
+  });
+
+  it('exports every annotator’s label, soft labels, Dawid–Skene and the hard label (the adjudication where there is one)', async () => {
+    const s = setup();
+    await label(s, 'alice', ['A', 'A', 'B', 'A', 'B']);
+    await label(s, 'bob', ['A', 'B', 'B', 'A', 'A']);
+    await label(s, 'carol', ['A', 'B', 'B']);
+    await s.service.dispatch('adjudicate', { project: 'p', annotator: 'lead', itemId: s.ids[4]!, choice: 'B', note: '' });
+    const out = join(s.dir, 'consensus.jsonl');
+    const summary = await exportProject(s.db, { project: 'p', format: 'consensus', out });
+    expect(summary.written).toBe(5);
+    type Line = { id: string; labels: { annotator: string; annotator_uuid: string; choice: string }[]; soft: Record<string, number>; majority: string; dawid_skene: Record<string, number>; adjudicated: string | null; label: string };
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
+    const q1 = lines.find((l) => l.id === 'q1')!;
+    expect(q1.labels.map((l) => [l.annotator, l.choice]).sort()).toEqual([['alice', 'A'], ['bob', 'B'], ['carol', 'B']]);
+    expect(q1.labels.every((l) => /^[0-9a-f-]{36}$/.test(l.annotator_uuid))).toBe(true);
+    expect(q1.soft).toEqual({ A: 0.3333, B: 0.6667, tie: 0, both_bad: 0 });
+    expect(q1).toMatchObject({ majority: 'B', label: 'B', adjudicated: null });
+    expect(Object.values(q1.dawid_skene).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 3);
+    // q4: alice B, bob A — an even split, which the lead settled as B.
+    const q4 = lines.find((l) => l.id === 'q4')!;
+    expect(q4).toMatchObject({ soft: { A: 0.5, B: 0.5 }, majority: 'tie between votes', adjudicated: 'B', label: 'B' });
+    // The export filters apply: only the adjudicated item.
+    const gold = await exportProject(s.db, { project: 'p', format: 'consensus', out: join(s.dir, 'gold.jsonl'), adjudicatedOnly: true });
+    expect(gold.written).toBe(1);
   });
 
   it('refuses a resolution that does not fit the task or the item, and names why', async () => {

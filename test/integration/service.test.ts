@@ -1,32 +1,12 @@
 // The application service on a real SQLite file: labels as append-only revisions, undo, validation.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ArbiterService } from '../../electron/core/service';
-import { openDb } from '../../electron/core/store/db';
-import { itemInserter } from '../../electron/core/store/items';
-import { createProject } from '../../electron/core/store/projects';
+import { pairProject } from '../helpers/project';
 import { tempDir } from '../helpers/tmp';
 
 function setup(items = 3) {
   const dbPath = join(tempDir(), 'arbiter.db');
-  const db = openDb(dbPath);
-  const project = createProject(db, 'p');
-  const insert = itemInserter(db, project.id);
-  const ids = db.transaction(() =>
-    Array.from({ length: items }, (_, i) =>
-      insert.insert({
-        externalId: `q${i}`,
-        prompt: `prompt ${i}`,
-        responses: [
-          { content: `first ${i}`, model: 'm1', steps: null },
-          { content: `second ${i}`, model: 'm2', steps: null },
-        ],
-        reference: null,
-        metadata: {},
-      }).id,
-    ),
-  )();
-  const service = new ArbiterService(db, { dbPath, transport: 'http', version: 'test', defaultAnnotator: 'alice' });
+  const { db, service, ids } = pairProject(dbPath, { items, texts: (i) => [`first ${i}`, `second ${i}`], models: ['m1', 'm2'], annotator: 'alice' });
   return { db, dbPath, service, ids };
 }
 

@@ -10,6 +10,7 @@ import { iterateItems } from '../store/items';
 import { iterateRevisions } from '../store/labels';
 import { projectSettings, requireProject } from '../store/projects';
 import { encodeArbiter } from './arbiter';
+import { writeConsensus } from './consensus';
 import { isJudgedFormat } from './judgedCodecs';
 import { writeJudged } from './judgedExport';
 import { JsonlWriter } from './jsonl';
@@ -111,7 +112,9 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
         opts.onProgress?.(writer.lines, n);
       };
       const common = { projectId: project.id, annotator: opts.annotator, checkCancelled, onPage, filter: { adjudicatedOnly: opts.adjudicatedOnly, minAgreement: opts.minAgreement } };
-      if (isJudgedFormat(opts.format)) {
+      if (opts.format === 'consensus') {
+        await writeConsensus(db, { ...common, writer, skipped: summary.skipped });
+      } else if (isJudgedFormat(opts.format)) {
         await writeJudged(db, { ...common, format: opts.format, writer, skipped: summary.skipped, notes });
       } else if (isStepFormat(opts.format)) {
         await writeChains(db, { ...common, format: opts.format, neutral: opts.neutral ?? false, segmentation: projectSettings(project).segmentation, writer, skipped: summary.skipped, notes });

@@ -2,18 +2,14 @@
 // helpsteer2-preference, helpsteer3, prometheus, critique. A page of items at a time, each item's current
 // labels of the tasks its format reads (with their bodies), decided by ./resolveRatings.ts; each format's
 // encoder turns an item into its lines, or says why it has none (counted in the summary).
-import type { ExportSummary, ItemRecord, Task } from '../../../shared/domain';
+import type { ItemRecord, Task } from '../../../shared/domain';
 import { ITEM_RUBRIC, type Criterion } from '../../../shared/rubric';
-import { exportGate, type ExportFilter } from '../store/exportGate';
 import type { Db } from '../store/db';
-import { iterateItems } from '../store/items';
 import { headLoader, type HeadLabel } from '../store/labels';
 import { findRubric, itemRubricName, rubricVersion } from '../store/rubrics';
-import type { JsonlWriter } from './jsonl';
+import { forEachPage, type ItemPass } from './itemPass';
 import { JUDGED_CODECS, type JudgedFormat } from './judgedCodecs';
-import type { ExportNotes } from './types';
 
-const PAGE = 1000;
 const NONE: HeadLabel[] = [];
 
 export interface ItemJudgements {
@@ -51,38 +47,18 @@ export function criteriaLoader(db: Db, projectId: number): (item: ItemRecord, ru
   };
 }
 
-export interface JudgedPass {
-  projectId: number;
+export interface JudgedPass extends ItemPass {
   format: JudgedFormat;
-  annotator?: string;
-  writer: JsonlWriter;
-  skipped: ExportSummary['skipped'];
-  notes: ExportNotes;
-  checkCancelled(): void;
-  onPage(read: number): void;
-  filter?: ExportFilter;
 }
 
 export async function writeJudged(db: Db, pass: JudgedPass): Promise<void> {
   const codec = JUDGED_CODECS[pass.format];
   const loaders = new Map(codec.tasks.map((task) => [task, headLoader(db, pass.projectId, undefined, task, true)] as const));
   const criteria = criteriaLoader(db, pass.projectId);
-  const gate = exportGate(db, pass.projectId, pass.filter ?? {}, codec.tasks);
   const tally = new Tally();
-  let read = 0;
-  let page: ItemRecord[] = [];
-  const flush = async () => {
-    pass.checkCancelled();
-    const from = page[0]!.seq;
-    const to = page[page.length - 1]!.seq;
+  await forEachPage(db, pass, codec.tasks, async (items, from, to) => {
     const heads = new Map([...loaders].map(([task, load]) => [task, load(from, to)] as const));
-    const gated = gate(from, to);
-    for (const item of page) {
-      const left = gated.get(item.id);
-      if (left) {
-        pass.skipped[left]++;
-        continue;
-      }
+    for (const item of items) {
       const judgements: ItemJudgements = {
         item,
         labels: (task) => heads.get(task)?.get(item.id) ?? NONE,
@@ -99,14 +75,6 @@ export async function writeJudged(db: Db, pass: JudgedPass): Promise<void> {
         if (pending) await pending;
       }
     }
-    read += page.length;
-    page = [];
-    pass.onPage(read);
-  };
-  for (const item of iterateItems(db, pass.projectId, PAGE)) {
-    page.push(item);
-    if (page.length >= PAGE) await flush();
-  }
-  if (page.length) await flush();
+  });
   pass.notes.extra.push(...codec.notes(tally));
 }

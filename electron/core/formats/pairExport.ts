@@ -9,17 +9,14 @@
 // With --from-ratings (opt-in), an item with ratings but no choice or ranking gives the pairs its weighted
 // rubric totals rank (./rubricTotals.ts), the same way; responses whose totals are equal never pair, and
 // an item whose totals are all equal is a tie: left out and counted, never guessed.
-import type { ExportSummary, ItemRecord } from '../../../shared/domain';
 import type { ExportFormat, RankingPairs } from '../../../shared/formatNames';
-import { exportGate, type ExportFilter } from '../store/exportGate';
 import type { Db } from '../store/db';
-import { iterateItems } from '../store/items';
 import { headLoader, type HeadLabel } from '../store/labels';
 import { needsTranscript } from './content';
 import { encodeHhRlhf } from './hhRlhf';
 import type { JudgedFormat } from './judgedCodecs';
 import { criteriaLoader } from './judgedExport';
-import type { JsonlWriter } from './jsonl';
+import { forEachPage, type ItemPass } from './itemPass';
 import { encodeOpenrlhf } from './openrlhf';
 import { decidePairs, rankingPairs, type PairsDecision } from './resolve';
 import { decideTotals } from './resolveRatings';
@@ -30,7 +27,7 @@ import type { DecidedPair, ExportNotes } from './types';
 import { encodeUltrafeedbackBinarized } from './ultrafeedbackBinarized';
 
 type PairEncoder = (pair: DecidedPair, notes: ExportNotes) => unknown;
-export type PairFormat = Exclude<ExportFormat, 'labels' | 'arbiter' | 'scores' | 'trl-unpaired' | 'trl-stepwise' | 'prm800k' | 'math-shepherd' | 'processbench' | JudgedFormat>;
+export type PairFormat = Exclude<ExportFormat, 'labels' | 'arbiter' | 'scores' | 'consensus' | 'trl-unpaired' | 'trl-stepwise' | 'prm800k' | 'math-shepherd' | 'processbench' | JudgedFormat>;
 
 export const PAIR_ENCODERS: Record<PairFormat, PairEncoder> = {
   trl: encodeTrl,
@@ -46,25 +43,14 @@ export const PAIR_ENCODERS: Record<PairFormat, PairEncoder> = {
 /** Formats whose prompt is one string: these follow the one-shape rule (chat and HH have one shape anyway). */
 export const TEXT_PROMPT_FORMATS: ReadonlySet<PairFormat> = new Set(['trl', 'trl-implicit', 'openrlhf', 'rewardbench']);
 
-const PAGE = 1000;
 const NO_LABELS: HeadLabel[] = [];
 
-export interface PairPass {
-  projectId: number;
+export interface PairPass extends ItemPass {
   format: PairFormat;
-  annotator?: string;
   /** Which pairs a ranking gives. */
   rankingPairs: RankingPairs;
   /** Items with ratings but no choice give pairs from their weighted rubric totals. */
   fromRatings: boolean;
-  writer: JsonlWriter;
-  skipped: ExportSummary['skipped'];
-  notes: ExportNotes;
-  checkCancelled(): void;
-  /** Items read so far (for progress). */
-  onPage(read: number): void;
-  /** --adjudicated-only, --min-agreement. */
-  filter?: ExportFilter;
 }
 
 /** Writes the decided pairs; 'needs-transcripts' when a plain-text pass met a conversation (nothing is final then). */
@@ -77,24 +63,14 @@ export async function writePairs(db: Db, pass: PairPass): Promise<'done' | 'need
   const withRatings = pass.fromRatings || pass.format === 'ultrafeedback-binarized';
   const loadRatings = withRatings ? headLoader(db, pass.projectId, undefined, 'rubric', true) : null;
   const criteria = criteriaLoader(db, pass.projectId);
-  const gate = exportGate(db, pass.projectId, pass.filter ?? {}, ['pairwise', 'ranking', 'rubric']);
-  let read = 0;
   let rankedItems = 0;
   let rankedPairs = 0;
   const fromRatings = { items: 0, pairs: 0, ties: 0 };
-  let page: ItemRecord[] = [];
-  const flush = async (): Promise<boolean> => {
-    pass.checkCancelled();
-    const heads = loadHeads(page[0]!.seq, page[page.length - 1]!.seq);
-    const rankings = loadRankings(page[0]!.seq, page[page.length - 1]!.seq);
-    const ratings = loadRatings?.(page[0]!.seq, page[page.length - 1]!.seq);
-    const gated = gate(page[0]!.seq, page[page.length - 1]!.seq);
-    for (const item of page) {
-      const left = gated.get(item.id);
-      if (left) {
-        pass.skipped[left]++;
-        continue;
-      }
+  const done = await forEachPage(db, pass, ['pairwise', 'ranking', 'rubric'], async (items, from, to) => {
+    const heads = loadHeads(from, to);
+    const rankings = loadRankings(from, to);
+    const ratings = loadRatings?.(from, to);
+    for (const item of items) {
       let decision: PairsDecision = decidePairs(item.responses.length, heads.get(item.id) ?? NO_LABELS, rankings.get(item.id) ?? NO_LABELS, pass.rankingPairs, pass.annotator);
       const totals = ratings ? decideTotals(item.responses.length, ratings.get(item.id) ?? NO_LABELS, pass.annotator, (r, v) => criteria(item, r, v)) : null;
       if (decision.skip && pass.fromRatings && (decision.skip === 'unlabeled' || decision.skip === 'not_pairwise') && totals && !totals.skip) {
@@ -125,16 +101,8 @@ export async function writePairs(db: Db, pass: PairPass): Promise<'done' | 'need
         if (pending) await pending;
       }
     }
-    read += page.length;
-    page = [];
-    pass.onPage(read);
-    return true;
-  };
-  for (const item of iterateItems(db, pass.projectId, PAGE)) {
-    page.push(item);
-    if (page.length >= PAGE && !(await flush())) return 'needs-transcripts';
-  }
-  if (page.length && !(await flush())) return 'needs-transcripts';
+  });
+  if (!done) return 'needs-transcripts';
   if (rankedItems) {
     const margin = pass.format === 'openrlhf' ? '; each pair\'s margin is how many rank groups apart its two responses are' : '';
     pass.notes.extra.push(`${rankedItems} ranked item(s) gave ${rankedPairs} pair(s) (--ranking-pairs ${pass.rankingPairs}; tied responses never pair${margin})`);

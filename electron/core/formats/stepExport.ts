@@ -8,46 +8,34 @@
 //   prm800k        a labeling session (./prm800k.ts)
 // Prompts are text (PRMTrainer tokenizes `prompt` as a string): a conversation is written as an HH-style
 // transcript, and the summary counts them.
-import type { ExportSummary, ItemRecord } from '../../../shared/domain';
+import type { ItemRecord } from '../../../shared/domain';
 import { contentText } from '../../../shared/choices';
 import { responseLetter } from '../../../shared/letters';
 import { segment, type SegmentationMethod } from '../../../shared/segment';
-import { exportGate, type ExportFilter } from '../store/exportGate';
 import type { Db } from '../store/db';
-import { iterateItems } from '../store/items';
 import { headLoader, type HeadLabel } from '../store/labels';
 import { segmentationKey, segmentationsBetween } from '../store/segmentations';
 import { SOURCE_ANNOTATOR } from '../store/annotators';
 import { firstWrongStep, keptChain } from './chain';
 import { promptText } from './content';
-import type { JsonlWriter } from './jsonl';
+import { forEachPage, type ItemPass } from './itemPass';
 import { canonicalLayout, layOut, STEP_TAG } from './mathShepherd';
 import { encodePrm800k } from './prm800k';
 import { decideChain, type ChainJudgement } from './resolve';
-import type { ExportNotes } from './types';
 
 export const STEP_FORMATS = ['trl-stepwise', 'prm800k', 'math-shepherd', 'processbench'] as const;
 export type StepFormat = (typeof STEP_FORMATS)[number];
 export const isStepFormat = (format: string): format is StepFormat => (STEP_FORMATS as readonly string[]).includes(format);
 
-const PAGE = 1000;
 const STEP_MARKER = /^\s*Step\s*\d+/;
 const NO_LABELS: HeadLabel[] = [];
 
-export interface StepPass {
-  projectId: number;
+export interface StepPass extends ItemPass {
   format: StepFormat;
-  annotator?: string;
   /** Neutral (0) steps are true in trl-stepwise and "+" in math-shepherd. */
   neutral: boolean;
   /** How the project cuts a response that has no stored steps (a label that does not name its version). */
   segmentation: SegmentationMethod;
-  writer: JsonlWriter;
-  skipped: ExportSummary['skipped'];
-  notes: ExportNotes;
-  checkCancelled(): void;
-  onPage(read: number): void;
-  filter?: ExportFilter;
 }
 
 interface Tally {
@@ -78,28 +66,19 @@ export async function writeChains(db: Db, pass: StepPass): Promise<void> {
   const loadHeads = headLoader(db, pass.projectId, pass.annotator, 'steps', true);
   // With an annotator named, the file's own judgement is still read for what only it may know (an outcome).
   const loadSource = pass.annotator !== undefined && pass.format === 'processbench' ? headLoader(db, pass.projectId, SOURCE_ANNOTATOR, 'steps', true) : null;
-  const gate = exportGate(db, pass.projectId, pass.filter ?? {}, ['steps']);
   const tally: Tally = { cut: 0, neutralSteps: 0, unratedInside: 0, mismatched: 0, transcripts: 0, noOutcome: 0, restored: 0, anew: 0, undecided: 0, markers: 0 };
-  let read = 0;
-  let page: ItemRecord[] = [];
-  const flush = async () => {
-    pass.checkCancelled();
-    const heads = loadHeads(page[0]!.seq, page[page.length - 1]!.seq);
-    const sources = loadSource?.(page[0]!.seq, page[page.length - 1]!.seq);
-    let low = page[0]!.id;
+  await forEachPage(db, pass, ['steps'], async (items, from, to) => {
+    if (!items.length) return;
+    const heads = loadHeads(from, to);
+    const sources = loadSource?.(from, to);
+    let low = items[0]!.id;
     let high = low;
-    for (const item of page) {
+    for (const item of items) {
       low = Math.min(low, item.id);
       high = Math.max(high, item.id);
     }
     const segmentations = segmentationsBetween(db, low, high);
-    const gated = gate(page[0]!.seq, page[page.length - 1]!.seq);
-    for (const item of page) {
-      const left = gated.get(item.id);
-      if (left) {
-        pass.skipped[left]++;
-        continue;
-      }
+    for (const item of items) {
       const labels = heads.get(item.id) ?? NO_LABELS;
       for (const response of item.responses) {
         const letter = responseLetter(response.index);
@@ -135,15 +114,7 @@ export async function writeChains(db: Db, pass: StepPass): Promise<void> {
         if (pending) await pending;
       }
     }
-    read += page.length;
-    page = [];
-    pass.onPage(read);
-  };
-  for (const item of iterateItems(db, pass.projectId, PAGE)) {
-    page.push(item);
-    if (page.length >= PAGE) await flush();
-  }
-  if (page.length) await flush();
+  });
   pass.notes.extra.push(...stepNotes(pass, tally));
 }
 

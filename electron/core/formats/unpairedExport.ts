@@ -4,30 +4,17 @@
 // prompt and response written is text; once one is a message list, the pass stops and is run again
 // conversational, every prompt a message list (text as one user message) and every completion one
 // (text as one assistant message).
-import type { Content, ExportSummary, ItemRecord } from '../../../shared/domain';
-import { exportGate, type ExportFilter } from '../store/exportGate';
+import type { Content } from '../../../shared/domain';
 import type { Db } from '../store/db';
-import { iterateItems } from '../store/items';
 import { headLoader, type HeadLabel } from '../store/labels';
 import { isTranscriptPrompt, parseTranscriptPrompt, promptText, responseText, toChat } from './content';
-import type { JsonlWriter } from './jsonl';
+import { forEachPage, type ItemPass } from './itemPass';
 import { decideUnpaired } from './resolve';
-import type { ExportNotes } from './types';
 
-const PAGE = 1000;
 const NO_LABELS: HeadLabel[] = [];
 
-export interface UnpairedPass {
-  projectId: number;
-  annotator?: string;
-  writer: JsonlWriter;
-  skipped: ExportSummary['skipped'];
-  /** promptShape 'text' (standard) or 'chat' (conversational). */
-  notes: ExportNotes;
-  checkCancelled(): void;
-  onPage(read: number): void;
-  filter?: ExportFilter;
-}
+/** notes.promptShape: 'text' (standard) or 'chat' (conversational). */
+export type UnpairedPass = ItemPass;
 
 const isList = (content: Content) => Array.isArray(content);
 
@@ -44,24 +31,12 @@ export async function writeUnpaired(db: Db, pass: UnpairedPass): Promise<'done' 
     pairwise: headLoader(db, pass.projectId, pass.annotator, 'pairwise'),
     ranking: headLoader(db, pass.projectId, pass.annotator, 'ranking'),
   };
-  const gate = exportGate(db, pass.projectId, pass.filter ?? {}, ['verdict', 'pairwise', 'ranking']);
-  let read = 0;
   let good = 0;
   let bad = 0;
   let wrapped = 0;
-  let page: ItemRecord[] = [];
-  const flush = async (): Promise<boolean> => {
-    pass.checkCancelled();
-    const from = page[0]!.seq;
-    const to = page[page.length - 1]!.seq;
+  const done = await forEachPage(db, pass, ['verdict', 'pairwise', 'ranking'], async (items, from, to) => {
     const heads = { verdict: loaders.verdict(from, to), pairwise: loaders.pairwise(from, to), ranking: loaders.ranking(from, to) };
-    const gated = gate(from, to);
-    for (const item of page) {
-      const left = gated.get(item.id);
-      if (left) {
-        pass.skipped[left]++;
-        continue;
-      }
+    for (const item of items) {
       const decision = decideUnpaired(
         item.responses.length,
         { verdict: heads.verdict.get(item.id) ?? NO_LABELS, pairwise: heads.pairwise.get(item.id) ?? NO_LABELS, ranking: heads.ranking.get(item.id) ?? NO_LABELS },
@@ -84,16 +59,8 @@ export async function writeUnpaired(db: Db, pass: UnpairedPass): Promise<'done' 
         if (pending) await pending;
       }
     }
-    read += page.length;
-    page = [];
-    pass.onPage(read);
-    return true;
-  };
-  for (const item of iterateItems(db, pass.projectId, PAGE)) {
-    page.push(item);
-    if (page.length >= PAGE && !(await flush())) return 'needs-chat';
-  }
-  if (page.length && !(await flush())) return 'needs-chat';
+  });
+  if (!done) return 'needs-chat';
   if (chat) pass.notes.extra.push(`Every line is conversational (message lists), one shape for the whole file, because some prompts or responses are conversations${wrapped ? `; ${wrapped} text prompt(s) were wrapped as one user message` : ''}`);
   if (good + bad > 0 && (good === 0 || bad === 0))
     pass.notes.extra.push(`every label is ${good ? 'true' : 'false'}: KTO learns best from both desirable and undesirable completions`);

@@ -24,13 +24,9 @@ export function withReadCache<T>(db: Db, read: () => T, cacheKib = 256 * 1024): 
   }
 }
 
-export interface ReviewLabelRow {
-  itemId: number;
-  seq: number;
-  externalId: string | null;
-  annotatorId: number;
+/** The columns of a label revision that review reads, with the name of who made it. */
+export interface LabelColumns {
   annotator: string;
-  task: Task;
   choice: string | null;
   strength: number | null;
   /** JSON text: best first, groups of tied response indexes. */
@@ -40,6 +36,14 @@ export interface ReviewLabelRow {
   /** JSON text of the revision body (rationale, time_ms, prelabel_visible, steps, first_error, ratings). */
   body: string;
   createdAt: string;
+}
+
+export interface ReviewLabelRow extends LabelColumns {
+  itemId: number;
+  seq: number;
+  externalId: string | null;
+  annotatorId: number;
+  task: Task;
 }
 
 /**
@@ -145,18 +149,7 @@ export function itemCurrentLabels(db: Db, itemId: number, task: Task) {
        FROM label_head h JOIN label l ON l.seq = h.label_seq JOIN annotator a ON a.id = h.annotator_id
        WHERE h.item_id = ? AND h.task = ? AND h.done = 1 ORDER BY a.kind, a.name`,
     )
-    .all(itemId, task) as {
-    annotator: string;
-    kind: string;
-    uuid: string;
-    id: string;
-    choice: string | null;
-    strength: number | null;
-    ranking: string | null;
-    shownOrder: string | null;
-    body: string;
-    createdAt: string;
-  }[];
+    .all(itemId, task) as (LabelColumns & { kind: string; uuid: string; id: string })[];
 }
 
 export interface AdjudicationRow {
@@ -234,4 +227,22 @@ export function itemModelRewards(db: Db, itemId: number): { model: string; rewar
     byModel.set(r.model, list);
   }
   return [...byModel].map(([model, rewards]) => ({ model, rewards: Array.from(rewards, (x) => x ?? null) }));
+}
+
+/** People by annotator id: their names and uuids (for exports that list who said what). */
+export function humanAnnotators(db: Db): Map<number, { name: string; uuid: string }> {
+  const rows = db.prepare("SELECT id, name, uuid FROM annotator WHERE kind = 'human'").all() as { id: number; name: string; uuid: string }[];
+  return new Map(rows.map((r) => [r.id, { name: r.name, uuid: r.uuid }]));
+}
+
+/** The newest adjudicated choice of each pairwise item of the project that has one. */
+export function adjudicatedChoices(db: Db, projectId: number): Map<number, string | null> {
+  const rows = db
+    .prepare(
+      `SELECT d.item_id, l.choice FROM adjudication d JOIN label l ON l.seq = d.label_seq JOIN item i ON i.id = d.item_id
+       WHERE i.project_id = ? AND d.task = 'pairwise' AND d.seq = (SELECT MAX(e.seq) FROM adjudication e WHERE e.item_id = d.item_id AND e.task = 'pairwise')`,
+    )
+    .raw()
+    .all(projectId) as [number, string | null][];
+  return new Map(rows);
 }

@@ -36,6 +36,7 @@ const RATINGS: Shortcut[] = [
   [[['Esc']], 'Done rating: digits choose again (1–4)'],
   [[['Ctrl', 'Z']], 'Undo the last rating or choice'],
   [[['g']], 'Guidelines (g or Esc closes them)'],
+  [[['Shift', 'E']], 'Criteria for this item: write or edit its own (Ctrl+S saves, Esc closes)'],
 ];
 
 const STEPS: Shortcut[] = [

@@ -215,3 +215,22 @@ export function useOutbox<P extends object, R>(project: string, annotator: strin
 
   return { status, say, update, unsaved, save, enqueue, isPending, pendingFor, settled, retryNow };
 }
+
+/**
+ * An outbox of saves that each hold an item's whole sheet (ratings, critiques): a save is stored as
+ * `{ input }`, and one that a newer save of the same item overtook while waiting is not sent.
+ */
+export function useSheetOutbox<I extends SaveTarget, R>(project: string, annotator: string, storageKey: string, send: (input: I) => Promise<R>) {
+  const box = useOutbox<{ input: I }, R>(project, annotator, {
+    storageKey,
+    target: (p) => p.input,
+    send: (p) => send(p.input),
+    supersedes: (newer, older) => newer.input.project === older.input.project && newer.input.annotator === older.input.annotator && newer.input.itemId === older.input.itemId,
+  });
+  const { save: saveShared, pendingFor: pendingShared } = box;
+  const save = useCallback((input: I, words: string, itemNumber: number) => saveShared({ input }, words, itemNumber), [saveShared]);
+  /** The newest save of this item still waiting (shown over what the host answered). */
+  const pendingFor = useCallback((itemId: number): I | null => pendingShared(itemId)?.input ?? null, [pendingShared]);
+  const { status, say, unsaved, settled, retryNow } = box;
+  return { status, say, unsaved, save, pendingFor, settled, retryNow };
+}

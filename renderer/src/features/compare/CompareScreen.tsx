@@ -16,14 +16,9 @@ import { ResponseColumn, type Verdict } from './ResponseColumn';
 import { describeLabel, useLabeling } from './useLabeling';
 import { useColumnDiffs, useReading } from './useReading';
 import { CritiqueBox } from '../critiques/CritiqueBox';
-import { useCritiquesOutbox } from '../critiques/outbox';
-import { useCritiques } from '../critiques/useCritiques';
-import { useRatingsOutbox } from '../rubrics/outbox';
 import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
-import { useRatings, type ItemShape } from '../rubrics/useRatings';
-
-/** One undo list for the screen: a choice (undone by the labeling loop), or a change to an item's ratings. */
-type UndoEntry = { kind: 'choice' } | { kind: 'rating'; itemId: number };
+import { useItemNotes } from '../rubrics/useItemNotes';
+import type { ItemShape } from '../rubrics/useRatings';
 
 const SCREEN_BY_DIGIT: Record<number, ScreenChoice> = { 1: 'left', 2: 'right', 3: 'tie', 4: 'both_bad' };
 
@@ -61,7 +56,6 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
     prefetchNotes.current(next.id);
   });
   const { item, phase, notice, unsaved } = labeling;
-  const undoList = useRef<UndoEntry[]>([]);
   const shape: ItemShape | null = useMemo(
     () => (item && phase === 'ready' && item.responses.length === 2 ? { id: item.id, seq: item.seq, responses: item.responses.length, shownOrder: item.shownOrder } : null),
     // The shape stands for the item's identity: a new answer for the same item keeps it.
@@ -69,17 +63,13 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   );
   const leftLetter = shape ? responseLetter(shape.shownOrder[0]!) : 'A';
   const rightLetter = shape ? responseLetter(shape.shownOrder[1]!) : 'B';
-  const ratingsOutbox = useRatingsOutbox(project, annotator);
-  const critiquesOutbox = useCritiquesOutbox(project, annotator);
-  const ratings = useRatings({
+  const notes = useItemNotes({
     project,
     annotator,
     item: shape,
-    outbox: ratingsOutbox,
     sideName: (letter) => (letter === leftLetter ? 'Left' : letter === rightLetter ? 'Right' : letter),
-    onChange: (changed) => undoList.current.push({ kind: 'rating', itemId: changed }),
   });
-  const critiques = useCritiques({ project, annotator, item: shape, outbox: critiquesOutbox });
+  const { ratings, critiques } = notes;
   prefetchNotes.current = (id) => {
     ratings.prefetch(id);
     critiques.prefetch(id);
@@ -126,12 +116,11 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
     (choice: ScreenChoice, strength: Strength | null) => {
       const on = item;
       // Required criteria first: the choice is not saved while one has no value, and the screen says which.
-      if (!ratings.mayLeave('choose')) return;
-      critiques.flush();
+      if (!notes.mayLeave('choose')) return;
       const saved = labeling.choose(choice, strength, showPrelabels);
       setSlight(false);
       if (!saved || !on) return;
-      undoList.current.push({ kind: 'choice' });
+      notes.judged();
       if (mode !== 'blind') {
         setReveal(null);
         return;
@@ -150,7 +139,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
         setReveal((r) => (r && r.itemId === id ? { ...r, loaded: result } : r));
       });
     },
-    [labeling, item, showPrelabels, mode, loadPrelabels, ratings, critiques],
+    [labeling, item, showPrelabels, mode, loadPrelabels, notes],
   );
 
   const accept = useCallback(
@@ -163,33 +152,23 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
 
   /** Ctrl+Z: the last thing done here, a rating or a choice (ratings of an item no longer shown are passed over). */
   const undo = useCallback(() => {
-    for (;;) {
-      const last = undoList.current.pop();
-      if (last?.kind === 'rating') {
-        if (last.itemId !== item?.id) continue;
-        if (ratings.undo(last.itemId)) return;
-        continue;
-      }
-      setReveal(null);
-      void labeling.undo();
-      return;
-    }
-  }, [labeling, ratings, item?.id]);
+    if (notes.undoRating(item?.id)) return;
+    setReveal(null);
+    void labeling.undo();
+  }, [labeling, notes, item?.id]);
 
   /** → : on to the next item, unless a required criterion started here still has no value. */
   const goNext = useCallback(() => {
-    if (!ratings.mayLeave('next')) return;
-    critiques.flush();
+    if (!notes.mayLeave('next')) return;
     void labeling.go('next');
-  }, [labeling, ratings, critiques]);
+  }, [labeling, notes]);
   const goPrevious = useCallback(() => {
-    ratings.flush();
-    critiques.flush();
+    notes.flush();
     void labeling.go('previous');
-  }, [labeling, ratings, critiques]);
+  }, [labeling, notes]);
 
   // Rating mode (Tab enters it, Esc leaves) sees each key first: while a criterion has the focus, its keys
-  // are the ratings' and no digit ${'chooses' if name=='choice' else 'gives a verdict'}, no letter leaves the screen.
+  // are the ratings' and no digit chooses, no letter leaves the screen.
   useGlobalKeys((event) => void ratings.handleKey(event), keysEnabled, true);
 
   useGlobalKeys((event) => {

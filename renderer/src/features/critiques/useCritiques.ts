@@ -7,6 +7,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { CritiqueView } from '../../../../shared/api';
 import { newRevisionId } from '../../../../shared/revisionId';
 import { api, errorMessage } from '../../api';
+import { useItemLoads } from '../../components/itemLoads';
 import { lettersOf, type ItemShape } from '../rubrics/useRatings';
 import type { useCritiquesOutbox } from './outbox';
 
@@ -32,7 +33,6 @@ function stateText(texts: Record<string, string>, wrong: Record<string, boolean>
 type Loaded = { mine: CritiqueView | null; original: CritiqueView | null };
 
 export function useCritiques({ project, annotator, item, outbox }: { project: string; annotator: string; item: ItemShape | null; outbox: Outbox }) {
-  const loads = useRef(new Map<number, Promise<Loaded>>());
   const entries = useRef(new Map<number, Entry>());
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
   const [entry, setEntry] = useState<Entry | null>(null);
@@ -41,19 +41,7 @@ export function useCritiques({ project, annotator, item, outbox }: { project: st
   const itemRef = useRef(item);
   itemRef.current = item;
 
-  const fetchCritiques = useCallback(
-    (itemId: number) => {
-      let promise = loads.current.get(itemId);
-      if (!promise) {
-        promise = api.getCritiques({ project, annotator, itemId });
-        loads.current.set(itemId, promise);
-        promise.catch(() => loads.current.delete(itemId));
-      }
-      return promise;
-    },
-    [project, annotator],
-  );
-  const prefetch = useCallback((itemId: number) => void fetchCritiques(itemId).catch(() => undefined), [fetchCritiques]);
+  const { fetchItem: fetchCritiques, prefetch } = useItemLoads<Loaded>(project, annotator, (ask) => api.getCritiques(ask));
 
   const save = useCallback(
     (e: Entry, responses: number) => {

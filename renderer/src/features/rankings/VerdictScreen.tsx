@@ -16,13 +16,9 @@ import { BarButton, Centered, ItemLine, StatusLine, UnsavedBanner } from './part
 import { screenFor } from './ScreenTabs';
 import { useJudgementLoop } from './useJudgementLoop';
 import { CritiqueBox } from '../critiques/CritiqueBox';
-import { useCritiquesOutbox } from '../critiques/outbox';
-import { useCritiques } from '../critiques/useCritiques';
-import { useRatingsOutbox } from '../rubrics/outbox';
 import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
-import { useRatings, type ItemShape } from '../rubrics/useRatings';
-
-type UndoEntry = { kind: 'verdict' } | { kind: 'rating'; itemId: number };
+import { useItemNotes } from '../rubrics/useItemNotes';
+import type { ItemShape } from '../rubrics/useRatings';
 
 const VERDICTS: { verdict: Verdict; key: string; icon: string; label: string; tone: string; active: string }[] = [
   { verdict: 'good', key: '1', icon: '✓', label: 'Good', tone: 'text-ok', active: 'bg-ok/12 ring-ok' },
@@ -43,15 +39,12 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
   const rationaleBox = useRef<HTMLTextAreaElement>(null);
   const body = useRef<HTMLDivElement>(null);
   const critiqueBox = useRef<HTMLTextAreaElement>(null);
-  const undoList = useRef<UndoEntry[]>([]);
   const shape: ItemShape | null = useMemo(
     () => (item && phase === 'ready' && item.responses.length === 1 ? { id: item.id, seq: item.seq, responses: 1, shownOrder: [0] } : null),
     [item, phase],
   );
-  const ratingsOutbox = useRatingsOutbox(project, annotator);
-  const critiquesOutbox = useCritiquesOutbox(project, annotator);
-  const ratings = useRatings({ project, annotator, item: shape, outbox: ratingsOutbox, sideName: () => 'the response', onChange: (id) => undoList.current.push({ kind: 'rating', itemId: id }) });
-  const critiques = useCritiques({ project, annotator, item: shape, outbox: critiquesOutbox });
+  const notes = useItemNotes({ project, annotator, item: shape, sideName: () => 'the response' });
+  const { ratings, critiques } = notes;
 
   useEffect(() => {
     setFolded(true);
@@ -72,36 +65,25 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
     (verdict: Verdict) => {
       if (!item) return;
       // Required criteria first: the verdict is not saved while one has no value, and the screen says which.
-      if (!ratings.mayLeave('choose')) return;
-      critiques.flush();
-      if (loop.judge({ verdict }, WORDS[verdict], (mine) => (mine.verdict ? WORDS[mine.verdict] : 'none'))) undoList.current.push({ kind: 'verdict' });
+      if (!notes.mayLeave('choose')) return;
+      if (loop.judge({ verdict }, WORDS[verdict], (mine) => (mine.verdict ? WORDS[mine.verdict] : 'none'))) notes.judged();
     },
-    [item, loop, ratings, critiques],
+    [item, loop, notes],
   );
 
   const undo = useCallback(() => {
-    for (;;) {
-      const last = undoList.current.pop();
-      if (last?.kind === 'rating') {
-        if (last.itemId !== item?.id) continue;
-        if (ratings.undo(last.itemId)) return;
-        continue;
-      }
-      void loop.undo();
-      return;
-    }
-  }, [loop, ratings, item?.id]);
+    if (notes.undoRating(item?.id)) return;
+    void loop.undo();
+  }, [loop, notes, item?.id]);
 
   const goNext = useCallback(() => {
-    if (!ratings.mayLeave('next')) return;
-    critiques.flush();
+    if (!notes.mayLeave('next')) return;
     void loop.go('next');
-  }, [loop, ratings, critiques]);
+  }, [loop, notes]);
   const goPrevious = useCallback(() => {
-    ratings.flush();
-    critiques.flush();
+    notes.flush();
     void loop.go('previous');
-  }, [loop, ratings, critiques]);
+  }, [loop, notes]);
 
   const openSteps = useCallback(() => {
     if (!item || !steps) return;
@@ -110,7 +92,7 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
   }, [item, steps, loop, navigate, project]);
 
   // Rating mode (Tab enters it, Esc leaves) sees each key first: while a criterion has the focus, its keys
-  // are the ratings' and no digit ${'chooses' if name=='choice' else 'gives a verdict'}, no letter leaves the screen.
+  // are the ratings' and no digit gives a verdict, no letter leaves the screen.
   useGlobalKeys((event) => void ratings.handleKey(event), keysEnabled, true);
 
   useGlobalKeys((event) => {

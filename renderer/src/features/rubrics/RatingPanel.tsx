@@ -11,6 +11,7 @@ import { Markdown } from '../../components/Markdown';
 import { SaveMark } from '../../components/SaveMark';
 import { keepFocus } from '../rankings/parts';
 import { groupsOf, isPitfall, walkOrder } from './criteria';
+import { useItemCriteriaEditor } from './ItemCriteriaDialog';
 import { LIKERT_BUTTONS_MAX, scaleKeyHint, scaleOptions, valueText } from './scaleKeys';
 import type { Ratings, Winner } from './useRatings';
 
@@ -296,14 +297,17 @@ function WinnerSummary({ ratings, first, leftLetter }: { ratings: Ratings; first
 /** The bar under the responses: which rubric version, the winners of a pair, what is missing, the save mark. */
 export function RatingsBar({ ratings, winners, leftLetter, rightLetter }: { ratings: Ratings; winners: boolean; leftLetter?: string; rightLetter?: string }) {
   const sheet = ratings.sheet;
+  // The item's own criteria (Shift+E): also where the item is not rated yet, to give it criteria.
+  const itemCriteria = useItemCriteriaEditor(ratings);
   if (ratings.loadError)
     return (
       <div className="shrink-0 border-t border-line bg-bad-soft px-4 py-1 text-[12.5px]" role="alert" data-testid="ratings-bar">
         <b className="font-semibold text-bad">Ratings could not be read:</b> {ratings.loadError}
+        {itemCriteria.dialog}
       </div>
     );
   const rubric = ratings.rubric;
-  if (!sheet || !rubric) return null;
+  if (!sheet || !rubric) return itemCriteria.dialog;
   const criteria = rubric.criteria;
   const letters = Object.keys(ratings.state.ratings);
   const rated = letters.reduce((n, l) => n + Object.keys(ratings.state.ratings[l] ?? {}).length, 0);
@@ -321,7 +325,23 @@ export function RatingsBar({ ratings, winners, leftLetter, rightLetter }: { rati
           <b className="font-semibold">{own ? 'this item’s criteria' : rubric.rubric}</b>
           <span className="rounded bg-surface-2 px-1 font-mono text-[11.5px] text-muted">v{rubric.version}</span>
           {!own && sheet.inForce === rubric.rubric && <span className="text-faint">in force</span>}
+          <button
+            type="button"
+            tabIndex={-1}
+            onMouseDown={keepFocus}
+            onClick={itemCriteria.open}
+            className="ml-1 flex items-center gap-1 rounded px-1 text-muted hover:bg-surface-2 hover:text-accent"
+            title={own ? 'Edit this item’s own criteria (Shift+E)' : 'Write criteria for this item only; it is then rated under them (Shift+E)'}
+            data-testid="item-criteria-open"
+          >
+            Criteria for this item… <Kbd>Shift E</Kbd>
+          </button>
         </span>
+        {itemCriteria.note && (
+          <span className="text-ok" role="status" data-testid="item-criteria-note">
+            {itemCriteria.note}
+          </span>
+        )}
         <span className="whitespace-nowrap text-muted tabular-nums" data-testid="ratings-count">
           {rated} / {total} rated
         </span>
@@ -362,6 +382,7 @@ export function RatingsBar({ ratings, winners, leftLetter, rightLetter }: { rati
           {ratings.notice}
         </div>
       )}
+      {itemCriteria.dialog}
     </div>
   );
 }

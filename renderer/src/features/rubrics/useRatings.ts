@@ -16,6 +16,7 @@ import { responseLetter } from '../../../../shared/letters';
 import { newRevisionId } from '../../../../shared/revisionId';
 import type { Criterion, RatingValue } from '../../../../shared/rubric';
 import { api, errorMessage } from '../../api';
+import { useItemLoads } from '../../components/itemLoads';
 import { digitOf } from '../../components/keys';
 import { walkOrder } from './criteria';
 import type { RatingsOutbox } from './outbox';
@@ -124,7 +125,6 @@ export function useRatings(opts: {
   onChange?(itemId: number): void;
 }) {
   const { project, annotator, item, outbox } = opts;
-  const sheets = useRef(new Map<number, Promise<RatingSheet>>());
   const entries = useRef(new Map<number, Entry>());
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
   const [entry, setEntry] = useState<Entry | null>(null);
@@ -142,21 +142,8 @@ export function useRatings(opts: {
   const cursorRef = useRef<number | null>(null);
   cursorRef.current = cursor;
 
-  const fetchSheet = useCallback(
-    (itemId: number) => {
-      let promise = sheets.current.get(itemId);
-      if (!promise) {
-        promise = api.getRatingSheet({ project, annotator, itemId });
-        sheets.current.set(itemId, promise);
-        promise.catch(() => sheets.current.delete(itemId));
-      }
-      return promise;
-    },
-    [project, annotator],
-  );
-
-  /** Loads the next item's sheet while this one is rated. */
-  const prefetch = useCallback((itemId: number) => void fetchSheet(itemId).catch(() => undefined), [fetchSheet]);
+  /** prefetch: loads the next item's sheet while this one is rated. */
+  const { fetchItem: fetchSheet, prefetch, forget: forgetSheet } = useItemLoads<RatingSheet>(project, annotator, (ask) => api.getRatingSheet(ask));
 
   const letters = item ? lettersOf(item.responses) : [];
   const screenLetters = item ? item.shownOrder.map((i) => responseLetter(i)) : [];
@@ -407,6 +394,8 @@ export function useRatings(opts: {
       const list = stopsRef.current;
       if (!e?.sheet.rubric || !list.length) return false;
       if (event.ctrlKey || event.metaKey) return false;
+      // A dialog that keeps its own keys (the item's criteria editor): Tab there moves between its fields.
+      if (event.target instanceof Element && event.target.closest('[data-own-keys]')) return false;
       const digit = digitOf(event);
       // Digits waiting for a second one (a 1 that may become 10): any other key settles them first. A
       // key that rates this criterion itself (n/a, clear) replaces them; any other takes them as typed.
@@ -548,8 +537,42 @@ export function useRatings(opts: {
     [saveEntry],
   );
 
+  /**
+   * Reads an item's sheet again (its criteria changed: it may now be rated under its own, or their next
+   * version). What was rated is saved first where it may be; values of unchanged criteria carry over.
+   */
+  const reload = useCallback(
+    async (itemId: number) => {
+      flush();
+      forgetSheet(itemId);
+      const sheet = await fetchSheet(itemId);
+      const it = itemRef.current;
+      if (!it || it.id !== itemId) return;
+      const timer = timers.current.get(itemId);
+      if (timer) clearTimeout(timer);
+      timers.current.delete(itemId);
+      const waiting = outbox.pendingFor(itemId);
+      const pending = waiting
+        ? { id: waiting.id ?? '', createdAt: '', rubric: waiting.rubric, version: waiting.version, ratings: waiting.ratings, criterionWinner: waiting.criterionWinner ?? {} }
+        : null;
+      const made = initialEntry(it, sheet, pending);
+      entries.current.set(itemId, made);
+      setCursorState(null);
+      setPendingDigits(null);
+      setNotice(null);
+      setLoadError(null);
+      setEntry(made);
+    },
+    [flush, forgetSheet, fetchSheet, outbox],
+  );
+
   const shown = entry && item && entry.itemId === item.id ? entry : null;
   return {
+    project,
+    /** The item on screen (its id and its number, 1-based), while one is. */
+    itemId: item?.id ?? null,
+    itemNumber: item ? item.seq + 1 : null,
+    reload,
     sheet: shown?.sheet ?? null,
     rubric: shown?.sheet.rubric ?? null,
     state: shown?.state ?? EMPTY,
