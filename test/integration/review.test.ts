@@ -150,6 +150,25 @@ describe('team review', () => {
     expect(gold.written).toBe(1);
   });
 
+  it('two leads’ adjudications of one item, merged in either order, agree on the gold label: the later one', async () => {
+    const x = setup(2);
+    const y = setup(2);
+    await x.service.dispatch('adjudicate', { project: 'p', annotator: 'lead-x', itemId: x.ids[1]!, choice: 'A', note: 'first look' });
+    await new Promise((r) => setTimeout(r, 5));
+    await y.service.dispatch('adjudicate', { project: 'p', annotator: 'lead-y', itemId: y.ids[1]!, choice: 'B', note: 'second look' });
+    const fromX = join(x.dir, 'x.jsonl');
+    const fromY = join(y.dir, 'y.jsonl');
+    await exportProject(x.db, { project: 'p', format: 'labels', out: fromX });
+    await exportProject(y.db, { project: 'p', format: 'labels', out: fromY });
+    const gold = async (files: string[]) => {
+      const m = setup(2);
+      for (const file of files) await importLabelsFile(m.db, { path: file, project: 'p' });
+      return (await m.service.dispatch('adjudicationView', { project: 'p', itemId: m.ids[1]! })).adjudication;
+    };
+    expect(await gold([fromX, fromY])).toMatchObject({ by: 'lead-y', choice: 'B' });
+    expect(await gold([fromY, fromX])).toMatchObject({ by: 'lead-y', choice: 'B' });
+  });
+
   it('refuses a resolution that does not fit the task or the item, and names why', async () => {
     const s = setup(1);
     await expect(s.service.dispatch('adjudicate', { project: 'p', annotator: 'lead', itemId: s.ids[0]!, note: '' })).rejects.toThrow(/needs a choice/);

@@ -277,6 +277,13 @@ export function hasSourceLabel(db: Db, itemId: number, task: Task = 'pairwise'):
   );
 }
 
+/**
+ * The condition that picks, for adjudication `d`, the newest of its item and task: by time, then id (not by
+ * insertion order), so machines that merged the same adjudications in other orders agree on the gold label.
+ */
+export const NEWEST_ADJUDICATION =
+  'd.id = (SELECT e.id FROM adjudication e WHERE e.item_id = d.item_id AND e.task = d.task ORDER BY e.created_at DESC, e.id DESC LIMIT 1)';
+
 /** An item's current label as an export decides with it. */
 export interface HeadLabel {
   annotator: string;
@@ -314,7 +321,7 @@ export function headLoader(db: Db, projectId: number, annotator?: string, task: 
      JOIN label l ON l.seq = d.label_seq
      JOIN annotator a ON a.id = l.annotator_id
      WHERE i.project_id = @project AND i.seq >= @from AND i.seq <= @to
-       AND d.seq = (SELECT MAX(e.seq) FROM adjudication e WHERE e.item_id = d.item_id AND e.task = d.task)`,
+       AND ${NEWEST_ADJUDICATION}`,
   );
   type Row = Omit<HeadLabel, 'ranking' | 'adjudicated' | 'body'> & { item_id: number; ranking: string | null; adjudicated: 0 | 1; body?: string; created_at?: string; annotator_uuid?: string };
   return (fromSeq: number, toSeq: number): Map<number, HeadLabel[]> => {

@@ -5,7 +5,7 @@
 import type { Task } from '../../../shared/domain';
 import { uuidv7 } from '../uuidv7';
 import type { Db } from './db';
-import { labelAppender, type RevisionDraft } from './labels';
+import { labelAppender, NEWEST_ADJUDICATION, type RevisionDraft } from './labels';
 import { VISIBLE } from './items';
 import { countLabeled } from './projects';
 
@@ -170,7 +170,7 @@ export function latestAdjudication(db: Db, itemId: number, task: Task): Adjudica
     .prepare(
       `SELECT d.id, l.id AS labelId, a.name AS by, d.note, d.created_at AS createdAt, l.choice, l.strength, l.ranking, l.body
        FROM adjudication d JOIN label l ON l.seq = d.label_seq JOIN annotator a ON a.id = d.annotator_id
-       WHERE d.item_id = ? AND d.task = ? ORDER BY d.seq DESC LIMIT 1`,
+       WHERE d.item_id = ? AND d.task = ? ORDER BY d.created_at DESC, d.id DESC LIMIT 1`,
     )
     .get(itemId, task) as AdjudicationRow | undefined;
   return row ?? null;
@@ -240,7 +240,7 @@ export function adjudicatedChoices(db: Db, projectId: number): Map<number, strin
   const rows = db
     .prepare(
       `SELECT d.item_id, l.choice FROM adjudication d JOIN label l ON l.seq = d.label_seq JOIN item i ON i.id = d.item_id
-       WHERE i.project_id = ? AND d.task = 'pairwise' AND d.seq = (SELECT MAX(e.seq) FROM adjudication e WHERE e.item_id = d.item_id AND e.task = 'pairwise')`,
+       WHERE i.project_id = ? AND d.task = 'pairwise' AND ${NEWEST_ADJUDICATION}`,
     )
     .raw()
     .all(projectId) as [number, string | null][];
