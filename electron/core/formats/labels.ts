@@ -113,7 +113,13 @@ class UnmatchedItem extends Error {}
 
 export async function importLabelsLines(
   db: Db,
-  opts: { project: string; fileName: string; lines: AsyncIterable<string> | Iterable<string>; onProgress?: (linesRead: number) => void },
+  opts: {
+    project: string;
+    fileName: string;
+    /** The lines; or a function that reads them afresh (a file), which lets the merge run in two passes. */
+    lines: AsyncIterable<string> | Iterable<string> | (() => AsyncIterable<string> | Iterable<string>);
+    onProgress?: (linesRead: number) => void;
+  },
 ): Promise<LabelsImportResult> {
   const errors: LineError[] = [];
   let lineNo = 0;
@@ -196,33 +202,40 @@ export async function importLabelsLines(
     };
   };
 
-  for await (const raw of opts.lines) {
-    lineNo++;
-    let text = raw;
-    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.trim() === '') continue;
-    records++;
-    try {
-      drafts.push(check(text));
-    } catch (error) {
-      if (error instanceof UnmatchedItem) {
-        if (unmatchedItems.length < UNMATCHED_LISTED) unmatchedItems.push({ line: lineNo, item: error.message });
-        unmatched++;
+  /** Reads every line once: valid revisions go to `take`, bad lines and unknown items are noted. */
+  const readAll = async (lines: AsyncIterable<string> | Iterable<string>, take: (draft: (typeof drafts)[number]) => Promise<void> | void) => {
+    lineNo = 0;
+    records = 0;
+    for await (const raw of lines) {
+      lineNo++;
+      let text = raw;
+      if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (text.trim() === '') continue;
+      records++;
+      let draft: (typeof drafts)[number];
+      try {
+        draft = check(text);
+      } catch (error) {
+        if (error instanceof UnmatchedItem) {
+          if (unmatchedItems.length < UNMATCHED_LISTED) unmatchedItems.push({ line: lineNo, item: error.message });
+          unmatched++;
+          continue;
+        }
+        if (!(error instanceof RecordError)) throw error;
+        errors.push({ line: lineNo, reason: error.message });
         continue;
       }
-      if (!(error instanceof RecordError)) throw error;
-      errors.push({ line: lineNo, reason: error.message });
+      await take(draft);
+      if (opts.onProgress && lineNo % 1000 === 0) opts.onProgress(lineNo);
     }
-    if (opts.onProgress && lineNo % 1000 === 0) opts.onProgress(lineNo);
-  }
-  if (errors.length) throw new InvalidFileError(opts.fileName, errors);
+  };
   // Bounded batches: a teammate's 300k revisions never hold the write lock for long.
   const append = labelAppender(db, { merge: true });
   // A lead's resolution from another machine is an adjudication here too, never one more vote.
   const appendResolution = labelAppender(db, { head: false });
-  for (let from = 0; from < drafts.length; from += WRITE_BATCH) {
+  const write = async (batch: typeof drafts) => {
     writeNow(db, () => {
-      for (const { who, ...draft } of drafts.slice(from, from + WRITE_BATCH)) {
+      for (const { who, ...draft } of batch) {
         const resolution = draft.body?.adjudicated === true;
         const saved = (resolution ? appendResolution : append)({ ...draft, annotatorId: annotatorId(who) });
         if (saved.inserted && resolution) linkAdjudication(db, saved.id, typeof draft.body?.rationale === 'string' ? draft.body.rationale : '');
@@ -231,6 +244,25 @@ export async function importLabelsLines(
       }
     });
     await new Promise(setImmediate);
+  };
+
+  if (typeof opts.lines === 'function') {
+    // A file: checked whole first, holding nothing, then read again and written a batch at a time, so a
+    // merge of millions of revisions runs in constant memory.
+    await readAll(opts.lines(), () => undefined);
+    if (errors.length) throw new InvalidFileError(opts.fileName, errors);
+    unmatched = 0;
+    unmatchedItems.length = 0;
+    await readAll(opts.lines(), async (draft) => {
+      drafts.push(draft);
+      if (drafts.length >= WRITE_BATCH) await write(drafts.splice(0));
+    });
+    if (errors.length) throw new InvalidFileError(opts.fileName, errors);
+    if (drafts.length) await write(drafts.splice(0));
+  } else {
+    await readAll(opts.lines, (draft) => void drafts.push(draft));
+    if (errors.length) throw new InvalidFileError(opts.fileName, errors);
+    for (let from = 0; from < drafts.length; from += WRITE_BATCH) await write(drafts.slice(from, from + WRITE_BATCH));
   }
   opts.onProgress?.(lineNo);
   return { added, duplicates, lines: records, unmatched, unmatchedItems };
@@ -251,5 +283,5 @@ function inferTask(line: LabelLine): Task {
 }
 
 export function importLabelsFile(db: Db, opts: { path: string; project: string; onProgress?: (linesRead: number) => void }): Promise<LabelsImportResult> {
-  return importLabelsLines(db, { project: opts.project, fileName: opts.path, lines: readLines(opts.path), onProgress: opts.onProgress });
+  return importLabelsLines(db, { project: opts.project, fileName: opts.path, lines: () => readLines(opts.path), onProgress: opts.onProgress });
 }

@@ -25,7 +25,7 @@ export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promis
   }
   if (task.kind === 'review') return buildReview(db, requireProject(db, task.project));
   if (task.kind === 'mergeLabels')
-    return importLabelsLines(db, { project: task.project, fileName: task.fileName, lines: readLines(task.path), onProgress: (linesRead) => hooks.onProgress?.({ linesRead, total: null }) });
+    return importLabelsLines(db, { project: task.project, fileName: task.fileName, lines: () => readLines(task.path), onProgress: (linesRead) => hooks.onProgress?.({ linesRead, total: null }) });
   if (task.kind === 'uncertainOrder') {
     const project = requireProject(db, task.project);
     return db.transaction(() => uncertaintyOrder(visibleItemIds(db, project.id), modelPairRewards(db, project.id))).deferred();
