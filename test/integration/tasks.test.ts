@@ -86,6 +86,18 @@ describe('import and export jobs', () => {
     expect((await service.dispatch('listJobs', {}))[0]).toMatchObject({ kind: 'import', state: 'failed' });
   });
 
+  it('each screen counts only the items it walks: pairs, rankings, single responses; an import updates the counts', async () => {
+    const { service } = setup();
+    const shaped = (n: number, responses: number, tag: string) =>
+      Array.from({ length: n }, (_, i) => JSON.stringify({ id: `${tag}${i}`, prompt: `${tag} ${i}?`, responses: Array.from({ length: responses }, (_, r) => ({ text: `${tag} ${i} answer ${r}` })) }));
+    const content = [...shaped(3, 2, 'pair'), ...shaped(2, 3, 'rank'), ...shaped(1, 1, 'one')].join('\n') + '\n';
+    await service.dispatch('importContent', { project: 'p', fileName: 'mixed.jsonl', content, format: 'arbiter', createProject: true });
+    const total = async (task: 'pairwise' | 'ranking' | 'verdict' | 'steps' | 'rubric') => (await service.dispatch('progress', { project: 'p', annotator: 'alice', task })).total;
+    expect([await total('pairwise'), await total('ranking'), await total('verdict'), await total('steps'), await total('rubric')]).toEqual([3, 2, 1, 1, 6]);
+    await service.dispatch('importContent', { project: 'p', fileName: 'more.jsonl', content: shaped(2, 2, 'more').join('\n') + '\n', format: 'arbiter' });
+    expect(await total('pairwise')).toBe(5);
+  });
+
   it('exportProject writes the same file as the inline export', async () => {
     const { db, dir, service } = setup();
     const content = readFileSync(join(FIXTURES, 'trl.jsonl'), 'utf8');

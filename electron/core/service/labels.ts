@@ -13,6 +13,7 @@ import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireItem, requireProject } from './guards';
 import { labelingOrder } from './labelingOrder';
+import { screenTotals } from './screenTotals';
 
 /** Pairwise revisions hold a source-order choice by construction (the schema refuses anything else). */
 const pairwise = (revision: LabelRevision | null) => revision as PairwiseRevision | null;
@@ -22,6 +23,7 @@ type LabelOps = 'getItem' | 'nextItem' | 'saveLabel' | 'saveRationale' | 'undoLa
 export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOps> {
   const { db, events } = context;
   const walkFor = labelingOrder(context);
+  const totalFor = screenTotals(context);
   const itemView = (project: ProjectRow, item: ItemRecord, annotator: string): ItemView => {
     const me = findAnnotator(db, annotator);
     const label = me ? currentLabel(db, item.id, me.id) : null;
@@ -122,7 +124,7 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
       const row = requireProject(db, project);
       const me = findAnnotator(db, annotator);
       const { mine, labeled } = progressCounts(db, row.id, me?.id ?? null, task);
-      return { total: row.item_count, labeledByMe: mine, labeled };
+      return { total: totalFor(row, task), labeledByMe: mine, labeled };
     },
   };
 }

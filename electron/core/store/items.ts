@@ -420,6 +420,22 @@ export function walkItem(
   return oneRecord(db, found);
 }
 
+/** How many visible items have one, two, and three or more responses: each screen's own total. */
+export interface ShapeCounts {
+  single: number;
+  pairs: number;
+  ranked: number;
+}
+
+/** Counts the project's items by shape (reads every item's row: a job's work on a large project). */
+export function shapeCounts(db: Db, projectId: number): ShapeCounts {
+  const rows = db
+    .prepare(`SELECT MIN(i.response_count, 3) AS shape, COUNT(*) AS n FROM item i WHERE i.project_id = @project AND ${VISIBLE} GROUP BY shape`)
+    .all({ project: projectId }) as { shape: number; n: number }[];
+  const n = (shape: number) => rows.find((r) => r.shape === shape)?.n ?? 0;
+  return { single: n(1), pairs: n(2), ranked: n(3) };
+}
+
 /** The project's visibility watermark: it moves when an import completes (a cached order is then stale). */
 export function visibleSeqOf(db: Db, projectId: number): number {
   return (db.prepare('SELECT visible_seq FROM project WHERE id = ?').pluck().get(projectId) as number | undefined) ?? 0;

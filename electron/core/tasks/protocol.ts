@@ -3,6 +3,7 @@ import type { ApiErrorShape, ApiOutputs } from '../../../shared/api';
 import type { ExportFormat, ImportFormat, RankingPairs } from '../../../shared/formatNames';
 import type { LabelsImportResult } from '../formats/labels';
 import type { Review } from '../review/report';
+import type { ShapeCounts } from '../store/items';
 
 export type Task =
   | {
@@ -34,7 +35,9 @@ export type Task =
   /** Agreement, consensus and the disagreement queues of a project (one read transaction). */
   | { kind: 'review'; project: string }
   /** The "most uncertain first" labeling order of a project: item ids. */
-  | { kind: 'uncertainOrder'; project: string };
+  | { kind: 'uncertainOrder'; project: string }
+  /** How many items of each shape the project has (each screen's total). */
+  | { kind: 'shapeCounts'; project: string };
 
 export type TaskResult<T extends Task> = T extends { kind: 'import' | 'importFile' }
   ? ApiOutputs['importContent']
@@ -46,7 +49,9 @@ export type TaskResult<T extends Task> = T extends { kind: 'import' | 'importFil
       ? Review
       : T extends { kind: 'uncertainOrder' }
         ? Int32Array
-        : ApiOutputs['exportProject'];
+        : T extends { kind: 'shapeCounts' }
+          ? ShapeCounts
+          : ApiOutputs['exportProject'];
 
 export interface TaskWorkerInput {
   dbPath: string;
@@ -59,5 +64,5 @@ export type TaskProgress = { linesRead: number; total: number | null } | { writt
 
 export type TaskWorkerMessage =
   | { type: 'progress'; progress: TaskProgress }
-  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | null }
+  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | ShapeCounts | null }
   | { type: 'error'; error: ApiErrorShape };
