@@ -28,14 +28,15 @@ import {
   type Pick,
 } from './ranking';
 import { useJudgementLoop } from './useJudgementLoop';
+import { ModelRanking } from './ModelRanking';
 import { screenFor } from './ScreenTabs';
 
 /** A control of this screen that has the focus (reached with Tab: a click does not focus them) answers Enter itself. */
 const isControl = (target: EventTarget | null) => target instanceof HTMLElement && target.closest('[data-testid="ranking-screen"] :is(button, a[href])') !== null;
 
 export function RankingScreen({ project, itemId }: { project: string; itemId?: number }) {
-  const { annotator, keysEnabled, navigate, countLabelWrite } = useShell();
-  const loop = useJudgementLoop(project, annotator, 'ranking', itemId, countLabelWrite);
+  const { annotator, keysEnabled, navigate, countLabelWrite, prelabelMode, scoresVersion } = useShell();
+  const loop = useJudgementLoop(project, annotator, 'ranking', itemId, countLabelWrite, prelabelMode === 'assist');
   const { shown, phase, outbox } = loop;
   const item = shown?.item ?? null;
   const saved = shown?.mine?.ranking ?? null;
@@ -266,6 +267,15 @@ export function RankingScreen({ project, itemId }: { project: string; itemId?: n
                 {!sameGroups(saved, groups) && <span className="ml-1 font-normal text-faint">(changing)</span>}
               </span>
             )}
+            <ModelRanking
+              project={project}
+              itemId={item.id}
+              order={order}
+              mode={prelabelMode}
+              scoresVersion={scoresVersion}
+              complete={state.complete || (saved !== null && sameGroups(saved, groups))}
+              best={groups[0]?.length === 1 ? positionOf(order, groups[0][0]!) : null}
+            />
             <span className="ml-auto hidden text-faint lg:inline" title="The numbers are places on your screen (shuffled per annotator). Exports name responses by the file’s order: A, B, C …">
               numbers are screen positions, not the file’s order
             </span>

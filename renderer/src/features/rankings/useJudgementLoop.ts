@@ -39,6 +39,8 @@ export function useJudgementLoop(
   startItemId: number | undefined,
   /** Counts a write in the header at once (+1 for an item without a judgement); returns "settled". */
   countWrite: (delta: number) => () => void,
+  /** The models' view is on screen before the judgement (assist mode): saved with each revision. */
+  prelabelVisible = false,
 ) {
   const outbox = useOutbox(project, annotator);
   const countWriteRef = useRef(countWrite);
@@ -148,13 +150,13 @@ export function useJudgementLoop(
         id: newRevisionId(),
         rationale: text.trim() ? text : undefined,
         timeMs: Math.max(0, Math.round(performance.now() - shownAt.current)),
-        prelabelVisible: false,
+        prelabelVisible,
       };
       return 'ranking' in judgement
         ? { kind: 'ranking', input: { ...common, ranking: judgement.ranking, shownOrder: item.shownOrder } }
         : { kind: 'verdict', input: { ...common, verdict: judgement.verdict } };
     },
-    [project, annotator],
+    [project, annotator, prelabelVisible],
   );
 
   const advance = useCallback(
