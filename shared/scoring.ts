@@ -184,6 +184,11 @@ export interface ModelPrelabel {
   vote: Vote | null;
   /** Process models: per response, per step P(step is good); a response or a step (cut by truncation) may be null. */
   steps?: ((number | null)[] | null)[];
+  /**
+   * Process models: per response, stepsKey (shared/segment.ts) of the steps the scores are for, so a
+   * screen showing another cut (split or merged since) can tell and show none of them.
+   */
+  stepKeys?: (string | null)[];
   /** Process models: per response, the first step scoring below 0.5 (null: none). */
   firstError?: (number | null)[];
   provider: string | null;

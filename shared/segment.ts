@@ -64,6 +64,31 @@ export function segment(text: string, method: SegmentationMethod = 'auto'): Segm
   return { steps: whole ? [whole] : [], method: 'whole' };
 }
 
+/**
+ * The steps of a response as the step screen shows them, and so as a process model scores them: its
+ * newest stored segmentation (the file's own steps, or an annotator's split or merge) when it has one,
+ * else the cut of its text by the project's method.
+ */
+export function shownSteps(text: string, stored: readonly string[] | null | undefined, method: SegmentationMethod): string[] {
+  return stored ? [...stored] : segment(text, method).steps;
+}
+
+/**
+ * A short fingerprint of a list of steps (two FNV-1a hashes of its JSON), so a screen can tell whether
+ * a model's step scores were made for the steps it shows. Not a security hash: it only tells cuts apart.
+ */
+export function stepsKey(steps: readonly string[]): string {
+  const json = JSON.stringify(steps);
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ json.length;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
 /** Splits step `index` at character `at` (both halves must keep some text). */
 export function splitStep(steps: readonly string[], index: number, at: number): string[] | null {
   const step = steps[index];

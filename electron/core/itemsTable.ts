@@ -18,7 +18,7 @@ export function listItemsTable(db: Db, projectId: number, request: ListItemsRequ
   const me = request.annotator ? (findAnnotator(db, request.annotator)?.id ?? null) : null;
   const heads = pairwiseHeads(db);
 
-  const voter = itemVoter(db);
+  const voter = itemVoter(db, projectId);
   const details = new Map<number, { consensus: ItemListRow['consensus']; model: ItemVote | null; decided: Choice | null }>();
   const describe = (row: ListRow) => {
     let found = details.get(row.id);

@@ -96,7 +96,7 @@ describe('the items table', () => {
     for (let seq = 0; seq < 650; seq++) {
       const item = getItem(db, projectId, ids[seq]!)!;
       const better = modelPicksA(seq) ? 0 : 1;
-      item.responses.forEach((r, i) => score.run(inputHash('outcome', { prompt: item.prompt, response: r.content, steps: r.steps }), item.id, i, i === better ? 2 : -2));
+      item.responses.forEach((r, i) => score.run(inputHash('outcome', { prompt: item.prompt, response: r.content, steps: r.steps, segmentation: 'auto' }), item.id, i, i === better ? 2 : -2));
     }
     label('me', 0, 'B'); // mine against the model's A
     label('me', 2, 'A'); // mine agrees

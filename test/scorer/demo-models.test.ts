@@ -43,7 +43,7 @@ describe('demo models', () => {
     const { spec, session, folder } = await loadModel(dir, 'cpu');
     try {
       const reward = async (response: string) => {
-        const example = encodeExample(spec, folder.tokenizer, { prompt: 'what is two plus two', response, steps: null });
+        const example = encodeExample(spec, folder.tokenizer, { prompt: 'what is two plus two', response, steps: null, segmentation: 'auto' });
         const out = await runBatch(session, padBatch([example], spec.inputs, spec.padTokenId, spec.paddingSide), spec.output.name);
         return out.data[0]!;
       };

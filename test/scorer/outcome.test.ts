@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 function scoreOf(db: Db, modelId: number, prompt: string, response: string): number {
-  const s = getScore(db, modelId, inputHash('outcome', { prompt, response, steps: null }));
+  const s = getScore(db, modelId, inputHash('outcome', { prompt, response, steps: null, segmentation: 'auto' }));
   if (!s || s.reward === null) throw new Error('no score');
   return s.reward;
 }

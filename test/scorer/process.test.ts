@@ -32,7 +32,7 @@ function expectedSteps(folder: Folder, ids: number[], separator: string, window:
 }
 
 function stepScores(db: Db, modelId: number, prompt: string, response: string, steps: string[] | null) {
-  return getScore(db, modelId, inputHash('process', { prompt, response, steps }))!.stepScores!;
+  return getScore(db, modelId, inputHash('process', { prompt, response, steps, segmentation: 'auto' }))!.stepScores!;
 }
 
 describe('process model, Qwen2.5-Math-PRM style', () => {

@@ -35,7 +35,7 @@ describe('execution providers', () => {
       expect(report.skipped).toEqual([{ name: 'cuda', reason: cuda.reason }]);
       expect(cuda.reason).toMatch(/installed without CUDA binaries/);
       const model = listModelRows(db)[0]!;
-      const stored = getScore(db, model.id, inputHash('outcome', { prompt: 'is the sky blue', response: 'yes', steps: null }))!;
+      const stored = getScore(db, model.id, inputHash('outcome', { prompt: 'is the sky blue', response: 'yes', steps: null, segmentation: 'auto' }))!;
       expect(stored.provider).toBe('cpu');
       // The model remembers the last run's report, for the models list.
       expect(listModels(db)[0]!.lastProvider).toEqual(report);

@@ -2,7 +2,9 @@
 import { notFound } from '../errors';
 import type { Db } from '../store/db';
 import { getItem } from '../store/items';
-import { inputHash } from './inputs';
+import { projectSegmentation } from '../store/projects';
+import { stepsKey } from '../../../shared/segment';
+import { inputHash, responseInput, stepsOf } from './inputs';
 import { loadModel } from './loadModel';
 import { ensemble, firstError, pairProbability, voteOf } from './prelabel';
 import { registerModel, runScoreJob, type JobHooks } from './scoreJob';
@@ -36,9 +38,13 @@ export function scoreProjectInline(options: ScoreJobOptions, hooks: JobHooks = {
 export function prelabelsForItem(db: Db, projectId: number, itemId: number): ItemPrelabels {
   const item = getItem(db, projectId, itemId);
   if (!item) throw notFound(`No item ${itemId} in this project`);
+  // The same inputs the score job hashed: for process models, the steps the step screen shows now, so
+  // scores made for another cut (before a split or merge) are not found.
+  const segmentation = projectSegmentation(db, projectId);
+  const inputs = item.responses.map((_, index) => responseInput(item, index, segmentation));
   const models: ModelPrelabel[] = [];
   for (const model of listModelRows(db)) {
-    const scores = item.responses.map((r) => getScore(db, model.id, inputHash(model.kind, { prompt: item.prompt, response: r.content, steps: r.steps })));
+    const scores = inputs.map((input) => getScore(db, model.id, inputHash(model.kind, input)));
     if (scores.every((s) => s === null)) continue;
     const rewards = scores.map((s) => s?.reward ?? null);
     const [a, b] = rewards;
@@ -54,6 +60,7 @@ export function prelabelsForItem(db: Db, projectId: number, itemId: number): Ite
     };
     if (model.kind === 'process') {
       prelabel.steps = scores.map((s) => s?.stepScores ?? null);
+      prelabel.stepKeys = scores.map((s, i) => (s?.stepScores ? stepsKey(stepsOf(inputs[i]!)) : null));
       prelabel.firstError = prelabel.steps.map((steps) => (steps ? firstError(steps) : null));
     }
     models.push(prelabel);

@@ -1,8 +1,9 @@
-// Builds what a model reads from (prompt, response[, steps]): the text (chat template, text pair or
-// plain), its token ids cut to max length on the configured side, and for process models where each
-// step's tag landed. Also the cache key of a scored input.
-import { messageText } from '../../../shared/choices';
-import type { ChatMessage, Content } from '../../../shared/domain';
+// Builds what a model reads from (prompt, response[, steps as the step screen shows them]): the text
+// (chat template, text pair or plain), its token ids cut to max length on the configured side, and for
+// process models where each step's tag landed. Also the cache key of a scored input.
+import { contentText, messageText } from '../../../shared/choices';
+import type { ChatMessage, Content, ItemRecord } from '../../../shared/domain';
+import { shownSteps, type SegmentationMethod } from '../../../shared/segment';
 import { canonicalJson, sha256Hex } from '../uid';
 import type { TextTokenizer } from './tokenize';
 import type { ModelKind, ModelSpec, Side } from './types';
@@ -10,7 +11,16 @@ import type { ModelKind, ModelSpec, Side } from './types';
 export interface ScoringInput {
   prompt: Content;
   response: Content;
+  /** The response's newest stored segmentation (the file's steps, or an annotator's split or merge); null: none stored. */
   steps: string[] | null;
+  /** The project's segmentation method: how a response with no stored steps is cut (as the step screen cuts it). */
+  segmentation: SegmentationMethod;
+}
+
+/** What a model reads for one of an item's responses (its steps as the step screen shows them). */
+export function responseInput(item: ItemRecord, index: number, segmentation: SegmentationMethod): ScoringInput {
+  const r = item.responses[index]!;
+  return { prompt: item.prompt, response: r.content, steps: r.steps, segmentation };
 }
 
 export interface EncodedExample {
@@ -34,14 +44,9 @@ export function responseText(response: Content): string {
   return typeof response === 'string' ? response : response.map((m) => m.content).join('\n\n');
 }
 
-/** The steps a process model scores: the stored segmentation, else paragraphs, else lines. */
-export function stepsOf(response: Content, steps: string[] | null): string[] {
-  if (steps && steps.length) return steps;
-  const text = responseText(response).trim();
-  if (!text) return [];
-  const paragraphs = text.split(/\n\s*\n/).map((s) => s.trim()).filter(Boolean);
-  if (paragraphs.length > 1) return paragraphs;
-  return text.split('\n').map((s) => s.trim()).filter(Boolean);
+/** The steps a process model scores: exactly the ones the step screen shows (shared/segment.ts shownSteps). */
+export function stepsOf(input: ScoringInput): string[] {
+  return shownSteps(contentText(input.response), input.steps, input.segmentation);
 }
 
 /**
@@ -49,7 +54,7 @@ export function stepsOf(response: Content, steps: string[] | null): string[] {
  * it because a reward model scores a response in context: "Yes." is not the same answer everywhere.
  */
 export function inputHash(kind: ModelKind, input: ScoringInput): string {
-  const steps = kind === 'process' ? stepsOf(input.response, input.steps) : undefined;
+  const steps = kind === 'process' ? stepsOf(input) : undefined;
   return sha256Hex(canonicalJson({ prompt: input.prompt, response: input.response, steps })).slice(0, 32);
 }
 
@@ -88,7 +93,7 @@ export function encodeExample(spec: ModelSpec, tok: TextTokenizer, input: Scorin
   if (proc) {
     // Model text is untrusted: a step tag inside it would add a step that is not there.
     const strip = (s: string) => s.split(proc.separatorToken).join('');
-    const steps = stepsOf(input.response, input.steps).map(strip);
+    const steps = stepsOf(input).map(strip);
     stepCount = steps.length;
     prompt = typeof prompt === 'string' ? strip(prompt) : prompt.map((m) => ({ ...m, content: strip(messageText(m.content)) }));
     response = steps.map((s) => s + proc.stepSuffix).join(proc.stepJoin);

@@ -3,7 +3,8 @@
 import type { ItemRecord } from '../../../shared/domain';
 import type { Db } from '../store/db';
 import { listModelRows, rewardLookup } from '../store/models';
-import { inputHash } from './inputs';
+import { projectSegmentation } from '../store/projects';
+import { inputHash, responseInput } from './inputs';
 import { ensemble, pairProbability, voteOf } from './prelabel';
 import type { ModelKind, Vote } from './types';
 
@@ -18,17 +19,18 @@ export interface ItemVote {
  * A function giving an item's pre-label: the models' majority vote, the mean deciding an even split (as
  * the compare screen's suggestion does). Null when no model has been added, so callers skip the work.
  */
-export function itemVoter(db: Db): ((item: ItemRecord) => ItemVote | null) | null {
+export function itemVoter(db: Db, projectId: number): ((item: ItemRecord) => ItemVote | null) | null {
   const models = listModelRows(db);
   if (models.length === 0) return null;
   const reward = rewardLookup(db);
+  const segmentation = projectSegmentation(db, projectId);
   return (item) => {
     if (item.responses.length !== 2) return null;
     const hashes = new Map<ModelKind, string[]>();
     const pABs: number[] = [];
     for (const model of models) {
       let pair = hashes.get(model.kind);
-      if (!pair) hashes.set(model.kind, (pair = item.responses.map((r) => inputHash(model.kind, { prompt: item.prompt, response: r.content, steps: r.steps }))));
+      if (!pair) hashes.set(model.kind, (pair = item.responses.map((_, index) => inputHash(model.kind, responseInput(item, index, segmentation)))));
       const a = reward(model.id, pair[0]!);
       const b = reward(model.id, pair[1]!);
       if (typeof a === 'number' && typeof b === 'number') pABs.push(pairProbability(a, b));

@@ -3,7 +3,7 @@
 import type * as ort from 'onnxruntime-node';
 import { ArbiterError, invalidInput } from '../errors';
 import { padBatch } from './batching';
-import { encodeExample } from './inputs';
+import { encodeExample, type ScoringInput } from './inputs';
 import { hashModelFolder, readModelFolder, type ModelFolder } from './modelFolder';
 import { resolveModel } from './resolveSpec';
 import { openSession, runBatch, type OutputTensor } from './session';
@@ -17,7 +17,7 @@ export interface LoadedModel {
   description: Omit<ModelDescription, 'hash'>;
 }
 
-const PROBE = { prompt: 'What is 2 + 2?', response: 'Add the numbers.\n2 + 2 = 4, so the answer is 4.', steps: null };
+const PROBE: ScoringInput = { prompt: 'What is 2 + 2?', response: 'Add the numbers.\n2 + 2 = 4, so the answer is 4.', steps: null, segmentation: 'lines' };
 
 function checkShape(spec: ModelSpec, out: OutputTensor, width: number): void {
   const shown = `[${out.dims.join(', ')}]`;

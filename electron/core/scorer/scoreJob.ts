@@ -4,9 +4,9 @@
 import { notFound } from '../errors';
 import { openDb, relaxDurability, type Db } from '../store/db';
 import { iterateItems } from '../store/items';
-import { requireProject } from '../store/projects';
+import { projectSegmentation, requireProject } from '../store/projects';
 import { lengthSortedBatches, padBatch } from './batching';
-import { encodeExample, inputHash, type EncodedExample } from './inputs';
+import { encodeExample, inputHash, responseInput, type EncodedExample } from './inputs';
 import { loadModel, type LoadedModel } from './loadModel';
 import { fileSignatures, hashModelFolder } from './modelFolder';
 import { readScores } from './readout';
@@ -152,12 +152,14 @@ async function scoreWithModel(
     };
   };
 
-  // Pass 1: what is left to score (equal inputs are scored once).
+  // Pass 1: what is left to score (equal inputs are scored once). A process model scores the steps the
+  // step screen shows (the newest stored segmentation, else the project's cut), which are in the hash.
+  const segmentation = projectSegmentation(db, projectId);
   const isCached = scoreCache(db, row.id);
   const pending = new Set<string>();
   for (const item of iterateItems(db, projectId)) {
-    for (const r of item.responses) {
-      const hash = inputHash(spec.kind, { prompt: item.prompt, response: r.content, steps: r.steps });
+    for (const index of item.responses.keys()) {
+      const hash = inputHash(spec.kind, responseInput(item, index, segmentation));
       if (isCached(hash)) summary.cached++;
       else pending.add(hash);
     }
@@ -214,8 +216,8 @@ async function scoreWithModel(
   // has every core. Tokenization costs a small share of a transformer's inference, so it stays serial.
   let chunk: PendingExample[] = [];
   outer: for (const item of iterateItems(db, projectId)) {
-    for (const [responseIndex, r] of item.responses.entries()) {
-      const input = { prompt: item.prompt, response: r.content, steps: r.steps };
+    for (const responseIndex of item.responses.keys()) {
+      const input = responseInput(item, responseIndex, segmentation);
       // Hashed again rather than remembered: memory stays flat, and an input changed since pass 1 is not mislabelled.
       const hash = inputHash(spec.kind, input);
       if (!pending.delete(hash)) continue;

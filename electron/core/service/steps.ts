@@ -6,7 +6,7 @@ import type { ResponseSegmentation, StepsView } from '../../../shared/api';
 import { contentText } from '../../../shared/choices';
 import { responseLetter } from '../../../shared/letters';
 import type { ItemRecord, LabelBody } from '../../../shared/domain';
-import { afterMerge, afterSplit, mergeSteps, segment, splitStep, type ResponseSteps, type StepRating } from '../../../shared/segment';
+import { afterMerge, afterSplit, mergeSteps, segment, shownSteps, splitStep, type ResponseSteps, type StepRating } from '../../../shared/segment';
 import { invalidInput } from '../errors';
 import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
@@ -35,16 +35,21 @@ function responseText(item: ItemRecord, index: number): string {
   return contentText(item.responses[index]!.content);
 }
 
-/** Each response's newest steps: stored versions first, else Arbiter's cut by the project's method. */
+/**
+ * Each response's newest steps: stored versions first, else Arbiter's cut by the project's method
+ * (shownSteps, the rule the scorer follows too, so a process model scores the steps shown here).
+ */
 function segmentationsOf(db: Db, project: ProjectRow, item: ItemRecord): ResponseSegmentation[] {
   const stored = currentSegmentations(db, item.id);
   const method = projectSettings(project).segmentation;
   return item.responses.map((_, index) => {
     const row = stored.get(index);
+    const text = responseText(item, index);
+    const steps = shownSteps(text, row?.steps ?? null, method);
     // A stored cut of Arbiter's own says which rule made it (the same rule on the same text gives it again).
-    if (row) return { index, id: row.id, version: row.version, steps: row.steps, origin: row.origin, method: row.origin === 'auto' ? segment(responseText(item, index), method).method : row.origin };
-    const cut = segment(responseText(item, index), method);
-    return { index, id: null, version: 1, steps: cut.steps, origin: 'auto', method: cut.method };
+    const how = !row || row.origin === 'auto' ? segment(text, method).method : row.origin;
+    if (row) return { index, id: row.id, version: row.version, steps, origin: row.origin, method: how };
+    return { index, id: null, version: 1, steps, origin: 'auto', method: how };
   });
 }
 

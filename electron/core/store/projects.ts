@@ -47,6 +47,13 @@ export function projectSettings(row: ProjectRow): ProjectSettings {
   return { ...DEFAULT_PROJECT_SETTINGS, ...(JSON.parse(row.settings) as Partial<ProjectSettings>) };
 }
 
+/** The project's segmentation method (how a response with no stored steps is cut), by project id. */
+export function projectSegmentation(db: Db, projectId: number): ProjectSettings['segmentation'] {
+  const settings = db.prepare('SELECT settings FROM project WHERE id = ?').pluck().get(projectId) as string | undefined;
+  if (settings === undefined) return DEFAULT_PROJECT_SETTINGS.segmentation;
+  return { ...DEFAULT_PROJECT_SETTINGS, ...(JSON.parse(settings) as Partial<ProjectSettings>) }.segmentation;
+}
+
 export function updateSettings(db: Db, name: string, patch: Partial<ProjectSettings>): ProjectSettings {
   const row = requireProject(db, name);
   const settings = { ...projectSettings(row), ...patch };

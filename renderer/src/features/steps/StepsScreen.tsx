@@ -53,7 +53,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
     scroller.current?.scrollTo({ top: 0 });
   }, [at]);
 
-  const models = useMemo(() => modelStepsFor(s.prelabels?.data ?? null, s.response, steps.length), [s.prelabels, s.response, steps.length]);
+  const models = useMemo(() => modelStepsFor(s.prelabels?.data ?? null, s.response, steps), [s.prelabels, s.response, steps]);
   const hasModels = models.some((m) => m.steps);
   // Blind: only once this response is judged (first error set, or every step rated). Assist: up front.
   const visible = Boolean(j && hasModels && (mode === 'assist' || isComplete(j)));

@@ -1,27 +1,30 @@
 // A process model's step scores as pre-labels for one response: P(step is good) per step, the step
-// it predicts as the first error, and how it compares with the annotator's ratings. A model that cut
-// the response into a different number of steps than the screen shows cannot be matched step by step:
-// it is named, not aligned.
+// it predicts as the first error, and how it compares with the annotator's ratings. Scores are shown
+// only against the very steps they were made for: after a split or merge (before the project is scored
+// again) a model's scores belong to another cut, and the screen says nothing rather than misalign them.
 import type { ItemPrelabels } from '../../../../shared/scoring';
-import type { StepRating } from '../../../../shared/segment';
+import { stepsKey, type StepRating } from '../../../../shared/segment';
 import type { Judgement } from './judgement';
 
 export interface ModelSteps {
   model: string;
-  /** Per step P(good); null where truncation cut the step. Null: the model did not score this response. */
+  /** Per step P(good); null where truncation cut the step. Null: the model did not score these steps. */
   steps: (number | null)[] | null;
   firstError: number | null;
-  /** The model scored as many steps as the screen shows. */
+  /** The model scored the steps the screen shows, one score per step. */
   aligned: boolean;
 }
 
-export function modelStepsFor(pre: ItemPrelabels | null, response: number, stepCount: number): ModelSteps[] {
+export function modelStepsFor(pre: ItemPrelabels | null, response: number, shown: readonly string[]): ModelSteps[] {
   if (!pre) return [];
+  const key = stepsKey(shown);
   return pre.models
     .filter((m) => m.kind === 'process')
     .map((m) => {
-      const steps = m.steps?.[response] ?? null;
-      return { model: m.name, steps, firstError: m.firstError?.[response] ?? null, aligned: steps !== null && steps.length === stepCount };
+      const scored = m.steps?.[response] ?? null;
+      // Scores made for another cut (or with no record of their cut) are not this screen's.
+      const mine = scored !== null && scored.length === shown.length && m.stepKeys?.[response] === key;
+      return mine ? { model: m.name, steps: scored, firstError: m.firstError?.[response] ?? null, aligned: true } : { model: m.name, steps: null, firstError: null, aligned: false };
     });
 }
 
