@@ -14,7 +14,7 @@ import { isTypingTarget } from '../../components/keys';
 import { useShell } from '../../context';
 import { CriterionCard } from './CriterionCard';
 import { blankCriterion, checkDraft, fromCriterion, sameCriteria, toInput, type DraftCriterion } from './draft';
-import { PRIMARY_KBD } from './RubricsScreen';
+import { SaveButton } from './RubricsScreen';
 import type { Ratings } from './useRatings';
 
 const COALESCE_MS = 1200;
@@ -319,14 +319,7 @@ export function ItemCriteriaDialog({
             <button className="flex h-8 items-center gap-1.5 rounded-md border border-line-strong px-2 text-muted hover:bg-surface-2 hover:text-fg" onClick={requestClose} data-testid="item-criteria-cancel">
               Cancel <Kbd>Esc</Kbd>
             </button>
-            <button
-              className={`flex h-8 items-center gap-1.5 rounded-md border border-accent bg-accent px-3 font-medium text-white disabled:opacity-50 dark:text-[#111] ${PRIMARY_KBD}`}
-              onClick={() => void save()}
-              disabled={!loaded || saving}
-              data-testid="item-criteria-save"
-            >
-              {saving ? 'Saving…' : 'Save'} <Kbd>Ctrl S</Kbd>
-            </button>
+            <SaveButton saving={saving} disabled={!loaded || saving} onSave={() => void save()} testid="item-criteria-save" />
           </div>
         </div>
 
