@@ -93,7 +93,9 @@ export function scrollByPage(el: HTMLElement, direction: 1 | -1): void {
   const overlap = Math.min(72, el.clientHeight * 0.15);
   const reduced = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
   const last = heading.get(el);
-  const moving = last !== undefined && performance.now() - last.at < 600 && Math.abs(el.scrollTop - last.top) > 1;
+  // A smooth scroll can take longer than usual on a busy machine: until it reaches its target (or 1.5 s
+  // pass), the next page is counted from the target, not from wherever the animation is.
+  const moving = last !== undefined && performance.now() - last.at < 1500 && Math.abs(el.scrollTop - last.top) > 1;
   const from = moving ? last.top : el.scrollTop;
   const top = Math.max(0, Math.min(el.scrollHeight - el.clientHeight, from + direction * Math.max(40, el.clientHeight - overlap)));
   heading.set(el, { top, at: performance.now() });
