@@ -31,11 +31,13 @@ export function exportGate(db: Db, projectId: number, filter: ExportFilter, task
      WHERE i.project_id = @project AND ${VISIBLE} AND i.seq BETWEEN @from AND @to AND h.done = 1 AND a.kind = 'human'
        AND h.task IN (SELECT value FROM json_each(@tasks))`,
   );
+  const pageItems = db.prepare(`SELECT i.id FROM item i WHERE i.project_id = @project AND ${VISIBLE} AND i.seq BETWEEN @from AND @to`).pluck();
+  adjudicated.pluck();
   return (from: number, to: number): Map<number, GateReason> => {
     const out = new Map<number, GateReason>();
     if (!needed) return out;
     const params = { project: projectId, from, to, tasks: taskList };
-    const resolved = new Set(adjudicated.pluck().all(params) as number[]);
+    const resolved = new Set(adjudicated.all(params) as number[]);
     const byItem = new Map<number, Map<string, string[]>>();
     if (filter.minAgreement !== undefined) {
       for (const row of judgements.all(params) as { itemId: number; task: string; judgement: string }[]) {
@@ -46,7 +48,7 @@ export function exportGate(db: Db, projectId: number, filter: ExportFilter, task
         tasksOf.set(row.task, list);
       }
     }
-    const ids = db.prepare(`SELECT i.id FROM item i WHERE i.project_id = @project AND ${VISIBLE} AND i.seq BETWEEN @from AND @to`).pluck().all(params) as number[];
+    const ids = pageItems.all(params) as number[];
     for (const id of ids) {
       if (resolved.has(id)) continue;
       if (filter.adjudicatedOnly) {
