@@ -97,7 +97,11 @@ export function scrollByPage(el: HTMLElement, direction: 1 | -1): void {
   // pass), the next page is counted from the target, not from wherever the animation is.
   const moving = last !== undefined && performance.now() - last.at < 1500 && Math.abs(el.scrollTop - last.top) > 1;
   const from = moving ? last.top : el.scrollTop;
-  const top = Math.max(0, Math.min(el.scrollHeight - el.clientHeight, from + direction * Math.max(40, el.clientHeight - overlap)));
+  const max = el.scrollHeight - el.clientHeight;
+  const next = Math.max(0, Math.min(max, from + direction * Math.max(40, el.clientHeight - overlap)));
+  // A page that stops within the overlap of either end goes to the end: after a short last page down, paging
+  // back up would otherwise stop a few lines below the top.
+  const top = next < overlap ? 0 : max - next < overlap ? max : next;
   heading.set(el, { top, at: performance.now() });
   el.scrollTo({ top, behavior: reduced ? 'auto' : 'smooth' });
 }
