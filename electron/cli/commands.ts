@@ -6,7 +6,7 @@ import { doctorReport } from '../core/doctor';
 import { exportProject, importFile, importLabelsFile } from '../core/formats/index';
 import { projectStats } from '../core/store/stats';
 import * as projects from '../core/store/projects';
-import { dbPathFrom, openDbFor, parse, UsageError, withDb, type CliIo } from './main';
+import { dbPathFrom, openDbFor, parse, UsageError, withDb, type CliIo } from './io';
 import { backupCommand, projectsCommand } from './manage';
 import { optionalAnnotatorName, requireFile, requireProjectName, requireString } from './options';
 import { serve } from './serve';

@@ -6,7 +6,7 @@ import { invalidInput } from '../core/errors';
 import { backupTo, openDb } from '../core/store/db';
 import * as projects from '../core/store/projects';
 import { checkProjectName } from './options';
-import { dbPathFrom, parse, UsageError, withDb, type CliIo } from './main';
+import { dbPathFrom, parse, UsageError, withDb, type CliIo } from './io';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 

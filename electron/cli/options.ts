@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { annotatorName, projectName } from '../../shared/api/common';
 import { invalidInput } from '../core/errors';
-import { UsageError, type ParsedArgs } from './main';
+import { UsageError, type ParsedArgs } from './io';
 
 export function requireString(values: ParsedArgs['values'], key: string): string {
   const value = values[key];

@@ -9,7 +9,7 @@ import { adjudicateItem } from '../core/service/review';
 import type { Db } from '../core/store/db';
 import { itemResolver } from '../core/store/items';
 import * as projects from '../core/store/projects';
-import { parse, UsageError, withDb, type CliIo } from './main';
+import { parse, UsageError, withDb, type CliIo } from './io';
 import { requireProjectName } from './options';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;

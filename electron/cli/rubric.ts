@@ -10,7 +10,7 @@ import { invalidInput } from '../core/errors';
 import { getRubricView, listProjectRubrics, saveProjectRubric } from '../core/service/rubrics';
 import { findRubric, rubricNames, rubricVersion } from '../core/store/rubrics';
 import * as projects from '../core/store/projects';
-import { parse, UsageError, withDb, type CliIo } from './main';
+import { parse, UsageError, withDb, type CliIo } from './io';
 import { checkName, requireFile, requireProjectName, requireString } from './options';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { appRoot } from '../core/paths';
 import type { ArbiterService } from '../core/service';
 import { startHost } from '../host/server';
-import type { CliIo } from './main';
+import type { CliIo } from './io';
 
 export async function serve(service: ArbiterService, options: { port: number; host: string; io: CliIo }): Promise<void> {
   const { io } = options;
