@@ -1,13 +1,14 @@
 // What each rating and critique export writes of an item (./judgedExport.ts runs them): its lines, or the
 // reason it has none (a key of the summary's `skipped`), and what the summary says afterwards.
 import { contentText } from '../../../shared/choices';
-import type { Task } from '../../../shared/domain';
+import type { ItemRecord, Task } from '../../../shared/domain';
 import { responseLetter } from '../../../shared/letters';
+import type { Criterion } from '../../../shared/rubric';
 import { SOURCE_ANNOTATOR } from '../store/annotators';
+import type { HeadLabel } from '../store/labels';
 import { promptText } from './content';
 import { encodeHelpsteer2, encodeHelpsteer2Preference, HS2_ATTRIBUTES } from './helpsteer2';
 import { annotatorOrder, encodeHelpsteer3, type Hs3Preference } from './helpsteer3';
-import type { ItemJudgements, Tally } from './judgedExport';
 import { encodeCritique, encodePrometheus, prometheusScore, scoreRubric, type CritiqueVerdict } from './prometheus';
 import { decideVerdict, effectiveChoice, type SkipReason } from './resolve';
 import { critiqueText, decideCritique, decidePreference, decideRatings } from './resolveRatings';
@@ -18,6 +19,26 @@ import { isPlainObject } from './validate';
 export const JUDGED_FORMATS = ['ultrafeedback', 'helpsteer2', 'helpsteer2-preference', 'helpsteer3', 'prometheus', 'critique'] as const;
 export type JudgedFormat = (typeof JUDGED_FORMATS)[number];
 export const isJudgedFormat = (format: string): format is JudgedFormat => (JUDGED_FORMATS as readonly string[]).includes(format);
+
+export interface ItemJudgements {
+  item: ItemRecord;
+  /** The item's current labels of a task, everyone's (adjudicated ones marked), with their bodies. */
+  labels(task: Task): HeadLabel[];
+  annotator?: string;
+  /** The criteria of a rubric version the item's labels name (null when the project has no such version). */
+  criteria(rubric: string, version: number): Criterion[] | null;
+}
+
+/** How often something the summary tells happened. */
+export class Tally {
+  private readonly counts = new Map<string, number>();
+  add(key: string): void {
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+  get(key: string): number {
+    return this.counts.get(key) ?? 0;
+  }
+}
 
 interface JudgedCodec {
   tasks: Task[];

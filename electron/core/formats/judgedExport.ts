@@ -2,35 +2,15 @@
 // helpsteer2-preference, helpsteer3, prometheus, critique. A page of items at a time, each item's current
 // labels of the tasks its format reads (with their bodies), decided by ./resolveRatings.ts; each format's
 // encoder turns an item into its lines, or says why it has none (counted in the summary).
-import type { ItemRecord, Task } from '../../../shared/domain';
+import type { ItemRecord } from '../../../shared/domain';
 import { ITEM_RUBRIC, type Criterion } from '../../../shared/rubric';
 import type { Db } from '../store/db';
 import { headLoader, type HeadLabel } from '../store/labels';
 import { findRubric, itemRubricName, rubricVersion } from '../store/rubrics';
 import { forEachPage, type ItemPass } from './itemPass';
-import { JUDGED_CODECS, type JudgedFormat } from './judgedCodecs';
+import { JUDGED_CODECS, Tally, type ItemJudgements, type JudgedFormat } from './judgedCodecs';
 
 const NONE: HeadLabel[] = [];
-
-export interface ItemJudgements {
-  item: ItemRecord;
-  /** The item's current labels of a task, everyone's (adjudicated ones marked), with their bodies. */
-  labels(task: Task): HeadLabel[];
-  annotator?: string;
-  /** The criteria of a rubric version the item's labels name (null when the project has no such version). */
-  criteria(rubric: string, version: number): Criterion[] | null;
-}
-
-/** How often something the summary tells happened. */
-export class Tally {
-  private readonly counts = new Map<string, number>();
-  add(key: string): void {
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-  }
-  get(key: string): number {
-    return this.counts.get(key) ?? 0;
-  }
-}
 
 /** Rubric versions by name and number, read once per export (an item's own criteria are not kept: one per item). */
 export function criteriaLoader(db: Db, projectId: number): (item: ItemRecord, rubric: string, version: number) => Criterion[] | null {

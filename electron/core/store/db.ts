@@ -7,8 +7,9 @@ import { dirname, join } from 'node:path';
 import { ArbiterError } from '../errors';
 import { appRoot } from '../paths';
 import { removeStaleImports } from './imports';
+import type { Db } from './sqlite';
 
-export type Db = Database.Database;
+export type { Db } from './sqlite';
 
 export interface OpenOptions {
   readonly?: boolean;

@@ -6,7 +6,7 @@
 // process is gone) is removed the next time the database is opened.
 import { hostname } from 'node:os';
 import { conflict } from '../errors';
-import type { Db } from './db';
+import type { Db } from './sqlite';
 import { beginBulkWrite, sleepSync, writeNow, writerWaiting } from './write';
 
 export interface PendingImport {

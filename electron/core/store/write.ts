@@ -5,7 +5,7 @@
 // for the batch in progress, never behind the whole import. It polls for the lock every quarter
 // millisecond (SQLite's own busy handler sleeps up to 100 ms between tries).
 import { closeSync, openSync, statSync, unlinkSync } from 'node:fs';
-import type { Db } from './db';
+import type { Db } from './sqlite';
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 /** Blocks this thread for `ms` (fractions allowed): between write batches, where an await would not do. */

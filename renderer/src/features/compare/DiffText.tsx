@@ -1,7 +1,7 @@
 // One side of the diff view: the response as written (no markdown), with the words only this side has
 // marked in the side's colour and underlined, so the mark does not rest on colour alone.
 import { Kbd } from '../../components/Kbd';
-import type { Side } from './ResponseColumn';
+import type { Side } from '../../../../shared/scoring';
 import type { Segment } from './wordDiff';
 
 const MARK: Record<Side, string> = {

@@ -1,9 +1,9 @@
 // Work kept off the path from a key to the next item on screen: rendering the prefetched item's text
 // ahead while the annotator reads (so showing it costs no Markdown or KaTeX), and what can wait until the
 // item is painted (writing the address).
+import type { ItemView, StepsView } from '../../../../shared/api';
 import { messageText } from '../../../../shared/choices';
 import { prepareMarkdown } from '../../components/Markdown';
-import type { Loaded } from './useStepItems';
 
 /** Runs `run` after the next frame is painted; the answer cancels it. */
 export function afterPaint(run: () => void): () => void {
@@ -18,7 +18,7 @@ export function afterPaint(run: () => void): () => void {
 }
 
 /** The texts the step screen renders as Markdown for an item opened on `response`. */
-export function itemTexts({ item, view }: Loaded, response = 0): string[] {
+export function itemTexts({ item, view }: { item: ItemView; view: StepsView }, response = 0): string[] {
   const texts = [...(view.responses[response]?.steps ?? [])];
   if (typeof item.prompt === 'string') texts.push(item.prompt);
   else for (const message of item.prompt) texts.push(messageText(message.content));
