@@ -4,13 +4,23 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { META_CONTENT_SECURITY_POLICY } from '../shared/csp';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig({
   root: here,
   base: './',
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // The page's CSP meta tag comes from shared/csp.ts, the one source the browser host and Electron's
+    // app:// protocol send as a header too, so the copies cannot drift.
+    {
+      name: 'arbiter-csp',
+      transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' }],
+    },
+  ],
   build: {
     outDir: fileURLToPath(new URL('../out/renderer', import.meta.url)),
     emptyOutDir: true,
