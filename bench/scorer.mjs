@@ -19,7 +19,8 @@ import { loadModel } from '../electron/core/scorer/loadModel.ts';
 import { batchTokenBudget, chunkSizeFor, runScoreJob } from '../electron/core/scorer/scoreJob.ts';
 import { runBatch } from '../electron/core/scorer/session.ts';
 import { openDb } from '../electron/core/store/db.ts';
-import { iterateItems, itemInserter } from '../electron/core/store/items.ts';
+import { iterateItems } from '../electron/core/store/items.ts';
+import { itemInserter } from '../electron/core/store/itemInsert.ts';
 import { createProject } from '../electron/core/store/projects.ts';
 
 const arg = (name, fallback) => {

@@ -2,7 +2,7 @@
 // and the service over it: the setup of the integration tests that label through the service.
 import { ArbiterService } from '../../electron/core/service';
 import { openDb } from '../../electron/core/store/db';
-import { itemInserter } from '../../electron/core/store/items';
+import { itemInserter } from '../../electron/core/store/itemInsert';
 import { createProject } from '../../electron/core/store/projects';
 
 export interface PairProjectOptions {

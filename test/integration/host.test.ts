@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
 import { openDb } from '../../electron/core/store/db';
-import { itemInserter } from '../../electron/core/store/items';
+import { itemInserter } from '../../electron/core/store/itemInsert';
 import { createProject } from '../../electron/core/store/projects';
 import { tempDir } from '../helpers/tmp';
 import { buildNodeSide, call, listeningAddresses, startHostProcess } from '../helpers/host';

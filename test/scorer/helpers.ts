@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Content } from '../../shared/domain';
 import { openDb, type Db } from '../../electron/core/store/db';
-import { itemInserter } from '../../electron/core/store/items';
+import { itemInserter } from '../../electron/core/store/itemInsert';
 import { createProject } from '../../electron/core/store/projects';
 import {
   buildTokenModel,

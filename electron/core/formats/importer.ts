@@ -17,7 +17,7 @@ import { ArbiterError, cancelledError, InvalidFileError, UnknownFormatError } fr
 import { ensureAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
 import { beginImport, completeImport, importSession, removeImport, type PendingImport } from '../store/imports';
-import { itemBatchInserter } from '../store/items';
+import { itemBatchInserter } from '../store/itemInsert';
 import { currentLabel, hasSourceLabel, labelAppender, newItemLabels, type RevisionDraft } from '../store/labels';
 import { dropIfEmpty, ensureProject, findProject, requireProject } from '../store/projects';
 import { itemCriteriaText, saveRubricVersion, setItemCriteria } from '../store/rubrics';

@@ -3,7 +3,7 @@ import type { Choice, Content, ItemRecord, LabelBody, ResponseRecord, Strength, 
 import type { ImportFormat } from '../../../shared/formatNames';
 import type { Criterion } from '../../../shared/rubric';
 
-import type { ItemDraft } from '../store/items';
+import type { ItemDraft } from '../store/itemInsert';
 
 /** One record of a dataset file turned into an item (and the file's own preference, if it carries one). */
 export interface ParsedRecord {

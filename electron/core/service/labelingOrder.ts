@@ -4,7 +4,7 @@
 // order rather than make the annotator wait. A finished scoring job or new items make it stale.
 import type { ProjectSettings } from '../../../shared/domain';
 import { assignedTo, fnv1a } from '../../../shared/order';
-import type { Walk } from '../store/items';
+import type { Walk } from '../store/nextItem';
 import { projectSettings, type ProjectRow } from '../store/projects';
 import { runTask } from '../tasks/run';
 import type { ServiceContext } from './context';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chunkLines, PARSERS, prepareLines, RECORD_STRIDE } from '../../../electron/core/formats/import/prepare';
 import { readLines } from '../../../electron/core/formats/jsonl';
-import { draftUid } from '../../../electron/core/store/items';
+import { draftUid } from '../../../electron/core/store/itemInsert';
 
 const dir = mkdtempSync(join(tmpdir(), 'arbiter-prepare-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
