@@ -14,6 +14,9 @@ Commands:
          [--neutral true|false] [--ranking-pairs ${RANKING_PAIRS.join('|')}] [--from-ratings]
          [--adjudicated-only] [--min-agreement 0-1]
   labels import FILE --project NAME
+  rubric import FILE --project NAME
+  rubric export --project NAME [--rubric R] [--version N] --out FILE
+  rubric list --project NAME [--json]
   stats --project NAME [--json]        (progress, agreement, consensus, people, models, the queue)
   review --project NAME [--task ${REVIEW_TASKS.join('|')}] [--reason annotators|model|uncertain] [--limit N] [--json]
   adjudicate --project NAME --item ID (--choice A|B|tie|both_bad [--strength 1-3] | --verdict good|bad
@@ -29,6 +32,9 @@ Commands:
 
 The database defaults to the desktop app's (${defaultDbPath()}); ARBITER_DB or --db override it.`;
 
+/** What follows a usage mistake: where the whole usage is, not all of it. */
+export const HELP_HINT = 'See arbiter --help for the commands and their options.';
+
 export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
@@ -37,14 +43,16 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
   }
   const command = commands[name];
   if (!command) {
-    io.err(`arbiter: unknown command "${name}"\n\n${USAGE}`);
+    io.err(`arbiter: unknown command "${name}"`);
+    io.err(HELP_HINT);
     return 2;
   }
   try {
     return await command(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`arbiter ${name}: ${error.message}\n\n${USAGE}`);
+      io.err(`arbiter ${name}: ${error.message}`);
+      io.err(HELP_HINT);
       return 2;
     }
     if (error instanceof InvalidFileError) {

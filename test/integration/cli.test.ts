@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { commands } from '../../electron/cli/commands';
 import { buildNodeSide, ROOT } from '../helpers/host';
 import { tempDir } from '../helpers/tmp';
 
@@ -142,6 +143,39 @@ describe('arbiter CLI', () => {
     const doctor = arbiter(['doctor', '--json', '--db', db]);
     const report = JSON.parse(doctor.stdout);
     expect(report.checks.find((c: { name: string }) => c.name === 'database').ok).toBe(true);
+  });
+
+  it('--help lists every command the CLI runs, and only those', () => {
+    const help = arbiter(['--help']);
+    expect(help.code).toBe(0);
+    // The commands named at the start of a line of the help (two spaces, the name).
+    const listed = new Set([...help.stdout.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]));
+    expect([...listed].sort()).toEqual(Object.keys(commands).sort());
+    for (const sub of ['rubric import FILE', 'rubric export', 'rubric list']) expect(help.stdout).toContain(`  ${sub}`);
+    expect(help.stdout).not.toMatch(/^ {2}hub\b/m);
+  });
+
+  it('answers a usage mistake with its one line and where to look, not the whole help', () => {
+    const db = join(tempDir(), 'u.db');
+    for (const args of [
+      ['import', 'x.jsonl', '--project', 'a/b'],
+      ['stats', '--project', 'tab\there'],
+      ['export', '--project', 'p', '--format', 'csv', '--out', 'x'],
+      ['stats', '--bogus'],
+      ['frobnicate'],
+    ]) {
+      const result = arbiter([...args, '--db', db]);
+      expect(result.code, args.join(' ')).toBe(2);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines, result.stderr).toHaveLength(2);
+      expect(lines[0]).toMatch(/^arbiter( [a-z]+)?: /);
+      expect(lines[1]).toBe('See arbiter --help for the commands and their options.');
+      expect(result.stdout).toBe('');
+    }
+    // A bare `arbiter` still shows the help (on stdout) with exit 2.
+    const bare = arbiter([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toMatch(/^arbiter <command>/);
   });
 
   it('backs up the database with VACUUM INTO beside it or to --out, and never overwrites a file', () => {
