@@ -5,6 +5,7 @@ import { openApp } from '../core/app';
 import { doctorReport } from '../core/doctor';
 import { exportProject, importFile, importLabelsFile } from '../core/formats/index';
 import { projectStats } from '../core/store/stats';
+import { taskLine } from '../../shared/api';
 import * as projects from '../core/store/projects';
 import { dbPathFrom, openDbFor, parse, UsageError, withDb, type CliIo } from './io';
 import { backupCommand, projectsCommand } from './manage';
@@ -108,9 +109,10 @@ const statsCommand: Command = async (argv, io) => {
     const { report } = projectReview(db, project);
     if (values.json) io.out(JSON.stringify({ ...stats, review: report }));
     else {
-      io.out(`${stats.project}: ${stats.labeled} of ${stats.items} items labeled (${(stats.progress * 100).toFixed(1)}%)`);
-      io.out(`  label revisions ${stats.labels.revisions}; current human labels ${stats.labels.current} ${JSON.stringify(stats.labels.byChoice)}`);
-      for (const a of stats.annotators) io.out(`  ${a.kind.padEnd(6)} ${a.name}: ${a.labeled}`);
+      // Per task, each over its own items (pairs, three or more responses, single responses).
+      io.out(`${stats.project}: ${stats.items} item${stats.items === 1 ? '' : 's'}; labeled ${taskLine(stats.tasks)}`);
+      io.out(`  label revisions ${stats.labels.revisions}; current human pair labels ${stats.labels.current} ${JSON.stringify(stats.labels.byChoice)}`);
+      for (const a of stats.annotators) io.out(`  ${a.kind.padEnd(6)} ${a.name} ${a.task}: ${a.labeled}`);
       for (const line of reviewLines(report)) io.out(line);
     }
     return 0;

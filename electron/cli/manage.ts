@@ -5,6 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import { invalidInput } from '../core/errors';
 import { backupTo, openDb } from '../core/store/db';
 import * as projects from '../core/store/projects';
+import { overviewNow } from '../core/service/screenTotals';
+import { taskLine } from '../../shared/api';
 import { checkProjectName } from './options';
 import { dbPathFrom, parse, UsageError, withDb, type CliIo } from './io';
 
@@ -93,9 +95,10 @@ const listCommand: Command = async (argv, io) => {
   const { values, positionals } = parse(argv, { json: { type: 'boolean', default: false } });
   if (positionals.length) throw new UsageError(`projects takes rename OLD NEW, delete NAME [--yes], or nothing (to list); not "${positionals[0]}"`);
   return withDb(values, (db) => {
-    const list = projects.listProjects(db);
+    const list = projects.projectRows(db).map((row) => overviewNow(db, row));
     if (values.json) io.out(JSON.stringify(list));
-    else for (const p of list) io.out(`${p.name}\t${p.labeled}/${p.items}`);
+    // Per task, each over its own items: "pairs 3/10 · ranks 1/4 · steps 2/5".
+    else for (const p of list) io.out(`${p.name}\t${p.items} item${p.items === 1 ? '' : 's'}\t${taskLine(p.tasks)}`);
     return 0;
   });
 };

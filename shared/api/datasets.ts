@@ -4,6 +4,7 @@ import type { Choice, ExportSummary, ImportSummary, LineError } from '../domain'
 import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS } from '../formatNames';
 import type { Vote } from '../scoring';
 import { annotatorName, projectName } from './common';
+import type { TaskCount } from './projects';
 
 /**
  * What the items table can show: every item; the annotator's unlabeled or labeled items, or those they
@@ -138,10 +139,15 @@ export interface ProjectStats {
   project: string;
   items: number;
   responses: number;
+  /** Pairs with a current human label (the pairwise task; every task is in `tasks`). */
   labeled: number;
+  /** `labeled` over the project's pairs. */
   progress: number;
+  /** Each task's items with a current human judgement over the items its screen walks. */
+  tasks: TaskCount[];
   labels: { revisions: number; current: number; byChoice: Record<string, number> };
-  annotators: { name: string; kind: string; labeled: number }[];
+  /** Per annotator and task: items with their current judgement. */
+  annotators: { name: string; kind: string; task: string; labeled: number }[];
   source: { labeled: number };
 }
 

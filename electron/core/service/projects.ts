@@ -3,16 +3,20 @@ import { dirname, join } from 'node:path';
 import { backupTo } from '../store/db';
 import * as projects from '../store/projects';
 import type { FeatureHandlers, ServiceContext } from './context';
+import { screenTotals } from './screenTotals';
 
 type ProjectOps = 'listProjects' | 'createProject' | 'getProject' | 'updateProjectSettings' | 'renameProject' | 'deleteProject';
 
-export function projectsHandlers({ db, events, options }: ServiceContext): FeatureHandlers<ProjectOps> {
+export function projectsHandlers(context: ServiceContext): FeatureHandlers<ProjectOps> {
+  const { db, events, options } = context;
+  // Shapes, progress per task and the screen a project opens on (cached per project until an import).
+  const { overview } = screenTotals(context);
   return {
-    listProjects: () => projects.listProjects(db),
-    createProject: ({ name, guidelines }) => projects.summarize(db, projects.createProject(db, name, guidelines ?? '')),
-    getProject: ({ project }) => projects.summarize(db, projects.requireProject(db, project)),
+    listProjects: () => projects.projectRows(db).map(overview),
+    createProject: ({ name, guidelines }) => overview(projects.createProject(db, name, guidelines ?? '')),
+    getProject: ({ project }) => overview(projects.requireProject(db, project)),
     updateProjectSettings: ({ project, settings }) => projects.updateSettings(db, project, settings),
-    renameProject: ({ project, name }) => projects.summarize(db, projects.renameProject(db, project, name)),
+    renameProject: ({ project, name }) => overview(projects.renameProject(db, project, name)),
     deleteProject: async ({ project }) => {
       projects.requireProject(db, project);
       const file = `before-delete-${project.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}.sqlite`;

@@ -71,8 +71,12 @@ export function summarize(db: Db, row: ProjectRow): ProjectSummary {
 }
 
 export function listProjects(db: Db): ProjectSummary[] {
-  const rows = db.prepare(`SELECT ${PROJECT_COLUMNS} FROM project WHERE state = 'active' ORDER BY name`).all() as ProjectRow[];
-  return rows.map((row) => summarize(db, row));
+  return projectRows(db).map((row) => summarize(db, row));
+}
+
+/** The active projects' rows, by name. */
+export function projectRows(db: Db): ProjectRow[] {
+  return db.prepare(`SELECT ${PROJECT_COLUMNS} FROM project WHERE state = 'active' ORDER BY name`).all() as ProjectRow[];
 }
 
 export function renameProject(db: Db, from: string, to: string): ProjectRow {

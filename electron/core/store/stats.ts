@@ -1,15 +1,19 @@
-// Project figures for `arbiter stats`: counts and progress now; agreement later. Run as a read (a WAL
-// snapshot), never while an annotator waits on the same thread for something else.
-import type { ProjectStats } from '../../../shared/api';
+// Project figures for `arbiter stats`: counts and progress per task now; agreement later. Run as a read (a
+// WAL snapshot), never while an annotator waits on the same thread for something else.
+import { projectTasks, type ProjectStats } from '../../../shared/api';
 import type { Db } from './db';
 import { countResponses, VISIBLE } from './items';
 import { countLabeled, type ProjectRow } from './projects';
+import { annotatorsByTask, labeledByTask, projectShapes, stepsOnMultiResponseItems } from './shapes';
 
 export function projectStats(db: Db, project: ProjectRow): ProjectStats {
   return db.transaction(() => {
     const params = { project: project.id };
     const items = project.item_count;
     const labeled = countLabeled(db, project.id);
+    const shapes = projectShapes(db, project.id);
+    const byTask = labeledByTask(db, project.id);
+    const others = shapes.pairs + shapes.ranked > 0 && (byTask.steps ?? 0) > 0 ? stepsOnMultiResponseItems(db, project.id) : 0;
     const revisions = db.prepare(`SELECT COUNT(*) FROM label l JOIN item i ON i.id = l.item_id WHERE i.project_id = @project AND ${VISIBLE}`).pluck().get(params) as number;
     const byChoiceRows = db
       .prepare(
@@ -25,7 +29,8 @@ export function projectStats(db: Db, project: ProjectRow): ProjectStats {
       items,
       responses: countResponses(db, project.id),
       labeled,
-      progress: items === 0 ? 0 : labeled / items,
+      progress: shapes.pairs === 0 ? 0 : labeled / shapes.pairs,
+      tasks: projectTasks(shapes, byTask, others),
       labels: { revisions, current, byChoice },
       annotators,
       source: { labeled: annotators.filter((a) => a.kind === 'source').reduce((sum, a) => sum + a.labeled, 0) },
@@ -33,12 +38,7 @@ export function projectStats(db: Db, project: ProjectRow): ProjectStats {
   }).deferred();
 }
 
-/** Who has labeled items of a project, and how many: from the progress counters, without a scan. */
+/** Who has judged items of a project, per task, and how many: from the progress counters, without a scan. */
 export function projectAnnotators(db: Db, projectId: number): ProjectStats['annotators'] {
-  return db
-    .prepare(
-      `SELECT a.name, a.kind, p.done AS labeled FROM progress p JOIN annotator a ON a.id = p.annotator_id
-       WHERE p.project_id = ? AND p.task = 'pairwise' AND p.done > 0 ORDER BY a.kind, a.name`,
-    )
-    .all(projectId) as ProjectStats['annotators'];
+  return annotatorsByTask(db, projectId);
 }

@@ -7,7 +7,8 @@ import type { LabelsImportResult } from '../formats/labels';
 import { readLines } from '../formats/jsonl';
 import { uncertaintyOrder } from '../review/priority';
 import { buildReview, type Review } from '../review/report';
-import { shapeCounts, visibleItemIds, type ShapeCounts } from '../store/items';
+import { visibleItemIds, type ShapeCounts } from '../store/items';
+import { projectShapes } from '../store/shapes';
 import { modelPairRewards } from '../store/review';
 import { checkpoint, type Db } from '../store/db';
 import { requireProject } from '../store/projects';
@@ -26,7 +27,7 @@ export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promis
   if (task.kind === 'review') return buildReview(db, requireProject(db, task.project));
   if (task.kind === 'mergeLabels')
     return importLabelsLines(db, { project: task.project, fileName: task.fileName, lines: () => readLines(task.path), onProgress: (linesRead) => hooks.onProgress?.({ linesRead, total: null }) });
-  if (task.kind === 'shapeCounts') return shapeCounts(db, requireProject(db, task.project).id);
+  if (task.kind === 'shapeCounts') return projectShapes(db, requireProject(db, task.project).id);
   if (task.kind === 'uncertainOrder') {
     const project = requireProject(db, task.project);
     return db.transaction(() => uncertaintyOrder(visibleItemIds(db, project.id), modelPairRewards(db, project.id))).deferred();

@@ -20,7 +20,7 @@ export function ExportPanel({ project, version }: { project: string; version: nu
   useEffect(() => {
     api
       .annotators({ project })
-      .then((list) => setAnnotators(list.filter((a) => a.kind === 'human').map((a) => a.name)))
+      .then((list) => setAnnotators([...new Set(list.filter((a) => a.kind === 'human').map((a) => a.name))]))
       .catch(() => setAnnotators([]));
   }, [project, version]);
 
