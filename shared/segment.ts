@@ -89,13 +89,57 @@ export function stepsKey(steps: readonly string[]): string {
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
-/** Splits step `index` at character `at` (both halves must keep some text). */
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/**
+ * The code fence (CommonMark: three or more backticks or tildes) still open at the end of `text`, as
+ * its opening line, or null when none is.
+ */
+export function openFence(text: string): { marker: string; line: string } | null {
+  let open: { marker: string; line: string } | null = null;
+  for (const line of text.split('\n')) {
+    const match = FENCE.exec(line);
+    if (!match) continue;
+    const run = match[1]!;
+    if (!open) {
+      // A backtick fence's info string holds no backtick (else it is inline code, not a fence).
+      if (run[0] === '`' && match[2]!.includes('`')) continue;
+      open = { marker: run, line: line.trimStart() };
+    } else if (run[0] === open.marker[0] && run.length >= open.marker.length && !match[2]!.trim()) open = null;
+  }
+  return open;
+}
+
+/**
+ * Splits step `index` at character `at` (both halves must keep some text). A split inside a fenced code
+ * block closes the fence at the end of the first half and opens it again, with the same info string, at
+ * the start of the second, so each half is still a code block; the second half keeps its indentation.
+ */
 export function splitStep(steps: readonly string[], index: number, at: number): string[] | null {
   const step = steps[index];
   if (step === undefined) return null;
-  const head = step.slice(0, at).replace(/\s+$/, '');
-  const tail = step.slice(at).replace(/^\s+/, '');
+  const fence = openFence(step.slice(0, at));
+  let cut = at;
+  if (fence) {
+    const lineStart = step.lastIndexOf('\n', at - 1) + 1;
+    if (!step.slice(lineStart, at).trim()) cut = lineStart;
+  }
+  let head = step.slice(0, cut).replace(/\s+$/, '');
+  let tail = fence ? step.slice(cut).replace(/^\s*\n/, '') : step.slice(cut).replace(/^\s+/, '');
   if (!head.trim() || !tail.trim()) return null;
+  if (fence) {
+    const firstLine = tail.split('\n', 1)[0]!;
+    const closes = FENCE.exec(firstLine);
+    if (closes && closes[1]![0] === fence.marker[0] && closes[1]!.length >= fence.marker.length && !closes[2]!.trim()) {
+      // Split on the closing fence itself: it ends the first half; the second half is what follows it.
+      head = `${head}\n${firstLine.trim()}`;
+      tail = tail.slice(firstLine.length).replace(/^\s+/, '');
+      if (!tail.trim()) return null;
+    } else {
+      head = `${head}\n${fence.marker}`;
+      tail = `${fence.line}\n${tail}`;
+    }
+  }
   return [...steps.slice(0, index), head, tail, ...steps.slice(index + 1)];
 }
 

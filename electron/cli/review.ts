@@ -11,6 +11,7 @@ import { itemResolver } from '../core/store/items';
 import * as projects from '../core/store/projects';
 import { parse, UsageError, withDb, type CliIo } from './io';
 import { requireProjectName } from './options';
+import { plural } from '../../shared/plural';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
@@ -25,9 +26,10 @@ const number = (f: Figure) => (f.value === null ? `— (${f.reason})` : f.value.
 
 /** The report as a few readable lines (`stats` without --json). */
 export function reviewLines(report: ReviewReport): string[] {
-  const lines = [`  agreement (${report.labels} current human labels by ${report.annotators} people):`];
+  const lines = [`  agreement (${plural(report.labels, 'current human label')} by ${plural(report.annotators, 'person', 'people')}):`];
   for (const f of report.fields) {
-    const parts = [`percent ${percent(f.percent)}`, `α ${number(f.alpha)}`];
+    const parts = [`percent ${percent(f.percent)}`, `α ${f.level} ${number(f.alpha)}`];
+    if (f.alsoAlpha) parts.push(`α ${f.alsoAlpha.level} ${number(f.alsoAlpha)}`);
     if (f.fleiss) parts.push(`Fleiss κ ${number(f.fleiss)}`);
     if (f.cohen) parts.push(`Cohen κ ${number(f.cohen)} (${f.cohen.between.join(' & ')})`);
     if (f.kendallW) parts.push(`Kendall W ${number(f.kendallW)}`);

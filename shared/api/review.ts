@@ -67,7 +67,10 @@ export interface FieldAgreement {
   /** Cohen's κ between the two annotators with the most items in common. */
   cohen: (Figure & { between: [string, string] }) | null;
   fleiss: Figure | null;
+  /** Krippendorff's α at `level`. */
   alpha: Figure;
+  /** Rating scales (numbers): α at a second level, named (the interval level beside the ordinal). */
+  alsoAlpha?: Figure & { level: 'nominal' | 'ordinal' | 'interval' };
   /** Rankings only: Kendall's W over items every ranker ranked, and its mean over items. */
   kendallW?: Figure;
   /** First error only: agreement within one step. */
@@ -114,7 +117,14 @@ export interface QueueRow {
   labels: number;
   /** The models' mean P(A better), when they scored the pair. */
   modelPA: number | null;
+  /**
+   * What the people's labels decide: the majority of their votes (as on the items table and in every
+   * export); where the votes split evenly, Dawid–Skene (votes weighted by each person's estimated
+   * reliability) when it picks one; else null.
+   */
   consensus: string | null;
+  /** Which method decided `consensus` (null when nothing did). */
+  consensusMethod: 'majority' | 'dawid-skene' | null;
   adjudicated: boolean;
 }
 

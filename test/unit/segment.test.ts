@@ -38,3 +38,25 @@ describe('splitting and merging carry a judgement over, and say what changed', (
     expect(notices).toEqual(['Steps 2 and 3 were rated +1 and −1; the merged step keeps the worse, −1.']);
   });
 });
+
+describe('a split inside a fenced code block keeps both halves valid markdown', () => {
+  const step = 'Compute it:\n```python\nx = 4 * 7\n    y = x - 5\nprint(y)\n```\nSo 23 are left.';
+  it('closes the fence in the first half and reopens it, with the same info string, in the second', () => {
+    const at = step.indexOf('y = x');
+    const halves = splitStep([step], 0, at)!;
+    expect(halves).toEqual(['Compute it:\n```python\nx = 4 * 7\n```', '```python\n    y = x - 5\nprint(y)\n```\nSo 23 are left.']);
+  });
+  it('uses the fence as opened (tildes, longer runs) and leaves a split outside fences as it was', () => {
+    const tilde = '~~~~ js\nlet a = 1;\nlet b = 2;\n~~~~';
+    expect(splitStep([tilde], 0, tilde.indexOf('let b'))).toEqual(['~~~~ js\nlet a = 1;\n~~~~', '~~~~ js\nlet b = 2;\n~~~~']);
+    const after = step.indexOf('So 23');
+    expect(splitStep([step], 0, after)).toEqual(['Compute it:\n```python\nx = 4 * 7\n    y = x - 5\nprint(y)\n```', 'So 23 are left.']);
+  });
+});
+
+describe('a split on a closing fence', () => {
+  it('ends the code block in the first half, with no empty block in the second', () => {
+    const step = '```\na\nb\n```\nDone.';
+    expect(splitStep([step], 0, step.indexOf('```\nDone'))).toEqual(['```\na\nb\n```', 'Done.']);
+  });
+});

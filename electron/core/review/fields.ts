@@ -1,11 +1,12 @@
 // One field's agreement block for the report: percent agreement, Cohen's κ for the two people who share
-// the most items, Fleiss' κ, and Krippendorff's α at the field's level of measurement.
+// the most items, Fleiss' κ, and Krippendorff's α at the field's level of measurement (and, for rating
+// scales, at a second level named beside it).
 import type { FieldAgreement } from '../../../shared/api/review';
 import { cohenKappa, fleissKappa, percentAgreement } from './agreement';
 import { krippendorffAlpha, type AlphaLevel } from './krippendorff';
 import type { Ratings } from './ratings';
 
-export function fieldAgreement(task: FieldAgreement['task'], field: string, level: AlphaLevel, ratings: Ratings, raterNames: string[]): FieldAgreement {
+export function fieldAgreement(task: FieldAgreement['task'], field: string, level: AlphaLevel, ratings: Ratings, raterNames: string[], alsoLevel?: AlphaLevel): FieldAgreement {
   const pair = busiestPair(ratings);
   const figure = <T extends { value: number | null; n: number; reason: string | null }>(e: T) => ({ value: e.value, n: e.n, reason: e.reason });
   return {
@@ -16,6 +17,7 @@ export function fieldAgreement(task: FieldAgreement['task'], field: string, leve
     cohen: pair ? { ...figure(cohenKappa(ratings, pair[0], pair[1])), between: [raterNames[pair[0]]!, raterNames[pair[1]]!] } : null,
     fleiss: level === 'nominal' ? figure(fleissKappa(ratings)) : null,
     alpha: figure(krippendorffAlpha(ratings, level)),
+    ...(alsoLevel ? { alsoAlpha: { level: alsoLevel, ...figure(krippendorffAlpha(ratings, alsoLevel)) } } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import type { ReviewLabelRow } from '../store/review';
 import { firstErrorAgreement } from './agreement';
 import { collect, Index, parseBody, type ItemInfo } from './collect';
 import { fieldAgreement } from './fields';
+import { majorityOfVotes } from './majority';
 import { kendallWByUnit, rankingsFromUnits, scoresFromGroups } from './kendall';
 import { ratingsFromTriples, type Ratings } from './ratings';
 
@@ -46,8 +47,13 @@ function split(ratings: Ratings, u: number, name: (v: number) => string): { vote
   return { votes, total, dispute: total >= 2 ? 1 - top / total : 0 };
 }
 
+function majorityConsensus(votes: Record<string, number>): Pick<QueueRow, 'consensus' | 'consensusMethod'> {
+  const consensus = majorityOfVotes(votes);
+  return { consensus, consensusMethod: consensus === null ? null : 'majority' };
+}
+
 function queueRow(info: ItemInfo, task: QueueRow['task'], dispute: number, votes: Record<string, number>, labels: number, adjudicated: Set<number>): QueueRow {
-  return { itemId: info.itemId, seq: info.seq, externalId: info.externalId, task, reasons: ['annotators'], dispute, votes, labels, modelPA: null, consensus: null, adjudicated: adjudicated.has(info.itemId) };
+  return { itemId: info.itemId, seq: info.seq, externalId: info.externalId, task, reasons: ['annotators'], dispute, votes, labels, modelPA: null, ...majorityConsensus(votes), adjudicated: adjudicated.has(info.itemId) };
 }
 
 export function reviewVerdicts(rows: Iterable<ReviewLabelRow>, adjudicated: Set<number>): TaskReview {
@@ -142,7 +148,10 @@ export function reviewSteps(rows: Iterable<ReviewLabelRow>, adjudicated: Set<num
   return { fields: [firstField, ratingField], queue, labels };
 }
 
-/** One field per rubric criterion: numbers at the interval level, named categories as nominal codes. */
+/**
+ * One field per rubric criterion: numbers (a rating scale) at the ordinal level, the textbook level for
+ * rating scales, with the interval level beside it; named categories as nominal codes.
+ */
 export function reviewRubrics(rows: Iterable<ReviewLabelRow>): TaskReview {
   const items = new Index<number>();
   const info: ItemInfo[] = [];
@@ -162,7 +171,9 @@ export function reviewRubrics(rows: Iterable<ReviewLabelRow>): TaskReview {
     }
   });
   const fields = [...criteria].map(([name, c]) =>
-    fieldAgreement('rubric', `rubric:${name}`, c.numeric ? 'interval' : 'nominal', c.triples.ratings(c.units.size, people.size), people.ids),
+    c.numeric
+      ? fieldAgreement('rubric', `rubric:${name}`, 'ordinal', c.triples.ratings(c.units.size, people.size), people.ids, 'interval')
+      : fieldAgreement('rubric', `rubric:${name}`, 'nominal', c.triples.ratings(c.units.size, people.size), people.ids),
   );
   return { fields, queue: [], labels };
 }

@@ -71,3 +71,18 @@ export function argmaxOrTie(values: Float64Array, row: number, K: number, slack:
   for (let k = 0; k < K; k++) if (k !== best && values[row + k]! >= values[row + best]! - slack) return TIE;
   return best;
 }
+
+/**
+ * The consensus of one item's votes (value → count), the rule the items table and every export use: the
+ * value with the most votes; null when the top values have as many votes each (an even split).
+ */
+export function majorityOfVotes(votes: Record<string, number>): string | null {
+  let best: string | null = null;
+  let most = 0;
+  let tied = false;
+  for (const [value, n] of Object.entries(votes)) {
+    if (n > most) [best, most, tied] = [value, n, false];
+    else if (n === most) tied = true;
+  }
+  return tied ? null : best;
+}

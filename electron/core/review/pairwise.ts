@@ -6,7 +6,7 @@ import { agreementWithConsensus, agreementWithOthers, lengthBias, positionBias, 
 import { collect, Columns, Index, type ItemInfo } from './collect';
 import { dawidSkene } from './dawidSkene';
 import { fieldAgreement } from './fields';
-import { majorityVote } from './majority';
+import { majorityVote, TIE } from './majority';
 import { anchoring, calibration, modelAccuracy } from './modelVsPeople';
 import { ratingsFromTriples } from './ratings';
 
@@ -24,6 +24,16 @@ export interface PairwiseReview {
   queue: QueueRow[];
   labels: number;
   items: number;
+}
+
+/**
+ * An item's consensus: the majority of the votes (the items table's and the exports' rule); where the
+ * votes split evenly, Dawid–Skene's pick when it has one.
+ */
+function pairConsensus(majority: number, ds: number): Pick<QueueRow, 'consensus' | 'consensusMethod'> {
+  if (majority >= 0) return { consensus: CHOICES[majority]!, consensusMethod: 'majority' };
+  if (majority === TIE && ds >= 0) return { consensus: CHOICES[ds]!, consensusMethod: 'dawid-skene' };
+  return { consensus: null, consensusMethod: null };
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
@@ -195,7 +205,7 @@ export function reviewPairwise(rows: Iterable<ReviewLabelRow>, lengths: Map<numb
       votes,
       labels: total,
       modelPA: hasModel ? pA : null,
-      consensus: ds.label[u]! >= 0 ? CHOICES[ds.label[u]!]! : ds.label[u] === -2 ? 'tie between votes' : null,
+      ...pairConsensus(majority.label[u]!, ds.label[u]!),
       adjudicated: adjudicated.has(info[u]!.itemId),
     });
   }

@@ -6,6 +6,7 @@ import { getRevision, labelAppender, type RevisionDraft } from '../store/labels'
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireHumanAnnotator, requireItem, requireProject } from './guards';
+import { plural } from '../../../shared/plural';
 
 export function rankingsHandlers({ db, events }: ServiceContext): FeatureHandlers<'saveRanking' | 'saveVerdict'> {
   const save = (project: string, annotator: string, draft: Omit<RevisionDraft, 'annotatorId'>): LabelRevision => {
@@ -44,7 +45,7 @@ export function rankingsHandlers({ db, events }: ServiceContext): FeatureHandler
     saveVerdict: (input) => {
       const project = requireProject(db, input.project);
       const item = requireItem(db, project, input.itemId);
-      if (item.responses.length !== 1) throw invalidInput(`Item ${item.id} has ${item.responses.length} responses; a verdict is for an item with one.`);
+      if (item.responses.length !== 1) throw invalidInput(`Item ${item.id} has ${plural(item.responses.length, 'response')}; a verdict is for an item with one.`);
       return save(input.project, input.annotator, {
         id: input.id,
         projectId: project.id,

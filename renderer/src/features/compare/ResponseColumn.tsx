@@ -9,6 +9,7 @@ import { DiffText } from './DiffText';
 import { StepChips, type ColumnSteps } from './PrelabelViews';
 import { StepsLink } from '../steps/StepsLink';
 import type { Segment } from './wordDiff';
+import { plural } from '../../../../shared/plural';
 
 export type Side = 'left' | 'right';
 
@@ -90,7 +91,7 @@ export const ResponseColumn = memo(function ResponseColumn({
               {diff.onlyHere.toLocaleString()} {diff.onlyHere === 1 ? 'word' : 'words'} only here ·{' '}
             </span>
           )}
-          {text.length.toLocaleString()} chars · ~{approxTokens(text).toLocaleString()} tokens
+          {plural(text.length, 'char')} · ~{plural(approxTokens(text), 'token')}
         </span>
       </header>
       <StepChips rows={steps} side={side} />

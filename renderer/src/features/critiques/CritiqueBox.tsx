@@ -52,7 +52,7 @@ export const CritiqueBox = forwardRef<HTMLTextAreaElement, Props>(function Criti
       )}
       <div className="flex items-start gap-3">
         <label htmlFor={`${id}-text`} className="sr-only">
-          Critique of the {side.toLowerCase()} response
+          {/^response$/i.test(side) ? 'Critique of the response' : `Critique of the ${side.toLowerCase()} response`}
         </label>
         <textarea
           id={`${id}-text`}

@@ -38,9 +38,7 @@ export function rate(n: number): string {
   return n.toFixed(1);
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
-}
+export { plural } from '../../../../shared/plural';
 
 /** "cpu" or "cpu (cuda skipped: …)" — which provider ran and why the ones before it did not. */
 export function providerWords(report: ProviderReport): string {

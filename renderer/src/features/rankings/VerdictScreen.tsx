@@ -19,6 +19,7 @@ import { CritiqueBox } from '../critiques/CritiqueBox';
 import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
 import { useItemNotes } from '../rubrics/useItemNotes';
 import type { ItemShape } from '../rubrics/useRatings';
+import { plural } from '../../../../shared/plural';
 
 const VERDICTS: { verdict: Verdict; key: string; icon: string; label: string; tone: string; active: string }[] = [
   { verdict: 'good', key: '1', icon: '✓', label: 'Good', tone: 'text-ok', active: 'bg-ok/12 ring-ok' },
@@ -211,7 +212,7 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
                 <div className="min-w-0 flex-1">
                   <div className="mb-2.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-[12px] whitespace-nowrap">
                     <span className="tabular-nums text-faint" data-testid="verdict-length">
-                      {text.length.toLocaleString()} chars · ~{approxTokens(text).toLocaleString()} tokens
+                      {plural(text.length, 'char')} · ~{plural(approxTokens(text), 'token')}
                     </span>
                     {current && (
                       <span className={`rounded px-1.5 py-px font-semibold ${current === 'good' ? 'bg-ok/12 text-ok' : 'bg-bad-soft text-bad'}`} data-testid="verdict-mark">
@@ -225,7 +226,7 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
                         title="This response has steps of its own: rate them one by one on the step screen (s)"
                         data-testid="open-steps"
                       >
-                        {steps.length} steps: rate them one by one <Kbd>s</Kbd>
+                        {plural(steps.length, 'step')}: rate them one by one <Kbd>s</Kbd>
                       </button>
                     )}
                   </div>

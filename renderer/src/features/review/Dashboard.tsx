@@ -82,7 +82,7 @@ function FieldTable({ fields }: { fields: FieldAgreement[] }) {
           <th className="px-2 py-1 font-medium">Level</th>
           <th className="px-2 py-1 font-medium" title="Cohen’s κ between the two annotators with the most items in common">Cohen’s κ</th>
           <th className="px-2 py-1 font-medium">Fleiss’ κ</th>
-          <th className="px-2 py-1 font-medium">α</th>
+          <th className="px-2 py-1 font-medium" title="Krippendorff’s α at the field’s level of measurement; rating scales: ordinal (the textbook level for ratings), with interval beside it">Krippendorff’s α</th>
           <th className="px-2 py-1 font-medium" title="Rankings: Kendall’s W. First error: agreement within one step">W / ±1</th>
         </tr>
       </thead>
@@ -95,7 +95,14 @@ function FieldTable({ fields }: { fields: FieldAgreement[] }) {
               {cell(f.cohen)}
             </td>
             <td className="px-2 py-1">{cell(f.fleiss)}</td>
-            <td className="px-2 py-1">{cell(f.alpha)}</td>
+            <td className="px-2 py-1" data-testid="field-alpha">
+              {cell(f.alpha)} <span className="text-[11px] text-faint">{f.level}</span>
+              {f.alsoAlpha && (
+                <span className="ml-2" title={`Krippendorff’s α at the ${f.alsoAlpha.level} level too`}>
+                  {cell(f.alsoAlpha)} <span className="text-[11px] text-faint">{f.alsoAlpha.level}</span>
+                </span>
+              )}
+            </td>
             <td className="px-2 py-1">{f.kendallW ? cell(f.kendallW) : f.withinOne ? cell(f.withinOne, pct) : <span className="text-faint">—</span>}</td>
           </tr>
         ))}

@@ -9,6 +9,7 @@ import { ContentView } from '../../components/ContentView';
 import { Markdown } from '../../components/Markdown';
 import type { Draft } from './drafts';
 import { letter } from './words';
+import { plural } from '../../../../shared/plural';
 
 function gridFor(n: number): string {
   if (n <= 1) return 'grid-cols-1 max-w-[980px]';
@@ -28,7 +29,7 @@ function ResponseHead({ response, extra }: { response: ResponseRecord; extra?: s
       )}
       {extra && <span className="text-[12px] text-muted">{extra}</span>}
       <span className="ml-auto text-[12px] tabular-nums text-faint">
-        {text.length.toLocaleString()} chars · ~{approxTokens(text).toLocaleString()} tokens
+        {plural(text.length, 'char')} · ~{plural(approxTokens(text), 'token')}
       </span>
     </header>
   );

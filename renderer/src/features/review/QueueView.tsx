@@ -40,10 +40,16 @@ export function DisputeBar({ dispute }: { dispute: number }) {
 }
 
 function consensusText(row: QueueRow): string {
-  if (row.consensus === null) return '—';
+  if (row.consensus === null) return 'split evenly';
   if (row.task === 'pairwise') return row.consensus === 'A' || row.consensus === 'B' ? `${row.consensus} better` : choiceWords(row.consensus, null).toLowerCase();
   return row.consensus;
 }
+
+const METHOD_WORDS = { majority: 'majority', 'dawid-skene': 'Dawid–Skene' } as const;
+const METHOD_TITLES = {
+  majority: 'Decided by the majority of the votes, as on the items table and in exports',
+  'dawid-skene': 'The votes split evenly: decided by Dawid–Skene (each vote weighted by its annotator’s estimated reliability)',
+} as const;
 
 function emptyText(filters: QueueFilters, report: ReviewReport | null): string {
   const task = TASK_TITLES[filters.task].toLowerCase();
@@ -163,7 +169,7 @@ export function QueueView({ project, filters, setFilters, version, report }: { p
           <span>Why</span>
           <span>Votes</span>
           <span title="The models’ mean P(A better)">{pairwise ? 'Model P(A)' : 'Labels'}</span>
-          <span title="Dawid–Skene consensus: each vote weighted by its annotator’s estimated reliability">Consensus</span>
+          <span title="The majority of the votes (as on the items table and in exports); where they split evenly, Dawid–Skene (votes weighted by each annotator’s estimated reliability)">Consensus</span>
           <span>Adjudicated</span>
         </div>
         <div ref={list} className="min-h-[120px] flex-1 overflow-auto" role="listbox" aria-label="Disputed items" data-testid="queue-rows">
@@ -208,8 +214,9 @@ export function QueueView({ project, filters, setFilters, version, report }: { p
                   {votesWords(row.votes, row.task)}
                 </span>
                 <span className="tabular-nums text-muted">{pairwise ? (row.modelPA === null ? <span className="text-faint">—</span> : row.modelPA.toFixed(2)) : row.labels}</span>
-                <span className="truncate" title={row.consensus ?? 'No consensus'}>
-                  {consensusText(row)}
+                <span className="truncate" title={row.consensusMethod ? METHOD_TITLES[row.consensusMethod] : 'The votes split evenly: no consensus'} data-testid="queue-consensus" data-method={row.consensusMethod ?? ''}>
+                  <span className={row.consensus === null ? 'text-faint' : ''}>{consensusText(row)}</span>
+                  {row.consensusMethod && <span className="ml-1 text-[11.5px] text-faint">· {METHOD_WORDS[row.consensusMethod]}</span>}
                 </span>
                 <span className={row.adjudicated ? 'font-medium text-ok' : 'text-faint'} data-testid="queue-adjudicated" data-adjudicated={row.adjudicated}>
                   {row.adjudicated ? '✓ adjudicated' : '—'}

@@ -22,6 +22,7 @@ import {
   type LabelProps,
 } from 'recharts';
 import type { Figure, ProportionFigure } from '../../../../shared/api';
+import { plural } from '../../../../shared/plural';
 
 /** Series colours: the accent, then two that stay apart for colour-blind readers, in both themes. */
 export const SERIES = ['var(--accent)', 'var(--right)', 'var(--ok)', 'var(--left)', 'var(--tie)'];
@@ -180,7 +181,7 @@ export function OverTimeChart({ weeks }: { weeks: { week: string; agreement: Fig
             render={(p) => (
               <>
                 <div className="font-medium">week of {String(p.week)}</div>
-                <div className="text-muted">{p.value === null ? `n/a: ${String(p.reason)}` : `${pct(p.value as number)} of ${String(p.n)} pairs of labels agree`}</div>
+                <div className="text-muted">{p.value === null ? `n/a: ${String(p.reason)}` : `${pct(p.value as number)} of ${plural(p.n as number, 'pair')} of labels agree`}</div>
               </>
             )}
           />
@@ -217,7 +218,7 @@ export function CalibrationChart({ series }: { series: CalibrationSeries[] }) {
               <>
                 <div className="font-medium">{String(p.model)}</div>
                 <div className="text-muted">
-                  P(A) ≈ {fixed2(p.predicted as number)}: people chose A on {pct(p.observed as number)} of {String(p.n)} items
+                  P(A) ≈ {fixed2(p.predicted as number)}: people chose A on {pct(p.observed as number)} of {plural(p.n as number, 'item')}
                 </div>
               </>
             )}

@@ -13,6 +13,7 @@ import { useShell } from '../../context';
 import { GuidelinesEditor } from '../guidelines/GuidelinesEditor';
 import { CriterionCard } from './CriterionCard';
 import { blankCriterion, blankDraft, checkDraft, fromCriterion, helpfulnessSafetyTemplate, sameCriteria, type Draft, type DraftCriterion } from './draft';
+import { plural } from '../../../../shared/plural';
 
 type Tab = 'rubric' | 'guidelines';
 
@@ -325,7 +326,7 @@ export function RubricsScreen({ project, tab: initialTab }: { project: string; t
                             <button
                               className={`flex w-full items-baseline gap-2 rounded px-1 py-px text-left hover:bg-surface-2 ${current ? 'font-medium text-fg' : 'text-muted'}`}
                               onClick={() => guard(() => void open(r.name, v.version))}
-                              title={`Created ${new Date(v.createdAt).toLocaleString()} · ${v.criteria} criteria · ${v.revisions} revisions in all`}
+                              title={`Created ${new Date(v.createdAt).toLocaleString()} · ${plural(v.criteria, 'criterion', 'criteria')} · ${plural(v.revisions, 'revision')} in all`}
                               data-testid="version"
                               data-version={v.version}
                               data-labels={v.labels}

@@ -9,6 +9,7 @@ import { Kbd } from '../../components/Kbd';
 import { Markdown } from '../../components/Markdown';
 import { derivedFinishReason, FINISH_WORDS, isAfterError, type Judgement } from './judgement';
 import { firstErrorWords, sameFirstError, stepAgreement, type ModelSteps } from './modelSteps';
+import { plural } from '../../../../shared/plural';
 
 interface Props {
   prompt: Content;
@@ -146,7 +147,7 @@ function ModelSection({ models, visible, judgement: j, mode, prelabelError }: { 
                 {m.aligned ? (
                   judged > 0 && <span className="text-muted">agrees with {agree} of your {judged} ±1 ratings</span>
                 ) : (
-                  <span className="text-faint">It scored {m.steps!.length} steps cut its own way; the screen shows a different cut, so its scores are not matched step by step.</span>
+                  <span className="text-faint">It scored {plural(m.steps!.length, 'step')} cut its own way; the screen shows a different cut, so its scores are not matched step by step.</span>
                 )}
               </li>
             );

@@ -3,6 +3,7 @@
 import { responseLetter } from '../../../../shared/letters';
 import { Kbd } from '../../components/Kbd';
 import { isAfterError, type Judgement } from './judgement';
+import { pluralWord } from '../../../../shared/plural';
 
 interface Props {
   itemNumber: number;
@@ -54,7 +55,7 @@ export function StepsBar(p: Props) {
       </span>
       <span className="h-4 border-l border-line" aria-hidden />
       <span data-testid="steps-progress">
-        <b className="font-semibold text-fg tabular-nums">{rated}</b> of {needed} steps rated
+        <b className="font-semibold text-fg tabular-nums">{rated}</b> of {needed} {pluralWord(needed, 'step')} rated
         {j.firstError !== null && (
           <span className={j.firstError >= 0 ? 'text-bad' : 'text-ok'}> · {j.firstError >= 0 ? `first error: step ${j.firstError + 1}` : 'no error'}</span>
         )}
