@@ -1,6 +1,7 @@
 // The browser host: serves the built renderer and the same API over HTTP on 127.0.0.1, guarded by a
 // per-launch random token. It is what `npm start` falls back to where Electron cannot start. The page
-// is untrusted: see guards.ts for what every request must show, downloads.ts for how exports leave.
+// is untrusted: see guards.ts for what every request must show, downloads.ts for how exports leave, and
+// core/limits.ts for how large a body each operation may send and how many are read at once.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -8,12 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { API_NAMES, type ApiErrorShape, type ApiName } from '../../shared/api';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
-import { toErrorShape } from '../core/errors';
+import { invalidInput, toErrorShape } from '../core/errors';
+import { bodyLimitFor, formatBytes, limit, limitEnvName, type LimitName } from '../core/limits';
 import type { ArbiterService } from '../core/service';
 import { DOWNLOAD_PREFIX, serveDownload } from './downloads';
 import { acceptedHosts, refuseRequest } from './guards';
 
-const MAX_BODY_BYTES = 1024 * 1024 * 1024;
 const STATUS_BY_CODE: Record<string, number> = {
   invalid_input: 400,
   unauthorized: 401,
@@ -76,15 +77,51 @@ function tokenMatches(expected: string, given: string | null | undefined): boole
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw Object.assign(new Error('Request body is larger than 1 GiB.'), { status: 413 });
-    chunks.push(chunk as Buffer);
+class BodyTooLarge extends Error {
+  readonly status = 413;
+}
+
+function tooLarge(operation: string, max: { bytes: number; name: LimitName }, size: number | null): BodyTooLarge {
+  return new BodyTooLarge(
+    `${operation} takes a request body of at most ${formatBytes(max.bytes)}; this one is ${size === null ? 'larger' : formatBytes(size)}. ` +
+      `Send less (a file goes up in 4 MiB pieces), or start the host with ${limitEnvName(max.name)} set higher.`,
+  );
+}
+
+/**
+ * The body as text, read up to `max.bytes`: past that it stops reading (nothing more is buffered) and
+ * rejects with a 413 whose sentence names the operation and the limit.
+ */
+function readBody(req: IncomingMessage, operation: string, max: { bytes: number; name: LimitName }): Promise<string> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      fn();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max.bytes) settle(() => (req.pause(), reject(tooLarge(operation, max, null))));
+      else chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => settle(() => resolveBody(Buffer.concat(chunks).toString('utf8'))));
+    req.on('error', (error) => settle(() => reject(error)));
+    req.on('close', () => settle(() => reject(invalidInput('The request was closed before its body arrived.'))));
+  });
+}
+
+/** The path with its % escapes decoded, or null when one is malformed. */
+function decodePath(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return null;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export async function startHost(options: HostOptions): Promise<RunningHost> {
@@ -99,6 +136,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   });
 
   let accepted = new Set<string>();
+  let bodiesInFlight = 0;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     for (const [name, value] of Object.entries(BASE_HEADERS)) res.setHeader(name, value);
@@ -115,7 +153,22 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         if (url.pathname === '/api/events' && req.method === 'GET') return openEventStream(res, eventClients);
         const name = url.pathname.slice('/api/'.length) as ApiName;
         if (req.method !== 'POST' || !API_NAMES.includes(name)) return sendError(res, 404, 'not_found', `No operation ${req.method} ${url.pathname}.`);
-        const body = await readBody(req);
+        const max = bodyLimitFor(name);
+        const declared = Number(req.headers['content-length'] ?? Number.NaN);
+        if (declared > max.bytes) throw tooLarge(name, max, declared);
+        const most = limit('requestsMaxInFlight');
+        if (bodiesInFlight >= most) {
+          res.setHeader('retry-after', '1');
+          res.setHeader('connection', 'close');
+          return sendError(res, 503, 'internal', `${bodiesInFlight} requests are being received already (at most ${most} at once); try again in a moment.`);
+        }
+        bodiesInFlight++;
+        let body: string;
+        try {
+          body = await readBody(req, name, max);
+        } finally {
+          bodiesInFlight--;
+        }
         let input: unknown;
         try {
           input = body.trim() ? JSON.parse(body) : {};
@@ -126,8 +179,16 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         sendJson(res, 200, { ok: true, result });
         return;
       }
-      serveStatic(rendererDir, url.pathname, res);
+      const path = decodePath(url.pathname);
+      if (path === null)
+        return sendError(res, 400, 'invalid_input', 'That is not a valid address: it has a malformed % escape. Check the address, or open the URL Arbiter printed.');
+      serveStatic(rendererDir, path, res);
     } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        // The rest of the body is not read: close the connection once the answer is out.
+        res.setHeader('connection', 'close');
+        return sendError(res, 413, 'invalid_input', error.message);
+      }
       const status = (error as { status?: number }).status;
       const shape = toErrorShape(error);
       if (shape.code === 'internal') console.error(error);
@@ -164,8 +225,9 @@ function openEventStream(res: ServerResponse, clients: Set<ServerResponse>): voi
   res.on('close', () => clients.delete(res));
 }
 
-function serveStatic(root: string, pathname: string, res: ServerResponse): void {
-  const relative = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
+/** A file of the built renderer; `path` is decoded already. */
+function serveStatic(root: string, path: string, res: ServerResponse): void {
+  const relative = normalize(path).replace(/^([/\\])+/, '');
   let file = join(root, relative);
   if (!file.startsWith(root + sep) && file !== root) {
     res.writeHead(403).end();

@@ -15,7 +15,8 @@ export const uploadsSchemas = {
     .object({
       /** The file's own name: its ending says how to read it (.jsonl, .jsonl.gz, .json, .parquet). */
       fileName: z.string().trim().min(1).max(1000),
-      size: z.number().int().min(0).max(64 * 1024 ** 3),
+      /** Bounded by the host's upload limit (ARBITER_UPLOAD_MAX_BYTES), which says so in a sentence. */
+      size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     })
     .strict(),
   uploadChunk: z

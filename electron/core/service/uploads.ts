@@ -1,15 +1,17 @@
 // Uploads: a picked file arrives in pieces into the uploads folder beside the database, is previewed from
 // its head, and is imported from disk by a task worker (streamed: .jsonl, .jsonl.gz, .json, .parquet).
 // The id is the core's own random name; the original file name only chooses the ending and the name
-// shown in messages.
+// shown in messages. What a page may make this hold is bounded (core/limits.ts): the size of one upload,
+// how many are open, the free disk they need, and how long one may sit idle before it is removed.
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statfsSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ApiOutputs } from '../../../shared/api';
 import { conflict, invalidInput, notFound } from '../errors';
 import { previewHead } from '../formats/index';
 import type { LabelsImportResult } from '../formats/labels';
 import { headLines } from '../formats/sources/index';
+import { formatBytes, formatLimit, limit } from '../limits';
 import * as projects from '../store/projects';
 import { runTask } from '../tasks/run';
 import type { FeatureHandlers, ServiceContext } from './context';
@@ -23,31 +25,38 @@ interface Upload {
   size: number;
   received: number;
   busy: boolean;
+  /** When it last received a piece or was read (Date.now()). */
+  touched: number;
 }
 
 /** Endings an upload keeps (how the importer knows what it reads); anything else is read as JSON Lines. */
 const KNOWN_ENDINGS = ['.jsonl.gz', '.json.gz', '.ndjson.gz', '.jsonl', '.ndjson', '.json', '.parquet', '.gz'];
-/** Uploads nobody finished or imported are removed when the app starts, once older than this. */
-const STALE_MS = 24 * 3600 * 1000;
+/** The sweeper runs at least this often (and at least four times per idle expiry). */
+const SWEEP_EVERY_MS = 60_000;
 
 function ending(fileName: string): string {
   const lower = fileName.toLowerCase();
   return KNOWN_ENDINGS.find((e) => lower.endsWith(e)) ?? '.jsonl';
 }
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Bytes free to this user on the disk that holds `folder`, or null where the system cannot say. */
+function freeBytes(folder: string): number | null {
+  try {
+    const stats = statfsSync(folder);
+    return stats.bavail * stats.bsize;
+  } catch {
+    return null;
+  }
+}
+
 export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): FeatureHandlers<UploadOps> {
   const folder = join(dirname(options.dbPath), 'uploads');
   const uploads = new Map<string, Upload>();
-  removeStale(folder);
+  const idleMs = () => limit('uploadIdleMs');
+  const idleWords = () => formatLimit('duration', idleMs());
 
-  const find = (uploadId: string): Upload => {
-    const upload = uploads.get(uploadId);
-    if (!upload) throw notFound('That upload is gone (it was imported, discarded, or the app restarted). Choose the file again.');
-    return upload;
-  };
-  const complete = (upload: Upload) => {
-    if (upload.received !== upload.size) throw invalidInput(`The upload has ${upload.received} of ${upload.size} bytes; send the rest first.`);
-  };
   const discard = (uploadId: string) => {
     const upload = uploads.get(uploadId);
     if (!upload) return false;
@@ -56,13 +65,94 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
     return true;
   };
 
+  /**
+   * Removes uploads idle past the expiry, and files in the folder no upload of this process owns that
+   * were not touched for as long (left by a run that ended). Files of uploads being imported are touched
+   * here, so another process sharing the folder sees them as alive.
+   */
+  const sweep = () => {
+    const now = Date.now();
+    const expiry = idleMs();
+    const owned = new Set<string>();
+    for (const [uploadId, upload] of uploads) {
+      if (upload.busy) {
+        upload.touched = now;
+        try {
+          utimesSync(upload.path, new Date(now), new Date(now));
+        } catch {
+          /* removed under us: the import reports it */
+        }
+      } else if (now - upload.touched > expiry) {
+        discard(uploadId);
+        continue;
+      }
+      owned.add(upload.path);
+    }
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = join(folder, name);
+      if (owned.has(path)) continue;
+      try {
+        if (now - statSync(path).mtimeMs > expiry) rmSync(path, { force: true });
+      } catch {
+        /* gone already */
+      }
+    }
+  };
+  sweep();
+  // Unref'd: a sweeper alone never keeps the process alive.
+  setInterval(sweep, Math.max(1000, Math.min(SWEEP_EVERY_MS, Math.floor(idleMs() / 4)))).unref();
+
+  const find = (uploadId: string): Upload => {
+    const upload = uploads.get(uploadId);
+    if (!upload)
+      throw notFound(`That upload is gone (it was imported or discarded, it sat idle for more than ${idleWords()}, or the app restarted). Choose the file again.`);
+    upload.touched = Date.now();
+    return upload;
+  };
+  const complete = (upload: Upload) => {
+    if (upload.received !== upload.size) throw invalidInput(`The upload has ${upload.received} of ${upload.size} bytes; send the rest first.`);
+  };
+
+  /** Refuses an upload that is too large, one too many, or more than the disk can hold with its reserve. */
+  const admit = (fileName: string, size: number) => {
+    const max = limit('uploadMaxBytes');
+    if (size > max)
+      throw invalidInput(
+        `${fileName} is ${formatBytes(size)}; an upload may be at most ${formatBytes(max)}. Import it with the command line (arbiter import FILE --project NAME), ` +
+          `or start Arbiter with ARBITER_UPLOAD_MAX_BYTES set higher.`,
+      );
+    const open = limit('uploadsMaxOpen');
+    if (uploads.size >= open)
+      throw conflict(
+        `${plural(uploads.size, 'upload is', 'uploads are')} open already (at most ${open}). Import or discard one first; an abandoned one is removed after ${idleWords()} idle.`,
+      );
+    const free = freeBytes(dirname(folder));
+    if (free === null) return;
+    const reserve = limit('diskReserveBytes');
+    const arriving = [...uploads.values()].reduce((sum, u) => sum + (u.size - u.received), 0);
+    if (size + arriving + reserve > free)
+      throw invalidInput(
+        `The disk that holds Arbiter's data has ${formatBytes(free)} free; ${fileName} needs ${formatBytes(size)}, and ${formatBytes(reserve)} is kept free` +
+          (arriving ? ` (and ${formatBytes(arriving)} is reserved for uploads still arriving)` : '') +
+          '. Free some space and try again, or import the file with the command line.',
+      );
+  };
+
   return {
     startUpload: ({ fileName, size }) => {
+      sweep();
+      admit(fileName, size);
       mkdirSync(folder, { recursive: true });
       const uploadId = randomBytes(16).toString('hex');
       const path = join(folder, `${uploadId}${ending(fileName)}`);
       closeSync(openSync(path, 'wx'));
-      uploads.set(uploadId, { path, fileName, size, received: 0, busy: false });
+      uploads.set(uploadId, { path, fileName, size, received: 0, busy: false, touched: Date.now() });
       return { uploadId };
     },
     uploadChunk: ({ uploadId, offset, data }) => {
@@ -73,9 +163,13 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
       const fd = openSync(upload.path, 'r+');
       try {
         writeSync(fd, bytes, 0, bytes.length, offset);
-      } finally {
+      } catch (error) {
         closeSync(fd);
+        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+        discard(uploadId);
+        throw invalidInput(`The disk that holds Arbiter's data is full; the upload of ${upload.fileName} was removed. Free some space and choose the file again.`);
       }
+      closeSync(fd);
       upload.received += bytes.length;
       return { received: upload.received };
     },
@@ -107,6 +201,7 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
       } finally {
         // A failed or cancelled import keeps the upload: the user may try again (e.g. skipping invalid lines).
         upload.busy = false;
+        upload.touched = Date.now();
       }
     },
     mergeLabelsUpload: async ({ uploadId, project }) => {
@@ -122,25 +217,9 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
         return { file: upload.fileName, ...merged };
       } finally {
         upload.busy = false;
+        upload.touched = Date.now();
       }
     },
     discardUpload: ({ uploadId }) => ({ discarded: discard(uploadId) }),
   };
-}
-
-function removeStale(folder: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(folder);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const path = join(folder, name);
-    try {
-      if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
-    } catch {
-      /* gone already */
-    }
-  }
 }
