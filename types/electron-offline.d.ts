@@ -2,13 +2,20 @@
 // against this declaration of the few Electron APIs it uses. With Electron installed, the real types
 // are used instead (tsconfig.shell.json); keep this file a strict subset of them.
 declare module 'electron' {
+  interface WebFrameMain {
+    readonly url: string;
+    readonly parent: WebFrameMain | null;
+  }
   interface IpcMainInvokeEvent {
     sender: WebContents;
+    /** null when the frame has navigated away or been destroyed. */
+    readonly senderFrame: WebFrameMain | null;
   }
   interface WebContents {
+    readonly mainFrame: WebFrameMain;
     send(channel: string, ...args: unknown[]): void;
     setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' | 'allow' }): void;
-    on(event: 'will-navigate', listener: (event: { preventDefault(): void }, url: string) => void): this;
+    on(event: 'will-navigate' | 'will-redirect', listener: (event: { preventDefault(): void }, url: string) => void): this;
     on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): this;
   }
   interface BrowserWindowConstructorOptions {
@@ -25,7 +32,7 @@ declare module 'electron' {
     static getAllWindows(): BrowserWindow[];
     static fromWebContents(webContents: WebContents): BrowserWindow | null;
     webContents: WebContents;
-    loadFile(path: string): Promise<void>;
+    loadURL(url: string): Promise<void>;
   }
   export const app: {
     whenReady(): Promise<void>;
@@ -64,11 +71,33 @@ declare module 'electron' {
   interface HeadersReceivedDetails {
     responseHeaders?: Record<string, string[]>;
   }
-  export const session: {
-    defaultSession: {
-      webRequest: {
-        onHeadersReceived(listener: (details: HeadersReceivedDetails, callback: (response: { responseHeaders?: Record<string, string[]> }) => void) => void): void;
-      };
+  interface PermissionRequest {
+    requestingUrl: string;
+    isMainFrame: boolean;
+  }
+  interface Session {
+    webRequest: {
+      onHeadersReceived(listener: (details: HeadersReceivedDetails, callback: (response: { responseHeaders?: Record<string, string[]> }) => void) => void): void;
     };
+    setPermissionRequestHandler(
+      handler: ((webContents: WebContents, permission: string, callback: (permissionGranted: boolean) => void, details: PermissionRequest) => void) | null,
+    ): void;
+    setPermissionCheckHandler(handler: ((webContents: WebContents | null, permission: string, requestingOrigin: string, details: unknown) => boolean) | null): void;
+  }
+  export const session: {
+    defaultSession: Session;
+  };
+  interface Privileges {
+    standard?: boolean;
+    secure?: boolean;
+    supportFetchAPI?: boolean;
+  }
+  interface CustomScheme {
+    scheme: string;
+    privileges?: Privileges;
+  }
+  export const protocol: {
+    registerSchemesAsPrivileged(customSchemes: CustomScheme[]): void;
+    handle(scheme: string, handler: (request: Request) => Response | Promise<Response>): void;
   };
 }

@@ -1,32 +1,20 @@
-// The Electron shell: one window, the API bound to IPC, strict web preferences. Everything else is core.
-import { app, BrowserWindow, ipcMain, session } from 'electron';
+// The Electron shell: one window showing app://arbiter/ (the renderer build, electron/main/protocol.ts),
+// the API bound to IPC for that page only (ipc.ts), every permission refused but clipboard writes, no
+// navigation, no new windows (security.ts). Everything else is core.
+import { app, BrowserWindow, protocol, session } from 'electron';
 import { join } from 'node:path';
-import { API_NAMES } from '../../shared/api';
 import { openApp } from '../core/app';
-import { toErrorShape } from '../core/errors';
 import { appRoot, defaultDbPath } from '../core/paths';
 import type { ArbiterService } from '../core/service';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
-import { exportWithSaveDialog } from './exportDialog';
+import { bindApi } from './ipc';
+import { serveRenderer } from './protocol';
+import { APP_ENTRY, APP_SCHEME, applyPermissionPolicy, lockDownContents } from './security';
 
 let service: ArbiterService | null = null;
 
-function bindApi(svc: ArbiterService): void {
-  for (const name of API_NAMES) {
-    ipcMain.handle(`arbiter:${name}`, async (event, input: unknown) => {
-      try {
-        // An export ends in a save dialog here, so that no path ever passes through the page.
-        const result = name === 'exportProject' ? await exportWithSaveDialog(svc, event, input) : await svc.dispatch(name, input);
-        return { ok: true, result };
-      } catch (error) {
-        return { ok: false, error: toErrorShape(error) };
-      }
-    });
-  }
-  svc.events.on('event', (event: unknown) => {
-    for (const window of BrowserWindow.getAllWindows()) window.webContents.send('arbiter:event', event);
-  });
-}
+// Before ready: app:// is a standard, secure origin of its own (so 'self' in the CSP means it alone).
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
 function createWindow(): void {
   const window = new BrowserWindow({
@@ -44,14 +32,14 @@ function createWindow(): void {
       webSecurity: true,
     },
   });
-  // Model text is untrusted: no window it renders may navigate the app or open new windows.
-  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  window.webContents.on('will-navigate', (event) => event.preventDefault());
-  void window.loadFile(join(appRoot(), 'out', 'renderer', 'index.html'));
+  void window.loadURL(APP_ENTRY);
 }
 
 async function main(): Promise<void> {
   await app.whenReady();
+  const rendererRoot = join(appRoot(), 'out', 'renderer');
+  protocol.handle(APP_SCHEME, (request) => serveRenderer(rendererRoot, request));
+  applyPermissionPolicy(session.defaultSession);
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
   });
@@ -66,9 +54,8 @@ app.on('window-all-closed', () => {
   service?.db.close();
   app.quit();
 });
-app.on('web-contents-created', (_event, contents) => {
-  contents.on('will-attach-webview', (event) => event.preventDefault());
-});
+// Model text is untrusted: no contents the app ever creates may navigate, open windows or attach webviews.
+app.on('web-contents-created', (_event, contents) => lockDownContents(contents));
 main().catch((error: unknown) => {
   console.error('Arbiter could not start:', error);
   app.exit(1);

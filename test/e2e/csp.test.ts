@@ -2,10 +2,11 @@
 // header Electron's app:// protocol sends are the same string (shared/csp.ts), and the built index.html's
 // meta tag is that policy less `frame-ancestors` (which a meta tag cannot carry). And loading the app breaks none of it: no `securitypolicyviolation` and no CSP console
 // error (zod's `new Function` probe used to trip one on every load until the renderer set jitless).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveRenderer } from '../../electron/main/protocol';
 import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY } from '../../shared/csp';
 import { launchBrowser, openApp, ROOT, startHost, type Host } from './helpers';
 
@@ -35,6 +36,21 @@ describe('Content-Security-Policy', () => {
     const response = await fetch(host.url);
     expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
     expect(metaCsp(await response.text())).toBe(META_CONTENT_SECURITY_POLICY);
+  });
+
+  it("Electron's app:// protocol serves the built page with the same header, and every asset with a known type", async () => {
+    const renderer = join(ROOT, 'out', 'renderer');
+    const page = await serveRenderer(renderer, { url: 'app://arbiter/', method: 'GET' });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(metaCsp(await page.text())).toBe(META_CONTENT_SECURITY_POLICY);
+    const assets = readdirSync(join(renderer, 'assets')).filter((f) => !f.endsWith('.map'));
+    expect(assets.length).toBeGreaterThan(0);
+    for (const file of assets) {
+      const served = await serveRenderer(renderer, { url: `app://arbiter/assets/${encodeURIComponent(file)}`, method: 'HEAD' });
+      expect(served.status, file).toBe(200);
+      expect(served.headers.get('content-type'), file).not.toBe('application/octet-stream');
+    }
   });
 
   it('loading the app reports no CSP violation and logs no CSP error', async () => {
