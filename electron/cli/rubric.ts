@@ -3,6 +3,7 @@
 // {"name", "criteria"} (FORMATS.md "Rubric"); an export writes the same shape with its "version", so an
 // exported file imports again as it is. Names are checked with the API's schemas before anything opens.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { decodeUtf8 } from '../core/formats/sources/utf8';
 import { resolve } from 'node:path';
 import { rubricName } from '../../shared/api/rubrics';
 import { checkRubricFile, problemText, scaleText } from '../../shared/rubric';
@@ -31,8 +32,10 @@ class InvalidRubricFile extends Error {
 
 function readRubricFile(file: string) {
   let json: unknown;
+  // Bytes that are not UTF-8 are refused with their line and byte, never read as U+FFFD.
+  const text = decodeUtf8(readFileSync(file), file);
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = JSON.parse(text);
   } catch (error) {
     throw new InvalidRubricFile(file, [`not JSON: ${(error as Error).message}`]);
   }

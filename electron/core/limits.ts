@@ -42,6 +42,8 @@ export const LIMITS = {
   uploadChunkBodyMaxBytes: bytes(6 * MiB, 'the largest uploadChunk request body (a 4 MiB piece is 5.6 MB in base64)', 6 * MiB),
   largeBodyMaxBytes: bytes(32 * MiB, 'the largest body for operations that carry long text (previews, rubrics, guidelines, critiques, steps, pasted imports)', 1 * MiB),
   requestsMaxInFlight: count(16, 'request bodies the browser host reads at once; one more is answered 503'),
+  recordMaxBytes: bytes(64 * MiB, 'the longest record an import reads (a line, a JSON array element, a parquet row); a longer one stops the import with its line number', 1 * KiB),
+  recordMaxDepth: count(100, 'how deeply lists and objects may nest in an imported record; a deeper record is an invalid line', 8),
 } as const satisfies Record<string, LimitSpec>;
 
 export type LimitName = keyof typeof LIMITS;

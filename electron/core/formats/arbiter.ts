@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Content, ItemRecord } from '../../../shared/domain';
 import { isMessageList, isNonEmptyString } from './pair';
 import { RecordError, type ParsedRecord } from './types';
-import { check, contentSchema, externalIdOf, isPlainObject } from './validate';
+import { check, contentSchema, externalIdOf, hasOwn, isPlainObject, setOwn } from './validate';
 
 const responseSchema = z.looseObject({
   text: contentSchema,
@@ -42,9 +42,10 @@ function fastValid(record: Record<string, unknown>): boolean {
 export function parseArbiter(record: Record<string, unknown>): ParsedRecord {
   if (!fastValid(record)) check(itemSchema, record);
   const responses = record.responses as Record<string, unknown>[];
+  // Spread copies "__proto__" as an own key; setOwn keeps it so, and hasOwn does not see "toString" in every object.
   const metadata = { ...((record.metadata as Record<string, unknown> | null | undefined) ?? {}) };
   // Unknown top-level fields are kept in metadata rather than dropped.
-  for (const key in record) if (!KNOWN.has(key) && !(key in metadata)) metadata[key] = record[key];
+  for (const key of Object.keys(record)) if (!KNOWN.has(key) && !hasOwn(metadata, key)) setOwn(metadata, key, record[key]);
   const steps = (r: Record<string, unknown>, i: number) => {
     const s = r.steps as string[] | null | undefined;
     if (s && s.length === 0) throw new RecordError(`responses[${i}].steps: empty list (leave it out instead)`);

@@ -25,7 +25,7 @@ import { displayText } from './content';
 import { detectCutLine, detectLines, type HeadLine, type LinesGuess } from './detect';
 import { GROUPS, Grouper, type Emitted } from './import/group';
 import { ImportWorker } from './import/pool';
-import { chunkLines, JUDGEMENT_FIELD, parseJson, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, RESPONSE_COUNT_FIELD, RESPONSE_STRIDE, type Chunk, type ChunkResult, type RecordExtras } from './import/prepare';
+import { chunkLines, JUDGEMENT_FIELD, originalLine, parseJson, recordBounds, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, RESPONSE_COUNT_FIELD, RESPONSE_STRIDE, type Chunk, type ChunkResult, type RecordExtras } from './import/prepare';
 import { fileChunks } from './sources/index';
 import { RecordError, type ParsedRecord, type RecordParser, type SourceJudgement } from './types';
 
@@ -169,6 +169,7 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     const failed = () => errors.length > 0 && !opts.skipInvalid;
     const ids: number[] = [];
     const inserted: boolean[] = [];
+    const bounds = recordBounds();
 
     const progress = () => {
       if (!opts.onProgress) return;
@@ -179,7 +180,7 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     const apply = (result: ChunkResult, base: number) => {
       for (const e of result.errors) {
         errors.push({ line: base + e.line, reason: e.reason });
-        rejects.push(e.text);
+        rejects.push(originalLine(e.text));
       }
       if (failed()) return;
       const { rows, responses } = result;
@@ -251,7 +252,7 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
           records++;
           let value: Record<string, unknown> | RecordError;
           try {
-            value = parseJson(text);
+            value = parseJson(text, bounds);
           } catch (error) {
             value = error as RecordError;
           }
@@ -309,7 +310,7 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
         records++;
         let value: Record<string, unknown> | RecordError;
         try {
-          value = parseJson(text);
+          value = parseJson(text, bounds);
         } catch (error) {
           value = error as RecordError;
         }
@@ -526,7 +527,7 @@ export async function importFile(db: Db, opts: ImportFileOptions): Promise<Impor
     isCancelled: opts.isCancelled,
     parallel: opts.parallel ?? parallelByDefault((await stat(opts.path)).size >= PARALLEL_MIN_BYTES),
     waitForWorker: opts.parallel === true || process.env.ARBITER_IMPORT_WORKER === 'on',
-    chunks: fileChunks(opts.path, hash),
+    chunks: fileChunks(opts.path, hash, opts.displayName ?? opts.path),
     sha256: () => (sha256 ??= hash.digest('hex')),
   });
   let rejectsFile: string | null = null;

@@ -6,7 +6,9 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createInterface } from 'node:readline';
+import { ArbiterError } from '../errors';
+import { jsonlChunks } from './sources/jsonl';
+import { firstInvalidUtf8, invalidUtf8Reason, validUtf8 } from './sources/utf8';
 
 const CHUNK = 64 * 1024;
 
@@ -71,9 +73,36 @@ export class JsonlWriter {
   }
 }
 
-/** The lines of a UTF-8 text file, without their line ends ("\n" or "\r\n"). */
-export function readLines(path: string): AsyncIterable<string> {
-  return createInterface({ input: createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 }), crlfDelay: Infinity });
+/**
+ * The lines of a UTF-8 text file, without their line ends ("\n" or "\r\n"), and without a leading byte
+ * order mark. Bytes that are not UTF-8 and a line longer than the record cap stop the reading with the
+ * line's number (`name`: how messages call the file); past the cap no more of a line is held.
+ */
+export async function* readLines(path: string, name = path): AsyncGenerator<string> {
+  let line = 0;
+  let first = true;
+  for await (const chunk of jsonlChunks(path, createHash('sha256'), name)) {
+    if (!('bytes' in chunk)) continue;
+    const bytes = Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength);
+    const valid = validUtf8(bytes);
+    for (let start = 0; start < bytes.length; ) {
+      let end = bytes.indexOf(10, start);
+      if (end < 0) end = bytes.length;
+      const bad = valid ? -1 : firstInvalidUtf8(bytes, start, end);
+      if (bad >= 0) throw new ArbiterError('invalid_file', `${name}:${line + 1}: ${invalidUtf8Reason(bad - start + 1, bytes[bad]!)}; nothing was imported.`, { line: line + 1 });
+      let text = bytes.toString('utf8', start, end);
+      if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      first = false;
+      // As readline splits: a lone \r ends a line too, and \r\n is one line end.
+      const parts = text.includes('\r') ? text.split('\r') : [text];
+      if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+      for (const part of parts) {
+        line++;
+        yield part;
+      }
+      start = end + 1;
+    }
+  }
 }
 
 export async function hashFile(path: string): Promise<string> {

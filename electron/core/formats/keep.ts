@@ -3,14 +3,14 @@
 // in their places, kept in the item's metadata. Filling it puts the current values back in the same key
 // order, so a round trip changes neither the fields a file had nor their order.
 import type { ItemRecord } from '../../../shared/domain';
-import { isPlainObject } from './validate';
+import { hasOwn, isPlainObject, setOwn } from './validate';
 
 type Json = Record<string, unknown>;
 
 /** The record with `stored` fields set to null (a placeholder that keeps their place). */
 export function skeleton(record: Json, stored: readonly string[]): Json {
   const out: Json = {};
-  for (const [key, value] of Object.entries(record)) out[key] = stored.includes(key) ? null : value;
+  for (const [key, value] of Object.entries(record)) setOwn(out, key, stored.includes(key) ? null : value);
   return out;
 }
 
@@ -22,11 +22,11 @@ export function fill(base: Json | null | undefined, values: Json): Json {
   const out: Json = {};
   if (base) {
     for (const key of Object.keys(base)) {
-      const value = key in values ? values[key] : base[key];
-      if (value !== undefined) out[key] = value;
+      const value = hasOwn(values, key) ? values[key] : base[key];
+      if (value !== undefined) setOwn(out, key, value);
     }
   }
-  for (const [key, value] of Object.entries(values)) if (!(base && key in base) && value !== undefined) out[key] = value;
+  for (const [key, value] of Object.entries(values)) if (!(base && hasOwn(base, key)) && value !== undefined) setOwn(out, key, value);
   return out;
 }
 

@@ -20,7 +20,7 @@ import { promptText } from './content';
 import { chainRecord } from './chain';
 import type { ChainJudgement } from './resolve';
 import { RecordError, type ParsedRecord } from './types';
-import { isPlainObject } from './validate';
+import { isPlainObject, setOwn } from './validate';
 
 export const FINISH_REASONS = ['solution', 'found_error', 'give_up', 'bad_problem'] as const;
 
@@ -123,7 +123,7 @@ export function parsePrm800k(record: Json): ParsedRecord {
         rest[k] = k === 'steps' ? steps.map((step: Json, j) => strippedStep(step, chain[j] ?? null)) : v;
       }
       session.label = rest;
-    } else session[key] = value;
+    } else setOwn(session, key, value);
   }
   const meta: Prm800kMetadata = { session, chain, ...(fromPre ? { pre_generated: true as const } : {}) };
   const tags: Record<string, string[]> = {};
@@ -240,7 +240,7 @@ function restore(meta: Prm800kMetadata, problem: string, reference: string | nul
       for (const [k, v] of Object.entries(value)) label[k] = k === 'steps' && Array.isArray(v) ? v.map((step: Json, j) => restoredStep(step, meta.chain[j] ?? null, steps[j]!, ratings[j] ?? null)) : v;
       label.finish_reason = finish;
       out.label = label;
-    } else out[key] = value;
+    } else setOwn(out, key, value);
   }
   return out;
 }

@@ -94,13 +94,23 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/**
+ * Sets an own, enumerable data property, whatever the key: `obj[key] = v` with the key "__proto__" would
+ * set the prototype instead and the key would be lost (JSON.parse makes such a key an own property).
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** Whether `key` is the object's own (a key such as "toString" is in every object through its prototype). */
+export const hasOwn = (target: object, key: string): boolean => Object.prototype.hasOwnProperty.call(target, key);
+
 /** Fields other than `known`, kept as item metadata so that nothing in a source file is dropped. */
 export function extraFields(record: Record<string, unknown>, known: ReadonlySet<string>): Record<string, unknown> {
-  let extra: Record<string, unknown> | null = null;
-  for (const key in record) {
-    if (!known.has(key)) (extra ??= {})[key] = record[key];
-  }
-  return extra ?? {};
+  const extra: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) if (!known.has(key)) setOwn(extra, key, record[key]);
+  return extra;
 }
 
 /** An external id from an `id` field: strings as they are, numbers as their decimal text. */

@@ -3,6 +3,7 @@
 // for big ones (see ./pool.ts), so that hashing and JSON work overlap with the SQL on the main thread.
 // Nothing here may import the store: the worker must not load better-sqlite3.
 import type { ImportFormat } from '../../../../shared/formatNames';
+import { formatBytes, limit, limitEnvName } from '../../limits';
 import { canonicalJson, itemUidOfCanonical, sha256Hex } from '../../uid';
 import { parseArbiter } from '../arbiter';
 import { parseHelpsteer2, parseHelpsteer2Preference } from '../helpsteer2';
@@ -18,7 +19,9 @@ import { parseTrl, parseTrlChat, parseTrlChatImplicit, parseTrlImplicit } from '
 import { parseUltrafeedback } from '../ultrafeedback';
 import { parseUltrafeedbackBinarized } from '../ultrafeedbackBinarized';
 import { parseTrlUnpaired } from '../unpaired';
+import { firstInvalidUtf8, invalidUtf8Reason, validUtf8 } from '../sources/utf8';
 import { RecordError, type ParsedRecord, type RecordParser, type SourceJudgement } from '../types';
+import { fieldPath } from '../validate';
 import type { Criterion } from '../../../../shared/rubric';
 
 export const PARSERS: Record<ImportFormat, RecordParser> = {
@@ -58,7 +61,27 @@ function extrasJson(parsed: ParsedRecord): string | null {
   return JSON.stringify(extras);
 }
 
-export function parseJson(text: string): Record<string, unknown> {
+/** What one record may be: how long (limits.ts: recordMaxBytes) and how deeply nested (recordMaxDepth). */
+export interface RecordBounds {
+  maxBytes: number;
+  maxDepth: number;
+}
+
+/** Read once per chunk (an environment variable may set them), not per record. */
+export function recordBounds(): RecordBounds {
+  return { maxBytes: limit('recordMaxBytes'), maxDepth: limit('recordMaxDepth') };
+}
+
+/**
+ * One line's JSON object. Refused, as a RecordError for the line: bytes that are not UTF-8 (marked by
+ * chunkLines), a line longer than the cap, anything but an object, an object nested deeper than the
+ * bound (before anything recursive sees it), and a number JSON cannot hold (1e309 would be Infinity,
+ * stored as null: silently changed). Keys such as __proto__ are own properties of what JSON.parse gives.
+ */
+export function parseJson(text: string, bounds: RecordBounds = recordBounds()): Record<string, unknown> {
+  if (text.charCodeAt(0) === 0 && text.startsWith(INVALID_UTF8)) throw new RecordError(invalidLineReason(text));
+  if (text.length > bounds.maxBytes || (text.length * 3 > bounds.maxBytes && Buffer.byteLength(text) > bounds.maxBytes))
+    throw new RecordError(`the record is longer than ${formatBytes(bounds.maxBytes)}, the most one record may hold (${limitEnvName('recordMaxBytes')} raises it)`);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -67,7 +90,70 @@ export function parseJson(text: string): Record<string, unknown> {
   }
   if (value === null || typeof value !== 'object') throw new RecordError(`not a JSON object (a ${value === null ? 'null' : typeof value})`);
   if (Array.isArray(value)) throw new RecordError('not a JSON object (a list)');
+  checkShape(value, bounds.maxDepth);
   return value as Record<string, unknown>;
+}
+
+/** Walks a parsed record without recursion: its depth, and no number that overflowed to ±Infinity. */
+function checkShape(root: object, maxDepth: number): void {
+  const values: unknown[] = [root];
+  const depths: number[] = [1];
+  let overflow = false;
+  while (values.length) {
+    const value = values.pop() as object;
+    const depth = depths.pop()!;
+    if (depth > maxDepth)
+      throw new RecordError(`the record is nested more than ${maxDepth} levels deep (lists and objects inside one another); ${limitEnvName('recordMaxDepth')} raises the bound`);
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        if (item !== null && typeof item === 'object') {
+          values.push(item);
+          depths.push(depth + 1);
+        } else if (typeof item === 'number' && !Number.isFinite(item)) overflow = true;
+      }
+    } else {
+      for (const key of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[key];
+        if (item !== null && typeof item === 'object') {
+          values.push(item);
+          depths.push(depth + 1);
+        } else if (typeof item === 'number' && !Number.isFinite(item)) overflow = true;
+      }
+    }
+  }
+  if (overflow) throw new RecordError(`${overflowPath(root)}: a number too large for JSON to hold (it would be stored as null); write it as a string to keep it`);
+}
+
+/** The field path (as validate.ts's fieldPath writes it) of the first number that overflowed. */
+function overflowPath(root: object): string {
+  // Depth first, in key order (the depth is bounded already): children go on the stack last one first.
+  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: root, path: [] }];
+  while (stack.length) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'number' && !Number.isFinite(value)) return fieldPath(path) || 'record';
+    if (value === null || typeof value !== 'object') continue;
+    const keys: PropertyKey[] = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
+    for (let k = keys.length - 1; k >= 0; k--) stack.push({ value: (value as Record<PropertyKey, unknown>)[keys[k]!], path: [...path, keys[k]!] });
+  }
+  return 'record';
+}
+
+/**
+ * How chunkLines marks a line whose bytes are not UTF-8: this prefix, the 1-based byte in the line, the
+ * byte's value, then the line as decoded (for the rejects file). A NUL cannot start a JSON line.
+ */
+const INVALID_UTF8 = '\u0000invalid-utf8:';
+
+function invalidLineReason(text: string): string {
+  const [at, value] = text.slice(INVALID_UTF8.length).split(':', 2);
+  return invalidUtf8Reason(Number(at), Number(value));
+}
+
+/** A line as the file had it (what the rejects file gets): without chunkLines' mark. */
+export function originalLine(text: string): string {
+  if (text.charCodeAt(0) !== 0 || !text.startsWith(INVALID_UTF8)) return text;
+  const rest = text.slice(INVALID_UTF8.length);
+  return rest.slice(rest.indexOf(':', rest.indexOf(':') + 1) + 1);
 }
 
 /**
@@ -116,18 +202,43 @@ export function chunkLines(chunk: Chunk, first: boolean): string[] {
   let lines: string[];
   if ('bytes' in chunk) {
     const bytes = chunk.bytes;
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-    if (text === '') return [];
-    lines = text.includes('\r') ? text.split(/\r\n|\n|\r/) : text.split('\n');
-    // A line end at the very end ends the last line; it does not start an empty one.
-    const last = text.charCodeAt(text.length - 1);
-    if (last === 10 || last === 13) lines.pop();
+    if (!validUtf8(bytes)) lines = markedLines(bytes);
+    else {
+      const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+      if (text === '') return [];
+      lines = text.includes('\r') ? text.split(/\r\n|\n|\r/) : text.split('\n');
+      // A line end at the very end ends the last line; it does not start an empty one.
+      const last = text.charCodeAt(text.length - 1);
+      if (last === 10 || last === 13) lines.pop();
+    }
   } else if (chunk.clean) {
     return chunk.lines;
   } else {
     lines = chunk.lines.map((raw) => (raw.endsWith('\r') ? raw.slice(0, -1) : raw));
   }
   if (first && lines.length && lines[0]!.charCodeAt(0) === 0xfeff) lines[0] = lines[0]!.slice(1);
+  return lines;
+}
+
+/** Lines of bytes that are not all UTF-8: each bad line becomes its mark (see INVALID_UTF8), the rest as usual. */
+function markedLines(bytes: Uint8Array): string[] {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const lines: string[] = [];
+  for (let start = 0; start < buffer.length; ) {
+    let end = buffer.indexOf(10, start);
+    if (end < 0) end = buffer.length;
+    const bad = firstInvalidUtf8(buffer, start, end);
+    if (bad < 0) {
+      const text = buffer.toString('utf8', start, end);
+      const parts = text.includes('\r') ? text.split(/\r\n|\r/) : [text];
+      if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+      lines.push(...parts);
+    } else {
+      const text = buffer.toString('utf8', start, end);
+      lines.push(`${INVALID_UTF8}${bad - start + 1}:${buffer[bad]}:${text.endsWith('\r') ? text.slice(0, -1) : text}`);
+    }
+    start = end + 1;
+  }
   return lines;
 }
 
@@ -162,16 +273,17 @@ export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], res
  */
 export function prepareLines(parse: RecordParser, lines: string[], validateOnly = false): ChunkResult {
   const result: ChunkResult = { lines: lines.length, records: 0, rows: [], responses: [], errors: [] };
+  const bounds = recordBounds();
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i]!;
     if (text.trim() === '') continue;
     result.records++;
     try {
-      const parsed = parse(parseJson(text));
+      const parsed = parse(parseJson(text, bounds));
       if (!validateOnly) prepareRecord(parsed, result.rows, result.responses);
     } catch (error) {
       if (!(error instanceof RecordError)) throw error;
-      result.errors.push({ line: i + 1, reason: error.message, text });
+      result.errors.push({ line: i + 1, reason: error.message, text: originalLine(text) });
     }
   }
   return result;

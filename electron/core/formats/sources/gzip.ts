@@ -8,9 +8,10 @@ import { ArbiterError } from '../../errors';
 import type { Chunk } from '../import/prepare';
 import { jsonArrayChunks } from './jsonArray';
 import { CHUNK_BYTES, hashedReads } from './jsonl';
+import { LineCap } from './cap';
 import { firstSignificantByte } from './sniff';
 
-export async function* gzipChunks(path: string, hash: Hash, recordsPerChunk?: number): AsyncGenerator<Chunk> {
+export async function* gzipChunks(path: string, hash: Hash, recordsPerChunk?: number, name = path): AsyncGenerator<Chunk> {
   // pipeline (not .pipe) destroys every stream on an error, so iterating the inflater sees it; stopping
   // early destroys the inflater, which closes the file through the generator's finally.
   const inflated: AsyncIterable<Buffer> = pipeline(Readable.from(hashedReads(path, hash)), createGunzip(), () => {});
@@ -26,8 +27,8 @@ export async function* gzipChunks(path: string, hash: Hash, recordsPerChunk?: nu
     first = firstSignificantByte(next.value);
   }
   const replayed = replay(held, iterator);
-  if (first === 0x5b) yield* jsonArrayChunks(replayed, path, recordsPerChunk);
-  else yield* lineEndChunks(replayed);
+  if (first === 0x5b) yield* jsonArrayChunks(replayed, name, recordsPerChunk);
+  else yield* lineEndChunks(replayed, name);
 }
 
 async function* replay(held: Buffer[], rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
@@ -55,23 +56,35 @@ async function* describeErrors(pieces: AsyncIterable<Buffer>, path: string): Asy
   }
 }
 
-/** Inflated bytes regrouped into chunks of about CHUNK_BYTES that end at a line end, as .jsonl gives. */
-async function* lineEndChunks(pieces: AsyncIterable<Buffer>): AsyncGenerator<Chunk> {
+/**
+ * Inflated bytes regrouped into chunks of about CHUNK_BYTES that end at a line end, as .jsonl gives. A
+ * line longer than the record cap stops the reading with its number before more of it is held.
+ */
+async function* lineEndChunks(pieces: AsyncIterable<Buffer>, name: string): AsyncGenerator<Chunk> {
+  const cap = new LineCap(name);
   let parts: Buffer[] = [];
   let size = 0;
   // Bytes up to the last line end seen; each piece is searched once, so a long line costs no rescans.
   let cut = 0;
   for await (const piece of pieces) {
     const end = piece.lastIndexOf(10);
-    if (end >= 0) cut = size + end + 1;
+    if (end >= 0) {
+      // The line that was open ends in this piece: it is complete now, and must not have been too long.
+      const first = piece.indexOf(10);
+      cap.check(size - cut + first, parts);
+      cut = size + end + 1;
+    } else cap.check(size - cut + piece.length, parts);
     parts.push(piece);
     size += piece.length;
     if (size < CHUNK_BYTES || cut === 0) continue;
     const joined = Buffer.concat(parts, size);
-    yield { bytes: joined.subarray(0, cut) };
+    const bytes = joined.subarray(0, cut);
+    cap.passed(bytes);
+    yield { bytes };
     parts = cut < size ? [joined.subarray(cut)] : [];
     size -= cut;
     cut = 0;
   }
+  cap.check(size - cut, parts);
   if (size) yield { bytes: Buffer.concat(parts, size) };
 }

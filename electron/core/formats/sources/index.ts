@@ -15,22 +15,25 @@ export { describeSource, type SourceKind };
 /** Text a preview reads at most (the record that crosses it is still included). */
 export const HEAD_CHARS = 256 * 1024;
 
-/** The file's records in chunks, hashed (sha256 of the bytes on disk) once every chunk has been read. */
-export function fileChunks(path: string, hash: Hash): AsyncGenerator<Chunk> {
-  return chunksOf(path, hash);
+/**
+ * The file's records in chunks, hashed (sha256 of the bytes on disk) once every chunk has been read.
+ * `name` is how messages call the file (an upload's own name rather than where it was stored).
+ */
+export function fileChunks(path: string, hash: Hash, name = path): AsyncGenerator<Chunk> {
+  return chunksOf(path, hash, name);
 }
 
 /** `recordsPerChunk` only applies where records are parsed here (a JSON array, parquet). */
-function chunksOf(path: string, hash: Hash, recordsPerChunk?: number, maxRecords?: number): AsyncGenerator<Chunk> {
+function chunksOf(path: string, hash: Hash, name: string, recordsPerChunk?: number, maxRecords?: number): AsyncGenerator<Chunk> {
   switch (describeSource(path)) {
     case 'jsonl':
-      return jsonlChunks(path, hash);
+      return jsonlChunks(path, hash, name);
     case 'jsonl.gz':
-      return gzipChunks(path, hash, recordsPerChunk);
+      return gzipChunks(path, hash, recordsPerChunk, name);
     case 'json':
-      return jsonArrayChunks(hashedReads(path, hash), path, recordsPerChunk);
+      return jsonArrayChunks(hashedReads(path, hash), name, recordsPerChunk);
     case 'parquet':
-      return parquetChunks(path, hash, { rowsPerChunk: recordsPerChunk, maxRows: maxRecords });
+      return parquetChunks(path, hash, { rowsPerChunk: recordsPerChunk, maxRows: maxRecords, name });
   }
 }
 
@@ -38,13 +41,13 @@ function chunksOf(path: string, hash: Hash, recordsPerChunk?: number, maxRecords
  * The first records of a file as lines of text, for the import preview: up to `maxRecords` non-blank
  * lines (blank ones kept, so line numbers match the import's), and no more than about HEAD_CHARS.
  */
-export async function headLines(path: string, maxRecords = 50): Promise<string[]> {
+export async function headLines(path: string, maxRecords = 50, name = path): Promise<string[]> {
   const lines: string[] = [];
   let records = 0;
   let chars = 0;
   let first = true;
   // Leaving the loop early closes the file (the generators' finally blocks).
-  for await (const chunk of chunksOf(path, createHash('sha256'), maxRecords, maxRecords)) {
+  for await (const chunk of chunksOf(path, createHash('sha256'), name, maxRecords, maxRecords)) {
     for (const line of chunkLines(chunk, first)) {
       lines.push(line);
       chars += line.length;

@@ -4,20 +4,30 @@
 import { JSONParser } from '@streamparser/json';
 import { ArbiterError } from '../../errors';
 import type { Chunk } from '../import/prepare';
+import { RecordTooLongError, recordMaxBytes } from './cap';
 
 /** Elements per chunk: the same batch as lines given to importLines. */
 export const CHUNK_RECORDS = 2000;
 
+/** `path`: how messages name the file. */
 export async function* jsonArrayChunks(bytes: AsyncIterable<Uint8Array>, path: string, recordsPerChunk = CHUNK_RECORDS): AsyncGenerator<Chunk> {
   // keepStack: false drops each element from the parser's copy of the array once it is emitted, so
   // memory holds one chunk of elements, never the whole array.
   const parser = new JSONParser({ paths: ['$.*'], keepStack: false });
+  const maxBytes = recordMaxBytes();
   let elements = 0;
+  // Bytes fed since the last element ended (roughly: to the end of the piece it ended in): an element
+  // that grows past the cap stops the reading before the parser holds more of it.
+  let sinceElement = 0;
+  let ended = false;
   let batch: string[] = [];
   const ready: string[][] = [];
   parser.onValue = ({ value }) => {
     elements++;
-    batch.push(JSON.stringify(value));
+    ended = true;
+    const text = JSON.stringify(value);
+    if (text.length > maxBytes || (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes)) throw new RecordTooLongError(path, elements, maxBytes, 'element');
+    batch.push(text);
     if (batch.length === recordsPerChunk) {
       ready.push(batch);
       batch = [];
@@ -26,10 +36,12 @@ export async function* jsonArrayChunks(bytes: AsyncIterable<Uint8Array>, path: s
   /** Hands the parser a piece, or the end of the input (no piece); JSON errors name the element. */
   const feed = (piece?: Uint8Array) => {
     try {
+      ended = false;
       if (piece) parser.write(piece);
       // The parser ends by itself at the closing bracket; still open here means the file was cut short.
       else if (!parser.isEnded) parser.end();
     } catch (error) {
+      if (error instanceof RecordTooLongError) throw error;
       // Only the parser throws here (and not always its own error classes): it is all bad JSON.
       const element = elements + 1;
       throw new ArbiterError('invalid_file', `${path}: invalid JSON in or after element ${element} of the array (${(error as Error).message})`, { element });
@@ -37,6 +49,8 @@ export async function* jsonArrayChunks(bytes: AsyncIterable<Uint8Array>, path: s
   };
   for await (const piece of bytes) {
     feed(piece);
+    sinceElement = ended ? 0 : sinceElement + piece.length;
+    if (sinceElement > maxBytes) throw new RecordTooLongError(path, elements + 1, maxBytes, 'element');
     while (ready.length) yield { lines: ready.shift()! };
   }
   feed();

@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { parquetMetadataAsync, parquetReadObjects, type AsyncBuffer, type Compressors, type RowGroup } from 'hyparquet';
 import { ArbiterError } from '../../errors';
 import type { Chunk } from '../import/prepare';
+import { RecordTooLongError, recordMaxBytes } from './cap';
 import { CHUNK_RECORDS } from './jsonArray';
 import { CHUNK_BYTES } from './jsonl';
 
@@ -15,11 +16,15 @@ export interface ParquetReadLimits {
   rowsPerChunk?: number;
   /** Stop after this many rows (the preview); the hash is then of the bytes read so far only. */
   maxRows?: number;
+  /** How messages name the file (its path unless given). */
+  name?: string;
 }
 
 export async function* parquetChunks(path: string, hash: Hash, limits: ParquetReadLimits = {}): AsyncGenerator<Chunk> {
   const rowsPerChunk = limits.rowsPerChunk ?? CHUNK_RECORDS;
   const maxRows = limits.maxRows ?? Infinity;
+  const name = limits.name ?? path;
+  const maxBytes = recordMaxBytes();
   const file = await open(path, 'r');
   try {
     const size = (await file.stat()).size;
@@ -49,7 +54,14 @@ export async function* parquetChunks(path: string, hash: Hash, limits: ParquetRe
       };
       const rowEnd = Math.min(rowStart + rows, maxRows);
       const objects = await refuseUnreadable(path, () => parquetReadObjects({ file: inMemory, metadata, rowStart, rowEnd, compressors }));
-      for (let i = 0; i < objects.length; i += rowsPerChunk) yield { lines: objects.slice(i, i + rowsPerChunk).map((row) => JSON.stringify(plainJson(row))) };
+      for (let i = 0; i < objects.length; i += rowsPerChunk) {
+        const lines = objects.slice(i, i + rowsPerChunk).map((row) => JSON.stringify(plainJson(row)));
+        // A row group is decoded whole, so a huge cell is in memory already; it still goes no further.
+        lines.forEach((line, k) => {
+          if (line.length > maxBytes || (line.length * 3 > maxBytes && Buffer.byteLength(line) > maxBytes)) throw new RecordTooLongError(name, rowStart + i + k + 1, maxBytes, 'row');
+        });
+        yield { lines };
+      }
       rowStart += rows;
     }
     await hashUpTo(size);
