@@ -16,10 +16,11 @@ import type { ImportFormat } from '../../../shared/formatNames';
 import { ArbiterError, cancelledError, InvalidFileError, UnknownFormatError } from '../errors';
 import { ensureAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
-import { beginImport, completeImport, importSession, removeImport, type PendingImport } from '../store/imports';
+import { beginImport, completeImport, dropImportProject, importProject, importSession, removeImport, type PendingImport } from '../store/imports';
 import { itemBatchInserter } from '../store/itemInsert';
 import { currentLabel, hasSourceLabel, labelAppender, newItemLabels, type RevisionDraft } from '../store/labels';
-import { dropIfEmpty, ensureProject, findProject, requireProject } from '../store/projects';
+import { findProject, requireProject } from '../store/projects';
+import { writeNow } from '../store/write';
 import { itemCriteriaText, saveRubricVersion, setItemCriteria } from '../store/rubrics';
 import { displayText } from './content';
 import { detectCutLine, detectLines, type HeadLine, type LinesGuess } from './detect';
@@ -148,8 +149,9 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
   let running: PendingImport | null = null;
   let madeProject: number | null = null;
   try {
-    if (opts.createProject && !findProject(db, opts.project)) madeProject = ensureProject(db, opts.project).id;
-    const project = requireProject(db, opts.project);
+    // A project made for the import is part of it: hidden until the import completes, gone if it does not.
+    if (opts.createProject && !findProject(db, opts.project)) madeProject = importProject(db, opts.project).id;
+    const project = madeProject === null ? requireProject(db, opts.project) : { id: madeProject };
     running = beginImport(db, project.id, basename(opts.fileName), format ?? 'auto');
     const inserter = itemBatchInserter(db, project.id, running.firstSeq);
     const createdAt = new Date().toISOString();
@@ -413,14 +415,14 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
         if (hasSourceLabel(db, itemId)) continue;
         if (append({ projectId: project.id, itemId, annotatorId: sourceId!, createdAt, choice, strength: null, shownOrder: null }).inserted) labels++;
       }
-      completeImport(db, finished, { sha256: opts.sha256(), format: format!, endSeq, items, labels, labelsBy });
+      completeImport(db, finished, { sha256: opts.sha256(), format: format!, endSeq, items, labels, labelsBy, projectName: madeProject === null ? undefined : opts.project });
     });
     running = null;
   } catch (error) {
     // Nothing of it was visible; now nothing of it is left either.
     session.end();
     if (running) await removeImport(db, running);
-    if (madeProject !== null) dropIfEmpty(db, madeProject);
+    if (madeProject !== null) writeNow(db, () => dropImportProject(db, madeProject!));
     throw error;
   } finally {
     worker?.close();

@@ -12,7 +12,6 @@ import { previewHead } from '../formats/index';
 import type { LabelsImportResult } from '../formats/labels';
 import { headLines } from '../formats/sources/index';
 import { formatBytes, formatLimit, limit } from '../limits';
-import * as projects from '../store/projects';
 import { runTask } from '../tasks/run';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireProject } from './guards';
@@ -183,8 +182,8 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
       const upload = find(uploadId);
       complete(upload);
       if (upload.busy) throw conflict('This file is being imported already.');
+      // A project to create is made by the import itself, hidden until it completes (store/imports.ts).
       if (!createProject) requireProject(db, project);
-      else if (!projects.findProject(db, project)) projects.ensureProject(db, project);
       upload.busy = true;
       const task = { kind: 'importFile' as const, project, path: upload.path, fileName: upload.fileName, format, skipInvalid, createProject };
       try {

@@ -3,8 +3,12 @@
 // seqs from the record's first_seq on, where the project does not show them (its visible_seq is below);
 // one short transaction then moves visible_seq past them, adds the counters and marks the record
 // complete. A cancelled or failed import removes its rows in batches; one left by a crash (its owner
-// process is gone) is removed the next time the database is opened.
+// process is gone) is removed the next time the database is opened. A project an import creates is
+// part of it: it stays hidden (under a name no one can type, see importProject) until the import
+// completes, and goes with the import's rows when it fails or was killed.
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { DEFAULT_PROJECT_SETTINGS } from '../../../shared/domain';
 import { conflict } from '../errors';
 import type { Db } from './sqlite';
 import { beginBulkWrite, sleepSync, writeNow, writerWaiting } from './write';
@@ -29,6 +33,29 @@ function ownerAlive(owner: string | null): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** The name a project made by an import has until the import completes: it starts with a NUL, which no one types. */
+const HIDDEN_PROJECT = '\u0000importing-';
+
+/** Creates the project an import will fill, hidden from every list and look-up by name until completeImport reveals it. */
+export function importProject(db: Db, name: string): { id: number } {
+  if (db.prepare('SELECT 1 FROM project WHERE name = ?').get(name)) throw conflict(`A project named "${name}" already exists.`);
+  const result = db
+    .prepare('INSERT INTO project (name, created_at, guidelines, settings) VALUES (?, ?, ?, ?)')
+    .run(`${HIDDEN_PROJECT}${randomUUID()}`, new Date().toISOString(), '', JSON.stringify(DEFAULT_PROJECT_SETTINGS));
+  return { id: Number(result.lastInsertRowid) };
+}
+
+/** Whether a project is one an import made and has not completed yet. */
+function hiddenProject(db: Db, projectId: number): boolean {
+  const name = db.prepare('SELECT name FROM project WHERE id = ?').pluck().get(projectId) as string | undefined;
+  return name !== undefined && name.startsWith(HIDDEN_PROJECT);
+}
+
+/** Removes a project an import made, once its rows are gone (a failed, cancelled or killed import). */
+export function dropImportProject(db: Db, projectId: number): void {
+  if (hiddenProject(db, projectId)) db.prepare('DELETE FROM project WHERE id = ?').run(projectId);
 }
 
 /** Starts an import into a project: one pending import per project at a time. */
@@ -63,10 +90,17 @@ export interface ImportCounts {
   labels: number;
   /** Source-label revisions written by this import for its new items, by annotator and task: the counters they move. */
   labelsBy: Map<string, number>;
+  /** A project the import made (importProject): it takes this name now and is listed from then on. */
+  projectName?: string;
 }
 
 /** Makes a pending import's rows visible and counts them, in one short transaction (run inside it). */
 export function completeImport(db: Db, pending: PendingImport, counts: ImportCounts): void {
+  if (counts.projectName !== undefined && hiddenProject(db, pending.projectId)) {
+    if (db.prepare('SELECT 1 FROM project WHERE name = ?').get(counts.projectName))
+      throw conflict(`A project named "${counts.projectName}" was created while the import ran; nothing was imported. Import into that project, or choose another name.`);
+    db.prepare('UPDATE project SET name = ? WHERE id = ?').run(counts.projectName, pending.projectId);
+  }
   db.prepare('UPDATE project SET visible_seq = MAX(visible_seq, ?), item_count = item_count + ? WHERE id = ?').run(counts.endSeq, counts.items, pending.projectId);
   const bump = db.prepare(
     `INSERT INTO progress (project_id, task, annotator_id, done) VALUES (?, ?, ?, ?)
@@ -126,6 +160,7 @@ export function removeStaleImports(db: Db, projectId?: number): number {
   for (const pending of stale) {
     while (db.transaction(() => batch.run(pending.projectId, pending.firstSeq, pending.projectId)).immediate().changes === DELETE_BATCH);
     db.prepare('DELETE FROM import_file WHERE id = ?').run(pending.id);
+    dropImportProject(db, pending.projectId);
   }
   return stale.length;
 }

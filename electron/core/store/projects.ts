@@ -22,7 +22,7 @@ export function findProject(db: Db, name: string): ProjectRow | undefined {
 export function requireProject(db: Db, name: string): ProjectRow {
   const row = findProject(db, name);
   if (!row) {
-    const known = (db.prepare("SELECT name FROM project WHERE state = 'active' ORDER BY name LIMIT 10").all() as { name: string }[]).map((r) => r.name);
+    const known = (db.prepare("SELECT name FROM project WHERE state = 'active' AND unicode(name) <> 0 ORDER BY name LIMIT 10").all() as { name: string }[]).map((r) => r.name);
     throw notFound(`No project named "${name}".${known.length ? ` Projects: ${known.join(', ')}.` : ' There are no projects yet.'}`);
   }
   return row;
@@ -74,9 +74,9 @@ export function listProjects(db: Db): ProjectSummary[] {
   return projectRows(db).map((row) => summarize(db, row));
 }
 
-/** The active projects' rows, by name. */
+/** The active projects' rows, by name (not a project an import is still making: its name starts with a NUL, see store/imports.ts). */
 export function projectRows(db: Db): ProjectRow[] {
-  return db.prepare(`SELECT ${PROJECT_COLUMNS} FROM project WHERE state = 'active' ORDER BY name`).all() as ProjectRow[];
+  return db.prepare(`SELECT ${PROJECT_COLUMNS} FROM project WHERE state = 'active' AND unicode(name) <> 0 ORDER BY name`).all() as ProjectRow[];
 }
 
 export function renameProject(db: Db, from: string, to: string): ProjectRow {

@@ -15,6 +15,8 @@ export type Task =
       sha256: string;
       format: 'auto' | ImportFormat;
       skipInvalid: boolean;
+      /** Make the project (hidden until the import completes) when there is none of that name. */
+      createProject?: boolean;
     }
   | {
       kind: 'importFile';

@@ -75,6 +75,7 @@ export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promis
     sha256: task.sha256,
     format: task.format,
     skipInvalid: task.skipInvalid,
+    createProject: task.createProject,
     onProgress: (linesRead) => hooks.onProgress?.({ linesRead, total: lines.length }),
     isCancelled: hooks.isCancelled,
   });
