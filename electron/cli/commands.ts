@@ -10,7 +10,7 @@ import * as projects from '../core/store/projects';
 import { dbPathFrom, openDbFor, parse, UsageError, withDb, type CliIo } from './io';
 import { backupCommand, projectsCommand } from './manage';
 import { optionalAnnotatorName, requireFile, requireProjectName, requireString } from './options';
-import { serve } from './serve';
+import { serve, useModelDirs } from './serve';
 import * as scorer from '../core/scorer/index';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
@@ -135,8 +135,10 @@ const serveCommand: Command = async (argv, io) => {
     port: { type: 'string' },
     host: { type: 'string', default: '127.0.0.1' },
     'no-demo': { type: 'boolean', default: false },
+    'models-dir': { type: 'string', multiple: true },
   });
   if (values['no-demo']) process.env.ARBITER_NO_DEMO = '1';
+  useModelDirs(values['models-dir'] as unknown as string[] | undefined);
   const port = values.port === undefined ? 4317 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535`);
   const service = await openApp(dbPathFrom(values), 'http');

@@ -27,7 +27,7 @@ Commands:
   projects rename OLD NEW
   projects delete NAME [--yes]        (asks first on a terminal; --yes where stdin is not one)
   backup [--out FILE]                 (default: <db>.backup-<yyyymmdd-hhmmss>.sqlite beside the database)
-  serve [--port N] [--host ADDR] [--no-demo]
+  serve [--port N] [--host ADDR] [--no-demo] [--models-dir DIR ...]
   doctor [--json]
 
 The database defaults to the desktop app's (${defaultDbPath()}); ARBITER_DB or --db override it.`;

@@ -26,6 +26,11 @@ export function defaultDbPath(): string {
   return process.env.ARBITER_DB ? resolve(process.env.ARBITER_DB) : join(dataDir(), 'arbiter.db');
 }
 
-export function exportsDir(): string {
-  return join(dataDir(), 'exports');
+/**
+ * Where the app writes exports before they leave (a download, or the desktop app's save dialog): the
+ * `exports` folder beside the database in use, so each database (`--db`) keeps its own.
+ */
+export function exportsDir(dbPath: string): string {
+  if (dbPath === ':memory:' || dbPath === '') return join(dataDir(), 'exports');
+  return join(dirname(resolve(dbPath)), 'exports');
 }

@@ -11,7 +11,7 @@ import type { ArbiterService } from '../core/service';
 
 export async function exportWithSaveDialog(service: ArbiterService, event: IpcMainInvokeEvent, input: unknown): Promise<ApiOutputs['exportProject']> {
   const summary = await service.dispatch('exportProject', input);
-  const written = join(exportsDir(), summary.out);
+  const written = join(exportsDir(service.options.dbPath), summary.out);
   const options = {
     title: 'Save the export',
     defaultPath: join(app.getPath('downloads'), summary.out),

@@ -5,12 +5,11 @@ export const appSchemas = {
   appInfo: z.object({}).strict(),
 } as const;
 
+/** Names no path on this machine: the browser host's page is untrusted (the host prints where the data lives). */
 export interface AppInfo {
   version: string;
   transport: 'ipc' | 'http';
-  dbPath: string;
   defaultAnnotator: string;
-  exportsDir: string;
 }
 
 export interface AppOutputs {

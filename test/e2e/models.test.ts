@@ -4,7 +4,7 @@
 // not; then label in blind mode (nothing from the model before the choice, its verdict and agreement
 // right after, prelabel_visible false) and in assist mode (the suggestion up front, accepted with `a`,
 // saved in source order, prelabel_visible true).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,8 +79,9 @@ describe('models: add by folder, score, pre-labels', () => {
     await page.keyboard.press('m');
     await page.getByTestId('models').waitFor();
     await page.getByTestId('no-models').waitFor();
-    const bad = join(host.home, 'not-a-model');
-    mkdirSync(bad);
+    // The browser host reads model folders only from `models` beside the database (issue 13, finding 14).
+    const bad = join(host.home, 'models', 'not-a-model');
+    mkdirSync(bad, { recursive: true });
     writeFileSync(join(bad, 'tokenizer.json'), '{}');
     const dir = page.getByTestId('model-dir');
     await dir.fill(bad);
@@ -98,7 +99,8 @@ describe('models: add by folder, score, pre-labels', () => {
 
   it('inspects the demo outcome model, says what it found, and adds it', async () => {
     const dir = page.getByTestId('model-dir');
-    await dir.fill(MODEL_DIR);
+    cpSync(MODEL_DIR, join(host.home, 'models', 'demo-outcome'), { recursive: true });
+    await dir.fill(join(host.home, 'models', 'demo-outcome'));
     await dir.press('Enter');
     const inspection = page.getByTestId('inspection');
     await inspection.waitFor();
@@ -117,7 +119,7 @@ describe('models: add by folder, score, pre-labels', () => {
     expect(await page.getByTestId('model-row').innerText()).toMatch(/demo-outcome[\s\S]*outcome[\s\S]*text pair/);
 
     // The bad folder once more: still refused, the list stays as it was.
-    await dir.fill(join(host.home, 'not-a-model'));
+    await dir.fill(join(host.home, 'models', 'not-a-model'));
     await dir.press('Enter');
     await page.getByTestId('model-error').waitFor();
     expect(await page.getByTestId('model-row').count()).toBe(1);

@@ -2,6 +2,7 @@
 // position). Blind mode keeps it hidden until the annotator's ranking is complete and then says whether
 // the model's best is theirs; assist mode shows it from the start, and the saved ranking says so.
 // With ARBITER_SHOTS=1 it also writes docs/screenshots/ranking-prelabels-light.png.
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +23,9 @@ beforeAll(async () => {
     responses: [{ text: `${10 * (i + 1) + 1} is prime.` }, { text: 'I am not sure.' }, { text: `${10 * (i + 1) + 3}, because it has no divisors but 1 and itself.` }],
   }));
   await host.api('importContent', { project: PROJECT, fileName: 'r.jsonl', content: items.map((i) => JSON.stringify(i)).join('\n') + '\n', format: 'arbiter', createProject: true });
-  await host.api('addModel', { dir: join(ROOT, 'resources', 'models', 'demo-outcome') });
+  // The browser host adds models only from `models` beside the database (issue 13, finding 14).
+  cpSync(join(ROOT, 'resources', 'models', 'demo-outcome'), join(host.home, 'models', 'demo-outcome'), { recursive: true });
+  await host.api('addModel', { dir: 'demo-outcome' });
   const job = await host.api<{ id: string }>('startScoring', { project: PROJECT });
   for (let i = 0; i < 600; i++) {
     const state = (await host.api<{ id: string; state: string }[]>('listJobs', {})).find((j) => j.id === job.id)?.state;

@@ -1,5 +1,6 @@
 // "N unscorable" says why, where the count appears: a response with no text to split into steps gets
 // no score from a process model, and the Models screen names the reason and the response.
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,9 @@ beforeAll(async () => {
     { id: 'blank-2', prompt: 'Say nothing.', chosen: 'Nothing.', rejected: '   ' },
   ];
   await host.api('importContent', { project: PROJECT, fileName: 'p.jsonl', content: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', createProject: true });
-  await host.api('addModel', { dir: join(ROOT, 'resources', 'models', 'demo-process') });
+  // The browser host adds models only from `models` beside the database (issue 13, finding 14).
+  cpSync(join(ROOT, 'resources', 'models', 'demo-process'), join(host.home, 'models', 'demo-process'), { recursive: true });
+  await host.api('addModel', { dir: 'demo-process' });
 });
 
 afterAll(async () => {

@@ -138,11 +138,14 @@ describe('browser host: what the API may touch', () => {
     expect(issued.status).toBe(200);
     const ticket = String(issued.body.result!.ticket);
     expect(ticket).toMatch(/^[\w-]{40,}$/);
+    const written = readFileSync(join(home, 'exports', file), 'utf8');
 
     const first = await rawRequest(host, { path: `/download/${ticket}` });
     expect(first.status).toBe(200);
     expect(first.headers['content-disposition']).toBe(`attachment; filename="${file}"`);
-    expect(first.text).toBe(readFileSync(join(home, 'exports', file), 'utf8'));
+    expect(first.text).toBe(written);
+    // Sent once, so it leaves the exports folder.
+    await vi.waitFor(() => expect(existsSync(join(home, 'exports', file))).toBe(false));
     expect(first.text.split('\n').filter(Boolean).length).toBeGreaterThan(0);
 
     const second = await rawRequest(host, { path: `/download/${ticket}` });

@@ -1,5 +1,5 @@
-// appInfo: what the app is and where its data lives.
-import { exportsDir } from '../paths';
+// appInfo: what the app is. It names no path: the browser host's page is untrusted, and the database's
+// place is printed by `arbiter serve` and shown by `arbiter doctor`.
 import type { FeatureHandlers, ServiceContext } from './context';
 
 export function appHandlers({ options }: ServiceContext): FeatureHandlers<'appInfo'> {
@@ -7,9 +7,7 @@ export function appHandlers({ options }: ServiceContext): FeatureHandlers<'appIn
     appInfo: () => ({
       version: options.version,
       transport: options.transport,
-      dbPath: options.dbPath,
       defaultAnnotator: options.defaultAnnotator,
-      exportsDir: exportsDir(),
     }),
   };
 }

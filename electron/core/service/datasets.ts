@@ -1,6 +1,6 @@
 // Datasets: import (preview, run as a job), the items table, export (as a job), project figures.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ApiOutputs, DownloadTicket } from '../../../shared/api';
 import { notFound } from '../errors';
@@ -37,7 +37,7 @@ export function datasetsHandlers({ db, jobs, events, options }: ServiceContext):
     listItems: (request) => listItemsTable(db, requireProject(db, request.project).id, request),
     exportProject: async ({ project, format, annotator, neutral, rankingPairs, fromRatings, adjudicatedOnly, minAgreement }) => {
       const row = requireProject(db, project);
-      const target = join(exportsDir(), exportFileName(project, format));
+      const target = join(exportsDir(options.dbPath), exportFileName(project, format));
       const task = { kind: 'export' as const, project, format, out: target, annotator, neutral, rankingPairs, fromRatings, adjudicatedOnly, minAgreement };
       const summary = await jobs.runTask({
         dbPath: options.dbPath,
@@ -83,17 +83,38 @@ class ExportDownloads {
     if (!path || !existsSync(path))
       throw notFound(`Project "${project.name}" has no export named ${file} from this session. Export it again, then download it.`);
     const now = Date.now();
-    for (const [ticket, entry] of this.tickets) if (entry.expiresAt <= now) this.tickets.delete(ticket);
+    this.sweep(now);
     const ticket = randomBytes(32).toString('base64url');
     this.tickets.set(ticket, { path, file, expiresAt: now + TICKET_LIFETIME_MS });
     return { ticket, expiresInSeconds: TICKET_LIFETIME_MS / 1000 };
   }
 
-  /** The file a ticket stands for, once: the ticket is spent whether or not it was still valid. */
+  /**
+   * The file a ticket stands for, once: the ticket is spent whether or not it was still valid. The
+   * caller removes the file once it is sent (downloads.ts); an expired ticket's file is removed here.
+   */
   redeem(ticket: string): { path: string; file: string } | null {
     const entry = this.tickets.get(ticket);
     this.tickets.delete(ticket);
-    return entry && entry.expiresAt > Date.now() ? { path: entry.path, file: entry.file } : null;
+    const now = Date.now();
+    this.sweep(now);
+    if (!entry) return null;
+    if (entry.expiresAt > now) return { path: entry.path, file: entry.file };
+    this.removeUnlessTicketed(entry.path);
+    return null;
+  }
+
+  /** Expired tickets go, and with them their files (an export nobody fetched in time does not stay). */
+  private sweep(now: number): void {
+    for (const [ticket, entry] of this.tickets)
+      if (entry.expiresAt <= now) {
+        this.tickets.delete(ticket);
+        this.removeUnlessTicketed(entry.path);
+      }
+  }
+
+  private removeUnlessTicketed(path: string): void {
+    if (![...this.tickets.values()].some((entry) => entry.path === path)) rmSync(path, { force: true });
   }
 }
 

@@ -40,6 +40,24 @@ function ending(fileName: string): string {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * The error with the upload's path on this machine replaced by the file's own name, in its sentence and
+ * its details: the page chose the file, and it may not learn where the host keeps it.
+ */
+function inUserWords(error: unknown, upload: Upload): unknown {
+  if (!(error instanceof Error)) return error;
+  const swap = (text: string, from: string, to: string) => text.split(from).join(to);
+  error.message = swap(error.message, upload.path, upload.fileName);
+  const withDetails = error as { details?: unknown; file?: unknown };
+  if (withDetails.details !== undefined) {
+    const json = JSON.stringify(withDetails.details);
+    const text = json && swap(json, JSON.stringify(upload.path).slice(1, -1), JSON.stringify(upload.fileName).slice(1, -1));
+    if (text !== json) Object.assign(error, { details: JSON.parse(text) as unknown });
+  }
+  if (withDetails.file === upload.path) Object.assign(error, { file: upload.fileName });
+  return error;
+}
+
 /** Bytes free to this user on the disk that holds `folder`, or null where the system cannot say. */
 function freeBytes(folder: string): number | null {
   try {
@@ -175,8 +193,12 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
     previewUpload: async ({ uploadId, format }) => {
       const upload = find(uploadId);
       complete(upload);
-      const lines = await headLines(upload.path);
-      return previewHead(lines.length ? `${lines.join('\n')}\n` : '', format);
+      try {
+        const lines = await headLines(upload.path);
+        return previewHead(lines.length ? `${lines.join('\n')}\n` : '', format);
+      } catch (error) {
+        throw inUserWords(error, upload);
+      }
     },
     importUpload: async ({ uploadId, project, format, skipInvalid, createProject }) => {
       const upload = find(uploadId);
@@ -197,6 +219,8 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
         });
         discard(uploadId);
         return summary;
+      } catch (error) {
+        throw inUserWords(error, upload);
       } finally {
         // A failed or cancelled import keeps the upload: the user may try again (e.g. skipping invalid lines).
         upload.busy = false;
@@ -214,6 +238,8 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
         const merged = await jobs.runTask({ dbPath: options.dbPath, task, inline: (hooks) => runTask(db, task, hooks) as Promise<LabelsImportResult> });
         discard(uploadId);
         return { file: upload.fileName, ...merged };
+      } catch (error) {
+        throw inUserWords(error, upload);
       } finally {
         upload.busy = false;
         upload.touched = Date.now();

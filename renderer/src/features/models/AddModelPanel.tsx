@@ -1,9 +1,9 @@
-// Adding a model: type (or paste) the folder's path, Enter inspects it and says what Arbiter found and
-// where each setting came from; "Add" stores it. A folder that does not fit is refused in words and
-// nothing is added.
+// Adding a model: type (or paste) the folder's path (in the browser host: a folder in its models folders),
+// Enter inspects it and says what Arbiter found and where each setting came from; "Add" stores it. A
+// folder that does not fit is refused in words and nothing is added.
 import { useRef, useState, type ReactNode } from 'react';
 import type { ModelDescription, ModelInfo } from '../../../../shared/scoring';
-import { api, errorMessage } from '../../api';
+import { api, errorMessage, transport } from '../../api';
 import { INPUT_MODE, KIND, TRUNCATION, shortHash } from './words';
 
 const input = 'h-8 rounded-md border border-line-strong bg-bg px-2.5 text-[13px] outline-none placeholder:text-faint focus:border-accent';
@@ -78,7 +78,12 @@ export function AddModelPanel({ known, onAdded }: { known: ModelInfo[]; onAdded(
             onKeyDown={(e) => {
               if (e.key === 'Escape') e.currentTarget.blur();
             }}
-            placeholder="Folder path on this machine, e.g. /home/me/models/skywork-rm-onnx — Enter to inspect"
+            placeholder={
+              transport.kind === 'http'
+                ? // The browser host reads models only from its models folders (printed when it started).
+                  'A folder in the models folder beside the database, e.g. skywork-rm-onnx — Enter to inspect'
+                : 'Folder path on this machine, e.g. /home/me/models/skywork-rm-onnx — Enter to inspect'
+            }
             spellCheck={false}
             autoComplete="off"
             data-testid="model-dir"

@@ -16,13 +16,6 @@ function nameProblem(value: string): string | null {
   return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'not a valid project name');
 }
 
-/** Where the service put the backup: `backups/` beside the database. */
-function backupLocation(dbPath: string | undefined, file: string): string {
-  if (!dbPath) return `backups/${file}`;
-  const sep = dbPath.includes('\\') && !dbPath.includes('/') ? '\\' : '/';
-  const cut = dbPath.lastIndexOf(sep);
-  return `${cut >= 0 ? dbPath.slice(0, cut + 1) : ''}backups${sep}${file}`;
-}
 
 export function ProjectPicker() {
   const { annotator, setAnnotator, navigate, appInfo, keysEnabled } = useShell();
@@ -240,9 +233,9 @@ export function ProjectPicker() {
                 <b className="font-semibold">Deleted “{deleted.project}”.</b>{' '}
                 <span className="text-muted">A backup of the database from just before is kept as </span>
                 <code className="font-mono text-[12px] break-all" data-testid="delete-backup">
-                  {backupLocation(appInfo?.dbPath, deleted.backup)}
+                  backups/{deleted.backup}
                 </code>
-                <span className="text-muted"> (see README, “Backup and restore”).</span>
+                <span className="text-muted"> in the folder that holds the database (see README, “Backup and restore”).</span>
               </div>
               <button className="shrink-0 rounded px-1.5 text-[12px] text-muted hover:text-fg" onClick={() => setDeleted(null)} aria-label="Dismiss">
                 ✕
