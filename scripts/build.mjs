@@ -27,6 +27,7 @@ const workers = {
   'scorer-worker': 'electron/core/scorer/worker.ts',
   'import-worker': 'electron/core/formats/import/worker.ts',
   'task-worker': 'electron/core/tasks/worker.ts',
+  'backup-worker': 'electron/core/store/backupWorker.ts',
 };
 const jobs = [
   build({ ...common, format: 'esm', banner: esmBanner, entryPoints: { cli: 'electron/cli/index.ts', core: 'electron/core/lib.ts' }, outdir: 'out/node', outExtension: { '.js': '.mjs' } }),

@@ -3,7 +3,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { invalidInput } from '../core/errors';
-import { backupTo, openDb } from '../core/store/db';
+import { backupBeforeDelete, copyDatabase, defaultBackupPath, rotateDefaultBackups } from '../core/store/backups';
+import { openDb } from '../core/store/db';
 import * as projects from '../core/store/projects';
 import { overviewNow } from '../core/service/screenTotals';
 import { taskLine } from '../../shared/api';
@@ -12,43 +13,24 @@ import { dbPathFrom, parse, UsageError, withDb, type CliIo } from './io';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
-/** `yyyymmdd-hhmmss` (UTC), as in the copies made before a migration. */
-function stamp(at = new Date()): string {
-  return at.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-}
-
-/** `<db>.backup-<yyyymmdd-hhmmss>.sqlite`; a second backup within the same second gets `-2`, `-3`… */
-export function defaultBackupPath(dbPath: string, at = new Date()): string {
-  const base = `${dbPath}.backup-${stamp(at)}`;
-  let candidate = `${base}.sqlite`;
-  for (let n = 2; existsSync(candidate); n++) candidate = `${base}-${n}.sqlite`;
-  return candidate;
-}
-
-/**
- * Where a delete keeps the database as it was: `backups/` beside it, named as the service names it
- * (electron/core/service/projects.ts), so the app and the CLI leave the same trail.
- */
-function deleteBackupPath(dbPath: string, project: string, at = new Date()): string {
-  const file = `before-delete-${project.replace(/[^\w.-]+/g, '_')}-${at.toISOString().replace(/[-:]/g, '').slice(0, 15)}.sqlite`;
-  return join(dirname(dbPath), 'backups', file);
-}
-
 export const backupCommand: Command = async (argv, io) => {
   const { values, positionals } = parse(argv, { out: { type: 'string' } });
   if (positionals.length) throw new UsageError('backup takes no arguments besides --out FILE');
   if (values.out !== undefined && (typeof values.out !== 'string' || values.out.trim() === '')) throw new UsageError('--out needs a file name');
   const dbPath = dbPathFrom(values);
   if (!existsSync(dbPath)) throw invalidInput(`There is no database at ${dbPath}; nothing to back up.`);
-  const target = typeof values.out === 'string' ? resolve(values.out) : defaultBackupPath(dbPath);
+  const named = typeof values.out === 'string';
+  const target = named ? resolve(values.out as string) : defaultBackupPath(dbPath);
   if (target === dbPath) throw invalidInput(`${target} is the database itself; choose another file.`);
   // Read-only: the copy is of the database as it is (no migration first), and this changes nothing.
   const db = openDb(dbPath, { readonly: true });
   try {
-    backupTo(db, target);
+    await copyDatabase(db, dbPath, target, { offThread: false });
   } finally {
     db.close();
   }
+  // Default-named copies are rotated (the newest N kept, ARBITER_BACKUPS_KEPT); a file you named is yours.
+  if (!named) rotateDefaultBackups(dbPath, target);
   io.out(JSON.stringify({ backup: target, bytes: statSync(target).size }));
   return 0;
 };
@@ -83,7 +65,8 @@ const deleteCommand: Command = async (argv, io) => {
         return 1;
       }
     }
-    const backup = backupTo(db, deleteBackupPath(dbPath, row.name));
+    // The same trail as the app's delete: backups/ beside the database, the newest N kept.
+    const backup = join(dirname(dbPath), 'backups', await backupBeforeDelete(db, dbPath, row.name, { offThread: false }));
     const id = projects.markDeleting(db, row.name);
     await projects.deleteProjectRows(db, id);
     io.out(JSON.stringify({ deleted: row.name, items, backup }));

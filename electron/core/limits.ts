@@ -44,6 +44,7 @@ export const LIMITS = {
   requestsMaxInFlight: count(16, 'request bodies the browser host reads at once; one more is answered 503'),
   recordMaxBytes: bytes(64 * MiB, 'the longest record an import reads (a line, a JSON array element, a parquet row); a longer one stops the import with its line number', 1 * KiB),
   recordMaxDepth: count(100, 'how deeply lists and objects may nest in an imported record; a deeper record is an invalid line', 8),
+  backupsKept: count(5, "copies of the database kept in backups/ (made before each project delete) and among `arbiter backup`'s default-named copies; after each new copy the oldest go"),
 } as const satisfies Record<string, LimitSpec>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -1,6 +1,5 @@
 // Projects: list, create, open, rename, delete (after a backup), settings.
-import { dirname, join } from 'node:path';
-import { backupTo } from '../store/db';
+import { backupBeforeDelete } from '../store/backups';
 import * as projects from '../store/projects';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { screenTotals } from './screenTotals';
@@ -19,9 +18,9 @@ export function projectsHandlers(context: ServiceContext): FeatureHandlers<Proje
     renameProject: ({ project, name }) => overview(projects.renameProject(db, project, name)),
     deleteProject: async ({ project }) => {
       projects.requireProject(db, project);
-      const file = `before-delete-${project.replace(/[^\w.-]+/g, '_')}-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}.sqlite`;
       // Kept beside the database: a deleted project can be restored from it (README "Backup and restore").
-      backupTo(db, join(dirname(options.dbPath), 'backups', file));
+      // The copy is made on a worker's own connection, so saves go on meanwhile; the newest N are kept.
+      const file = await backupBeforeDelete(db, options.dbPath, project);
       const id = projects.markDeleting(db, project);
       // The rows go in short batches after the answer; the project is already gone from every list.
       void projects.deleteProjectRows(db, id).then(
