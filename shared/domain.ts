@@ -117,6 +117,16 @@ export interface ImportSummary {
   labels: number;
   rejected: number;
   rejectsFile: string | null;
+  /** New items whose external id another item of the project (or of the file) has too, and the first few of those ids. */
+  sharedIds: NamedCount;
+  /** New items holding images (kept, not shown yet), and the first few of them (external id, else "line N"). */
+  images: NamedCount;
+}
+
+/** How many, and the first few by name. */
+export interface NamedCount {
+  items: number;
+  examples: string[];
 }
 
 export interface ExportSummary {
@@ -126,6 +136,8 @@ export interface ExportSummary {
   written: number;
   skipped: { unlabeled: number; tie: number; both_bad: number; conflict: number; not_pairwise: number; not_adjudicated: number; low_agreement: number };
   note: string | null;
+  /** Items holding images a text format could not carry: written without them (images: 'drop'). */
+  imagesDropped: NamedCount;
 }
 
 export interface LineError {

@@ -4,6 +4,7 @@ import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS, type ExportFormat, type 
 import { openApp } from '../core/app';
 import { doctorReport } from '../core/doctor';
 import { exportProject, importFile, importLabelsFile } from '../core/formats/index';
+import { importNotes } from '../../shared/importNotes';
 import { projectStats } from '../core/store/stats';
 import { taskLine } from '../../shared/api';
 import * as projects from '../core/store/projects';
@@ -36,6 +37,7 @@ const importCommand: Command = async (argv, io) => {
       createProject: true,
     });
     for (const e of summary.errors) io.err(`${file}:${e.line}: ${e.reason} (skipped)`);
+    for (const note of importNotes(summary)) io.err(`arbiter import: ${note}`);
     const { errors: _errors, ...printable } = summary;
     io.out(JSON.stringify(printable));
     return 0;
@@ -53,7 +55,9 @@ const exportCommand: Command = async (argv, io) => {
     'from-ratings': { type: 'boolean', default: false },
     'adjudicated-only': { type: 'boolean', default: false },
     'min-agreement': { type: 'string' },
+    images: { type: 'string' },
   });
+  if (values.images !== undefined && values.images !== 'refuse' && values.images !== 'drop') throw new UsageError('--images takes refuse (the default) or drop');
   const project = requireProjectName(values);
   const format = requireString(values, 'format');
   const neutral = values.neutral;
@@ -79,7 +83,9 @@ const exportCommand: Command = async (argv, io) => {
       fromRatings: values['from-ratings'] === true,
       adjudicatedOnly: values['adjudicated-only'] === true,
       minAgreement,
+      images: values.images as 'refuse' | 'drop' | undefined,
     });
+    if (summary.imagesDropped.items) io.err(`arbiter export: ${summary.note}`);
     io.out(JSON.stringify(summary));
     return 0;
   });

@@ -85,6 +85,8 @@ export const datasetsSchemas = {
         adjudicatedOnly: z.boolean().optional(),
         /** Only items whose people agree at least this much (the share giving the most common judgement). */
         minAgreement: z.number().min(0).max(1).optional(),
+        /** Items holding images, in a text-only format: refuse (the default, with their count) or write them without the images. */
+        images: z.enum(['refuse', 'drop']).optional(),
       },
       { error: (issue) => (issue.code === 'unrecognized_keys' && issue.keys.includes('out') ? EXPORT_TAKES_NO_PATH : undefined) },
     )

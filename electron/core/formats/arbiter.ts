@@ -6,11 +6,17 @@ import { isMessageList, isNonEmptyString } from './pair';
 import { RecordError, type ParsedRecord } from './types';
 import { check, contentSchema, externalIdOf, hasOwn, isPlainObject, setOwn } from './validate';
 
-const responseSchema = z.looseObject({
-  text: contentSchema,
-  model: z.string().nullable().optional(),
-  steps: z.array(z.string()).nullable().optional(),
-});
+const responseSchema = z
+  .looseObject({
+    // Optional when the response is given by its steps alone: its text is then the steps joined.
+    text: contentSchema.optional(),
+    model: z.string().nullable().optional(),
+    steps: z.array(z.string()).nullable().optional(),
+  })
+  .refine((r) => r.text !== undefined || (Array.isArray(r.steps) && r.steps.length > 0), { message: 'missing (give the response as text, or as a non-empty list of "steps")', path: ['text'] });
+
+/** How a response given only by its steps gets its text: one paragraph a step, as the "auto" segmentation cuts it again. */
+export const STEPS_JOINER = '\n\n';
 
 const itemSchema = z.looseObject({
   id: z.union([z.string(), z.number()]).nullable().optional(),
@@ -31,7 +37,7 @@ function fastValid(record: Record<string, unknown>): boolean {
   if (!isContent(prompt)) return false;
   if (!Array.isArray(responses) || responses.length < 1) return false;
   for (const r of responses) {
-    if (!isPlainObject(r) || !isContent(r.text)) return false;
+    if (!isPlainObject(r) || !(isContent(r.text) || (r.text === undefined && Array.isArray(r.steps) && r.steps.length > 0))) return false;
     if (!(r.model === undefined || r.model === null || typeof r.model === 'string')) return false;
     if (!(r.steps === undefined || r.steps === null || (Array.isArray(r.steps) && r.steps.every((s) => typeof s === 'string')))) return false;
   }
@@ -55,7 +61,11 @@ export function parseArbiter(record: Record<string, unknown>): ParsedRecord {
     draft: {
       externalId: externalIdOf(record.id),
       prompt: record.prompt as Content,
-      responses: responses.map((r, i) => ({ content: r.text as Content, model: (r.model as string | null | undefined) || null, steps: steps(r, i) })),
+      responses: responses.map((r, i) => {
+        const given = steps(r, i);
+        const content = r.text === undefined ? given!.join(STEPS_JOINER) : (r.text as Content);
+        return { content, model: (r.model as string | null | undefined) || null, steps: given };
+      }),
       reference: (record.reference as string | null | undefined) ?? null,
       metadata,
     },

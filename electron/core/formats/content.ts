@@ -2,7 +2,7 @@
 // chat message lists ("conversational"). Text → chat wraps it in one message; chat → text keeps a single
 // message's content and renders anything longer as an Anthropic HH-style transcript.
 import { messageText } from '../../../shared/choices';
-import type { ChatMessage, Content } from '../../../shared/domain';
+import type { ChatMessage, Content, ContentPart } from '../../../shared/domain';
 
 export const HUMAN = '\n\nHuman:';
 export const ASSISTANT = '\n\nAssistant:';
@@ -16,6 +16,16 @@ export function toChat(content: Content, role: 'user' | 'assistant'): ChatMessag
   return typeof content === 'string' ? [{ role, content }] : content;
 }
 
+/**
+ * A message's content as text for a text format: its text parts; an image is left out (an export with
+ * images: 'drop', counted in its summary; without it such items are refused before this); other typed
+ * parts are named as the app names them ("[audio]").
+ */
+export function partsText(content: string | ContentPart[]): string {
+  if (typeof content === 'string') return content;
+  return messageText(content.filter((part) => !(typeof part.type === 'string' && part.type.includes('image'))));
+}
+
 function roleLabel(role: string): string {
   if (role === 'user') return 'Human';
   if (role === 'assistant') return 'Assistant';
@@ -25,7 +35,7 @@ function roleLabel(role: string): string {
 /** "\n\nHuman: …\n\nAssistant: …" for each message in order. */
 export function renderTurns(messages: readonly ChatMessage[]): string {
   let out = '';
-  for (const m of messages) out += `\n\n${roleLabel(m.role)}: ${messageText(m.content)}`;
+  for (const m of messages) out += `\n\n${roleLabel(m.role)}: ${partsText(m.content)}`;
   return out;
 }
 
@@ -53,7 +63,7 @@ export interface TextPrompt {
  */
 export function promptText(prompt: Content): TextPrompt {
   if (typeof prompt === 'string') return { text: prompt, mode: 'text' };
-  if (prompt.length === 1 && prompt[0]!.role === 'user') return { text: messageText(prompt[0]!.content), mode: 'text' };
+  if (prompt.length === 1 && prompt[0]!.role === 'user') return { text: partsText(prompt[0]!.content), mode: 'text' };
   const last = prompt[prompt.length - 1];
   if (last && last.role === 'assistant') return { text: renderTurns(prompt), mode: 'continued' };
   return { text: renderTurns(prompt) + ASSISTANT, mode: 'transcript' };
@@ -87,9 +97,9 @@ export function responseText(content: Content, afterTranscript: boolean): { text
   let text: string;
   let flattened = false;
   if (typeof content === 'string') text = content;
-  else if (content.length === 1) text = messageText(content[0]!.content);
+  else if (content.length === 1) text = partsText(content[0]!.content);
   else {
-    text = messageText(content[0]!.content) + renderTurns(content.slice(1));
+    text = partsText(content[0]!.content) + renderTurns(content.slice(1));
     flattened = true;
   }
   return { text: afterTranscript ? ` ${text}` : text, flattened };
@@ -126,4 +136,17 @@ export function displayText(content: Content): string {
   if (typeof content === 'string') return content;
   if (content.length === 1) return messageText(content[0]!.content);
   return content.map((m) => `${m.role}: ${messageText(m.content)}`).join('\n\n');
+}
+
+/**
+ * Whether a prompt or response holds an image: a message part whose type names one (image_url, image,
+ * input_image). Images are kept as they came, but not shown yet, and text formats cannot carry them.
+ */
+export function holdsImages(content: Content): boolean {
+  if (typeof content === 'string') return false;
+  for (const message of content) {
+    if (typeof message.content === 'string') continue;
+    for (const part of message.content) if (typeof part.type === 'string' && part.type.includes('image')) return true;
+  }
+  return false;
 }

@@ -1,15 +1,18 @@
 // Streaming export: items (or label revisions) are read a page at a time and written through a
 // backpressure-aware stream to `<out>.partial`, renamed to `<out>` when complete. Memory stays constant
 // whatever the size of the project.
-import type { ExportSummary } from '../../../shared/domain';
+import type { Content, ExportSummary, NamedCount } from '../../../shared/domain';
 import type { ExportFormat, RankingPairs } from '../../../shared/formatNames';
+import { plural } from '../../../shared/plural';
 import { cancelledError, invalidInput, notFound } from '../errors';
 import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
 import { iterateItems } from '../store/items';
 import { iterateRevisions } from '../store/labels';
 import { projectSettings, requireProject } from '../store/projects';
+import { imageCandidates } from '../store/images';
 import { encodeArbiter } from './arbiter';
+import { holdsImages } from './content';
 import { writeConsensus } from './consensus';
 import { isJudgedFormat } from './judgedCodecs';
 import { writeJudged } from './judgedExport';
@@ -50,6 +53,11 @@ export interface ExportOptions {
   onProgress?: (written: number, read: number) => void;
   /** Asked between items: true aborts the export (no file is left) with a 'cancelled' error. */
   isCancelled?: () => boolean;
+  /**
+   * Items holding images, in a format that can only carry text: 'refuse' (the default) stops the export
+   * with their count; 'drop' writes them without their images, counted in the summary.
+   */
+  images?: 'refuse' | 'drop';
 }
 
 export async function exportProject(db: Db, opts: ExportOptions): Promise<ExportSummary> {
@@ -64,7 +72,17 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
     written: 0,
     skipped: noneSkipped(),
     note: null,
+    imagesDropped: { items: 0, examples: [] },
   };
+  if (!KEEPS_IMAGES.has(opts.format)) {
+    const held = itemsWithImages(db, project.id);
+    if (held.items && opts.images !== 'drop')
+      throw invalidInput(
+        `${plural(held.items, 'item holds', 'items hold')} images (${held.examples.join(', ')}${held.items > held.examples.length ? ', …' : ''}), which the ${opts.format} format cannot carry (it writes text only); nothing was written. ` +
+          `Export to arbiter or trl-chat to keep them, or export without them (--images drop on the command line).`,
+      );
+    summary.imagesDropped = held;
+  }
   let notes = new ExportNotes();
   let writer = await JsonlWriter.open(opts.out);
   let read = 0;
@@ -149,5 +167,24 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
   opts.onProgress?.(writer.lines, read);
   summary.written = writer.lines;
   summary.note = notes.text(opts.format);
+  if (summary.imagesDropped.items) {
+    const dropped = `${plural(summary.imagesDropped.items, 'item held', 'items held')} images, left out of the text (${summary.imagesDropped.examples.join(', ')}).`;
+    summary.note = summary.note ? `${summary.note} ${dropped}` : dropped;
+  }
   return summary;
+}
+
+/** Formats that write content as it is stored (chat messages with their typed parts), so images go with it. */
+const KEEPS_IMAGES: ReadonlySet<ExportFormat> = new Set<ExportFormat>(['arbiter', 'labels', 'scores', 'consensus', 'trl-chat', 'trl-chat-implicit', 'trl-unpaired']);
+
+const IMAGE_EXAMPLES = 5;
+
+/** The project's items that hold images: how many, and the first few by external id (else their number). */
+function itemsWithImages(db: Db, projectId: number): NamedCount {
+  const held: NamedCount = { items: 0, examples: [] };
+  for (const candidate of imageCandidates(db, projectId)) {
+    if (!candidate.contents.some((json) => holdsImages(JSON.parse(json) as Content))) continue;
+    if (held.items++ < IMAGE_EXAMPLES) held.examples.push(candidate.externalId ?? `#${candidate.seq + 1}`);
+  }
+  return held;
 }

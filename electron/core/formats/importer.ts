@@ -10,13 +10,13 @@ import { stat, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
-import type { Choice, ImportSummary, LineError } from '../../../shared/domain';
+import type { Choice, ImportSummary, LineError, NamedCount } from '../../../shared/domain';
 import type { PreviewResult } from '../../../shared/api';
 import type { ImportFormat } from '../../../shared/formatNames';
 import { ArbiterError, cancelledError, InvalidFileError, UnknownFormatError } from '../errors';
 import { ensureAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
-import { beginImport, completeImport, dropImportProject, importProject, importSession, removeImport, type PendingImport } from '../store/imports';
+import { beginImport, completeImport, dropImportProject, importProject, importSession, removeImport, sharedExternalIds, type PendingImport } from '../store/imports';
 import { itemBatchInserter } from '../store/itemInsert';
 import { currentLabel, hasSourceLabel, labelAppender, newItemLabels, type RevisionDraft } from '../store/labels';
 import { findProject, requireProject } from '../store/projects';
@@ -26,7 +26,7 @@ import { displayText } from './content';
 import { detectCutLine, detectLines, type HeadLine, type LinesGuess } from './detect';
 import { GROUPS, Grouper, type Emitted } from './import/group';
 import { ImportWorker } from './import/pool';
-import { chunkLines, JUDGEMENT_FIELD, originalLine, parseJson, recordBounds, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, RESPONSE_COUNT_FIELD, RESPONSE_STRIDE, type Chunk, type ChunkResult, type RecordExtras } from './import/prepare';
+import { chunkLines, IMAGES_FIELD, JUDGEMENT_FIELD, LINE_FIELD, originalLine, parseJson, recordBounds, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, RESPONSE_COUNT_FIELD, RESPONSE_STRIDE, type Chunk, type ChunkResult, type RecordExtras } from './import/prepare';
 import { fileChunks } from './sources/index';
 import { RecordError, type ParsedRecord, type RecordParser, type SourceJudgement } from './types';
 
@@ -40,6 +40,9 @@ export { PARSERS };
 const IMPORT_CACHE_KIB = 256 * 1024;
 /** Items per write batch: a few milliseconds of SQL, so the write lock changes hands often. */
 const WRITE_BATCH = 256;
+
+/** How many items a summary names (shared ids, images). */
+const EXAMPLES = 5;
 
 /** How many non-blank lines `auto` looks at before it decides. */
 export const DETECT_RECORDS = 20;
@@ -141,6 +144,10 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
   let items = 0;
   let duplicates = 0;
   let labels = 0;
+  // New items holding images; whether any new item has an external id (then shared ones are looked for).
+  const images: NamedCount = { items: 0, examples: [] };
+  let withIds = false;
+  let sharedIds: NamedCount = { items: 0, examples: [] };
   // (Cast: TypeScript would otherwise take it for null ever after, not seeing the closures assign it.)
   let worker = null as ImportWorker | null;
   let workerTried = false;
@@ -198,8 +205,12 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
           inserter.insertMany(batchRows, batchResponses, count, RECORD_STRIDE, ids, inserted);
           for (let i = 0; i < count; i++) {
             const preference = batchRows[i * RECORD_STRIDE + PREFERENCE_FIELD] as Choice | null;
-            if (inserted[i]) items++;
-            else duplicates++;
+            if (inserted[i]) {
+              items++;
+              const externalId = batchRows[i * RECORD_STRIDE + 1];
+              if (externalId !== null) withIds = true;
+              if (batchRows[i * RECORD_STRIDE + IMAGES_FIELD] && images.items++ < EXAMPLES) images.examples.push(externalId ?? `line ${base + Number(batchRows[i * RECORD_STRIDE + LINE_FIELD])}`);
+            } else duplicates++;
             const extrasJson = batchRows[i * RECORD_STRIDE + JUDGEMENT_FIELD];
             if (extrasJson) {
               const extras = JSON.parse(extrasJson) as RecordExtras;
@@ -239,7 +250,7 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
       const result: ChunkResult = { lines: 0, records: 0, rows: [], responses: [], errors: [] };
       for (const e of emitted) {
         if ('error' in e) result.errors.push(e.error);
-        else if (!failed()) prepareRecord(e.parsed, result.rows, result.responses);
+        else if (!failed()) prepareRecord(e.parsed, result.rows, result.responses, e.lines[0]!.line);
       }
       apply(result, 0);
     };
@@ -293,7 +304,7 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
         try {
           if (p.value instanceof RecordError) throw p.value;
           const parsed = parse(p.value);
-          if (!failed()) prepareRecord(parsed, result.rows, result.responses);
+          if (!failed()) prepareRecord(parsed, result.rows, result.responses, p.line);
         } catch (error) {
           if (!(error instanceof RecordError)) throw error;
           result.errors.push({ line: p.line, reason: error.message, text: p.text });
@@ -395,6 +406,11 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     if (pending) settleFormat();
     if (grouper) applyEmitted(grouper.flush());
     if (failed()) throw new InvalidFileError(opts.fileName, errors);
+    // Items that share an external id are imported (ids are the file's, not Arbiter's), and said.
+    if (withIds) {
+      session.commitNow();
+      sharedIds = sharedExternalIds(db, project.id, running.firstSeq, EXAMPLES);
+    }
     const endSeq = inserter.nextSeq;
     const finished = running;
     session.finish(() => {
@@ -440,6 +456,8 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
       labels,
       rejected: errors.length,
       rejectsFile: null,
+      sharedIds,
+      images,
     },
     errors,
     rejects,

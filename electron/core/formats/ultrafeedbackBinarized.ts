@@ -10,9 +10,8 @@
 // scale), else the file's own score for that response, else null. prompt_id, when the line has none, is
 // the SHA-256 of the prompt, as the dataset makes it.
 import { createHash } from 'node:crypto';
-import { messageText } from '../../../shared/choices';
 import type { ChatMessage, Content } from '../../../shared/domain';
-import { toChat } from './content';
+import { partsText, toChat } from './content';
 import { fill, keptRecord, skeleton } from './keep';
 import { hasText, isMessageList } from './pair';
 import { extractPromptMessages } from './trl';
@@ -62,8 +61,8 @@ export function parseUltrafeedbackBinarized(record: Json): ParsedRecord {
 /** The prompt as the dataset's `prompt` text: a conversation's last user message. */
 function promptString(prompt: Content): string {
   if (typeof prompt === 'string') return prompt;
-  for (let i = prompt.length - 1; i >= 0; i--) if (prompt[i]!.role === 'user') return messageText(prompt[i]!.content);
-  return messageText(prompt[prompt.length - 1]!.content);
+  for (let i = prompt.length - 1; i >= 0; i--) if (prompt[i]!.role === 'user') return partsText(prompt[i]!.content);
+  return partsText(prompt[prompt.length - 1]!.content);
 }
 
 export function encodeUltrafeedbackBinarized(pair: DecidedPair): unknown {

@@ -12,7 +12,8 @@ import { fileSignatures, hashModelFolder } from './modelFolder';
 import { readScores } from './readout';
 import { runBatch } from './session';
 import { getModel, scoreCache, scoreWriter, updateStoredModel, upsertModel, type ModelRow, type NewScore } from '../store/models';
-import { noScoreReason, responseName, UnscorableLog } from './unscorable';
+import { HOLDS_IMAGES, noScoreReason, responseName, UnscorableLog } from './unscorable';
+import { holdsImages } from '../formats/content';
 import type { ModelRunSummary, ProviderName, ProviderRequest, ScoreJobOptions, ScoreJobResult, ScoreProgress } from './types';
 
 export const DEFAULT_BATCH_SIZE = 16;
@@ -221,6 +222,13 @@ async function scoreWithModel(
       // Hashed again rather than remembered: memory stays flat, and an input changed since pass 1 is not mislabelled.
       const hash = inputHash(spec.kind, input);
       if (!pending.delete(hash)) continue;
+      if (holdsImages(item.prompt) || holdsImages(item.responses[responseIndex]!.content)) {
+        summary.unscorable++;
+        failed++;
+        unscorable.add(HOLDS_IMAGES, responseName(item, responseIndex));
+        summary.unscorableReasons = unscorable.reasons;
+        continue;
+      }
       try {
         const example = encodeExample(spec, folder.tokenizer, input);
         if (example.truncated) summary.truncated++;

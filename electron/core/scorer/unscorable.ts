@@ -7,6 +7,12 @@ export type NoScore = 'not_a_number' | 'no_steps' | 'steps_cut';
 
 const EXAMPLES = 3;
 
+/**
+ * Why a response of an item holding images gets no score: a text model would read each image as the
+ * words "[image]" and score what it cannot see. Such items are kept, and scored once images are shown.
+ */
+export const HOLDS_IMAGES = 'holds images, which a text model would read as the words "[image]": such items are kept but not scored until images are shown';
+
 export function noScoreReason(why: NoScore, spec: ModelSpec): string {
   switch (why) {
     case 'not_a_number':

@@ -35,10 +35,10 @@ export function datasetsHandlers({ db, jobs, events, options }: ServiceContext):
       });
     },
     listItems: (request) => listItemsTable(db, requireProject(db, request.project).id, request),
-    exportProject: async ({ project, format, annotator, neutral, rankingPairs, fromRatings, adjudicatedOnly, minAgreement }) => {
+    exportProject: async ({ project, format, annotator, neutral, rankingPairs, fromRatings, adjudicatedOnly, minAgreement, images }) => {
       const row = requireProject(db, project);
       const target = join(exportsDir(options.dbPath), exportFileName(project, format));
-      const task = { kind: 'export' as const, project, format, out: target, annotator, neutral, rankingPairs, fromRatings, adjudicatedOnly, minAgreement };
+      const task = { kind: 'export' as const, project, format, out: target, annotator, neutral, rankingPairs, fromRatings, adjudicatedOnly, minAgreement, images };
       const summary = await jobs.runTask({
         dbPath: options.dbPath,
         task,

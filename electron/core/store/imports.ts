@@ -165,6 +165,24 @@ export function removeStaleImports(db: Db, projectId?: number): number {
   return stale.length;
 }
 
+/**
+ * The pending import's new items (seq from `firstSeq` on) whose external id another item of the project
+ * has too (one from before, or another of the same file): how many, and the first few ids in file order.
+ * One pass over the project's items against the set of the new ids.
+ */
+export function sharedExternalIds(db: Db, projectId: number, firstSeq: number, examples: number): { items: number; examples: string[] } {
+  const rows = db
+    .prepare(
+      `SELECT external_id AS id, SUM(seq >= @first) AS fresh FROM item
+       WHERE project_id = @project AND external_id IN (SELECT external_id FROM item WHERE project_id = @project AND seq >= @first AND external_id IS NOT NULL)
+       GROUP BY external_id HAVING COUNT(*) > 1 ORDER BY MIN(CASE WHEN seq >= @first THEN seq END)`,
+    )
+    .all({ project: projectId, first: firstSeq }) as { id: string; fresh: number }[];
+  let items = 0;
+  for (const row of rows) items += row.fresh;
+  return { items, examples: rows.slice(0, examples).map((r) => r.id) };
+}
+
 /** Whether a file with this content was imported into the project before (complete imports only). */
 export function importedBefore(db: Db, projectId: number, sha256: string): boolean {
   return db.prepare("SELECT 1 FROM import_file WHERE project_id = ? AND sha256 = ? AND state = 'complete'").get(projectId, sha256) !== undefined;

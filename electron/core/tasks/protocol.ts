@@ -29,7 +29,7 @@ export type Task =
       skipInvalid: boolean;
       createProject: boolean;
     }
-  | { kind: 'export'; project: string; format: ExportFormat; out: string; annotator?: string; neutral?: boolean; rankingPairs?: RankingPairs; fromRatings?: boolean; adjudicatedOnly?: boolean; minAgreement?: number }
+  | { kind: 'export'; project: string; format: ExportFormat; out: string; annotator?: string; neutral?: boolean; rankingPairs?: RankingPairs; fromRatings?: boolean; adjudicatedOnly?: boolean; minAgreement?: number; images?: 'refuse' | 'drop' }
   /** Folds the WAL into the database on the worker's own connection, off the annotator's path. */
   | { kind: 'checkpoint' }
   /** Merges a teammate's labels file into a project. */

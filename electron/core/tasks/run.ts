@@ -63,6 +63,7 @@ export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promis
       fromRatings: task.fromRatings,
       adjudicatedOnly: task.adjudicatedOnly,
       minAgreement: task.minAgreement,
+      images: task.images,
       onProgress: (written, read) => hooks.onProgress?.({ written, read }),
       isCancelled: hooks.isCancelled,
     });

@@ -74,6 +74,8 @@ describe('prepareLines', () => {
         String(draft.responses.length),
         preference,
         null,
+        '1',
+        null,
       ]);
       expect(result.rows).toHaveLength(RECORD_STRIDE);
       expect(result.responses).toEqual(draft.responses.flatMap((r) => [JSON.stringify(r.content), r.model, r.steps === null ? null : JSON.stringify(r.steps)]));

@@ -20,6 +20,7 @@ import { parseUltrafeedback } from '../ultrafeedback';
 import { parseUltrafeedbackBinarized } from '../ultrafeedbackBinarized';
 import { parseTrlUnpaired } from '../unpaired';
 import { firstInvalidUtf8, invalidUtf8Reason, validUtf8 } from '../sources/utf8';
+import { holdsImages } from '../content';
 import { RecordError, type ParsedRecord, type RecordParser, type SourceJudgement } from '../types';
 import { fieldPath } from '../validate';
 import type { Criterion } from '../../../../shared/rubric';
@@ -160,13 +161,16 @@ export function originalLine(text: string): string {
  * A prepared record is RECORD_STRIDE consecutive values of a flat array (cheap to post between threads):
  * uid, external id, prompt JSON, reference, metadata JSON (the item columns, as stored), the number of
  * responses (as a string), the file's preference ('A' or null), then its other judgements and own
- * criteria as JSON (RecordExtras, or null). Its responses follow in a second flat array, RESPONSE_STRIDE values each: content JSON, model,
- * steps JSON (or null).
+ * criteria as JSON (RecordExtras, or null), its line (as a string: 1-based, in the chunk or the input as
+ * the caller counts) and '1' when it holds images (else null). Its responses follow in a second flat
+ * array, RESPONSE_STRIDE values each: content JSON, model, steps JSON (or null).
  */
-export const RECORD_STRIDE = 8;
+export const RECORD_STRIDE = 10;
 export const RESPONSE_COUNT_FIELD = 5;
 export const PREFERENCE_FIELD = 6;
 export const JUDGEMENT_FIELD = 7;
+export const LINE_FIELD = 8;
+export const IMAGES_FIELD = 9;
 export const RESPONSE_STRIDE = 3;
 
 /**
@@ -243,8 +247,9 @@ function markedLines(bytes: Uint8Array): string[] {
 }
 
 /** Appends the record's item columns and preference to `rows`, its responses to `responses`. */
-export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], responses: (string | null)[]): void {
+export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], responses: (string | null)[], line: number): void {
   const { draft } = parsed;
+  let images = holdsImages(draft.prompt);
   const promptJson = JSON.stringify(draft.prompt);
   // canonicalJson of a string is its JSON.stringify: hash and stored text share one stringify.
   const promptCanonical = typeof draft.prompt === 'string' ? promptJson : canonicalJson(draft.prompt);
@@ -253,6 +258,7 @@ export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], res
     const contentJson = JSON.stringify(r.content);
     canonical.push(typeof r.content === 'string' ? contentJson : canonicalJson(r.content));
     responses.push(contentJson, r.model, r.steps === null ? null : JSON.stringify(r.steps));
+    images ||= holdsImages(r.content);
   }
   const uid = itemUidOfCanonical(promptCanonical, canonical);
   rows.push(
@@ -264,6 +270,8 @@ export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], res
     String(draft.responses.length),
     parsed.preference,
     extrasJson(parsed),
+    String(line),
+    images ? '1' : null,
   );
 }
 
@@ -280,7 +288,7 @@ export function prepareLines(parse: RecordParser, lines: string[], validateOnly 
     result.records++;
     try {
       const parsed = parse(parseJson(text, bounds));
-      if (!validateOnly) prepareRecord(parsed, result.rows, result.responses);
+      if (!validateOnly) prepareRecord(parsed, result.rows, result.responses, i + 1);
     } catch (error) {
       if (!(error instanceof RecordError)) throw error;
       result.errors.push({ line: i + 1, reason: error.message, text: originalLine(text) });
