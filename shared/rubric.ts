@@ -261,7 +261,7 @@ export function offScale(scale: Scale, value: unknown): string | null {
   if (value === null) return null;
   switch (scale.type) {
     case 'binary':
-      return value === 0 || value === 1 ? null : `must be 1 (yes), 0 (no) or null (not applicable) (it was ${quoted(value)})`;
+      return value === 0 || value === 1 || typeof value === 'boolean' ? null : `expected yes/no (true/false, 1/0) or null (not applicable), got ${quoted(value)}`;
     case 'likert':
       return typeof value === 'number' && Number.isInteger(value) && value >= scale.min && value <= scale.max
         ? null
@@ -271,6 +271,11 @@ export function offScale(scale: Scale, value: unknown): string | null {
         ? null
         : `must be one of ${scale.values.map((v) => quoted(v)).join(', ')}, or null (not applicable) (it was ${quoted(value)})`;
   }
+}
+
+/** A value as stored: a binary criterion's true / false become 1 / 0; every other value stays as it is. */
+export function storedRating(scale: Scale, value: unknown): unknown {
+  return scale.type === 'binary' && typeof value === 'boolean' ? (value ? 1 : 0) : value;
 }
 
 /** A scale in a few words, for lists and messages: "binary", "likert 1–5", "categories a / b / c". */

@@ -93,14 +93,20 @@ const exportCommand: Command = async (argv, io) => {
 
 const labelsCommand: Command = async (argv, io) => {
   const [sub, ...rest] = argv;
-  if (sub !== 'import') throw new UsageError('labels takes one subcommand: import FILE --project NAME');
-  const { values, positionals } = parse(rest, { project: { type: 'string' } });
+  if (sub !== 'import') throw new UsageError('labels takes one subcommand: import FILE --project NAME [--skip-invalid]');
+  const { values, positionals } = parse(rest, { project: { type: 'string' }, 'skip-invalid': { type: 'boolean', default: false } });
   if (!positionals[0]) throw new UsageError('FILE is required');
   const project = requireProjectName(values);
   const file = requireFile(positionals[0]);
   return withDb(values, async (db) => {
     projects.requireProject(db, project);
-    const summary = await importLabelsFile(db, { path: file, project });
+    const summary = await importLabelsFile(db, { path: file, project, skipInvalid: values['skip-invalid'] === true });
+    for (const e of summary.errors) io.err(`${file}:${e.line}: ${e.reason}`);
+    if (summary.skipped) io.err(`arbiter labels: ${summary.skipped} invalid line${summary.skipped === 1 ? '' : 's'} left out, written to ${summary.rejectsFile}; the rest merged.`);
+    if (summary.reusedIds)
+      io.err(
+        `arbiter labels: ${summary.reusedIds} line${summary.reusedIds === 1 ? '' : 's'} reuse${summary.reusedIds === 1 ? 's' : ''} a revision id stored here for a different label and ${summary.reusedIds === 1 ? 'was' : 'were'} not merged (line${summary.reusedIdLines.length === 1 ? '' : 's'} ${summary.reusedIdLines.map((r) => r.line).join(', ')}${summary.reusedIds > summary.reusedIdLines.length ? ', …' : ''}).`,
+      );
     io.out(JSON.stringify({ project, file, ...summary }));
     return 0;
   });

@@ -13,7 +13,7 @@ Commands:
   export --project NAME --format ${EXPORT_FORMATS.join('|')} --out FILE [--annotator NAME]
          [--neutral true|false] [--ranking-pairs ${RANKING_PAIRS.join('|')}] [--from-ratings]
          [--adjudicated-only] [--min-agreement 0-1]
-  labels import FILE --project NAME
+  labels import FILE --project NAME [--skip-invalid]
   rubric import FILE --project NAME
   rubric export --project NAME [--rubric R] [--version N] --out FILE
   rubric list --project NAME [--json]

@@ -30,6 +30,14 @@ const ACTIONS: Partial<Record<ApiName, string>> = {
   removeModel: 'remove the model',
   startScoring: 'start scoring',
   prelabels: 'read the model pre-labels',
+  saveRanking: 'save the ranking',
+  saveVerdict: 'save the verdict',
+  saveSteps: 'save the step ratings',
+  resegment: 'change the steps',
+  saveCritique: 'save the critique',
+  saveRatings: 'save the ratings',
+  saveRubric: 'save the rubric',
+  saveItemCriteria: 'save the item’s criteria',
 };
 
 /** What each field is, in words. */
@@ -73,13 +81,27 @@ export interface Issue {
   values?: unknown[];
   keys?: string[];
   input?: unknown;
+  errors?: Issue[][];
 }
 
 const KINDS: Record<string, string> = { number: 'a number', string: 'text', boolean: 'true or false', array: 'a list', object: 'an object' };
 
+/** A field in words ("the item id"), or its path where it is nested ("“ratings.A.safe”"). */
 function fieldOf(path: readonly PropertyKey[]): string {
+  if (path.length > 1) return `“${pathOf(path)}”`;
   const key = [...path].reverse().find((p) => typeof p === 'string');
   return key === undefined ? 'the request' : (FIELDS[key] ?? `“${key}”`);
+}
+
+function pathOf(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('');
+}
+
+/** What a union's branches expect, from their type issues: "a number, text or true or false". */
+function unionExpected(issue: Issue): string | null {
+  const kinds = [...new Set((issue.errors ?? []).flatMap((branch) => branch.filter((b) => b.code === 'invalid_type' && b.path.length === 0).map((b) => KINDS[b.expected ?? ''] ?? b.expected)))];
+  if (!kinds.length) return null;
+  return kinds.length === 1 ? kinds[0]! : `${kinds.slice(0, -1).join(', ')} or ${kinds[kinds.length - 1]}`;
 }
 
 function shown(input: unknown): string {
@@ -93,6 +115,8 @@ const ZOD_DEFAULT = /^(Too (small|big)|Invalid|Unrecognized)/;
 
 function sentence(issue: Issue): string {
   const field = fieldOf(issue.path);
+  // A schema's own "expected …" message says what fits but not where: the field goes before it.
+  if (/^expected /.test(issue.message) && issue.path.length) return `${pathOf(issue.path)}: ${issue.message}`;
   if (!ZOD_DEFAULT.test(issue.message)) return issue.message;
   const min = Number(issue.minimum);
   const max = Number(issue.maximum);
@@ -109,6 +133,10 @@ function sentence(issue: Issue): string {
       return `${field} must be ${issue.inclusive ? `${max} or less` : `less than ${max}`}${shown(issue.input)}`;
     case 'invalid_value':
       return `${field} must be one of ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(', ')}${shown(issue.input)}`;
+    case 'invalid_union': {
+      const expected = unionExpected(issue);
+      return expected ? `${field} must be ${expected}${shown(issue.input)}` : `${field} is not valid${shown(issue.input)}`;
+    }
     case 'unrecognized_keys':
       return `Arbiter does not know ${(issue.keys ?? []).map((k) => `“${k}”`).join(', ')} here`;
     default:

@@ -4,10 +4,8 @@
 // is a revision of their own that names the original (`based_on`), and the original stays as it was.
 import { z } from 'zod';
 import type { LabelRevision } from '../domain';
-import { annotatorName, itemId, projectName } from './common';
+import { annotatorName, itemId, projectName, responseLetter as letter, revisionId } from './common';
 
-const revisionId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'not a UUID');
-const letter = z.string().regex(/^[A-Z]$/, 'a response is named by its letter, A to Z');
 
 export const CRITIQUE_MAX = 50_000;
 

@@ -5,12 +5,9 @@ import { TASKS, type Choice, type ItemRecord, type LabelRevision } from '../doma
 
 /** A pairwise revision: its choice is a source-order letter, a tie or both bad. */
 export type PairwiseRevision = LabelRevision & { choice: Choice | null };
-import { annotatorName, itemId, projectName } from './common';
+import { annotatorName, itemId, projectName, revisionId, strength } from './common';
 
 const choice = z.enum(['A', 'B', 'tie', 'both_bad']);
-const strength = z.union([z.literal(1), z.literal(2), z.literal(3)]);
-/** A revision id the client made (UUIDv7): a retried save with the same id stores nothing new. */
-const revisionId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'not a UUID');
 
 export const labelsSchemas = {
   getItem: z

@@ -2,9 +2,8 @@
 // response (good / bad, for unpaired data).
 import { z } from 'zod';
 import type { LabelRevision } from '../domain';
-import { annotatorName, itemId, projectName } from './common';
+import { annotatorName, itemId, projectName, rankingGroups, revisionId } from './common';
 
-const revisionId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'not a UUID');
 
 export const rankingsSchemas = {
   saveRanking: z
@@ -14,7 +13,7 @@ export const rankingsSchemas = {
       itemId,
       id: revisionId.optional(),
       /** Best first; responses in one group are tied. Every response appears once. */
-      ranking: z.array(z.array(z.number().int().min(0)).min(1)).min(1),
+      ranking: rankingGroups,
       shownOrder: z.array(z.number().int().min(0)).min(2),
       rationale: z.string().max(20_000).optional(),
       timeMs: z.number().int().min(0).optional(),

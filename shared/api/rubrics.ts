@@ -6,15 +6,11 @@
 import { z } from 'zod';
 import type { LabelRevision } from '../domain';
 import { checkCriteria, problemText, rubricName, rubricRef, type Criterion, type CriterionInput } from '../rubric';
-import { annotatorName, itemId, projectName } from './common';
+import { annotatorName, itemId, projectName, ratingValue, responseLetter as letter, revisionId, rubricVersion as version } from './common';
 
 export { ITEM_RUBRIC, rubricName, rubricRef } from '../rubric';
 
-const revisionId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'not a UUID');
-const version = z.number().int().min(1);
-const letter = z.string().regex(/^[A-Z]$/, 'a response is named by its letter, A to Z');
 const criterionKey = z.string().min(1).max(64);
-const ratingValue = z.union([z.number(), z.string().max(200), z.null()]);
 
 /**
  * Criteria, checked by shared/rubric.ts: every problem is named where it is and why

@@ -3,11 +3,9 @@
 import { z } from 'zod';
 import type { LabelRevision } from '../domain';
 import type { ResponseSteps, SegmentationMethod } from '../segment';
-import { annotatorName, itemId, projectName } from './common';
+import { annotatorName, firstError, itemId, projectName, revisionId, stepRating } from './common';
 
 const responseIndex = z.number().int().min(0).max(25);
-const revisionId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'not a UUID');
-const stepRating = z.union([z.literal(-1), z.literal(0), z.literal(1)]);
 
 export const OUTCOMES = ['correct', 'incorrect', 'unsure'] as const;
 export const FINISH_REASONS = ['solution', 'found_error', 'give_up', 'bad_problem'] as const;
@@ -27,7 +25,7 @@ export const stepsSchemas = {
         .object({
           version: z.number().int().min(1),
           ratings: z.array(stepRating.nullable()).max(500),
-          firstError: z.number().int().min(-1).nullable(),
+          firstError: firstError.nullable(),
           tags: z.record(z.string().regex(/^\d+$/), z.array(z.string().trim().min(1).max(60)).max(10)).optional(),
           corrections: z.record(z.string().regex(/^\d+$/), z.string().max(20_000)).optional(),
         })

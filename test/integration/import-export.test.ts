@@ -355,7 +355,7 @@ describe('labels', () => {
       strength: 1,
       shownOrder: [0, 1],
       createdAt: '2026-11-21T10:00:05Z',
-      body: { ratings: { A: { correctness: 5 }, B: { correctness: 2 } }, steps: { B: [1, -1] }, first_error: { B: 1 }, rationale: 'B compares digits wrongly', rubric_version: 1, time_ms: 5120, prelabel_visible: false },
+      body: { ratings: { A: { correctness: 5 }, B: { correctness: 2 } }, steps: { B: [1, -1] }, first_error: { B: 1 }, rationale: 'B compares digits wrongly', time_ms: 5120, prelabel_visible: false },
     });
     labelAppender(db)({ projectId: requireProject(db, 'p').id, itemId: ids[1]!, annotatorId: ensureAnnotator(db, 'bob', 'human').id, choice: null, ranking: [[2], [0], [1]], createdAt: '2026-11-21T10:01:00Z' });
     label('alice', ids[0]!, null, null, '2026-11-21T10:02:00Z'); // an undo
@@ -383,7 +383,6 @@ describe('labels', () => {
       steps: { B: [1, -1] },
       first_error: { B: 1 },
       rationale: 'B compares digits wrongly',
-      rubric_version: 1,
       time_ms: 5120,
       prelabel_visible: false,
       created_at: '2026-11-21T10:00:05.000Z',
@@ -432,9 +431,9 @@ describe('labels', () => {
     const error = await importLabelsFile(db, { path: input, project: 'p' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidFileError);
     expect((error as InvalidFileError).errors).toEqual([
-      { line: 3, reason: 'choice: "C" but the item has 2 responses' },
-      { line: 4, reason: 'strength: must be 1, 2 or 3; created_at: not a timestamp' },
-      { line: 5, reason: 'ranking: index 3 but the item has 3 responses' },
+      { line: 3, reason: 'choice: the item has 2 responses (A, B), not "C"' },
+      { line: 4, reason: 'strength: expected a strength of 1, 2 or 3; created_at: not a timestamp' },
+      { line: 5, reason: "ranking: must put each of the item's 3 responses in exactly one place" },
       { line: 6, reason: 'id: missing' },
     ]);
     expect(count('label')).toBe(0);
@@ -454,7 +453,18 @@ describe('labels', () => {
         .map((r) => JSON.stringify(r))
         .join('\n'),
     );
-    expect(await importLabelsFile(db, { path: input, project: 'p' })).toEqual({ added: 2, duplicates: 0, lines: 2, unmatched: 0, unmatchedItems: [] });
+    expect(await importLabelsFile(db, { path: input, project: 'p' })).toEqual({
+      added: 2,
+      duplicates: 0,
+      lines: 2,
+      unmatched: 0,
+      unmatchedItems: [],
+      reusedIds: 0,
+      reusedIdLines: [],
+      skipped: 0,
+      rejectsFile: null,
+      errors: [],
+    });
     expect(db.prepare('SELECT name, kind FROM annotator ORDER BY name').all()).toEqual([
       { name: 'rm-1', kind: 'model' },
       { name: 'source', kind: 'source' },

@@ -2,8 +2,11 @@
 // labels", and merges the others' files. Items are matched by content (their uid), so different import
 // orders and ids do not matter; merging is idempotent (A+A = A) and order-independent (A+B = B+A); a
 // revision for an item this machine lacks is reported, and the rest merges.
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { exportProject, importFile, importLabelsFile } from '../../electron/core/formats';
 import { ArbiterService } from '../../electron/core/service';
@@ -142,4 +145,93 @@ describe('label exchange between machines', () => {
     expect(await current(y)).toBe('B');
     expect(snapshot(x.db)).toEqual(snapshot(y.db));
   });
+});
+
+/** Runs `arbiter ARGS` from the sources (tsx) as a real child process, so it can be killed mid-way. */
+function startCli(args: string[]) {
+  const cli = pathToFileURL(join(__dirname, '../../electron/cli/main.ts')).href;
+  const script = `const { runCli } = await import(${JSON.stringify(cli)}); process.exitCode = await runCli(process.argv.slice(1));`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, ...args], {
+    env: { ...process.env, ARBITER_NO_DEMO: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return { child, exited, output: () => output };
+}
+
+describe('a labels merge killed half-way (kill -9 of the CLI)', () => {
+  it('shows nothing of the file while it runs or after; the next open removes what it wrote, and a re-run merges it all', async () => {
+    const dir = tempDir();
+    const dbPath = join(dir, 'team.db');
+    const items = 20_000;
+    const annotators = 3;
+    const itemsFile = join(dir, 'items.jsonl');
+    writeFileSync(itemsFile, Array.from({ length: items }, (_, i) => JSON.stringify({ id: `q${i}`, prompt: `Question ${i}?`, responses: [{ text: `One ${i}.` }, { text: `Two ${i}.` }] })).join('\n') + '\n');
+    const labelsFile = join(dir, 'team-labels.jsonl');
+    const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const lines: string[] = [];
+    for (let n = 0; n < items * annotators; n++) {
+      const who = n % annotators;
+      lines.push(
+        JSON.stringify({
+          id: uuid(n + 1),
+          item: `q${Math.floor(n / annotators)}`,
+          annotator: `mate-${who}`,
+          annotator_uuid: uuid(1_000_000 + who),
+          task: 'pairwise',
+          choice: n % 2 ? 'A' : 'B',
+          strength: 2,
+          shown_order: [0, 1],
+          created_at: new Date(Date.parse('2026-11-01T00:00:00Z') + n * 1000).toISOString(),
+        }),
+      );
+    }
+    writeFileSync(labelsFile, lines.join('\n') + '\n');
+    const db = openDb(dbPath);
+    await importFile(db, { path: itemsFile, project: 'team', format: 'arbiter', createProject: true });
+    db.close();
+
+    const merge = startCli(['labels', 'import', labelsFile, '--project', 'team', '--db', dbPath]);
+    const reader = new Database(dbPath, { readonly: true });
+    const count = (sql: string) => reader.prepare(sql).pluck().get() as number;
+    // What the app shows: current labels, progress counters, revisions in history and exports.
+    const shown = () => ({
+      heads: count('SELECT COUNT(*) FROM label_head'),
+      progress: count('SELECT COALESCE(SUM(done), 0) FROM progress'),
+      labeled: count('SELECT COALESCE(SUM(labeled), 0) FROM task_progress'),
+    });
+    // Let it write a good part of the file, then kill it without warning.
+    for (let n = 0; n < 15_000; n = count('SELECT COUNT(*) FROM label')) {
+      if (merge.child.exitCode !== null) throw new Error(`the merge ended before it could be killed:\n${merge.output()}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(shown()).toEqual({ heads: 0, progress: 0, labeled: 0 });
+    merge.child.kill('SIGKILL');
+    expect((await merge.exited).signal).toBe('SIGKILL');
+    expect(shown()).toEqual({ heads: 0, progress: 0, labeled: 0 });
+    reader.close();
+
+    // The next open removes what the killed merge wrote; nothing of the file is seen anywhere.
+    const reopened = openDb(dbPath);
+    const service = new ArbiterService(reopened, { dbPath, transport: 'http', version: 'test', defaultAnnotator: 'lead' });
+    expect(reopened.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(reopened.pragma('foreign_key_check')).toEqual([]);
+    expect(reopened.prepare('SELECT COUNT(*) FROM label').pluck().get()).toBe(0);
+    expect(reopened.prepare("SELECT COUNT(*) FROM label_import WHERE state <> 'complete'").pluck().get()).toBe(0);
+    const first = (await service.dispatch('listItems', { project: 'team', annotator: 'mate-0', limit: 1 })).rows[0]!;
+    expect(await service.dispatch('labelHistory', { project: 'team', itemId: first.id })).toEqual([]);
+
+    // Merged again, the whole file goes in.
+    const again = await importLabelsFile(reopened, { path: labelsFile, project: 'team' });
+    expect(again).toMatchObject({ added: items * annotators, duplicates: 0, reusedIds: 0 });
+    expect(reopened.prepare('SELECT COUNT(*) FROM label_head').pluck().get()).toBe(items * annotators);
+    expect(reopened.prepare('SELECT annotator_id, done FROM progress ORDER BY annotator_id').all().map((r) => (r as { done: number }).done)).toEqual([items, items, items]);
+    expect(reopened.prepare("SELECT labeled FROM task_progress WHERE task = 'pairwise'").pluck().get()).toBe(items);
+    expect((await service.dispatch('progress', { project: 'team', annotator: 'mate-1' })).labeledByMe).toBe(items);
+    expect(await service.dispatch('labelHistory', { project: 'team', itemId: first.id })).toHaveLength(annotators);
+    reopened.close();
+  }, 180_000);
 });

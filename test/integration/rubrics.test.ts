@@ -150,7 +150,7 @@ describe('rubric versions', () => {
 
     await expect(rate({ A: { correctness: 6, safe: 1 }, B: ok })).rejects.toThrow('ratings.A.correctness: must be a whole number from 1 to 5, or null (not applicable) (it was 6)');
     await expect(rate({ A: { correctness: 2.5, safe: 1 }, B: ok })).rejects.toThrow(/ratings\.A\.correctness: must be a whole number from 1 to 5/);
-    await expect(rate({ A: ok, B: { correctness: 3, safe: 2 } })).rejects.toThrow('ratings.B.safe: must be 1 (yes), 0 (no) or null (not applicable) (it was 2)');
+    await expect(rate({ A: ok, B: { correctness: 3, safe: 2 } })).rejects.toThrow('ratings.B.safe: expected yes/no (true/false, 1/0) or null (not applicable), got 2');
     await expect(rate({ A: { ...ok, tone: 'rude' }, B: ok })).rejects.toThrow('ratings.A.tone: must be one of "formal", "casual", or null (not applicable) (it was "rude")');
     await expect(rate({ A: { ...ok, speed: 3 }, B: ok })).rejects.toThrow('ratings.A.speed: the rubric “default” version 1 has no criterion “speed” (its criteria: correctness, safe, tone)');
     await expect(rate({ A: ok, B: ok, C: ok })).rejects.toThrow(`ratings.C: item ${id('q1')} has 2 responses (A, B)`);

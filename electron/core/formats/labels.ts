@@ -4,19 +4,23 @@
 //  "created_at"}
 // `item` is the item's external id, or its uid when it has none; `item_uid` is always written too, so a
 // labels file finds its items even where external ids repeat; `annotator_uuid` keeps who labeled apart
-// across machines. Importing is all-or-nothing (the whole file is checked before anything is written)
-// and idempotent (a revision id already stored adds nothing); the writing goes in short batches.
-import { z } from 'zod';
-import { TASKS, type AnnotatorKind, type LabelBody, type LabelRevision, type LineError, type Task } from '../../../shared/domain';
-import { InvalidFileError } from '../errors';
+// across machines. Importing is all-or-nothing (the whole file is checked before anything is written;
+// with skipInvalid the valid lines merge and the rest go to FILE.rejects.jsonl), idempotent (a revision
+// id already stored adds nothing; one stored for a different label is reported), and atomic by
+// visibility: the writing goes in short batches under a pending merge record (store/labelImports.ts).
+import { writeFile } from 'node:fs/promises';
+import type { AnnotatorKind, LabelBody, LabelRevision, LineError, Task } from '../../../shared/domain';
+import { canonicalJson } from '../../../shared/rubric';
+import { cancelledError, InvalidFileError } from '../errors';
 import { ensureAnnotator, ensureAnnotatorByUuid, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
 import { itemResolver, responseCounter } from '../store/items';
-import { labelAppender, type RevisionDraft } from '../store/labels';
-import { linkAdjudication } from '../store/review';
+import { beginLabelImport, completeLabelImport, labelImportStager, removeLabelImport } from '../store/labelImports';
+import { mergedRevisionWriter as labelAppenderFor, normalizeTimestamp, storedRevision, type RevisionDraft, type StoredRevision } from '../store/labels';
 import { requireProject } from '../store/projects';
-import { writeNow } from '../store/write';
+import { stepAsideForWaitingWriters, writeNow } from '../store/write';
 import { readLines } from './jsonl';
+import { labelSchema, itemRules, type LabelLine } from './labelLine';
 import { RecordError } from './types';
 import { check as checkSchema, isPlainObject } from './validate';
 
@@ -61,36 +65,6 @@ export function encodeLabel(rev: RevisionWithItem): Record<string, unknown> {
   return out;
 }
 
-const index = z.number().int().min(0);
-const labelSchema = z.looseObject({
-  id: z.string().min(1, 'empty').max(200, 'longer than 200 characters'),
-  item: z.union([z.string().min(1, 'empty'), z.number()]),
-  item_uid: z.string().min(1, 'empty').optional(),
-  annotator: z.string().min(1, 'empty').max(80, 'longer than 80 characters'),
-  annotator_uuid: z.uuid('not a UUID').optional(),
-  annotator_kind: z.enum(['human', 'model', 'source']).optional(),
-  task: z.enum(TASKS).optional(),
-  choice: z.union([z.string().regex(/^[A-Z]$/, 'not a response letter'), z.enum(['tie', 'both_bad', 'good', 'bad'])]).nullable().optional(),
-  // Best first: response indexes, or groups of tied ones ([[3], [0, 2], [1]]).
-  ranking: z.union([z.array(index).min(2, 'fewer than 2 entries'), z.array(z.array(index).min(1, 'an empty group')).min(1, 'empty')]).nullable().optional(),
-  strength: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1, 2 or 3' }).nullable().optional(),
-  shown_order: z.array(index).nullable().optional(),
-  // Per response, criterion key → a number, a category's name, or null (not applicable).
-  ratings: z.record(z.string(), z.record(z.string(), z.union([z.number(), z.string(), z.null()]))).optional(),
-  // Per response: the critique's text, and "right verdict, wrong reasoning".
-  critique: z.record(z.string(), z.string()).optional(),
-  wrong_reasoning: z.record(z.string(), z.boolean()).optional(),
-  // One per step: −1 / 0 / +1, or null (not rated, as after the first error).
-  steps: z.record(z.string(), z.array(z.number().nullable())).optional(),
-  first_error: z.record(z.string(), z.number().int().nullable()).optional(),
-  rationale: z.string().optional(),
-  rubric_version: z.number().int().optional(),
-  time_ms: z.number().min(0).optional(),
-  prelabel_visible: z.boolean().optional(),
-  created_at: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a timestamp'),
-});
-type LabelLine = z.infer<typeof labelSchema>;
-
 export interface LabelsImportResult {
   added: number;
   duplicates: number;
@@ -103,13 +77,32 @@ export interface LabelsImportResult {
   unmatched: number;
   /** The first of them, by line, with the item as the file named it. */
   unmatchedItems: { line: number; item: string }[];
+  /**
+   * Lines whose revision id is stored already for a different label (another item, annotator, task, time
+   * or judgement): nothing of them is merged, and the stored revision stays as it is.
+   */
+  reusedIds: number;
+  /** The first of them, by line. */
+  reusedIdLines: { line: number; id: string }[];
+  /** With skipInvalid: the invalid lines left out, and where they were written (`FILE.rejects.jsonl`). */
+  skipped: number;
+  rejectsFile: string | null;
+  /** With skipInvalid: the first invalid lines and why. */
+  errors: LineError[];
 }
 
-/** How many unmatched revisions are listed by line; the rest are counted. */
-const UNMATCHED_LISTED = 20;
+/** How many unmatched or reused-id lines are listed by line; the rest are counted. */
+const LISTED = 20;
 
 /** A revision for an item this project does not have: skipped and reported, never an error. */
 class UnmatchedItem extends Error {}
+
+type Draft = Omit<RevisionDraft, 'annotatorId' | 'id'> & { id: string; who: Who };
+interface Who {
+  uuid?: string;
+  name: string;
+  kind?: AnnotatorKind;
+}
 
 export async function importLabelsLines(
   db: Db,
@@ -119,25 +112,28 @@ export async function importLabelsLines(
     /** The lines; or a function that reads them afresh (a file), which lets the merge run in two passes. */
     lines: AsyncIterable<string> | Iterable<string> | (() => AsyncIterable<string> | Iterable<string>);
     onProgress?: (linesRead: number) => void;
+    /** Merge the valid lines and leave out the invalid ones (their text goes to `rejects`); else all or nothing. */
+    skipInvalid?: boolean;
+    /** Asked between batches: true removes what the merge wrote and rejects with a 'cancelled' error. */
+    isCancelled?: () => boolean;
   },
-): Promise<LabelsImportResult> {
+): Promise<LabelsImportResult & { rejects: string[] }> {
   const errors: LineError[] = [];
+  const rejects: string[] = [];
+  let errorCount = 0;
   let lineNo = 0;
   let records = 0;
   let added = 0;
   let duplicates = 0;
   let unmatched = 0;
   const unmatchedItems: LabelsImportResult['unmatchedItems'] = [];
+  let reusedIds = 0;
+  const reusedIdLines: LabelsImportResult['reusedIdLines'] = [];
   const project = requireProject(db, opts.project);
   const resolveItem = itemResolver(db, project.id);
   const responsesOf = responseCounter(db, project.id);
   // Who labeled: checked against this database while reading (read-only), made when writing, so an
   // invalid file leaves nothing behind, not even an annotator.
-  interface Who {
-    uuid?: string;
-    name: string;
-    kind?: AnnotatorKind;
-  }
   const whoKey = (w: Who) => `${w.uuid ?? ''}\u0000${w.name}\u0000${w.kind ?? ''}`;
   const checkWho = (w: Who) => {
     if (w.uuid || !w.kind) return;
@@ -155,9 +151,8 @@ export async function importLabelsLines(
     }
     return id;
   };
-  const drafts: (Omit<RevisionDraft, 'annotatorId'> & { who: Who })[] = [];
 
-  const check = (text: string): (typeof drafts)[number] => {
+  const check = (text: string): Draft => {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -171,21 +166,14 @@ export async function importLabelsLines(
     if (itemId === null) throw new UnmatchedItem(String(line.item));
     const count = responsesOf(itemId);
     const ranking = line.ranking ? line.ranking.map((entry) => (Array.isArray(entry) ? entry : [entry])) : null;
-    const checkIndexes = (field: string, list: number[] | null | undefined) => {
-      if (!list) return;
-      const bad = list.find((i) => i >= count);
-      if (bad !== undefined) throw new RecordError(`${field}: index ${bad} but the item has ${count} responses`);
-      if (new Set(list).size !== list.length) throw new RecordError(`${field}: an index appears twice`);
-    };
-    checkIndexes('ranking', ranking?.flat());
-    checkIndexes('shown_order', line.shown_order);
+    const { rubricVersionId, ratings } = itemRules(db, project.id, line, itemId, count, ranking);
     const choice = line.choice ?? null;
-    if (choice && /^[A-Z]$/.test(choice) && choice.charCodeAt(0) - 65 >= count) throw new RecordError(`choice: "${choice}" but the item has ${count} responses`);
     const who: Who = { uuid: line.annotator_uuid, name: line.annotator, kind: line.annotator_kind };
     checkWho(who);
     const body: LabelBody = {};
     for (const key of BODY_KEYS) if (line[key] !== undefined) (body as Record<string, unknown>)[key] = line[key];
     for (const key in line) if (!TOP_KEYS.has(key)) body[key] = (line as Record<string, unknown>)[key];
+    if (ratings) (body as Record<string, unknown>).ratings = ratings;
     return {
       id: line.id,
       projectId: project.id,
@@ -197,13 +185,14 @@ export async function importLabelsLines(
       ranking,
       strength: line.strength ?? null,
       shownOrder: line.shown_order ?? null,
+      rubricVersionId,
       body,
       done: choice !== null || (ranking?.length ?? 0) > 0 || Object.keys(body).some((k) => JUDGEMENT_KEYS.has(k)),
     };
   };
 
   /** Reads every line once: valid revisions go to `take`, bad lines and unknown items are noted. */
-  const readAll = async (lines: AsyncIterable<string> | Iterable<string>, take: (draft: (typeof drafts)[number]) => Promise<void> | void) => {
+  const readAll = async (lines: AsyncIterable<string> | Iterable<string>, take: (draft: Draft, line: number) => Promise<void> | void, noteErrors: boolean) => {
     lineNo = 0;
     records = 0;
     for await (const raw of lines) {
@@ -212,60 +201,104 @@ export async function importLabelsLines(
       if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       if (text.trim() === '') continue;
       records++;
-      let draft: (typeof drafts)[number];
+      let draft: Draft;
       try {
         draft = check(text);
       } catch (error) {
         if (error instanceof UnmatchedItem) {
-          if (unmatchedItems.length < UNMATCHED_LISTED) unmatchedItems.push({ line: lineNo, item: error.message });
-          unmatched++;
+          if (noteErrors) {
+            if (unmatchedItems.length < LISTED) unmatchedItems.push({ line: lineNo, item: error.message });
+            unmatched++;
+          }
           continue;
         }
         if (!(error instanceof RecordError)) throw error;
-        errors.push({ line: lineNo, reason: error.message });
+        if (noteErrors) {
+          errorCount++;
+          if (errors.length < MAX_ERRORS) errors.push({ line: lineNo, reason: error.message });
+          if (opts.skipInvalid) rejects.push(text);
+        }
         continue;
       }
-      await take(draft);
+      await take(draft, lineNo);
       if (opts.onProgress && lineNo % 1000 === 0) opts.onProgress(lineNo);
     }
   };
-  // Bounded batches: a teammate's 300k revisions never hold the write lock for long.
-  const append = labelAppender(db, { merge: true });
-  // A lead's resolution from another machine is an adjudication here too, never one more vote.
-  const appendResolution = labelAppender(db, { head: false });
-  const write = async (batch: typeof drafts) => {
-    writeNow(db, () => {
-      for (const { who, ...draft } of batch) {
-        const resolution = draft.body?.adjudicated === true;
-        const saved = (resolution ? appendResolution : append)({ ...draft, annotatorId: annotatorId(who) });
-        if (saved.inserted && resolution) linkAdjudication(db, saved.id, typeof draft.body?.rationale === 'string' ? draft.body.rationale : '');
-        if (saved.inserted) added++;
-        else duplicates++;
-      }
-    });
-    await new Promise(setImmediate);
-  };
 
-  if (typeof opts.lines === 'function') {
-    // A file: checked whole first, holding nothing, then read again and written a batch at a time, so a
-    // merge of millions of revisions runs in constant memory.
-    await readAll(opts.lines(), () => undefined);
-    if (errors.length) throw new InvalidFileError(opts.fileName, errors);
-    unmatched = 0;
-    unmatchedItems.length = 0;
-    await readAll(opts.lines(), async (draft) => {
-      drafts.push(draft);
-      if (drafts.length >= WRITE_BATCH) await write(drafts.splice(0));
-    });
-    if (errors.length) throw new InvalidFileError(opts.fileName, errors);
-    if (drafts.length) await write(drafts.splice(0));
-  } else {
-    await readAll(opts.lines, (draft) => void drafts.push(draft));
-    if (errors.length) throw new InvalidFileError(opts.fileName, errors);
-    for (let from = 0; from < drafts.length; from += WRITE_BATCH) await write(drafts.slice(from, from + WRITE_BATCH));
+  const refuse = () => {
+    if (errorCount && !opts.skipInvalid) throw new InvalidFileError(opts.fileName, errors);
+  };
+  // A file: checked whole first, holding nothing, then read again and written a batch at a time, so a
+  // merge of millions of revisions runs in constant memory. Lines given as a list are held.
+  const twoPass = typeof opts.lines === 'function';
+  const held: { draft: Draft; line: number }[] = [];
+  await readAll(twoPass ? (opts.lines as () => AsyncIterable<string>)() : (opts.lines as Iterable<string>), (draft, line) => void (twoPass || held.push({ draft, line })), true);
+  refuse();
+
+  // Written under a pending merge record: nothing shows until the whole file is in (store/labelImports.ts).
+  const pending = writeNow(db, () => beginLabelImport(db, project.id, opts.fileName));
+  try {
+    const append = labelAppenderFor(db, pending.id);
+    const stager = labelImportStager(db, pending);
+    const stored = storedRevision(db);
+    const batch: { draft: Draft; line: number }[] = [];
+    const write = async () => {
+      if (opts.isCancelled?.()) throw cancelledError('The labels merge was cancelled; nothing of it was kept.');
+      stepAsideForWaitingWriters(db);
+      writeNow(db, () => {
+        for (const { draft: { who, ...draft }, line } of batch) {
+          const saved = append({ ...draft, annotatorId: annotatorId(who) });
+          if (saved.inserted) {
+            added++;
+            // A lead's resolution from another machine is an adjudication here too, never one more vote.
+            if (draft.body?.adjudicated === true) stager.resolve(saved.id, typeof draft.body.rationale === 'string' ? draft.body.rationale : '');
+            else stager.stage({ ...saved, itemId: draft.itemId, annotatorId: annotatorId(who), task: draft.task ?? 'pairwise', done: saved.done, choice: draft.choice });
+            continue;
+          }
+          // The id is stored: a true duplicate adds nothing; the same id for a different label is said.
+          if (sameRevision(stored(saved.id), { ...draft, annotatorId: annotatorId(who) })) duplicates++;
+          else {
+            reusedIds++;
+            if (reusedIdLines.length < LISTED) reusedIdLines.push({ line, id: saved.id });
+          }
+        }
+      });
+      batch.length = 0;
+      await new Promise(setImmediate);
+    };
+    const take = async (draft: Draft, line: number) => {
+      batch.push({ draft, line });
+      if (batch.length >= WRITE_BATCH) await write();
+    };
+    if (twoPass) await readAll((opts.lines as () => AsyncIterable<string>)(), take, false);
+    else for (const { draft, line } of held) await take(draft, line);
+    if (batch.length) await write();
+    await completeLabelImport(db, pending, added);
+  } catch (error) {
+    await removeLabelImport(db, pending);
+    throw error;
   }
   opts.onProgress?.(lineNo);
-  return { added, duplicates, lines: records, unmatched, unmatchedItems };
+  return { added, duplicates, lines: records, unmatched, unmatchedItems, reusedIds, reusedIdLines, skipped: rejects.length, rejectsFile: null, errors: opts.skipInvalid ? errors : [], rejects };
+}
+
+/** Invalid lines listed with their reasons (all are counted). */
+const MAX_ERRORS = 100;
+
+/** Whether a stored revision is the one a line describes (its id reused for nothing else). */
+function sameRevision(stored: StoredRevision | null, draft: Omit<RevisionDraft, 'id'>): boolean {
+  if (!stored) return false;
+  return (
+    stored.itemId === draft.itemId &&
+    stored.annotatorId === draft.annotatorId &&
+    stored.task === (draft.task ?? 'pairwise') &&
+    stored.createdAt === normalizeTimestamp(draft.createdAt ?? '') &&
+    stored.choice === draft.choice &&
+    canonicalJson(stored.ranking) === canonicalJson(draft.ranking ?? null) &&
+    stored.strength === (draft.strength ?? null) &&
+    canonicalJson(stored.shownOrder) === canonicalJson(draft.shownOrder ?? null) &&
+    canonicalJson(stored.body) === canonicalJson(draft.body ?? {})
+  );
 }
 
 /** Revisions written per transaction while merging a labels file. */
@@ -282,6 +315,18 @@ function inferTask(line: LabelLine): Task {
   return 'pairwise';
 }
 
-export function importLabelsFile(db: Db, opts: { path: string; project: string; onProgress?: (linesRead: number) => void }): Promise<LabelsImportResult> {
-  return importLabelsLines(db, { project: opts.project, fileName: opts.path, lines: () => readLines(opts.path), onProgress: opts.onProgress });
+/**
+ * Merges a labels file. All or nothing by default (every line is checked before anything is written);
+ * with skipInvalid the valid lines merge and the invalid ones are written to `FILE.rejects.jsonl`.
+ */
+export async function importLabelsFile(
+  db: Db,
+  opts: { path: string; project: string; onProgress?: (linesRead: number) => void; skipInvalid?: boolean; isCancelled?: () => boolean },
+): Promise<LabelsImportResult> {
+  const { rejects, ...result } = await importLabelsLines(db, { ...opts, fileName: opts.path, lines: () => readLines(opts.path) });
+  if (!rejects.length) return result;
+  // Beside the input, as an item import writes its rejects.
+  const rejectsFile = `${opts.path}.rejects.jsonl`;
+  await writeFile(rejectsFile, `${rejects.join('\n')}\n`, 'utf8');
+  return { ...result, rejectsFile };
 }

@@ -67,7 +67,12 @@ function issueText(issue: LooseIssue, prefix: PropertyKey[]): string {
       if (issue.input === undefined && deepest?.[0]!.code === 'invalid_type' && deepest[0]!.input === undefined) return `${where}: missing`;
       if (issue.message && issue.message !== 'Invalid input') return `${where}: ${issue.message}`;
       if (deepest && deepest[0]!.code !== 'invalid_type') return issueText(deepest[0]!, path);
-      return `${where}: expected text or a list of {role, content} messages, got ${describe(issue.input)}`;
+      // Name what the branches expect: a prompt's text or messages, else each branch's kind.
+      const kinds = [...new Set(branches.flatMap((b) => b.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => i.expected ?? '')))];
+      if (kinds.length === 2 && kinds.includes('string') && kinds.includes('array')) return `${where}: expected text or a list of {role, content} messages, got ${describe(issue.input)}`;
+      const names = kinds.map((k) => ARTICLE[k] ?? k);
+      if (names.length) return `${where}: expected ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`}, got ${describe(issue.input)}`;
+      return `${where}: not valid, got ${describe(issue.input)}`;
     }
     case 'invalid_value':
       return `${where}: ${issue.message.replace(/^Invalid (option|input): /, '')}`;

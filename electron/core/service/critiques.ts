@@ -6,12 +6,13 @@ import type { CritiqueLabelBody, CritiqueView, CritiquesOutputs } from '../../..
 import type { LabelBody, LabelRevision } from '../../../shared/domain';
 import { responseLetter } from '../../../shared/letters';
 import { invalidInput } from '../errors';
+import { letterProblem } from '../labelRules';
 import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
 import { currentLabel, currentLabelsOfKind, getRevision, labelAppender } from '../store/labels';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
-import { requireHumanAnnotator, requireItem, requireProject } from './guards';
+import { requireHumanAnnotator, requireItem, requireOwnRevisionId, requireProject } from './guards';
 
 type CritiqueOps = 'getCritiques' | 'saveCritique';
 
@@ -63,10 +64,12 @@ export function critiquesHandlers({ db, events }: ServiceContext): FeatureHandle
       const project = requireProject(db, input.project);
       const item = requireItem(db, project, input.itemId);
       const letters = item.responses.map((_, i) => responseLetter(i));
-      const has = letters.length === 1 ? 'one response (A)' : `${letters.length} responses (${letters.join(', ')})`;
       const problems: string[] = [];
-      for (const letter of Object.keys(input.critiques)) if (!letters.includes(letter)) problems.push(`critiques.${letter}: item ${item.id} has ${has}`);
-      for (const letter of Object.keys(input.wrongReasoning ?? {})) if (!letters.includes(letter)) problems.push(`wrongReasoning.${letter}: item ${item.id} has ${has}`);
+      for (const [field, keys] of [['critiques', Object.keys(input.critiques)], ['wrongReasoning', Object.keys(input.wrongReasoning ?? {})]] as const)
+        for (const letter of keys) {
+          const why = letterProblem(letter, letters.length);
+          if (why) problems.push(`${field}.${letter}: ${why.replace(/^the item /, `item ${item.id} `)}`);
+        }
       if (problems.length) throw invalidInput(`Could not save the critique: ${problems.join('; ')}.`, { problems });
       const id = writeNow(db, () => {
         const annotator = requireHumanAnnotator(db, input.annotator);
@@ -82,6 +85,7 @@ export function critiquesHandlers({ db, events }: ServiceContext): FeatureHandle
         const original = originalCritique(db, item.id);
         if (original) body.based_on = original.id;
         if (input.timeMs !== undefined) body.time_ms = input.timeMs;
+        requireOwnRevisionId(db, input.id, { projectId: project.id, itemId: item.id, annotatorId: annotator.id, task: 'critique' });
         return labelAppender(db)({
           id: input.id,
           projectId: project.id,

@@ -4,6 +4,7 @@ import type { ItemView, PairwiseRevision } from '../../../shared/api';
 import type { ItemRecord, LabelRevision, Task } from '../../../shared/domain';
 import { shownOrder } from '../../../shared/order';
 import { invalidInput } from '../errors';
+import { shownOrderProblem } from '../labelRules';
 import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
 import { getItemBySeq, visibleSeqOf } from '../store/items';
@@ -12,7 +13,7 @@ import { currentLabel, currentLabelsOfKind, getRevision, history, labelAppender,
 import { projectSettings, type ProjectRow } from '../store/projects';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
-import { requireItem, requireProject } from './guards';
+import { requireItem, requireOwnRevisionId, requireProject } from './guards';
 import { labelingOrder } from './labelingOrder';
 import { screenTotals } from './screenTotals';
 
@@ -39,7 +40,10 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
   };
   /** Appends one revision in a short write that goes ahead of any bulk work; an id seen before adds nothing. */
   const append = (draft: RevisionDraft): PairwiseRevision => {
-    const { id } = writeNow(db, () => labelAppender(db)(draft));
+    const { id } = writeNow(db, () => {
+      requireOwnRevisionId(db, draft.id, { ...draft, task: draft.task ?? 'pairwise' });
+      return labelAppender(db)(draft);
+    });
     return pairwise(getRevision(db, id))!;
   };
 
@@ -67,8 +71,8 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
       if (item.responses.length !== 2 && (input.choice === 'A' || input.choice === 'B'))
         throw invalidInput(`Item ${input.itemId} has ${item.responses.length} responses; a Left/Right choice needs exactly 2.`);
       const order = input.shownOrder;
-      const isPermutation = order.length === item.responses.length && [...order].sort((a, b) => a - b).every((v, i) => v === i);
-      if (!isPermutation) throw invalidInput(`shownOrder must list each of the item's ${item.responses.length} response indexes once.`);
+      const badOrder = shownOrderProblem(order, item.responses.length);
+      if (badOrder) throw invalidInput(`shownOrder ${badOrder}.`);
       const strength = input.choice === 'A' || input.choice === 'B' ? (input.strength ?? 2) : null;
       const annotator = findAnnotator(db, input.annotator) ?? writeNow(db, () => ensureAnnotator(db, input.annotator, 'human'));
       if (annotator.kind !== 'human') throw invalidInput(`"${input.annotator}" is a ${annotator.kind} annotator; labels from the app are a person's.`);
@@ -86,8 +90,6 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
           ...(input.prelabelVisible !== undefined ? { prelabel_visible: input.prelabelVisible } : {}),
         },
       });
-      // A retried save finds its revision stored already: it must be this item's, by this annotator.
-      if (saved.itemId !== item.id || saved.annotator !== annotator.name) throw invalidInput(`Revision id ${input.id} belongs to another label.`);
       events.emit('event', { type: 'label', project: input.project, itemId: item.id });
       return saved;
     },

@@ -2,15 +2,20 @@
 // (items with one response: good or bad). Each is a revision of its own task.
 import type { LabelRevision } from '../../../shared/domain';
 import { invalidInput } from '../errors';
+import { rankingProblem, shownOrderProblem } from '../labelRules';
 import { getRevision, labelAppender, type RevisionDraft } from '../store/labels';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
-import { requireHumanAnnotator, requireItem, requireProject } from './guards';
+import { requireHumanAnnotator, requireItem, requireOwnRevisionId, requireProject } from './guards';
 import { plural } from '../../../shared/plural';
 
 export function rankingsHandlers({ db, events }: ServiceContext): FeatureHandlers<'saveRanking' | 'saveVerdict'> {
   const save = (project: string, annotator: string, draft: Omit<RevisionDraft, 'annotatorId'>): LabelRevision => {
-    const id = writeNow(db, () => labelAppender(db)({ ...draft, annotatorId: requireHumanAnnotator(db, annotator).id }).id);
+    const id = writeNow(db, () => {
+      const annotatorId = requireHumanAnnotator(db, annotator).id;
+      requireOwnRevisionId(db, draft.id, { ...draft, annotatorId, task: draft.task ?? 'pairwise' });
+      return labelAppender(db)({ ...draft, annotatorId }).id;
+    });
     events.emit('event', { type: 'label', project, itemId: draft.itemId, task: draft.task });
     return getRevision(db, id)!;
   };
@@ -26,11 +31,11 @@ export function rankingsHandlers({ db, events }: ServiceContext): FeatureHandler
       const item = requireItem(db, project, input.itemId);
       const n = item.responses.length;
       if (n < 2) throw invalidInput(`Item ${item.id} has one response; give it a verdict instead of a ranking.`);
-      const seen = input.ranking.flat();
-      const complete = seen.length === n && new Set(seen).size === n && seen.every((i) => i < n);
-      if (!complete) throw invalidInput(`A ranking puts each of the item's ${n} responses in exactly one place.`);
+      const badRanking = rankingProblem(input.ranking, n);
+      if (badRanking) throw invalidInput(`The ranking ${badRanking}.`);
       const order = input.shownOrder;
-      if (order.length !== n || new Set(order).size !== n || order.some((i) => i >= n)) throw invalidInput(`shownOrder must list each of the item's ${n} response indexes once.`);
+      const badOrder = shownOrderProblem(order, n);
+      if (badOrder) throw invalidInput(`shownOrder ${badOrder}.`);
       return save(input.project, input.annotator, {
         id: input.id,
         projectId: project.id,

@@ -6,9 +6,9 @@
 // and a change to them is the next version.
 import type { MyRatings, RatingSheet, RubricLabelBody, RubricSaved, RubricSummary, RubricView } from '../../../shared/api';
 import type { ItemRecord, LabelBody } from '../../../shared/domain';
-import { responseLetter } from '../../../shared/letters';
-import { canonicalJson, checkCriteria, ITEM_RUBRIC, offScale, problemText, type Criterion, type RatingValue } from '../../../shared/rubric';
+import { canonicalJson, checkCriteria, ITEM_RUBRIC, problemText, type Criterion } from '../../../shared/rubric';
 import { invalidInput, notFound } from '../errors';
+import { checkRatings, shownOrderProblem } from '../labelRules';
 import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
 import { currentLabel, getRevision, labelAppender } from '../store/labels';
@@ -30,7 +30,7 @@ import {
 } from '../store/rubrics';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
-import { requireHumanAnnotator, requireItem, requireProject } from './guards';
+import { requireHumanAnnotator, requireItem, requireOwnRevisionId, requireProject } from './guards';
 
 type RubricOps = 'listRubrics' | 'getRubric' | 'saveRubric' | 'setRubricInForce' | 'getRatingSheet' | 'saveItemCriteria' | 'saveRatings';
 
@@ -165,69 +165,6 @@ export function ratingSheet(db: Db, input: { project: string; annotator: string;
   return { rubric, inForce: rubricInForce(db, project.id), mine, carried };
 }
 
-interface RatingsInput {
-  ratings: Record<string, Record<string, RatingValue>>;
-  criterionWinner?: Record<string, 'A' | 'B' | 'tie'>;
-}
-
-/**
- * Checks ratings against a version's criteria: each response letter is one of the item's, each key one of
- * the version's criteria, each value on its criterion's scale; then that every response has a value for
- * each required criterion. Returns the ratings in source and criteria order.
- */
-function checkRatings(item: ItemRecord, what: string, criteria: Criterion[], input: RatingsInput): Pick<RubricLabelBody, 'ratings' | 'criterion_winner'> {
-  const letters = item.responses.map((_, i) => responseLetter(i));
-  const byKey = new Map(criteria.map((c) => [c.key, c]));
-  const known = criteria.map((c) => c.key).join(', ');
-  const problems: string[] = [];
-  for (const [letter, values] of Object.entries(input.ratings)) {
-    if (!letters.includes(letter)) {
-      problems.push(`ratings.${letter}: item ${item.id} has ${letters.length === 1 ? 'one response (A)' : `${letters.length} responses (${letters.join(', ')})`}`);
-      continue;
-    }
-    for (const [key, value] of Object.entries(values)) {
-      const criterion = byKey.get(key);
-      if (!criterion) problems.push(`ratings.${letter}.${key}: ${what} has no criterion “${key}” (its criteria: ${known})`);
-      else {
-        const why = offScale(criterion.scale, value);
-        if (why) problems.push(`ratings.${letter}.${key}: ${why}`);
-      }
-    }
-  }
-  const winners = Object.entries(input.criterionWinner ?? {});
-  if (winners.length && letters.length !== 2) problems.push(`criterionWinner: a winner per criterion is for an item with two responses; item ${item.id} has ${letters.length}`);
-  for (const [key] of winners) if (!byKey.has(key)) problems.push(`criterionWinner.${key}: ${what} has no criterion “${key}” (its criteria: ${known})`);
-  if (problems.length) {
-    const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
-    throw invalidInput(`Could not save the ratings: ${problems.slice(0, 5).join('; ')}${more}.`, { problems });
-  }
-  const missing: Record<string, string[]> = {};
-  for (const letter of letters) {
-    const absent = criteria.filter((c) => c.required && input.ratings[letter]?.[c.key] === undefined).map((c) => c.key);
-    if (absent.length) missing[letter] = absent;
-  }
-  if (Object.keys(missing).length) {
-    const list = Object.entries(missing)
-      .map(([letter, keys]) => `${letter}: ${keys.join(', ')}`)
-      .join('; ');
-    throw invalidInput(`Required criteria are not rated: ${list}. Rate them (null means not applicable) and save again.`, { missing });
-  }
-  const ratings: RubricLabelBody['ratings'] = {};
-  for (const letter of letters) {
-    const given = input.ratings[letter];
-    if (!given) continue;
-    const ordered: Record<string, RatingValue> = {};
-    for (const c of criteria) if (given[c.key] !== undefined) ordered[c.key] = given[c.key]!;
-    ratings[letter] = ordered;
-  }
-  const result: Pick<RubricLabelBody, 'ratings' | 'criterion_winner'> = { ratings };
-  if (winners.length) {
-    result.criterion_winner = {};
-    for (const c of criteria) if (input.criterionWinner![c.key] !== undefined) result.criterion_winner[c.key] = input.criterionWinner![c.key]!;
-  }
-  return result;
-}
-
 export function rubricsHandlers({ db, events }: ServiceContext): FeatureHandlers<RubricOps> {
   return {
     listRubrics: ({ project }) => listProjectRubrics(db, project),
@@ -255,7 +192,8 @@ export function rubricsHandlers({ db, events }: ServiceContext): FeatureHandlers
       const item = requireItem(db, project, input.itemId);
       const n = item.responses.length;
       const order = input.shownOrder;
-      if (order && (order.length !== n || new Set(order).size !== n || order.some((i) => i >= n))) throw invalidInput(`shownOrder must list each of the item's ${n} response indexes once.`);
+      const badOrder = order ? shownOrderProblem(order, n) : null;
+      if (badOrder) throw invalidInput(`shownOrder ${badOrder}.`);
       const id = writeNow(db, () => {
         // The version rated: a project rubric's, or the item's own (stored now if this is its first rating).
         let version: RubricVersionRow;
@@ -278,6 +216,7 @@ export function rubricsHandlers({ db, events }: ServiceContext): FeatureHandlers
         if (input.timeMs !== undefined) body.time_ms = input.timeMs;
         if (input.prelabelVisible !== undefined) body.prelabel_visible = input.prelabelVisible;
         const annotator = requireHumanAnnotator(db, input.annotator);
+        requireOwnRevisionId(db, input.id, { projectId: project.id, itemId: item.id, annotatorId: annotator.id, task: 'rubric' });
         return labelAppender(db)({
           id: input.id,
           projectId: project.id,

@@ -8,6 +8,7 @@ import { responseLetter } from '../../../shared/letters';
 import type { ItemRecord, LabelBody } from '../../../shared/domain';
 import { afterMerge, afterSplit, mergeSteps, segment, shownSteps, splitStep, type ResponseSteps, type StepRating } from '../../../shared/segment';
 import { invalidInput } from '../errors';
+import { stepsProblem } from '../labelRules';
 import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
 import { currentLabel, getRevision, labelAppender } from '../store/labels';
@@ -15,7 +16,7 @@ import { projectSettings, type ProjectRow } from '../store/projects';
 import { addSegmentation, currentSegmentations, segmentationVersion } from '../store/segmentations';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
-import { requireHumanAnnotator, requireItem, requireProject } from './guards';
+import { requireHumanAnnotator, requireItem, requireOwnRevisionId, requireProject } from './guards';
 
 type StepOps = 'getSteps' | 'saveSteps' | 'resegment';
 
@@ -94,8 +95,8 @@ function withJudgement(body: StepsBody, letter: string, steps: ResponseSteps, ex
 
 /** Ratings after the first error carry no label (PRM800K's protocol): they are cleared, not kept. */
 function checkJudgement(steps: ResponseSteps, count: number): ResponseSteps {
-  if (steps.ratings.length !== count) throw invalidInput(`This response has ${count} steps; the ratings list has ${steps.ratings.length}.`);
-  if (steps.firstError !== null && steps.firstError >= count) throw invalidInput(`The first error is step ${steps.firstError + 1}, but there are ${count} steps.`);
+  const why = stepsProblem(steps.ratings, steps.firstError, count);
+  if (why) throw invalidInput(`${why.charAt(0).toUpperCase()}${why.slice(1)}.`);
   const ratings = steps.firstError !== null && steps.firstError >= 0 ? steps.ratings.map((r, i) => (i > steps.firstError! ? null : i === steps.firstError ? -1 : r)) : steps.ratings;
   for (const key of [...Object.keys(steps.tags ?? {}), ...Object.keys(steps.corrections ?? {})])
     if (Number(key) >= count) throw invalidInput(`Step ${Number(key) + 1} has a tag or correction, but there are ${count} steps.`);
@@ -149,6 +150,7 @@ export function stepsHandlers({ db, events }: ServiceContext): FeatureHandlers<S
       if (input.response >= item.responses.length) throw invalidInput(`Item ${item.id} has ${item.responses.length} responses; there is no response ${letter}.`);
       const saved = writeNow(db, () => {
         const annotator = requireHumanAnnotator(db, input.annotator);
+        requireOwnRevisionId(db, input.id, { projectId: project.id, itemId: item.id, annotatorId: annotator.id, task: 'steps' });
         const segmentation = storedSegmentation(project, item, input.response);
         if (input.steps.version !== segmentation.version)
           throw invalidInput(`These ratings are for version ${input.steps.version} of response ${letter}'s steps; it is at version ${segmentation.version} now. Reload the item.`);

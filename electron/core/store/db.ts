@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { ArbiterError } from '../errors';
 import { appRoot } from '../paths';
 import { removeStaleImports } from './imports';
+import { recoverLabelImports } from './labelImports';
 import type { Db } from './sqlite';
 
 export type { Db } from './sqlite';
@@ -54,6 +55,8 @@ export function openDb(path: string, options: OpenOptions = {}): Db {
       migrate(db, path);
       // An import a crash or kill cut short left rows nobody can see: they go now.
       removeStaleImports(db);
+      // A labels merge a kill cut short: removed while it was pending, finished once it was applying.
+      recoverLabelImports(db);
     }
   } catch (error) {
     db.close();

@@ -4,7 +4,7 @@
 // derived pointer) and the progress counters, both kept in the same write transaction as the revision.
 import { uuidv7 } from '../uuidv7';
 import type { AnnotatorKind, Choice, LabelBody, LabelRevision, Strength, Task, Verdict } from '../../../shared/domain';
-import type { Db } from './db';
+import type { Db } from './sqlite';
 import { VISIBLE } from './items';
 
 export interface RevisionDraft {
@@ -149,6 +149,78 @@ export function labelAppender(db: Db, options: { counters?: boolean; merge?: boo
 }
 
 /**
+ * The condition under which a revision `l` shows: saved here, or merged by a merge no longer pending
+ * (store/labelImports.ts). Every query that reads revisions other than through label_head uses it.
+ */
+export const VISIBLE_LABEL = "(l.import_id IS NULL OR l.import_id NOT IN (SELECT id FROM label_import WHERE state = 'pending'))";
+
+/**
+ * Writes a labels merge's revisions under its pending record (inside the caller's write transaction):
+ * the revision only, never a head or a counter (the merge stages those and applies them when it
+ * completes). An id already stored adds nothing.
+ */
+export function mergedRevisionWriter(db: Db, importId: number) {
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO label (id, item_id, annotator_id, task, created_at, choice, ranking, strength, shown_order, rubric_version_id, segmentation_id, body, import_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  return (draft: RevisionDraft & { id: string }): { id: string; inserted: boolean; seq: number; createdAt: string; done: boolean } => {
+    const createdAt = draft.createdAt ? normalizeTimestamp(draft.createdAt) : new Date().toISOString();
+    const result = insert.run(
+      draft.id,
+      draft.itemId,
+      draft.annotatorId,
+      draft.task ?? 'pairwise',
+      createdAt,
+      draft.choice,
+      draft.ranking ? JSON.stringify(draft.ranking) : null,
+      draft.strength ?? null,
+      draft.shownOrder ? JSON.stringify(draft.shownOrder) : null,
+      draft.rubricVersionId ?? null,
+      draft.segmentationId ?? null,
+      JSON.stringify(draft.body ?? {}),
+      importId,
+    );
+    const done = draft.done ?? (draft.choice !== null || (draft.ranking?.length ?? 0) > 0);
+    return { id: draft.id, inserted: result.changes > 0, seq: Number(result.lastInsertRowid), createdAt, done };
+  };
+}
+
+/** A stored revision as its row holds it, shown or not (a merge compares a reused id's revision with it). */
+export interface StoredRevision {
+  itemId: number;
+  annotatorId: number;
+  task: Task;
+  createdAt: string;
+  choice: string | null;
+  ranking: unknown;
+  strength: number | null;
+  shownOrder: unknown;
+  body: unknown;
+}
+
+export function storedRevision(db: Db): (id: string) => StoredRevision | null {
+  const statement = db.prepare('SELECT item_id, annotator_id, task, created_at, choice, ranking, strength, shown_order, body FROM label WHERE id = ?');
+  return (id) => {
+    const row = statement.get(id) as
+      | { item_id: number; annotator_id: number; task: Task; created_at: string; choice: string | null; ranking: string | null; strength: number | null; shown_order: string | null; body: string }
+      | undefined;
+    if (!row) return null;
+    return {
+      itemId: row.item_id,
+      annotatorId: row.annotator_id,
+      task: row.task,
+      createdAt: row.created_at,
+      choice: row.choice,
+      ranking: row.ranking ? JSON.parse(row.ranking) : null,
+      strength: row.strength,
+      shownOrder: row.shown_order ? JSON.parse(row.shown_order) : null,
+      body: JSON.parse(row.body),
+    };
+  };
+}
+
+/**
  * Bulk labels for items an import has just inserted (so no head exists yet): one pairwise revision per
  * item, with no strength, ranking, shown order or body, all by one annotator at one time. Revisions are
  * buffered and written 64 per statement, label rows and head rows alike; ids are made when added, so
@@ -207,7 +279,7 @@ export function newItemLabels(db: Db, annotatorId: number, createdAt: string) {
 }
 
 export function getRevision(db: Db, id: string): LabelRevision | null {
-  const row = db.prepare(`${LABEL_SELECT} WHERE l.id = ?`).get(id) as LabelRow | undefined;
+  const row = db.prepare(`${LABEL_SELECT} WHERE l.id = ? AND ${VISIBLE_LABEL}`).get(id) as LabelRow | undefined;
   return row ? toRevision(row) : null;
 }
 
@@ -238,7 +310,7 @@ export function currentLabelsForItem(db: Db, itemId: number, task: Task = 'pairw
 
 /** Every revision of an item (of one annotator and task, when given), in insertion order. */
 export function history(db: Db, itemId: number, annotatorId?: number, task?: Task): LabelRevision[] {
-  const filters = ['l.item_id = @item'];
+  const filters = ['l.item_id = @item', VISIBLE_LABEL];
   if (annotatorId !== undefined) filters.push('l.annotator_id = @annotator');
   if (task !== undefined) filters.push('l.task = @task');
   const rows = db.prepare(`${LABEL_SELECT} WHERE ${filters.join(' AND ')} ORDER BY l.seq`).all({ item: itemId, annotator: annotatorId, task }) as LabelRow[];
@@ -250,7 +322,7 @@ export function* iterateRevisions(db: Db, projectId: number, pageSize = 2000): G
   const page = db.prepare(
     `SELECT l.seq, ${LABEL_COLUMNS}, i.external_id, i.uid
      FROM label l JOIN annotator a ON a.id = l.annotator_id JOIN item i ON i.id = l.item_id
-     WHERE i.project_id = @project AND ${VISIBLE} AND l.seq > @after ORDER BY l.seq LIMIT @limit`,
+     WHERE i.project_id = @project AND ${VISIBLE} AND ${VISIBLE_LABEL} AND l.seq > @after ORDER BY l.seq LIMIT @limit`,
   );
   let after = -1;
   for (;;) {

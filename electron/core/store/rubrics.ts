@@ -6,7 +6,8 @@
 // rubric's name never has a slash, so the two cannot meet.
 import { createHash } from 'node:crypto';
 import { canonicalJson, type Criterion } from '../../../shared/rubric';
-import type { Db } from './db';
+import type { Db } from './sqlite';
+import { VISIBLE_LABEL } from './labels';
 
 export interface RubricRow {
   id: number;
@@ -122,7 +123,7 @@ export function versionCounts(db: Db, versionIds: number[]): Map<number, Version
     .prepare(
       `SELECT l.rubric_version_id AS id, COUNT(*) AS revisions,
          SUM(EXISTS (SELECT 1 FROM label_head h WHERE h.item_id = l.item_id AND h.annotator_id = l.annotator_id AND h.task = l.task AND h.label_seq = l.seq AND h.done = 1)) AS labels
-       FROM label l WHERE l.rubric_version_id IN (SELECT value FROM json_each(?)) GROUP BY l.rubric_version_id`,
+       FROM label l WHERE l.rubric_version_id IN (SELECT value FROM json_each(?)) AND ${VISIBLE_LABEL} GROUP BY l.rubric_version_id`,
     )
     .all(JSON.stringify(versionIds)) as { id: number; revisions: number; labels: number }[];
   for (const row of rows) counts.set(row.id, { labels: row.labels, revisions: row.revisions });

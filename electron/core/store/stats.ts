@@ -3,6 +3,7 @@
 import { projectTasks, type ProjectStats } from '../../../shared/api';
 import type { Db } from './db';
 import { countResponses, VISIBLE } from './items';
+import { VISIBLE_LABEL } from './labels';
 import { countLabeled, type ProjectRow } from './projects';
 import { annotatorsByTask, labeledByTask, projectShapes, stepsOnMultiResponseItems } from './shapes';
 
@@ -14,7 +15,7 @@ export function projectStats(db: Db, project: ProjectRow): ProjectStats {
     const shapes = projectShapes(db, project.id);
     const byTask = labeledByTask(db, project.id);
     const others = shapes.pairs + shapes.ranked > 0 && (byTask.steps ?? 0) > 0 ? stepsOnMultiResponseItems(db, project.id) : 0;
-    const revisions = db.prepare(`SELECT COUNT(*) FROM label l JOIN item i ON i.id = l.item_id WHERE i.project_id = @project AND ${VISIBLE}`).pluck().get(params) as number;
+    const revisions = db.prepare(`SELECT COUNT(*) FROM label l JOIN item i ON i.id = l.item_id WHERE i.project_id = @project AND ${VISIBLE} AND ${VISIBLE_LABEL}`).pluck().get(params) as number;
     const byChoiceRows = db
       .prepare(
         `SELECT h.choice, COUNT(*) AS n FROM label_head h JOIN item i ON i.id = h.item_id JOIN annotator a ON a.id = h.annotator_id

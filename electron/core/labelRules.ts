@@ -1,0 +1,107 @@
+// What a label revision must be for its item, checked the same way whether the app saves it (the services)
+// or a labels file brings it (formats/labels.ts). Each rule gives the reason a value does not fit, or null;
+// the caller names the field its own way ("shownOrder" in the API, "shown_order" in a file).
+import type { ItemRecord } from '../../shared/domain';
+import type { RubricLabelBody } from '../../shared/api';
+import { responseLetter } from '../../shared/letters';
+import { offScale, storedRating, type Criterion, type RatingValue } from '../../shared/rubric';
+import { invalidInput } from './errors';
+
+/** "2 responses (A, B)", "one response (A)". */
+export function responsesText(count: number): string {
+  if (count === 1) return 'one response (A)';
+  return `${count} responses (${Array.from({ length: count }, (_, i) => responseLetter(i)).join(', ')})`;
+}
+
+/** A response letter the item has, or why not. */
+export function letterProblem(letter: string, count: number): string | null {
+  const index = /^[A-Z]$/.test(letter) ? letter.charCodeAt(0) - 65 : -1;
+  return index >= 0 && index < count ? null : `the item has ${responsesText(count)}, not "${letter}"`;
+}
+
+/** The order responses were shown in: each of the item's response indexes once. */
+export function shownOrderProblem(order: readonly number[], count: number): string | null {
+  const ok = order.length === count && new Set(order).size === count && order.every((i) => Number.isInteger(i) && i >= 0 && i < count);
+  return ok ? null : `must list each of the item's ${count} response indexes once (it was [${order.join(', ')}])`;
+}
+
+/** A ranking: each of the item's responses in exactly one place. */
+export function rankingProblem(ranking: readonly (readonly number[])[], count: number): string | null {
+  const seen = ranking.flat();
+  const ok = seen.length === count && new Set(seen).size === count && seen.every((i) => Number.isInteger(i) && i >= 0 && i < count);
+  return ok ? null : `must put each of the item's ${count} responses in exactly one place`;
+}
+
+/** One response's step judgement: as many ratings as the response has steps, a first error among them. */
+export function stepsProblem(ratings: readonly unknown[] | undefined, firstError: number | null | undefined, stepCount: number | null): string | null {
+  const count = stepCount ?? ratings?.length ?? null;
+  if (ratings && stepCount !== null && ratings.length !== stepCount)
+    return `the response has ${stepCount} step${stepCount === 1 ? '' : 's'}; the ratings list has ${ratings.length}`;
+  if (firstError !== null && firstError !== undefined && count !== null && firstError >= count)
+    return `the first error is step ${firstError + 1}, but there ${count === 1 ? 'is 1 step' : `are ${count} steps`}`;
+  return null;
+}
+
+export interface RatingsInput {
+  ratings: Record<string, Record<string, RatingValue | boolean>>;
+  criterionWinner?: Record<string, 'A' | 'B' | 'tie'>;
+}
+
+/**
+ * Checks ratings against a version's criteria: each response letter is one of the item's, each key one of
+ * the version's criteria, each value on its criterion's scale; then that every response has a value for
+ * each required criterion. Returns the ratings in source and criteria order.
+ */
+export function checkRatings(item: ItemRecord, what: string, criteria: Criterion[], input: RatingsInput): Pick<RubricLabelBody, 'ratings' | 'criterion_winner'> {
+  const letters = item.responses.map((_, i) => responseLetter(i));
+  const byKey = new Map(criteria.map((c) => [c.key, c]));
+  const known = criteria.map((c) => c.key).join(', ');
+  const problems: string[] = [];
+  for (const [letter, values] of Object.entries(input.ratings)) {
+    const badLetter = letterProblem(letter, letters.length);
+    if (badLetter) {
+      problems.push(`ratings.${letter}: item ${item.id} has ${badLetter.replace(/^the item has /, '')}`);
+      continue;
+    }
+    for (const [key, value] of Object.entries(values)) {
+      const criterion = byKey.get(key);
+      if (!criterion) problems.push(`ratings.${letter}.${key}: ${what} has no criterion “${key}” (its criteria: ${known})`);
+      else {
+        const why = offScale(criterion.scale, value);
+        if (why) problems.push(`ratings.${letter}.${key}: ${why}`);
+      }
+    }
+  }
+  const winners = Object.entries(input.criterionWinner ?? {});
+  if (winners.length && letters.length !== 2) problems.push(`criterionWinner: a winner per criterion is for an item with two responses; item ${item.id} has ${letters.length}`);
+  for (const [key] of winners) if (!byKey.has(key)) problems.push(`criterionWinner.${key}: ${what} has no criterion “${key}” (its criteria: ${known})`);
+  if (problems.length) {
+    const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
+    throw invalidInput(`Could not save the ratings: ${problems.slice(0, 5).join('; ')}${more}.`, { problems });
+  }
+  const missing: Record<string, string[]> = {};
+  for (const letter of letters) {
+    const absent = criteria.filter((c) => c.required && input.ratings[letter]?.[c.key] === undefined).map((c) => c.key);
+    if (absent.length) missing[letter] = absent;
+  }
+  if (Object.keys(missing).length) {
+    const list = Object.entries(missing)
+      .map(([letter, keys]) => `${letter}: ${keys.join(', ')}`)
+      .join('; ');
+    throw invalidInput(`Required criteria are not rated: ${list}. Rate them (null means not applicable) and save again.`, { missing });
+  }
+  const ratings: RubricLabelBody['ratings'] = {};
+  for (const letter of letters) {
+    const given = input.ratings[letter];
+    if (!given) continue;
+    const ordered: Record<string, RatingValue> = {};
+    for (const c of criteria) if (given[c.key] !== undefined) ordered[c.key] = storedRating(c.scale, given[c.key]) as RatingValue;
+    ratings[letter] = ordered;
+  }
+  const result: Pick<RubricLabelBody, 'ratings' | 'criterion_winner'> = { ratings };
+  if (winners.length) {
+    result.criterion_winner = {};
+    for (const c of criteria) if (input.criterionWinner![c.key] !== undefined) result.criterion_winner[c.key] = input.criterionWinner![c.key]!;
+  }
+  return result;
+}
