@@ -6,6 +6,9 @@ import { STEP_TAG } from './mathShepherd';
 import { RecordError } from './types';
 import { isPlainObject } from './validate';
 
+/** How many non-blank lines `auto` looks at before it decides. */
+export const DETECT_RECORDS = 20;
+
 interface Guess {
   format: ImportFormat | null;
   why: string;

@@ -1,36 +1,33 @@
 // Streaming import: one pass over the lines, inside one transaction. Every bad line is collected with its
 // number and reason; without skipInvalid any bad line rolls the whole file back, with it the good lines
-// are kept and the bad ones returned (and written beside the input by importFile).
+// are kept and the bad ones returned (and written beside the input by importFile, ./import/file.ts).
 //
 // The input goes through in chunks (1 MiB of a file, or 2,000 given lines). Preparing a chunk (parse,
 // validate, hash, stringify: ./import/prepare.ts) is pure; for a big input an import worker does it
 // while this thread writes the chunks before it to SQLite, 64 rows per statement. Format detection and
 // any chunk that comes before the worker has loaded are prepared here, as is everything of a small input.
-import { stat, writeFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
 import type { Choice, ImportSummary, LineError, NamedCount } from '../../../shared/domain';
-import type { PreviewResult } from '../../../shared/api';
 import type { ImportFormat } from '../../../shared/formatNames';
 import { ArbiterError, cancelledError, InvalidFileError, UnknownFormatError } from '../errors';
 import { ensureAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
 import { beginImport, completeImport, dropImportProject, importProject, importSession, removeImport, sharedExternalIds, type PendingImport } from '../store/imports';
 import { itemBatchInserter } from '../store/itemInsert';
-import { currentLabel, hasSourceLabel, labelAppender, newItemLabels, type RevisionDraft } from '../store/labels';
+import { currentLabel, hasSourceLabel, labelAppender, newItemLabels } from '../store/labels';
 import { findProject, requireProject } from '../store/projects';
 import { writeNow } from '../store/write';
-import { itemCriteriaText, saveRubricVersion, setItemCriteria } from '../store/rubrics';
-import { displayText } from './content';
-import { detectCutLine, detectLines, type HeadLine, type LinesGuess } from './detect';
+import { itemCriteriaText, setItemCriteria } from '../store/rubrics';
+import { DETECT_RECORDS, detectLines } from './detect';
 import { GROUPS, Grouper, type Emitted } from './import/group';
+import { judgeResolver, type Judged } from './import/judges';
+import { lineChunks, PARALLEL_MIN_LINES, parallelByDefault } from './import/inputs';
 import { ImportWorker } from './import/pool';
+import { previewHead } from './import/preview';
 import { chunkLines, IMAGES_FIELD, JUDGEMENT_FIELD, LINE_FIELD, originalLine, parseJson, recordBounds, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, RESPONSE_COUNT_FIELD, RESPONSE_STRIDE, type Chunk, type ChunkResult, type RecordExtras } from './import/prepare';
-import { fileChunks } from './sources/index';
-import { RecordError, type ParsedRecord, type RecordParser, type SourceJudgement } from './types';
+import { RecordError, type RecordParser } from './types';
 
-export { PARSERS };
+export { DETECT_RECORDS, PARSERS, previewHead };
 
 /**
  * SQLite page cache during an import, in KiB (SQLite's default is 2 MB). Pages are only allocated as
@@ -44,26 +41,6 @@ const WRITE_BATCH = 256;
 /** How many items a summary names (shared ids, images). */
 const EXAMPLES = 5;
 
-/** How many non-blank lines `auto` looks at before it decides. */
-export const DETECT_RECORDS = 20;
-
-/** Lines per chunk of given lines (a file's chunks come from ./sources). */
-const CHUNK_LINES = 2000;
-/** Inputs from this size on get an import worker (its start costs ~50 ms bundled, 0.3-0.6 s under tsx). */
-const PARALLEL_MIN_BYTES = 4 << 20;
-const PARALLEL_MIN_LINES = 5000;
-/**
- * The worker needs a core of its own beside the SQLite thread. On an idle 2-core machine it pays: 100k
- * pairs in 2.1-2.3 s with it, 2.7 s without (same run, alternating). On a 2-core machine already busy
- * with other work it costs instead (4.8 s with, 4.0 s without), but an annotator's machine importing a
- * file is rarely that busy; one core alone gets no worker.
- */
-const parallelByDefault = (big: boolean) => {
-  // ARBITER_IMPORT_WORKER=on|off overrides the guess (for machines where it guesses wrong, and tests).
-  const forced = process.env.ARBITER_IMPORT_WORKER;
-  if (forced === 'on' || forced === 'off') return forced === 'on';
-  return big && availableParallelism() > 1;
-};
 /** Chunks handed to the worker ahead of the one being written: enough to keep both threads busy. */
 const IN_FLIGHT = 3;
 
@@ -92,23 +69,7 @@ export interface ImportLinesResult {
   formatReason: string;
 }
 
-async function* lineChunks(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<Chunk> {
-  if (Array.isArray(lines)) {
-    for (let i = 0; i < lines.length; i += CHUNK_LINES) yield { lines: lines.slice(i, i + CHUNK_LINES) };
-    return;
-  }
-  let batch: string[] = [];
-  for await (const line of lines) {
-    batch.push(line);
-    if (batch.length === CHUNK_LINES) {
-      yield { lines: batch };
-      batch = [];
-    }
-  }
-  if (batch.length) yield { lines: batch };
-}
-
-interface ImportRun {
+export interface ImportRun {
   project: string;
   fileName: string;
   format: 'auto' | ImportFormat;
@@ -129,7 +90,8 @@ export async function importLines(db: Db, opts: ImportLinesOptions): Promise<Imp
   return runImport(db, { ...opts, parallel: opts.parallel ?? parallelByDefault(big), waitForWorker: opts.parallel === true || process.env.ARBITER_IMPORT_WORKER === 'on', chunks: lineChunks(opts.lines), sha256: () => opts.sha256 });
 }
 
-async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
+/** An import of any input: chunks of lines, however they were read (importLines, import/file.ts importFile). */
+export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
   const errors: LineError[] = [];
   const rejects: string[] = [];
   let format: ImportFormat | null = opts.format === 'auto' ? null : opts.format;
@@ -463,161 +425,4 @@ async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesResult> {
     rejects,
     formatReason,
   };
-}
-
-interface Judged {
-  draft: RevisionDraft;
-  judgement: SourceJudgement;
-}
-
-/**
- * Turns a file's judgements into revision drafts: who judged (the `source` annotator, or one of the file's
- * own annotators, kind source) and, for ratings, the rubric version they are under: the file's rubric is
- * saved as a project rubric (its newest version kept when the criteria are the same), once per import.
- * It is saved with the first ratings written, so an import that fails later leaves it, with no label.
- */
-function judgeResolver(db: Db, projectId: number) {
-  const annotators = new Map<string, number>();
-  const versions = new Map<string, { id: number; version: number }>();
-  return {
-    draft(project: number, itemId: number, judgement: SourceJudgement, createdAt: string): RevisionDraft {
-      const name = judgement.annotator ?? SOURCE_ANNOTATOR;
-      let annotatorId = annotators.get(name);
-      if (annotatorId === undefined) annotators.set(name, (annotatorId = ensureAnnotator(db, name, 'source').id));
-      let body = judgement.body;
-      let rubricVersionId: number | null = null;
-      if (judgement.rubric) {
-        const key = JSON.stringify(judgement.rubric);
-        let version = versions.get(key);
-        if (!version) {
-          const saved = saveRubricVersion(db, projectId, judgement.rubric.name, judgement.rubric.criteria).version;
-          versions.set(key, (version = { id: saved.id, version: saved.version }));
-        }
-        rubricVersionId = version.id;
-        const { ratings, ...rest } = body;
-        body = { ratings, rubric: judgement.rubric.name, rubric_version: version.version, ...rest };
-      }
-      return {
-        projectId: project,
-        itemId,
-        annotatorId,
-        createdAt,
-        task: judgement.task,
-        choice: judgement.choice ?? null,
-        strength: judgement.strength ?? null,
-        ranking: judgement.ranking ?? null,
-        rubricVersionId,
-        body,
-        done: true,
-      };
-    },
-  };
-}
-
-export interface ImportFileOptions {
-  path: string;
-  /** How error messages name the file (FILE:LINE): its path unless given (an upload's original name). */
-  displayName?: string;
-  project: string;
-  format?: 'auto' | ImportFormat;
-  skipInvalid?: boolean;
-  createProject?: boolean;
-  onProgress?: (linesRead: number) => void;
-  /** Asked between chunks: true removes what the import wrote and rejects with a 'cancelled' error. */
-  isCancelled?: () => boolean;
-  /** Prepare records in a worker thread (the result is the same): by default for big files on 3+ cores. */
-  parallel?: boolean;
-}
-
-export function rejectsPath(path: string): string {
-  return `${path}.rejects.jsonl`;
-}
-
-/** Imports a JSONL file; with skipInvalid, the rejected lines are written to `<path>.rejects.jsonl`. */
-export async function importFile(db: Db, opts: ImportFileOptions): Promise<ImportSummary & { errors: LineError[]; formatReason: string }> {
-  const hash = createHash('sha256');
-  let sha256: string | null = null;
-  const result = await runImport(db, {
-    project: opts.project,
-    fileName: opts.displayName ?? opts.path,
-    format: opts.format ?? 'auto',
-    skipInvalid: opts.skipInvalid ?? false,
-    createProject: opts.createProject ?? false,
-    onProgress: opts.onProgress,
-    isCancelled: opts.isCancelled,
-    parallel: opts.parallel ?? parallelByDefault((await stat(opts.path)).size >= PARALLEL_MIN_BYTES),
-    waitForWorker: opts.parallel === true || process.env.ARBITER_IMPORT_WORKER === 'on',
-    chunks: fileChunks(opts.path, hash, opts.displayName ?? opts.path),
-    sha256: () => (sha256 ??= hash.digest('hex')),
-  });
-  let rejectsFile: string | null = null;
-  if (result.rejects.length) {
-    rejectsFile = rejectsPath(opts.path);
-    await writeFile(rejectsFile, `${result.rejects.join('\n')}\n`, 'utf8');
-  }
-  return { ...result.summary, rejectsFile, errors: result.errors, formatReason: result.formatReason };
-}
-
-/**
- * What the import dialog shows before importing: the detected format and why, the first records as
- * they will be stored, and every bad line in the head. A last line without its line end may have been
- * cut off by the caller; it is ignored unless it parses, or unless it is the only line: a record longer
- * than the head (5 MB of response, say) is then told by the fields it begins with.
- */
-export function previewHead(head: string, format: 'auto' | ImportFormat, maxRecords = 5): PreviewResult {
-  const lines = head.split('\n');
-  let cut: { line: number; text: string } | null = null;
-  if (!head.endsWith('\n')) {
-    const last = lines[lines.length - 1]!;
-    try {
-      JSON.parse(last);
-    } catch {
-      lines.pop();
-      cut = { line: lines.length + 1, text: lines.length === 0 && last.charCodeAt(0) === 0xfeff ? last.slice(1) : last };
-    }
-  } else lines.pop();
-  const entries: HeadLine[] = [];
-  lines.forEach((raw, i) => {
-    let text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (i === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.trim() === '') return;
-    let value: Record<string, unknown> | RecordError;
-    try {
-      value = parseJson(text);
-    } catch (error) {
-      value = error as RecordError;
-    }
-    entries.push({ line: i + 1, text, value });
-  });
-  const detection: LinesGuess = entries.length === 0 && cut && cut.text.trim() !== '' ? detectCutLine(cut) : detectLines(entries.slice(0, DETECT_RECORDS));
-  const chosen = format === 'auto' ? detection.format : format;
-  const reason = format === 'auto' ? detection.reason : `${format}: given${detection.format && detection.format !== format ? ` (auto-detection says ${detection.reason})` : ''}`;
-  const result: PreviewResult = { detected: detection.format, format: chosen, reason, records: [], errors: [], linesRead: lines.length };
-  if (!chosen) return result;
-  const parse = PARSERS[chosen];
-  const show = (line: number, parsed: ParsedRecord) => {
-    if (result.records.length < maxRecords)
-      result.records.push({ line, prompt: displayText(parsed.draft.prompt), responses: parsed.draft.responses.map((r) => displayText(r.content)), choice: parsed.preference });
-  };
-  const group = GROUPS[chosen];
-  if (group) {
-    // Rows grouped into items as the import will (the head's last group may be cut short).
-    const grouper = new Grouper(parse, group);
-    const emitted = entries.flatMap((entry) => grouper.add({ line: entry.line, text: entry.text }, entry.value));
-    for (const e of [...emitted, ...grouper.flush()]) {
-      if ('error' in e) result.errors.push({ line: e.error.line, reason: e.error.reason });
-      else show(e.lines[0]!.line, e.parsed);
-    }
-    return result;
-  }
-  for (const entry of entries) {
-    try {
-      if (entry.value instanceof RecordError) throw entry.value;
-      show(entry.line, parse(entry.value));
-    } catch (error) {
-      if (!(error instanceof RecordError)) throw error;
-      result.errors.push({ line: entry.line, reason: error.message });
-    }
-  }
-  return result;
 }

@@ -8,8 +8,9 @@
 // resolve.ts and resolveRatings.ts decide which label counts, chain.ts what a step export keeps of a
 // chain, rubricTotals.ts what ratings add up to, keep.ts what a record keeps of its own shape.
 export { detectFormat } from './detect';
-export { importFile, importLines, previewHead, rejectsPath, PARSERS, DETECT_RECORDS } from './importer';
-export type { ImportFileOptions, ImportLinesOptions, ImportLinesResult } from './importer';
+export { importLines, previewHead, PARSERS, DETECT_RECORDS } from './importer';
+export type { ImportLinesOptions, ImportLinesResult } from './importer';
+export { importFile, rejectsPath, type ImportFileOptions } from './import/file';
 export { exportProject, PAIR_ENCODERS } from './exporter';
 export type { ExportOptions } from './exporter';
 export { importLabelsFile, importLabelsLines, encodeLabel } from './labels';
