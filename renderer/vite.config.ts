@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
-import { META_CONTENT_SECURITY_POLICY } from '../shared/csp';
+import { META_CONTENT_SECURITY_POLICY } from '../shared/csp.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
