@@ -1,10 +1,16 @@
 #!/usr/bin/env node
-// Writes resources/demo/pairs.jsonl: the demo project's 50 pairs (Arbiter item format). Deterministic.
+// Writes the demo project, deterministically, into resources/demo/:
+// - items.jsonl (Arbiter item format): 50 pairs (Compare), 4 items of three or four responses (Rank),
+//   6 chains of thought with their steps and a reference answer (Steps) and 2 single answers (Verdict);
+// - seed.json: a rubric put in force, and two annotators' labels (ana and ben) that agree on most items and
+//   disagree on a few, so the review queue and the agreement dashboard have something to show.
+// electron/core/demo.ts loads both on a first launch. Pairs come first and are most of the items, so the
+// demo opens on Compare.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'resources', 'demo', 'pairs.jsonl');
+const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'resources', 'demo');
 const items = [];
 const add = (id, prompt, a, b, meta = {}, reference = undefined) =>
   items.push({ id, prompt, responses: [{ text: a[0], model: a[1] }, { text: b[0], model: b[1] }], ...(reference ? { reference } : {}), metadata: meta });
@@ -81,5 +87,110 @@ for (let k = 0; items.length < 50; k++) {
   const [a, b] = k % 2 === 0 ? [[good, 'model-a'], [bad, 'model-b']] : [[bad, 'model-b'], [good, 'model-a']];
   add(`demo-${String(items.length + 1).padStart(3, '0')}`, prompt, a, b, { source: 'demo', topic: 'math' }, String(total));
 }
-writeFileSync(out, items.map((item) => JSON.stringify(item)).join('\n') + '\n');
-console.log(`wrote ${items.length} items to ${out}`);
+// Three or four responses to rank.
+const rank = (id, prompt, responses, meta) => items.push({ id, prompt, responses: responses.map(([text, model]) => ({ text, model })), metadata: { source: 'demo', ...meta } });
+rank('demo-rank-1', 'Why is the sky blue? Answer for a curious ten-year-old, in two or three sentences.', [
+  ['Sunlight is made of every colour. Air scatters the **short, blue waves** far more than the long red ones, so blue light reaches your eyes from every part of the sky.', 'model-a'],
+  ['The sky is blue because it reflects the ocean.', 'model-b'],
+  ['Light from the Sun bumps into tiny bits of air. Blue light bounces around the most — a bit like a pinball — so when you look up, blue is coming at you from everywhere.\n\nAt sunset the light travels through more air, the blue gets scattered away, and you see reds and oranges.', 'model-c'],
+  ['Because of *Rayleigh scattering*: the scattered intensity goes as $1/\\lambda^4$, so shorter wavelengths (blue) scatter about 5.5× more than red.', 'model-d'],
+], { topic: 'science' });
+rank('demo-rank-2', 'Name a good first programming language and say why in one sentence.', [
+  ['Python: its syntax reads like English, so you learn ideas, not punctuation.', 'model-a'],
+  ['Assembly, to learn how computers really work.', 'model-b'],
+  ['JavaScript, because it runs in every browser you already have.', 'model-c'],
+], { topic: 'code' });
+rank('demo-rank-3', 'Suggest a title for a blog post about learning to bake bread at home.', [
+  ['*Flour, Water, Patience: My First Year of Home Baking*', 'model-a'],
+  ['Bread', 'model-b'],
+  ['*The Loaf Lessons: What Sourdough Taught Me About Failing Well*', 'model-c'],
+  ['How I Learned to Bake Bread at Home: A Blog Post', 'model-d'],
+], { topic: 'writing' });
+rank('demo-rank-4', 'What is 15% of 80?', [
+  ['15% of 80 = 0.15 × 80 = **12**.', 'model-a'],
+  ['10% of 80 is 8 and 5% is 4, so 15% is **12**.', 'model-b'],
+  ['15% of 80 is 15.', 'model-c'],
+], { topic: 'math' });
+
+// Chains of thought with their own steps (as PRM800K gives them) and a reference answer: the step screen.
+const chain = (id, prompt, steps, reference) =>
+  items.push({ id, prompt, responses: [{ text: steps.join('\n'), model: 'model-a', steps }], reference, metadata: { source: 'demo', topic: 'math' } });
+chain('demo-chain-1', 'A shop sells pencils at 3 for $0.75. How much do 10 pencils cost?', [
+  'One pencil costs $0.75 ÷ 3 = $0.25.',
+  'Ten pencils cost 10 × $0.25 = $2.50.',
+  '# Answer\n\n$2.50',
+], '$2.50');
+chain('demo-chain-2', 'Solve for $x$: $2x + 6 = 20$.', [
+  'Subtract 6 from both sides: $2x = 14$.',
+  'Divide both sides by 2: $x = 8$.',
+  '# Answer\n\n8',
+], '7');
+chain('demo-chain-3', 'A rectangle is 7 cm long and 4 cm wide. What is its perimeter?', [
+  'The perimeter of a rectangle is $2(l + w)$.',
+  '$2(7 + 4) = 2 × 11 = 22$.',
+  '# Answer\n\n22 cm',
+], '22 cm');
+chain('demo-chain-4', 'How many minutes are there in $3\\tfrac{1}{2}$ hours?', [
+  'One hour has 60 minutes.',
+  '$3 × 60 = 180$ minutes.',
+  'Half an hour is 30 minutes, so $180 + 30 = 200$ minutes.',
+  '# Answer\n\n200',
+], '210');
+chain('demo-chain-5', 'The sum of two consecutive integers is 41. What are they?', [
+  'Call them $n$ and $n + 1$.',
+  'Then $n + (n + 1) = 41$, so $2n + 1 = 41$.',
+  '$2n = 40$, so $n = 20$.',
+  '# Answer\n\n20 and 21',
+], '20 and 21');
+chain('demo-chain-6', 'A train travels 180 km in 2 hours 30 minutes. What is its average speed?', [
+  '2 hours 30 minutes is 2.3 hours.',
+  '$180 ÷ 2.3 ≈ 78.3$ km/h.',
+  '# Answer\n\nabout 78 km/h',
+], '72 km/h');
+
+// Single answers without steps: good or bad, on the Verdict screen.
+const single = (id, prompt, text) => items.push({ id, prompt, responses: [{ text, model: 'model-b' }], metadata: { source: 'demo', topic: 'facts' } });
+single('demo-single-1', 'What is the boiling point of water at sea level, in °C?', 'Water boils at **100 °C** at sea level (212 °F).');
+single('demo-single-2', 'Who wrote *Pride and Prejudice*?', '*Pride and Prejudice* was written by Charlotte Brontë in 1813.');
+
+writeFileSync(join(dir, 'items.jsonl'), items.map((item) => JSON.stringify(item)).join('\n') + '\n');
+
+// The rubric in force, and two annotators' labels. Choices are in source order (A is the first response);
+// rankings are groups of response indexes, best first; step ratings are +1 / 0 / -1 up to the first error.
+const seed = {
+  rubric: {
+    name: 'demo',
+    criteria: [
+      { key: 'correct', description: 'Is everything the response states **true**?', scale: { type: 'binary' }, weight: 2, required: true, hotkey: 'c' },
+      { key: 'helpful', description: 'How well does it answer what was asked (1: not at all, 5: fully)?', scale: { type: 'likert', min: 1, max: 5 }, weight: 1, required: false, hotkey: 'h' },
+      { key: 'tone', description: 'The tone for the asker.', scale: { type: 'categories', values: ['too terse', 'right', 'too wordy'] }, weight: 0, required: false },
+    ],
+  },
+  labels: [
+    // Pairs: agreement on most, three disagreements (the review queue's first items).
+    ...['demo-001', 'demo-003', 'demo-004', 'demo-008', 'demo-012', 'demo-014'].flatMap((item) => [
+      { annotator: 'ana', task: 'pairwise', item, choice: item === 'demo-004' ? 'B' : 'A', strength: 2 },
+      { annotator: 'ben', task: 'pairwise', item, choice: item === 'demo-004' ? 'B' : 'A', strength: item === 'demo-008' ? 3 : 2 },
+    ]),
+    { annotator: 'ana', task: 'pairwise', item: 'demo-009', choice: 'A', strength: 1 },
+    { annotator: 'ben', task: 'pairwise', item: 'demo-009', choice: 'B', strength: 1 },
+    { annotator: 'ana', task: 'pairwise', item: 'demo-016', choice: 'A', strength: 2 },
+    { annotator: 'ben', task: 'pairwise', item: 'demo-016', choice: 'tie', strength: null },
+    { annotator: 'ana', task: 'pairwise', item: 'demo-017', choice: 'tie', strength: null },
+    { annotator: 'ben', task: 'pairwise', item: 'demo-017', choice: 'B', strength: 2 },
+    // Rankings: the same best, different orders below it.
+    { annotator: 'ana', task: 'ranking', item: 'demo-rank-1', ranking: [[0], [3], [2], [1]] },
+    { annotator: 'ben', task: 'ranking', item: 'demo-rank-1', ranking: [[2], [0, 3], [1]] },
+    // Steps: both find the error in chain 2; on chain 4 they put the first error at different steps.
+    { annotator: 'ana', task: 'steps', item: 'demo-chain-2', ratings: [1, -1, null], firstError: 1 },
+    { annotator: 'ben', task: 'steps', item: 'demo-chain-2', ratings: [1, -1, null], firstError: 1 },
+    { annotator: 'ana', task: 'steps', item: 'demo-chain-4', ratings: [1, 1, -1, null], firstError: 2 },
+    { annotator: 'ben', task: 'steps', item: 'demo-chain-4', ratings: [1, -1, null, null], firstError: 1 },
+    // Verdicts: they disagree on one answer.
+    { annotator: 'ana', task: 'verdict', item: 'demo-single-2', verdict: 'bad' },
+    { annotator: 'ben', task: 'verdict', item: 'demo-single-2', verdict: 'good' },
+  ],
+};
+writeFileSync(join(dir, 'seed.json'), JSON.stringify(seed, null, 2) + '\n');
+const count = (n) => items.filter((i) => i.responses.length === n).length;
+console.log(`wrote ${items.length} items (${count(2)} pairs, ${items.length - count(2) - count(1)} to rank, ${count(1)} single responses) and ${seed.labels.length} labels to ${dir}`);

@@ -5,11 +5,13 @@ import { join } from 'node:path';
 import { importFile } from './formats/index';
 import { appRoot } from './paths';
 import { scoreProjectInline } from './scorer/index';
+import { seedDemoLabels } from './demo';
 import { ArbiterService } from './service';
+import type { ServiceOptions } from './service/context';
 import { openDb, type Db, type OpenOptions } from './store/db';
 import { deleteProjectRows, deletingProjects, listProjects } from './store/projects';
 
-export const DEMO_PROJECT = 'Demo — pairwise';
+export const DEMO_PROJECT = 'Demo';
 
 export function appVersion(): string {
   try {
@@ -30,14 +32,22 @@ export function defaultAnnotatorName(): string {
 export const DEMO_MODELS = ['demo-outcome', 'demo-process'];
 
 /**
- * On a database with no projects, adds the demo project shipped in resources/demo, with the demo
- * reward models scored over it so pre-labels show from the first item.
+ * On a database with no projects, adds the demo project shipped in resources/demo (every kind of item, a
+ * rubric in force, two annotators' labels: see scripts/gen-demo-data.mjs), with the demo reward models
+ * scored over it so pre-labels show from the first item.
  */
-export async function seedDemo(db: Db, dbPath: string): Promise<boolean> {
+export async function seedDemo(db: Db, dbPath: string, service: ArbiterService): Promise<boolean> {
   if (process.env.ARBITER_NO_DEMO === '1' || listProjects(db).length > 0) return false;
-  const demo = join(appRoot(), 'resources', 'demo', 'pairs.jsonl');
+  const dir = join(appRoot(), 'resources', 'demo');
+  const demo = join(dir, 'items.jsonl');
   if (!existsSync(demo)) return false;
   await importFile(db, { path: demo, project: DEMO_PROJECT, format: 'arbiter', skipInvalid: false, createProject: true });
+  try {
+    await seedDemoLabels(service, DEMO_PROJECT, join(dir, 'seed.json'));
+  } catch (error) {
+    // The demo stays usable without its sample labels; say why they are missing.
+    console.error(`Arbiter: the demo's sample labels could not be added: ${(error as Error).message}`);
+  }
   const dirs = DEMO_MODELS.map((name) => join(appRoot(), 'resources', 'models', name)).filter((dir) => existsSync(dir));
   try {
     if (dirs.length) await scoreProjectInline({ dbPath, project: DEMO_PROJECT, dirs, provider: 'cpu' });
@@ -52,6 +62,9 @@ export async function openApp(dbPath: string, transport: 'ipc' | 'http', options
   const db = openDb(dbPath, options);
   // A project delete the last run did not finish goes on in the background.
   for (const id of deletingProjects(db)) void deleteProjectRows(db, id).catch(() => undefined);
-  await seedDemo(db, dbPath);
-  return new ArbiterService(db, { dbPath, transport, version: appVersion(), defaultAnnotator: defaultAnnotatorName() });
+  const serviceOptions: ServiceOptions = { dbPath, transport, version: appVersion(), defaultAnnotator: defaultAnnotatorName() };
+  const service = new ArbiterService(db, serviceOptions);
+  // `npm start` asks for the demo it made to open ready to label (ARBITER_OPEN_DEMO=1, set by scripts/start.mjs).
+  if ((await seedDemo(db, dbPath, service)) && process.env.ARBITER_OPEN_DEMO === '1') serviceOptions.openProject = DEMO_PROJECT;
+  return service;
 }

@@ -9,9 +9,10 @@ import { Header } from './components/Header';
 import { ShortcutsOverlay } from './components/ShortcutsOverlay';
 import { pageDirection, scrollByPage, scrollsItself, useGlobalKeys } from './components/keys';
 import { useTheme } from './components/theme';
-import { useRoute, type Route } from './route';
+import { parseRoute, useRoute, type Route } from './route';
 import { useProgress } from './useProgress';
 import { ProjectPicker } from './features/projects/ProjectPicker';
+import { NoSuchPage, OpenProject } from './features/projects/OpenProject';
 import { CompareScreen } from './features/compare/CompareScreen';
 import { DatasetsScreen } from './features/datasets/DatasetsScreen';
 import { ModelsScreen } from './features/models/ModelsScreen';
@@ -24,6 +25,7 @@ import { GuidelinesDrawer } from './features/guidelines/GuidelinesDrawer';
 import { useJobs } from './features/models/useJobs';
 
 const ANNOTATOR_KEY = 'arbiter.annotator';
+const OPENED_ON_START = 'arbiter.openedOnStart';
 
 /**
  * The page keys on screens that scroll as a whole page (projects, datasets, models): with nothing
@@ -52,7 +54,7 @@ export function App() {
   const [settings, setSettings] = useState<ProjectSettings | null>(null);
   const [settingsError, setSettingsError] = useState<string | null>(null);
   const jobs = useJobs();
-  const project = route.name === 'start' ? null : route.project;
+  const project = route.name === 'start' ? null : route.name === 'unknown' ? (route.project ?? null) : route.project;
   // The guidelines drawer belongs to the labeling screens; it closes on the others.
   const labelingScreen = route.name === 'compare' || route.name === 'steps' || route.name === 'rank' || route.name === 'verdict';
   useEffect(() => {
@@ -65,9 +67,14 @@ export function App() {
       .then((info) => {
         setAppInfo(info);
         setAnnotatorState((current) => current || info.defaultAnnotator || 'annotator');
+        // First launch from `npm start`: the demo it just made opens ready to label (once per window).
+        if (info.openProject && !sessionStorage.getItem(OPENED_ON_START) && parseRoute(location.hash).name === 'start') {
+          sessionStorage.setItem(OPENED_ON_START, '1');
+          navigate({ name: 'open', project: info.openProject }, true);
+        }
       })
       .catch((error) => setFatal(errorMessage(error)));
-  }, []);
+  }, [navigate]);
 
   const setAnnotator = useCallback((name: string) => {
     const trimmed = name.trim();
@@ -126,12 +133,9 @@ export function App() {
     if (overlay) return;
     if (scrollWholeScreen(event, route)) return;
     if (!project) return;
+    // The screens' own keys (c, n, p, u, d, i, m, q) are the header tabs' (ScreenTabs).
     if (event.key === 'g' && labelingScreen) setGuidelines((open) => !open);
     else if (event.key === 'b' && prelabelMode) setPrelabelMode(prelabelMode === 'blind' ? 'assist' : 'blind');
-    else if (event.key === 'c' && route.name !== 'compare') navigate({ name: 'compare', project });
-    else if (event.key === 'd' && route.name !== 'datasets') navigate({ name: 'datasets', project });
-    else if (event.key === 'm' && route.name !== 'models') navigate({ name: 'models', project });
-    else if (event.key === 'q' && route.name !== 'review') navigate({ name: 'review', project });
   });
 
   const job = project ? (jobs.byProject.get(project) ?? null) : null;
@@ -179,6 +183,10 @@ export function App() {
           </div>
         ) : !annotator ? null : route.name === 'start' ? (
           <ProjectPicker />
+        ) : route.name === 'open' ? (
+          <OpenProject key={`o:${route.project}`} project={route.project} />
+        ) : route.name === 'unknown' ? (
+          <NoSuchPage hash={route.hash} project={route.project ?? null} />
         ) : route.name === 'datasets' ? (
           <DatasetsScreen key={`d:${route.project}`} project={route.project} />
         ) : route.name === 'models' ? (

@@ -12,7 +12,8 @@ export interface Shell {
   appInfo: AppInfo | null;
   annotator: string;
   setAnnotator(name: string): void;
-  navigate(route: Route): void;
+  /** `replace`: the new address takes the old one's place in the history. */
+  navigate(route: Route, replace?: boolean): void;
   /** Shortcuts are off while an overlay has the keyboard. */
   keysEnabled: boolean;
   /** Asks the header to re-read the progress figures (after an import, say). */

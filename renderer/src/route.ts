@@ -4,6 +4,10 @@ import { REVIEW_TASKS, type ReviewTask } from '../../shared/api';
 
 export type Route =
   | { name: 'start' }
+  /** A project's address with no screen: it opens on the screen its items need (the project's opensOn). */
+  | { name: 'open'; project: string }
+  /** An address Arbiter does not know: the screen says so, with a way back. */
+  | { name: 'unknown'; hash: string; project?: string }
   | { name: 'compare'; project: string; itemId?: number }
   /** The step screen: one response's chain, rated step by step (response: source-order index). */
   | { name: 'steps'; project: string; itemId?: number; response?: number }
@@ -24,36 +28,56 @@ export type Route =
   | { name: 'review'; project: string; itemId?: number; task?: ReviewTask; tab?: 'queue' | 'agreement' };
 
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
-  if (parts[0] !== 'p' || !parts[1]) return { name: 'start' };
-  const project = parts[1];
-  if (parts[2] === 'datasets') return { name: 'datasets', project };
-  if (parts[2] === 'models') return { name: 'models', project };
-  if (parts[2] === 'rubrics') return { name: 'rubrics', project };
-  if (parts[2] === 'guidelines') return { name: 'guidelines', project };
-  if (parts[2] === 'item' && parts[3] && /^\d+$/.test(parts[3])) return { name: 'compare', project, itemId: Number(parts[3]) };
-  if (parts[2] === 'review') return parseReview(project, parts.slice(3));
-  if (parts[2] === 'steps' || parts[2] === 'rank' || parts[2] === 'verdict') {
-    const itemId = parts[3] === 'item' && parts[4] && /^\d+$/.test(parts[4]) ? Number(parts[4]) : undefined;
-    if (parts[2] !== 'steps') return { name: parts[2], project, itemId };
-    const response = parts[5] === 'r' && parts[6] && /^\d+$/.test(parts[6]) ? Number(parts[6]) : undefined;
-    return { name: 'steps', project, itemId, response };
+  let parts: string[];
+  try {
+    parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return { name: 'unknown', hash };
   }
-  return { name: 'compare', project };
+  // The token fragment the host prints (#token=…) is read and removed at start-up: the project list.
+  if (parts.length === 0 || (parts.length === 1 && parts[0]!.startsWith('token='))) return { name: 'start' };
+  if (parts[0] !== 'p' || !parts[1]) return { name: 'unknown', hash };
+  const project = parts[1];
+  const route = projectRoute(project, parts.slice(2));
+  return route ?? { name: 'unknown', hash, project };
 }
 
-function parseReview(project: string, rest: string[]): Route {
+const isId = (part: string | undefined) => part !== undefined && /^\d+$/.test(part);
+
+/** The screen of a project address (`rest`: what follows #/p/<project>/), or null for one Arbiter does not know. */
+function projectRoute(project: string, rest: string[]): Route | null {
+  const [screen, ...more] = rest;
+  if (screen === undefined) return { name: 'open', project };
+  if (screen === 'datasets' || screen === 'models' || screen === 'rubrics' || screen === 'guidelines') return more.length ? null : { name: screen, project };
+  if (screen === 'compare') return more.length ? null : { name: 'compare', project };
+  if (screen === 'item') return isId(more[0]) && more.length === 1 ? { name: 'compare', project, itemId: Number(more[0]) } : null;
+  if (screen === 'review') return parseReview(project, more);
+  if (screen === 'steps' || screen === 'rank' || screen === 'verdict') {
+    if (more.length === 0) return { name: screen, project };
+    if (more[0] !== 'item' || !isId(more[1])) return null;
+    const itemId = Number(more[1]);
+    if (screen !== 'steps') return more.length === 2 ? { name: screen, project, itemId } : null;
+    if (more.length === 2) return { name: 'steps', project, itemId };
+    return more[2] === 'r' && isId(more[3]) && more.length === 4 ? { name: 'steps', project, itemId, response: Number(more[3]) } : null;
+  }
+  return null;
+}
+
+function parseReview(project: string, rest: string[]): Route | null {
   const task = REVIEW_TASKS.find((t) => t === rest[0]);
   if (task) rest = rest.slice(1);
   const byTask = task && task !== 'pairwise' ? { task } : {};
   if (rest[0] === 'item' && rest[1] && /^\d+$/.test(rest[1])) return { name: 'review', project, ...byTask, itemId: Number(rest[1]) };
-  if (rest[0] === 'agreement') return { name: 'review', project, tab: 'agreement' };
+  if (rest[0] === 'agreement' && rest.length === 1 && !task) return { name: 'review', project, tab: 'agreement' };
+  if (rest.length) return null;
   return { name: 'review', project, ...byTask };
 }
 
 export function routeHash(route: Route): string {
   if (route.name === 'start') return '#/';
+  if (route.name === 'unknown') return route.hash;
   const base = `#/p/${encodeURIComponent(route.project)}`;
+  if (route.name === 'open') return base;
   if (route.name === 'review') {
     if (route.tab === 'agreement' && !route.itemId) return `${base}/review/agreement`;
     const task = route.task && route.task !== 'pairwise' ? `/${route.task}` : '';
@@ -67,10 +91,10 @@ export function routeHash(route: Route): string {
     const response = route.name === 'steps' && route.itemId && route.response !== undefined ? `/r/${route.response}` : '';
     return `${base}/${route.name}${item}${response}`;
   }
-  return route.itemId ? `${base}/item/${route.itemId}` : base;
+  return route.itemId ? `${base}/item/${route.itemId}` : `${base}/compare`;
 }
 
-export function useRoute(): [Route, (route: Route) => void] {
+export function useRoute(): [Route, (route: Route, replace?: boolean) => void] {
   const [route, setRoute] = useState<Route>(() => parseRoute(location.hash));
   useEffect(() => {
     const onHash = () => setRoute(parseRoute(location.hash));
@@ -81,9 +105,10 @@ export function useRoute(): [Route, (route: Route) => void] {
       window.removeEventListener('popstate', onHash);
     };
   }, []);
-  const navigate = useCallback((next: Route) => {
+  /** `replace`: the new address takes the old one's place in the history (a project opening on its screen). */
+  const navigate = useCallback((next: Route, replace = false) => {
     const hash = routeHash(next);
-    if (location.hash !== hash) history.pushState(null, '', hash);
+    if (location.hash !== hash) history[replace ? 'replaceState' : 'pushState'](null, '', hash);
     setRoute(next);
   }, []);
   return [route, navigate];

@@ -10,6 +10,8 @@ export interface AppInfo {
   version: string;
   transport: 'ipc' | 'http';
   defaultAnnotator: string;
+  /** A project to open on start: the demo `npm start` made on this launch (null otherwise). */
+  openProject?: string | null;
 }
 
 export interface AppOutputs {

@@ -8,6 +8,7 @@ export function appHandlers({ options }: ServiceContext): FeatureHandlers<'appIn
       version: options.version,
       transport: options.transport,
       defaultAnnotator: options.defaultAnnotator,
+      openProject: options.openProject ?? null,
     }),
   };
 }

@@ -9,6 +9,8 @@ export interface ServiceOptions {
   transport: 'ipc' | 'http';
   version: string;
   defaultAnnotator: string;
+  /** A project the window opens on start (the demo made on a first `npm start`). */
+  openProject?: string;
 }
 
 export interface ServiceContext {

@@ -5,7 +5,7 @@ import type { ThemeMode } from './theme';
 import type { Progress } from '../context';
 import type { Route } from '../route';
 import { Kbd } from './Kbd';
-import { RankingTabs } from '../features/rankings/ScreenTabs';
+import { ScreenTabs } from '../features/rankings/ScreenTabs';
 
 interface Props {
   route: Route;
@@ -35,12 +35,12 @@ export function jobFraction(job: JobInfo): number {
 }
 
 export function Header({ route, annotator, progress, prelabels, onPrelabels, prelabelsError, job, theme, onTheme, onShortcuts, navigate }: Props) {
-  const project = route.name === 'start' ? null : route.project;
+  const project = route.name === 'start' ? null : route.name === 'unknown' ? (route.project ?? null) : route.project;
   const pct = progress && progress.total > 0 ? Math.round((progress.labeled / progress.total) * 100) : 0;
   const tab = (active: boolean) =>
     `rounded px-2 py-1 text-[13px] ${active ? 'bg-surface-2 text-fg font-medium' : 'text-muted hover:text-fg'}`;
   return (
-    <header className="flex h-11 shrink-0 items-center gap-3 border-b border-line bg-surface px-3 whitespace-nowrap" data-testid="header">
+    <header className="flex min-h-11 shrink-0 flex-wrap items-center gap-x-3 border-b border-line bg-surface px-3 whitespace-nowrap xl:h-11 xl:flex-nowrap" data-testid="header">
       <button className="text-[14px] font-semibold tracking-tight text-fg" onClick={() => navigate({ name: 'start' })} title="Projects">
         Arbiter
       </button>
@@ -50,37 +50,12 @@ export function Header({ route, annotator, progress, prelabels, onPrelabels, pre
           <span className="max-w-[12ch] truncate text-[13px] font-medium md:max-w-[28ch]" title={project} data-testid="header-project">
             {project}
           </span>
-          <nav className="ml-1 flex items-center gap-1" aria-label="Screens">
-            <button className={tab(route.name === 'compare')} onClick={() => navigate({ name: 'compare', project })}>
-              Compare <Kbd className="ml-1 hidden md:inline-flex">c</Kbd>
-            </button>
-            <RankingTabs route={route} project={project} tab={tab} navigate={navigate} />
-            <button className={tab(route.name === 'datasets')} onClick={() => navigate({ name: 'datasets', project })}>
-              Datasets <Kbd className="ml-1 hidden md:inline-flex">d</Kbd>
-            </button>
-            <button
-              className={tab(route.name === 'rubrics' || route.name === 'guidelines')}
-              onClick={() => navigate({ name: 'rubrics', project })}
-              title="Rubrics (criteria, versions) and guidelines"
-              data-testid="tab-rubrics"
-            >
-              Rubric
-            </button>
-            <button className={tab(route.name === 'models')} onClick={() => navigate({ name: 'models', project })} data-testid="tab-models">
-              Models <Kbd className="ml-1 hidden md:inline-flex">m</Kbd>
-            </button>
-            <button
-              className={tab(route.name === 'review')}
-              onClick={() => navigate({ name: 'review', project })}
-              title="Team review: where people disagree, adjudication, agreement figures (q)"
-              data-testid="tab-review"
-            >
-              Review <Kbd className="ml-1 hidden md:inline-flex">q</Kbd>
-            </button>
+          <nav className="order-last -mx-1 flex w-[calc(100%+0.5rem)] items-center gap-1 overflow-x-auto border-t border-line py-1 xl:order-none xl:mx-0 xl:ml-1 xl:w-auto xl:min-w-0 xl:flex-1 xl:border-t-0 xl:py-0" aria-label="Screens">
+            <ScreenTabs route={route} project={project} tab={tab} navigate={navigate} />
           </nav>
         </>
       )}
-      <div className="ml-auto flex items-center gap-3 text-[13px]">
+      <div className="ml-auto flex h-11 items-center gap-3 text-[13px]">
         {project && progress && (
           <div className="flex items-center gap-2" title={`${progress.labeled} of ${progress.total} items labeled by ${annotator}`} data-testid="progress">
             <div className="hidden h-1.5 w-28 overflow-hidden 2xl:block rounded-full bg-surface-2 ring-1 ring-line" aria-hidden>

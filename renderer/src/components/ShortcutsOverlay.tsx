@@ -106,11 +106,14 @@ const READING: Shortcut[] = [
   [[['v']], 'Show / hide the label the file carried'],
 ];
 
+/** The screens' keys, as the header's tabs show them (features/rankings/ScreenTabs.tsx). */
 const ANYWHERE: Shortcut[] = [
-  [[['c']], 'Compare screen'],
+  [[['c']], 'Compare screen (two responses)'],
   [[['n']], 'Rank screen (three or more responses)'],
+  [[['p']], 'Steps screen (a chain rated step by step)'],
   [[['u']], 'Verdict screen (one response: good / bad)'],
   [[['d']], 'Datasets screen (import, items, export)'],
+  [[['i']], 'Rubric screen (criteria, versions, guidelines)'],
   [[['m']], 'Models screen (add, score, providers)'],
   [[['q']], 'Review screen (disagreements, adjudication, agreement)'],
   [[['b']], 'Pre-labels: blind / assist (for the whole project)'],

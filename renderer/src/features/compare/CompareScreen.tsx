@@ -5,6 +5,7 @@ import { describeScreenChoice, toScreenChoice, toSourceChoice, type ScreenChoice
 import type { Choice, Strength } from '../../../../shared/domain';
 import { responseLetter } from '../../../../shared/letters';
 import { Kbd } from '../../components/Kbd';
+import { EmptyState } from '../projects/EmptyState';
 import { digitOf, pageDirection, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
 import { DecisionBar } from './DecisionBar';
@@ -317,18 +318,10 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
           </button>
         </div>
       )}
-      {phase === 'empty' && (
-        <Centered>
-          <p className="text-[15px] font-medium">This project has no items yet.</p>
-          <p className="text-muted">Import a JSONL file of prompt / response pairs on the Datasets screen.</p>
-          <button className="mt-2 rounded bg-accent px-3 py-1.5 text-[13px] font-medium text-white dark:text-[#111]" onClick={() => navigate({ name: 'datasets', project })}>
-            Go to Datasets <Kbd className="ml-1">d</Kbd>
-          </button>
-        </Centered>
-      )}
+      {phase === 'empty' && <EmptyState screen="compare" project={project} navigate={navigate} />}
       {phase === 'done' && (
         <Centered testid="all-done">
-          <p className="text-[15px] font-medium">Every item in this project has your label.</p>
+          <p className="text-[15px] font-medium">Every pair in this project has your label.</p>
           <p className="text-muted">Go back over them with ← / →, or export the labels from the Datasets screen.</p>
           <div className="mt-2 flex gap-2">
             <button className="rounded border border-line-strong px-3 py-1.5 text-[13px]" onClick={() => void labeling.go('previous')}>

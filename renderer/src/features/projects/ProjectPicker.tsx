@@ -3,7 +3,7 @@
 // starts a new project by putting the cursor in its name box).
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { projectName } from '../../../../shared/api/common';
-import type { ProjectSummary } from '../../../../shared/domain';
+import type { ProjectOverview } from '../../../../shared/api';
 import { api, errorMessage } from '../../api';
 import { Kbd } from '../../components/Kbd';
 import { useGlobalKeys } from '../../components/keys';
@@ -19,7 +19,7 @@ function nameProblem(value: string): string | null {
 
 export function ProjectPicker() {
   const { annotator, setAnnotator, navigate, appInfo, keysEnabled } = useShell();
-  const [projects, setProjects] = useState<ProjectSummary[] | null>(null);
+  const [projects, setProjects] = useState<ProjectOverview[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [creating, setCreating] = useState(false);
@@ -185,7 +185,7 @@ export function ProjectPicker() {
       startDelete(current);
     } else if (event.key === 'Enter' && event.target === rows.current.get(current)) {
       event.preventDefault();
-      navigate({ name: 'compare', project: current });
+      navigate({ name: 'open', project: current });
     } else if (event.key === 'Escape' && deleted) {
       setDeleted(null);
     }
@@ -247,7 +247,7 @@ export function ProjectPicker() {
             <div className={`${GRID} border-b border-line bg-surface-2 px-4 py-2 text-[11px] font-semibold tracking-wide text-faint uppercase`}>
               <span>Project</span>
               <span className="text-right">Items</span>
-              <span className="whitespace-nowrap">Labeled (any annotator)</span>
+              <span className="whitespace-nowrap" title="Per task, each over its own items, by any annotator">Labeled, per task</span>
               <span />
             </div>
             {projects === null && !error && <div className="px-4 py-6 text-[13px] text-muted">Loading…</div>}

@@ -1,7 +1,7 @@
 // One project on the start screen: open it, or rename it inline, or delete it after an inline confirm.
 // The keys (F2 / r, Del, Enter, Esc) are shown on the controls of the selected row.
 import { forwardRef, useEffect, useRef, type ReactNode } from 'react';
-import type { ProjectSummary } from '../../../../shared/domain';
+import type { ProjectOverview, TaskCount } from '../../../../shared/api';
 import { Kbd } from '../../components/Kbd';
 
 export interface RenameState {
@@ -17,15 +17,16 @@ export interface DeleteState {
   busy: boolean;
 }
 
-export const GRID = 'grid grid-cols-[minmax(0,1fr)_4.5rem_12.5rem_19.5rem] items-center gap-3';
+export const GRID = 'grid grid-cols-[minmax(0,1fr)_4.5rem_minmax(12.5rem,17rem)_19.5rem] items-center gap-3';
 
 interface Props {
-  project: ProjectSummary;
+  project: ProjectOverview;
   selected: boolean;
   rename: RenameState | null;
   confirmDelete: DeleteState | null;
   onSelect(): void;
-  onOpen(route: 'compare' | 'datasets'): void;
+  /** 'open': the screen the project's items need. */
+  onOpen(route: 'open' | 'datasets'): void;
   onStartRename(): void;
   onRenameChange(value: string): void;
   onRenameSubmit(): void;
@@ -39,6 +40,35 @@ function RowKey({ show, children }: { show: boolean; children: ReactNode }) {
   return <Kbd className={show ? '' : 'invisible group-hover:visible'}>{children}</Kbd>;
 }
 
+const TASK_WORD: Record<TaskCount['task'], string> = { pairwise: 'pairs', ranking: 'ranks', steps: 'steps', verdict: 'verdicts' };
+const TASK_TITLE: Record<TaskCount['task'], string> = {
+  pairwise: 'pairs with a label',
+  ranking: 'items of three or more responses with a ranking',
+  steps: 'chains with step labels (single responses, and a pair’s responses rated step by step)',
+  verdict: 'single responses with a verdict',
+};
+
+/** Progress per task, each over its own items: "pairs 3/10 · ranks 1/4 · steps 2/5", a done task in the accent colour. */
+function TaskProgress({ tasks }: { tasks: TaskCount[] }) {
+  if (!tasks.length) return <span className="text-[12px] text-faint">no items yet</span>;
+  return (
+    <span className="text-[12px] leading-5 text-muted tabular-nums" data-testid="task-progress">
+      {tasks.map((t, i) => {
+        const done = t.total !== null && t.total > 0 && t.labeled >= t.total;
+        return (
+          <span key={t.task}>
+            {i > 0 && <span className="text-faint"> · </span>}
+            <span className="whitespace-nowrap" title={`${t.labeled.toLocaleString()} of ${t.total === null ? 'the (still counting)' : t.total.toLocaleString()} ${TASK_TITLE[t.task]}, by anyone`}>
+              {TASK_WORD[t.task]} <span className={done ? 'font-medium text-accent' : t.labeled > 0 ? 'font-medium text-fg' : ''}>{t.labeled.toLocaleString()}</span>/
+              {t.total === null ? '…' : t.total.toLocaleString()}
+            </span>
+          </span>
+        );
+      })}
+    </span>
+  );
+}
+
 /** A key cap on a filled button: drawn in the button's own text colour. */
 function ButtonKey({ children }: { children: ReactNode }) {
   return <kbd className="rounded border border-current/40 px-1 font-mono text-[11px] leading-[1.5] font-medium opacity-90">{children}</kbd>;
@@ -48,7 +78,6 @@ const action = 'inline-flex items-center gap-1.5 rounded px-2 py-1 text-[13px] o
 
 export const ProjectRow = forwardRef<HTMLDivElement, Props>(function ProjectRow(props, ref) {
   const { project: p, selected, rename, confirmDelete } = props;
-  const pct = p.items ? Math.round((p.labeled / p.items) * 100) : 0;
   const renameInput = useRef<HTMLInputElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const renaming = rename !== null;
@@ -113,19 +142,14 @@ export const ProjectRow = forwardRef<HTMLDivElement, Props>(function ProjectRow(
         ) : (
           <button
             className="truncate text-left text-[14px] font-medium outline-none hover:text-accent focus-visible:text-accent"
-            onClick={() => props.onOpen('compare')}
+            onClick={() => props.onOpen('open')}
             title={p.name}
           >
             {p.name}
           </button>
         )}
         <span className="text-right text-[13px] tabular-nums text-muted">{p.items.toLocaleString()}</span>
-        <span className="flex items-center gap-2 text-[12px] tabular-nums text-muted">
-          <span className="h-1.5 w-20 overflow-hidden rounded-full bg-surface-2 ring-1 ring-line">
-            <span className="block h-full bg-accent" style={{ width: `${pct}%` }} />
-          </span>
-          {p.labeled.toLocaleString()} ({pct}%)
-        </span>
+        <TaskProgress tasks={p.tasks} />
         {rename ? (
           <span className="flex justify-end gap-1">
             <button
@@ -142,7 +166,7 @@ export const ProjectRow = forwardRef<HTMLDivElement, Props>(function ProjectRow(
           </span>
         ) : (
           <span className="flex justify-end gap-1">
-            <button className={`${action} text-accent hover:bg-accent-soft`} onClick={() => props.onOpen('compare')}>
+            <button className={`${action} text-accent hover:bg-accent-soft`} onClick={() => props.onOpen('open')} title="Open it on the screen its items need">
               Label
             </button>
             <button className={`${action} text-muted hover:bg-surface-2 hover:text-fg`} onClick={() => props.onOpen('datasets')}>

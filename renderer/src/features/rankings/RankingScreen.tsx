@@ -4,6 +4,7 @@
 // placed by itself; Enter saves (through the outbox) and the next unranked item follows. Drag works too.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Kbd } from '../../components/Kbd';
+import { EmptyState } from '../projects/EmptyState';
 import { digitOf, pageDirection, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
 import { routeHash } from '../../route';
@@ -225,20 +226,7 @@ export function RankingScreen({ project, itemId }: { project: string; itemId?: n
           </button>
         </Centered>
       )}
-      {phase === 'empty' && (
-        <Centered testid="rank-empty">
-          <p className="text-[15px] font-medium">No item in this project has three or more responses to rank.</p>
-          <p className="text-muted">Pairs are labeled on the Compare screen, single responses on the Verdict screen.</p>
-          <div className="mt-2 flex gap-2">
-            <button className="rounded border border-line-strong px-3 py-1.5 text-[13px]" onClick={() => navigate({ name: 'compare', project })}>
-              Compare <Kbd className="ml-1">c</Kbd>
-            </button>
-            <button className="rounded border border-line-strong px-3 py-1.5 text-[13px]" onClick={() => navigate({ name: 'verdict', project })}>
-              Verdict <Kbd className="ml-1">u</Kbd>
-            </button>
-          </div>
-        </Centered>
-      )}
+      {phase === 'empty' && <EmptyState screen="rank" project={project} navigate={navigate} />}
       {phase === 'done' && (
         <Centered testid="all-done">
           <p className="text-[15px] font-medium">Every item with three or more responses has your ranking.</p>

@@ -1,6 +1,7 @@
-// The header's way to the ranking and verdict screens, next to Compare: `n` ranks (items with three or
-// more responses), `u` gives verdicts (items with one response: unpaired data). The keys work on every
-// project screen; a screen that uses them for itself (none today) marks them handled first.
+// The header's screen tabs, each with its key shown on it. The keys work on every project screen. No
+// screen uses them for anything else: c Compare, n raNk, p Process (steps), u Unpaired verdicts,
+// d Datasets, i crIteria (the rubric and guidelines), m Models, q the review Queue. (s, r, a, f, t, e, o,
+// k, w, l, v, b, g, h, x, y, z and digits belong to the screens, or are kept for them.)
 import { useContext } from 'react';
 import { Kbd } from '../../components/Kbd';
 import { useGlobalKeys } from '../../components/keys';
@@ -12,23 +13,52 @@ export function screenFor(responses: number): 'verdict' | 'compare' | 'rank' {
   return responses <= 1 ? 'verdict' : responses === 2 ? 'compare' : 'rank';
 }
 
-export const SCREEN_KEYS = { rank: 'n', verdict: 'u' } as const;
+export type TabScreen = 'compare' | 'rank' | 'steps' | 'verdict' | 'datasets' | 'rubrics' | 'models' | 'review';
 
-export function RankingTabs({ route, project, tab, navigate }: { route: Route; project: string; tab(active: boolean): string; navigate(route: Route): void }) {
+export const SCREEN_KEYS: Record<TabScreen, string> = { compare: 'c', rank: 'n', steps: 'p', verdict: 'u', datasets: 'd', rubrics: 'i', models: 'm', review: 'q' };
+
+const TABS: { screen: TabScreen; label: string; title: string }[] = [
+  { screen: 'compare', label: 'Compare', title: 'Compare two responses: items with two' },
+  { screen: 'rank', label: 'Rank', title: 'Rank items with three or more responses' },
+  { screen: 'steps', label: 'Steps', title: 'Rate a chain step by step: items with one response (a pair’s responses from Compare with [ and ])' },
+  { screen: 'verdict', label: 'Verdict', title: 'Good or bad: items with one response' },
+  { screen: 'datasets', label: 'Datasets', title: 'Import, the items table, export' },
+  { screen: 'rubrics', label: 'Rubric', title: 'Rubric criteria, versions and guidelines' },
+  { screen: 'models', label: 'Models', title: 'Reward models: add, score, providers' },
+  { screen: 'review', label: 'Review', title: 'Team review: where people disagree, adjudication, agreement figures' },
+];
+
+/** Which tab a route belongs to. */
+function tabOf(route: Route): TabScreen | null {
+  if (route.name === 'guidelines') return 'rubrics';
+  return TABS.some((t) => t.screen === route.name) ? (route.name as TabScreen) : null;
+}
+
+export function ScreenTabs({ route, project, tab, navigate }: { route: Route; project: string; tab(active: boolean): string; navigate(route: Route): void }) {
   const shell = useContext(ShellContext);
+  const current = tabOf(route);
   useGlobalKeys((event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
-    if (event.key === SCREEN_KEYS.rank && route.name !== 'rank') navigate({ name: 'rank', project });
-    else if (event.key === SCREEN_KEYS.verdict && route.name !== 'verdict') navigate({ name: 'verdict', project });
+    const target = TABS.find((t) => SCREEN_KEYS[t.screen] === event.key);
+    if (!target || target.screen === current) return;
+    event.preventDefault();
+    navigate({ name: target.screen, project });
   }, shell?.keysEnabled ?? true);
   return (
     <>
-      <button className={tab(route.name === 'rank')} onClick={() => navigate({ name: 'rank', project })} title="Rank items with three or more responses (n)" data-testid="tab-rank">
-        Rank <Kbd className="ml-1 hidden md:inline-flex">{SCREEN_KEYS.rank}</Kbd>
-      </button>
-      <button className={tab(route.name === 'verdict')} onClick={() => navigate({ name: 'verdict', project })} title="Good or bad: items with one response (u)" data-testid="tab-verdict">
-        Verdict <Kbd className="ml-1 hidden md:inline-flex">{SCREEN_KEYS.verdict}</Kbd>
-      </button>
+      {TABS.map((t) => (
+        <button
+          key={t.screen}
+          className={tab(current === t.screen)}
+          onClick={() => navigate({ name: t.screen, project })}
+          title={`${t.title} (${SCREEN_KEYS[t.screen]})`}
+          aria-current={current === t.screen ? 'page' : undefined}
+          aria-keyshortcuts={SCREEN_KEYS[t.screen]}
+          data-testid={`tab-${t.screen}`}
+        >
+          {t.label} <Kbd className="ml-1 hidden md:inline-flex">{SCREEN_KEYS[t.screen]}</Kbd>
+        </button>
+      ))}
     </>
   );
 }

@@ -7,6 +7,7 @@ import { approxTokens, contentText } from '../../../../shared/choices';
 import type { Verdict } from '../../../../shared/domain';
 import { ContentView } from '../../components/ContentView';
 import { Kbd } from '../../components/Kbd';
+import { EmptyState } from '../projects/EmptyState';
 import { digitOf, pageDirection, scrollByPage, scrollsItself, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
 import { routeHash } from '../../route';
@@ -161,20 +162,7 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
           <p>{loop.loadError}</p>
         </Centered>
       )}
-      {phase === 'empty' && (
-        <Centered testid="verdict-empty">
-          <p className="text-[15px] font-medium">No item in this project has a single response.</p>
-          <p className="text-muted">Pairs are labeled on the Compare screen, three or more responses on the Rank screen.</p>
-          <div className="mt-2 flex gap-2">
-            <button className="rounded border border-line-strong px-3 py-1.5 text-[13px]" onClick={() => navigate({ name: 'compare', project })}>
-              Compare <Kbd className="ml-1">c</Kbd>
-            </button>
-            <button className="rounded border border-line-strong px-3 py-1.5 text-[13px]" onClick={() => navigate({ name: 'rank', project })}>
-              Rank <Kbd className="ml-1">n</Kbd>
-            </button>
-          </div>
-        </Centered>
-      )}
+      {phase === 'empty' && <EmptyState screen="verdict" project={project} navigate={navigate} />}
       {phase === 'done' && (
         <Centered testid="all-done">
           <p className="text-[15px] font-medium">Every single-response item has your verdict.</p>

@@ -2,6 +2,7 @@
 // keyboard. The prompt and the reference stay in view beside the steps; every key saves at once.
 import { useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import { Kbd } from '../../components/Kbd';
+import { EmptyState } from '../projects/EmptyState';
 import { useShell } from '../../context';
 import { parseRoute, routeHash } from '../../route';
 import { afterPaint } from './ahead';
@@ -95,18 +96,10 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
           </button>
         </Centered>
       )}
-      {s.phase === 'empty' && (
-        <Centered>
-          <p className="text-[15px] font-medium">This project has no items yet.</p>
-          <p className="text-muted">Import chains of thought (one response each, or pairs) on the Datasets screen.</p>
-          <button className="mt-2 rounded bg-accent px-3 py-1.5 text-[13px] font-medium text-white dark:text-[#111]" onClick={() => navigate({ name: 'datasets', project })}>
-            Go to Datasets <Kbd className="ml-1">d</Kbd>
-          </button>
-        </Centered>
-      )}
+      {s.phase === 'empty' && <EmptyState screen="steps" project={project} navigate={navigate} />}
       {s.phase === 'done' && (
         <Centered testid="steps-all-done">
-          <p className="text-[15px] font-medium">Every item in this project has your step labels.</p>
+          <p className="text-[15px] font-medium">Every single response in this project has your step labels.</p>
           <p className="text-muted">Go back over them with ← / →, or export them from the Datasets screen.</p>
         </Centered>
       )}
