@@ -45,6 +45,9 @@ export interface LabelsMerged {
   duplicates: number;
   unmatched: number;
   unmatchedItems: { line: number; item: string }[];
+  /** Lines whose revision id is stored here for a different label: not merged, listed by line (the first 20). */
+  reusedIds: number;
+  reusedIdLines: { line: number; id: string }[];
 }
 
 export interface UploadsOutputs {

@@ -10,7 +10,11 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { exportProject, importFile, importLabelsFile } from '../../electron/core/formats';
 import { ArbiterService } from '../../electron/core/service';
+import { ensureAnnotator } from '../../electron/core/store/annotators';
 import { openDb, type Db } from '../../electron/core/store/db';
+import { beginLabelImport, completeLabelImport, labelImportStager } from '../../electron/core/store/labelImports';
+import { mergedRevisionWriter } from '../../electron/core/store/labels';
+import { writeNow } from '../../electron/core/store/write';
 import { tempDir } from '../helpers/tmp';
 
 const ITEMS = Array.from({ length: 6 }, (_, i) => ({
@@ -234,4 +238,41 @@ describe('a labels merge killed half-way (kill -9 of the CLI)', () => {
     expect(await service.dispatch('labelHistory', { project: 'team', itemId: first.id })).toHaveLength(annotators);
     reopened.close();
   }, 180_000);
+});
+
+describe('a labels merge cut short while applying', () => {
+  it('counts as done: the next open finishes its current labels and counters', async () => {
+    const dir = tempDir();
+    const dbPath = join(dir, 'apply.db');
+    const items = 6000; // more staged heads than one apply batch (5000)
+    const itemsFile = join(dir, 'items.jsonl');
+    writeFileSync(itemsFile, Array.from({ length: items }, (_, i) => JSON.stringify({ id: `q${i}`, prompt: `Q ${i}?`, responses: [{ text: `a${i}` }, { text: `b${i}` }] })).join('\n') + '\n');
+    const db = openDb(dbPath);
+    await importFile(db, { path: itemsFile, project: 'p', format: 'arbiter', createProject: true });
+    const projectId = db.prepare("SELECT id FROM project WHERE name = 'p'").pluck().get() as number;
+    const annotatorId = ensureAnnotator(db, 'mate', 'human').id;
+    const itemIds = db.prepare('SELECT id FROM item WHERE project_id = ? ORDER BY seq').pluck().all(projectId) as number[];
+    const pending = writeNow(db, () => beginLabelImport(db, projectId, 'mate.jsonl'));
+    writeNow(db, () => {
+      const write = mergedRevisionWriter(db, pending.id);
+      const stager = labelImportStager(db, pending);
+      itemIds.forEach((itemId, i) => {
+        const saved = write({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, projectId, itemId, annotatorId, task: 'pairwise', choice: 'A', createdAt: '2026-11-01T00:00:00Z' });
+        stager.stage({ ...saved, itemId, annotatorId, task: 'pairwise', choice: 'A' });
+      });
+    });
+    // The first apply transaction commits (the merge counts as done), then the process "dies".
+    await expect(completeLabelImport(db, pending, items, () => Promise.reject(new Error('killed')))).rejects.toThrow('killed');
+    expect(db.prepare('SELECT COUNT(*) FROM label_head').pluck().get()).toBe(5000);
+    db.prepare("UPDATE label_import SET owner = 'elsewhere:1' WHERE id = ?").run(pending.id);
+    db.close();
+
+    const reopened = openDb(dbPath);
+    expect(reopened.prepare('SELECT COUNT(*) FROM label_head').pluck().get()).toBe(items);
+    expect(reopened.prepare('SELECT done FROM progress WHERE annotator_id = ?').pluck().get(annotatorId)).toBe(items);
+    expect(reopened.prepare("SELECT labeled FROM task_progress WHERE task = 'pairwise'").pluck().get()).toBe(items);
+    expect(reopened.prepare('SELECT state FROM label_import WHERE id = ?').pluck().get(pending.id)).toBe('complete');
+    expect(reopened.prepare('SELECT COUNT(*) FROM label_import_head').pluck().get()).toBe(0);
+    reopened.close();
+  });
 });

@@ -181,3 +181,16 @@ describe('a revision id belongs to one label', () => {
     db.close();
   });
 });
+
+describe('rubric import', () => {
+  it('takes a file that starts with a UTF-8 byte order mark, as the JSONL importers do', async () => {
+    const { db, dbPath, dir } = await setup();
+    db.close();
+    const file = join(dir, 'rubric.json');
+    writeFileSync(file, `\uFEFF${JSON.stringify({ name: 'bom', criteria: [{ key: 'safe', scale: { type: 'binary' } }] })}\n`);
+    const result = await cli(['rubric', 'import', file, '--project', 'p', '--db', dbPath]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ rubric: 'bom', version: 1, created: true });
+  });
+});

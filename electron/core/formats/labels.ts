@@ -15,7 +15,7 @@ import { cancelledError, InvalidFileError } from '../errors';
 import { ensureAnnotator, ensureAnnotatorByUuid, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
 import { itemResolver, responseCounter } from '../store/items';
-import { beginLabelImport, completeLabelImport, labelImportStager, removeLabelImport } from '../store/labelImports';
+import { beginLabelImport, completeLabelImport, labelImportStager, recoverLabelImports, removeLabelImport } from '../store/labelImports';
 import { mergedRevisionWriter as labelAppenderFor, normalizeTimestamp, storedRevision, type RevisionDraft, type StoredRevision } from '../store/labels';
 import { requireProject } from '../store/projects';
 import { stepAsideForWaitingWriters, writeNow } from '../store/write';
@@ -130,6 +130,8 @@ export async function importLabelsLines(
   let reusedIds = 0;
   const reusedIdLines: LabelsImportResult['reusedIdLines'] = [];
   const project = requireProject(db, opts.project);
+  // A merge left half-applied (a failure after it counted as done) is finished first.
+  recoverLabelImports(db);
   const resolveItem = itemResolver(db, project.id);
   const responsesOf = responseCounter(db, project.id);
   // Who labeled: checked against this database while reading (read-only), made when writing, so an

@@ -165,8 +165,13 @@ export async function completeLabelImport(db: Db, pending: PendingLabelImport, r
   }
 }
 
-/** Removes a pending merge's revisions in short batches, then its record (and what it staged). */
-export async function removeLabelImport(db: Db, pending: PendingLabelImport, pause: () => Promise<void> = () => new Promise(setImmediate)): Promise<void> {
+/**
+ * Removes a pending merge's revisions in short batches, then its record (and what it staged). A merge
+ * already applying counts as done and is not removed: it is finished by the next open (or returns false).
+ */
+export async function removeLabelImport(db: Db, pending: PendingLabelImport, pause: () => Promise<void> = () => new Promise(setImmediate)): Promise<boolean> {
+  const state = db.prepare('SELECT state FROM label_import WHERE id = ?').pluck().get(pending.id) as string | undefined;
+  if (state !== 'pending') return false;
   const batch = db.prepare(`DELETE FROM label WHERE seq IN (SELECT seq FROM label WHERE import_id = ? LIMIT ${DELETE_BATCH})`);
   for (;;) {
     let changes = 0;
@@ -175,11 +180,14 @@ export async function removeLabelImport(db: Db, pending: PendingLabelImport, pau
     await pause();
   }
   transaction(db, () => void db.prepare('DELETE FROM label_import WHERE id = ?').run(pending.id));
+  return true;
 }
 
 /**
- * At open: a merge a kill cut short while pending is removed (nothing of it was ever shown); one cut
- * short while applying is finished (it counted as done). Synchronous, batch by batch. Returns how many.
+ * At open, and before a merge: a merge a kill cut short while pending is removed (nothing of it was ever
+ * shown); one left applying is finished, whoever started it (it counts as done, and applying a staged
+ * head twice changes nothing: it is no longer later than the current one). Synchronous, batch by batch.
+ * Returns how many it removed or finished.
  */
 export function recoverLabelImports(db: Db): number {
   const rows = db.prepare("SELECT id, project_id, state, owner FROM label_import WHERE state <> 'complete'").all() as {
@@ -190,7 +198,7 @@ export function recoverLabelImports(db: Db): number {
   }[];
   let recovered = 0;
   for (const row of rows) {
-    if (ownerAlive(row.owner)) continue;
+    if (row.state === 'pending' && ownerAlive(row.owner)) continue;
     recovered++;
     if (row.state === 'pending') {
       const batch = db.prepare(`DELETE FROM label WHERE seq IN (SELECT seq FROM label WHERE import_id = ? LIMIT ${DELETE_BATCH})`);

@@ -93,6 +93,13 @@ export function LabelExchangePanel({ project, annotator, onMerged }: { project: 
               {merged.unmatched > merged.unmatchedItems.length ? ', …' : ''}.
             </div>
           )}
+          {merged.reusedIds > 0 && (
+            <div className="mt-1 text-bad" data-testid="merge-reused-ids">
+              {merged.reusedIds.toLocaleString()} line{merged.reusedIds === 1 ? ' reuses' : 's reuse'} a revision id this project holds for a different label, so{' '}
+              {merged.reusedIds === 1 ? 'it was' : 'they were'} not merged: line{merged.reusedIdLines.length === 1 ? '' : 's'} {merged.reusedIdLines.map((r) => r.line).join(', ')}
+              {merged.reusedIds > merged.reusedIdLines.length ? ', …' : ''}. Ask whoever made the file to export it again from Arbiter.
+            </div>
+          )}
         </div>
       )}
       {error && (
