@@ -7,6 +7,7 @@ import { api, errorMessage } from './api';
 import { ShellContext, type PrelabelMode, type Shell } from './context';
 import { Header } from './components/Header';
 import { ShortcutsOverlay } from './components/ShortcutsOverlay';
+import { PrelabelConfirm } from './components/PrelabelConfirm';
 import { pageDirection, scrollByPage, scrollsItself, useGlobalKeys } from './components/keys';
 import { useTheme } from './components/theme';
 import { parseRoute, useRoute, type Route } from './route';
@@ -119,6 +120,8 @@ export function App() {
 
   const closeGuidelines = useCallback(() => setGuidelines(false), []);
   const prelabelMode = settings?.prelabels ?? null;
+  // The switch asks first (a project setting: every annotator sees it); the question owns the keys.
+  const [askPrelabels, setAskPrelabels] = useState<PrelabelMode | null>(null);
   useGlobalKeys((event) => {
     if (event.key === 'Escape' && overlay) {
       setOverlay(false);
@@ -135,7 +138,7 @@ export function App() {
     if (!project) return;
     // The screens' own keys (c, n, p, u, d, i, m, q) are the header tabs' (ScreenTabs).
     if (event.key === 'g' && labelingScreen) setGuidelines((open) => !open);
-    else if (event.key === 'b' && prelabelMode) setPrelabelMode(prelabelMode === 'blind' ? 'assist' : 'blind');
+    else if (event.key === 'b' && prelabelMode) setAskPrelabels(prelabelMode === 'blind' ? 'assist' : 'blind');
   });
 
   const job = project ? (jobs.byProject.get(project) ?? null) : null;
@@ -146,7 +149,7 @@ export function App() {
       annotator,
       setAnnotator,
       navigate,
-      keysEnabled: !overlay,
+      keysEnabled: !overlay && !askPrelabels,
       refreshProgress,
       countLabelWrite,
       progress,
@@ -156,7 +159,7 @@ export function App() {
       trackJob: jobs.track,
       scoresVersion: jobs.finished,
     }),
-    [appInfo, annotator, setAnnotator, navigate, overlay, refreshProgress, countLabelWrite, progress, prelabelMode, setPrelabelMode, job, jobs.track, jobs.finished],
+    [appInfo, annotator, setAnnotator, navigate, overlay, askPrelabels, refreshProgress, countLabelWrite, progress, prelabelMode, setPrelabelMode, job, jobs.track, jobs.finished],
   );
 
   return (
@@ -167,7 +170,7 @@ export function App() {
           annotator={annotator || '…'}
           progress={progress}
           prelabels={prelabelMode}
-          onPrelabels={setPrelabelMode}
+          onPrelabels={setAskPrelabels}
           prelabelsError={settingsError}
           job={job}
           theme={theme}
@@ -209,6 +212,17 @@ export function App() {
         <GuidelinesDrawer project={project} onClose={closeGuidelines} onEdit={() => navigate({ name: 'guidelines', project })} />
       )}
       {overlay && <ShortcutsOverlay onClose={() => setOverlay(false)} />}
+      {askPrelabels && project && (
+        <PrelabelConfirm
+          project={project}
+          to={askPrelabels}
+          onConfirm={() => {
+            setPrelabelMode(askPrelabels);
+            setAskPrelabels(null);
+          }}
+          onCancel={() => setAskPrelabels(null)}
+        />
+      )}
     </ShellContext.Provider>
   );
 }

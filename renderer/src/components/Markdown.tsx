@@ -76,6 +76,32 @@ export function prepareMarkdown(text: string): void {
   render(text);
 }
 
-export const Markdown = memo(function Markdown({ text, className }: { text: string; className?: string }) {
-  return <div className={`md ${className ?? ''}`}>{render(text)}</div>;
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const ATX_HEADING = /^( {0,3})(#{1,6})(?=[ \t]|$)/;
+
+/**
+ * The text with each line that would open a heading (`# Answer`) escaped, so it reads as the text it is;
+ * lines inside fenced code are left alone. Step text from process formats uses `#` lines as markers
+ * (PRM800K's "# Answer" before the final answer), not as headings.
+ */
+export function headingsAsText(text: string): string {
+  if (!text.includes('#')) return text;
+  let fence: string | null = null;
+  return text
+    .split('\n')
+    .map((line) => {
+      const f = FENCE.exec(line);
+      if (f) {
+        if (fence === null) fence = f[1]!;
+        else if (f[1]![0] === fence[0] && f[1]!.length >= fence.length && !f[2]!.trim()) fence = null;
+        return line;
+      }
+      return fence === null ? line.replace(ATX_HEADING, (_m, indent: string, hashes: string) => `${indent}\\${hashes}`) : line;
+    })
+    .join('\n');
+}
+
+/** `headings={false}`: a leading `#` line is text, not a heading (step text). */
+export const Markdown = memo(function Markdown({ text, className, headings = true }: { text: string; className?: string; headings?: boolean }) {
+  return <div className={`md ${className ?? ''}`}>{render(headings ? text : headingsAsText(text))}</div>;
 });

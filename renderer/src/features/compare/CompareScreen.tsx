@@ -234,9 +234,16 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
         break;
       case 'a':
       case 'A':
-        if (suggested) {
-          event.preventDefault();
-          accept(event.shiftKey ? 3 : slight ? 1 : null);
+        event.preventDefault();
+        if (suggested) accept(event.shiftKey ? 3 : slight ? 1 : null);
+        else if (item) {
+          // Say why there is nothing to accept, rather than nothing at all.
+          const why = !hasModels
+            ? 'no model has scored this pair. Add one and score the project on the Models screen (m).'
+            : mode === 'blind'
+              ? 'pre-labels are blind here; the models’ votes show once you have chosen.'
+              : 'the models have no vote on this pair.';
+          labeling.say({ text: `Nothing to accept (a): ${why}`, itemNumber: item.seq + 1, state: 'info' });
         }
         break;
       case 'Escape':

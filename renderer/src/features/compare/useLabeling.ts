@@ -353,5 +353,5 @@ export function useLabeling(
     for (const wake of [...wakers.current]) wake();
   }, []);
 
-  return { item, phase, loadError, notice, unsaved, rationale, editRationale, flushRationale, choose, undo, go, retryNow };
+  return { item, phase, loadError, notice, unsaved, rationale, editRationale, flushRationale, choose, undo, go, retryNow, say };
 }

@@ -2,7 +2,7 @@
 // Ctrl+S or the button saves a new revision. The save names the revision the editor opened; when a
 // teammate saved meanwhile the host refuses it, the text typed here stays, and the newer one can be
 // loaded beside it. Ctrl+Z undoes typing (the text box's own undo).
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { GUIDELINES_MAX, type Guidelines } from '../../../../shared/api';
 import { ApiError, api, errorMessage } from '../../api';
 import { Kbd } from '../../components/Kbd';
@@ -54,6 +54,19 @@ export function GuidelinesEditor({ project, onDirty }: { project: string; onDirt
     }
   }, [doc, saving, dirty, project, text, annotator]);
 
+  // Ctrl+S saves from anywhere on the screen, not only from the text box.
+  const saveRef = useRef(save);
+  saveRef.current = save;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.key.toLowerCase() !== 's') return;
+      e.preventDefault();
+      void saveRef.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   const takeNewer = useCallback(async () => {
     const mine = text;
     await load();
@@ -100,10 +113,7 @@ export function GuidelinesEditor({ project, onDirty }: { project: string; onDirt
             value={text}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {
-              if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-                e.preventDefault();
-                void save();
-              } else if (e.key === 'Escape') e.currentTarget.blur();
+              if (e.key === 'Escape') e.currentTarget.blur();
             }}
             spellCheck
             maxLength={GUIDELINES_MAX}

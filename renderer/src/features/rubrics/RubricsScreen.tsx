@@ -5,7 +5,7 @@
 // Keys: Ctrl+S saves, Ctrl+Z / Ctrl+Shift+Z undo and redo any edit (typing included), Alt+↑ / Alt+↓ move
 // the criterion with the focus; criteria also move by dragging their handle.
 import { DndContext, PointerSensor, closestCenter, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RubricSummary, RubricView } from '../../../../shared/api';
 import { api, errorMessage } from '../../api';
 import { Kbd } from '../../components/Kbd';
@@ -254,20 +254,31 @@ export function RubricsScreen({ project, tab: initialTab }: { project: string; t
     setMessage(null);
   };
 
-  const onKeyDown = (e: ReactKeyboardEvent) => {
-    if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
-    const key = e.key.toLowerCase();
-    if (key === 's') {
-      e.preventDefault();
-      void save();
-    } else if (key === 'z' && !e.shiftKey) {
-      e.preventDefault();
-      undo();
-    } else if ((key === 'z' && e.shiftKey) || key === 'y') {
-      e.preventDefault();
-      redo();
-    }
-  };
+  // Ctrl+S saves from anywhere on the screen (nothing focused, a button, the list); Ctrl+Z / Ctrl+Shift+Z
+  // undo and redo any edit of the draft, typing included, wherever the focus is on the screen.
+  const keysRef = useRef({ save, undo, redo });
+  keysRef.current = { save, undo, redo };
+  useEffect(() => {
+    if (tab !== 'rubric') return;
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.defaultPrevented) return;
+      // A dialog over the screen keeps its own keys (an item's criteria has its own save).
+      if (e.target instanceof Element && e.target.closest('[role="dialog"]')) return;
+      const key = e.key.toLowerCase();
+      if (key === 's') {
+        e.preventDefault();
+        void keysRef.current.save();
+      } else if (key === 'z' && !e.shiftKey) {
+        e.preventDefault();
+        keysRef.current.undo();
+      } else if ((key === 'z' && e.shiftKey) || key === 'y') {
+        e.preventDefault();
+        keysRef.current.redo();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [tab]);
 
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }));
   const onDragEnd = (event: DragEndEvent) => {
@@ -372,7 +383,7 @@ export function RubricsScreen({ project, tab: initialTab }: { project: string; t
         )}
       </aside>
 
-      <div className="flex min-w-0 flex-1 flex-col overflow-y-auto" onKeyDown={tab === 'rubric' ? onKeyDown : undefined}>
+      <div className="flex min-w-0 flex-1 flex-col overflow-y-auto">
         <div className="mx-auto flex w-full max-w-[1180px] flex-1 flex-col gap-3 px-5 py-4">
           {tab === 'guidelines' ? (
             <GuidelinesEditor project={project} />

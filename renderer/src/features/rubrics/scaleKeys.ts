@@ -2,7 +2,7 @@
 // uses. Binary: y / 1 yes, n / 0 no. Likert from 0 or 1 up to 9: the digit is the value. Likert with
 // two-digit values (0–10, say): the digits are typed as the number (1 then 0 is 10; a 1 alone stands
 // once nothing follows for a moment). Likert reaching below 0: digits count positions (1 is the lowest).
-// Categories: 1 is the first, 2 the second… (two digits past nine). `-` or `x` marks "not applicable"
+// Categories: 1 is the first, 2 the second… 0 the tenth; past ten, 0 and a digit (01 the eleventh). `-` or `x` marks "not applicable"
 // (a value: null); Backspace or Delete takes the rating back (no value).
 import type { RatingValue, Scale } from '../../../../shared/rubric';
 
@@ -23,7 +23,7 @@ export function scaleOptions(scale: Scale): ScaleOption[] {
       { value: 1, label: 'Yes', key: 'y' },
       { value: 0, label: 'No', key: 'n' },
     ];
-  if (scale.type === 'categories') return scale.values.map((value, i) => ({ value, label: value, key: String(i + 1) }));
+  if (scale.type === 'categories') return scale.values.map((value, i) => ({ value, label: value, key: categoryKey(i) }));
   const options: ScaleOption[] = [];
   const count = scale.max - scale.min + 1;
   if (count > 100) return options;
@@ -32,6 +32,18 @@ export function scaleOptions(scale: Scale): ScaleOption[] {
     options.push({ value: v, label: String(v), key });
   }
   return options;
+}
+
+/**
+ * The key of the i-th category (0-based): 1–9 for the first nine and 0 for the tenth, each one key; past
+ * ten, 0 and a digit (01 the eleventh … 09 the nineteenth; a 0 alone stands for the tenth once nothing
+ * follows for a moment); none beyond that (click).
+ */
+export function categoryKey(i: number): string {
+  if (i < 9) return String(i + 1);
+  if (i === 9) return '0';
+  if (i < 19) return `0${i - 9}`;
+  return '';
 }
 
 /** The words for a value: "Yes", "4", "violence", "n/a"; undefined (not rated) is "". */
@@ -74,6 +86,12 @@ export function letterInput(scale: Scale, key: string): number | null {
 /** The keys that pick a value, as the overlay and the hint say them. */
 export function scaleKeyHint(scale: Scale): string {
   if (scale.type === 'binary') return 'y (1) yes · n (0) no';
+  if (scale.type === 'categories') {
+    const n = scale.values.length;
+    if (n <= 9) return n === 1 ? '1' : `1–${n}`;
+    if (n === 10) return '1–9, 0';
+    return `1–9, 0, 01–${categoryKey(Math.min(n, 19) - 1)}`;
+  }
   const options = scaleOptions(scale);
   const keyed = options.filter((o) => o.key);
   if (!keyed.length) return 'click a value';

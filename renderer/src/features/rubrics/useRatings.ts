@@ -141,6 +141,8 @@ export function useRatings(opts: {
   entryRef.current = entry;
   const cursorRef = useRef<number | null>(null);
   cursorRef.current = cursor;
+  /** The stop a refused choice put the focus on, until the next key. */
+  const placedRef = useRef<number | null>(null);
 
   /** prefetch: loads the next item's sheet while this one is rated. */
   const { fetchItem: fetchSheet, prefetch, forget: forgetSheet } = useItemLoads<RatingSheet>(project, annotator, (ask) => api.getRatingSheet(ask));
@@ -408,10 +410,14 @@ export function useRatings(opts: {
         if (!replaces && stopNow?.kind === 'rate' && waiting.value !== null) rate(stopNow.letter, stopNow.key, waiting.value);
       }
       const c = cursorRef.current;
+      // A refused choice put the focus on the first criterion missing a value: the Tab that follows
+      // (the annotator's way in to rate) stays there rather than moving past it.
+      const placed = placedRef.current;
+      placedRef.current = null;
       if (event.key === 'Tab' && !event.altKey) {
         event.preventDefault();
         if (c === null) enter(event.shiftKey);
-        else moveBy(event.shiftKey ? -1 : 1);
+        else if (!(placed === c && !event.shiftKey)) moveBy(event.shiftKey ? -1 : 1);
         return true;
       }
       if (c === null) return false;
@@ -531,7 +537,10 @@ export function useRatings(opts: {
               .join('; ')}`;
       setNotice(`${kind === 'choose' ? 'Not saved — rate' : 'Rate'} the required criteria first. Missing${words}. (- marks one not applicable.)`);
       const first = stopsRef.current.findIndex((s) => s.kind === 'rate' && gaps.some((g) => g.letter === s.letter && g.keys.includes(s.key)));
-      if (first >= 0) setCursorState(first);
+      if (first >= 0) {
+        setCursorState(first);
+        placedRef.current = first;
+      }
       return false;
     },
     [saveEntry],

@@ -54,7 +54,8 @@ export function CorrectionBox({ initial, onDone }: { initial: string; onDone(tex
     done.current = true;
     onDone(value);
   };
-  useEffect(() => {
+  // Focused in the frame that shows it, so the keys typed right after `c` land in the box.
+  useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
     el.focus();

@@ -3,10 +3,12 @@
 // scores, when they may be shown, sit beside each rating.
 import { memo, useLayoutEffect, useRef, type RefObject } from 'react';
 import { Markdown } from '../../components/Markdown';
+import type { StepRating } from '../../../../shared/segment';
 import { isAfterError, type Judgement } from './judgement';
 import { firstErrorWords, sameFirstError, stepAgreement, type ModelSteps } from './modelSteps';
 import { ModelStepChip } from './ModelStepChip';
 import { RatingChip } from './RatingChip';
+import { SourceStepChip } from './SourceSteps';
 import { CorrectionBox, SplitView, TagPicker } from './StepEditors';
 
 export type Mode = 'keys' | 'tags' | 'correct' | 'split';
@@ -25,6 +27,8 @@ interface Props {
   models: ModelSteps[];
   /** Blind mode after the reveal, or assist once rated: say whether each model agrees. */
   showAgreement: boolean;
+  /** The file's own step ratings (`v`), when shown. */
+  source: { ratings: (StepRating | null)[]; firstError: number | null } | null;
   scroller: RefObject<HTMLDivElement | null>;
   onPick(index: number): void;
   onToggleTag(tag: string): void;
@@ -79,7 +83,7 @@ export const StepList = memo(function StepList(props: Props) {
                 {i + 1}
               </div>
               <div className="min-w-0 flex-1">
-                {isCurrent && mode === 'split' && props.splitAt !== null ? <SplitView text={text} at={props.splitAt} /> : <Markdown text={text} />}
+                {isCurrent && mode === 'split' && props.splitAt !== null ? <SplitView text={text} at={props.splitAt} /> : <Markdown text={text} headings={false} />}
                 {(tags.length > 0 || correction) && !(isCurrent && mode === 'correct') && (
                   <div className="mt-2 flex flex-col gap-1.5">
                     {tags.length > 0 && (
@@ -97,7 +101,7 @@ export const StepList = memo(function StepList(props: Props) {
                     {correction && (
                       <div className="max-w-[80ch] rounded-md border-l-[3px] border-ok bg-ok/5 py-1 pr-2 pl-2.5" data-testid="step-correction">
                         <div className="text-[11px] font-semibold tracking-wide text-ok uppercase">✎ Corrected</div>
-                        <Markdown text={correction} className="text-[14.5px]" />
+                        <Markdown text={correction} className="text-[14.5px]" headings={false} />
                       </div>
                     )}
                   </div>
@@ -107,6 +111,7 @@ export const StepList = memo(function StepList(props: Props) {
               </div>
               <div className="flex w-[9.5rem] shrink-0 flex-col items-end gap-1 pt-px">
                 <RatingChip rating={judgement.ratings[i] ?? null} afterError={after} firstError={isFirst} />
+                {props.source && <SourceStepChip rating={props.source.ratings[i] ?? null} afterError={props.source.firstError !== null && props.source.firstError >= 0 && i > props.source.firstError} />}
                 {aligned.map((m) => (
                   <ModelStepChip key={m.model} model={m.model} p={m.steps![i] ?? null} agreement={showAgreement && !after ? stepAgreement(judgement.ratings[i] ?? null, m.steps![i] ?? null) : null} />
                 ))}

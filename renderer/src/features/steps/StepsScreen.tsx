@@ -1,6 +1,6 @@
 // The step screen (process supervision): one response's chain as numbered steps, rated from the
 // keyboard. The prompt and the reference stay in view beside the steps; every key saves at once.
-import { useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Kbd } from '../../components/Kbd';
 import { EmptyState } from '../projects/EmptyState';
 import { useShell } from '../../context';
@@ -14,6 +14,7 @@ import { stepActions } from './stepActions';
 import { handleStepKey } from './stepKeys';
 import { StepList } from './StepList';
 import { StepsBar } from './StepsBar';
+import { sourceWords, useSourceSteps } from './SourceSteps';
 import { useScreenKeys } from './useScreenKeys';
 import { useStepCursor } from './useStepCursor';
 import { useSteps } from './useSteps';
@@ -59,11 +60,28 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
   // Blind: only once this response is judged (first error set, or every step rated). Assist: up front.
   const visible = Boolean(j && hasModels && (mode === 'assist' || isComplete(j)));
   const suggestion = mode === 'assist' && hasModels ? suggestedJudgement(models, steps.length) : null;
+  const noSuggestion = !models.length
+    ? 'Nothing to accept (a): no process model has scored this item. Add one and score the project on the Models screen (m).'
+    : !hasModels
+      ? 'Nothing to accept (a): the process models scored other steps than these (split or merged since).'
+      : mode === 'blind'
+        ? 'Nothing to accept (a): pre-labels are blind here; the models’ scores show once you have judged the chain.'
+        : 'Nothing to accept (a) on this response.';
   const backToCompare = item && item.responses.length >= 2 ? () => navigate({ name: 'compare', project, itemId: item.id }) : null;
+
+  // `v`: the file's own step ratings beside the annotator's (kept on from item to item until `v` again).
+  const [sourceOn, setSourceOn] = useState(false);
+  const source = useSourceSteps(project, item?.id ?? null, s.response, seg?.version ?? null, sourceOn);
+  const sourceState = source?.state ?? null;
+  const say = s.say;
+  useEffect(() => {
+    if (source && source.state !== 'loading') say({ text: sourceWords(source), itemNumber: null, state: 'info' });
+    // Said once per answer, not on every render.
+  }, [sourceState, item?.id, s.response]);
 
   const edit = s.apply;
   const latest = s.latest;
-  const actions = stepActions({ s, place, steps, visible, suggestion, scroller, backToCompare });
+  const actions = stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource: () => setSourceOn((v) => !v) });
 
   useScreenKeys((event) => handleStepKey(event, actions), keysEnabled);
 
@@ -168,6 +186,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
                 splitAt={ui.splitAt}
                 models={visible ? models : []}
                 showAgreement={visible}
+                source={source?.state === 'shown' ? source : null}
                 scroller={scroller}
                 onPick={(i) => ui.mode === 'keys' && setCursor(i)}
                 onToggleTag={(tag) => {

@@ -3,7 +3,7 @@
 // item is painted (writing the address).
 import type { ItemView, StepsView } from '../../../../shared/api';
 import { messageText } from '../../../../shared/choices';
-import { prepareMarkdown } from '../../components/Markdown';
+import { headingsAsText, prepareMarkdown } from '../../components/Markdown';
 
 /** Runs `run` after the next frame is painted; the answer cancels it. */
 export function afterPaint(run: () => void): () => void {
@@ -19,7 +19,8 @@ export function afterPaint(run: () => void): () => void {
 
 /** The texts the step screen renders as Markdown for an item opened on `response`. */
 export function itemTexts({ item, view }: { item: ItemView; view: StepsView }, response = 0): string[] {
-  const texts = [...(view.responses[response]?.steps ?? [])];
+  // Steps render with their `#` lines as text (StepList), so they are prepared that way.
+  const texts = (view.responses[response]?.steps ?? []).map(headingsAsText);
   if (typeof item.prompt === 'string') texts.push(item.prompt);
   else for (const message of item.prompt) texts.push(messageText(message.content));
   if (item.reference !== null) texts.push(item.reference);

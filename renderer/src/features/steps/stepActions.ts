@@ -16,11 +16,14 @@ export interface ActionContext {
   /** Whether model scores are in view now (recorded with each save). */
   visible: boolean;
   suggestion: ReturnType<typeof suggestedJudgement>;
+  /** Why `a` has nothing to accept, in words (blind, or no process model), when it has not. */
+  noSuggestion: string;
   scroller: { current: HTMLDivElement | null };
   backToCompare: (() => void) | null;
+  toggleSource: () => void;
 }
 
-export function stepActions({ s, place, steps, visible, suggestion, scroller, backToCompare }: ActionContext): StepActions {
+export function stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource }: ActionContext): StepActions {
   const { cursorRef, setCursor, uiRef, setUi } = place;
   const item = s.loaded?.item ?? null;
   const edit = s.apply;
@@ -51,7 +54,8 @@ export function stepActions({ s, place, steps, visible, suggestion, scroller, ba
     openCorrection: () => setUi({ mode: 'correct' }),
     outcome: () => {
       const now = latest();
-      if (now) edit(cycleOutcome(now), visible);
+      // Cycled on screen; saved once the key rests (one revision for the decision).
+      if (now) s.apply(cycleOutcome(now), visible, false, true);
     },
     finish: () => {
       const now = latest();
@@ -63,6 +67,7 @@ export function stepActions({ s, place, steps, visible, suggestion, scroller, ba
       edit(cycleReferenceMatch(now), visible);
       return true;
     },
+    source: toggleSource,
     startSplit: () => {
       const text = steps[cursorRef.current] ?? '';
       const start = initialPoint(text, splitPoints(text));
@@ -76,7 +81,11 @@ export function stepActions({ s, place, steps, visible, suggestion, scroller, ba
     },
     accept: () => {
       const now = latest();
-      if (!now || !suggestion) return false;
+      if (!now) return false;
+      if (!suggestion) {
+        info(noSuggestion);
+        return true;
+      }
       const taken = fromModel(now, suggestion.ratings, suggestion.firstError);
       const words = suggestion.firstError === null ? 'Took the model’s ratings: no error' : `Took the model’s ratings: first error step ${suggestion.firstError + 1}`;
       edit({ judgement: taken, words }, true);

@@ -15,6 +15,8 @@ export interface StepActions {
   outcome(): void;
   finish(): void;
   reference(): boolean;
+  /** Shows or hides the file's own step ratings. */
+  source(): void;
   startSplit(): void;
   merge(): void;
   accept(): boolean;
@@ -52,8 +54,14 @@ function pickerKey(event: KeyboardEvent, a: StepActions): boolean {
     case 't':
       a.tags.close();
       return true;
+    case 'c':
+      // From the tags straight to the correction box: what is typed next goes into the box.
+      a.tags.close();
+      a.openCorrection();
+      return true;
     default:
-      // The picker has the keyboard: nothing else acts meanwhile (the shortcuts list still opens).
+      // The picker owns the keyboard: no other key acts meanwhile, so typed text never runs as
+      // shortcuts (the shortcuts list still opens).
       return event.key !== '?';
   }
 }
@@ -109,6 +117,8 @@ export function handleStepKey(event: KeyboardEvent, a: StepActions): boolean {
   if (event.altKey) return false;
   if (a.mode === 'tags') return pickerKey(event, a);
   if (a.mode === 'split') return splitKey(event, a);
+  // The correction box is opening (it takes the focus as it draws): keys meanwhile are its, not shortcuts.
+  if (a.mode === 'correct') return event.key !== '?';
   if (a.mode !== 'keys') return false;
   const page = pageDirection(event);
   if (page !== null) {
@@ -157,6 +167,9 @@ export function handleStepKey(event: KeyboardEvent, a: StepActions): boolean {
       return true;
     case 'r':
       return a.reference();
+    case 'v':
+      a.source();
+      return true;
     case 's':
       a.startSplit();
       return true;

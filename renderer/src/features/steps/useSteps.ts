@@ -17,6 +17,9 @@ interface UndoEntry {
 
 const keyOf = (itemId: number, response: number) => `${itemId}:${response}`;
 
+/** A cycled choice (the outcome, `o`) is saved once the key has rested this long: one revision per decision. */
+export const SETTLE_MS = 800;
+
 export function useSteps(project: string, annotator: string, start: { itemId?: number; response?: number }, scoresVersion: number) {
   const items = useStepItems(project, annotator, start.itemId, scoresVersion);
   const { loaded } = items;
@@ -67,9 +70,22 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
   const judgementRef = useRef(judgement);
   judgementRef.current = judgement;
 
-  /** Applies an edit: shown at once, saved in the background. */
+  /** A cycled edit waiting for the key to rest: sent by its timer, by the next edit's save, or on leaving. */
+  const settling = useRef<{ key: string; timer: ReturnType<typeof setTimeout>; send: () => void } | null>(null);
+  const flushSettling = useCallback(() => {
+    const waiting = settling.current;
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    settling.current = null;
+    waiting.send();
+  }, []);
+
+  /**
+   * Applies an edit: shown at once, saved in the background. `settle`: an edit the same key cycles
+   * through (the outcome): saved once the key rests, so a decision is one revision, not one per press.
+   */
   const apply = useCallback(
-    (edit: Edit | null, prelabelVisible: boolean, asUndo = false): boolean => {
+    (edit: Edit | null, prelabelVisible: boolean, asUndo = false, settle = false): boolean => {
       const now = loaded;
       const before = judgementRef.current;
       if (!edit || !now || !before) return false;
@@ -78,19 +94,45 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
         return false;
       }
       const id = now.item.id;
-      if (!asUndo) undoStack.current.push({ itemId: id, response, judgement: before, words: edit.words });
-      known.current.set(keyOf(id, response), edit.judgement);
+      const key = keyOf(id, response);
+      // Cycling on: the decision so far has its undo entry already (one undo takes the whole decision back).
+      const cycling = settle && settling.current?.key === key;
+      if (!asUndo && !cycling) undoStack.current.push({ itemId: id, response, judgement: before, words: edit.words });
+      known.current.set(key, edit.judgement);
       judgementRef.current = edit.judgement; // a second key before the next render builds on this one
       markTouched(id);
       setTick((t) => t + 1);
-      const input = saveInput({ project, annotator, itemId: id, response }, edit.judgement, {
-        id: newRevisionId(),
-        timeMs: Math.max(0, Math.round(performance.now() - shownAt.current)),
-        prelabelVisible,
-      });
-      const wasLabeled = Boolean(now.view.label);
-      void outbox
-        .save(input, edit.words, now.item.seq + 1)
+      // A waiting cycled edit is in this judgement too: this save carries it.
+      if (settling.current) {
+        clearTimeout(settling.current.timer);
+        if (settling.current.key === key) settling.current = null;
+        else flushSettling();
+      }
+      const send = () => save(now, response, edit, prelabelVisible);
+      if (settle) {
+        outbox.say({ text: `${edit.words} — saved when you stop pressing`, itemNumber: now.item.seq + 1, state: 'info' });
+        const timer = setTimeout(() => {
+          if (settling.current?.timer === timer) settling.current = null;
+          send();
+        }, SETTLE_MS);
+        settling.current = { key, timer, send };
+      } else send();
+      return true;
+    },
+    [loaded, response, project, annotator, outbox, items, markTouched, flushSettling],
+  );
+
+  /** Sends one judgement through the outbox. */
+  function save(now: NonNullable<typeof loaded>, response: number, edit: Exclude<Edit, { refused: string }>, prelabelVisible: boolean) {
+    const id = now.item.id;
+    const input = saveInput({ project, annotator, itemId: id, response }, edit.judgement, {
+      id: newRevisionId(),
+      timeMs: Math.max(0, Math.round(performance.now() - shownAt.current)),
+      prelabelVisible,
+    });
+    const wasLabeled = Boolean(now.view.label);
+    void outbox
+      .save(input, edit.words, now.item.seq + 1)
         .then((saved) => {
           if (saved && !wasLabeled) setLabeledHere((list) => (list.includes(id) ? list : [...list, id]));
         })
@@ -99,10 +141,14 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
           known.current.delete(keyOf(id, response));
           void api.getSteps({ project, annotator, itemId: id }).then((view) => items.replaceView(id, view)).catch(() => undefined);
         });
-      return true;
-    },
-    [loaded, response, project, annotator, outbox, items, markTouched],
-  );
+  }
+
+  // Leaving the response, the item, the screen or the page sends a cycled edit still waiting.
+  useEffect(() => flushSettling, [itemId, response, flushSettling]);
+  useEffect(() => {
+    window.addEventListener('pagehide', flushSettling);
+    return () => window.removeEventListener('pagehide', flushSettling);
+  }, [flushSettling]);
 
   /** Ctrl+Z: the judgement before the last edit on this item comes back, saved as a new revision. */
   const undo = useCallback(
@@ -123,6 +169,7 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
   const resegment = useCallback(
     async (op: 'split' | 'merge', step: number, at?: number): Promise<boolean> => {
       if (!loaded || busy) return false;
+      flushSettling();
       const id = loaded.item.id;
       const itemNumber = loaded.item.seq + 1;
       const words = op === 'split' ? `Split step ${step + 1} in two` : `Merged steps ${step + 1} and ${step + 2}`;
@@ -146,7 +193,7 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
         setBusy(false);
       }
     },
-    [loaded, busy, outbox, project, annotator, response, items, markTouched],
+    [loaded, busy, outbox, project, annotator, response, items, markTouched, flushSettling],
   );
 
   const switchResponse = useCallback(
