@@ -18,6 +18,7 @@ const ITEMS = [
   { id: 'q2', prompt: 'Capital of France?', responses: [{ text: 'Paris.' }, { text: 'Lyon.' }] },
   { id: 'three', prompt: 'Name a colour.', responses: [{ text: 'Red.' }, { text: 'Blue.' }, { text: 'Green.' }] },
   { id: 'one', prompt: 'Add 2 and 2.', responses: [{ text: 'First, 2 + 2 = 4.\n\nSo the answer is 4.' }] },
+  { id: 'chain', prompt: 'Add 3 and 4.', responses: [{ text: '3 + 4 = 7.\nCheck: 7 - 4 = 3.\nSo 7.', steps: ['3 + 4 = 7.', 'Check: 7 - 4 = 3.', 'So 7.'] }] },
 ];
 
 async function setup(dir = tempDir(), name = 'a') {
@@ -69,6 +70,7 @@ describe('a labels file passes the checks a save passes', () => {
       { ...base, id: rid(), item: 'q1', task: 'rubric', ratings: { A: { correctness: 9 } }, rubric: 'default', rubric_version: 1 },
       { ...base, id: rid(), item: 'q1', task: 'rubric', ratings: { A: { correctness: 3 } }, rubric: 'default', rubric_version: 7 },
       { ...base, id: rid(), item: 'three', task: 'ranking', ranking: [[2], [0]] },
+      { ...base, id: rid(), item: 'chain', task: 'steps', steps: { A: [1, 1] }, segmentation: { A: 1 } },
     ];
     const file = join(dir, 'bob.jsonl');
     writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
@@ -90,14 +92,15 @@ describe('a labels file passes the checks a save passes', () => {
     expect(at(12)).toMatch(/ratings\.A\.correctness: must be a whole number from 1 to 5/);
     expect(at(13)).toMatch(/rubric_version: this project’s rubric “default” has no version 7/);
     expect(at(14)).toMatch(/ranking: must put each of the item's 3 responses in exactly one place/);
-    expect(refused.stderr).toMatch(/13 invalid line\(s\); nothing was imported/);
+    expect(at(15)).toMatch(/steps\.A: the response has 3 steps; the ratings list has 2/);
+    expect(refused.stderr).toMatch(/14 invalid line\(s\); nothing was imported/);
     expect(count(db, 'SELECT COUNT(*) FROM label')).toBe(0);
 
     // --skip-invalid (which the message offers) merges the valid line and writes the rest beside the file.
     const skipped = await cli(['labels', 'import', file, '--project', 'p', '--db', dbPath, '--skip-invalid']);
     expect(skipped.code, skipped.stderr).toBe(0);
-    expect(JSON.parse(skipped.stdout)).toMatchObject({ added: 1, skipped: 13, rejectsFile: `${file}.rejects.jsonl` });
-    expect(readFileSync(`${file}.rejects.jsonl`, 'utf8').trim().split('\n')).toHaveLength(13);
+    expect(JSON.parse(skipped.stdout)).toMatchObject({ added: 1, skipped: 14, rejectsFile: `${file}.rejects.jsonl` });
+    expect(readFileSync(`${file}.rejects.jsonl`, 'utf8').trim().split('\n')).toHaveLength(14);
     expect(count(db, 'SELECT COUNT(*) FROM label')).toBe(1);
     db.close();
   });

@@ -100,7 +100,7 @@ export function itemRules(db: Db, projectId: number, line: LabelLine, itemId: nu
   return checkRubric(db, projectId, line, itemId);
 }
 
-/** Step ratings as many as the steps of the version they were made on, where this machine has it. */
+/** Step ratings as many as the steps of the version they were made on, where this machine has that cut. */
 function checkSteps(db: Db, line: LabelLine, itemId: number): void {
   const letters = new Set([...Object.keys(line.steps ?? {}), ...Object.keys(line.first_error ?? {})]);
   if (!letters.size) return;
@@ -110,7 +110,10 @@ function checkSteps(db: Db, line: LabelLine, itemId: number): void {
     const version = line.segmentation?.[letter];
     let stored = version !== undefined ? segmentationVersion(db, itemId, responseIdx, version) : null;
     if (version === undefined) stored = (current ??= currentSegmentations(db, itemId)).get(responseIdx) ?? null;
-    const why = stepsProblem(line.steps?.[letter], line.first_error?.[letter], stored ? stored.steps.length : null);
+    // A cut from the file or Arbiter's own rule is the same on every machine; an annotator's split or merge
+    // is numbered per machine, so the same version here may be another cut: its count is not compared.
+    const count = stored && stored.origin !== 'annotator' ? stored.steps.length : null;
+    const why = stepsProblem(line.steps?.[letter], line.first_error?.[letter], count);
     if (why) throw new RecordError(`steps.${letter}: ${why}`);
   }
 }
