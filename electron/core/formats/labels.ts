@@ -87,7 +87,7 @@ export interface LabelsImportResult {
   /** With skipInvalid: the invalid lines left out, and where they were written (`FILE.rejects.jsonl`). */
   skipped: number;
   rejectsFile: string | null;
-  /** With skipInvalid: the first invalid lines and why. */
+  /** With skipInvalid: the first 100 invalid lines and why. */
   errors: LineError[];
 }
 
@@ -217,8 +217,11 @@ export async function importLabelsLines(
         if (!(error instanceof RecordError)) throw error;
         if (noteErrors) {
           errorCount++;
-          if (errors.length < MAX_ERRORS) errors.push({ line: lineNo, reason: error.message });
+          errors.push({ line: lineNo, reason: error.message });
           if (opts.skipInvalid) rejects.push(text);
+        } else if (!opts.skipInvalid) {
+          // It passed the first reading: the file changed while it was merged.
+          throw new InvalidFileError(opts.fileName, [{ line: lineNo, reason: `${error.message} (the file changed while it was being merged)` }]);
         }
         continue;
       }
@@ -281,10 +284,10 @@ export async function importLabelsLines(
     throw error;
   }
   opts.onProgress?.(lineNo);
-  return { added, duplicates, lines: records, unmatched, unmatchedItems, reusedIds, reusedIdLines, skipped: rejects.length, rejectsFile: null, errors: opts.skipInvalid ? errors : [], rejects };
+  return { added, duplicates, lines: records, unmatched, unmatchedItems, reusedIds, reusedIdLines, skipped: rejects.length, rejectsFile: null, errors: opts.skipInvalid ? errors.slice(0, MAX_ERRORS) : [], rejects };
 }
 
-/** Invalid lines listed with their reasons (all are counted). */
+/** Invalid lines a --skip-invalid summary lists with their reasons (all are counted, and all are in the rejects file). */
 const MAX_ERRORS = 100;
 
 /** Whether a stored revision is the one a line describes (its id reused for nothing else). */
