@@ -44,7 +44,7 @@ export function listItemsTable(db: Db, projectId: number, request: ListItemsRequ
   const walked = walkItems(db, projectId, { ...request, me }, request.filter === 'disagrees' ? disagrees : undefined);
   return {
     total,
-    matching: matchingCount(db, projectId, me, request.filter, total),
+    matching: request.search?.trim() ? null : matchingCount(db, projectId, me, request.filter, total),
     rows: walked.rows.map((row) => {
       const { consensus, model } = describe(row);
       return {
@@ -58,6 +58,7 @@ export function listItemsTable(db: Db, projectId: number, request: ListItemsRequ
         sourceChoice: row.source_choice,
         consensus,
         model,
+        adjudicated: row.adjudicated === 1,
       };
     }),
     next: walked.next,

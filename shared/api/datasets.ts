@@ -62,6 +62,8 @@ export const datasetsSchemas = {
       limit: z.number().int().min(1).max(1000).default(200),
       /** Whose labels `unlabeled`, `labeled`, the choice filters and the "You" column mean. */
       annotator: annotatorName.optional(),
+      /** An external id (exact or prefix, through an index: listed first) or a part of the prompt (a bounded walk, as a filter). */
+      search: z.string().max(200).optional(),
     })
     .strict(),
   /**
@@ -123,6 +125,8 @@ export interface ItemListRow {
   consensus: Choice | 'split' | null;
   /** The models' pre-label, in source order: their majority vote (the mean decides an even split) and mean P(A better). */
   model: { vote: Vote; pA: number; models: number } | null;
+  /** A lead adjudicated the item (its gold label on export). */
+  adjudicated: boolean;
 }
 
 export interface ItemPage {

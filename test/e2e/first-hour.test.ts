@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openApp, ROOT, startHost, writeJsonl, type Host } from './helpers';
+import { importViaUi, launchBrowser, openApp, ROOT, startHost, writeJsonl, type Host } from './helpers';
 
 const chain = (n: number) => ({ id: `c${n}`, prompt: `Double ${n}, then add 1.`, responses: [{ text: `${n} × 2 = ${2 * n}.\n${2 * n} + 1 = ${2 * n + 1}.`, steps: [`${n} × 2 = ${2 * n}.`, `${2 * n} + 1 = ${2 * n + 1}.`] }] });
 const pair = (n: number) => ({ id: `p${n}`, prompt: `Pair ${n}`, responses: [{ text: 'left answer' }, { text: 'right answer' }] });
@@ -98,5 +98,45 @@ describe('a new user’s first hour', () => {
     const row = page.locator('[data-testid="project-row"][data-project="mixed"]');
     await expect.poll(() => row.innerText()).toMatch(/pairs 0\/2 · ranks 1\/1/);
     await expect.poll(() => page.locator('[data-testid="project-row"][data-project="chains"]').innerText()).toMatch(/steps 0\/3/);
+  });
+
+  it('names what a file carried at import, every format in the hint, and the export in the app’s words with the project’s format', async () => {
+    await go('#/');
+    await page.getByTestId('new-project-name').fill('stepwise');
+    await page.getByTestId('create-project').click();
+    await page.getByTestId('import-panel').waitFor();
+    expect(await page.getByTestId('import-panel').innerText()).toMatch(/18 formats/);
+    const lines = [1, 2].map((n) => ({ prompt: `Add ${n} and ${n}.`, completions: [`${n} + ${n}`, `= ${2 * n}`], labels: [true, n === 1] }));
+    await importViaUi(page, writeJsonl(host.home, 'stepwise.jsonl', lines));
+    const result = await page.getByTestId('import-result').innerText();
+    expect(result).toMatch(/step labels on 2 chains/);
+    expect(result).not.toMatch(/preference/);
+    // A chain-only project exports as TRL stepwise by default, and the summary speaks of the option, not a flag.
+    await expect.poll(() => page.getByTestId('export-format').inputValue()).toBe('trl-stepwise');
+    await page.getByTestId('export-button').click();
+    const note = page.getByTestId('export-note');
+    await note.waitFor();
+    expect(await note.innerText()).not.toMatch(/--/);
+    expect(await note.innerText()).toMatch(/“Neutral \(0\) steps count as good” off/);
+  });
+
+  it('lists the items first on Datasets, with a search by id or prompt and an adjudicated column', async () => {
+    const r1 = (await host.api<{ rows: { id: number; externalId: string }[] }>('listItems', { project: 'mixed', limit: 10 })).rows.find((r) => r.externalId === 'r1')!;
+    await host.api('adjudicate', { project: 'mixed', annotator: 'lead', itemId: r1.id, task: 'ranking', ranking: [[1], [0], [2]], note: '' });
+    await go('#/p/mixed/datasets');
+    const table = page.getByTestId('items-table');
+    await table.waitFor();
+    // The table starts near the top, above the import and export panels.
+    const tableTop = (await table.boundingBox())!.y;
+    expect(tableTop).toBeLessThan(150);
+    expect((await page.getByTestId('import-panel').boundingBox())!.y).toBeGreaterThan(tableTop);
+    await page.keyboard.press('/');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('items-search');
+    await page.keyboard.type('p2');
+    await expect.poll(() => page.getByTestId('item-row').count()).toBe(1);
+    expect(await page.getByTestId('item-row').innerText()).toContain('p2');
+    await page.getByTestId('items-search').fill('rank these');
+    await expect.poll(() => page.getByTestId('item-row').first().innerText()).toContain('r1');
+    expect(await page.getByTestId('item-row').first().getByTestId('item-adjudicated').innerText()).toMatch(/gold/);
   });
 });

@@ -8,6 +8,8 @@
 //    answers once the page is full, the end is reached or BUDGET_MS have passed, and says where to go
 //    on: a filter few items match answers in bounded time, and the table asks again as it scrolls.
 // Sorting by another column would need an index per column and direction; the table offers file order.
+// A search finds external ids (exactly, then by prefix) through the (project, external id) index, first on
+// the first page, then prompt text by the same bounded walk as a filter (ASCII letters in any case).
 import type { ItemFilter, ItemOrder } from '../../../shared/api';
 import type { Db } from './db';
 import { VISIBLE } from './items';
@@ -21,6 +23,8 @@ export interface ListRow {
   labels: number;
   my_choice: string | null;
   source_choice: string | null;
+  /** 1 when a lead adjudicated the item (any task). */
+  adjudicated: number;
 }
 
 export interface WalkRequest {
@@ -31,6 +35,8 @@ export interface WalkRequest {
   limit: number;
   /** The annotator the filters mean (null: one who has labeled nothing yet). */
   me: number | null;
+  /** Text to find: an external id (exact or prefix) or a part of the prompt. */
+  search?: string;
 }
 
 export interface Walked {
@@ -64,14 +70,34 @@ const COLUMNS = `i.id, i.seq, i.external_id, substr(i.prompt, 1, 600) AS prompt,
     WHERE h.item_id = i.id AND h.task = 'pairwise' AND h.done = 1 AND a.kind = 'human') AS labels,
   (SELECT h.choice FROM label_head h WHERE h.item_id = i.id AND h.annotator_id = @me AND h.task = 'pairwise') AS my_choice,
   (SELECT h.choice FROM label_head h JOIN annotator a ON a.id = h.annotator_id
-    WHERE h.item_id = i.id AND h.task = 'pairwise' AND a.kind = 'source' LIMIT 1) AS source_choice`;
+    WHERE h.item_id = i.id AND h.task = 'pairwise' AND a.kind = 'source' LIMIT 1) AS source_choice,
+  EXISTS (SELECT 1 FROM adjudication d WHERE d.item_id = i.id) AS adjudicated`;
+
+/** External ids in [lo, hi) start with the search text (U+10FFFF sorts after every character that can follow). */
+const idRange = (search: string) => ({ lo: search, hi: `${search}\u{10FFFF}` });
+/** A prompt part, not an id the first page listed already. */
+const TEXT_MATCH = `instr(lower(i.prompt), @needle) > 0 AND (i.external_id IS NULL OR NOT (i.external_id >= @lo AND i.external_id < @hi))`;
+
+/** The search terms' parameters: the needle as the prompt's JSON holds it, lower-cased. */
+function searchParams(search: string) {
+  return { ...idRange(search), needle: JSON.stringify(search).slice(1, -1).toLowerCase() };
+}
+
+/** Items whose external id is the search text, then those it starts, in id order: two index range reads. */
+function idMatches(db: Db, projectId: number, filter: ItemFilter, search: string, me: number | null, limit: number): number[] {
+  const params = { project: projectId, me, s: search, limit, ...idRange(search) };
+  const base = `SELECT i.id FROM item i WHERE i.project_id = @project AND ${VISIBLE} AND ${CONDITIONS[filter]}`;
+  const exact = db.prepare(`${base} AND i.external_id = @s LIMIT @limit`).pluck().all(params) as number[];
+  const prefix = db.prepare(`${base} AND i.external_id > @s AND i.external_id >= @lo AND i.external_id < @hi ORDER BY i.external_id LIMIT @limit`).pluck().all(params) as number[];
+  return [...exact, ...prefix].slice(0, limit);
+}
 
 // Seqs only, so the walk reads the covering (project, seq) index and never the item rows it skips.
-function pageQuery(db: Db, filter: ItemFilter, order: ItemOrder) {
+function pageQuery(db: Db, filter: ItemFilter, order: ItemOrder, search: boolean) {
   const [after, upTo, direction] = order === 'first' ? ['>', '<=', 'ASC'] : ['<', '>=', 'DESC'];
   return db.prepare(
     `SELECT i.id FROM item i
-     WHERE i.project_id = @project AND ${VISIBLE} AND i.seq ${after} @from AND i.seq ${upTo} @to AND ${CONDITIONS[filter]}
+     WHERE i.project_id = @project AND ${VISIBLE} AND i.seq ${after} @from AND i.seq ${upTo} @to AND ${CONDITIONS[filter]} ${search ? `AND ${TEXT_MATCH}` : ''}
      ORDER BY i.seq ${direction} LIMIT @limit`,
   );
 }
@@ -85,20 +111,24 @@ export function walkItems(db: Db, projectId: number, request: WalkRequest, keep?
   const first = request.order === 'first';
   const end = first ? visible - 1 : 0;
   const scannedTo = (next: number | null) => (next === null ? visible : first ? next + 1 : visible - next);
-  const query = pageQuery(db, request.filter, request.order).pluck();
+  const search = request.search?.trim() || undefined;
+  const query = pageQuery(db, request.filter, request.order, search !== undefined).pluck();
   const rowQuery = db.prepare(`SELECT ${COLUMNS} FROM item i WHERE i.id = @id`);
-  const base = { project: projectId, me: request.me };
+  const base = { project: projectId, me: request.me, ...(search ? searchParams(search) : {}) };
   const rowsOf = (ids: number[]) => ids.map((id) => rowQuery.get({ id, me: request.me }) as ListRow);
+  const byRowNumber = request.filter === 'all' && !search;
   // Where the page starts, exclusive: after a seq (keyset), at a row number (all only), or at the start.
-  let from = request.afterSeq ?? (request.filter === 'all' ? (first ? request.offset - 1 : visible - request.offset) : first ? -1 : visible);
-  if (request.filter === 'all') {
+  let from = request.afterSeq ?? (byRowNumber ? (first ? request.offset - 1 : visible - request.offset) : first ? -1 : visible);
+  if (byRowNumber) {
     const rows = rowsOf(query.all({ ...base, from, to: end, limit: request.limit }) as number[]);
     const next = rows.length === request.limit ? rows[rows.length - 1]!.seq : null;
     return { rows, next, scanned: scannedTo(next) };
   }
-  if (request.me === null && request.filter !== 'unlabeled' && request.filter !== 'disagrees') return { rows: [], next: null, scanned: visible };
+  if (request.me === null && request.filter !== 'all' && request.filter !== 'unlabeled' && request.filter !== 'disagrees') return { rows: [], next: null, scanned: visible };
   const deadline = performance.now() + BUDGET_MS;
-  const rows: ListRow[] = [];
+  // The first page of a search starts with the items whose external id matches.
+  const rows: ListRow[] = search && request.afterSeq === undefined ? rowsOf(idMatches(db, projectId, request.filter, search, request.me, request.limit)).filter((r) => !keep || keep(r)) : [];
+  if (rows.length === request.limit) return { rows, next: from, scanned: 0 };
   while (first ? from < end : from > end) {
     const to = first ? Math.min(from + WINDOW, end) : Math.max(from - WINDOW, end);
     const wanted = request.limit - rows.length;

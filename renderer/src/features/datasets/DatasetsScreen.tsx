@@ -1,6 +1,9 @@
-// The datasets screen: import on the left, export on the right, every item below.
-import { useState } from 'react';
+// The datasets screen. A project with items: every item first (the table starts at the top and scrolls
+// itself), then import and export, then the project's settings (steps, rubric, order and overlap, team
+// labels). An empty project: import first, then the rest.
+import { useEffect, useState } from 'react';
 import { useShell } from '../../context';
+import { useOverview } from '../projects/useOverview';
 import { ExportPanel } from './ExportPanel';
 import { ImportPanel } from './ImportPanel';
 import { ItemsTable } from './ItemsTable';
@@ -12,42 +15,44 @@ import { RubricSettingsPanel } from '../rubrics/RubricSettingsPanel';
 export function DatasetsScreen({ project }: { project: string }) {
   const { annotator, navigate, refreshProgress } = useShell();
   const [version, setVersion] = useState(0);
+  const { overview, error } = useOverview(project, version);
+  const changed = () => {
+    setVersion((v) => v + 1);
+    refreshProgress();
+  };
+  // Decided once, when the screen opens: an import made here keeps its summary where it was.
+  const [tableFirst, setTableFirst] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (tableFirst === null && (overview || error)) setTableFirst((overview?.items ?? 0) > 0);
+  }, [overview, error, tableFirst]);
+  const hasItems = tableFirst === true;
+  // A basis of 0px, not 0%: the table takes the height that is left (at least 420 px) and scrolls itself.
+  // Sized by its content it grew to every row, and the virtualized list rendered them all.
+  const table = (
+    <div className={`flex min-h-[420px] flex-col ${hasItems ? 'h-[calc(100vh-7rem)] shrink-0' : 'flex-[1_1_0px]'}`}>
+      <ItemsTable project={project} annotator={annotator} version={version} onOpen={(id) => navigate({ name: 'compare', project, itemId: id })} />
+    </div>
+  );
   return (
     <main className="flex min-h-0 flex-1 flex-col overflow-auto" data-testid="datasets">
-      <div className="mx-auto flex w-full max-w-[1400px] flex-1 flex-col gap-4 p-4">
-        <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_360px]">
-          {/* Step settings sit under the import, side by side inside, so the two columns end level and the
-              items table starts right below them. */}
-          <div className="flex flex-col gap-4">
-            <ImportPanel
-              project={project}
-              onImported={() => {
-                setVersion((v) => v + 1);
-                refreshProgress();
-              }}
-            />
-            <StepSettingsPanel project={project} />
-            <WorkSplitPanel project={project} />
+      {tableFirst !== null && (
+        <div className="mx-auto flex w-full max-w-[1400px] flex-1 flex-col gap-4 p-4">
+          {hasItems && table}
+          <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_360px]">
+            <div className="flex flex-col gap-4">
+              <ImportPanel project={project} onImported={changed} />
+              <StepSettingsPanel project={project} />
+              <WorkSplitPanel project={project} />
+            </div>
+            <div className="flex flex-col gap-4">
+              <ExportPanel project={project} version={version} />
+              <RubricSettingsPanel project={project} />
+              <LabelExchangePanel project={project} annotator={annotator} onMerged={changed} />
+            </div>
           </div>
-          <div className="flex flex-col gap-4">
-            <ExportPanel project={project} version={version} />
-            <RubricSettingsPanel project={project} />
-            <LabelExchangePanel
-              project={project}
-              annotator={annotator}
-              onMerged={() => {
-                setVersion((v) => v + 1);
-                refreshProgress();
-              }}
-            />
-          </div>
+          {!hasItems && table}
         </div>
-        {/* A basis of 0px, not 0%: the table takes the height that is left (at least 420 px) and scrolls
-            itself. Sized by its content it grew to every row, and the virtualized list rendered them all. */}
-        <div className="flex min-h-[420px] flex-[1_1_0px] flex-col">
-          <ItemsTable project={project} annotator={annotator} version={version} onOpen={(id) => navigate({ name: 'compare', project, itemId: id })} />
-        </div>
-      </div>
+      )}
     </main>
   );
 }

@@ -17,7 +17,7 @@ const STEP_FORMATS = new Set<ExportFormat>(['trl-stepwise', 'math-shepherd']);
 const PAIR_FORMATS = new Set<ExportFormat>(['trl', 'trl-implicit', 'trl-chat', 'trl-chat-implicit', 'openrlhf', 'hh-rlhf', 'rewardbench', 'ultrafeedback-binarized']);
 const RECORD_FORMATS = new Set<ExportFormat>(['labels', 'scores']);
 
-const PAIRS_TITLES: Record<RankingPairs, string> = { all: 'every pair of ranks', 'best-worst': 'best against worst', adjacent: 'neighbouring ranks' };
+export const PAIRS_TITLES: Record<RankingPairs, string> = { all: 'every pair of ranks', 'best-worst': 'best against worst', adjacent: 'neighbouring ranks' };
 
 /** The API's export options for these choices and this format. */
 export function exportInput(format: ExportFormat, c: ExportChoices) {

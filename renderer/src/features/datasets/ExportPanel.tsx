@@ -5,10 +5,19 @@ import { useEffect, useState } from 'react';
 import type { ExportedFile } from '../../../../shared/api';
 import { EXPORT_FORMATS, FORMAT_TITLES, type ExportFormat } from '../../../../shared/formatNames';
 import { api, downloadExport, errorMessage, transport } from '../../api';
+import { useOverview } from '../projects/useOverview';
 import { DEFAULT_EXPORT_CHOICES, ExportOptions, exportInput, type ExportChoices } from './ExportOptions';
+import { inAppWords } from './words';
+
+/** The format a project exports to unless the user picks another: its items' shape (chains: TRL stepwise, single answers: KTO, else TRL pairs). */
+function defaultFormat(opensOn: string | undefined): ExportFormat {
+  return opensOn === 'steps' ? 'trl-stepwise' : opensOn === 'verdict' ? 'trl-unpaired' : 'trl';
+}
 
 export function ExportPanel({ project, version }: { project: string; version: number }) {
-  const [format, setFormat] = useState<ExportFormat>('trl');
+  const { overview } = useOverview(project, version);
+  const [picked, setFormat] = useState<ExportFormat | null>(null);
+  const format = picked ?? defaultFormat(overview?.opensOn);
   const [annotator, setAnnotator] = useState('');
   const [choices, setChoices] = useState<ExportChoices>(DEFAULT_EXPORT_CHOICES);
   const [annotators, setAnnotators] = useState<string[]>([]);
@@ -127,7 +136,7 @@ export function ExportPanel({ project, version }: { project: string; version: nu
           )}
           {summary.note && (
             <div className="text-muted" data-testid="export-note">
-              {summary.note}
+              {inAppWords(summary.note)}
             </div>
           )}
           <div className="break-all text-[12px] text-muted" data-testid="export-file">

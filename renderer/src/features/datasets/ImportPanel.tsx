@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PreviewResult } from '../../../../shared/api';
 import type { LineError } from '../../../../shared/domain';
 import { FORMAT_TITLES, IMPORT_FORMATS, type ImportFormat } from '../../../../shared/formatNames';
+import { carriedWords, IMPORT_FORMAT_TITLES } from './words';
 import { api, ApiError, errorMessage, subscribeEvents } from '../../api';
 import { isPlainLines, uploadFile, type UploadHandle } from './upload';
 
@@ -193,7 +194,13 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
             )}
           </span>
         ) : (
-          <span className="text-[13px] text-faint">TRL, HH-RLHF, RewardBench or Arbiter records — .jsonl, .jsonl.gz, a .json array or .parquet.</span>
+          <span className="text-[13px] text-faint">
+            Any of{' '}
+            <span className="underline decoration-dotted underline-offset-2" title={IMPORT_FORMAT_TITLES.join('\n')} data-testid="import-formats">
+              {IMPORT_FORMAT_TITLES.length} formats
+            </span>{' '}
+            (TRL, HH-RLHF, RewardBench, UltraFeedback, HelpSteer, PRM800K, Math-Shepherd, ProcessBench, Rubrics-as-Rewards, Arbiter…), detected from the first records — .jsonl, .jsonl.gz, a .json array or .parquet.
+          </span>
         )}
       </div>
 
@@ -337,7 +344,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
             <b className="font-semibold text-ok">Imported {result.items.toLocaleString()} new item{result.items === 1 ? '' : 's'}</b> from {result.file} as{' '}
             <span className="font-mono text-[12px]">{result.format}</span>: {result.lines.toLocaleString()} lines read
             {result.duplicates ? `, ${result.duplicates.toLocaleString()} already in the project` : ''}
-            {result.labels ? `, ${result.labels.toLocaleString()} preferences from the file kept as “source”` : ''}
+            {result.labels ? `, ${carriedWords(result.format, result.labels)} from the file kept as “source”` : ''}
             {result.rejected ? `, ${result.rejected.toLocaleString()} rejected` : ''}.
           </div>
           {result.errors.length > 0 && <LineErrors title={`${result.errors.length} line${result.errors.length === 1 ? '' : 's'} skipped`} lines={result.errors} file={result.file} tone="warn" />}

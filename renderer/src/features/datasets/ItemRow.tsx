@@ -2,7 +2,7 @@
 // exports and stats; the screen sides Left / Right belong to the compare screen only.
 import type { ItemListRow } from '../../../../shared/api';
 
-export const COLUMNS = 'grid-cols-[3.5rem_8rem_minmax(0,1fr)_5.5rem_7rem_5.5rem_6.5rem]';
+export const COLUMNS = 'grid-cols-[3.5rem_8rem_minmax(0,1fr)_5.5rem_7rem_5.5rem_6.5rem_5rem]';
 
 const CHOICE_TEXT: Record<string, string> = { A: 'A', B: 'B', tie: '= tie', both_bad: '✕ both bad', split: 'split' };
 const CHOICE_STYLE: Record<string, string> = { A: 'text-fg', B: 'text-fg', tie: 'text-tie', both_bad: 'text-bad', split: 'text-muted' };
@@ -61,6 +61,15 @@ export function ItemRow({ row, selected }: { row: ItemListRow; selected: boolean
         <ChoiceChip choice={row.sourceChoice} />
       </span>
       <ModelCell row={row} />
+      <span className="truncate text-[12px]" data-testid="item-adjudicated">
+        {row.adjudicated ? (
+          <span className="font-medium text-ok" title="A lead adjudicated this item: its resolution is the gold label on export">
+            ✓ gold
+          </span>
+        ) : (
+          <span className="text-faint">—</span>
+        )}
+      </span>
     </>
   );
 }

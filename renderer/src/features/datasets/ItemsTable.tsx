@@ -1,6 +1,7 @@
 // Every item of the project in a virtualized table: filtered (yours unlabeled or labeled, by your
 // choice, where the model disagrees), in file order first or last first, and driven from the keyboard:
-// ↑ / ↓ or j / k move, Enter opens the item on the compare screen, f the filter, o the order.
+// ↑ / ↓ or j / k move, Enter opens the item on the compare screen, f the filter, o the order, / the search
+// (an external id exactly or by its start, through an index; else a part of the prompt, walked like a filter).
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ITEM_FILTERS, type ItemFilter, type ItemOrder } from '../../../../shared/api';
@@ -11,6 +12,16 @@ import { useItemPages } from './useItemPages';
 
 /** Row height: with 1M rows by number the list is 32M px, under Chromium's element height limit. */
 const ROW = 32;
+
+/** The value once it has stayed the same for `ms` (typing in the search box asks once it pauses). */
+function useSettled(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
 
 /** The table's filter and order for a project, kept for the session: back from an item, they are as left. */
 function useTableView(project: string) {
@@ -29,13 +40,16 @@ function useTableView(project: string) {
 
 export function ItemsTable({ project, annotator, version, onOpen }: { project: string; annotator: string; version: number; onOpen(id: number): void }) {
   const [{ filter, order }, setView] = useTableView(project);
-  const pages = useItemPages(project, annotator, filter, order, version);
+  const [typed, setTyped] = useState('');
+  const search = useSettled(typed.trim(), 250);
+  const pages = useItemPages(project, annotator, filter, order, version, search);
   const [cursor, setCursor] = useState(0);
   // The selected row is the focus mark: strong while the table has the keys, quiet otherwise.
   const [focused, setFocused] = useState(false);
   const scroller = useRef<HTMLDivElement>(null);
   const filterSelect = useRef<HTMLSelectElement>(null);
   const orderSelect = useRef<HTMLSelectElement>(null);
+  const searchBox = useRef<HTMLInputElement>(null);
 
   const virtualizer = useVirtualizer({ count: pages.count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
   const visible = virtualizer.getVirtualItems();
@@ -50,7 +64,7 @@ export function ItemsTable({ project, annotator, version, onOpen }: { project: s
   useEffect(() => {
     setCursor(0);
     scroller.current?.scrollTo({ top: 0 });
-  }, [filter, order]);
+  }, [filter, order, search]);
 
   const lastRow = pages.done ? pages.count - 1 : pages.count - 2;
   const moveTo = (index: number) => {
@@ -80,9 +94,9 @@ export function ItemsTable({ project, annotator, version, onOpen }: { project: s
   // From anywhere on the screen but a text box or another control: f and o pick, j / k move the table.
   useGlobalKeys((event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.key === 'f' || event.key === 'o') {
+    if (event.key === 'f' || event.key === 'o' || event.key === '/') {
       event.preventDefault();
-      (event.key === 'f' ? filterSelect : orderSelect).current?.focus();
+      (event.key === 'f' ? filterSelect : event.key === 'o' ? orderSelect : searchBox).current?.focus();
       return;
     }
     const idle = document.activeElement === document.body || document.activeElement === null;
@@ -104,6 +118,9 @@ export function ItemsTable({ project, annotator, version, onOpen }: { project: s
         onFilter={(f) => setView((v) => ({ ...v, filter: f }))}
         onOrder={(o) => setView((v) => ({ ...v, order: o }))}
         onDone={() => scroller.current?.focus()}
+        search={typed}
+        searchBox={searchBox}
+        onSearch={setTyped}
       />
       {pages.error && (
         <div className="border-b border-line px-4 py-2 text-[13px] text-bad" role="alert">
@@ -118,6 +135,7 @@ export function ItemsTable({ project, annotator, version, onOpen }: { project: s
         <span title="The human annotators' majority, and how many labeled">Humans</span>
         <span title="The preference the imported file carried (annotator “source”); not anyone's progress">Source</span>
         <span title="The models' pre-label and how sure they are">Model</span>
+        <span title="Whether a lead adjudicated the item (the gold label on export)">Adjudicated</span>
       </div>
       <div
         ref={scroller}
@@ -131,7 +149,7 @@ export function ItemsTable({ project, annotator, version, onOpen }: { project: s
         className="min-h-[160px] flex-1 overflow-auto outline-none"
         data-testid="items-scroller"
       >
-        <EmptyState pages={pages} filter={filter} />
+        <EmptyState pages={pages} filter={filter} search={search} />
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {visible.map((v) => {
             const row = pages.row(v.index);

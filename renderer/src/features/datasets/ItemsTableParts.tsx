@@ -26,6 +26,9 @@ export function TableHeader(props: {
   onOrder(order: ItemOrder): void;
   /** Enter or Esc on a picker: back to the table, to move in what it now shows. */
   onDone(): void;
+  search: string;
+  searchBox: RefObject<HTMLInputElement | null>;
+  onSearch(text: string): void;
 }) {
   const { pages, filter, order } = props;
   const backToTable = (event: ReactKeyboardEvent) => {
@@ -38,8 +41,28 @@ export function TableHeader(props: {
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <h2 className="text-[14px] font-semibold">Items</h2>
         <span className="text-[12px] text-muted" data-testid="items-count">
-          {countText(pages, filter)}
+          {countText(pages, filter, props.search)}
         </span>
+        <label className="flex items-center gap-1.5 text-[12px] text-muted">
+          <span className="sr-only">Search by id or prompt</span>
+          <input
+            ref={props.searchBox}
+            type="search"
+            value={props.search}
+            onChange={(e) => props.onSearch(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter' && e.key !== 'Escape') return;
+              e.preventDefault();
+              if (e.key === 'Escape' && props.search) props.onSearch('');
+              props.onDone();
+            }}
+            placeholder="Search an id or the prompt"
+            maxLength={200}
+            className="h-7 w-64 rounded-md border border-line-strong bg-surface px-2 text-[13px] text-fg placeholder:text-faint"
+            data-testid="items-search"
+          />
+          <Kbd>/</Kbd>
+        </label>
         <label className="ml-auto flex items-center gap-1.5 text-[12px] text-muted">
           Show <Kbd>f</Kbd>
           <select
@@ -81,6 +104,9 @@ export function TableHeader(props: {
         <span className="flex items-center gap-1">
           <Kbd>Enter</Kbd> opens the item
         </span>
+        <span className="flex items-center gap-1">
+          <Kbd>/</Kbd> search: an id (exact or its start) or a part of the prompt
+        </span>
         <span>A / B: the file’s first / second response</span>
         <span className="ml-auto">File order only: the one order that stays instant at a million items.</span>
       </div>
@@ -88,11 +114,11 @@ export function TableHeader(props: {
   );
 }
 
-function countText(pages: ItemPages, filter: ItemFilter): string {
-  if (pages.total === null) return 'Loading…';
+function countText(pages: ItemPages, filter: ItemFilter, search: string): string {
+  if (pages.total === null) return search ? 'Searching…' : 'Loading…';
   const total = pages.total.toLocaleString();
-  if (filter === 'all') return `${total} in this project`;
-  const what = FILTER_TITLES[filter].toLowerCase();
+  if (filter === 'all' && !search) return `${total} in this project`;
+  const what = search ? `“${search}”${filter === 'all' ? '' : `, ${FILTER_TITLES[filter].toLowerCase()}`}` : FILTER_TITLES[filter].toLowerCase();
   if (pages.matching !== null) return `${pages.matching.toLocaleString()} of ${total} · ${what}`;
   if (pages.done) return `${pages.loaded.toLocaleString()} of ${total} · ${what}`;
   return `${pages.loaded.toLocaleString()} so far · looked through ${pages.scanned.toLocaleString()} of ${total}`;
@@ -102,17 +128,18 @@ export function PendingRow({ pages, index }: { pages: ItemPages; index: number }
   // A filtered list's last row: the host is looking further.
   if (index >= pages.loaded && pages.total !== null && !pages.done)
     return (
-      <span className="col-span-7 text-[12px] text-muted">
+      <span className="col-span-8 text-[12px] text-muted">
         Looking further… {pages.scanned.toLocaleString()} of {pages.total.toLocaleString()} items looked through
       </span>
     );
-  return <span className="col-span-7 h-3 w-1/3 rounded bg-surface-2" />;
+  return <span className="col-span-8 h-3 w-1/3 rounded bg-surface-2" />;
 }
 
-export function EmptyState({ pages, filter }: { pages: ItemPages; filter: ItemFilter }) {
+export function EmptyState({ pages, filter, search }: { pages: ItemPages; filter: ItemFilter; search: string }) {
   if (!pages.done || pages.count > 0 || pages.error) return null;
   let text: string;
   if (pages.total === 0) text = 'No items yet. Import a file above.';
+  else if (search) text = `No item has an id starting with “${search}” or a prompt holding it${filter === 'all' ? '' : ` among “${FILTER_TITLES[filter]}”`}.`;
   else if (filter === 'disagrees')
     text = 'No item where the models pick the other response than your label (or, where you have none, the label that decides it). Items no model has scored are not compared: score them on the Models screen.';
   else if (filter === 'unlabeled') text = 'You have labeled every item in this project.';

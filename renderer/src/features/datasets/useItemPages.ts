@@ -28,7 +28,8 @@ export interface ItemPages {
   ensure(first: number, last: number): void;
 }
 
-export function useItemPages(project: string, annotator: string, filter: ItemFilter, order: ItemOrder, version: number): ItemPages {
+/** `search`: an external id (exact or prefix) or a part of the prompt; empty for none. */
+export function useItemPages(project: string, annotator: string, filter: ItemFilter, order: ItemOrder, version: number, search = ''): ItemPages {
   const [total, setTotal] = useState<number | null>(null);
   const [matching, setMatching] = useState<number | null>(null);
   const [byIndex, setByIndex] = useState<Map<number, ItemListRow>>(new Map());
@@ -51,7 +52,7 @@ export function useItemPages(project: string, annotator: string, filter: ItemFil
     setScanned(0);
     setMatching(null);
     setError(null);
-  }, [project, annotator, filter, order, version]);
+  }, [project, annotator, filter, order, version, search]);
 
   const fail = useCallback((e: unknown) => setError(errorMessage(e)), []);
 
@@ -85,7 +86,7 @@ export function useItemPages(project: string, annotator: string, filter: ItemFil
     busy.current = true;
     const mine = generation.current;
     api
-      .listItems({ project, annotator, filter, order, limit: PAGE, ...(next === undefined ? {} : { afterSeq: next }) })
+      .listItems({ project, annotator, filter, order, limit: PAGE, ...(search ? { search } : {}), ...(next === undefined ? {} : { afterSeq: next }) })
       .then((result) => {
         if (mine !== generation.current) return;
         busy.current = false;
@@ -100,13 +101,14 @@ export function useItemPages(project: string, annotator: string, filter: ItemFil
         busy.current = false;
         fail(e);
       });
-  }, [project, annotator, filter, order, next, fail]);
+  }, [project, annotator, filter, order, next, fail, search]);
 
   // Every item: the first page tells the size, and the list can then ask for the rows in view.
   useEffect(() => {
-    if (filter === 'all') loadPage(0);
-  }, [filter, loadPage, version]);
-  const all = filter === 'all' && (total === null || total <= BY_NUMBER_MAX);
+    if (filter === 'all' && !search) loadPage(0);
+  }, [filter, loadPage, version, search]);
+  // A search walks like a filter: one page after another, from where the last ended.
+  const all = filter === 'all' && !search && (total === null || total <= BY_NUMBER_MAX);
 
   const ensure = useCallback(
     (first: number, last: number) => {

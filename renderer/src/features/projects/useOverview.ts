@@ -4,7 +4,8 @@ import { useEffect, useState } from 'react';
 import type { ProjectOverview } from '../../../../shared/api';
 import { api, errorMessage } from '../../api';
 
-export function useOverview(project: string): { overview: ProjectOverview | null; error: string | null } {
+/** `version`: read again when it moves (an import on the same screen). */
+export function useOverview(project: string, version = 0): { overview: ProjectOverview | null; error: string | null } {
   const [state, setState] = useState<{ project: string; overview: ProjectOverview | null; error: string | null }>({ project, overview: null, error: null });
   useEffect(() => {
     let live = true;
@@ -15,6 +16,6 @@ export function useOverview(project: string): { overview: ProjectOverview | null
     return () => {
       live = false;
     };
-  }, [project]);
+  }, [project, version]);
   return state.project === project ? state : { overview: null, error: null };
 }
