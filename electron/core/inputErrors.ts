@@ -82,6 +82,8 @@ export interface Issue {
   keys?: string[];
   input?: unknown;
   errors?: Issue[][];
+  /** An invalid_key issue's own issues (what the key should have been). */
+  issues?: Issue[];
 }
 
 const KINDS: Record<string, string> = { number: 'a number', string: 'text', boolean: 'true or false', array: 'a list', object: 'an object' };
@@ -136,6 +138,10 @@ function sentence(issue: Issue): string {
     case 'invalid_union': {
       const expected = unionExpected(issue);
       return expected ? `${field} must be ${expected}${shown(issue.input)}` : `${field} is not valid${shown(issue.input)}`;
+    }
+    case 'invalid_key': {
+      const inner = issue.issues?.[0]?.message;
+      return `${field} is not a key that fits here${inner && !ZOD_DEFAULT.test(inner) ? `: ${inner}` : ''}${shown(issue.path[issue.path.length - 1])}`;
     }
     case 'unrecognized_keys':
       return `Arbiter does not know ${(issue.keys ?? []).map((k) => `“${k}”`).join(', ')} here`;

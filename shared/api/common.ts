@@ -15,9 +15,9 @@ export const itemId = z.number().int().positive();
  * (electron/core/formats/labels.ts): a revision a file brings passes the same checks as one the app saves.
  */
 /** A revision id the client made (UUIDv7): a retried save with the same id stores nothing new. */
-export const revisionId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'not a UUID');
+export const revisionId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'expected a revision id (a lowercase UUID)');
 /** A response named by its letter in source order: A, B, C… */
-export const responseLetter = z.string().regex(/^[A-Z]$/, 'a response is named by its letter, A to Z');
+export const responseLetter = z.string().regex(/^[A-Z]$/, 'expected a response letter, A to Z');
 export const strength = z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'expected a strength of 1, 2 or 3' });
 /** A step's rating: −1 (wrong), 0 (neutral), +1 (right). */
 export const stepRating = z.union([z.literal(-1), z.literal(0), z.literal(1)], { error: (issue) => `expected a step rating of -1, 0 or 1 (or null: not rated), got ${shownValue(issue.input)}` });
@@ -36,7 +36,9 @@ export const ratingValue = z.union([z.number(), z.boolean(), z.string().max(200,
 /** The order the responses were shown in (indexes in source order, left to right). */
 export const shownOrderList = z.array(z.number().int().min(0));
 /** Best first: groups of tied response indexes. */
-export const rankingGroups = z.array(z.array(z.number().int().min(0)).min(1, 'an empty group')).min(1, 'an empty ranking');
+export const rankingGroups = z
+  .array(z.array(z.number().int().min(0)).min(1, 'expected a group of one or more response indexes, not an empty one'))
+  .min(1, 'expected at least one group of response indexes');
 
 /** A value as a message shows it: short, and its kind when it is not a plain value. */
 export function shownValue(value: unknown): string {

@@ -49,6 +49,7 @@ interface LooseIssue {
   expected?: string;
   input?: unknown;
   errors?: LooseIssue[][];
+  issues?: LooseIssue[];
 }
 
 function issueText(issue: LooseIssue, prefix: PropertyKey[]): string {
@@ -76,6 +77,11 @@ function issueText(issue: LooseIssue, prefix: PropertyKey[]): string {
     }
     case 'invalid_value':
       return `${where}: ${issue.message.replace(/^Invalid (option|input): /, '')}`;
+    case 'invalid_key': {
+      // A record's key (a response letter, say): what the key should have been.
+      const inner = issue.issues?.[0]?.message;
+      return `${where}: not a key that fits here${inner && !/^Invalid/.test(inner) ? ` (${inner})` : ''}`;
+    }
     default:
       return `${where}: ${issue.message}`;
   }
