@@ -197,3 +197,23 @@ describe('rubric import', () => {
     expect(JSON.parse(result.stdout)).toEqual({ rubric: 'bom', version: 1, created: true });
   });
 });
+
+describe('a refused value says what was expected at its field', () => {
+  it('in the API: step ratings, first error, revision id, ranking group, response letter, rating value', async () => {
+    const { db, service, id } = await setup();
+    const refusal = (op: string, input: Record<string, unknown>) =>
+      service.dispatch(op as never, { project: 'p', annotator: 'ann', itemId: id('p', 'q1'), ...input } as never).then(
+        () => 'accepted',
+        (error: Error) => error.message,
+      );
+    expect(await refusal('saveSteps', { response: 0, steps: { version: 1, ratings: [42], firstError: -7 } })).toBe(
+      'Could not save the step ratings: steps.ratings[0]: expected a step rating of -1, 0 or 1 (or null: not rated), got 42; steps.firstError: expected a step index of -1 (no error) or more.',
+    );
+    expect(await refusal('saveLabel', { choice: 'A', shownOrder: [0, 1], id: 'abc' })).toBe('Could not save the label: id: expected a revision id (a lowercase UUID).');
+    expect(await refusal('saveRanking', { ranking: [[]], shownOrder: [0, 1] })).toBe('Could not save the ranking: ranking[0]: expected a group of one or more response indexes, not an empty one.');
+    expect(await refusal('saveRatings', { rubric: 'default', version: 1, ratings: { a: { safe: 1 } } })).toBe(
+      'Could not save the ratings: “ratings.a” is not a key that fits here: expected a response letter, A to Z (it was “a”).',
+    );
+    db.close();
+  });
+});
