@@ -48,6 +48,12 @@ describe('team work from the datasets screen', () => {
 
     await page.getByTestId('merge-labels-input').setInputFiles(file);
     await expect.poll(() => summary.innerText()).toMatch(/Merged 0 new revisions .*; 3 were here already/);
+
+    // A revision id stored here for another label (bob-0 was B): said by line, not merged.
+    const edited = JSON.stringify({ id: 'bob-0', item: 'q0', annotator: 'bob', annotator_uuid: '0191d5a0-7c1e-7000-8000-00000000000b', choice: 'A', strength: 2, created_at: '2026-11-22T10:00:00Z' });
+    await page.getByTestId('merge-labels-input').setInputFiles({ ...file, name: 'bob-edited.jsonl', buffer: Buffer.from(`${edited}\n`) });
+    await expect.poll(() => summary.innerText()).toMatch(/Merged 0 new revisions from bob-edited\.jsonl/);
+    expect(await page.getByTestId('merge-reused-ids').innerText()).toMatch(/1 line reuses a revision id this project holds for a different label, so it was not merged: line 1\./);
     expect(problems).toEqual([]);
     await page.context().close();
   });
