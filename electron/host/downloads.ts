@@ -1,8 +1,8 @@
 // GET /download/<ticket>: an export file, once, for the ticket the page asked `downloadTicket` for. The
 // page starts it with a plain link (<a download>), which cannot send the token header; the ticket is
 // the capability instead: random, bound to one file of one project, spent on first use, gone in 60 s.
-// The file leaves the exports folder once it is sent (or the sending stops): a download happens once.
-import { createReadStream, rmSync, statSync } from 'node:fs';
+// The file leaves the exports folder a minute after its latest ticket (service/datasets.ts).
+import { createReadStream, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import type { ArbiterService } from '../core/service';
@@ -27,5 +27,6 @@ export function serveDownload(res: ServerResponse, service: ArbiterService, tick
     'content-disposition': `attachment; filename="${found.file}"`,
     'cache-control': 'no-store',
   });
-  pipeline(createReadStream(found.path), res, () => rmSync(found.path, { force: true }));
+  // pipeline closes the file when the browser stops reading early.
+  pipeline(createReadStream(found.path), res, () => undefined);
 }

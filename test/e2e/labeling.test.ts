@@ -2,7 +2,7 @@
 // three pairs from the keyboard (one undone with Ctrl+Z, one "much better" with Shift, one with a
 // rationale typed after pressing R), export TRL through the UI, download it as the browser does and
 // check the file line by line against what the page showed on each side.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -219,8 +219,7 @@ describe('pairwise labeling through the UI', () => {
     expect(download.url()).not.toContain(host.token);
 
     const text = readFileSync((await download.path())!, 'utf8');
-    // Downloaded once, the file leaves the exports folder (issue 13, finding 5).
-    await expect.poll(() => existsSync(join(host.home, 'exports', name))).toBe(false);
+    expect(text).toBe(readFileSync(join(host.home, 'exports', name), 'utf8'));
     const lines = text.split('\n').filter((l) => l.trim());
     expect(lines).toHaveLength(3);
     const seen = new Set<string>();

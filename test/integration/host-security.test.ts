@@ -144,8 +144,6 @@ describe('browser host: what the API may touch', () => {
     expect(first.status).toBe(200);
     expect(first.headers['content-disposition']).toBe(`attachment; filename="${file}"`);
     expect(first.text).toBe(written);
-    // Sent once, so it leaves the exports folder.
-    await vi.waitFor(() => expect(existsSync(join(home, 'exports', file))).toBe(false));
     expect(first.text.split('\n').filter(Boolean).length).toBeGreaterThan(0);
 
     const second = await rawRequest(host, { path: `/download/${ticket}` });

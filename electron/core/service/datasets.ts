@@ -66,11 +66,15 @@ const TICKET_LIFETIME_MS = 60_000;
 /**
  * The export files this service wrote, by project id, and one-time download tickets for them. A ticket
  * is the only capability the browser host's GET /download/<ticket> accepts (a link cannot carry the
- * token in a header), so it names one file, works once and expires soon.
+ * token in a header), so it names one file, works once and expires soon. A file given a ticket leaves
+ * the exports folder a minute after its latest ticket was issued, downloaded or not ("Download again"
+ * within that minute gets a new ticket for it).
  */
 class ExportDownloads {
   private readonly files = new Map<number, Map<string, string>>();
   private readonly tickets = new Map<string, { path: string; file: string; expiresAt: number }>();
+  /** Files given a ticket, and when they go. */
+  private readonly keepUntil = new Map<string, number>();
 
   remember(projectId: number, path: string): void {
     const files = this.files.get(projectId) ?? new Map<string, string>();
@@ -79,42 +83,42 @@ class ExportDownloads {
   }
 
   issue(project: projects.ProjectRow, file: string): DownloadTicket {
-    const path = this.files.get(project.id)?.get(file);
-    if (!path || !existsSync(path))
-      throw notFound(`Project "${project.name}" has no export named ${file} from this session. Export it again, then download it.`);
     const now = Date.now();
     this.sweep(now);
+    const path = this.files.get(project.id)?.get(file);
+    if (!path || !existsSync(path))
+      throw notFound(
+        `Project "${project.name}" has no export named ${file} from this session (an export is kept for a minute after its download). Export it again, then download it.`,
+      );
     const ticket = randomBytes(32).toString('base64url');
     this.tickets.set(ticket, { path, file, expiresAt: now + TICKET_LIFETIME_MS });
+    this.keepUntil.set(path, now + TICKET_LIFETIME_MS);
+    // Unref'd: a pending removal never keeps the process alive.
+    setTimeout(() => this.sweep(Date.now()), TICKET_LIFETIME_MS + 1000).unref();
     return { ticket, expiresInSeconds: TICKET_LIFETIME_MS / 1000 };
   }
 
-  /**
-   * The file a ticket stands for, once: the ticket is spent whether or not it was still valid. The
-   * caller removes the file once it is sent (downloads.ts); an expired ticket's file is removed here.
-   */
+  /** The file a ticket stands for, once: the ticket is spent whether or not it was still valid. */
   redeem(ticket: string): { path: string; file: string } | null {
+    const now = Date.now();
     const entry = this.tickets.get(ticket);
     this.tickets.delete(ticket);
-    const now = Date.now();
     this.sweep(now);
-    if (!entry) return null;
-    if (entry.expiresAt > now) return { path: entry.path, file: entry.file };
-    this.removeUnlessTicketed(entry.path);
-    return null;
+    return entry && entry.expiresAt > now ? { path: entry.path, file: entry.file } : null;
   }
 
-  /** Expired tickets go, and with them their files (an export nobody fetched in time does not stay). */
+  /** Expired tickets go, and the files whose latest ticket has expired. */
   private sweep(now: number): void {
-    for (const [ticket, entry] of this.tickets)
-      if (entry.expiresAt <= now) {
-        this.tickets.delete(ticket);
-        this.removeUnlessTicketed(entry.path);
+    for (const [ticket, entry] of this.tickets) if (entry.expiresAt <= now) this.tickets.delete(ticket);
+    for (const [path, until] of this.keepUntil)
+      if (until <= now) {
+        this.keepUntil.delete(path);
+        try {
+          rmSync(path, { force: true });
+        } catch {
+          /* still being sent (Windows): the next sweep does not see it again, the folder's owner may */
+        }
       }
-  }
-
-  private removeUnlessTicketed(path: string): void {
-    if (![...this.tickets.values()].some((entry) => entry.path === path)) rmSync(path, { force: true });
   }
 }
 
