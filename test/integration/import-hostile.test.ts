@@ -256,6 +256,42 @@ describe('images (finding 21)', () => {
   });
 });
 
+describe('the CLI says it too', () => {
+  it('import prints shared ids and images on stderr; export refuses images, or drops them with --images drop', () => {
+    const dbPath = join(dir, 'cli.db');
+    const rec = (id: string, prompt: unknown) => JSON.stringify({ id, prompt, responses: [{ text: 'a' }, { text: 'b' }] });
+    const image = [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }];
+    const file = write('cli.jsonl', [rec('x', 'one'), rec('x', 'two'), rec('pic', image)].join('\n') + '\n');
+    const imported = cli(['import', file, '--project', 'p', '--db', dbPath]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('arbiter import: 2 new items have an external id that another item of the project also has (x); all were imported, as different items.');
+    expect(imported.stderr).toContain('arbiter import: 1 item holds images, which are kept but not shown yet (pic).');
+    expect(JSON.parse(imported.stdout)).toMatchObject({ sharedIds: { items: 2, examples: ['x'] }, images: { items: 1, examples: ['pic'] } });
+    const out = join(dir, 'rb.jsonl');
+    const refused = cli(['export', '--project', 'p', '--format', 'rewardbench', '--out', out, '--db', dbPath]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/1 item holds images \(pic\), which the rewardbench format cannot carry/);
+    const dropped = cli(['export', '--project', 'p', '--format', 'rewardbench', '--out', out, '--images', 'drop', '--db', dbPath]);
+    expect(dropped.code, dropped.stderr).toBe(0);
+    expect(JSON.parse(dropped.stdout)).toMatchObject({ imagesDropped: { items: 1, examples: ['pic'] } });
+  }, 60_000);
+
+  it('a preview of an upload names the file by its own name, never where the host keeps it', async () => {
+    process.env.ARBITER_RECORD_MAX_BYTES = '1MiB';
+    const service = new ArbiterService(db, { dbPath: join(dir, 'arbiter.db'), transport: 'http', version: 'test', defaultAnnotator: 'a' });
+    try {
+      const content = `${pair(1, { pad: 'x'.repeat(2 << 20) })}\n`;
+      const { uploadId } = await service.dispatch('startUpload', { fileName: 'mine.jsonl', size: Buffer.byteLength(content) });
+      for (let at = 0; at < content.length; at += 1 << 20)
+        await service.dispatch('uploadChunk', { uploadId, offset: at, data: Buffer.from(content.slice(at, at + (1 << 20))).toString('base64') });
+      const error = await refusal(service.dispatch('previewUpload', { uploadId, format: 'auto' }));
+      expect(error.message).toMatch(/^mine\.jsonl:1: the record is longer than 1 MiB/);
+    } finally {
+      service.stopBackgroundWork();
+    }
+  });
+});
+
 describe('a chain given by its steps alone (finding 26)', () => {
   it('takes the response text from the steps', async () => {
     const record = JSON.stringify({ id: 's1', prompt: 'Add 2 and 3.', responses: [{ steps: ['2 + 3 = 5.', 'So the answer is 5.'] }] });

@@ -194,7 +194,7 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
       const upload = find(uploadId);
       complete(upload);
       try {
-        const lines = await headLines(upload.path);
+        const lines = await headLines(upload.path, 50, upload.fileName);
         return previewHead(lines.length ? `${lines.join('\n')}\n` : '', format);
       } catch (error) {
         throw inUserWords(error, upload);

@@ -26,7 +26,7 @@ export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promis
   }
   if (task.kind === 'review') return buildReview(db, requireProject(db, task.project));
   if (task.kind === 'mergeLabels')
-    return importLabelsLines(db, { project: task.project, fileName: task.fileName, lines: () => readLines(task.path), onProgress: (linesRead) => hooks.onProgress?.({ linesRead, total: null }) });
+    return importLabelsLines(db, { project: task.project, fileName: task.fileName, lines: () => readLines(task.path, task.fileName), onProgress: (linesRead) => hooks.onProgress?.({ linesRead, total: null }), isCancelled: hooks.isCancelled });
   if (task.kind === 'shapeCounts') return projectShapes(db, requireProject(db, task.project).id);
   if (task.kind === 'uncertainOrder') {
     const project = requireProject(db, task.project);
