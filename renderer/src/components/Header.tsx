@@ -56,7 +56,8 @@ export function Header({ route, annotator, progress, prelabels, onPrelabels, pre
         </>
       )}
       <div className="ml-auto flex h-11 items-center gap-3 text-[13px]">
-        {project && progress && (
+        {/* A screen with nothing of its shape says so itself: no "0 / 0" here. */}
+        {project && progress && progress.total > 0 && (
           <div className="flex items-center gap-2" title={`${progress.labeled} of ${progress.total} items labeled by ${annotator}`} data-testid="progress">
             <div className="hidden h-1.5 w-28 overflow-hidden 2xl:block rounded-full bg-surface-2 ring-1 ring-line" aria-hidden>
               <div className="h-full rounded-full bg-accent transition-[width] duration-300" style={{ width: `${pct}%` }} />
@@ -99,7 +100,7 @@ export function Header({ route, annotator, progress, prelabels, onPrelabels, pre
                   onClick={() => prelabels !== mode && onPrelabels(mode)}
                   data-testid={`prelabels-${mode}`}
                 >
-                  <span className="hidden lg:inline" aria-hidden>
+                  <span className="hidden 2xl:inline" aria-hidden>
                     {mode === 'blind' ? '◌ ' : '◉ '}
                   </span>
                   {mode}
@@ -110,7 +111,7 @@ export function Header({ route, annotator, progress, prelabels, onPrelabels, pre
           </div>
         )}
         <span className="text-muted" data-testid="annotator">
-          <span className="hidden text-faint lg:inline">annotator </span><span className="font-medium text-fg">{annotator}</span>
+          <span className="hidden text-faint 2xl:inline">annotator </span><span className="font-medium text-fg">{annotator}</span>
         </span>
         <button
           className="rounded border border-line px-1.5 py-0.5 text-[12px] text-muted hover:text-fg"
@@ -118,7 +119,7 @@ export function Header({ route, annotator, progress, prelabels, onPrelabels, pre
           title={`Theme: ${THEME_LABEL[theme]} (click to change)`}
           data-testid="theme-toggle"
         >
-          {THEME_ICON[theme]}<span className="hidden lg:inline"> {THEME_LABEL[theme]}</span>
+          {THEME_ICON[theme]}<span className="hidden 2xl:inline"> {THEME_LABEL[theme]}</span>
         </button>
         <button className="flex items-center gap-1 text-muted hover:text-fg" onClick={onShortcuts} title="Keyboard shortcuts">
           <Kbd>?</Kbd>

@@ -125,7 +125,7 @@ const ANYWHERE: Shortcut[] = [
 
 const PROJECTS: Shortcut[] = [
   [[['↑'], ['↓']], 'Choose a project'],
-  [[['Enter']], 'Label it'],
+  [[['Enter']], 'Open it on the screen its items need'],
   [[['F2'], ['r']], 'Rename it'],
   [[['Del']], 'Delete it (asks first; a backup is kept)'],
   [[['c']], 'New project: type its name'],

@@ -195,7 +195,7 @@ export function ProjectPicker() {
 
   return (
     <main className="flex-1 overflow-auto">
-      <div className="mx-auto flex max-w-4xl flex-col gap-8 px-6 py-10">
+      <div className="mx-auto flex max-w-5xl flex-col gap-8 px-6 py-10">
         <section>
           <h1 className="text-[20px] font-semibold tracking-tight">Projects</h1>
           <p className="mt-1 text-[13px] text-muted">Pick a project to label, or create one and import a JSONL file into it.</p>

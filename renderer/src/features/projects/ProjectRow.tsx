@@ -17,7 +17,7 @@ export interface DeleteState {
   busy: boolean;
 }
 
-export const GRID = 'grid grid-cols-[minmax(0,1fr)_4.5rem_minmax(12.5rem,17rem)_19.5rem] items-center gap-3';
+export const GRID = 'grid grid-cols-[minmax(10rem,1fr)_4rem_minmax(12.5rem,21rem)_19.5rem] items-center gap-3';
 
 interface Props {
   project: ProjectOverview;
