@@ -13,7 +13,7 @@ import { ArbiterService } from '../../electron/core/service';
 import { ensureAnnotator } from '../../electron/core/store/annotators';
 import { openDb, type Db } from '../../electron/core/store/db';
 import { beginLabelImport, completeLabelImport, labelImportStager } from '../../electron/core/store/labelImports';
-import { mergedRevisionWriter } from '../../electron/core/store/labels';
+import { mergedRevisionWriter } from '../../electron/core/store/labelMerge';
 import { writeNow } from '../../electron/core/store/write';
 import { tempDir } from '../helpers/tmp';
 

@@ -16,7 +16,8 @@ import { ensureAnnotator, ensureAnnotatorByUuid, findAnnotator, SOURCE_ANNOTATOR
 import type { Db } from '../store/db';
 import { itemResolver, responseCounter } from '../store/items';
 import { beginLabelImport, completeLabelImport, labelImportStager, recoverLabelImports, removeLabelImport } from '../store/labelImports';
-import { mergedRevisionWriter as labelAppenderFor, normalizeTimestamp, storedRevision, type RevisionDraft, type StoredRevision } from '../store/labels';
+import { normalizeTimestamp, type RevisionDraft } from '../store/labels';
+import { mergedRevisionWriter as labelAppenderFor, storedRevision, type StoredRevision } from '../store/labelMerge';
 import { requireProject } from '../store/projects';
 import { stepAsideForWaitingWriters, writeNow } from '../store/write';
 import { readLines } from './jsonl';

@@ -5,7 +5,7 @@ import { invalidInput, notFound } from '../errors';
 import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR, type AnnotatorRow } from '../store/annotators';
 import type { Db } from '../store/db';
 import { getItem, itemProjectName } from '../store/items';
-import { storedRevision } from '../store/labels';
+import { storedRevision } from '../store/labelMerge';
 import { requireProject as findRequired, type ProjectRow } from '../store/projects';
 
 export function requireProject(db: Db, name: string): ProjectRow {

@@ -1,0 +1,72 @@
+// The rows of a labels merge (store/labelImports.ts keeps its record, staged heads and visibility): its
+// revisions written under the pending merge, and a stored revision read back as its row holds it, shown
+// or not, to tell a retried or re-merged revision from an id reused for a different label.
+import type { Task } from '../../../shared/domain';
+import { normalizeTimestamp, type RevisionDraft } from './labels';
+import type { Db } from './sqlite';
+
+/**
+ * Writes a labels merge's revisions under its pending record (inside the caller's write transaction):
+ * the revision only, never a head or a counter (the merge stages those and applies them when it
+ * completes). An id already stored adds nothing.
+ */
+export function mergedRevisionWriter(db: Db, importId: number) {
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO label (id, item_id, annotator_id, task, created_at, choice, ranking, strength, shown_order, rubric_version_id, segmentation_id, body, import_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  return (draft: RevisionDraft & { id: string }): { id: string; inserted: boolean; seq: number; createdAt: string; done: boolean } => {
+    const createdAt = draft.createdAt ? normalizeTimestamp(draft.createdAt) : new Date().toISOString();
+    const result = insert.run(
+      draft.id,
+      draft.itemId,
+      draft.annotatorId,
+      draft.task ?? 'pairwise',
+      createdAt,
+      draft.choice,
+      draft.ranking ? JSON.stringify(draft.ranking) : null,
+      draft.strength ?? null,
+      draft.shownOrder ? JSON.stringify(draft.shownOrder) : null,
+      draft.rubricVersionId ?? null,
+      draft.segmentationId ?? null,
+      JSON.stringify(draft.body ?? {}),
+      importId,
+    );
+    const done = draft.done ?? (draft.choice !== null || (draft.ranking?.length ?? 0) > 0);
+    return { id: draft.id, inserted: result.changes > 0, seq: Number(result.lastInsertRowid), createdAt, done };
+  };
+}
+
+/** A stored revision as its row holds it, shown or not (a merge compares a reused id's revision with it). */
+export interface StoredRevision {
+  itemId: number;
+  annotatorId: number;
+  task: Task;
+  createdAt: string;
+  choice: string | null;
+  ranking: unknown;
+  strength: number | null;
+  shownOrder: unknown;
+  body: unknown;
+}
+
+export function storedRevision(db: Db): (id: string) => StoredRevision | null {
+  const statement = db.prepare('SELECT item_id, annotator_id, task, created_at, choice, ranking, strength, shown_order, body FROM label WHERE id = ?');
+  return (id) => {
+    const row = statement.get(id) as
+      | { item_id: number; annotator_id: number; task: Task; created_at: string; choice: string | null; ranking: string | null; strength: number | null; shown_order: string | null; body: string }
+      | undefined;
+    if (!row) return null;
+    return {
+      itemId: row.item_id,
+      annotatorId: row.annotator_id,
+      task: row.task,
+      createdAt: row.created_at,
+      choice: row.choice,
+      ranking: row.ranking ? JSON.parse(row.ranking) : null,
+      strength: row.strength,
+      shownOrder: row.shown_order ? JSON.parse(row.shown_order) : null,
+      body: JSON.parse(row.body),
+    };
+  };
+}
