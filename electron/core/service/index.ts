@@ -25,6 +25,26 @@ import { uploadsHandlers } from './uploads';
 
 export type { ServiceOptions };
 
+/**
+ * How deeply an operation's input may nest (the contract's deepest input, a rubric's criteria, is a few
+ * levels). A deeper one is refused before anything recursive sees it: zod and the wording of its errors
+ * (JSON.stringify) overflowed the stack on a body nested a few thousand levels, a 500 with "Maximum
+ * call stack size exceeded" (found by test/integration/fuzz-api.test.ts).
+ */
+export const INPUT_MAX_DEPTH = 64;
+
+/** Whether a JSON value holds a list or object at depth `max` or below; without recursion. */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export class ArbiterService {
   readonly events = new EventEmitter();
   readonly jobs = new JobRegistry(this.events);
@@ -59,6 +79,8 @@ export class ArbiterService {
   /** Validates raw input against the contract, then runs the operation. */
   async dispatch<N extends ApiName>(name: N, rawInput: unknown): Promise<ApiOutput<N>> {
     if (!API_NAMES.includes(name)) throw notFound(`Unknown operation "${String(name)}".`);
+    if (nestedDeeperThan(rawInput, INPUT_MAX_DEPTH))
+      throw invalidInput(`The input to ${name} nests lists or objects more than ${INPUT_MAX_DEPTH} levels deep; no operation takes input that deep. Nothing was changed.`);
     const parsed = schemas[name].safeParse(rawInput ?? {}, { reportInput: true });
     if (!parsed.success) throw invalidInput(describeInvalidInput(parsed.error.issues, name), issueDetails(parsed.error.issues));
     const input = parsed.data as ApiParsed<N>;
