@@ -77,10 +77,11 @@ export function labelImportStager(db: Db, pending: PendingLabelImport) {
  */
 function applyBatch(db: Db, importId: number, after: number): number | null {
   const last = db
-    .prepare('SELECT MAX(rowid) FROM (SELECT rowid FROM label_import_head WHERE import_id = ? AND rowid > ? ORDER BY rowid LIMIT ?)')
+    .prepare('SELECT MAX(rowid) FROM (SELECT rowid FROM label_import_head WHERE rowid > ? AND +import_id = ? ORDER BY rowid LIMIT ?)')
     .pluck()
-    .get(importId, after, APPLY_BATCH) as number | null;
+    .get(after, importId, APPLY_BATCH) as number | null;
   if (last === null) return null;
+  // By rowid range (the unary + keeps SQLite off the import_id index, which would visit every staged row).
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS merge_head (item_id INTEGER, annotator_id INTEGER, task TEXT, label_seq INTEGER, done INTEGER, choice TEXT,
              was_done INTEGER, human INTEGER, project_id INTEGER);
            CREATE TEMP TABLE IF NOT EXISTS merge_item (item_id INTEGER, task TEXT, project_id INTEGER, before INTEGER, PRIMARY KEY (item_id, task));
@@ -93,9 +94,9 @@ function applyBatch(db: Db, importId: number, after: number): number | null {
      JOIN annotator a ON a.id = s.annotator_id
      LEFT JOIN label_head h ON h.item_id = s.item_id AND h.annotator_id = s.annotator_id AND h.task = s.task
      LEFT JOIN label l ON l.seq = h.label_seq
-     WHERE s.import_id = ? AND s.rowid > ? AND s.rowid <= ?
+     WHERE s.rowid > ? AND s.rowid <= ? AND +s.import_id = ?
        AND (h.label_seq IS NULL OR l.seq IS NULL OR l.created_at < s.created_at OR (l.created_at = s.created_at AND l.id < s.label_id))`,
-  ).run(importId, after, last);
+  ).run(after, last, importId);
   // An item counts as labeled while at least one human has a current judgement on it: counted before and after.
   const humansDone = `(SELECT COUNT(*) > 0 FROM label_head h JOIN annotator a ON a.id = h.annotator_id
                        WHERE h.item_id = m.item_id AND h.task = m.task AND h.done = 1 AND a.kind = 'human')`;
