@@ -173,6 +173,16 @@ describe('records nested thousands deep (finding 10)', () => {
   });
 });
 
+describe('an element of a JSON array nested thousands deep (finding 10)', () => {
+  it('stops the import with the element number, not a stack overflow', async () => {
+    const deep = `{"prompt":"p","chosen":"a","rejected":"b","meta":${'['.repeat(5000)}1${']'.repeat(5000)}}`;
+    const path = write('deep.json', `[${pair(1)},\n${deep}]`);
+    const error = await refusal(importFile(db, { path, project: 'p', createProject: true, skipInvalid: true }));
+    expect(error.message).toMatch(/deep\.json:2: element 2 of the array is nested more than 100 levels deep/);
+    expect(findProject(db, 'p')).toBeUndefined();
+  });
+});
+
 describe('a project made for an import (finding 7)', () => {
   it('is not listed while the import runs, nor after it fails in the host', async () => {
     const service = new ArbiterService(db, { dbPath: join(dir, 'arbiter.db'), transport: 'http', version: 'test', defaultAnnotator: 'a' });
