@@ -237,7 +237,8 @@ async function fuzzFormat(format: ImportFormat, template: unknown, others: unkno
   const where = (c?: Case) => `${format}${c ? ` line ${c.line} (${c.what})` : ''} [${file}]`;
 
   // All or nothing: without --skip-invalid, a refused line means nothing is imported.
-  const strict = await arbiter(db, ['import', file, '--project', 'strict', '--format', format]);
+  // Half the time the format is told, half the time detected from the hostile file itself.
+  const strict = await arbiter(db, ['import', file, '--project', 'strict', '--format', rng.chance(0.5) ? format : 'auto']);
   if (ranCleanly(strict, `${where()} import`)) {
     const named = reportedLines(strict.stderr, file);
     if (strict.code === 1 && named.size === 0 && !/arbiter import: /.test(strict.stderr)) failures.push(`FUZZ_SEED=${SEED} ${where()}: import refused the file without a sentence: ${strict.stderr.slice(0, 500)}`);

@@ -438,6 +438,7 @@ async function saveBurst(host: HostProcess, stopped: () => boolean, measure: boo
       } catch (error) {
         // The host was killed under this request: not acknowledged, and the burst ends.
         if (measure) throw error;
+        if (!killing) failures.push(`KILL_SEED=${SEED} saveLabel failed while the host was up: ${(error as Error).message}`);
         return;
       }
     }
