@@ -205,10 +205,12 @@ function reportedLines(stderr: string, file: string): Map<number, string> {
   return out;
 }
 
+/** JSON with sorted keys, where 1e309 (Infinity) is not written as null, so that turning it into null shows. */
 const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  );
+  JSON.stringify(value, (_k, v: unknown) => {
+    if (typeof v === 'number' && !Number.isFinite(v)) return `<non-finite number ${v}>`;
+    return v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v;
+  });
 
 /** The arbiter record an item's export should equal, from an Arbiter items record that imported. */
 function expectedArbiter(record: Record<string, unknown>): string {

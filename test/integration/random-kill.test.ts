@@ -20,7 +20,7 @@ import { buildNodeSide, call, ROOT, startHostProcess, type HostProcess } from '.
 import { seededRng, seedFrom, type Rng } from '../helpers/seeded';
 
 const SEED = seedFrom('KILL_SEED');
-const ROUNDS = Number(process.env.KILL_ROUNDS ?? 15);
+const ROUNDS = Number(process.env.KILL_ROUNDS ?? 16);
 const KINDS = ['save', 'import', 'merge', 'upload', 'score', 'backup', 'delete'] as const;
 type Kind = (typeof KINDS)[number];
 
