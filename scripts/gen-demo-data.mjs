@@ -161,7 +161,7 @@ const seed = {
   rubric: {
     name: 'demo',
     criteria: [
-      { key: 'correct', description: 'Is everything the response states **true**?', scale: { type: 'binary' }, weight: 2, required: true, hotkey: 'c' },
+      { key: 'correct', description: 'Is everything the response states **true**?', scale: { type: 'binary' }, weight: 2, required: false, hotkey: 'c' },
       { key: 'helpful', description: 'How well does it answer what was asked (1: not at all, 5: fully)?', scale: { type: 'likert', min: 1, max: 5 }, weight: 1, required: false, hotkey: 'h' },
       { key: 'tone', description: 'The tone for the asker.', scale: { type: 'categories', values: ['too terse', 'right', 'too wordy'] }, weight: 0, required: false },
     ],

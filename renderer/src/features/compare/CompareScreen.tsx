@@ -1,8 +1,8 @@
 // The pairwise compare screen: prompt pinned on top, the two responses side by side in the order
 // this annotator sees them, the decision bar at the bottom. The keyboard drives everything.
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { describeScreenChoice, toScreenChoice, toSourceChoice, type ScreenChoice } from '../../../../shared/choices';
-import type { Choice, Strength } from '../../../../shared/domain';
+import type { Strength } from '../../../../shared/domain';
 import { responseLetter } from '../../../../shared/letters';
 import { Kbd } from '../../components/Kbd';
 import { EmptyState } from '../projects/EmptyState';
@@ -10,8 +10,10 @@ import { digitOf, pageDirection, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
 import { DecisionBar } from './DecisionBar';
 import { ItemBar } from './ItemBar';
-import { columnSteps, ModelVotes, SuggestionButton } from './PrelabelViews';
+import { columnSteps, SuggestionButton } from './PrelabelViews';
+import { prelabelLine, type Reveal } from './PrelabelLine';
 import { suggestion, usePrelabelCache, type LoadedPrelabels } from './prelabels';
+import { Centered } from '../rankings/parts';
 import { PromptPane } from './PromptPane';
 import { ResponseColumn, type Verdict } from './ResponseColumn';
 import { describeLabel, useLabeling } from './useLabeling';
@@ -36,16 +38,6 @@ function verdicts(choice: ScreenChoice | null): [Verdict, Verdict] {
     default:
       return [null, null];
   }
-}
-
-/** Blind mode: what the models said about the item just labeled, shown once the choice is made. */
-interface Reveal {
-  itemId: number;
-  itemNumber: number;
-  choice: Choice;
-  words: string;
-  order: number[];
-  loaded: LoadedPrelabels | null;
 }
 
 export function CompareScreen({ project, itemId }: { project: string; itemId?: number }) {
@@ -261,47 +253,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   const showSource = Boolean(source && (current || revealSource));
   const diff = useColumnDiffs(reading.diffOn, left?.content, right?.content);
 
-  // One quiet line above the choices: this item's pre-labels when they may be shown, else (blind) what
-  // the models said about the item just labeled.
-  let prelabelLine: ReactNode = null;
-  if (item && showPrelabels && prelabels) {
-    prelabelLine = (
-      <ModelVotes
-        pre={prelabels}
-        order={item.shownOrder}
-        choice={labeled ? item.label!.choice : undefined}
-        lead={labeled ? (mode === 'blind' ? 'Models (shown because you labeled this item):' : 'Models vs your label:') : 'Models:'}
-      />
-    );
-  } else if (mode === 'blind' && reveal && reveal.itemId !== item?.id && reveal.loaded?.data && reveal.loaded.data.models.length > 0) {
-    prelabelLine = (
-      <ModelVotes
-        pre={reveal.loaded.data}
-        order={reveal.order}
-        choice={reveal.choice}
-        withSteps
-        testid="prelabel-reveal"
-        lead={
-          <>
-            <span className="rounded bg-surface-2 px-1 text-faint">previous</span> Item {reveal.itemNumber}, you chose{' '}
-            <b className="font-medium text-fg">{reveal.words}</b>; models:
-          </>
-        }
-      />
-    );
-  } else if (mode === 'assist' && item && loaded) {
-    prelabelLine = (
-      <div className="text-[12.5px] text-faint" data-testid="prelabel-none">
-        {loaded.error ? (
-          <span className="text-bad">Pre-labels could not be read: {loaded.error}</span>
-        ) : (
-          <>
-            No model scores for this item yet — score the project on the Models screen <Kbd>m</Kbd>.
-          </>
-        )}
-      </div>
-    );
-  }
+  const preLine = prelabelLine({ item, mode, prelabels, show: showPrelabels, labeled, reveal, loaded });
 
   return (
     <main className="flex min-h-0 flex-1 flex-col" data-testid="compare" data-item-id={item?.id ?? ''} data-prelabels={mode}>
@@ -413,7 +365,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
           onPrev={goPrevious}
           onNext={goNext}
           onUndo={undo}
-          prelabelLine={prelabelLine}
+          prelabelLine={preLine}
           suggestion={
             suggested && item ? <SuggestionButton suggestion={suggested} disabled={!item} onAccept={() => accept(slight ? 1 : null)} /> : null
           }
@@ -424,10 +376,3 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   );
 }
 
-function Centered({ children, testid }: { children: ReactNode; testid?: string }) {
-  return (
-    <div className="flex flex-1 flex-col items-center justify-center gap-1 p-8 text-center text-[14px]" data-testid={testid}>
-      {children}
-    </div>
-  );
-}
