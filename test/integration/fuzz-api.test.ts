@@ -173,7 +173,7 @@ function makeBody(name: ApiName, r: Rng): Body {
     }
     what = done.join('; ') || 'shaped by its schema';
   }
-  let bytes = Buffer.from(toJsonText(input));
+  let bytes: Buffer = Buffer.from(toJsonText(input));
   if (roll >= 0.8) {
     const damage = damageBytes(r, bytes, 64 * 1024);
     bytes = damage.bytes;

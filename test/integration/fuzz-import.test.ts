@@ -98,7 +98,7 @@ function makeCase(format: ImportFormat, template: unknown, others: unknown[], li
     const value = (template as Record<string, unknown>)[key];
     if (typeof value === 'string') {
       record = setAt(record, [key], `${value} ${marker}`);
-      if (format === 'math-shepherd') record = setAt(record, ['label'], `${(template as Record<string, string>).label.replace(/^(.*?)( Step 1)/, `$1 ${marker}$2`)}`);
+      if (format === 'math-shepherd') record = setAt(record, ['label'], `${(template as Record<string, string>).label!.replace(/^(.*?)( Step 1)/, `$1 ${marker}$2`)}`);
       break;
     }
   }
@@ -135,7 +135,7 @@ function makeCase(format: ImportFormat, template: unknown, others: unknown[], li
     record = rng.pick(others);
     what = 'a record of another format';
   }
-  let bytes = Buffer.from(toJsonText(record));
+  let bytes: Buffer = Buffer.from(toJsonText(record));
   if (roll >= 0.8) {
     const damage = damageBytes(rng, bytes, CAP);
     bytes = damage.bytes;
@@ -315,7 +315,10 @@ async function fuzzLabels(): Promise<void> {
   const items = Array.from({ length: 5 }, (_, i) => JSON.stringify({ id: `L${i}`, prompt: `Q${i}`, responses: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] })).join('\n');
   writeFileSync(join(work, 'labels-items.jsonl'), `${items}\n`);
   const setup = await arbiter(db, ['import', join(work, 'labels-items.jsonl'), '--project', 'lab']);
-  if (!ranCleanly(setup, 'labels setup') || setup.code !== 0) return failures.push(`FUZZ_SEED=${SEED} labels setup failed: ${setup.stderr}`) && undefined;
+  if (!ranCleanly(setup, 'labels setup') || setup.code !== 0) {
+    failures.push(`FUZZ_SEED=${SEED} labels setup failed: ${setup.stderr}`);
+    return;
+  }
   const good = () => ({
     id: rng.uuid(),
     item: `L${rng.int(5)}`,
@@ -395,7 +398,7 @@ async function fuzzRubrics(): Promise<void> {
   for (let f = 0; f < 12; f++) {
     const path = rng.pick(paths(template));
     const value = hostileValue(rng, 20_000);
-    let bytes = Buffer.from(toJsonText(setAt(template, path, value)));
+    let bytes: Buffer = Buffer.from(toJsonText(setAt(template, path, value)));
     let what = `${path.join('.') || '(the file)'} = ${value.name}`;
     if (rng.chance(0.3)) {
       const damage = damageBytes(rng, bytes, CAP);
