@@ -92,7 +92,36 @@ export function parseJson(text: string, bounds: RecordBounds = recordBounds()): 
   if (value === null || typeof value !== 'object') throw new RecordError(`not a JSON object (a ${value === null ? 'null' : typeof value})`);
   if (Array.isArray(value)) throw new RecordError('not a JSON object (a list)');
   checkShape(value, bounds.maxDepth);
+  // A lone surrogate can only come from a \uD800-\uDFFF escape (the bytes are UTF-8 already): look only then.
+  if (SURROGATE_ESCAPE.test(text)) {
+    const at = loneSurrogatePath(value);
+    if (at !== null)
+      throw new RecordError(`${at || 'record'}: a \\u escape of half a UTF-16 surrogate pair (such as \\ud800) with no other half: not a character, and it would be stored as U+FFFD; fix or remove the escape`);
+  }
   return value as Record<string, unknown>;
+}
+
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The field path of the first string (value or key) holding a lone surrogate, or null (depth is bounded already). */
+function loneSurrogatePath(root: object): string | null {
+  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: root, path: [] }];
+  while (stack.length) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return fieldPath(path);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    const keys: PropertyKey[] = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const key = keys[k]!;
+      if (typeof key === 'string' && LONE_SURROGATE.test(key)) return fieldPath([...path, key]);
+      stack.push({ value: (value as Record<PropertyKey, unknown>)[key], path: [...path, key] });
+    }
+  }
+  return null;
 }
 
 /** Walks a parsed record without recursion: its depth, and no number that overflowed to ±Infinity. */
