@@ -106,10 +106,12 @@ describe('blind mode and undo', () => {
   it('b switches the project between blind and assist, and the header shows the key', async () => {
     expect(await page.getByTestId('prelabels').innerText()).toMatch(/blind[\s\S]*assist[\s\S]*b/);
     await page.keyboard.press('b');
+    await page.getByTestId('prelabels-switch').click(); // the switch asks first: every annotator sees it
     await expect.poll(() => page.getByTestId('prelabels').getAttribute('data-mode')).toBe('assist');
     await expect.poll(async () => (await host.api<{ settings: { prelabels: string } }>('getProject', { project })).settings.prelabels).toBe('assist');
     await page.getByTestId('accept-suggestion').waitFor();
     await page.keyboard.press('b');
+    await page.getByTestId('prelabels-switch').click(); // the switch asks first: every annotator sees it
     await expect.poll(() => page.getByTestId('prelabels').getAttribute('data-mode')).toBe('blind');
     await expect.poll(() => page.getByTestId('accept-suggestion').count()).toBe(0);
     await expect.poll(async () => (await host.api<{ settings: { prelabels: string } }>('getProject', { project })).settings.prelabels).toBe('blind');

@@ -171,7 +171,7 @@ describe('the step screen', () => {
 });
 
 async function onCompare(page: Page, external: string) {
-  await go(page, `#/p/${encodeURIComponent(PAIRS)}/compare/item/${ids.get(external)}`);
+  await go(page, `#/p/${encodeURIComponent(PAIRS)}/item/${ids.get(external)}`);
   await expect.poll(() => page.getByTestId('rubric-version').innerText(), { timeout: 10_000 }).toMatch(/facts/);
 }
 const focused = (page: Page) => page.locator('[data-testid="criterion"][data-focused="true"]');

@@ -205,6 +205,7 @@ describe('models: add by folder, score, pre-labels', () => {
 
   it('assist: the suggestion is shown up front and `a` accepts it, saved in source order', async () => {
     await page.getByTestId('prelabels-assist').click();
+    await page.getByTestId('prelabels-switch').click(); // the switch asks first: every annotator sees it
     await expect.poll(() => page.getByTestId('prelabels').getAttribute('data-mode')).toBe('assist');
     await expect.poll(async () => (await host.api<{ settings: { prelabels: string } }>('getProject', { project: PROJECT })).settings.prelabels).toBe('assist');
 
@@ -250,6 +251,7 @@ describe('models: add by folder, score, pre-labels', () => {
     await page.keyboard.press('Escape');
     await overlay.waitFor({ state: 'detached' });
     await page.getByTestId('prelabels-blind').click();
+    await page.getByTestId('prelabels-switch').click(); // the switch asks first: every annotator sees it
     await expect.poll(() => page.getByTestId('prelabels').getAttribute('data-mode')).toBe('blind');
     await expect.poll(() => page.getByTestId('accept-suggestion').count()).toBe(0);
   });

@@ -60,6 +60,7 @@ describe('score jobs in the background', () => {
     await page.getByTestId('response-body-left').waitFor();
     expect(await page.getByTestId('prelabel-line').count()).toBe(0);
     await page.getByTestId('prelabels-assist').click();
+    await page.getByTestId('prelabels-switch').click(); // the switch asks first: every annotator sees it
     const line = page.getByTestId('prelabel-line');
     await line.waitFor();
     expect(await line.getByTestId('model-vote').count()).toBe(2);
@@ -70,6 +71,7 @@ describe('score jobs in the background', () => {
     expect(await steps.getByTestId('step-chip').count()).toBeGreaterThan(0);
     expect(await steps.getByTestId('first-error').innerText()).toMatch(/first error: step \d+|no step below 0\.5/);
     await page.getByTestId('prelabels-blind').click();
+    await page.getByTestId('prelabels-switch').click(); // the switch asks first: every annotator sees it
     await expect.poll(() => page.getByTestId('prelabel-line').count()).toBe(0);
     expect(await page.getByTestId('steps-left').count()).toBe(0);
   });

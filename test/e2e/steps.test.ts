@@ -296,6 +296,7 @@ describe('the step screen', () => {
 
     // Assist: the scores are there up front, and `a` takes them.
     await page.keyboard.press('b');
+    await page.getByTestId('prelabels-switch').click(); // the switch asks first: every annotator sees it
     await expect.poll(() => page.getByTestId('steps-screen').getAttribute('data-prelabels')).toBe('assist');
     const assist = ids.get('assist')!;
     await page.keyboard.press('ArrowRight');

@@ -34,7 +34,7 @@ export function PrelabelConfirm({ project, to, onConfirm, onCancel }: Props) {
     return () => window.removeEventListener('keydown', onKey, true);
   }, []);
   return (
-    <div className="fixed inset-0 z-50 flex items-start justify-center bg-black/25 pt-[18vh]" onMouseDown={(e) => e.target === e.currentTarget && onCancel()}>
+    <div className="fixed inset-0 z-50 flex items-start justify-center bg-black/25 pt-[18vh] dark:bg-black/55" onMouseDown={(e) => e.target === e.currentTarget && onCancel()}>
       <div
         role="alertdialog"
         aria-modal="true"

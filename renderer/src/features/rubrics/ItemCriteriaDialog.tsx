@@ -10,14 +10,10 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import type { RubricView } from '../../../../shared/api';
 import { api, ApiError, errorMessage } from '../../api';
 import { Kbd } from '../../components/Kbd';
-import { isTypingTarget } from '../../components/keys';
-import { useShell } from '../../context';
 import { CriterionCard } from './CriterionCard';
 import { blankCriterion, checkDraft, fromCriterion, sameCriteria, toInput, type DraftCriterion } from './draft';
-import { SaveButton } from './RubricsScreen';
-import type { Ratings } from './useRatings';
-
-const COALESCE_MS = 1200;
+import { EditHistory } from './editHistory';
+import { SaveButton } from './SaveButton';
 
 /** The draft's content as text (local ids aside): what "unsaved edits" compares. */
 const contentOf = (criteria: DraftCriterion[]) => JSON.stringify(criteria.map(toInput));
@@ -55,7 +51,7 @@ export function ItemCriteriaDialog({
   const [showProblems, setShowProblems] = useState(false);
   const [saving, setSaving] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
-  const history = useRef<{ past: DraftCriterion[][]; future: DraftCriterion[][]; field: string; at: number }>({ past: [], future: [], field: '', at: 0 });
+  const history = useRef(new EditHistory<DraftCriterion[]>());
   const criteriaRef = useRef(criteria);
   criteriaRef.current = criteria;
   const refocus = useRef<{ card: string; field: string } | null>(null);
@@ -94,31 +90,19 @@ export function ItemCriteriaDialog({
 
   /** Applies an edit; edits of one field in quick succession are one step of undo. */
   const edit = useCallback((next: DraftCriterion[], field: string) => {
-    const h = history.current;
-    const now = performance.now();
-    if (!(field && field === h.field && now - h.at < COALESCE_MS)) h.past.push(criteriaRef.current);
-    if (h.past.length > 300) h.past.shift();
-    h.future = [];
-    h.field = field;
-    h.at = now;
+    history.current.record(criteriaRef.current, field);
     setCriteriaState(next);
     setMessage(null);
     setConfirmClose(false);
   }, []);
   const undo = useCallback(() => {
-    const h = history.current;
-    const previous = h.past.pop();
+    const previous = history.current.undo(criteriaRef.current);
     if (!previous) return setMessage({ text: 'Nothing to undo.', tone: 'info' });
-    h.future.push(criteriaRef.current);
-    h.field = '';
     setCriteriaState(previous);
   }, []);
   const redo = useCallback(() => {
-    const h = history.current;
-    const next = h.future.pop();
+    const next = history.current.redo(criteriaRef.current);
     if (!next) return setMessage({ text: 'Nothing to redo.', tone: 'info' });
-    h.past.push(criteriaRef.current);
-    h.field = '';
     setCriteriaState(next);
   }, []);
 
@@ -402,65 +386,4 @@ export function ItemCriteriaDialog({
       </div>
     </div>
   );
-}
-
-/**
- * The item's criteria editor for a labeling screen's ratings: `open` (also Shift+E, while the screen has
- * the keys), the dialog when it is open, and the sentence left by the last save on this item.
- */
-export function useItemCriteriaEditor(ratings: Ratings) {
-  const { keysEnabled } = useShell();
-  const [open, setOpen] = useState(false);
-  const [note, setNote] = useState<{ itemId: number; text: string } | null>(null);
-  const { itemId, itemNumber, project, reload } = ratings;
-  const returnTo = useRef<HTMLElement | null>(null);
-  const show = useCallback(() => {
-    const active = document.activeElement as HTMLElement | null;
-    returnTo.current = active && active !== document.body && !active.closest('[data-stop]') ? active : null;
-    setOpen(true);
-  }, []);
-
-  // Shift+E, before the ratings' own keys (a capturing listener on the window runs first).
-  useEffect(() => {
-    if (!keysEnabled || open || itemId === null) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (!event.shiftKey || event.ctrlKey || event.metaKey || event.altKey || event.key.toLowerCase() !== 'e') return;
-      if (event.defaultPrevented || event.isComposing || isTypingTarget(event.target)) return;
-      event.preventDefault();
-      event.stopPropagation();
-      show();
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [keysEnabled, open, itemId, show]);
-
-  // Another item: the dialog closes (it never outlives its item).
-  useEffect(() => setOpen(false), [itemId]);
-
-  const close = useCallback(() => {
-    setOpen(false);
-    const back = returnTo.current;
-    returnTo.current = null;
-    if (back?.isConnected) back.focus();
-    else (document.activeElement as HTMLElement | null)?.blur();
-  }, []);
-
-  const dialog =
-    open && itemId !== null ? (
-      <ItemCriteriaDialog
-        key={itemId}
-        project={project}
-        itemId={itemId}
-        itemNumber={itemNumber}
-        inForce={ratings.sheet?.inForce ?? null}
-        onClose={close}
-        onSaved={async (text) => {
-          // Saved: a sheet that cannot be read now is read again with the item next time.
-          await reload(itemId).catch(() => undefined);
-          setNote({ itemId, text });
-          close();
-        }}
-      />
-    ) : null;
-  return { open: show, dialog, note: note && note.itemId === itemId ? note.text : null };
 }

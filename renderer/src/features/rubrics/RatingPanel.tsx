@@ -11,7 +11,7 @@ import { Markdown } from '../../components/Markdown';
 import { SaveMark } from '../../components/SaveMark';
 import { keepFocus } from '../rankings/parts';
 import { groupsOf, isPitfall, walkOrder } from './criteria';
-import { useItemCriteriaEditor } from './ItemCriteriaDialog';
+import { useItemCriteriaEditor } from './useItemCriteriaEditor';
 import { LIKERT_BUTTONS_MAX, scaleKeyHint, scaleOptions, valueText } from './scaleKeys';
 import type { Ratings, Winner } from './useRatings';
 

@@ -12,8 +12,10 @@ import { Kbd } from '../../components/Kbd';
 import { useShell } from '../../context';
 import { GuidelinesEditor } from '../guidelines/GuidelinesEditor';
 import { CriterionCard } from './CriterionCard';
+import { EditHistory } from './editHistory';
+import { RubricList } from './RubricList';
+import { SaveButton } from './SaveButton';
 import { blankCriterion, blankDraft, checkDraft, fromCriterion, helpfulnessSafetyTemplate, sameCriteria, type Draft, type DraftCriterion } from './draft';
-import { plural } from '../../../../shared/plural';
 
 type Tab = 'rubric' | 'guidelines';
 
@@ -22,26 +24,6 @@ interface Loaded {
   latest: RubricView | null;
   /** The version the working copy started from. */
   from: number | null;
-}
-
-const COALESCE_MS = 1200;
-
-/** Key caps on an accent button: light on the accent, in both themes. */
-const PRIMARY_KBD =
-  '[&_kbd]:border-white/40 [&_kbd]:bg-white/15 [&_kbd]:text-white dark:[&_kbd]:border-black/30 dark:[&_kbd]:bg-black/10 dark:[&_kbd]:text-[#111]';
-
-/** The Save button of the rubric editor and of an item's criteria: Ctrl S on its key cap. */
-export function SaveButton({ saving, disabled, onSave, testid }: { saving: boolean; disabled: boolean; onSave(): void; testid: string }) {
-  return (
-    <button
-      className={`flex h-8 items-center gap-1.5 rounded-md border border-accent bg-accent px-3 font-medium text-white disabled:opacity-50 dark:text-[#111] ${PRIMARY_KBD}`}
-      onClick={onSave}
-      disabled={disabled}
-      data-testid={testid}
-    >
-      {saving ? 'Saving…' : 'Save'} <Kbd>Ctrl S</Kbd>
-    </button>
-  );
 }
 
 export function RubricsScreen({ project, tab: initialTab }: { project: string; tab?: Tab }) {
@@ -54,7 +36,7 @@ export function RubricsScreen({ project, tab: initialTab }: { project: string; t
   const [message, setMessage] = useState<{ text: string; tone: 'ok' | 'bad' | 'info' } | null>(null);
   const [saving, setSaving] = useState(false);
   const [showProblems, setShowProblems] = useState(false);
-  const history = useRef<{ past: Draft[]; future: Draft[]; field: string; at: number }>({ past: [], future: [], field: '', at: 0 });
+  const history = useRef(new EditHistory<Draft>());
   const refocus = useRef<{ card: string; field: string } | null>(null);
   const draftRef = useRef(draft);
   draftRef.current = draft;
@@ -78,7 +60,7 @@ export function RubricsScreen({ project, tab: initialTab }: { project: string; t
   );
 
   const start = useCallback((next: Draft, from: Loaded) => {
-    history.current = { past: [], future: [], field: '', at: 0 };
+    history.current = new EditHistory<Draft>();
     setDraftState(next);
     setLoaded(from);
     setShowProblems(false);
@@ -119,33 +101,21 @@ export function RubricsScreen({ project, tab: initialTab }: { project: string; t
   const edit = useCallback((next: Draft, field: string) => {
     const current = draftRef.current;
     if (!current) return;
-    const h = history.current;
-    const now = performance.now();
-    if (!(field && field === h.field && now - h.at < COALESCE_MS)) h.past.push(current);
-    if (h.past.length > 300) h.past.shift();
-    h.future = [];
-    h.field = field;
-    h.at = now;
+    history.current.record(current, field);
     setDraftState(next);
     setMessage(null);
   }, []);
 
   const undo = useCallback(() => {
-    const h = history.current;
     const current = draftRef.current;
-    const previous = h.past.pop();
-    if (!previous || !current) return setMessage({ text: 'Nothing to undo.', tone: 'info' });
-    h.future.push(current);
-    h.field = '';
+    const previous = current ? history.current.undo(current) : null;
+    if (!previous) return setMessage({ text: 'Nothing to undo.', tone: 'info' });
     setDraftState(previous);
   }, []);
   const redo = useCallback(() => {
-    const h = history.current;
     const current = draftRef.current;
-    const next = h.future.pop();
-    if (!next || !current) return setMessage({ text: 'Nothing to redo.', tone: 'info' });
-    h.past.push(current);
-    h.field = '';
+    const next = current ? history.current.redo(current) : null;
+    if (!next) return setMessage({ text: 'Nothing to redo.', tone: 'info' });
     setDraftState(next);
   }, []);
 
@@ -308,77 +278,16 @@ export function RubricsScreen({ project, tab: initialTab }: { project: string; t
         </nav>
         {tab === 'rubric' && (
           <>
-            <div>
-              <h2 className="mb-1 px-1 text-[10.5px] font-semibold tracking-wide text-faint uppercase">Rubrics · versions · labels</h2>
-              {listError && <p className="px-1 text-[12.5px] text-bad">{listError}</p>}
-              {list && list.length === 0 && <p className="px-1 text-[12.5px] text-muted">None yet. The one you save first is put in force.</p>}
-              <ul className="flex flex-col gap-2">
-                {list?.map((r) => (
-                  <li key={r.name} className={`rounded-md border px-2 py-1.5 ${draft?.name === r.name && !isNew ? 'border-accent/60 bg-accent-soft/50' : 'border-line'}`} data-testid="rubric-entry" data-name={r.name}>
-                    <div className="flex items-center gap-1.5">
-                      <button className="truncate text-left text-[13px] font-medium hover:text-accent" onClick={() => guard(() => void open(r.name))} data-testid="open-rubric">
-                        {r.name}
-                      </button>
-                      {r.inForce ? (
-                        <span className="ml-auto rounded bg-ok/12 px-1.5 py-px text-[11px] font-medium text-ok" data-testid="in-force">
-                          in force
-                        </span>
-                      ) : (
-                        <button className="ml-auto text-[11.5px] text-muted hover:text-accent" onClick={() => void putInForce(r.name)} title="The compare and verdict screens rate with this rubric" data-testid="use-rubric">
-                          use for labeling
-                        </button>
-                      )}
-                    </div>
-                    <ol className="mt-1 flex flex-col text-[12px]" data-testid="versions">
-                      {[...r.versions].reverse().map((v) => {
-                        const current = draft?.name === r.name && loaded.from === v.version && !isNew;
-                        return (
-                          <li key={v.version}>
-                            <button
-                              className={`flex w-full items-baseline gap-2 rounded px-1 py-px text-left hover:bg-surface-2 ${current ? 'font-medium text-fg' : 'text-muted'}`}
-                              onClick={() => guard(() => void open(r.name, v.version))}
-                              title={`Created ${new Date(v.createdAt).toLocaleString()} · ${plural(v.criteria, 'criterion', 'criteria')} · ${plural(v.revisions, 'revision')} in all`}
-                              data-testid="version"
-                              data-version={v.version}
-                              data-labels={v.labels}
-                            >
-                              <span className="w-7 font-mono">v{v.version}</span>
-                              <span className="tabular-nums">
-                                {v.labels} {v.labels === 1 ? 'label' : 'labels'}
-                              </span>
-                              {v.version === r.latest && <span className="ml-auto text-[11px] text-faint">newest</span>}
-                            </button>
-                          </li>
-                        );
-                      })}
-                    </ol>
-                  </li>
-                ))}
-              </ul>
-              {list?.some((r) => r.inForce) && (
-                <button className="mt-2 px-1 text-[11.5px] text-muted hover:text-bad" onClick={() => void putInForce(null)} data-testid="stop-rating">
-                  Stop rating (no rubric in force)
-                </button>
-              )}
-            </div>
-            <div className="flex flex-col gap-1 border-t border-line pt-3">
-              <h2 className="px-1 text-[10.5px] font-semibold tracking-wide text-faint uppercase">New rubric</h2>
-              <button
-                className="rounded px-1 py-0.5 text-left text-[13px] text-muted hover:bg-surface-2 hover:text-fg"
-                onClick={() => guard(() => start(blankDraft(list?.map((r) => r.name) ?? []), { latest: null, from: null }))}
-                data-testid="new-blank"
-              >
-                + Blank
-              </button>
-              <button
-                className="rounded px-1 py-0.5 text-left text-[13px] text-muted hover:bg-surface-2 hover:text-fg"
-                onClick={() => guard(() => start(helpfulnessSafetyTemplate(), { latest: null, from: null }))}
-                title="Helpfulness criteria, and a safety axis (harm category, severity, over-refusal) rated apart, with its own winner"
-                data-testid="new-template"
-              >
-                + Helpfulness + safety template
-              </button>
-            </div>
+            <RubricList
+              list={list}
+              listError={listError}
+              openName={draft && !isNew ? draft.name : null}
+              openVersion={loaded.from}
+              onOpen={(name, version) => guard(() => void open(name, version))}
+              onInForce={(name) => void putInForce(name)}
+              onNewBlank={() => guard(() => start(blankDraft(list?.map((r) => r.name) ?? []), { latest: null, from: null }))}
+              onNewTemplate={() => guard(() => start(helpfulnessSafetyTemplate(), { latest: null, from: null }))}
+            />
           </>
         )}
       </aside>

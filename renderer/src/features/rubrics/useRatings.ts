@@ -14,105 +14,18 @@ import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState }
 import type { RatingSheet } from '../../../../shared/api';
 import { responseLetter } from '../../../../shared/letters';
 import { newRevisionId } from '../../../../shared/revisionId';
-import type { Criterion, RatingValue } from '../../../../shared/rubric';
+import type { RatingValue } from '../../../../shared/rubric';
 import { api, errorMessage } from '../../api';
 import { useItemLoads } from '../../components/itemLoads';
-import { digitOf } from '../../components/keys';
 import { walkOrder } from './criteria';
 import type { RatingsOutbox } from './outbox';
-import { digitInput, letterInput } from './scaleKeys';
+import { EMPTY, initialEntry, isEmpty, lettersOf, missingRequired, stateText, type Entry, type ItemShape, type RatingState, type Stop, type Winner } from './ratingState';
+import { handleRatingKey } from './ratingKeys';
 
-export type Winner = 'A' | 'B' | 'tie';
+export { lettersOf, missingRequired, type ItemShape, type Missing, type RatingState, type Stop, type Winner } from './ratingState';
 
-export interface RatingState {
-  /** Per response letter (source order), criterion key → value; null: not applicable. */
-  ratings: Record<string, Record<string, RatingValue>>;
-  winners: Record<string, Winner>;
-}
-
-/** A place the focus can be while rating: a criterion of one response, or a criterion's winner. */
-export type Stop = { kind: 'rate'; letter: string; key: string } | { kind: 'winner'; key: string };
-
-export interface ItemShape {
-  id: number;
-  seq: number;
-  responses: number;
-  /** Source-order indexes left to right (one response: [0]). */
-  shownOrder: number[];
-}
-
-interface Entry {
-  itemId: number;
-  itemNumber: number;
-  sheet: RatingSheet;
-  state: RatingState;
-  /** The state last saved under the version shown, as text; null while nothing is saved under it. */
-  saved: string | null;
-  /** Earlier states, newest last (Ctrl+Z). */
-  history: RatingState[];
-  shownAt: number;
-}
-
-const EMPTY: RatingState = { ratings: {}, winners: {} };
 const SAVE_AFTER_MS = 700;
-const DIGIT_WAIT_MS = 650;
 const HISTORY_MAX = 200;
-
-/** Canonical text of a state (criteria order, letters in order), to tell changed from saved. */
-function stateText(state: RatingState, criteria: Criterion[], letters: string[]): string {
-  const ratings: Record<string, Record<string, RatingValue>> = {};
-  for (const letter of letters) {
-    const given = state.ratings[letter] ?? {};
-    const ordered: Record<string, RatingValue> = {};
-    for (const c of criteria) if (given[c.key] !== undefined) ordered[c.key] = given[c.key]!;
-    if (Object.keys(ordered).length) ratings[letter] = ordered;
-  }
-  const winners: Record<string, Winner> = {};
-  for (const c of criteria) if (state.winners[c.key]) winners[c.key] = state.winners[c.key]!;
-  return JSON.stringify({ ratings, winners });
-}
-
-const isEmpty = (state: RatingState) => Object.values(state.ratings).every((v) => Object.keys(v).length === 0) && Object.keys(state.winners).length === 0;
-
-export function lettersOf(responses: number): string[] {
-  return Array.from({ length: responses }, (_, i) => responseLetter(i));
-}
-
-/** What a sheet starts as: this annotator's ratings under the version shown, or those that carry over. */
-function initialEntry(item: ItemShape, sheet: RatingSheet, pending: RatingSheet['mine'] | null): Entry {
-  const base: Entry = { itemId: item.id, itemNumber: item.seq + 1, sheet, state: EMPTY, saved: null, history: [], shownAt: performance.now() };
-  const rubric = sheet.rubric;
-  const mine = pending ?? sheet.mine;
-  if (!rubric || !mine) return base;
-  const letters = lettersOf(item.responses);
-  const same = mine.rubric === rubric.rubric && mine.version === rubric.version;
-  const keep = new Set(same ? rubric.criteria.map((c) => c.key) : sheet.carried);
-  const ratings: RatingState['ratings'] = {};
-  for (const letter of letters) {
-    const values: Record<string, RatingValue> = {};
-    for (const [key, value] of Object.entries(mine.ratings[letter] ?? {})) if (keep.has(key)) values[key] = value;
-    ratings[letter] = values;
-  }
-  const winners: RatingState['winners'] = {};
-  for (const [key, w] of Object.entries(mine.criterionWinner)) if (keep.has(key)) winners[key] = w;
-  const state = { ratings, winners };
-  return { ...base, state, saved: same && !pending ? stateText(state, rubric.criteria, letters) : null };
-}
-
-export interface Missing {
-  letter: string;
-  keys: string[];
-}
-
-export function missingRequired(entry: { sheet: RatingSheet; state: RatingState }, letters: string[]): Missing[] {
-  const criteria = entry.sheet.rubric?.criteria ?? [];
-  const out: Missing[] = [];
-  for (const letter of letters) {
-    const keys = criteria.filter((c) => c.required && entry.state.ratings[letter]?.[c.key] === undefined).map((c) => c.key);
-    if (keys.length) out.push({ letter, keys });
-  }
-  return out;
-}
 
 export function useRatings(opts: {
   project: string;
@@ -391,120 +304,25 @@ export function useRatings(opts: {
    * does nothing more with it.
    */
   const handleKey = useCallback(
-    (event: KeyboardEvent): boolean => {
-      const e = entryRef.current;
-      const list = stopsRef.current;
-      if (!e?.sheet.rubric || !list.length) return false;
-      if (event.ctrlKey || event.metaKey) return false;
-      // A dialog that keeps its own keys (the item's criteria editor): Tab there moves between its fields.
-      if (event.target instanceof Element && event.target.closest('[data-own-keys]')) return false;
-      const digit = digitOf(event);
-      // Digits waiting for a second one (a 1 that may become 10): any other key settles them first. A
-      // key that rates this criterion itself (n/a, clear) replaces them; any other takes them as typed.
-      if (pendingDigits && (digit === null || event.shiftKey)) {
-        if (digitTimer.current) clearTimeout(digitTimer.current);
-        const waiting = pendingDigits;
-        setPendingDigits(null);
-        const replaces = ['-', 'x', 'X', 'Backspace', 'Delete'].includes(event.key);
-        const stopNow = list[waiting.stop];
-        if (!replaces && stopNow?.kind === 'rate' && waiting.value !== null) rate(stopNow.letter, stopNow.key, waiting.value);
-      }
-      const c = cursorRef.current;
-      // A refused choice put the focus on the first criterion missing a value: the Tab that follows
-      // (the annotator's way in to rate) stays there rather than moving past it.
-      const placed = placedRef.current;
-      placedRef.current = null;
-      if (event.key === 'Tab' && !event.altKey) {
-        event.preventDefault();
-        if (c === null) enter(event.shiftKey);
-        else if (!(placed === c && !event.shiftKey)) moveBy(event.shiftKey ? -1 : 1);
-        return true;
-      }
-      if (c === null) return false;
-      const stop = list[c]!;
-      const criterion = e.sheet.rubric.criteria.find((x) => x.key === stop.key)!;
-      const consume = () => {
-        event.preventDefault();
-        return true;
-      };
-      if (event.altKey) return false;
-      switch (event.key) {
-        case 'Escape':
-          setCursor(null);
-          return consume();
-        case 'ArrowDown':
-          moveBy(1, false);
-          return consume();
-        case 'ArrowUp':
-          moveBy(-1, false);
-          return consume();
-        case 'Backspace':
-        case 'Delete':
-          if (stop.kind === 'rate') rate(stop.letter, stop.key, undefined);
-          else setWinner(stop.key, undefined);
-          return consume();
-        case '-':
-        case 'x':
-        case 'X':
-          if (stop.kind === 'rate') {
-            rate(stop.letter, stop.key, null);
-            advance();
-          } else setWinner(stop.key, undefined);
-          return consume();
-      }
-      if (stop.kind === 'winner') {
-        const item = itemRef.current;
-        const left = item ? responseLetter(item.shownOrder[0]!) : 'A';
-        const right = item ? responseLetter(item.shownOrder[1]!) : 'B';
-        const pick: Winner | null = digit === 1 ? (left as Winner) : digit === 2 ? (right as Winner) : digit === 3 || event.key === '=' ? 'tie' : null;
-        if (pick) {
-          setWinner(stop.key, pick);
-          advance();
-          return consume();
-        }
-      } else if (digit !== null && !event.shiftKey) {
-        const buffer = pendingDigits?.stop === c ? pendingDigits.buffer : '';
-        const result = digitInput(criterion.scale, buffer, digit);
-        if (digitTimer.current) clearTimeout(digitTimer.current);
-        if (result.kind === 'value') {
-          setPendingDigits(null);
-          applyDigits(c, result.value);
-        } else if (result.kind === 'pending') {
-          setPendingDigits({ stop: c, buffer: result.buffer, value: result.value });
-          digitTimer.current = setTimeout(() => {
-            setPendingDigits(null);
-            applyDigits(c, result.value);
-          }, DIGIT_WAIT_MS);
-        }
-        return consume();
-      } else {
-        const yesNo = letterInput(criterion.scale, event.key);
-        if (yesNo !== null) {
-          rate(stop.letter, stop.key, yesNo);
-          advance();
-          return consume();
-        }
-      }
-      // A criterion's hotkey jumps to it (in the same response; from the winners, in the left one).
-      if (event.key.length === 1) {
-        const folded = event.key.toLowerCase();
-        const target = e.sheet.rubric.criteria.find((x) => x.hotkey?.toLowerCase() === folded);
-        if (target) {
-          const letter = stop.kind === 'rate' ? stop.letter : responseLetter(itemRef.current?.shownOrder[0] ?? 0);
-          const index = list.findIndex((s) => s.kind === 'rate' && s.letter === letter && s.key === target.key);
-          if (index >= 0) {
-            setPendingDigits(null);
-            setCursorState(index);
-          }
-          return consume();
-        }
-      }
-      // While rating, no other letter or digit acts on the screen (no choice, no leaving by accident);
-      // ? (the shortcuts), g (guidelines), k (critique), r (rationale), Space and the arrows still do.
-      if (digit !== null) return consume();
-      if (event.key.length === 1 && !/[?gkr ]/i.test(event.key)) return consume();
-      return false;
-    },
+    (event: KeyboardEvent): boolean =>
+      handleRatingKey(event, {
+        entry: entryRef.current,
+        stops: stopsRef.current,
+        cursor: cursorRef.current,
+        item: itemRef.current,
+        placedRef,
+        pendingDigits,
+        setPendingDigits,
+        digitTimer,
+        setCursorState,
+        enter,
+        moveBy,
+        setCursor,
+        rate,
+        setWinner,
+        advance,
+        applyDigits,
+      }),
     [enter, moveBy, setCursor, rate, setWinner, advance, applyDigits, pendingDigits],
   );
 

@@ -11,7 +11,7 @@ export function TagPicker({ tags, chosen, highlight, onToggle }: { tags: string[
         <span>Error tags for this step</span>
         <span className="flex items-center gap-1">
           <Kbd>↑</Kbd>
-          <Kbd>↓</Kbd> <Kbd>Enter</Kbd> toggle · <Kbd>1</Kbd>–<Kbd>9</Kbd> · <Kbd>Esc</Kbd> done
+          <Kbd>↓</Kbd> <Kbd>Enter</Kbd> toggle · <Kbd>1</Kbd>–<Kbd>9</Kbd> · <Kbd>c</Kbd> correct · <Kbd>Esc</Kbd> done
         </span>
       </div>
       {tags.length === 0 && <p className="px-2.5 py-2 text-[13px] text-muted">This project has no error tags. Add them in the project’s settings.</p>}
