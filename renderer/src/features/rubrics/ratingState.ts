@@ -59,7 +59,10 @@ export function lettersOf(responses: number): string[] {
 }
 
 /** What a sheet starts as: this annotator's ratings under the version shown, or those that carry over. */
-export function initialEntry(item: ItemShape, sheet: RatingSheet, pending: RatingSheet['mine'] | null): Entry {
+/** A save still waiting in the outbox: its values as the API takes them (yes / no may be true / false). */
+export type PendingRatings = Omit<NonNullable<RatingSheet['mine']>, 'ratings'> & { ratings: Record<string, Record<string, RatingValue | boolean>> };
+
+export function initialEntry(item: ItemShape, sheet: RatingSheet, pending: PendingRatings | null): Entry {
   const base: Entry = { itemId: item.id, itemNumber: item.seq + 1, sheet, state: EMPTY, saved: null, history: [], shownAt: performance.now() };
   const rubric = sheet.rubric;
   const mine = pending ?? sheet.mine;
@@ -70,7 +73,7 @@ export function initialEntry(item: ItemShape, sheet: RatingSheet, pending: Ratin
   const ratings: RatingState['ratings'] = {};
   for (const letter of letters) {
     const values: Record<string, RatingValue> = {};
-    for (const [key, value] of Object.entries(mine.ratings[letter] ?? {})) if (keep.has(key)) values[key] = value;
+    for (const [key, value] of Object.entries(mine.ratings[letter] ?? {})) if (keep.has(key)) values[key] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
     ratings[letter] = values;
   }
   const winners: RatingState['winners'] = {};
