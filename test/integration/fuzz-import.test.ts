@@ -212,6 +212,12 @@ const canonical = (value: unknown): string =>
     return v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v;
   });
 
+/** Whether an exported item has the prompt and responses of a record (the item's uid is made of them). */
+function sameContent(exported: Record<string, unknown>, record: Record<string, unknown>): boolean {
+  const texts = (r: Record<string, unknown>) => canonical(Array.isArray(r.responses) ? r.responses.map((x: { text?: unknown }) => x?.text) : null);
+  return canonical(exported.prompt) === canonical(record.prompt) && texts(exported) === texts(record);
+}
+
 /** The arbiter record an item's export should equal, from an Arbiter items record that imported. */
 function expectedArbiter(record: Record<string, unknown>): string {
   // An absent model, reference, steps or metadata is written as nothing; null and "" models the same.
@@ -295,6 +301,8 @@ async function fuzzFormat(format: ImportFormat, template: unknown, others: unkno
       const record = c.parsed as Record<string, unknown>;
       if (typeof record.id !== 'string' || record.id.trim() === '') continue;
       const got = byId.get(record.id);
+      // The same prompt and responses as an earlier line: a duplicate (counted in the summary), not an item.
+      if (!got && records.some((r) => sameContent(r, record))) continue;
       if (!got) failures.push(`FUZZ_SEED=${SEED} ${where(c)}: imported (not refused) but item ${record.id} is not in the export`);
       else if (canonical(got) !== expectedArbiter(record))
         failures.push(`FUZZ_SEED=${SEED} ${where(c)}: imported with values changed (silent change):\n  file:   ${expectedArbiter(record).slice(0, 400)}\n  export: ${canonical(got).slice(0, 400)}`);
@@ -442,6 +450,43 @@ async function fuzzWholeFiles(): Promise<void> {
   }
 }
 
+/**
+ * Fixed cases every run makes, whatever the seed: hostile values that once changed silently. A line is
+ * refused with its number, or imports and exports as it was.
+ */
+async function fuzzFixedCases(): Promise<void> {
+  const db = join(work, 'fixed.db');
+  const cases = [
+    { id: 'f1', prompt: { raw: '"lone \\ud800 surrogate"', name: 'a lone surrogate' }, responses: [{ text: 'a' }, { text: 'b' }] },
+    { id: 'f2', prompt: 'P2', responses: [{ text: { raw: '"\\udc00 low half"', name: 'a lone low surrogate' } }, { text: 'b' }] },
+    { id: 'f3', prompt: 'P3', responses: [{ text: 'a' }, { text: 'b' }], metadata: { big: { raw: '1e309', name: '1e309' } } },
+    { id: 'f4', prompt: 'P4', responses: [{ text: 'a' }, { text: 'b' }], metadata: { raw: '{"__proto__":{"x":1},"constructor":2,"toString":3,"valueOf":4,"hasOwnProperty":5}', name: 'prototype keys' } },
+    { id: 'f5', prompt: 'P5', responses: [{ text: 'a' }, { text: 'b' }], metadata: { n: { raw: '-0', name: '-0' }, s: 'x\u0000y' } },
+  ];
+  const file = join(work, 'fixed.jsonl');
+  const texts = cases.map((c) => toJsonText(c));
+  writeFileSync(file, `${texts.join('\n')}\n`);
+  tally.records += cases.length;
+  const run = await arbiter(db, ['import', file, '--project', 'fixed', '--format', 'arbiter', '--skip-invalid']);
+  if (!ranCleanly(run, 'fixed cases import') || run.code !== 0) {
+    if (run.code !== 0) failures.push(`FUZZ_SEED=${SEED} fixed cases: the import failed: ${run.stderr.slice(0, 300)}`);
+    return;
+  }
+  const refused = reportedLines(run.stderr, file);
+  const out = join(work, 'fixed.export.jsonl');
+  const exported = await arbiter(db, ['export', '--project', 'fixed', '--format', 'arbiter', '--out', out]);
+  if (!ranCleanly(exported, 'fixed cases export')) return;
+  const byId = new Map(readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).map((r) => [r.id, r]));
+  texts.forEach((text, i) => {
+    if (refused.has(i + 1)) return;
+    tally.checkedValues++;
+    const record = JSON.parse(text) as Record<string, unknown>;
+    const got = byId.get(record.id);
+    if (!got || canonical(got) !== expectedArbiter(record))
+      failures.push(`FUZZ_SEED=${SEED} fixed case line ${i + 1} (${cases[i]!.id}): imported with values changed (silent change):\n  file:   ${expectedArbiter(record)}\n  export: ${got ? canonical(got) : '(missing)'}`);
+  });
+}
+
 beforeAll(() => {
   buildNodeSide();
   work = mkdtempSync(join(tmpdir(), 'arbiter-fuzz-import-'));
@@ -461,6 +506,7 @@ describe('fuzzing every importer', () => {
     await fuzzLabels();
     await fuzzRubrics();
     await fuzzWholeFiles();
+    await fuzzFixedCases();
     console.log(
       `fuzz-import seed ${SEED}: ${tally.records} records in ${IMPORT_FORMATS.length} formats (${tally.imported} items imported, ${tally.refused} lines refused, ${tally.checkedValues} records' values checked through an export), ` +
         `${tally.labelLines} label lines, ${tally.rubricFiles} rubric files, ${tally.wholeFiles} broken files; ${tally.runs} CLI runs in ${((performance.now() - started) / 1000).toFixed(0)} s; ${failures.length} failures`,
