@@ -280,6 +280,24 @@ describe('the header at 760 px', () => {
   });
 });
 
+describe('the agreement dashboard', () => {
+  it('reports a Likert criterion’s α at the ordinal level, with interval beside it', async () => {
+    // The Krippendorff (2011) example's first units as two raters' accuracy ratings (1–5) on both responses.
+    const itemIds = [ids.get('p1')!, ids.get('p2')!];
+    const given: Record<string, number[][]> = { ann: [[1, 2], [3, 3]], bob: [[1, 2], [3, 4]] };
+    for (const [annotator, byItem] of Object.entries(given))
+      for (const [i, itemId] of itemIds.entries())
+        await host.api('saveRatings', { project: PAIRS, annotator, itemId, rubric: 'facts', version: 1, ratings: { A: { accuracy: byItem[i]![0] }, B: { accuracy: byItem[i]![1] } } });
+    const { page } = await openApp(browser, host, { annotator: ME });
+    await go(page, `#/p/${encodeURIComponent(PAIRS)}/review/agreement`);
+    const row = page.getByTestId('fields-table').locator('tr', { hasText: 'Rubric accuracy' });
+    await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(1);
+    expect(await row.locator('td').nth(1).innerText()).toBe('ordinal');
+    expect(await row.getByTestId('field-alpha').innerText()).toMatch(/^-?\d\.\d\d\s*n=\d+\s*-?\d\.\d\d\s*n=\d+\s*interval$/);
+    await page.context().close();
+  });
+});
+
 describe('the review queue', () => {
   it('calls votes B ×2 · A ×1 "B better", decided by majority', async () => {
     const itemId = ids.get('p2')!;

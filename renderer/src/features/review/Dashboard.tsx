@@ -90,13 +90,15 @@ function FieldTable({ fields }: { fields: FieldAgreement[] }) {
         {fields.map((f) => (
           <tr key={`${f.task}:${f.field}`} className="border-b border-line last:border-b-0">
             <td className="py-1 pr-2 font-medium whitespace-nowrap">{fieldName(f)}</td>
-            <td className="px-2 py-1 text-muted">{f.level}</td>
+            <td className="px-2 py-1 text-muted" title={f.alsoAlpha ? `α at the ${f.level} level, with the ${f.alsoAlpha.level} level beside it` : `α at the ${f.level} level`}>
+              {f.level}
+            </td>
             <td className="px-2 py-1" title={f.cohen ? `between ${f.cohen.between.join(' and ')}` : undefined}>
               {cell(f.cohen)}
             </td>
             <td className="px-2 py-1">{cell(f.fleiss)}</td>
             <td className="px-2 py-1" data-testid="field-alpha">
-              {cell(f.alpha)} <span className="text-[11px] text-faint">{f.level}</span>
+              {cell(f.alpha)}
               {f.alsoAlpha && (
                 <span className="ml-2" title={`Krippendorff’s α at the ${f.alsoAlpha.level} level too`}>
                   {cell(f.alsoAlpha)} <span className="text-[11px] text-faint">{f.alsoAlpha.level}</span>
