@@ -459,6 +459,7 @@ async function fuzzFixedCases(): Promise<void> {
   const cases = [
     { id: 'f1', prompt: { raw: '"lone \\ud800 surrogate"', name: 'a lone surrogate' }, responses: [{ text: 'a' }, { text: 'b' }] },
     { id: 'f2', prompt: 'P2', responses: [{ text: { raw: '"\\udc00 low half"', name: 'a lone low surrogate' } }, { text: 'b' }] },
+    { id: 'f6', prompt: 'P6', responses: [{ text: 'a', model: { raw: '"m \\ud800"', name: 'a lone surrogate' } }, { text: 'b' }], reference: { raw: '"r \\udbff"', name: 'a lone surrogate' } },
     { id: 'f3', prompt: 'P3', responses: [{ text: 'a' }, { text: 'b' }], metadata: { big: { raw: '1e309', name: '1e309' } } },
     { id: 'f4', prompt: 'P4', responses: [{ text: 'a' }, { text: 'b' }], metadata: { raw: '{"__proto__":{"x":1},"constructor":2,"toString":3,"valueOf":4,"hasOwnProperty":5}', name: 'prototype keys' } },
     { id: 'f5', prompt: 'P5', responses: [{ text: 'a' }, { text: 'b' }], metadata: { n: { raw: '-0', name: '-0' }, s: 'x\u0000y' } },
