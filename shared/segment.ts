@@ -1,6 +1,7 @@
 // Splitting a response into the steps of a reasoning chain, when the file did not say where they are.
 // Pure: the same text and method give the same steps on every machine. A step keeps its text exactly
 // (markers and numbering included), so the steps put back together give the response again.
+import { correctionText, SEVERITIES, type Severity, type StepCorrection, type ToolVerdict } from './stepJudgement';
 
 export const SEGMENTATION_METHODS = ['auto', 'markers', 'numbered', 'paragraphs', 'lines'] as const;
 export type SegmentationMethod = (typeof SEGMENTATION_METHODS)[number];
@@ -143,10 +144,21 @@ export function splitStep(steps: readonly string[], index: number, at: number): 
   return [...steps.slice(0, index), head, tail, ...steps.slice(index + 1)];
 }
 
-/** Merges step `index` with the next one. */
+/**
+ * Merges step `index` with the next one. Where the first ends by closing a code block and the next opens
+ * one with the same fence and info string (what a split inside a code block leaves), the two fence lines
+ * go, and the merged step has one code block again.
+ */
 export function mergeSteps(steps: readonly string[], index: number): string[] | null {
   if (index < 0 || index + 1 >= steps.length) return null;
-  return [...steps.slice(0, index), `${steps[index]!}\n${steps[index + 1]!}`, ...steps.slice(index + 2)];
+  const first = steps[index]!;
+  const next = steps[index + 1]!;
+  const cut = first.lastIndexOf('\n');
+  const closing = first.slice(cut + 1).trim();
+  const open = cut > 0 ? openFence(first.slice(0, cut)) : null;
+  const merged =
+    open && closing === open.marker && next.startsWith(`${open.line}\n`) ? `${first.slice(0, cut)}\n${next.slice(open.line.length + 1)}` : `${first}\n${next}`;
+  return [...steps.slice(0, index), merged, ...steps.slice(index + 2)];
 }
 
 export type StepRating = -1 | 0 | 1;
@@ -160,8 +172,19 @@ export interface ResponseSteps {
   /** 0-based index of the first wrong step, −1 for "no error", null while not decided. */
   firstError: number | null;
   tags?: Record<string, string[]>;
-  corrections?: Record<string, string>;
+  /** Per tagged step: how bad its error is. */
+  severity?: Record<string, Severity>;
+  /** Per step, per tool call id: the call's verdict. */
+  toolVerdicts?: Record<string, Record<string, ToolVerdict>>;
+  corrections?: Record<string, StepCorrection>;
 }
+
+/** Two corrections of steps now one: texts one after the other; tool calls one list. */
+function joinCorrections(a: StepCorrection, b: StepCorrection): StepCorrection {
+  if (typeof a !== 'string' && typeof b !== 'string') return { tool_calls: [...a.tool_calls, ...b.tool_calls] };
+  return `${correctionText(a)}\n${correctionText(b)}`;
+}
+const worseSeverity = (a: Severity, b: Severity): Severity => (SEVERITIES.indexOf(a) >= SEVERITIES.indexOf(b) ? a : b);
 
 /** What a split or merge did to a step judgement, in words, so nothing changes silently. */
 export interface Remapped {
@@ -198,7 +221,9 @@ export function afterSplit(steps: ResponseSteps, index: number, version: number)
       ratings,
       firstError,
       tags: shiftKeys(steps.tags, map, (a, b) => [...new Set([...a, ...b])]),
-      corrections: shiftKeys(steps.corrections, map, (a, b) => `${a}\n${b}`),
+      severity: shiftKeys(steps.severity, map, worseSeverity),
+      toolVerdicts: shiftKeys(steps.toolVerdicts, map, (a, b) => ({ ...a, ...b })),
+      corrections: shiftKeys(steps.corrections, map, joinCorrections),
     },
     notices,
   };
@@ -223,7 +248,9 @@ export function afterMerge(steps: ResponseSteps, index: number, version: number)
       ratings,
       firstError,
       tags: shiftKeys(steps.tags, map, (x, y) => [...new Set([...x, ...y])]),
-      corrections: shiftKeys(steps.corrections, map, (x, y) => `${x}\n${y}`),
+      severity: shiftKeys(steps.severity, map, worseSeverity),
+      toolVerdicts: shiftKeys(steps.toolVerdicts, map, (x, y) => ({ ...x, ...y })),
+      corrections: shiftKeys(steps.corrections, map, joinCorrections),
     },
     notices,
   };

@@ -60,3 +60,15 @@ describe('a split on a closing fence', () => {
     expect(splitStep([step], 0, step.indexOf('```\nDone'))).toEqual(['```\na\nb\n```', 'Done.']);
   });
 });
+
+describe('merging the halves of a split inside a code block', () => {
+  it('gives the step back as it was, one code block', () => {
+    const step = 'Compute it:\n```python\nx = 4 * 7\ny = x - 5\n```\nSo 23.';
+    const halves = splitStep([step], 0, step.indexOf('y = x'))!;
+    expect(mergeSteps(halves, 0)).toEqual([step]);
+    // Two steps that are each a code block of the same fence become one step with one block; others keep theirs.
+    expect(mergeSteps(['```js\na\n```', '```js\nb\n```'], 0)).toEqual(['```js\na\nb\n```']);
+    expect(mergeSteps(['```js\na\n```', '```py\nb\n```'], 0)).toEqual(['```js\na\n```\n```py\nb\n```']);
+    expect(mergeSteps(['a', 'b'], 0)).toEqual(['a\nb']);
+  });
+});
