@@ -280,6 +280,19 @@ describe('the header at 760 px', () => {
   });
 });
 
+describe('words', () => {
+  it('the verdict screen says "~1 token" and "Critique of the response" (not "1 tokens", "response response")', async () => {
+    await host.api('importContent', { project: 'words', fileName: 'w.jsonl', content: JSON.stringify({ id: 'w1', prompt: 'Say yes.', responses: [{ text: 'Yes' }] }) + '\n', format: 'arbiter', createProject: true });
+    const { page } = await openApp(browser, host, { annotator: ME });
+    await go(page, '#/p/words/verdict');
+    await page.getByTestId('verdict-screen').waitFor();
+    await expect.poll(() => page.locator('main').innerText(), { timeout: 10_000 }).toMatch(/3 chars · ~1 token\b/);
+    expect(await page.locator('main').innerText()).not.toMatch(/1 tokens/);
+    expect(await page.locator('label[for="critique-response-text"]').textContent()).toBe('Critique of the response');
+    await page.context().close();
+  });
+});
+
 describe('the agreement dashboard', () => {
   it('reports a Likert criterion’s α at the ordinal level, with interval beside it', async () => {
     // The Krippendorff (2011) example's first units as two raters' accuracy ratings (1–5) on both responses.
