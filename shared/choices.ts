@@ -39,6 +39,8 @@ export function approxTokens(text: string): number {
  */
 export function messageText(content: string | ContentPart[]): string {
   if (typeof content === 'string') return content;
+  // A trajectory's assistant message that only calls tools has null content, or none.
+  if (!Array.isArray(content)) return '';
   return content.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : `[${partName(part.type)}]`)).join('\n');
 }
 

@@ -1,5 +1,9 @@
 // Format names as FORMATS.md lists them; the CLI, the import preview and the export dialog use these.
 
+/** Agent trajectories (docs/formats.md, "Trajectories"; the model: shared/trajectory.ts): read and written. */
+export const TRAJECTORY_FORMATS = ['openai-tools', 'swe-agent', 'openhands', 'tau-bench', 'arbiter-trajectory'] as const;
+export type TrajectoryFormat = (typeof TRAJECTORY_FORMATS)[number];
+
 export const IMPORT_FORMATS = [
   'arbiter',
   'trl',
@@ -19,6 +23,7 @@ export const IMPORT_FORMATS = [
   'helpsteer2-preference',
   'helpsteer3',
   'rar',
+  ...TRAJECTORY_FORMATS,
 ] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
@@ -46,6 +51,7 @@ export const EXPORT_FORMATS = [
   'critique',
   'consensus',
   'scores',
+  ...TRAJECTORY_FORMATS,
 ] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -82,4 +88,9 @@ export const FORMAT_TITLES: Record<string, string> = {
   consensus: 'Consensus: every annotator’s label, soft labels, Dawid–Skene, the hard label',
   critique: 'Critiques (prompt, response, critique, verdict)',
   scores: 'Model scores (one line per scored response)',
+  'openai-tools': 'OpenAI / TRL tool-calling chats (messages with tool_calls, tools)',
+  'swe-agent': 'SWE-agent trajectories (.traj)',
+  openhands: 'OpenHands events (evaluation output, or an event list)',
+  'tau-bench': 'τ-bench results (task_id, reward, traj)',
+  'arbiter-trajectory': 'Arbiter trajectories (task, runs, turns with ids)',
 };

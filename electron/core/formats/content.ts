@@ -23,6 +23,7 @@ export function toChat(content: Content, role: 'user' | 'assistant'): ChatMessag
  */
 export function partsText(content: string | ContentPart[]): string {
   if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
   return messageText(content.filter((part) => !(typeof part.type === 'string' && part.type.includes('image'))));
 }
 
@@ -145,7 +146,8 @@ export function displayText(content: Content): string {
 export function holdsImages(content: Content): boolean {
   if (typeof content === 'string') return false;
   for (const message of content) {
-    if (typeof message.content === 'string') continue;
+    // Text, or none (an assistant message that only calls tools: null or left out).
+    if (!Array.isArray(message.content)) continue;
     for (const part of message.content) if (typeof part.type === 'string' && part.type.includes('image')) return true;
   }
   return false;

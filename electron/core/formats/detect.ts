@@ -3,6 +3,7 @@ import type { ImportFormat } from '../../../shared/formatNames';
 import { ASSISTANT, HUMAN } from './content';
 import { readCutObject } from './cutJson';
 import { STEP_TAG } from './mathShepherd';
+import { classifyTrajectory } from './trajectories/registry';
 import { RecordError } from './types';
 import { isPlainObject } from './validate';
 
@@ -19,6 +20,9 @@ const isList = Array.isArray;
 function classify(record: unknown): Guess {
   if (!isPlainObject(record)) return { format: null, why: 'not a JSON object' };
   if ('responses' in record) return { format: 'arbiter', why: 'a "responses" list' };
+  // Agent trajectories: before the pairs, since a tool-calling pair has "chosen" and "rejected" too.
+  const trajectoryGuess = classifyTrajectory(record);
+  if (trajectoryGuess) return trajectoryGuess;
   const ratingGuess = classifyRatings(record);
   if (ratingGuess) return ratingGuess;
   if ('chosen' in record && 'rejected' in record) {

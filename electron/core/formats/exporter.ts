@@ -24,6 +24,8 @@ import { listModels, prelabelsForItem } from '../scorer/index';
 import { isStepFormat, writeChains } from './stepExport';
 import { ExportNotes } from './types';
 import { writeUnpaired } from './unpairedExport';
+import { isTrajectoryFormat } from './trajectories/registry';
+import { writeTrajectories } from './trajectories/exportPass';
 
 export { PAIR_ENCODERS } from './pairExport';
 
@@ -111,6 +113,10 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
           opts.onProgress?.(writer.lines, read);
         }
       }
+    } else if (isTrajectoryFormat(opts.format)) {
+      const skipped = { not_trajectory: 0 };
+      await writeTrajectories(db, { format: opts.format, projectId: project.id, writer, checkCancelled, onPage: (n) => ((read = n), opts.onProgress?.(writer.lines, n)), skipped });
+      if (skipped.not_trajectory) notes.extra.push(`${plural(skipped.not_trajectory, 'item has', 'items have')} no agent turn (no assistant message in a message list) and ${skipped.not_trajectory === 1 ? 'was' : 'were'} left out`);
     } else if (opts.format === 'scores') {
       const hashes = new Map(listModels(db).map((m) => [m.id, m.hash]));
       for (const item of iterateItems(db, project.id, PAGE)) {
@@ -175,7 +181,7 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
 }
 
 /** Formats that write content as it is stored (chat messages with their typed parts), so images go with it. */
-const KEEPS_IMAGES: ReadonlySet<ExportFormat> = new Set<ExportFormat>(['arbiter', 'labels', 'scores', 'consensus', 'trl-chat', 'trl-chat-implicit', 'trl-unpaired']);
+const KEEPS_IMAGES: ReadonlySet<ExportFormat> = new Set<ExportFormat>(['arbiter', 'labels', 'scores', 'consensus', 'trl-chat', 'trl-chat-implicit', 'trl-unpaired', 'openai-tools', 'swe-agent', 'openhands', 'tau-bench', 'arbiter-trajectory']);
 
 const IMAGE_EXAMPLES = 5;
 

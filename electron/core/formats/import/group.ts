@@ -6,6 +6,7 @@
 // line that is not JSON does not close a group either.
 import type { ImportFormat } from '../../../../shared/formatNames';
 import { helpsteer2Key, mergeHelpsteer2 } from '../helpsteer2';
+import { TRAJECTORY_GROUPS } from '../trajectories/registry';
 import { RecordError, type ParsedRecord, type RecordParser } from '../types';
 
 export interface RecordGroup {
@@ -13,10 +14,16 @@ export interface RecordGroup {
   key(record: Record<string, unknown>): string;
   /** One item from a group's records, each already parsed on its own. */
   merge(rows: ParsedRecord[]): ParsedRecord;
+  /**
+   * Records of one key anywhere in the input are one item (τ-bench writes trial after trial): every group
+   * stays open until the end of the input, so the input's items are held in memory until then.
+   */
+  anyOrder?: boolean;
 }
 
 export const GROUPS: Partial<Record<ImportFormat, RecordGroup>> = {
   helpsteer2: { key: helpsteer2Key, merge: mergeHelpsteer2 },
+  ...TRAJECTORY_GROUPS,
 };
 
 export interface GroupLine {
@@ -28,6 +35,8 @@ export type Emitted = { parsed: ParsedRecord; lines: GroupLine[] } | { error: { 
 
 export class Grouper {
   private open: { key: string; rows: ParsedRecord[]; lines: GroupLine[] } | null = null;
+  /** anyOrder groups: every group by key, in the order their first records came. */
+  private held = new Map<string, { key: string; rows: ParsedRecord[]; lines: GroupLine[] }>();
 
   constructor(
     private readonly parse: RecordParser,
@@ -45,6 +54,14 @@ export class Grouper {
       return [{ error: { ...line, reason: error.message } }];
     }
     const key = this.group.key(value);
+    if (this.group.anyOrder) {
+      const held = this.held.get(key);
+      if (held) {
+        held.rows.push(row);
+        held.lines.push(line);
+      } else this.held.set(key, { key, rows: [row], lines: [line] });
+      return [];
+    }
     if (this.open && this.open.key === key) {
       this.open.rows.push(row);
       this.open.lines.push(line);
@@ -57,9 +74,18 @@ export class Grouper {
 
   /** Closes the open group (at the end of the input). */
   flush(): Emitted[] {
+    if (this.group.anyOrder) {
+      const groups = [...this.held.values()];
+      this.held.clear();
+      return groups.flatMap((g) => this.close(g));
+    }
     const open = this.open;
     this.open = null;
     if (!open) return [];
+    return this.close(open);
+  }
+
+  private close(open: { rows: ParsedRecord[]; lines: GroupLine[] }): Emitted[] {
     try {
       return [{ parsed: this.group.merge(open.rows), lines: open.lines }];
     } catch (error) {

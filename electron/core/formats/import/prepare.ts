@@ -19,6 +19,7 @@ import { parseTrl, parseTrlChat, parseTrlChatImplicit, parseTrlImplicit } from '
 import { parseUltrafeedback } from '../ultrafeedback';
 import { parseUltrafeedbackBinarized } from '../ultrafeedbackBinarized';
 import { parseTrlUnpaired } from '../unpaired';
+import { TRAJECTORY_PARSERS } from '../trajectories/registry';
 import { firstInvalidUtf8, invalidUtf8Reason, validUtf8 } from '../sources/utf8';
 import { holdsImages } from '../content';
 import { RecordError, type ParsedRecord, type RecordParser, type SourceJudgement } from '../types';
@@ -45,6 +46,8 @@ export const PARSERS: Record<ImportFormat, RecordParser> = {
   'helpsteer2-preference': parseHelpsteer2Preference,
   helpsteer3: parseHelpsteer3,
   rar: parseRar,
+  // Agent trajectories (./trajectories): runs of one task become one item (./group.ts).
+  ...TRAJECTORY_PARSERS,
 };
 
 /** What JUDGEMENT_FIELD holds: the record's judgements and its own criteria, whichever it has. */

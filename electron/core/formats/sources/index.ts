@@ -7,6 +7,7 @@ import { chunkLines, type Chunk } from '../import/prepare';
 import { gzipChunks } from './gzip';
 import { hashedReads, jsonlChunks } from './jsonl';
 import { jsonArrayChunks } from './jsonArray';
+import { jsonObjectChunks } from './jsonObject';
 import { parquetChunks } from './parquet';
 import { describeSource, type SourceKind } from './sniff';
 
@@ -32,6 +33,8 @@ function chunksOf(path: string, hash: Hash, name: string, recordsPerChunk?: numb
       return gzipChunks(path, hash, recordsPerChunk, name);
     case 'json':
       return jsonArrayChunks(hashedReads(path, hash), name, recordsPerChunk);
+    case 'json-object':
+      return jsonObjectChunks(hashedReads(path, hash), name);
     case 'parquet':
       return parquetChunks(path, hash, { rowsPerChunk: recordsPerChunk, maxRows: maxRecords, name });
   }

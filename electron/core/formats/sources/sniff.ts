@@ -3,7 +3,7 @@
 // lines whatever its first character, as before; under any other name a leading `[` is a JSON array.
 import { closeSync, openSync, readSync } from 'node:fs';
 
-export type SourceKind = 'jsonl' | 'jsonl.gz' | 'json' | 'parquet';
+export type SourceKind = 'jsonl' | 'jsonl.gz' | 'json' | 'json-object' | 'parquet';
 
 /** Enough to see past the blank lines or indentation before a JSON array's `[`. */
 const SNIFF_BYTES = 64 * 1024;
@@ -42,5 +42,21 @@ export function describeSource(path: string): SourceKind {
   if (name.endsWith('.gz')) return 'jsonl.gz';
   if (name.endsWith('.parquet')) return 'parquet';
   if (name.endsWith('.jsonl') || name.endsWith('.ndjson')) return 'jsonl';
+  // One JSON object over many lines (a SWE-agent .traj): whole, as one record.
+  if (name.endsWith('.traj') || isSpreadObject(head)) return 'json-object';
   return firstSignificantByte(head) === 0x5b ? 'json' : 'jsonl';
+}
+
+/** A `{` whose first line is not a whole JSON value: one object written over many lines (never JSON Lines). */
+function isSpreadObject(head: Buffer): boolean {
+  if (firstSignificantByte(head) !== 0x7b) return false;
+  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const end = text.indexOf('\n');
+  if (end < 0) return false;
+  try {
+    JSON.parse(text.slice(0, end));
+    return false;
+  } catch {
+    return true;
+  }
 }

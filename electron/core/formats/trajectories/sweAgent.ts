@@ -1,0 +1,114 @@
+// SWE-agent trajectories (`swe-agent`): a `.traj` file is one JSON object (SWE-agent/SWE-agent,
+// sweagent/types.py: AgentRunResult, TrajectoryStep, HistoryItem, AgentInfo):
+//   {"trajectory": [{"response", "thought", "action", "observation", "execution_time", "state", "query",
+//     "extra_info"}], "history": [{"role", "content", "message_type": "thought"|"action"|"observation",
+//     "agent", "is_demo", "thought", "action", "tool_calls", "tool_call_ids", …}], "info": {"exit_status",
+//     "submission", "model_stats", …}, "replay_config", "environment"}
+// Arbiter reads a .traj file whole (one record), and also JSON Lines of such objects.
+//
+// Import: the task is the leading system / user messages of `history` that are not demonstrations (the
+// system prompt and the issue); step k of `trajectory` is agent turn k: an assistant message whose content
+// is the step's `thought` and whose one tool call is the step's `action` (name: the action's first word,
+// arguments: {"action": the whole action}), answered by a tool message holding the `observation`. A step
+// with no action is an assistant message and, if it has one, its observation. The step's other fields
+// (response, state, query, execution_time, extra_info…) stay on the assistant message (arbiter.rest); the
+// run's other fields (history, info, replay_config, environment…) stay with the run. `info.resolved`
+// (true / false), where an evaluation added it, is the source's outcome; an `exit_status` other than
+// "submitted" (exit_cost, exit_format, exit_error, …: the agent stopped without submitting) is a failure.
+import type { ChatMessage, ItemRecord } from '../../../../shared/domain';
+import { arbiterFields, messageContentText, trajectoryTurns, type TrajectoryMessage } from '../../../../shared/trajectory';
+import { RecordError, type ParsedRecord } from '../types';
+import { isPlainObject } from '../validate';
+import { describe, runFields, runMessages, runRecord, without, type Json, type Outcome } from './common';
+
+export const SWE_AGENT = 'swe-agent';
+const STEP_FIELDS = ['thought', 'action', 'observation'] as const;
+
+function outcome(info: unknown): Outcome | null {
+  if (!isPlainObject(info)) return null;
+  if (typeof info.resolved === 'boolean') return info.resolved ? 'correct' : 'incorrect';
+  if (typeof info.exit_status === 'string' && info.exit_status !== 'submitted' && info.exit_status.length) return 'incorrect';
+  return null;
+}
+
+function taskMessages(history: unknown): ChatMessage[] {
+  if (!Array.isArray(history)) return [];
+  const task: ChatMessage[] = [];
+  for (const h of history) {
+    if (!isPlainObject(h) || h.is_demo === true) continue;
+    if (h.role !== 'system' && h.role !== 'user') break;
+    task.push({ role: h.role, content: (h.content ?? '') as ChatMessage['content'] });
+  }
+  return task;
+}
+
+/** The first word of an action: the tool it calls (`str_replace_editor view …` → str_replace_editor). */
+export function actionName(action: string): string {
+  return action.trim().split(/\s+/, 1)[0] ?? '';
+}
+
+export function parseSweAgent(record: Json): ParsedRecord {
+  const steps = record.trajectory;
+  if (!Array.isArray(steps)) throw new RecordError(`trajectory: ${steps === undefined ? 'missing' : `expected a list of steps, got ${describe(steps)}`}`);
+  if (steps.length === 0) throw new RecordError('trajectory: no steps, so there is nothing to judge');
+  const messages: ChatMessage[] = [...taskMessages(record.history)];
+  steps.forEach((step, k) => {
+    const where = `trajectory[${k}]`;
+    if (!isPlainObject(step)) throw new RecordError(`${where}: expected a step object, got ${describe(step)}`);
+    for (const f of STEP_FIELDS) if (step[f] !== undefined && typeof step[f] !== 'string') throw new RecordError(`${where}.${f}: expected text, got ${describe(step[f])}`);
+    const from = STEP_FIELDS.filter((f) => f in step).join(',');
+    const action = (step.action as string | undefined) ?? '';
+    const callId = `swe-step-${k + 1}`;
+    const assistant: TrajectoryMessage = { role: 'assistant', content: (step.thought as string | undefined) ?? '' };
+    if (action.trim()) assistant.tool_calls = [{ id: callId, type: 'function', function: { name: actionName(action), arguments: { action } } }];
+    assistant.arbiter = { rest: without(step, STEP_FIELDS), from };
+    messages.push(assistant);
+    if (typeof step.observation === 'string') {
+      const result: TrajectoryMessage = action.trim()
+        ? { role: 'tool', tool_call_id: callId, name: actionName(action), content: step.observation }
+        : { role: 'tool', name: 'observation', content: step.observation, arbiter: { kind: 'observation' } };
+      messages.push(result);
+    }
+  });
+  const info = record.info;
+  return runRecord({
+    format: SWE_AGENT,
+    externalId: typeof record.instance_id === 'string' ? record.instance_id : null,
+    messages,
+    fallbackPrompt: typeof record.instance_id === 'string' ? record.instance_id : 'SWE-agent run',
+    model: null,
+    reference: null,
+    run: without(record, ['trajectory']),
+    outcome: outcome(info),
+    where: 'trajectory',
+  });
+}
+
+/** Consecutive runs of one task (the same instance id, else the same task messages) are one item. */
+export function sweAgentKey(record: Json): string {
+  if (typeof record.instance_id === 'string') return `id ${record.instance_id}`;
+  return `task ${JSON.stringify(taskMessages(record.history))}`;
+}
+
+/** One .traj object per trajectory of the item (a line each). */
+export function encodeSweAgent(item: ItemRecord): Json[] {
+  return item.responses.map((_, i) => {
+    const run = runFields(item, i, SWE_AGENT);
+    const messages = runMessages(item, i);
+    const trajectory = trajectoryTurns(messages).map((turn) => {
+      const m = messages[turn.action]!;
+      const fields = arbiterFields(m);
+      const results = turn.results.map((j) => messageContentText(messages[j]!.content as string | null));
+      const call = turn.calls[0];
+      const action = call ? (isPlainObject(call.parsed) && typeof call.parsed.action === 'string' ? call.parsed.action : `${call.name} ${JSON.stringify(call.parsed ?? call.arguments)}`) : '';
+      const step: Json = { ...(fields.rest ?? {}) };
+      const from = fields.from !== undefined ? fields.from.split(',') : [...STEP_FIELDS];
+      if (from.includes('thought')) step.thought = messageContentText(m.content as string | null);
+      if (from.includes('action')) step.action = action;
+      if (from.includes('observation')) step.observation = results.join('\n');
+      if (fields.rest === undefined) step.response = messageContentText(m.content as string | null) + (action ? `\n\n\`\`\`\n${action}\n\`\`\`` : '');
+      return step;
+    });
+    return { ...run, trajectory };
+  });
+}

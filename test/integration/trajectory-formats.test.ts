@@ -1,0 +1,177 @@
+// Agent trajectories through the real CLI on a real SQLite file: each trajectory format's fixture (written by
+// hand from the format's own code or docs: test/fixtures/formats/trajectories/SOURCES.md) is detected with
+// its reason, imported (one item per task, runs of a task as its responses, the turns as the steps), and
+// exported back to the same format with every turn, argument (compared as JSON) and result as it was.
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../electron/cli/main';
+import { openDb } from '../../electron/core/store/db';
+import { trajectoryTurns, type TrajectoryMessage } from '../../shared/trajectory';
+
+const FIXTURES = join(__dirname, '../fixtures/formats/trajectories');
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'arbiter-traj-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli([...args, '--db', join(dir, 'arbiter.db')], { out: (l) => out.push(l), err: (l) => err.push(l), ask: async () => 'no' });
+  return { code, out, err };
+}
+
+/** Imports a fixture (copied, so its name is kept) with `--format auto`; returns the summary. */
+async function importFixture(name: string) {
+  const path = join(dir, name);
+  copyFileSync(join(FIXTURES, name), path);
+  const run = await cli(['import', path, '--project', 'p']);
+  expect(run.code, run.err.join('\n')).toBe(0);
+  return JSON.parse(run.out[run.out.length - 1]!) as { format: string; items: number; labels: number };
+}
+
+async function exportAs(format: string) {
+  const out = join(dir, `out-${format}.jsonl`);
+  const run = await cli(['export', '--project', 'p', '--format', format, '--out', out]);
+  expect(run.code, run.err.join('\n')).toBe(0);
+  return readFileSync(out, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
+const fixtureLines = (name: string) => fixture(name).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+/** What the store holds: each item's responses with their stored steps (segmentation version 1). */
+function stored() {
+  const db = openDb(join(dir, 'arbiter.db'));
+  try {
+    const items = db.prepare('SELECT id, external_id, prompt, metadata FROM item ORDER BY seq').all() as { id: number; external_id: string | null; prompt: string; metadata: string }[];
+    return items.map((item) => ({
+      externalId: item.external_id,
+      prompt: JSON.parse(item.prompt) as unknown,
+      responses: (db.prepare('SELECT idx, content FROM response WHERE item_id = ? ORDER BY idx').all(item.id) as { idx: number; content: string }[]).map((r) => ({
+        content: JSON.parse(r.content) as TrajectoryMessage[],
+        steps: JSON.parse((db.prepare('SELECT steps FROM segmentation WHERE item_id = ? AND response_idx = ? AND version = 1').pluck().get(item.id, r.idx) as string | undefined) ?? 'null') as string[] | null,
+      })),
+      outcome: (() => {
+        const body = db.prepare("SELECT l.body FROM label l JOIN annotator a ON a.id = l.annotator_id WHERE l.item_id = ? AND a.kind = 'source' AND l.task = 'steps'").pluck().get(item.id) as string | undefined;
+        return body ? (JSON.parse(body) as { outcome?: Record<string, string> }).outcome ?? null : null;
+      })(),
+    }));
+  } finally {
+    db.close();
+  }
+}
+
+/** Every response's steps are its turns' texts. */
+function expectStepsAreTurns(items: ReturnType<typeof stored>) {
+  for (const item of items) for (const r of item.responses) expect(r.steps).toEqual(trajectoryTurns(r.content).map((t) => t.text));
+}
+
+describe('trajectory formats: detect, import, export back exactly', () => {
+  it('openai-tools: TRL (arguments as objects) and OpenAI (JSON strings) chats, two runs of one task, a tool-calling pair', async () => {
+    const summary = await importFixture('openai-tools.jsonl');
+    expect(summary.format).toBe('openai-tools');
+    expect(summary.items).toBe(3);
+    const items = stored();
+    expect(items.map((i) => i.responses.length)).toEqual([2, 1, 2]);
+    expect(items[0]!.prompt).toEqual([
+      { role: 'system', content: 'You control a smart home.' },
+      { role: 'user', content: 'Turn on the living room lights.' },
+    ]);
+    expect(trajectoryTurns(items[0]!.responses[0]!.content).map((t) => t.text)).toEqual(['control_light({"room":"living room","state":"on"})', 'Done!']);
+    expectStepsAreTurns(items);
+    // The pair's preference is the source's choice.
+    expect(summary.labels).toBeGreaterThanOrEqual(1);
+    const back = await exportAs('openai-tools');
+    expect(back).toEqual(fixtureLines('openai-tools.jsonl'));
+  });
+
+  it('swe-agent: a .traj file (one pretty-printed object) keeps every step, action and observation', async () => {
+    const summary = await importFixture('swe-agent.traj');
+    expect(summary.format).toBe('swe-agent');
+    const items = stored();
+    expect(items).toHaveLength(1);
+    const turns = trajectoryTurns(items[0]!.responses[0]!.content);
+    expect(turns).toHaveLength(5);
+    expect(turns[2]!.calls[0]!.name).toBe('edit');
+    expect(turns[3]!.calls).toEqual([]);
+    expectStepsAreTurns(items);
+    expect((items[0]!.prompt as { role: string }[]).map((m) => m.role)).toEqual(['system', 'user']);
+    const back = await exportAs('swe-agent');
+    expect(back).toEqual([JSON.parse(fixture('swe-agent.traj'))]);
+  });
+
+  it('openhands: evaluation output lines (two runs of one instance) with their outcome, and an event list file', async () => {
+    const summary = await importFixture('openhands.jsonl');
+    expect(summary.format).toBe('openhands');
+    const items = stored();
+    expect(items).toHaveLength(1);
+    expect(items[0]!.externalId).toBe('dates__dates-17');
+    expect(items[0]!.outcome).toEqual({ A: 'incorrect', B: 'correct' });
+    const turns = trajectoryTurns(items[0]!.responses[0]!.content);
+    expect(turns.map((t) => t.calls[0]?.name)).toEqual(['execute_bash', 'execute_bash', 'finish']);
+    expect(turns[1]!.error).toBe(true);
+    expectStepsAreTurns(items);
+    expect(await exportAs('openhands')).toEqual(fixtureLines('openhands.jsonl'));
+  });
+
+  it('openhands: an event list (a .json array, one trajectory) comes back event for event', async () => {
+    const summary = await importFixture('openhands-events.json');
+    expect(summary.format).toBe('openhands');
+    expect(summary.items).toBe(1);
+    expect(await exportAs('openhands')).toEqual(JSON.parse(fixture('openhands-events.json')));
+  });
+
+  it('tau-bench: trials of one task anywhere in the file are one item; the reward is the source outcome', async () => {
+    const summary = await importFixture('tau-bench.json');
+    expect(summary.format).toBe('tau-bench');
+    const items = stored();
+    expect(items.map((i) => [i.externalId, i.responses.length])).toEqual([
+      ['0', 2],
+      ['1', 1],
+    ]);
+    expect(items[0]!.outcome).toEqual({ A: 'correct', B: 'incorrect' });
+    // The trials' first user messages differ: only the wiki is the task; each trial's user turn is context.
+    expect((items[0]!.prompt as { role: string }[]).map((m) => m.role)).toEqual(['system']);
+    expect(trajectoryTurns(items[0]!.responses[0]!.content)[0]!.context).toEqual([0]);
+    expectStepsAreTurns(items);
+    const back = await exportAs('tau-bench');
+    const key = (r: Record<string, unknown>) => `${String(r.task_id)}/${String(r.trial)}`;
+    const original = JSON.parse(fixture('tau-bench.json')) as Record<string, unknown>[];
+    expect([...back].sort((a, b) => key(a).localeCompare(key(b)))).toEqual([...original].sort((a, b) => key(a).localeCompare(key(b))));
+  });
+
+  it('arbiter-trajectory: turn ids, agents and kinds are kept; the outcome is the source label and comes back', async () => {
+    const summary = await importFixture('arbiter-trajectory.jsonl');
+    expect(summary.format).toBe('arbiter-trajectory');
+    const items = stored();
+    expect(items[0]!.outcome).toEqual({ A: 'incorrect', B: 'correct' });
+    const turns = trajectoryTurns(items[0]!.responses[0]!.content);
+    expect(turns.map((t) => t.id)).toEqual(['plan-1', 'search-1', 'search-2', 'answer']);
+    expect(turns.map((t) => t.agent)).toEqual(['planner', 'searcher', 'searcher', 'planner']);
+    expect(turns[2]!.error).toBe(true);
+    expect(turns[3]!.context).toEqual([5]);
+    expect(await exportAs('arbiter-trajectory')).toEqual(fixtureLines('arbiter-trajectory.jsonl'));
+  });
+
+  it('re-importing the same file adds nothing, and turn ids stay the same', async () => {
+    await importFixture('tau-bench.json');
+    const before = stored().map((i) => i.responses.map((r) => trajectoryTurns(r.content).map((t) => t.id)));
+    const again = await importFixture('tau-bench.json');
+    expect(again.items).toBe(0);
+    expect(stored().map((i) => i.responses.map((r) => trajectoryTurns(r.content).map((t) => t.id)))).toEqual(before);
+  });
+
+  it('a trajectory with no agent turn is refused with its line and a reason', async () => {
+    const path = join(dir, 'bad.jsonl');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(path, JSON.stringify({ messages: [{ role: 'user', content: 'hi' }, { role: 'tool', name: 'x', content: 'y' }] }) + '\n');
+    const run = await cli(['import', path, '--project', 'p', '--format', 'openai-tools']);
+    expect(run.code).toBe(1);
+    expect(run.err.join('\n')).toMatch(/bad\.jsonl:1: .*no agent turn/);
+  });
+});
