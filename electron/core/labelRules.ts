@@ -1,7 +1,9 @@
 // What a label revision must be for its item, checked the same way whether the app saves it (the services)
 // or a labels file brings it (formats/labels.ts). Each rule gives the reason a value does not fit, or null;
 // the caller names the field its own way ("shownOrder" in the API, "shown_order" in a file).
-import type { ItemRecord } from '../../shared/domain';
+import type { Content, ItemRecord } from '../../shared/domain';
+import { CHAIN_OUTCOMES, TRAJECTORY_OUTCOMES } from '../../shared/stepJudgement';
+import { isTrajectory, trajectoryTurns } from '../../shared/trajectory';
 import type { RubricLabelBody } from '../../shared/api';
 import { responseLetter } from '../../shared/letters';
 import { offScale, storedRating, type Criterion, type RatingValue } from '../../shared/rubric';
@@ -104,4 +106,92 @@ export function checkRatings(item: ItemRecord, what: string, criteria: Criterion
     for (const c of criteria) if (input.criterionWinner![c.key] !== undefined) result.criterion_winner[c.key] = input.criterionWinner![c.key]!;
   }
   return result;
+}
+
+/** What the item-aware step checks know of one response: its step count (null: not known here) and, for a trajectory, its turns. */
+export interface ResponseShape {
+  steps: number | null;
+  /** True for a trajectory (a message list with tool calls or results), false for a chain. */
+  trajectory: boolean;
+  /** Per turn: its tool calls' keys (the call's id, else its position "0", "1"…) and its agent. */
+  turns: { calls: string[]; agent: string | null }[] | null;
+}
+
+/** What a step label says beyond ratings and first error, as the API or a file gives it for one response. */
+export interface StepExtras {
+  tags?: Record<string, readonly string[]>;
+  severity?: Record<string, string>;
+  toolVerdicts?: Record<string, Record<string, string>>;
+  corrections?: Record<string, unknown>;
+  attribution?: { agent?: string; step: number } | null;
+  outcome?: string | null;
+}
+
+/** The key a tool call goes by in `tool_verdicts`: its id, else its position in the turn. */
+export function callKey(id: string | null, position: number): string {
+  return id ?? String(position);
+}
+
+const stepWord = (count: number) => (count === 1 ? 'is 1 step' : `are ${count} steps`);
+
+/**
+ * The item-aware checks of a response's severities, tool call verdicts, corrections, attribution and
+ * outcome: each names the step or call it is about and why it does not fit. `field` names each field the
+ * caller's way ("steps.severity" in the API, "step_severity.A" in a labels file).
+ */
+export function stepExtrasProblems(x: StepExtras, shape: ResponseShape, field: (name: 'tags' | 'severity' | 'toolVerdicts' | 'corrections' | 'attribution' | 'outcome') => string): string[] {
+  const problems: string[] = [];
+  const count = shape.steps;
+  // Turns are looked up by step index only while the steps are the turns (not an annotator's split or merge).
+  const turns = shape.turns && (count === null || shape.turns.length === count) ? shape.turns : null;
+  const beyond = (name: Parameters<typeof field>[0], key: string) => {
+    if (count === null || Number(key) < count) return false;
+    problems.push(`${field(name)}.${key}: step ${Number(key) + 1}, but there ${stepWord(count)}`);
+    return true;
+  };
+  for (const key of Object.keys(x.tags ?? {})) beyond('tags', key);
+  for (const key of Object.keys(x.corrections ?? {})) beyond('corrections', key);
+  for (const key of Object.keys(x.severity ?? {})) {
+    if (beyond('severity', key)) continue;
+    if (!x.tags?.[key]?.length) problems.push(`${field('severity')}.${key}: step ${Number(key) + 1} has a severity but no error tag (a severity says how bad a tagged error is): tag the step, or leave its severity out`);
+  }
+  for (const [key, verdicts] of Object.entries(x.toolVerdicts ?? {})) {
+    if (beyond('toolVerdicts', key)) continue;
+    if (!shape.trajectory) {
+      problems.push(`${field('toolVerdicts')}.${key}: the response is not a trajectory: it makes no tool calls`);
+      continue;
+    }
+    const turn = turns?.[Number(key)];
+    if (!turn) continue;
+    for (const id of Object.keys(verdicts)) {
+      if (turn.calls.includes(id)) continue;
+      const calls = turn.calls.length ? `its calls: ${turn.calls.map((c) => `"${c}"`).join(', ')}` : 'it makes none';
+      problems.push(`${field('toolVerdicts')}.${key}.${id}: step ${Number(key) + 1} has no tool call "${id}" (${calls})`);
+    }
+  }
+  if (x.attribution) {
+    const { agent, step } = x.attribution;
+    if (count !== null && step >= count) problems.push(`${field('attribution')}.step: step ${step + 1}, but there ${stepWord(count)}`);
+    const agents = [...new Set((turns ?? []).map((t) => t.agent).filter((a): a is string => a !== null))];
+    if (agent !== undefined && agents.length && !agents.includes(agent))
+      problems.push(`${field('attribution')}.agent: "${agent}" does not act in this trajectory (its agents: ${agents.map((a) => `"${a}"`).join(', ')})`);
+    const acting = turns?.[step]?.agent;
+    if (agent !== undefined && agents.includes(agent) && acting && acting !== agent)
+      problems.push(`${field('attribution')}: step ${step + 1} is "${acting}"'s turn, not "${agent}"'s`);
+  }
+  if (x.outcome !== null && x.outcome !== undefined) {
+    const allowed: readonly string[] = shape.trajectory ? TRAJECTORY_OUTCOMES : CHAIN_OUTCOMES;
+    if (!allowed.includes(x.outcome))
+      problems.push(
+        `${field('outcome')}: "${x.outcome}" is ${shape.trajectory ? 'a chain’s outcome; a trajectory’s is success, partial or failure' : 'a trajectory’s outcome; a chain’s is correct, incorrect or unsure'}`,
+      );
+  }
+  return problems;
+}
+
+/** A response's shape for the step checks: a trajectory's turns, or a chain. */
+export function responseShape(content: Content, steps: number | null): ResponseShape {
+  if (!isTrajectory(content)) return { steps, trajectory: false, turns: null };
+  const turns = trajectoryTurns(content).map((t) => ({ calls: t.calls.map((c, i) => callKey(c.id, i)), agent: t.agent }));
+  return { steps, trajectory: true, turns };
 }

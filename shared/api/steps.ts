@@ -3,10 +3,12 @@
 import { z } from 'zod';
 import type { LabelRevision } from '../domain';
 import type { ResponseSteps, SegmentationMethod } from '../segment';
-import { annotatorName, firstError, itemId, projectName, revisionId, stepRating } from './common';
+import type { Attribution } from '../stepJudgement';
+import { annotatorName, attribution, firstError, itemId, outcome, projectName, revisionId, severity, stepCorrection, stepKey, stepRating, toolVerdict } from './common';
 
 const responseIndex = z.number().int().min(0).max(25);
 
+/** A chain's final answer (the `o` key on a chain); a trajectory's are TRAJECTORY_OUTCOMES (shared/stepJudgement.ts). */
 export const OUTCOMES = ['correct', 'incorrect', 'unsure'] as const;
 export const FINISH_REASONS = ['solution', 'found_error', 'give_up', 'bad_problem'] as const;
 export const REFERENCE_MATCHES = ['yes', 'no', 'partly'] as const;
@@ -26,11 +28,18 @@ export const stepsSchemas = {
           version: z.number().int().min(1),
           ratings: z.array(stepRating.nullable()).max(500),
           firstError: firstError.nullable(),
-          tags: z.record(z.string().regex(/^\d+$/), z.array(z.string().trim().min(1).max(60)).max(10)).optional(),
-          corrections: z.record(z.string().regex(/^\d+$/), z.string().max(20_000)).optional(),
+          tags: z.record(stepKey, z.array(z.string().trim().min(1).max(60)).max(10)).optional(),
+          /** Per tagged step: minor / major / critical. */
+          severity: z.record(stepKey, severity).optional(),
+          /** Per step, per tool call id: correct / wrong / unnecessary. */
+          toolVerdicts: z.record(stepKey, z.record(z.string().min(1).max(200), toolVerdict)).optional(),
+          /** Per step: the corrected text, or the tool calls the turn should have made. */
+          corrections: z.record(stepKey, stepCorrection).optional(),
         })
         .strict(),
-      outcome: z.enum(OUTCOMES).nullable().optional(),
+      outcome: outcome.nullable().optional(),
+      /** Which agent and which step decided the failure (multi-agent trajectories); null removes it. */
+      attribution: attribution.nullable().optional(),
       finishReason: z.enum(FINISH_REASONS).nullable().optional(),
       referenceMatch: z.enum(REFERENCE_MATCHES).nullable().optional(),
       timeMs: z.number().int().min(0).optional(),
@@ -69,7 +78,12 @@ export interface StepsView {
   /** The annotator's current steps revision (its body holds steps, first_error… per response letter). */
   label: LabelRevision | null;
   /** Per response index: the judgement on the newest segmentation (carried over where steps are unchanged). */
-  judgements: Record<number, ResponseSteps & { outcome?: string; finishReason?: string; referenceMatch?: string }>;
+  judgements: Record<number, ResponseSteps & { outcome?: string; finishReason?: string; referenceMatch?: string; attribution?: Attribution }>;
+  /**
+   * Per response index: the outcome the file recorded (the `source` annotator's: a τ-bench reward, a
+   * verifier's result, ProcessBench's final_answer_correct), shown as the file's beside the annotator's own.
+   */
+  fileOutcomes: Record<number, string>;
   /** The project's error tags (its taxonomy). */
   tags: string[];
 }

@@ -5,12 +5,12 @@
 // on its criterion's scale. A line that fails says which field and why ("steps.C: the item has 2
 // responses (A, B), not "C"").
 import { z } from 'zod';
-import { firstError, ratingValue, responseLetter, rubricVersion, shownOrderList, stepRating, strength } from '../../../shared/api/common';
+import { attribution, firstError, outcome, ratingValue, responseLetter, rubricVersion, severity, shownOrderList, stepCorrection, stepKey, stepRating, strength, toolVerdict } from '../../../shared/api/common';
 import { CRITIQUE_MAX } from '../../../shared/api/critiques';
 import { ITEM_RUBRIC } from '../../../shared/rubric';
 import { TASKS, type ItemRecord } from '../../../shared/domain';
 import { ArbiterError } from '../errors';
-import { checkRatings, letterProblem, rankingProblem, shownOrderProblem, stepsProblem } from '../labelRules';
+import { checkRatings, letterProblem, rankingProblem, responseShape, shownOrderProblem, stepExtrasProblems, stepsProblem } from '../labelRules';
 import type { Db } from '../store/db';
 import { getItem } from '../store/items';
 import { findRubric, itemRubricName, rubricVersion as storedRubricVersion } from '../store/rubrics';
@@ -52,9 +52,16 @@ export const labelSchema = z.looseObject({
   steps: perResponse(z.array(stepRating.nullable()).max(500, 'more than 500 steps')).optional(),
   first_error: perResponse(firstError.nullable()).optional(),
   segmentation: perResponse(z.number().int().min(1)).optional(),
-  step_tags: perResponse(z.record(z.string(), z.unknown())).optional(),
-  corrections: perResponse(z.record(z.string(), z.unknown())).optional(),
-  outcome: perResponse(z.unknown()).optional(),
+  step_tags: perResponse(z.record(stepKey, z.array(z.string().min(1, 'an empty tag').max(200, 'a tag longer than 200 characters')).max(50, 'more than 50 tags'))).optional(),
+  // Per tagged step: minor / major / critical (shared/stepJudgement.ts).
+  step_severity: perResponse(z.record(stepKey, severity)).optional(),
+  // Per step, per tool call (its id, else its position in the turn): correct / wrong / unnecessary.
+  tool_verdicts: perResponse(z.record(stepKey, z.record(z.string().min(1).max(200), toolVerdict))).optional(),
+  // Per step: the corrected text, or {"tool_calls": [{"id"?, "name", "arguments": {…}}]}.
+  corrections: perResponse(z.record(stepKey, stepCorrection)).optional(),
+  // Which agent, at which step, decided the failure (multi-agent trajectories).
+  attribution: perResponse(attribution).optional(),
+  outcome: perResponse(outcome).optional(),
   finish_reason: perResponse(z.unknown()).optional(),
   reference_match: perResponse(z.unknown()).optional(),
   rationale: z.string().max(20_000, 'longer than 20,000 characters').optional(),
@@ -67,7 +74,25 @@ export const labelSchema = z.looseObject({
 export type LabelLine = z.infer<typeof labelSchema>;
 
 /** Body fields keyed by response letter. */
-const PER_RESPONSE = ['ratings', 'critique', 'wrong_reasoning', 'steps', 'first_error', 'segmentation', 'step_tags', 'corrections', 'outcome', 'finish_reason', 'reference_match'] as const;
+const PER_RESPONSE = [
+  'ratings',
+  'critique',
+  'wrong_reasoning',
+  'steps',
+  'first_error',
+  'segmentation',
+  'step_tags',
+  'step_severity',
+  'tool_verdicts',
+  'corrections',
+  'attribution',
+  'outcome',
+  'finish_reason',
+  'reference_match',
+] as const;
+/** Step label fields checked against the response's steps and, for a trajectory, its turns. */
+const EXTRAS = ['step_tags', 'step_severity', 'tool_verdicts', 'corrections', 'attribution', 'outcome'] as const;
+const EXTRA_FIELD = { tags: 'step_tags', severity: 'step_severity', toolVerdicts: 'tool_verdicts', corrections: 'corrections', attribution: 'attribution', outcome: 'outcome' } as const;
 
 /**
  * The item-aware checks of one line (its schema passed), against the item it names. Returns the rubric
@@ -96,26 +121,49 @@ export function itemRules(db: Db, projectId: number, line: LabelLine, itemId: nu
     if (why) problems.push(`shown_order: ${why}`);
   }
   if (problems.length) throw new RecordError(problems.slice(0, 5).join('; '));
-  checkSteps(db, line, itemId);
+  checkSteps(db, projectId, line, itemId);
   return checkRubric(db, projectId, line, itemId);
 }
 
-/** Step ratings as many as the steps of the version they were made on, where this machine has that cut. */
-function checkSteps(db: Db, line: LabelLine, itemId: number): void {
+/**
+ * Step ratings as many as the steps of the version they were made on, where this machine has that cut;
+ * tags, severities, tool call verdicts, corrections, attribution and outcome checked as a save's are
+ * (labelRules.ts stepExtrasProblems), against those steps and a trajectory's turns.
+ */
+function checkSteps(db: Db, projectId: number, line: LabelLine, itemId: number): void {
   const letters = new Set([...Object.keys(line.steps ?? {}), ...Object.keys(line.first_error ?? {})]);
-  if (!letters.size) return;
+  const extraLetters = new Set(EXTRAS.flatMap((field) => Object.keys(line[field] ?? {})));
+  if (!letters.size && !extraLetters.size) return;
   let current: ReturnType<typeof currentSegmentations> | null = null;
-  for (const letter of letters) {
+  const countOf = (letter: string): number | null => {
     const responseIdx = letter.charCodeAt(0) - 65;
     const version = line.segmentation?.[letter];
     let stored = version !== undefined ? segmentationVersion(db, itemId, responseIdx, version) : null;
     if (version === undefined) stored = (current ??= currentSegmentations(db, itemId)).get(responseIdx) ?? null;
     // A cut from the file or Arbiter's own rule is the same on every machine; an annotator's split or merge
     // is numbered per machine, so the same version here may be another cut: its count is not compared.
-    const count = stored && stored.origin !== 'annotator' ? stored.steps.length : null;
-    const why = stepsProblem(line.steps?.[letter], line.first_error?.[letter], count);
+    return stored && stored.origin !== 'annotator' ? stored.steps.length : null;
+  };
+  for (const letter of letters) {
+    const why = stepsProblem(line.steps?.[letter], line.first_error?.[letter], countOf(letter));
     if (why) throw new RecordError(`steps.${letter}: ${why}`);
   }
+  if (!extraLetters.size) return;
+  const item = getItem(db, projectId, itemId)!;
+  const problems: string[] = [];
+  for (const letter of extraLetters) {
+    const content = item.responses[letter.charCodeAt(0) - 65]!.content;
+    const extras = {
+      tags: line.step_tags?.[letter],
+      severity: line.step_severity?.[letter],
+      toolVerdicts: line.tool_verdicts?.[letter],
+      corrections: line.corrections?.[letter],
+      attribution: line.attribution?.[letter],
+      outcome: line.outcome?.[letter],
+    };
+    problems.push(...stepExtrasProblems(extras, responseShape(content, countOf(letter)), (name) => `${EXTRA_FIELD[name]}.${letter}`));
+  }
+  if (problems.length) throw new RecordError(problems.slice(0, 5).join('; '));
 }
 
 /** Ratings under a rubric version this project has, every value on its criterion's scale. */

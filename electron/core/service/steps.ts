@@ -5,11 +5,12 @@
 import type { ResponseSegmentation, StepsView } from '../../../shared/api';
 import { contentText } from '../../../shared/choices';
 import { responseLetter } from '../../../shared/letters';
-import type { ItemRecord, LabelBody } from '../../../shared/domain';
+import type { Content, ItemRecord, LabelBody } from '../../../shared/domain';
 import { afterMerge, afterSplit, mergeSteps, segment, shownSteps, splitStep, type ResponseSteps, type StepRating } from '../../../shared/segment';
 import { invalidInput } from '../errors';
-import { stepsProblem } from '../labelRules';
-import { findAnnotator } from '../store/annotators';
+import { responseShape, stepExtrasProblems, stepsProblem } from '../labelRules';
+import type { Attribution, Severity, StepCorrection, ToolVerdict } from '../../../shared/stepJudgement';
+import { findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
 import { currentLabel, getRevision, labelAppender } from '../store/labels';
 import { projectSettings, type ProjectRow } from '../store/projects';
@@ -25,7 +26,10 @@ interface StepsBody extends LabelBody {
   steps?: PerResponse<(StepRating | null)[]>;
   first_error?: PerResponse<number | null>;
   step_tags?: PerResponse<Record<string, string[]>>;
-  corrections?: PerResponse<Record<string, string>>;
+  step_severity?: PerResponse<Record<string, Severity>>;
+  tool_verdicts?: PerResponse<Record<string, Record<string, ToolVerdict>>>;
+  corrections?: PerResponse<Record<string, StepCorrection>>;
+  attribution?: PerResponse<Attribution>;
   segmentation?: PerResponse<number>;
   outcome?: PerResponse<string>;
   finish_reason?: PerResponse<string>;
@@ -55,7 +59,8 @@ function segmentationsOf(db: Db, project: ProjectRow, item: ItemRecord): Respons
 }
 
 /** One response's judgement out of a steps revision's body. */
-function judgementOf(body: StepsBody, letter: string): (ResponseSteps & { outcome?: string; finishReason?: string; referenceMatch?: string }) | null {
+type HeldJudgement = StepsView['judgements'][number];
+function judgementOf(body: StepsBody, letter: string): HeldJudgement | null {
   const ratings = body.steps?.[letter];
   const version = body.segmentation?.[letter];
   if (!ratings || version === undefined) return null;
@@ -64,8 +69,11 @@ function judgementOf(body: StepsBody, letter: string): (ResponseSteps & { outcom
     ratings,
     firstError: body.first_error?.[letter] ?? null,
     tags: body.step_tags?.[letter],
+    severity: body.step_severity?.[letter],
+    toolVerdicts: body.tool_verdicts?.[letter],
     corrections: body.corrections?.[letter],
     outcome: body.outcome?.[letter],
+    attribution: body.attribution?.[letter],
     finishReason: body.finish_reason?.[letter],
     referenceMatch: body.reference_match?.[letter],
   };
@@ -79,27 +87,39 @@ function setPer<T>(record: PerResponse<T> | undefined, letter: string, value: T 
 }
 
 /** A body with one response's judgement replaced, every other key kept. */
-function withJudgement(body: StepsBody, letter: string, steps: ResponseSteps, extra: { outcome?: string | null; finishReason?: string | null; referenceMatch?: string | null }): StepsBody {
+function withJudgement(body: StepsBody, letter: string, steps: ResponseSteps, extra: { outcome?: string | null; finishReason?: string | null; referenceMatch?: string | null; attribution?: Attribution | null }): StepsBody {
   const next: StepsBody = { ...body };
   next.steps = setPer(body.steps, letter, steps.ratings);
   next.first_error = setPer(body.first_error, letter, steps.firstError);
   next.step_tags = setPer(body.step_tags, letter, steps.tags && Object.keys(steps.tags).length ? steps.tags : null);
+  next.step_severity = setPer(body.step_severity, letter, steps.severity && Object.keys(steps.severity).length ? steps.severity : null);
+  next.tool_verdicts = setPer(body.tool_verdicts, letter, steps.toolVerdicts && Object.keys(steps.toolVerdicts).length ? steps.toolVerdicts : null);
   next.corrections = setPer(body.corrections, letter, steps.corrections && Object.keys(steps.corrections).length ? steps.corrections : null);
   next.segmentation = setPer(body.segmentation, letter, steps.version);
   if (extra.outcome !== undefined) next.outcome = setPer(body.outcome, letter, extra.outcome);
   if (extra.finishReason !== undefined) next.finish_reason = setPer(body.finish_reason, letter, extra.finishReason);
   if (extra.referenceMatch !== undefined) next.reference_match = setPer(body.reference_match, letter, extra.referenceMatch);
+  if (extra.attribution !== undefined) next.attribution = setPer(body.attribution, letter, extra.attribution);
   for (const key of Object.keys(next) as (keyof StepsBody)[]) if (next[key] === undefined) delete next[key];
   return next;
 }
 
-/** Ratings after the first error carry no label (PRM800K's protocol): they are cleared, not kept. */
-function checkJudgement(steps: ResponseSteps, count: number): ResponseSteps {
+/**
+ * Ratings after the first error carry no label (PRM800K's protocol): they are cleared, not kept. Tags,
+ * severities, tool call verdicts, corrections, the attribution and the outcome pass the checks a labels
+ * file's do (labelRules.ts stepExtrasProblems), against the response's steps (a trajectory's turns).
+ */
+function checkJudgement(steps: ResponseSteps, count: number, content: Content, extra: { attribution?: Attribution | null; outcome?: string | null }): ResponseSteps {
   const why = stepsProblem(steps.ratings, steps.firstError, count);
   if (why) throw invalidInput(`${why.charAt(0).toUpperCase()}${why.slice(1)}.`);
   const ratings = steps.firstError !== null && steps.firstError >= 0 ? steps.ratings.map((r, i) => (i > steps.firstError! ? null : i === steps.firstError ? -1 : r)) : steps.ratings;
-  for (const key of [...Object.keys(steps.tags ?? {}), ...Object.keys(steps.corrections ?? {})])
-    if (Number(key) >= count) throw invalidInput(`Step ${Number(key) + 1} has a tag or correction, but there are ${count} steps.`);
+  const problems = stepExtrasProblems({ ...steps, attribution: extra.attribution, outcome: extra.outcome }, responseShape(content, count), (name) =>
+    name === 'attribution' || name === 'outcome' ? name : `steps.${name}`,
+  );
+  if (problems.length) {
+    const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
+    throw invalidInput(`Could not save the step label: ${problems.slice(0, 5).join('; ')}${more}.`, { problems });
+  }
   return { ...steps, ratings };
 }
 
@@ -126,7 +146,18 @@ export function stepsHandlers({ db, events }: ServiceContext): FeatureHandlers<S
         judgements[response.index] = { ...judgement, version: response.version, ratings, firstError: null };
       }
     }
-    return { responses, label, judgements, tags: projectSettings(project).errorTags };
+    // The file's own outcome (a τ-bench reward, a verifier's result): the source annotator's, shown as the file's.
+    const source = annotator === SOURCE_ANNOTATOR ? label : (() => {
+      const who = findAnnotator(db, SOURCE_ANNOTATOR);
+      return who ? currentLabel(db, item.id, who.id, 'steps') : null;
+    })();
+    const fileOutcomes: StepsView['fileOutcomes'] = {};
+    const outcomes = (source?.body as StepsBody | undefined)?.outcome ?? {};
+    for (const response of responses) {
+      const value = outcomes[responseLetter(response.index)];
+      if (typeof value === 'string') fileOutcomes[response.index] = value;
+    }
+    return { responses, label, judgements, tags: projectSettings(project).errorTags, fileOutcomes };
   };
 
   /** The stored segmentation to rate on: Arbiter's own cut is stored as version 1 the first time it is rated. */
@@ -154,7 +185,7 @@ export function stepsHandlers({ db, events }: ServiceContext): FeatureHandlers<S
         const segmentation = storedSegmentation(project, item, input.response);
         if (input.steps.version !== segmentation.version)
           throw invalidInput(`These ratings are for version ${input.steps.version} of response ${letter}'s steps; it is at version ${segmentation.version} now. Reload the item.`);
-        const steps = checkJudgement(input.steps, segmentation.steps.length);
+        const steps = checkJudgement(input.steps, segmentation.steps.length, item.responses[input.response]!.content, input);
         const current = currentLabel(db, item.id, annotator.id, 'steps');
         const body = withJudgement((current?.body ?? {}) as StepsBody, letter, steps, input);
         if (input.timeMs !== undefined) body.time_ms = input.timeMs;

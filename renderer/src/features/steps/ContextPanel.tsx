@@ -7,7 +7,7 @@ import type { Content } from '../../../../shared/domain';
 import { ContentView } from '../../components/ContentView';
 import { Kbd } from '../../components/Kbd';
 import { Markdown } from '../../components/Markdown';
-import { derivedFinishReason, FINISH_WORDS, isAfterError, type Judgement } from './judgement';
+import { derivedFinishReason, FINISH_WORDS, isAfterError, type Judgement, type Outcome } from './judgement';
 import { firstErrorWords, sameFirstError, stepAgreement, type ModelSteps } from './modelSteps';
 import { plural } from '../../../../shared/plural';
 
@@ -72,7 +72,7 @@ function Options<T extends string>({ label, keyName, options, value, words, auto
   );
 }
 
-const OUTCOME_SHORT: Record<(typeof OUTCOMES)[number], string> = { correct: 'correct', incorrect: 'incorrect', unsure: 'unsure' };
+const OUTCOME_SHORT: Record<Outcome, string> = { correct: 'correct', incorrect: 'incorrect', unsure: 'unsure', success: 'success', partial: 'partial', failure: 'failure' };
 
 export function ContextPanel(props: Props) {
   const { judgement: j, models, modelsVisible } = props;

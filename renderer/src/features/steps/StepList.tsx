@@ -10,6 +10,7 @@ import { ModelStepChip } from './ModelStepChip';
 import { RatingChip } from './RatingChip';
 import { SourceStepChip } from './SourceSteps';
 import { CorrectionBox, SplitView, TagPicker } from './StepEditors';
+import { correctionText } from '../../../../shared/stepJudgement';
 
 export type Mode = 'keys' | 'tags' | 'correct' | 'split';
 
@@ -71,7 +72,8 @@ export const StepList = memo(function StepList(props: Props) {
         const after = isAfterError(judgement, i);
         const isFirst = judgement.firstError === i;
         const tags = judgement.tags[String(i)] ?? [];
-        const correction = judgement.corrections[String(i)];
+        const held = judgement.corrections[String(i)];
+        const correction = held === undefined ? undefined : correctionText(held);
         const modelFirst = aligned.filter((m) => m.firstError === i).map((m) => m.model);
         return (
           <li key={`${judgement.version}:${i}`} ref={isCurrent ? current : undefined} className="scroll-mt-4" data-testid="step" data-index={i} data-current={isCurrent} data-after-error={after}>

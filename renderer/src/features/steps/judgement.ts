@@ -3,8 +3,10 @@
 import type { ApiInput, StepsView } from '../../../../shared/api';
 import { FINISH_REASONS, OUTCOMES, REFERENCE_MATCHES } from '../../../../shared/api';
 import type { StepRating } from '../../../../shared/segment';
+import { ALL_OUTCOMES, SEVERITIES, TOOL_VERDICTS, TRAJECTORY_OUTCOMES, type Attribution, type CorrectedCall, type Severity, type StepCorrection, type ToolVerdict } from '../../../../shared/stepJudgement';
 
-export type Outcome = (typeof OUTCOMES)[number];
+/** A chain's final answer, or a trajectory's task outcome (success / partial / failure). */
+export type Outcome = (typeof ALL_OUTCOMES)[number];
 export type FinishReason = (typeof FINISH_REASONS)[number];
 export type ReferenceMatch = (typeof REFERENCE_MATCHES)[number];
 
@@ -16,15 +18,22 @@ export interface Judgement {
   /** 0-based first wrong step, −1 for "no error" (every step rated, none −1), null while undecided. */
   firstError: number | null;
   tags: Record<string, string[]>;
-  corrections: Record<string, string>;
+  /** Per tagged step: how bad its error is. */
+  severity: Record<string, Severity>;
+  /** Per step, per tool call key (its id, else its position): correct / wrong / unnecessary. */
+  toolVerdicts: Record<string, Record<string, ToolVerdict>>;
+  /** Per step: the corrected text, or (a tool-call turn) the corrected calls. */
+  corrections: Record<string, StepCorrection>;
   outcome: Outcome | null;
+  /** Multi-agent trajectories: which agent's turn decided the failure. */
+  attribution: Attribution | null;
   /** Set by the annotator; null means "follow the steps" (found_error / solution, see finishReasonOf). */
   finishReason: FinishReason | null;
   referenceMatch: ReferenceMatch | null;
 }
 
 export function emptyJudgement(version: number, count: number): Judgement {
-  return { version, ratings: new Array<StepRating | null>(count).fill(null), firstError: null, tags: {}, corrections: {}, outcome: null, finishReason: null, referenceMatch: null };
+  return { version, ratings: new Array<StepRating | null>(count).fill(null), firstError: null, tags: {}, severity: {}, toolVerdicts: {}, corrections: {}, outcome: null, attribution: null, finishReason: null, referenceMatch: null };
 }
 
 const oneOf = <T extends string>(list: readonly T[], value: string | undefined): T | null => (value && (list as readonly string[]).includes(value) ? (value as T) : null);
@@ -42,8 +51,11 @@ export function judgementFrom(view: StepsView, response: number): Judgement {
     ratings: [...held.ratings],
     firstError: held.firstError,
     tags: { ...(held.tags ?? {}) },
+    severity: { ...(held.severity ?? {}) },
+    toolVerdicts: { ...(held.toolVerdicts ?? {}) },
     corrections: { ...(held.corrections ?? {}) },
-    outcome: oneOf(OUTCOMES, held.outcome),
+    outcome: oneOf(ALL_OUTCOMES, held.outcome),
+    attribution: held.attribution ?? null,
     finishReason: null,
     referenceMatch: oneOf(REFERENCE_MATCHES, held.referenceMatch),
   };
@@ -115,9 +127,14 @@ export function toggleTag(j: Judgement, index: number, tag: string): Edit {
   if (on && now.length >= 10) return { refused: 'A step takes at most 10 tags' };
   const next = on ? [...now, tag] : now.filter((t) => t !== tag);
   const tags = { ...j.tags };
+  const severity = { ...j.severity };
   if (next.length) tags[key] = next;
-  else delete tags[key];
-  return { judgement: { ...j, tags }, words: `Step ${index + 1}: ${on ? 'tagged' : 'untagged'} “${tag}”` };
+  else {
+    delete tags[key];
+    // A severity says how bad a tagged error is: with the last tag, it goes.
+    delete severity[key];
+  }
+  return { judgement: { ...j, tags, severity }, words: `Step ${index + 1}: ${on ? 'tagged' : 'untagged'} “${tag}”` };
 }
 
 /** Sets a step's correction; empty text (or the step's own text) removes it. */
@@ -125,7 +142,8 @@ export function setCorrection(j: Judgement, index: number, text: string, stepTex
   const key = String(index);
   const clean = text.replace(/\s+$/, '');
   const keep = clean.trim() !== '' && clean.trim() !== stepText.trim();
-  const before = j.corrections[key] ?? '';
+  const held = j.corrections[key];
+  const before = typeof held === 'string' ? held : held === undefined ? '' : null;
   if ((keep ? clean : '') === before) return null;
   const corrections = { ...j.corrections };
   if (keep) corrections[key] = clean;
@@ -139,12 +157,21 @@ function cycle<T extends string>(list: readonly T[], value: T | null): T | null 
   return at + 1 < list.length ? list[at + 1]! : null;
 }
 
-export const OUTCOME_WORDS: Record<Outcome, string> = { correct: 'final answer correct', incorrect: 'final answer incorrect', unsure: 'final answer unsure' };
+export const OUTCOME_WORDS: Record<Outcome, string> = {
+  correct: 'final answer correct',
+  incorrect: 'final answer incorrect',
+  unsure: 'final answer unsure',
+  success: 'task success',
+  partial: 'task partly done',
+  failure: 'task failure',
+};
 export const FINISH_WORDS: Record<FinishReason, string> = { solution: 'solution', found_error: 'found an error', give_up: 'gave up', bad_problem: 'bad problem' };
 export const MATCH_WORDS: Record<ReferenceMatch, string> = { yes: 'yes', no: 'no', partly: 'partly' };
 
-export function cycleOutcome(j: Judgement): Edit {
-  const outcome = cycle(OUTCOMES, j.outcome);
+/** `o`: a chain's final answer cycles correct → incorrect → unsure → none; a trajectory's task outcome success → partial → failure → none. */
+export function cycleOutcome(j: Judgement, trajectory = false): Edit {
+  const list: readonly Outcome[] = trajectory ? TRAJECTORY_OUTCOMES : OUTCOMES;
+  const outcome = cycle(list, j.outcome !== null && list.includes(j.outcome) ? j.outcome : null);
   return { judgement: { ...j, outcome }, words: outcome ? `Outcome: ${OUTCOME_WORDS[outcome]}` : 'Outcome cleared' };
 }
 
@@ -189,9 +216,12 @@ export function saveInput(base: { project: string; annotator: string; itemId: nu
       ratings: j.ratings,
       firstError: j.firstError,
       tags: Object.keys(j.tags).length ? j.tags : undefined,
+      severity: Object.keys(j.severity).length ? j.severity : undefined,
+      toolVerdicts: Object.keys(j.toolVerdicts).length ? j.toolVerdicts : undefined,
       corrections: Object.keys(j.corrections).length ? j.corrections : undefined,
     },
     outcome: j.outcome,
+    attribution: j.attribution,
     finishReason: finishReasonOf(j),
     referenceMatch: j.referenceMatch,
     timeMs: extra.timeMs,
@@ -206,8 +236,11 @@ export function judgementOfSave(input: SaveInput): Judgement {
     ratings: [...input.steps.ratings],
     firstError: input.steps.firstError,
     tags: { ...(input.steps.tags ?? {}) },
+    severity: { ...(input.steps.severity ?? {}) },
+    toolVerdicts: { ...(input.steps.toolVerdicts ?? {}) },
     corrections: { ...(input.steps.corrections ?? {}) },
     outcome: input.outcome ?? null,
+    attribution: input.attribution ?? null,
     finishReason: null,
     referenceMatch: input.referenceMatch ?? null,
   };
@@ -220,3 +253,55 @@ export function judgementOfSave(input: SaveInput): Judgement {
 export function unratedCount(j: Judgement): number {
   return j.ratings.filter((r, i) => r === null && !isAfterError(j, i)).length;
 }
+
+export const SEVERITY_WORDS: Record<Severity, string> = { minor: 'minor', major: 'major', critical: 'critical' };
+export const VERDICT_WORDS: Record<ToolVerdict, string> = { correct: 'correct', wrong: 'wrong', unnecessary: 'unnecessary' };
+
+/** Sets (or, the same again, clears) a tagged step's severity. */
+export function setSeverity(j: Judgement, index: number, value: Severity): Edit {
+  const key = String(index);
+  if (!j.tags[key]?.length) return { refused: `Step ${index + 1} has no error tag: a severity says how bad a tagged error is — press t to tag it first` };
+  const severity = { ...j.severity };
+  const clear = severity[key] === value;
+  if (clear) delete severity[key];
+  else severity[key] = value;
+  return { judgement: { ...j, severity }, words: clear ? `Step ${index + 1}: severity cleared` : `Step ${index + 1}: severity ${SEVERITY_WORDS[value]}` };
+}
+
+/** Cycles a tool call's verdict: correct → wrong → unnecessary → none. */
+export function cycleToolVerdict(j: Judgement, index: number, call: string, label: string): Edit {
+  const key = String(index);
+  const now = j.toolVerdicts[key]?.[call] ?? null;
+  const next = cycle(TOOL_VERDICTS, now);
+  const calls = { ...(j.toolVerdicts[key] ?? {}) };
+  if (next) calls[call] = next;
+  else delete calls[call];
+  const toolVerdicts = { ...j.toolVerdicts };
+  if (Object.keys(calls).length) toolVerdicts[key] = calls;
+  else delete toolVerdicts[key];
+  return { judgement: { ...j, toolVerdicts }, words: next ? `Step ${index + 1}: ${label} ${VERDICT_WORDS[next]}` : `Step ${index + 1}: ${label} verdict cleared` };
+}
+
+/** Sets a turn's corrected tool calls; none removes the correction. */
+export function setCallCorrection(j: Judgement, index: number, calls: CorrectedCall[]): Edit | null {
+  const key = String(index);
+  const before = j.corrections[key];
+  const next = calls.length ? { tool_calls: calls } : undefined;
+  if (JSON.stringify(before) === JSON.stringify(next)) return null;
+  const corrections = { ...j.corrections };
+  if (next) corrections[key] = next;
+  else delete corrections[key];
+  return { judgement: { ...j, corrections }, words: `Step ${index + 1}: corrected call ${next ? (before ? 'changed' : 'added') : 'removed'}` };
+}
+
+/** Who decided the failure: the agent of the current turn at that turn; the same again clears it. */
+export function toggleAttribution(j: Judgement, index: number, agent: string | null): Edit {
+  const same = j.attribution?.step === index && (j.attribution.agent ?? null) === agent;
+  const attribution: Attribution | null = same ? null : agent === null ? { step: index } : { agent, step: index };
+  return {
+    judgement: { ...j, attribution },
+    words: attribution ? `Failure decided at step ${index + 1}${agent ? ` by ${agent}` : ''}` : 'Attribution cleared',
+  };
+}
+
+export { SEVERITIES };

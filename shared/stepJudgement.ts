@@ -1,0 +1,77 @@
+// What a step label says about each step beyond its rating, for agent trajectories above all (issue 14):
+// how bad a tagged error is, a verdict per tool call, a corrected action that is a tool call, who and
+// which turn decided a failure, and the task's outcome. Every field is keyed by response letter in a label
+// revision's body, and by step index (a string, as JSON keys are) within it, as `step_tags` is.
+
+/**
+ * How bad a tagged step's error is (one per step; TRAIL's low / medium / high impact, in words a
+ * reviewer reads at a glance):
+ * - `minor`: the turn is worse than it should be, but the task can still succeed as it goes on;
+ * - `major`: the task fails from here unless a later turn repairs it;
+ * - `critical`: the task fails, or harm is done (an unsafe or irreversible action), whatever follows.
+ */
+export const SEVERITIES = ['minor', 'major', 'critical'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/**
+ * A verdict on one tool call of a turn (keyed by the call's id):
+ * - `correct`: the right tool with the right arguments at the right time;
+ * - `wrong`: the wrong tool, wrong arguments, or the right call at the wrong time;
+ * - `unnecessary`: a call that does no harm but did not need making (repeated, or its result unused).
+ */
+export const TOOL_VERDICTS = ['correct', 'wrong', 'unnecessary'] as const;
+export type ToolVerdict = (typeof TOOL_VERDICTS)[number];
+
+/** A chain's final answer, kept apart from the steps. */
+export const CHAIN_OUTCOMES = ['correct', 'incorrect', 'unsure'] as const;
+/** A trajectory's task outcome, kept apart from the turns (τ-bench's reward 1 / 0 is success / failure). */
+export const TRAJECTORY_OUTCOMES = ['success', 'partial', 'failure'] as const;
+export const ALL_OUTCOMES = [...CHAIN_OUTCOMES, ...TRAJECTORY_OUTCOMES] as const;
+export type ChainOutcome = (typeof CHAIN_OUTCOMES)[number];
+export type TrajectoryOutcome = (typeof TRAJECTORY_OUTCOMES)[number];
+
+/** A corrected tool call: the call the agent should have made. `arguments` is a JSON object. */
+export interface CorrectedCall {
+  /** The id of the call it replaces, where it replaces one. */
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** A step's correction: the text it should have been, or (an agent turn) the tool calls it should have made. */
+export type StepCorrection = string | { tool_calls: CorrectedCall[] };
+
+/** Who and when (Who&When, 2025): the agent whose turn decided the failure, and that turn's index. */
+export interface Attribution {
+  /** The agent's name as the trajectory gives it; absent for a single-agent trajectory. */
+  agent?: string;
+  step: number;
+}
+
+/** A correction as one line of text, for lists and summaries. */
+export function correctionText(correction: StepCorrection): string {
+  if (typeof correction === 'string') return correction;
+  return correction.tool_calls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`).join('\n');
+}
+
+/**
+ * Reads a tool call's arguments as typed: a JSON object, or why not, in words ("line 2, column 5:
+ * expected a property name"); used as the call editor is typed in, and by nothing that stores.
+ */
+export function readArgumentsText(text: string): { value: Record<string, unknown> } | { error: string } {
+  const source = text.trim() === '' ? '{}' : text;
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch (error) {
+    const message = (error as Error).message.replace(/^JSON\.parse: /, '');
+    const at = /position (\d+)/.exec(message);
+    if (!at) return { error: `not JSON: ${message}` };
+    const offset = Number(at[1]);
+    const before = source.slice(0, offset).split('\n');
+    return { error: `not JSON at line ${before.length}, column ${before.at(-1)!.length + 1}: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/ at position \d+.*$/, '')}` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { error: `the arguments must be a JSON object ({"name": value, …}), not ${Array.isArray(value) ? 'a list' : value === null ? 'null' : `a ${typeof value}`}` };
+  return { value: value as Record<string, unknown> };
+}
