@@ -217,6 +217,7 @@ try {
   await page.evaluate((h) => (location.hash = h), compareUrl(bySeq(10)));
   await page.getByTestId('response-body-left').waitFor();
   await page.getByTestId('prelabels-assist').click();
+  await page.getByTestId('prelabels-switch').click(); // the switch asks first: every annotator sees it
   await page.getByTestId('accept-suggestion').waitFor();
   await page.getByTestId('steps-left').waitFor();
   await shot(page, 'compare-assist');
