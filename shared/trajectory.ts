@@ -209,11 +209,12 @@ function finish(turn: Turn, messages: readonly ChatMessage[]): void {
     if (said.trim()) kinds.add('thought');
     kinds.add('tool_call');
   } else kinds.add(fields.kind === 'thought' ? 'thought' : 'message');
+  const answers = new Set(turn.calls.map((c) => c.result));
   for (const i of turn.results) {
     const m = messages[i]!;
     const error = isErrorResult(m);
     if (error) turn.error = true;
-    kinds.add(error ? 'error' : m.role === 'tool' && (m as TrajectoryMessage).tool_call_id !== undefined ? 'tool_result' : m.role === 'user' ? 'user' : (arbiterFields(m).kind ?? 'observation'));
+    kinds.add(error ? 'error' : answers.has(i) ? 'tool_result' : m.role === 'user' ? 'user' : (arbiterFields(m).kind ?? 'observation'));
   }
   turn.kinds = TURN_KINDS.filter((k) => kinds.has(k));
   const lines = said.trim() ? [said] : [];
