@@ -75,3 +75,23 @@ export function readArgumentsText(text: string): { value: Record<string, unknown
     return { error: `the arguments must be a JSON object ({"name": value, …}), not ${Array.isArray(value) ? 'a list' : value === null ? 'null' : `a ${typeof value}`}` };
   return { value: value as Record<string, unknown> };
 }
+
+/**
+ * Error tag presets the Step labels panel adds to a project's taxonomy. Drawn from TRAIL's taxonomy
+ * (Deshpande et al. 2025: tool selection, formatting, tool-output misinterpretation, goal deviation,
+ * resource abuse, context handling), MAST / Who&When's failure modes (step repetition, premature
+ * termination, disobeying the task, no or wrong verification) and the step errors AgentPRM-style process
+ * labels mark, in short words an annotator reads at a glance.
+ */
+export const TAG_PRESETS: { name: string; note: string; tags: string[] }[] = [
+  {
+    name: 'General agent',
+    note: 'What goes wrong in an agent’s turn, whatever its tools.',
+    tags: ['task misunderstood', 'goal deviation', 'ignored instruction', 'hallucinated fact', 'wrong reasoning', 'poor plan', 'context lost', 'repeated action', 'premature stop', 'unverified answer', 'unsafe action'],
+  },
+  {
+    name: 'Tool use',
+    note: 'What goes wrong in a tool call and its result.',
+    tags: ['wrong tool', 'wrong arguments', 'wrong order', 'malformed call', 'missing call', 'unnecessary call', 'hallucinated result', 'misread result', 'ignored error', 'unsafe action'],
+  },
+];

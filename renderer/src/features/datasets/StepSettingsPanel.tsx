@@ -3,6 +3,8 @@
 import { useEffect, useState } from 'react';
 import type { ProjectSettings } from '../../../../shared/domain';
 import { SEGMENTATION_METHODS, type SegmentationMethod } from '../../../../shared/segment';
+import { TAG_PRESETS } from '../../../../shared/stepJudgement';
+import { plural } from '../../../../shared/plural';
 import { api, errorMessage } from '../../api';
 
 const METHOD_TITLES: Record<SegmentationMethod, string> = {
@@ -25,6 +27,7 @@ export function StepSettingsPanel({ project }: { project: string }) {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -64,6 +67,24 @@ export function StepSettingsPanel({ project }: { project: string }) {
       return;
     }
     if (await save({ errorTags: [...settings.errorTags, tag] })) setDraft('');
+  };
+
+  /** Adds a preset's tags the list does not have yet (a project holds at most 50 tags). */
+  const addPreset = async (name: string) => {
+    const preset = TAG_PRESETS.find((p) => p.name === name);
+    if (!settings || !preset) return;
+    const missing = preset.tags.filter((t) => !settings.errorTags.includes(t));
+    if (!missing.length) {
+      setError(null);
+      setNotice(`Every tag of “${preset.name}” is in the list already.`);
+      return;
+    }
+    const room = 50 - settings.errorTags.length;
+    if (missing.length > room) {
+      setError(`“${preset.name}” adds ${plural(missing.length, 'tag')}, but the list has room for ${plural(room, 'more tag')} (50 at most): remove some first.`);
+      return;
+    }
+    if (await save({ errorTags: [...settings.errorTags, ...missing] })) setNotice(`Added ${plural(missing.length, 'tag')} from “${preset.name}”.`);
   };
 
   return (
@@ -129,6 +150,27 @@ export function StepSettingsPanel({ project }: { project: string }) {
               className="mt-1 h-8 rounded-md border border-line-strong bg-surface px-2"
               data-testid="add-tag"
             />
+            <div className="mt-1 flex flex-wrap items-center gap-1.5" data-testid="tag-presets">
+              <span className="text-[12px] text-muted">Add a preset:</span>
+              {TAG_PRESETS.map((preset) => (
+                <button
+                  key={preset.name}
+                  onClick={() => void addPreset(preset.name)}
+                  disabled={saving}
+                  title={`${preset.note} ${preset.tags.join(', ')}`}
+                  className="h-7 rounded-md border border-line-strong bg-surface px-2 text-[12px] hover:bg-surface-2 disabled:opacity-50"
+                  data-testid="tag-preset"
+                  data-preset={preset.name}
+                >
+                  {preset.name}
+                </button>
+              ))}
+              {notice && (
+                <span className="text-[12px] text-muted" role="status" data-testid="tag-preset-notice">
+                  {notice}
+                </span>
+              )}
+            </div>
           </div>
         </div>
       )}
