@@ -4,6 +4,7 @@
 import { contentText, messageText } from '../../../shared/choices';
 import type { ChatMessage, Content, ItemRecord } from '../../../shared/domain';
 import { shownSteps, type SegmentationMethod } from '../../../shared/segment';
+import { argumentsText, isTrajectory, messageContentText, trajectoryTurns, type TrajectoryMessage } from '../../../shared/trajectory';
 import { canonicalJson, sha256Hex } from '../uid';
 import type { TextTokenizer } from './tokenize';
 import type { ModelKind, ModelSpec, Side } from './types';
@@ -49,13 +50,57 @@ export function stepsOf(input: ScoringInput): string[] {
   return shownSteps(contentText(input.response), input.steps, input.segmentation);
 }
 
+/** One message of a trajectory as the process model reads it: "tool (read_file): port: 80". */
+function messageLine(m: TrajectoryMessage): string {
+  const calls = (Array.isArray(m.tool_calls) ? m.tool_calls : []).map((c) => `${c.function.name}(${argumentsText(c.function.arguments)})`);
+  const text = [messageContentText(m.content as Parameters<typeof messageContentText>[0]), ...calls].filter((t) => t.trim()).join('\n');
+  return `${m.role}${m.role === 'tool' && m.name ? ` (${m.name})` : ''}: ${text}`;
+}
+
+/**
+ * A trajectory scored turn by turn (AgentPRM style): around each turn's step, what came before its action
+ * (a user's words) and what answered it (tool results, observations). The model reads, in one pass, the
+ * task, then each turn's context, its action closed by the step tag, then its results; so a causal model's
+ * score for turn k sees the task and the history up to turn k (earlier actions and their results) and
+ * nothing after turn k's action. Null when the response is not a trajectory, or its steps are not its
+ * turns (an annotator split or merged them): those are scored as the steps alone.
+ */
+export function trajectoryFrames(input: ScoringInput): { before: string; after: string }[] | null {
+  if (!isTrajectory(input.response)) return null;
+  const messages = input.response;
+  const turns = trajectoryTurns(messages);
+  const steps = stepsOf(input);
+  if (turns.length !== steps.length || turns.some((t, k) => t.text !== steps[k])) return null;
+  const lines = (indexes: number[]) => indexes.map((i) => messageLine(messages[i]!)).join('\n\n');
+  return turns.map((t) => ({ before: lines(t.context), after: lines(t.results) }));
+}
+
+/** What a process model reads as the response: each step closed by its tag; a trajectory's turns with their context and results. */
+export function processResponse(input: ScoringInput, proc: { separatorToken: string; stepSuffix: string; stepJoin: string }): { text: string; stepCount: number } {
+  // Model text is untrusted: a step tag inside it would add a step that is not there.
+  const strip = (s: string) => s.split(proc.separatorToken).join('');
+  const steps = stepsOf(input).map(strip);
+  const frames = trajectoryFrames(input);
+  const text = steps
+    .map((step, k) => {
+      const frame = frames?.[k];
+      const before = frame?.before ? `${strip(frame.before)}\n\n` : '';
+      const after = frame?.after ? `\n\n${strip(frame.after)}` : '';
+      return `${before}${step}${proc.stepSuffix}${after}`;
+    })
+    .join(proc.stepJoin);
+  return { text, stepCount: steps.length };
+}
+
 /**
  * The cache key of a scored input: prompt + response (+ steps for process models). The prompt is in
  * it because a reward model scores a response in context: "Yes." is not the same answer everywhere.
+ * A trajectory scored turn by turn says so, so scores of the steps alone are not taken for it.
  */
 export function inputHash(kind: ModelKind, input: ScoringInput): string {
   const steps = kind === 'process' ? stepsOf(input) : undefined;
-  return sha256Hex(canonicalJson({ prompt: input.prompt, response: input.response, steps })).slice(0, 32);
+  const turns = kind === 'process' && trajectoryFrames(input) ? 'with-history' : undefined;
+  return sha256Hex(canonicalJson({ prompt: input.prompt, response: input.response, steps, turns })).slice(0, 32);
 }
 
 /** Cuts `a`+`b` to `budget` tokens: 'left' drops from the front of a, then b; 'right' from the end of b, then a. */
@@ -93,10 +138,10 @@ export function encodeExample(spec: ModelSpec, tok: TextTokenizer, input: Scorin
   if (proc) {
     // Model text is untrusted: a step tag inside it would add a step that is not there.
     const strip = (s: string) => s.split(proc.separatorToken).join('');
-    const steps = stepsOf(input).map(strip);
-    stepCount = steps.length;
+    const read = processResponse(input, proc);
+    stepCount = read.stepCount;
     prompt = typeof prompt === 'string' ? strip(prompt) : prompt.map((m) => ({ ...m, content: strip(messageText(m.content)) }));
-    response = steps.map((s) => s + proc.stepSuffix).join(proc.stepJoin);
+    response = read.text;
   }
 
   let tokens: readonly string[];
