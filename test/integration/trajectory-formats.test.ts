@@ -2,7 +2,7 @@
 // hand from the format's own code or docs: test/fixtures/formats/trajectories/SOURCES.md) is detected with
 // its reason, imported (one item per task, runs of a task as its responses, the turns as the steps), and
 // exported back to the same format with every turn, argument (compared as JSON) and result as it was.
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -158,6 +158,46 @@ describe('trajectory formats: detect, import, export back exactly', () => {
     expect(await exportAs('arbiter-trajectory')).toEqual(fixtureLines('arbiter-trajectory.jsonl'));
   });
 
+  it('an Arbiter items export of trajectories imports again as the same trajectories, which export to their own format', async () => {
+    await importFixture('tau-bench.json');
+    const items = await exportAs('arbiter');
+    const path = join(dir, 'items.jsonl');
+    writeFileSync(path, items.map((i) => JSON.stringify(i)).join('\n') + '\n');
+    const again = await cli(['import', path, '--project', 'q']);
+    expect(again.code, again.err.join('\n')).toBe(0);
+    const out = join(dir, 'q-tau.jsonl');
+    expect((await cli(['export', '--project', 'q', '--format', 'tau-bench', '--out', out])).code).toBe(0);
+    const key = (r: Record<string, unknown>) => `${String(r.task_id)}/${String(r.trial)}`;
+    const back = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const original = JSON.parse(fixture('tau-bench.json')) as Record<string, unknown>[];
+    expect(back.sort((a, b) => key(a).localeCompare(key(b)))).toEqual(original.sort((a, b) => key(a).localeCompare(key(b))));
+  });
+
+  it('another format’s trajectory exports to openai-tools as its messages (no Arbiter fields)', async () => {
+    await importFixture('tau-bench.json');
+    const lines = await exportAs('openai-tools');
+    const original = JSON.parse(fixture('tau-bench.json')) as { traj: unknown[] }[];
+    expect(lines.map((l) => l.messages)).toEqual([original[0]!.traj, original[2]!.traj, original[1]!.traj]);
+  });
+
+  it('a SWE-agent run with no history (no task messages) keeps a made-up prompt out of its export; an implicit tool-calling pair comes back implicit', async () => {
+    const traj = JSON.parse(fixture('swe-agent.traj')) as Record<string, unknown>;
+    delete traj.history;
+    const pair = {
+      chosen: [{ role: 'user', content: 'ls' }, { role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'sh', arguments: { cmd: 'ls' } } }] }, { role: 'tool', name: 'sh', content: 'a b' }],
+      rejected: [{ role: 'user', content: 'ls' }, { role: 'assistant', content: 'I cannot.' }],
+    };
+    writeFileSync(join(dir, 'runs.jsonl'), JSON.stringify(traj) + '\n');
+    writeFileSync(join(dir, 'pair.jsonl'), JSON.stringify(pair) + '\n');
+    expect((await cli(['import', join(dir, 'runs.jsonl'), '--project', 'p'])).code).toBe(0);
+    expect(stored()[0]!.prompt).toBe('SWE-agent run');
+    expect(await exportAs('swe-agent')).toEqual([traj]);
+    expect((await cli(['import', join(dir, 'pair.jsonl'), '--project', 'pairs'])).code).toBe(0);
+    const out = join(dir, 'pair-out.jsonl');
+    expect((await cli(['export', '--project', 'pairs', '--format', 'openai-tools', '--out', out])).code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(pair);
+  });
+
   it('re-importing the same file adds nothing, and turn ids stay the same', async () => {
     await importFixture('tau-bench.json');
     const before = stored().map((i) => i.responses.map((r) => trajectoryTurns(r.content).map((t) => t.id)));
@@ -168,7 +208,6 @@ describe('trajectory formats: detect, import, export back exactly', () => {
 
   it('a trajectory with no agent turn is refused with its line and a reason', async () => {
     const path = join(dir, 'bad.jsonl');
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(path, JSON.stringify({ messages: [{ role: 'user', content: 'hi' }, { role: 'tool', name: 'x', content: 'y' }] }) + '\n');
     const run = await cli(['import', path, '--project', 'p', '--format', 'openai-tools']);
     expect(run.code).toBe(1);

@@ -4,12 +4,14 @@ import { z } from 'zod';
 import type { Content, ItemRecord } from '../../../shared/domain';
 import { isMessageList, isNonEmptyString } from './pair';
 import { RecordError, type ParsedRecord } from './types';
-import { check, contentSchema, externalIdOf, hasOwn, isPlainObject, setOwn } from './validate';
+import { check, contentSchema, externalIdOf, hasOwn, isPlainObject, messagesSchema, nonEmptyText, setOwn } from './validate';
+import { isTrajectoryMessages } from './trajectories/common';
 
 const responseSchema = z
   .looseObject({
     // Optional when the response is given by its steps alone: its text is then the steps joined.
-    text: contentSchema.optional(),
+    // A trajectory's messages too (an assistant message that only calls tools has null content or none).
+    text: z.union([nonEmptyText, messagesSchema, z.custom<Content>(isTrajectoryMessages)]).optional(),
     model: z.string().nullable().optional(),
     steps: z.array(z.string()).nullable().optional(),
   })
@@ -29,7 +31,7 @@ const itemSchema = z.looseObject({
 
 const KNOWN = new Set(['id', 'prompt', 'responses', 'reference', 'metadata']);
 
-const isContent = (v: unknown): v is Content => isNonEmptyString(v) || isMessageList(v);
+const isContent = (v: unknown): v is Content => isNonEmptyString(v) || isMessageList(v) || isTrajectoryMessages(v);
 
 function fastValid(record: Record<string, unknown>): boolean {
   const { id, prompt, responses, reference, metadata } = record;

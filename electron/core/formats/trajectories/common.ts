@@ -64,6 +64,20 @@ export function checkMessages(value: unknown, where: string): TrajectoryMessage[
   return value as TrajectoryMessage[];
 }
 
+/**
+ * Whether a value is a trajectory's message list that the plain chat schema refuses: well-formed messages
+ * (checkMessages) with an assistant message, where some message has null or no content beside its tool calls.
+ */
+export function isTrajectoryMessages(value: unknown): value is TrajectoryMessage[] {
+  try {
+    const messages = checkMessages(value, 'messages');
+    return messages.some((m) => m.role === 'assistant') && messages.some((m) => m.content === null || m.content === undefined);
+  } catch (error) {
+    if (error instanceof RecordError) return false;
+    throw error;
+  }
+}
+
 export interface RunInput {
   format: string;
   /** The task's key: runs with the same key become one item (also the item's external id). */
