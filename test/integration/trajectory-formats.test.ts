@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main';
+import { previewHead } from '../../electron/core/formats';
+import { headLines } from '../../electron/core/formats/sources';
 import { openDb } from '../../electron/core/store/db';
 import { trajectoryTurns, type TrajectoryMessage } from '../../shared/trajectory';
 
@@ -196,6 +198,19 @@ describe('trajectory formats: detect, import, export back exactly', () => {
     const out = join(dir, 'pair-out.jsonl');
     expect((await cli(['export', '--project', 'pairs', '--format', 'openai-tools', '--out', out])).code).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(pair);
+  });
+
+  it('a pretty-printed object under another name (an upload keeps no .traj) is read whole; the preview names the format and why', async () => {
+    const path = join(dir, 'upload-7f3a');
+    copyFileSync(join(FIXTURES, 'swe-agent.traj'), path);
+    const lines = await headLines(path, 50);
+    expect(lines).toHaveLength(1);
+    const preview = previewHead(`${lines.join('\n')}\n`, 'auto');
+    expect(preview.format).toBe('swe-agent');
+    expect(preview.reason).toMatch(/^swe-agent: a "trajectory" of steps .* \(a SWE-agent \.traj\)/);
+    const run = await cli(['import', path, '--project', 'p']);
+    expect(run.code, run.err.join('\n')).toBe(0);
+    expect(stored()).toHaveLength(1);
   });
 
   it('re-importing the same file adds nothing, and turn ids stay the same', async () => {
