@@ -16,7 +16,11 @@ export interface ChatMessage {
   content: string | ContentPart[];
   [extra: string]: unknown;
 }
-/** A prompt or a response is either plain text or a chat message list. */
+/**
+ * A prompt or a response is either plain text or a chat message list. An agent trajectory is a response
+ * whose messages carry tool calls and tool results (OpenAI's shape, Arbiter's own fields under `arbiter`);
+ * its steps are its agent turns. The model and the turn grouping: shared/trajectory.ts.
+ */
 export type Content = string | ChatMessage[];
 
 export type Choice = 'A' | 'B' | 'tie' | 'both_bad';

@@ -10,6 +10,9 @@ import { runCli } from '../../electron/cli/main';
 import { previewHead } from '../../electron/core/formats';
 import { headLines } from '../../electron/core/formats/sources';
 import { openDb } from '../../electron/core/store/db';
+import { iterateItems } from '../../electron/core/store/items';
+import { requireProject } from '../../electron/core/store/projects';
+import { trajectoryTools } from '../../electron/core/formats/trajectories/common';
 import { trajectoryTurns, type TrajectoryMessage } from '../../shared/trajectory';
 
 const FIXTURES = join(__dirname, '../fixtures/formats/trajectories');
@@ -211,6 +214,18 @@ describe('trajectory formats: detect, import, export back exactly', () => {
     const run = await cli(['import', path, '--project', 'p']);
     expect(run.code, run.err.join('\n')).toBe(0);
     expect(stored()).toHaveLength(1);
+  });
+
+  it('trajectoryTools finds the tool schemas a run was given (openai-tools lines and pairs, the OpenHands system action)', async () => {
+    await importFixture('openai-tools.jsonl');
+    await importFixture('openhands.jsonl');
+    const db = openDb(join(dir, 'arbiter.db'));
+    try {
+      const items = [...iterateItems(db, requireProject(db, 'p').id)];
+      expect(items.map((item) => (trajectoryTools(item, 0) ?? []).map((t) => (t as { function: { name: string } }).function.name))).toEqual([['control_light'], ['get_weather'], ['book_table'], ['execute_bash']]);
+    } finally {
+      db.close();
+    }
   });
 
   it('re-importing the same file adds nothing, and turn ids stay the same', async () => {

@@ -211,6 +211,23 @@ export function runFields(item: ItemRecord, index: number, format: string): Json
   return isPlainObject(run) ? run : {};
 }
 
+/**
+ * The tool schemas a run was given, where its file listed them (`tools` of an openai-tools line or pair, the
+ * OpenHands system action's `args.tools`); null when the file had none. TRL's tool-calling exports write them.
+ */
+export function trajectoryTools(item: ItemRecord, index: number): unknown[] | null {
+  const meta = trajectoryMetadata(item);
+  if (!meta) return null;
+  const run = meta.runs[index];
+  if (isPlainObject(run) && Array.isArray(run.tools)) return run.tools;
+  if (isPlainObject(meta.record) && Array.isArray(meta.record.tools)) return meta.record.tools;
+  for (const m of runMessages(item, index)) {
+    const rest = (m as TrajectoryMessage).arbiter?.rest;
+    if (m.role === 'system' && isPlainObject(rest) && isPlainObject(rest.args) && Array.isArray(rest.args.tools)) return rest.args.tools;
+  }
+  return null;
+}
+
 /** An outcome as the formats write it back: 1 / 0 for success / failure; null when unknown. */
 export function outcomeOf(value: unknown): Outcome | null {
   if (value === true) return 'correct';
