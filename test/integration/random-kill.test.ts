@@ -340,9 +340,26 @@ async function mergeRound(round: number, measure = false): Promise<void> {
   await cliRound('merge', round, args, (run) => (merge.completed = run.code === 0));
 }
 
-function clearScores(): void {
+/** Every score seen so far, by model hash and input: a score written by a killed run must equal it. */
+const seenScores = new Map<string, { reward: number | null; steps: string | null; round: number }>();
+
+function clearScores(round: number, fail?: (what: string) => void): void {
   const db = new Database(cliDb);
   try {
+    const rows = db.prepare('SELECT m.hash, s.content_hash AS input, s.reward, s.step_scores AS steps FROM score s JOIN model m ON m.id = s.model_id').all() as {
+      hash: string;
+      input: string;
+      reward: number | null;
+      steps: string | null;
+    }[];
+    for (const row of rows) {
+      const key = `${row.hash}|${row.input}`;
+      const seen = seenScores.get(key);
+      counts.checks++;
+      if (!seen) seenScores.set(key, { reward: row.reward, steps: row.steps, round });
+      else if ((seen.reward === null) !== (row.reward === null) || (seen.reward !== null && Math.abs(seen.reward - row.reward!) > 1e-4))
+        fail?.(`score of input ${row.input.slice(0, 12)} is ${row.reward}, but ${seen.reward} in round ${seen.round}: a killed run left a wrong score`);
+    }
     db.exec('DELETE FROM score');
   } finally {
     db.close();
@@ -350,7 +367,8 @@ function clearScores(): void {
 }
 
 async function scoreRound(round: number, measure = false): Promise<void> {
-  clearScores();
+  // The scores the last round left are compared with every earlier one, then cleared so this round scores again.
+  clearScores(round, (what) => failures.push(`KILL_SEED=${SEED} before round ${round} (score): ${what}`));
   const args = round % 2 === 0 ? ['score', '--project', 'base', '--model', OUTCOME] : ['score', '--project', 'chains', '--model', PROCESS];
   if (measure) {
     durations.score = (await mustRun(cliDb, args)).ms;
