@@ -89,8 +89,13 @@ describe('trajectory formats: detect, import, export back exactly', () => {
     ]);
     expect(trajectoryTurns(items[0]!.responses[0]!.content).map((t) => t.text)).toEqual(['control_light({"room":"living room","state":"on"})', 'Done!']);
     expectStepsAreTurns(items);
-    // The pair's preference is the source's choice.
-    expect(summary.labels).toBeGreaterThanOrEqual(1);
+    // The pair's preference is the source's choice: chosen is response A.
+    expect(summary.labels).toBe(1);
+    const db = openDb(join(dir, 'arbiter.db'));
+    const choice = db.prepare("SELECT l.item_id, l.choice FROM label l JOIN annotator a ON a.id = l.annotator_id WHERE a.kind = 'source' AND l.task = 'pairwise'").all();
+    const pairItem = db.prepare('SELECT id FROM item ORDER BY seq LIMIT 1 OFFSET 2').pluck().get();
+    db.close();
+    expect(choice).toEqual([{ item_id: pairItem, choice: 'A' }]);
     const back = await exportAs('openai-tools');
     expect(back).toEqual(fixtureLines('openai-tools.jsonl'));
   });
