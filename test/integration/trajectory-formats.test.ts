@@ -51,7 +51,11 @@ const fixtureLines = (name: string) => fixture(name).split('\n').filter((l) => l
 
 /** What the store holds: each item's responses with their stored steps (segmentation version 1). */
 function stored() {
-  const db = openDb(join(dir, 'arbiter.db'));
+  return storedIn(join(dir, 'arbiter.db'));
+}
+
+function storedIn(path: string) {
+  const db = openDb(path);
   try {
     const items = db.prepare('SELECT id, external_id, prompt, metadata FROM item ORDER BY seq').all() as { id: number; external_id: string | null; prompt: string; metadata: string }[];
     return items.map((item) => ({
@@ -113,6 +117,36 @@ describe('trajectory formats: detect, import, export back exactly', () => {
     expect((items[0]!.prompt as { role: string }[]).map((m) => m.role)).toEqual(['system', 'user']);
     const back = await exportAs('swe-agent');
     expect(back).toEqual([JSON.parse(fixture('swe-agent.traj'))]);
+  });
+
+  it('swe-agent with function calling: each step’s calls are its history message’s tool_calls, exactly, and the file comes back', async () => {
+    const call = (id: string, name: string, args: Record<string, unknown>) => ({ function: { arguments: JSON.stringify(args), name }, id, type: 'function' });
+    const steps = [
+      { thought: 'Look at the file.', action: 'str_replace_editor view /repo/a.py', call: call('toolu_1', 'str_replace_editor', { command: 'view', path: '/repo/a.py' }), observation: '1 x = 1' },
+      { thought: 'Run it.', action: 'python /repo/a.py', call: call('toolu_2', 'bash', { command: 'python /repo/a.py' }), observation: '' },
+      { thought: 'Done.', action: 'submit', call: call('toolu_3', 'submit', {}), observation: 'diff --git a/a.py b/a.py' },
+    ];
+    const record = {
+      trajectory: steps.map((s) => ({ action: s.action, observation: s.observation, response: s.thought, state: {}, thought: s.thought, execution_time: 0.5, query: [], extra_info: {} })),
+      history: [
+        { role: 'system', content: 'You are a helpful assistant.', agent: 'main', message_type: 'system_prompt' },
+        { role: 'user', content: [{ type: 'text', text: 'Fix a.py' }], agent: 'main', message_type: 'observation' },
+        ...steps.flatMap((s) => [
+          { role: 'assistant', content: s.thought, thought: s.thought, action: s.action, agent: 'main', tool_calls: [s.call], message_type: 'action', thinking_blocks: [] },
+          { role: 'tool', content: [{ type: 'text', text: s.observation }], agent: 'main', message_type: 'observation', tool_call_ids: [s.call.id] },
+        ]),
+      ],
+      info: { exit_status: 'exit_cost', submission: null },
+    };
+    writeFileSync(join(dir, 'fc.traj'), JSON.stringify(record, null, 2));
+    expect((await cli(['import', join(dir, 'fc.traj'), '--project', 'p'])).code).toBe(0);
+    const items = stored();
+    const turns = trajectoryTurns(items[0]!.responses[0]!.content);
+    expect(turns.map((t) => [t.calls[0]!.id, t.calls[0]!.name, t.calls[0]!.parsed])).toEqual(steps.map((s) => [s.call.id, s.call.function.name, JSON.parse(s.call.function.arguments)]));
+    expect(turns.map((t) => t.results.length)).toEqual([1, 1, 1]);
+    // exit_cost: the agent stopped without submitting.
+    expect(items[0]!.outcome).toEqual({ A: 'incorrect' });
+    expect(await exportAs('swe-agent')).toEqual([record]);
   });
 
   it('openhands: evaluation output lines (two runs of one instance) with their outcome, and an event list file', async () => {
@@ -230,6 +264,27 @@ describe('trajectory formats: detect, import, export back exactly', () => {
       expect(items.map((item) => (trajectoryTools(item, 0) ?? []).map((t) => (t as { function: { name: string } }).function.name))).toEqual([['control_light'], ['get_weather'], ['book_table'], ['execute_bash']]);
     } finally {
       db.close();
+    }
+  });
+
+  it('every trajectory format exports to every other, and that file imports again with the same turns', async () => {
+    const fixtures = ['openai-tools.jsonl', 'swe-agent.traj', 'openhands.jsonl', 'tau-bench.json', 'arbiter-trajectory.jsonl'];
+    const formats = ['openai-tools', 'swe-agent', 'openhands', 'tau-bench', 'arbiter-trajectory'];
+    const turnCalls = (items: ReturnType<typeof stored>) =>
+      items.flatMap((i) => i.responses.map((r) => trajectoryTurns(r.content).map((t) => t.calls.map((c) => [c.name, JSON.stringify(c.parsed)]))));
+    for (const name of fixtures) await importFixture(name);
+    const turns = turnCalls(stored());
+    for (const format of formats) {
+      const out = join(dir, `all-${format}.jsonl`);
+      const exported = await cli(['export', '--project', 'p', '--format', format, '--out', out]);
+      expect(exported.code, exported.err.join('\n')).toBe(0);
+      const db = join(dir, `${format}.db`);
+      const said: string[] = [];
+      const again = await runCli(['import', out, '--project', 'p', '--format', format, '--db', db], { out: () => {}, err: (l) => said.push(l), ask: async () => 'no' });
+      expect(again, `${format}: ${said.join('\n')}`).toBe(0);
+      const back = new Set(turnCalls(storedIn(db)).map((t) => JSON.stringify(t)));
+      // Every run comes back with the same tool calls turn by turn (runs may regroup: a made-up task has no messages to share).
+      for (const t of turns) expect(back.has(JSON.stringify(t)), `${format}: ${JSON.stringify(t)}`).toBe(true);
     }
   });
 
