@@ -11,7 +11,7 @@ function layer(files, patterns, paths = [electronBan]) {
 }
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'dist/**', '.cache/**', 'bench/.data/**', 'resources/**', 'docs/**'] },
+  { ignores: ['out/**', 'node_modules/**', '.venv-trl/**', '.venv-trl.building-*/**', 'dist/**', '.cache/**', 'bench/.data/**', 'resources/**', 'docs/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
