@@ -2,6 +2,7 @@
 // adjudication view and the lead's resolution (the gold label on export). The figures are computed by a
 // job on a task worker (reviewReport) and cached until a label or an adjudication changes.
 import { z } from 'zod';
+import { ALL_OUTCOMES, type Attribution, type Severity, type StepCorrection, type ToolVerdict } from '../stepJudgement';
 import { annotatorName, itemId, projectName } from './common';
 
 export const REVIEW_TASKS = ['pairwise', 'ranking', 'verdict', 'steps'] as const;
@@ -41,6 +42,8 @@ export const reviewSchemas = {
       ranking: z.array(z.array(z.number().int().min(0)).min(1)).min(1).optional(),
       /** Steps: per response letter, the index of the first wrong step (−1: no error). */
       firstError: z.record(z.string().regex(/^[A-Z]$/), z.number().int().min(-1)).optional(),
+      /** Steps: per response letter, the outcome (a trajectory's task: success / partial / failure; a chain's answer: correct / incorrect / unsure). */
+      outcome: z.record(z.string().regex(/^[A-Z]$/), z.enum(ALL_OUTCOMES)).optional(),
       note: z.string().max(20_000).default(''),
     })
     .strict(),
@@ -75,7 +78,13 @@ export interface FieldAgreement {
   kendallW?: Figure;
   /** First error only: agreement within one step. */
   withinOne?: Figure;
+  /** What the figure measures, in one sentence (the trajectory fields: the dashboard shows it with its n). */
+  about?: string;
 }
+
+/** What people can split on about a trajectory (the queue's `trajectory.disputed`). */
+export const TRAJECTORY_DISPUTES = ['first_error', 'outcome'] as const;
+export type TrajectoryDispute = (typeof TRAJECTORY_DISPUTES)[number];
 
 export interface AnnotatorFigures {
   name: string;
@@ -126,6 +135,12 @@ export interface QueueRow {
   /** Which method decided `consensus` (null when nothing did). */
   consensusMethod: 'majority' | 'dawid-skene' | null;
   adjudicated: boolean;
+  /**
+   * Steps of an agent trajectory: the row is named "trajectory, 12 turns" (the turns of its most disputed
+   * response) and says what people split on: the first error turn, the task outcome, or both. Its votes
+   * then hold both kinds ("A: turn 7", "A: failure"), and its consensus each kind's majority.
+   */
+  trajectory?: { turns: number | null; disputed: TrajectoryDispute[] };
 }
 
 export interface ReviewReport {
@@ -153,6 +168,14 @@ export interface AdjudicationLabel {
   rationale: string | null;
   steps: Record<string, (number | null)[]> | null;
   firstError: Record<string, number | null> | null;
+  /** Steps, per response letter and step index: error tags, their severity, tool call verdicts, corrections. */
+  stepTags: Record<string, Record<string, string[]>> | null;
+  stepSeverity: Record<string, Record<string, Severity>> | null;
+  toolVerdicts: Record<string, Record<string, Record<string, ToolVerdict>>> | null;
+  corrections: Record<string, Record<string, StepCorrection>> | null;
+  /** Steps, per response letter: the outcome, and who / which turn decided a failure. */
+  outcome: Record<string, string> | null;
+  attribution: Record<string, Attribution> | null;
   ratings: Record<string, Record<string, number | string | null>> | null;
   prelabelVisible: boolean | null;
   timeMs: number | null;

@@ -1,6 +1,7 @@
 // Turns the store's current human labels into review's shapes: items and annotators as dense indexes,
 // and one flat entry per label (typed arrays), so the metrics walk arrays rather than objects.
 import type { ReviewLabelRow } from '../store/review';
+import { ratingsFromTriples, type Ratings } from './ratings';
 
 /** Dense indexes for ids met in order. */
 export class Index<K> {
@@ -62,6 +63,9 @@ export interface ReviewBody {
   prelabel_visible?: boolean;
   steps?: Record<string, (number | null)[]>;
   first_error?: Record<string, number | null>;
+  /** Steps, per response letter: tags per step index, and the outcome. */
+  step_tags?: Record<string, Record<string, string[]>>;
+  outcome?: Record<string, string>;
   ratings?: Record<string, Record<string, number | string | null>>;
   rubric?: string;
 }
@@ -92,4 +96,33 @@ export function collect(
     count++;
   }
   return count;
+}
+
+/** Triples (unit, rater, value) gathered while reading, then made into Ratings. */
+export class Triples {
+  unit: number[] = [];
+  rater: number[] = [];
+  value: number[] = [];
+  add(u: number, r: number, v: number) {
+    this.unit.push(u);
+    this.rater.push(r);
+    this.value.push(v);
+  }
+  ratings(units: number, raters: number): Ratings {
+    return ratingsFromTriples(units, raters, this.unit, this.rater, this.value);
+  }
+}
+
+/** Votes of one unit of `ratings`, named, and how split they are: 1 − (largest share); 0 below two votes. */
+export function split(ratings: Ratings, u: number, name: (v: number) => string): { votes: Record<string, number>; total: number; dispute: number } {
+  const votes: Record<string, number> = {};
+  let total = 0;
+  let top = 0;
+  for (let i = ratings.start[u]!; i < ratings.start[u + 1]!; i++) {
+    const key = name(ratings.value[i]!);
+    votes[key] = (votes[key] ?? 0) + 1;
+    total++;
+    top = Math.max(top, votes[key]);
+  }
+  return { votes, total, dispute: total >= 2 ? 1 - top / total : 0 };
 }

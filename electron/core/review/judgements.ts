@@ -4,11 +4,11 @@
 import type { FieldAgreement, QueueRow } from '../../../shared/api/review';
 import type { ReviewLabelRow } from '../store/review';
 import { firstErrorAgreement } from './agreement';
-import { collect, Index, parseBody, type ItemInfo } from './collect';
+import { collect, Index, parseBody, split, Triples, type ItemInfo } from './collect';
 import { fieldAgreement } from './fields';
 import { majorityOfVotes } from './majority';
 import { kendallWByUnit, rankingsFromUnits, scoresFromGroups } from './kendall';
-import { ratingsFromTriples, type Ratings } from './ratings';
+import { TrajectoryAgreement, trajectoryRowParts, type TrajectoryDisputes } from './trajectories';
 
 export interface TaskReview {
   fields: FieldAgreement[];
@@ -17,35 +17,6 @@ export interface TaskReview {
 }
 
 const letter = (i: number) => String.fromCharCode(65 + i);
-
-/** Triples (unit, rater, value) gathered while reading, then made into Ratings. */
-class Triples {
-  unit: number[] = [];
-  rater: number[] = [];
-  value: number[] = [];
-  add(u: number, r: number, v: number) {
-    this.unit.push(u);
-    this.rater.push(r);
-    this.value.push(v);
-  }
-  ratings(units: number, raters: number): Ratings {
-    return ratingsFromTriples(units, raters, this.unit, this.rater, this.value);
-  }
-}
-
-/** Votes per unit and how split they are: 1 − (largest share), 0 with fewer than two votes. */
-function split(ratings: Ratings, u: number, name: (v: number) => string): { votes: Record<string, number>; total: number; dispute: number } {
-  const votes: Record<string, number> = {};
-  let total = 0;
-  let top = 0;
-  for (let i = ratings.start[u]!; i < ratings.start[u + 1]!; i++) {
-    const key = name(ratings.value[i]!);
-    votes[key] = (votes[key] ?? 0) + 1;
-    total++;
-    top = Math.max(top, votes[key]);
-  }
-  return { votes, total, dispute: total >= 2 ? 1 - top / total : 0 };
-}
 
 function majorityConsensus(votes: Record<string, number>): Pick<QueueRow, 'consensus' | 'consensusMethod'> {
   const consensus = majorityOfVotes(votes);
@@ -105,7 +76,12 @@ export function reviewRankings(rows: Iterable<ReviewLabelRow>, adjudicated: Set<
   return { fields: [field], queue, labels };
 }
 
-export function reviewSteps(rows: Iterable<ReviewLabelRow>, adjudicated: Set<number>): TaskReview {
+/**
+ * Step labels: chains give the first error (exactly and within one step) and step ratings; trajectory
+ * responses (`trajectories`: their turns by `itemId:responseIndex`) give the per-turn fields of
+ * trajectories.ts instead. The queue holds an item once, for its most disputed response.
+ */
+export function reviewSteps(rows: Iterable<ReviewLabelRow>, adjudicated: Set<number>, trajectories: ReadonlyMap<string, number | null> = new Map()): TaskReview {
   const items = new Index<number>();
   const info: ItemInfo[] = [];
   const people = new Index<string>();
@@ -115,16 +91,24 @@ export function reviewSteps(rows: Iterable<ReviewLabelRow>, adjudicated: Set<num
   const steps = new Index<string>();
   const first = new Triples();
   const rating = new Triples();
+  const turns = new TrajectoryAgreement();
   const labels = collect(rows, items, info, people, (row, u, r) => {
     const body = parseBody(row.body);
-    for (const [key, index] of Object.entries(body.first_error ?? {})) {
-      const before = responses.size;
-      const unit = responses.of(`${u}:${key}`);
-      if (unit === before) responseItem.push(u);
-      if (typeof index === 'number') first.add(unit, r, index);
-    }
-    for (const [key, list] of Object.entries(body.steps ?? {})) {
-      list.forEach((value, step) => {
+    const keys = new Set([...Object.keys(body.first_error ?? {}), ...Object.keys(body.steps ?? {}), ...Object.keys(body.outcome ?? {})]);
+    for (const key of keys) {
+      const trajectory = `${row.itemId}:${key.charCodeAt(0) - 65}`;
+      if (trajectories.has(trajectory)) {
+        turns.add(u, r, key, body, trajectories.get(trajectory) ?? null);
+        continue;
+      }
+      if (key in (body.first_error ?? {})) {
+        const before = responses.size;
+        const unit = responses.of(`${u}:${key}`);
+        if (unit === before) responseItem.push(u);
+        const index = body.first_error![key];
+        if (typeof index === 'number') first.add(unit, r, index);
+      }
+      (body.steps?.[key] ?? []).forEach((value, step) => {
         if (value !== null) rating.add(steps.of(`${u}:${key}:${step}`), r, value);
       });
     }
@@ -144,8 +128,20 @@ export function reviewSteps(rows: Iterable<ReviewLabelRow>, adjudicated: Set<num
     const seen = worst.get(u);
     if (s.dispute > 0 && (!seen || s.dispute > seen.dispute)) worst.set(u, s);
   });
-  const queue = [...worst].map(([u, s]) => queueRow(info[u]!, 'steps', s.dispute, s.votes, s.total, adjudicated));
-  return { fields: [firstField, ratingField], queue, labels };
+  const byItemRow = new Map([...worst].map(([u, s]) => [u, queueRow(info[u]!, 'steps', s.dispute, s.votes, s.total, adjudicated)]));
+  const fields = [firstField, ratingField];
+  if (turns.size > 0) {
+    const review = turns.review(people.size, people.ids);
+    fields.push(...review.fields);
+    const byItem = new Map<number, TrajectoryDisputes[]>();
+    for (const d of review.disputes) byItem.set(d.item, [...(byItem.get(d.item) ?? []), d]);
+    for (const [u, disputes] of byItem) {
+      const parts = trajectoryRowParts(disputes);
+      const chain = byItemRow.get(u);
+      if (!chain || parts.dispute >= chain.dispute) byItemRow.set(u, { ...queueRow(info[u]!, 'steps', 0, {}, 0, adjudicated), ...parts });
+    }
+  }
+  return { fields, queue: [...byItemRow.values()], labels };
 }
 
 /**

@@ -2,7 +2,7 @@
 // stats job runs this on a task worker's connection, inside one read transaction).
 import type { QueueReason, QueueRow, ReviewReport, ReviewTask } from '../../../shared/api/review';
 import type { Db } from '../store/db';
-import { adjudicatedItems, humanAnnotatorCount, humanLabels, itemExternalIds, modelPairRewards, pairLengths, withReadCache } from '../store/review';
+import { adjudicatedItems, humanAnnotatorCount, humanLabels, itemExternalIds, modelPairRewards, pairLengths, trajectoryResponses, withReadCache } from '../store/review';
 import { reviewRankings, reviewRubrics, reviewSteps, reviewVerdicts } from './judgements';
 import { reviewPairwise } from './pairwise';
 
@@ -32,7 +32,7 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
     const pairwise = reviewPairwise(humanLabels(db, project.id, 'pairwise'), pairLengths(db, project.id), modelPairRewards(db, project.id), adjudicatedItems(db, project.id, 'pairwise'));
     const ranking = reviewRankings(humanLabels(db, project.id, 'ranking'), adjudicatedItems(db, project.id, 'ranking'));
     const verdict = reviewVerdicts(humanLabels(db, project.id, 'verdict'), adjudicatedItems(db, project.id, 'verdict'));
-    const steps = reviewSteps(humanLabels(db, project.id, 'steps'), adjudicatedItems(db, project.id, 'steps'));
+    const steps = reviewSteps(humanLabels(db, project.id, 'steps'), adjudicatedItems(db, project.id, 'steps'), trajectoryResponses(db, project.id));
     const rubric = reviewRubrics(humanLabels(db, project.id, 'rubric'));
     const queues: Review['queues'] = {
       pairwise: pairwise.queue.sort(byDispute),

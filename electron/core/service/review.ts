@@ -7,7 +7,11 @@ import type { Choice, Verdict } from '../../../shared/domain';
 import { invalidInput } from '../errors';
 import { buildReview, withExternalIds, type Review } from '../review/report';
 import type { Db } from '../store/db';
-import { responseCount } from '../store/items';
+import { plural } from '../../../shared/plural';
+import { CHAIN_OUTCOMES, TRAJECTORY_OUTCOMES } from '../../../shared/stepJudgement';
+import { isTrajectory } from '../../../shared/trajectory';
+import { getItem, responseCount } from '../store/items';
+import { currentSegmentations } from '../store/segmentations';
 import { itemCurrentLabels, itemModelRewards, latestAdjudication, recordAdjudication, reviewWatermark } from '../store/review';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
@@ -57,6 +61,12 @@ export function reviewHandlers({ db, jobs, events, options }: ServiceContext): F
           rationale: typeof body.rationale === 'string' ? body.rationale : null,
           steps: (body.steps as AdjudicationLabel['steps']) ?? null,
           firstError: (body.first_error as AdjudicationLabel['firstError']) ?? null,
+          stepTags: (body.step_tags as AdjudicationLabel['stepTags']) ?? null,
+          stepSeverity: (body.step_severity as AdjudicationLabel['stepSeverity']) ?? null,
+          toolVerdicts: (body.tool_verdicts as AdjudicationLabel['toolVerdicts']) ?? null,
+          corrections: (body.corrections as AdjudicationLabel['corrections']) ?? null,
+          outcome: (body.outcome as AdjudicationLabel['outcome']) ?? null,
+          attribution: (body.attribution as AdjudicationLabel['attribution']) ?? null,
           ratings: (body.ratings as AdjudicationLabel['ratings']) ?? null,
           prelabelVisible: typeof body.prelabel_visible === 'boolean' ? body.prelabel_visible : null,
           timeMs: typeof body.time_ms === 'number' ? body.time_ms : null,
@@ -93,7 +103,7 @@ export function reviewHandlers({ db, jobs, events, options }: ServiceContext): F
 export function adjudicateItem(db: Db, input: ApiParsed<'adjudicate'>): { id: string; labelId: string } {
   const project = requireProject(db, input.project);
   requireItem(db, project, input.itemId);
-  const draft = resolvedDraft(input.task, input, responseCount(db, project.id, input.itemId));
+  const draft = resolvedDraft(input.task, input, input.task === 'steps' ? stepShapes(db, project.id, input.itemId) : responseCount(db, project.id, input.itemId));
   return writeNow(db, () => {
     const lead = requireHumanAnnotator(db, input.annotator);
     return recordAdjudication(db, { projectId: project.id, itemId: input.itemId, annotatorId: lead.id, task: input.task, ...draft }, input.note);
@@ -106,12 +116,21 @@ interface Resolution {
   verdict?: Verdict;
   ranking?: number[][];
   firstError?: Record<string, number>;
+  outcome?: Record<string, string>;
   note: string;
 }
 
+/** Per response of an item: its steps (the newest segmentation's; null before one is stored) and whether it is a trajectory. */
+function stepShapes(db: Db, projectId: number, itemId: number): { steps: number | null; trajectory: boolean }[] {
+  const item = getItem(db, projectId, itemId);
+  const segmented = currentSegmentations(db, itemId);
+  return (item?.responses ?? []).map((r) => ({ steps: segmented.get(r.index)?.steps.length ?? r.steps?.length ?? null, trajectory: isTrajectory(r.content) }));
+}
+
 /** The resolved judgement as a revision draft, checked against the task and the item's responses. */
-function resolvedDraft(task: ReviewTask, input: Resolution, responses: number) {
+function resolvedDraft(task: ReviewTask, input: Resolution, shapes: number | { steps: number | null; trajectory: boolean }[]) {
   const body = { adjudicated: true, ...(input.note ? { rationale: input.note } : {}) };
+  const responses = typeof shapes === 'number' ? shapes : shapes.length;
   if (task === 'pairwise') {
     if (!input.choice) throw invalidInput('A pairwise adjudication needs a choice: A, B, tie or both_bad.');
     if (responses !== 2) throw invalidInput(`The item has ${responses} responses; a pairwise choice needs exactly 2.`);
@@ -129,9 +148,23 @@ function resolvedDraft(task: ReviewTask, input: Resolution, responses: number) {
     return { choice: null, strength: null, ranking, shownOrder: null, body, done: true };
   }
   const firstError = input.firstError ?? {};
-  const letters = Object.keys(firstError);
-  if (!letters.length) throw invalidInput('A steps adjudication gives the first wrong step of at least one response (−1: no error).');
+  const outcome = input.outcome ?? {};
+  const letters = [...new Set([...Object.keys(firstError), ...Object.keys(outcome)])];
+  if (!letters.length) throw invalidInput('A steps adjudication gives the first wrong step (−1: no error) or the outcome of at least one response.');
   const bad = letters.find((l) => l.charCodeAt(0) - 65 >= responses);
-  if (bad) throw invalidInput(`Response ${bad} is not in the item (it has ${responses}).`);
-  return { choice: null, strength: null, ranking: null, shownOrder: null, body: { ...body, first_error: firstError }, done: true };
+  if (bad) throw invalidInput(`Response ${bad} is not in the item (it has ${plural(responses, 'response')}).`);
+  for (const key of letters) {
+    const shape = typeof shapes === 'number' ? null : shapes[key.charCodeAt(0) - 65]!;
+    if (!shape) continue;
+    const step = shape.trajectory ? 'turn' : 'step';
+    const at = firstError[key];
+    if (at !== undefined && shape.steps !== null && at >= shape.steps)
+      throw invalidInput(`Response ${key}'s first error is ${step} ${at + 1}, but it has ${plural(shape.steps, step)}. Give a ${step} from 1 to ${shape.steps}, or −1 for no error.`);
+    const value = outcome[key];
+    const allowed: readonly string[] = shape.trajectory ? TRAJECTORY_OUTCOMES : CHAIN_OUTCOMES;
+    if (value !== undefined && !allowed.includes(value))
+      throw invalidInput(`Response ${key} is ${shape.trajectory ? 'a trajectory' : 'a chain'}: its outcome is ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}, not "${value}".`);
+  }
+  const resolved = { ...body, ...(Object.keys(firstError).length ? { first_error: firstError } : {}), ...(Object.keys(outcome).length ? { outcome } : {}) };
+  return { choice: null, strength: null, ranking: null, shownOrder: null, body: resolved, done: true };
 }

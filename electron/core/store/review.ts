@@ -73,6 +73,29 @@ export function* humanLabels(db: Db, projectId: number, task: Task): Generator<R
   }
 }
 
+/**
+ * The responses of the project's step-labeled items that are agent trajectories (a message list with a
+ * tool call, a tool message or Arbiter's turn fields, as shared/trajectory.ts `isTrajectory` says), by
+ * `itemId:responseIndex`, with their turns (the newest segmentation's steps). Looked for in the stored
+ * JSON text, never parsed: a trajectory of 2 MB costs a scan, not a parse.
+ */
+export function trajectoryResponses(db: Db, projectId: number): Map<string, number | null> {
+  if (countLabeled(db, projectId, 'steps') === 0) return new Map();
+  const rows = db
+    .prepare(
+      `SELECT r.item_id, r.idx,
+              (SELECT json_array_length(s.steps) FROM segmentation s WHERE s.item_id = r.item_id AND s.response_idx = r.idx ORDER BY s.version DESC LIMIT 1)
+       FROM response r JOIN item i ON i.id = r.item_id
+       WHERE i.project_id = @project AND ${VISIBLE}
+         AND r.item_id IN (SELECT h.item_id FROM label_head h WHERE h.task = 'steps' AND h.done = 1)
+         AND substr(r.content, 1, 1) = '['
+         AND (instr(r.content, '"tool_calls":') > 0 OR instr(r.content, '"role":"tool"') > 0 OR instr(r.content, '"arbiter":') > 0)`,
+    )
+    .raw()
+    .all({ project: projectId }) as [number, number, number | null][];
+  return new Map(rows.map(([item, idx, turns]) => [`${item}:${idx}`, turns]));
+}
+
 /** External ids of some items (the ones a queue lists). */
 export function itemExternalIds(db: Db, itemIds: number[]): Map<number, string | null> {
   const rows = db.prepare('SELECT id, external_id FROM item WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(itemIds)) as [number, string | null][];
