@@ -21,7 +21,10 @@
 //   The response's segmentation (version 1, origin 'file') is the turns' `text` in order, so step label
 //   k is turn k; `steps[k]` of that segmentation ↔ `trajectoryTurns(content)[k].id`, an id that is the
 //   file's own (arbiter.id of the assistant message) or else derived from the turn's position and content,
-//   so it is the same on every machine and every re-import.
+//   so it is the same on every machine and every re-import. A derived id is not stored: it is a pure
+//   function of the stored (never changed) content, `t<k>-` + FNV-1a of the canonical JSON of the turn's
+//   messages without Arbiter's fields, and test/unit/trajectory.test.ts pins it; change it only with a
+//   migration that stores the old ids.
 import type { ChatMessage, Content, ContentPart } from './domain';
 
 /** Kinds a turn card shows. */

@@ -68,6 +68,18 @@ describe('trajectoryTurns', () => {
     expect(trajectoryTurns(messages)[0]!.agent).toBe('planner');
   });
 
+  it('derived ids are a contract: the same bytes give these ids on every machine and in every version', () => {
+    // Step labels name turns by index; files and screens name them by id. An id Arbiter derived is never stored,
+    // so changing how it is derived would rename every turn of every project: this test pins it.
+    const messages = [
+      m({ role: 'user', content: 'List /.' }),
+      m({ role: 'assistant', content: null, tool_calls: [call('c1', 'ls', '{"path": "/"}')] }),
+      m({ role: 'tool', tool_call_id: 'c1', name: 'ls', content: 'etc usr' }),
+      m({ role: 'assistant', content: 'There are 2 entries.' }),
+    ];
+    expect(trajectoryTurns(messages).map((t) => t.id)).toEqual(['t1-62a2ab11', 't2-5a0bf2fc']);
+  });
+
   it('no assistant message: no turns', () => {
     expect(trajectoryTurns([m({ role: 'user', content: 'hi' }), m({ role: 'tool', content: 'x' })])).toEqual([]);
   });
