@@ -228,13 +228,6 @@ export function trajectoryTools(item: ItemRecord, index: number): unknown[] | nu
   return null;
 }
 
-/** An outcome as the formats write it back: 1 / 0 for success / failure; null when unknown. */
-export function outcomeOf(value: unknown): Outcome | null {
-  if (value === true) return 'correct';
-  if (value === false) return 'incorrect';
-  return null;
-}
-
 /** The item has at least one agent turn in some response (what the trajectory exporters write). */
 export function hasTurns(item: ItemRecord): boolean {
   return item.responses.some((r) => Array.isArray(r.content) && trajectoryTurns(r.content).length > 0);

@@ -2,7 +2,7 @@
 // detection, readers, how their records group into items, and writers. Nothing here touches the store (the
 // import worker loads the readers); the export pass is ./exportPass.ts. One module per format:
 // openaiTools.ts, sweAgent.ts, openhands.ts, tauBench.ts, arbiterTrajectory.ts; common.ts holds what they share.
-import type { RecordParser } from '../types';
+import type { ParsedRecord, RecordParser } from '../types';
 import { isPlainObject } from '../validate';
 import type { ItemRecord } from '../../../../shared/domain';
 import { TRAJECTORY_FORMATS, type TrajectoryFormat } from '../../../../shared/formatNames';
@@ -12,8 +12,6 @@ import { encodeOpenaiTools, OPENAI_TOOLS, openaiToolsKey, parseOpenaiTools } fro
 import { encodeOpenhands, mergeOpenhands, OPENHANDS, openhandsKey, parseOpenhands } from './openhands';
 import { encodeSweAgent, parseSweAgent, SWE_AGENT, sweAgentKey } from './sweAgent';
 import { encodeTauBench, parseTauBench, TAU_BENCH, tauBenchKey } from './tauBench';
-import type { ParsedRecord } from '../types';
-
 
 export const TRAJECTORY_PARSERS: Record<TrajectoryFormat, RecordParser> = {
   'openai-tools': parseOpenaiTools,
