@@ -55,6 +55,7 @@ const STEPS: Shortcut[] = [
   [[['m']], 'Merge the step with the next'],
   [[['a']], 'Take the process model’s ratings (assist mode)'],
   [[['v']], 'Show / hide the step ratings the file carried'],
+  [[['x']], 'Trajectory: unfold / fold the current turn’s long results and arguments'],
   [[['Ctrl', 'Z']], 'Undo the last change on this item'],
   [[['→'], ['←']], 'Next / previous item (Shift+→: next without your step labels)'],
   [[['['], [']']], 'Previous / next response of the item'],

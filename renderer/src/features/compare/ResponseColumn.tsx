@@ -8,6 +8,8 @@ import { ContentView } from '../../components/ContentView';
 import { DiffText } from './DiffText';
 import { StepChips, type ColumnSteps } from './PrelabelViews';
 import { StepsLink } from '../steps/StepsLink';
+import { isTrajectory } from '../../../../shared/trajectory';
+import { TrajectoryColumn } from '../trajectories/TrajectoryColumn';
 import type { Segment } from './wordDiff';
 import { plural } from '../../../../shared/plural';
 
@@ -106,6 +108,8 @@ export const ResponseColumn = memo(function ResponseColumn({
           <p className="text-muted">No response.</p>
         ) : diff ? (
           <DiffText side={side} segments={diff.segments} />
+        ) : isTrajectory(response.content) ? (
+          <TrajectoryColumn messages={response.content} at={`${itemId ?? ''}:${response.index}`} />
         ) : (
           <ContentView content={response.content} />
         )}

@@ -1,6 +1,6 @@
 // The step screen (process supervision): one response's chain as numbered steps, rated from the
 // keyboard. The prompt and the reference stay in view beside the steps; every key saves at once.
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Kbd } from '../../components/Kbd';
 import { EmptyState } from '../projects/EmptyState';
 import { useShell } from '../../context';
@@ -16,6 +16,10 @@ import { StepList } from './StepList';
 import { StepsBar } from './StepsBar';
 import { sourceWords, useSourceSteps } from './SourceSteps';
 import { useScreenKeys } from './useScreenKeys';
+import { isTrajectory } from '../../../../shared/trajectory';
+import { TurnMinimap } from '../trajectories/TurnMinimap';
+import { trajectoryView } from '../trajectories/turnModel';
+import { useUnfolded } from '../trajectories/useUnfolded';
 import { useStepCursor } from './useStepCursor';
 import { useSteps } from './useSteps';
 
@@ -30,6 +34,13 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
   const at = item ? `${item.id}:${s.response}` : '';
   // Until the project's setting is known, behave as blind: never show a pre-label that might anchor.
   const mode = prelabelMode ?? 'blind';
+
+  // A trajectory's steps are its turns, drawn as turn cards (features/trajectories).
+  const content = item?.responses[s.response]?.content;
+  const trajectory = useMemo(() => (content !== undefined && isTrajectory(content) ? trajectoryView(content) : null), [content]);
+  const turns = trajectory && trajectory.turns.length === steps.length ? trajectory : null;
+  const fold = useUnfolded(at);
+  const minimap = useMemo(() => (turns ? { sizes: turns.turns.map((t) => t.size), errors: turns.turns.map((t) => t.error) } : null), [turns]);
 
   const place = useStepCursor(at, steps.length);
   const { cursor, cursorRef, setCursor, ui, setUi } = place;
@@ -81,7 +92,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
 
   const edit = s.apply;
   const latest = s.latest;
-  const actions = stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource: () => setSourceOn((v) => !v) });
+  const actions = stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource: () => setSourceOn((v) => !v), toggleFold: turns ? fold.toggle : undefined });
 
   useScreenKeys((event) => handleStepKey(event, actions), keysEnabled);
 
@@ -90,6 +101,10 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
     setUi({ mode: 'keys' });
     if (now) edit(setCorrection(now, cursorRef.current, text, steps[cursorRef.current] ?? ''), visible);
   };
+
+  const pickRef = useRef((_: number) => {});
+  pickRef.current = (i: number) => ui.mode === 'keys' && setCursor(i);
+  const pickTurn = useCallback((i: number) => pickRef.current(i), []);
 
   const minusWithoutError = j && j.firstError === null ? j.ratings.findIndex((r) => r === -1) : -1;
 
@@ -152,6 +167,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
                 onReference={() => actions.reference()}
               />
             </aside>
+            <div className="flex min-h-0 min-w-0 flex-1">
             <div
               ref={scroller}
               className="min-h-0 flex-1 overflow-y-auto bg-surface px-2 wide:px-4"
@@ -194,8 +210,13 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
                   if (now) edit(toggleTag(now, cursorRef.current, tag), visible);
                 }}
                 onCorrection={onCorrection}
+                trajectory={turns}
+                unfolded={fold.unfolded}
+                onToggleFold={fold.toggle}
               />
-              <EndOfChain count={steps.length} hint={minusWithoutError >= 0 ? minusWithoutError : null} />
+              <EndOfChain count={steps.length} noun={turns ? 'turn' : 'step'} hint={minusWithoutError >= 0 ? minusWithoutError : null} />
+            </div>
+            {minimap && <TurnMinimap sizes={minimap.sizes} ratings={j.ratings} firstError={j.firstError} errors={minimap.errors} cursor={cursor} onPick={pickTurn} />}
             </div>
           </div>
         </>
@@ -223,15 +244,15 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
   );
 }
 
-function EndOfChain({ count, hint }: { count: number; hint: number | null }) {
+function EndOfChain({ count, noun, hint }: { count: number; noun: string; hint: number | null }) {
   return (
     <div className="mx-auto mb-8 flex max-w-[900px] flex-col items-center gap-1 pt-2 text-[12px] text-faint">
       <span>
-        — end of the response · {count} {count === 1 ? 'step' : 'steps'} —
+        — end of the {noun === 'turn' ? 'trajectory' : 'response'} · {count} {count === 1 ? noun : `${noun}s`} —
       </span>
       {hint !== null && (
         <span className="text-muted" data-testid="first-error-hint">
-          Step {hint + 1} is rated −1 but no first error is set: go to it and press <Kbd>f</Kbd> (the steps after the first error need no rating).
+          {noun === 'turn' ? 'Turn' : 'Step'} {hint + 1} is rated −1 but no first error is set: go to it and press <Kbd>f</Kbd> (the {noun}s after the first error need no rating).
         </span>
       )}
     </div>

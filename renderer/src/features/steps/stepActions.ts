@@ -21,9 +21,11 @@ export interface ActionContext {
   scroller: { current: HTMLDivElement | null };
   backToCompare: (() => void) | null;
   toggleSource: () => void;
+  /** A trajectory's current turn unfolded or folded again (`x`); absent for a chain. */
+  toggleFold?: (index: number) => void;
 }
 
-export function stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource }: ActionContext): StepActions {
+export function stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource, toggleFold }: ActionContext): StepActions {
   const { cursorRef, setCursor, uiRef, setUi } = place;
   const item = s.loaded?.item ?? null;
   const edit = s.apply;
@@ -68,6 +70,11 @@ export function stepActions({ s, place, steps, visible, suggestion, noSuggestion
       return true;
     },
     source: toggleSource,
+    unfold: () => {
+      if (!toggleFold) return false;
+      toggleFold(cursorRef.current);
+      return true;
+    },
     startSplit: () => {
       const text = steps[cursorRef.current] ?? '';
       const start = initialPoint(text, splitPoints(text));

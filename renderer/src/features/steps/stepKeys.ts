@@ -17,6 +17,8 @@ export interface StepActions {
   reference(): boolean;
   /** Shows or hides the file's own step ratings. */
   source(): void;
+  /** A trajectory: shows the current turn's long results whole, or folds them again (false: not a trajectory). */
+  unfold(): boolean;
   startSplit(): void;
   merge(): void;
   accept(): boolean;
@@ -170,6 +172,8 @@ export function handleStepKey(event: KeyboardEvent, a: StepActions): boolean {
     case 'v':
       a.source();
       return true;
+    case 'x':
+      return a.unfold();
     case 's':
       a.startSplit();
       return true;

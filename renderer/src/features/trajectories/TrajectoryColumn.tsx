@@ -1,0 +1,44 @@
+// A trajectory in a compare-screen column: its turns as compact cards, numbered, long results folded
+// (a click on the fold line unfolds one turn). Cards off screen are skipped by the browser
+// (content-visibility), so a long run costs little to lay out and paint.
+import { memo, useMemo } from 'react';
+import type { ChatMessage } from '../../../../shared/domain';
+import { TurnCard } from './TurnCard';
+import { trajectoryView } from './turnModel';
+import { useUnfolded } from './useUnfolded';
+
+export const TrajectoryColumn = memo(function TrajectoryColumn({ messages, at }: { messages: ChatMessage[]; at: string }) {
+  const view = useMemo(() => trajectoryView(messages), [messages]);
+  const fold = useUnfolded(at);
+  const errors = view.turns.filter((t) => t.error).length;
+  return (
+    <div className="flex flex-col gap-2" data-testid="trajectory-column">
+      <div className="text-[12px] text-faint" data-testid="trajectory-summary">
+        {view.turns.length} {view.turns.length === 1 ? 'turn' : 'turns'} · {view.turns.reduce((n, t) => n + t.calls.length, 0)} tool calls
+        {errors > 0 && (
+          <span className="text-bad">
+            {' '}
+            · ⚠ {errors} {errors === 1 ? 'turn' : 'turns'} with an error
+          </span>
+        )}
+      </div>
+      <ol className="flex flex-col gap-2">
+        {view.turns.map((t, i) => (
+          <li
+            key={t.turn.id}
+            className={`flex gap-2.5 rounded-md border px-2.5 py-2 [contain-intrinsic-size:auto_160px] [content-visibility:auto] ${t.error ? 'border-bad/40' : 'border-line'}`}
+            data-testid="compare-turn"
+            data-index={i}
+          >
+            <span className="w-5 shrink-0 pt-[2px] text-right text-[12px] font-semibold text-faint tabular-nums" aria-label={`Turn ${i + 1}`}>
+              {i + 1}
+            </span>
+            <div className="min-w-0 flex-1">
+              <TurnCard view={t} open={fold.unfolded.has(i)} index={i} onToggle={fold.toggle} compact />
+            </div>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+});
