@@ -27,7 +27,8 @@ const MESSAGES = [
   { role: 'tool', tool_call_id: 'call_3', name: 'read_file', content: 'port: 80' },
   { role: 'assistant', content: 'Done: the port is 8080.', arbiter: { agent: 'coder' } },
 ];
-const ITEMS = [{ id: 'traj', prompt: 'Change the server port to 8080 in config.yml.', responses: [{ text: MESSAGES }] }];
+// An OpenAI / TRL tool-calling chat: the user's task is the prompt, the rest the trajectory.
+const ITEMS = [{ messages: [{ role: 'user', content: 'Change the server port to 8080 in config.yml.' }, ...MESSAGES] }];
 
 interface StepsView {
   responses: { index: number; version: number; steps: string[] }[];
@@ -82,6 +83,91 @@ describe('judging a trajectory', () => {
     expect((await project()).settings.errorTags.filter((t) => t === 'unsafe action')).toHaveLength(1);
     await tool.click();
     await expect.poll(() => page.getByTestId('tag-preset-notice').innerText()).toMatch(/Every tag of “Tool use” is in the list already/);
+    expect(problems).toEqual([]);
+  });
+
+  it('judges each turn from the keyboard: call verdicts, a tag with its severity, a corrected call checked as JSON, who decided, the task outcome', async () => {
+    await go(`#/p/${encodeURIComponent(PROJECT)}/steps/item/${itemId}`);
+    await page.getByTestId('step-list').waitFor();
+    const turn = (i: number) => page.locator(`[data-testid="step"][data-index="${i}"]`);
+    const verdict = (i: number, call: string) => turn(i).locator(`[data-testid="call-verdict"][data-call="${call}"]`).getAttribute('data-verdict');
+    const status = () => page.getByTestId('status-text').innerText();
+    const current = () => page.locator('[data-testid="step"][data-current="true"]').getAttribute('data-index').then(Number);
+
+    // Turn 1 (the planner's words) makes no call: a digit says so; = rates it and moves on.
+    await page.keyboard.press('1');
+    await expect.poll(status).toMatch(/Turn 1 makes no tool call/);
+    await page.keyboard.press('=');
+    await expect.poll(current).toBe(1);
+    // Turn 2: 1 cycles its only call's verdict.
+    await page.keyboard.press('1');
+    await expect.poll(() => verdict(1, 'call_1')).toBe('correct');
+    await page.keyboard.press('=');
+    await expect.poll(current).toBe(2);
+    // Turn 3 makes two calls: 1 1 → the edit is wrong; 2 2 2 → the second read is unnecessary; 5 names no call.
+    for (const key of ['1', '1', '2', '2', '2']) await page.keyboard.press(key);
+    await expect.poll(() => verdict(2, 'call_2')).toBe('wrong');
+    await expect.poll(() => verdict(2, 'call_3')).toBe('unnecessary');
+    await page.keyboard.press('5');
+    await expect.poll(status).toMatch(/Turn 3 makes 2 tool calls: there is no call 5/);
+    await page.keyboard.press('f');
+
+    // t, the tag "wrong arguments", then its severity: 2 (major).
+    const tags = (await project()).settings.errorTags;
+    await page.keyboard.press('t');
+    await page.getByTestId('tag-picker').waitFor();
+    for (let n = 0; n < tags.indexOf('wrong arguments'); n++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('severity-prompt').waitFor();
+    await page.keyboard.press('2');
+    await expect.poll(() => page.getByTestId('tag-picker').count()).toBe(0);
+    await expect.poll(() => turn(2).getByTestId('step-severity').getAttribute('data-severity')).toBe('major');
+
+    // c: the corrected calls, the turn's own to start from; arguments that are not JSON are said as they are typed, and refused.
+    await page.keyboard.press('c');
+    const editor = page.getByTestId('call-editor');
+    await editor.waitFor();
+    expect(await page.getByTestId('call-name').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(['edit_file', 'read_file']);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('{"path": "config.yml", "text": "port: 8080"');
+    await expect.poll(() => page.getByTestId('call-editor-error').innerText()).toMatch(/Call 1’s arguments are not JSON at line 1, column \d+/);
+    expect(await editor.getAttribute('data-valid')).toBe('false');
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => page.getByTestId('call-editor-error').innerText()).toMatch(/^Not saved\./);
+    await page.keyboard.type('}');
+    await expect.poll(() => editor.getAttribute('data-valid')).toBe('true');
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => page.getByTestId('call-editor').count()).toBe(0);
+
+    // w: the coder's turn 3 decided the failure; o o o: the task failed.
+    await page.keyboard.press('w');
+    await turn(2).getByTestId('turn-attribution').waitFor();
+    for (const key of ['o', 'o', 'o']) await page.keyboard.press(key);
+    await expect.poll(() => page.getByTestId('steps-outcome').getAttribute('data-value')).toBe('failure');
+    await allSaved();
+
+    await expect
+      .poll(body, { timeout: 10_000 })
+      .toMatchObject({
+        steps: { A: [1, 1, -1, null] },
+        first_error: { A: 2 },
+        tool_verdicts: { A: { '1': { call_1: 'correct' }, '2': { call_2: 'wrong', call_3: 'unnecessary' } } },
+        step_tags: { A: { '2': ['wrong arguments'] } },
+        step_severity: { A: { '2': 'major' } },
+        corrections: {
+          A: {
+            '2': {
+              tool_calls: [
+                { id: 'call_2', name: 'edit_file', arguments: { path: 'config.yml', text: 'port: 8080' } },
+                { id: 'call_3', name: 'read_file', arguments: { path: 'config.yml' } },
+              ],
+            },
+          },
+        },
+        attribution: { A: { agent: 'coder', step: 2 } },
+        outcome: { A: 'failure' },
+      });
     expect(problems).toEqual([]);
   });
 });

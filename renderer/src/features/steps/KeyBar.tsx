@@ -10,6 +10,8 @@ interface Props {
   disabled: boolean;
   hasReference: boolean;
   canAccept: boolean;
+  /** A trajectory: how many tool calls the current turn makes (keys 1–9 judge them), and whether several agents act (w). */
+  trajectory?: { calls: number; multiAgent: boolean } | null;
   onRate(r: 1 | 0 | -1): void;
   onFirstError(): void;
   onTags(): void;
@@ -63,9 +65,25 @@ export function KeyBar(p: Props) {
         <Btn k="t" onClick={p.onTags} disabled={d} testid="open-tags" title="Tag the current step's error">
           Tag
         </Btn>
-        <Btn k="c" onClick={p.onCorrect} disabled={d} testid="open-correction" title="Write the corrected step">
+        <Btn k="c" onClick={p.onCorrect} disabled={d} testid="open-correction" title={p.trajectory?.calls ? 'Write the corrected tool call' : 'Write the corrected step'}>
           Correct
         </Btn>
+        {p.trajectory && p.trajectory.calls > 0 && (
+          <span className="flex items-center gap-1 text-[12px] text-muted" data-testid="verdict-keys">
+            <Kbd>1</Kbd>
+            {p.trajectory.calls > 1 && (
+              <>
+                –<Kbd>{String(Math.min(9, p.trajectory.calls))}</Kbd>
+              </>
+            )}{' '}
+            call verdict
+          </span>
+        )}
+        {p.trajectory?.multiAgent && (
+          <span className="flex items-center gap-1 text-[12px] text-muted" data-testid="attribution-key">
+            <Kbd>w</Kbd> decided the failure
+          </span>
+        )}
         <Btn k="s" onClick={p.onSplit} disabled={d} testid="split" title="Split the current step in two">
           Split
         </Btn>

@@ -3,8 +3,13 @@
 // so no shortcut fires while typing in it, and Esc returns to the keys.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Kbd } from '../../components/Kbd';
+import { CallEditor, callDrafts } from './CallEditor';
+import { SeverityPrompt, useTurnJudging } from './TurnJudging';
 
 export function TagPicker({ tags, chosen, highlight, onToggle }: { tags: string[]; chosen: string[]; highlight: number; onToggle(tag: string): void }) {
+  // A trajectory turn: once a tag is applied, the picker asks how bad it is (1 / 2 / 3).
+  const judging = useTurnJudging();
+  const asking = Boolean(judging?.askSeverity);
   return (
     <div className="mt-2 w-full max-w-md rounded-md border border-line-strong bg-surface shadow-md" data-testid="tag-picker" role="listbox" aria-label="Error tags" aria-multiselectable>
       <div className="flex items-center justify-between border-b border-line px-2.5 py-1 text-[11.5px] text-muted">
@@ -41,11 +46,24 @@ export function TagPicker({ tags, chosen, highlight, onToggle }: { tags: string[
           );
         })}
       </ul>
+      {asking && <SeverityPrompt chosen={judging!.judgement.severity[String(judging!.cursor)]} />}
     </div>
   );
 }
 
+/** `c`: the corrected step as text; on a trajectory turn that calls tools, the corrected call(s) instead. */
 export function CorrectionBox({ initial, onDone }: { initial: string; onDone(text: string): void }) {
+  const judging = useTurnJudging();
+  const turn = judging?.turns[judging.cursor];
+  if (judging && turn && turn.calls.length) {
+    const held = judging.judgement.corrections[String(judging.cursor)];
+    const drafts = callDrafts(held && typeof held !== 'string' ? held.tool_calls : null, turn.calls);
+    return <CallEditor initial={drafts} onDone={judging.onCalls} />;
+  }
+  return <TextCorrectionBox initial={initial} onDone={onDone} />;
+}
+
+function TextCorrectionBox({ initial, onDone }: { initial: string; onDone(text: string): void }) {
   const [text, setText] = useState(initial);
   const box = useRef<HTMLTextAreaElement>(null);
   const done = useRef(false);

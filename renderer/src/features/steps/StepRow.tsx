@@ -9,6 +9,7 @@ import { ModelStepChip } from './ModelStepChip';
 import { RatingChip } from './RatingChip';
 import { SourceStepChip } from './SourceSteps';
 import { CorrectionBox, SplitView, TagPicker } from './StepEditors';
+import { TurnJudgement } from './TurnJudging';
 import type { Mode } from './StepList';
 import { TurnCard } from '../trajectories/TurnCard';
 import type { TurnView } from '../trajectories/turnModel';
@@ -63,7 +64,10 @@ export const StepRow = memo(function StepRow(p: StepRowProps) {
         </div>
         <div className="min-w-0 flex-1">
           {isCurrent && mode === 'split' && p.splitAt !== null ? <SplitView text={p.text} at={p.splitAt} /> : p.turn ? (
-            <TurnCard view={p.turn} open={p.open ?? false} index={i} onToggle={p.onToggleFold} />
+            <>
+              <TurnCard view={p.turn} open={p.open ?? false} index={i} onToggle={p.onToggleFold} />
+              <TurnJudgement index={i} />
+            </>
           ) : (
             <Markdown text={p.text} headings={false} />
           )}

@@ -2,7 +2,8 @@
 // Edits are made on the newest judgement (`latest`), so keys pressed faster than the screen draws still
 // build on each other.
 import { scrollByPage } from '../../components/keys';
-import { cycleFinishReason, cycleOutcome, cycleReferenceMatch, fromModel, isAfterError, rate, toggleFirstError, toggleTag, type Judgement } from './judgement';
+import { cycleFinishReason, cycleOutcome, cycleReferenceMatch, cycleToolVerdict, fromModel, isAfterError, rate, setSeverity, SEVERITIES, toggleAttribution, toggleFirstError, toggleTag, type Judgement } from './judgement';
+import { agentsOf, type TurnInfo } from './TurnJudging';
 import type { suggestedJudgement } from './modelSteps';
 import { initialPoint, movePoint, splitPoints } from './splitPoints';
 import type { StepActions } from './stepKeys';
@@ -23,9 +24,11 @@ export interface ActionContext {
   toggleSource: () => void;
   /** A trajectory's current turn unfolded or folded again (`x`); absent for a chain. */
   toggleFold?: (index: number) => void;
+  /** A trajectory's turns (tool calls, agents) while its steps are its turns; null for a chain. */
+  turns?: TurnInfo[] | null;
 }
 
-export function stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource, toggleFold }: ActionContext): StepActions {
+export function stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource, toggleFold, turns = null }: ActionContext): StepActions {
   const { cursorRef, setCursor, uiRef, setUi } = place;
   const item = s.loaded?.item ?? null;
   const edit = s.apply;
@@ -57,7 +60,32 @@ export function stepActions({ s, place, steps, visible, suggestion, noSuggestion
     outcome: () => {
       const now = latest();
       // Cycled on screen; saved once the key rests (one revision for the decision).
-      if (now) s.apply(cycleOutcome(now), visible, false, true);
+      if (now) s.apply(cycleOutcome(now, turns !== null), visible, false, true);
+    },
+    verdict: (call) => {
+      const now = latest();
+      if (!turns || !now) return false;
+      const index = cursorRef.current;
+      const calls = turns[index]?.calls ?? [];
+      const target = calls[call];
+      if (!target) {
+        info(calls.length ? `Turn ${index + 1} makes ${calls.length === 1 ? '1 tool call' : `${calls.length} tool calls`}: there is no call ${call + 1}` : `Turn ${index + 1} makes no tool call: nothing for ${call + 1} to judge`);
+        return true;
+      }
+      edit(cycleToolVerdict(now, index, target.key, calls.length > 1 ? `call ${call + 1} (${target.name})` : target.name), visible);
+      return true;
+    },
+    attribution: () => {
+      const now = latest();
+      if (!turns || !now) return false;
+      const agents = agentsOf(turns);
+      if (agents.length < 2) {
+        info(agents.length ? `Only ${agents[0]} acts in this trajectory: its first error (f) says when it failed` : 'This trajectory names no agents: its first error (f) says when it failed');
+        return true;
+      }
+      const index = cursorRef.current;
+      edit(toggleAttribution(now, index, turns[index]?.agent ?? null), visible);
+      return true;
     },
     finish: () => {
       const now = latest();
@@ -130,10 +158,22 @@ export function stepActions({ s, place, steps, visible, suggestion, noSuggestion
         const tag = s.loaded?.view.tags[index ?? uiRef.current.tagHighlight];
         const now = latest();
         if (!tag || !now) return;
-        edit(toggleTag(now, cursorRef.current, tag), visible);
-        if (index !== undefined) setUi({ tagHighlight: index });
+        const e = toggleTag(now, cursorRef.current, tag);
+        edit(e, visible);
+        // On a trajectory turn, a tag just applied is followed by how bad it is (1 / 2 / 3).
+        const on = 'judgement' in e && (e.judgement.tags[String(cursorRef.current)] ?? []).includes(tag);
+        setUi({ ...(index !== undefined ? { tagHighlight: index } : {}), askSeverity: turns !== null && on });
       },
-      close: () => setUi({ mode: 'keys' }),
+      close: () => setUi({ mode: 'keys', askSeverity: false }),
+      get asking() {
+        return uiRef.current.askSeverity;
+      },
+      severity: (level) => {
+        const now = latest();
+        if (now) edit(setSeverity(now, cursorRef.current, SEVERITIES[level]), visible);
+        setUi({ mode: 'keys', askSeverity: false });
+      },
+      skipSeverity: () => setUi({ askSeverity: false }),
     },
     split: {
       move: (unit, direction) => {

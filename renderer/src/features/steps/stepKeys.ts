@@ -13,6 +13,10 @@ export interface StepActions {
   openTags(): void;
   openCorrection(): void;
   outcome(): void;
+  /** A trajectory turn's tool call n (0-based): cycles its verdict (false: not a trajectory). */
+  verdict(call: number): boolean;
+  /** A multi-agent trajectory: the current turn (and its agent) decided the failure (false: not a trajectory). */
+  attribution(): boolean;
   finish(): void;
   reference(): boolean;
   /** Shows or hides the file's own step ratings. */
@@ -28,11 +32,44 @@ export interface StepActions {
   switchResponse(delta: number): boolean;
   back(): boolean;
   page(direction: 1 | -1): void;
-  tags: { move(delta: number): void; toggle(index?: number): void; close(): void };
+  tags: {
+    move(delta: number): void;
+    toggle(index?: number): void;
+    close(): void;
+    /** After a tag on a trajectory turn: asking its severity (1 minor, 2 major, 3 critical). */
+    asking: boolean;
+    severity(level: 0 | 1 | 2): void;
+    skipSeverity(): void;
+  };
   split: { move(unit: 'word' | 'sentence' | 'end', direction: 1 | -1): void; apply(): void; cancel(): void };
 }
 
+/** The severity of the tag just applied: 1 / 2 / 3; Enter goes back to the tags; Esc closes. */
+function severityKey(event: KeyboardEvent, a: StepActions): boolean {
+  const digit = digitOf(event);
+  if (digit !== null && digit >= 1 && digit <= 3 && !event.shiftKey) {
+    a.tags.severity((digit - 1) as 0 | 1 | 2);
+    return true;
+  }
+  switch (event.key) {
+    case 'Enter':
+      a.tags.skipSeverity();
+      return true;
+    case 'Escape':
+    case 't':
+      a.tags.close();
+      return true;
+    case 'c':
+      a.tags.close();
+      a.openCorrection();
+      return true;
+    default:
+      return event.key !== '?';
+  }
+}
+
 function pickerKey(event: KeyboardEvent, a: StepActions): boolean {
+  if (a.tags.asking) return severityKey(event, a);
   const digit = digitOf(event);
   if (digit !== null && digit >= 1 && !event.shiftKey) {
     a.tags.toggle(digit - 1);
@@ -127,6 +164,9 @@ export function handleStepKey(event: KeyboardEvent, a: StepActions): boolean {
     a.page(page);
     return true;
   }
+  // A trajectory turn's tool calls: 1–9 cycle the verdict of call 1–9 (0 stays the neutral rating).
+  const digit = digitOf(event);
+  if (digit !== null && digit >= 1 && !event.shiftKey && a.verdict(digit - 1)) return true;
   switch (event.key) {
     case 'j':
     case 'ArrowDown':
@@ -164,6 +204,8 @@ export function handleStepKey(event: KeyboardEvent, a: StepActions): boolean {
     case 'o':
       a.outcome();
       return true;
+    case 'w':
+      return a.attribution();
     case 'e':
       a.finish();
       return true;

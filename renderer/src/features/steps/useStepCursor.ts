@@ -10,6 +10,8 @@ export interface Ui {
   mode: Mode;
   tagHighlight: number;
   splitAt: number | null;
+  /** The tag picker on a trajectory turn asks the severity of the tag just applied. */
+  askSeverity: boolean;
 }
 
 export function useStepCursor(at: string, stepCount: number) {
@@ -22,8 +24,8 @@ export function useStepCursor(at: string, stepCount: number) {
     cursorRef.current = clamped;
     setCursorState({ key: at, index: clamped });
   };
-  const [uiState, setUiState] = useState<Ui>({ key: '', mode: 'keys', tagHighlight: 0, splitAt: null });
-  const ui: Ui = uiState.key === at ? uiState : { key: at, mode: 'keys', tagHighlight: 0, splitAt: null };
+  const [uiState, setUiState] = useState<Ui>({ key: '', mode: 'keys', tagHighlight: 0, splitAt: null, askSeverity: false });
+  const ui: Ui = uiState.key === at ? uiState : { key: at, mode: 'keys', tagHighlight: 0, splitAt: null, askSeverity: false };
   // Read through a ref, so a second key before the next render sees what the first one did.
   const uiRef = useRef(ui);
   uiRef.current = ui;
