@@ -50,7 +50,9 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
       labels: pairwise.labels + ranking.labels + verdict.labels + steps.labels + rubric.labels,
       items: pairwise.items,
       annotators,
-      fields: [...pairwise.fields, ...ranking.fields, ...verdict.fields, ...steps.fields, ...rubric.fields].filter((f) => f.task === 'pairwise' || f.percent.n > 0 || f.alpha.n > 0),
+      fields: [...pairwise.fields, ...ranking.fields, ...verdict.fields, ...steps.fields, ...rubric.fields]
+        // Trajectory fields (with `about`) show once anyone judged a trajectory, a figure without data saying why.
+        .filter((f) => f.task === 'pairwise' || f.about !== undefined || f.percent.n > 0 || f.alpha.n > 0),
       people: pairwise.people,
       models: pairwise.models,
       consensus: pairwise.consensus,

@@ -17,7 +17,8 @@ import { EarlierAdjudication, LabelsTable, ModelsTable } from './LabelsPanel';
 import { ReasonChip } from './QueueView';
 import { ResolveBar } from './ResolveBar';
 import { saveSelected, useQueue, type QueueFilters } from './useReview';
-import { TASK_TITLES, votesWords } from './words';
+import { isTrajectory } from '../../../../shared/trajectory';
+import { letter, TASK_TITLES, trajectoryWords, votesWords } from './words';
 
 interface Props {
   project: string;
@@ -61,7 +62,7 @@ export function AdjudicationScreen({ project, itemId, filters, onBack, flash, on
         if (!live) return;
         if (!item) throw new Error(`Item ${itemId} is not in project ${project}.`);
         setLoaded({ view, item, steps });
-        setDraft(initialDraft(task, view.adjudication));
+        setDraft(initialDraft(task, view.adjudication, item.responses.filter((r) => isTrajectory(r.content)).map((r) => letter(r.index))));
       })
       .catch((e) => live && setLoadError(errorMessage(e)));
     return () => {
@@ -171,6 +172,11 @@ export function AdjudicationScreen({ project, itemId, filters, onBack, flash, on
                 <ReasonChip key={r} reason={r} />
               ))}
             </span>
+            {row.trajectory && (
+              <span className="text-[12px] text-muted" data-testid="adjudication-trajectory">
+                {trajectoryWords(row.trajectory)}
+              </span>
+            )}
             <span className="text-[12px] text-muted tabular-nums">{votesWords(row.votes, row.task)}</span>
           </>
         )}
@@ -210,10 +216,10 @@ export function AdjudicationScreen({ project, itemId, filters, onBack, flash, on
               </div>
             )}
             <div className="mx-auto grid max-w-[1800px] items-start gap-3 p-4 xl:grid-cols-[minmax(0,1fr)_minmax(320px,420px)]">
-              <LabelsTable view={loaded.view} />
+              <LabelsTable view={loaded.view} trajectories={draft?.task === 'steps' ? draft.trajectories : []} />
               <div className="flex min-w-0 flex-col gap-3">
                 <ModelsTable view={loaded.view} />
-                <EarlierAdjudication view={loaded.view} />
+                <EarlierAdjudication view={loaded.view} trajectories={draft?.task === 'steps' ? draft.trajectories : []} />
               </div>
             </div>
             <div className="mx-auto max-w-[1800px] px-4">

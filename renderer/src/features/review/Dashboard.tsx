@@ -12,6 +12,11 @@ const FIELD_NAMES: Record<string, string> = {
   verdict: 'Verdict',
   first_error: 'First error',
   step_ratings: 'Step ratings',
+  first_error_turn: 'First error turn',
+  turn_ratings: 'Turn ratings',
+  error_category: 'Error category',
+  turn_tags: 'Turn tags',
+  outcome: 'Task outcome',
 };
 
 function fieldName(f: FieldAgreement): string {
@@ -110,6 +115,41 @@ function FieldTable({ fields }: { fields: FieldAgreement[] }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Agent trajectories: each per-turn field on a line of its own, with its n and the sentence saying what it measures. */
+function TrajectoryFields({ fields }: { fields: FieldAgreement[] }) {
+  if (!fields.length) return null;
+  return (
+    <ChartCard
+      testId="trajectory-fields"
+      title="Agent trajectories: agreement per turn"
+      n={nRange(fields.map((f) => f.percent.n), 'per field (trajectories, or turns for turn fields)')}
+      sentence="Where people judged the same agent trajectories: how often they agree (percent) and Krippendorff’s α (1 is perfect, 0 is chance), at each field’s level."
+    >
+      <ul className="flex flex-col divide-y divide-line text-[12.5px]">
+        {fields.map((f) => (
+          <li key={f.field} className="py-1.5" data-testid="trajectory-field" data-field={f.field}>
+            <div className="flex flex-wrap items-baseline gap-x-3 tabular-nums">
+              <span className="min-w-[9rem] font-medium">{fieldName(f)}</span>
+              <span data-testid="trajectory-field-percent">{cell(f.percent, pct)}</span>
+              {f.withinOne && <span title="Agreement within one turn">±1 turn {cell(f.withinOne, pct)}</span>}
+              <span title={`Krippendorff’s α at the ${f.level} level`}>
+                α {f.level} {cell(f.alpha)}
+              </span>
+              {f.alsoAlpha && (
+                <span className="text-muted">
+                  α {f.alsoAlpha.level} {cell(f.alsoAlpha)}
+                </span>
+              )}
+            </div>
+            {f.about && <p className="mt-0.5 text-[12px] text-muted">{f.about}</p>}
+            {f.percent.value === null && f.percent.reason && <p className="text-[12px] text-faint">No figure: {f.percent.reason} (n = {f.percent.n}).</p>}
+          </li>
+        ))}
+      </ul>
+    </ChartCard>
   );
 }
 
@@ -308,7 +348,8 @@ export function Dashboard({ report, computing }: { report: ReviewReport | null; 
         {/* Two columns that fill independently: a short chart leaves no hole beside a tall one. */}
         <div className="grid items-start gap-4 xl:grid-cols-2">
           <div className="flex min-w-0 flex-col gap-4">
-            <FieldsChart fields={report.fields} />
+            <FieldsChart fields={report.fields.filter((f) => !f.about)} />
+            <TrajectoryFields fields={report.fields.filter((f) => f.about)} />
             <OverTime weeks={report.overTime} />
             <Anchoring models={report.models} />
           </div>

@@ -2,7 +2,7 @@
 // rationale, time, whether the model's pre-label was in view), the models' rewards and P(A better), and
 // the lead's earlier adjudication when there is one.
 import type { AdjudicationLabel, AdjudicationView, ReviewTask } from '../../../../shared/api';
-import { choiceWords, durationWords, letter, rankingWords, whenWords } from './words';
+import { choiceWords, durationWords, letter, rankingWords, stepWord, whenWords } from './words';
 
 const STRENGTH_WORD: Record<number, string> = { 1: 'slightly', 2: 'clearly', 3: 'much' };
 
@@ -21,27 +21,38 @@ function StrengthMeter({ strength }: { strength: number | null }) {
   );
 }
 
-/** A label's judgement in words, by task. */
-export function judgementWords(task: ReviewTask, label: { choice: string | null; strength: number | null; ranking: number[][] | null; firstError?: Record<string, number | null> | null }): string {
+/**
+ * A label's judgement in words, by task: for steps, per response its first error ("turn 7" on a
+ * trajectory, whose `trajectories` letters say) and its outcome.
+ */
+export function judgementWords(
+  task: ReviewTask,
+  label: { choice: string | null; strength: number | null; ranking: number[][] | null; firstError?: Record<string, number | null> | null; outcome?: Record<string, string> | null },
+  trajectories: string[] = [],
+): string {
   if (task === 'ranking') return rankingWords(label.ranking);
   if (task === 'steps') {
-    const entries = Object.entries(label.firstError ?? {}).filter(([, v]) => v !== null && v !== undefined);
-    if (!entries.length) return 'steps rated, no first error marked';
-    return entries
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([key, v]) => `${key}: ${v! < 0 ? 'no error' : `first error at step ${v! + 1}`}`)
-      .join(' · ');
+    const keys = [...new Set([...Object.keys(label.firstError ?? {}), ...Object.keys(label.outcome ?? {})])].sort();
+    const parts = keys
+      .map((key) => {
+        const v = label.firstError?.[key];
+        const words = [v === null || v === undefined ? null : v < 0 ? 'no error' : `first error at ${stepWord(trajectories.includes(key))} ${v + 1}`, label.outcome?.[key] ?? null].filter(Boolean);
+        return words.length ? `${key}: ${words.join(', ')}` : null;
+      })
+      .filter(Boolean);
+    return parts.join(' · ') || 'steps rated, no first error marked';
   }
   return choiceWords(label.choice, label.strength);
 }
 
 const CHOICE_TONE: Record<string, string> = { A: 'text-fg', B: 'text-fg', tie: 'text-tie', both_bad: 'text-bad', good: 'text-ok', bad: 'text-bad' };
 
-function StepRatings({ steps }: { steps: NonNullable<AdjudicationLabel['steps']> }) {
+function StepRatings({ steps, trajectories }: { steps: NonNullable<AdjudicationLabel['steps']>; trajectories: string[] }) {
+  const turns = Object.keys(steps).some((key) => trajectories.includes(key));
   const mark = (v: number | null) => (v === null ? '·' : v > 0 ? '+' : v < 0 ? '−' : '0');
   return (
-    <span className="text-[12px] text-muted" title="Step ratings, step 1 first: + good, 0 neutral, − bad, · not rated">
-      <span className="text-faint">step ratings </span>
+    <span className="text-[12px] text-muted" title={`${turns ? 'Turn' : 'Step'} ratings, ${turns ? 'turn' : 'step'} 1 first: + good, 0 neutral, − bad, · not rated`}>
+      <span className="text-faint">{turns ? 'turn' : 'step'} ratings </span>
       <span className="font-mono">
         {Object.entries(steps)
           .sort(([a], [b]) => a.localeCompare(b))
@@ -62,7 +73,7 @@ function Ratings({ ratings }: { ratings: NonNullable<AdjudicationLabel['ratings'
   );
 }
 
-export function LabelsTable({ view }: { view: AdjudicationView }) {
+export function LabelsTable({ view, trajectories = [] }: { view: AdjudicationView; trajectories?: string[] }) {
   const pairwise = view.task === 'pairwise';
   return (
     <section className="min-w-0 overflow-hidden rounded-md border border-line bg-surface" data-testid="adjudication-labels">
@@ -88,7 +99,7 @@ export function LabelsTable({ view }: { view: AdjudicationView }) {
             {view.labels.map((label) => (
               <tr key={label.annotator} className="border-t border-line align-top" data-testid="adjudication-label" data-annotator={label.annotator} data-choice={label.choice ?? ''}>
                 <td className="px-3 py-1.5 font-medium whitespace-nowrap">{label.annotator}</td>
-                <td className={`px-2 py-1.5 font-medium whitespace-nowrap ${CHOICE_TONE[label.choice ?? ''] ?? ''}`}>{judgementWords(view.task, label)}</td>
+                <td className={`px-2 py-1.5 font-medium whitespace-nowrap ${CHOICE_TONE[label.choice ?? ''] ?? ''}`}>{judgementWords(view.task, label, trajectories)}</td>
                 {pairwise && (
                   <td className="px-2 py-1.5 whitespace-nowrap">
                     <StrengthMeter strength={label.strength} />
@@ -98,7 +109,7 @@ export function LabelsTable({ view }: { view: AdjudicationView }) {
                   {label.rationale ? <span className="whitespace-pre-wrap">{label.rationale}</span> : <span className="text-faint">—</span>}
                   {label.steps && view.task === 'steps' && (
                     <div>
-                      <StepRatings steps={label.steps} />
+                      <StepRatings steps={label.steps} trajectories={trajectories} />
                     </div>
                   )}
                   {label.ratings && Object.keys(label.ratings).length > 0 && (
@@ -164,16 +175,17 @@ export function ModelsTable({ view }: { view: AdjudicationView }) {
   );
 }
 
-export function EarlierAdjudication({ view }: { view: AdjudicationView }) {
+export function EarlierAdjudication({ view, trajectories = [] }: { view: AdjudicationView; trajectories?: string[] }) {
   const a = view.adjudication;
   if (!a) return null;
   const firstError = (a.body.first_error ?? null) as Record<string, number | null> | null;
+  const outcome = (a.body.outcome ?? null) as Record<string, string> | null;
   const verdict = view.task === 'verdict' ? a.choice : null;
   return (
     <section className="rounded-md border border-ok/40 bg-surface px-3 py-2 text-[13px]" data-testid="adjudication-earlier">
       <div className="flex flex-wrap items-baseline gap-x-2">
         <span className="font-medium text-ok">✓ Adjudicated</span>
-        <span className="font-medium">{verdict ?? judgementWords(view.task, { choice: a.choice, strength: a.strength, ranking: a.ranking, firstError })}</span>
+        <span className="font-medium">{verdict ?? judgementWords(view.task, { choice: a.choice, strength: a.strength, ranking: a.ranking, firstError, outcome }, trajectories)}</span>
         <span className="text-muted">
           by {a.by}, {whenWords(a.createdAt)}
         </span>

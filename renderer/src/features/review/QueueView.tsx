@@ -7,7 +7,7 @@ import { Kbd } from '../../components/Kbd';
 import { useShell } from '../../context';
 import { useScreenKeys } from '../steps/useScreenKeys';
 import { readSelected, saveSelected, useQueue, type QueueFilters } from './useReview';
-import { REASON_HELP, REASON_WORDS, TASK_TITLES, choiceWords, plural, votesWords } from './words';
+import { REASON_HELP, REASON_WORDS, TASK_TITLES, choiceWords, disputedWords, plural, trajectoryWords, votesWords } from './words';
 
 const COLUMNS = 'grid-cols-[2.5rem_minmax(6rem,0.8fr)_8.5rem_minmax(19.5rem,1.4fr)_minmax(8rem,1fr)_5.5rem_minmax(6rem,0.8fr)_6.5rem]';
 /** The most a dispute can weigh: people split evenly (1), the model against them (½), the model unsure (¼). */
@@ -209,6 +209,11 @@ export function QueueView({ project, filters, setFilters, version, report }: { p
                   {row.reasons.map((r) => (
                     <ReasonChip key={r} reason={r} />
                   ))}
+                  {row.trajectory && (
+                    <span className="truncate text-[12px] text-muted" title={`An agent trajectory: people ${disputedWords(row.trajectory)}`} data-testid="queue-trajectory">
+                      {trajectoryWords(row.trajectory)} · {row.trajectory.disputed.map((d) => (d === 'first_error' ? 'first error' : 'outcome')).join(', ')}
+                    </span>
+                  )}
                 </span>
                 <span className="truncate tabular-nums" title={`${plural(row.labels, 'label')}: ${votesWords(row.votes, row.task)}`} data-testid="queue-votes">
                   {votesWords(row.votes, row.task)}

@@ -3,7 +3,7 @@
 import type { RefObject } from 'react';
 import type { Choice } from '../../../../shared/domain';
 import { Kbd } from '../../components/Kbd';
-import { complete, draftWords, place, takeBack, type Draft, type Strength } from './drafts';
+import { complete, draftWords, OUTCOME_KEYS, place, setOutcome, takeBack, type Draft, type Strength } from './drafts';
 import { letter } from './words';
 
 interface Props {
@@ -110,11 +110,14 @@ function RankingChoices({ draft, setDraft, responses }: { draft: Extract<Draft, 
   );
 }
 
-function StepsChoices({ draft }: { draft: Extract<Draft, { task: 'steps' }> }) {
+function StepsChoices({ draft, setDraft }: { draft: Extract<Draft, { task: 'steps' }>; setDraft(d: Draft): void }) {
+  const key = letter(draft.response);
+  const trajectory = draft.trajectories.includes(key);
+  const outcomes = OUTCOME_KEYS[trajectory ? 'trajectory' : 'chain'];
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-[12px] text-muted">
       <span>
-        response <span className="font-semibold text-fg">{letter(draft.response)}</span>, step <span className="font-semibold text-fg tabular-nums">{draft.step + 1}</span>
+        response <span className="font-semibold text-fg">{key}</span>, {trajectory ? 'turn' : 'step'} <span className="font-semibold text-fg tabular-nums">{draft.step + 1}</span>
       </span>
       <span className="flex items-center gap-1">
         <Kbd>j</Kbd>
@@ -130,6 +133,14 @@ function StepsChoices({ draft }: { draft: Extract<Draft, { task: 'steps' }> }) {
       <span className="flex items-center gap-1">
         <Kbd>o</Kbd> no error
       </span>
+      <div className="flex items-center gap-1.5 border-l border-line pl-3" role="group" aria-label={`Outcome of response ${key}`}>
+        <span>{trajectory ? 'task outcome' : 'final answer'}</span>
+        {outcomes.map((o, i) => (
+          <button key={o} className={option(draft.outcome[key] === o)} aria-pressed={draft.outcome[key] === o} onClick={() => setDraft({ ...draft, outcome: setOutcome(draft.outcome, key, o) })} data-testid={`resolve-outcome-${o}`}>
+            <Kbd>{i + 1}</Kbd> {o}
+          </button>
+        ))}
+      </div>
     </div>
   );
 }
@@ -147,7 +158,7 @@ export function ResolveBar({ draft, setDraft, responses, note, setNote, noteRef,
         ) : draft.task === 'ranking' ? (
           <RankingChoices draft={draft} setDraft={setDraft} responses={responses} />
         ) : (
-          <StepsChoices draft={draft} />
+          <StepsChoices draft={draft} setDraft={setDraft} />
         )}
         <span className="border-l border-line pl-3 text-[13px]" data-testid="resolve-draft">
           <span className="text-faint">Gold label: </span>

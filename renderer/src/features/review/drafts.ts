@@ -2,22 +2,30 @@
 // keeps the draft in state and sends `resolution(draft)` to api.adjudicate.
 import type { AdjudicationView, ReviewTask } from '../../../../shared/api';
 import type { Choice } from '../../../../shared/domain';
+import type { ALL_OUTCOMES } from '../../../../shared/stepJudgement';
 import { digitOf } from '../../components/keys';
 import { choiceWords, letter, rankingWords } from './words';
 
 export type Strength = 1 | 2 | 3;
+type Outcome = (typeof ALL_OUTCOMES)[number];
 
 export type Draft =
   | { task: 'pairwise'; choice: Choice | null; strength: Strength | null; slight: boolean }
   | { task: 'verdict'; verdict: 'good' | 'bad' | null }
   | { task: 'ranking'; ranking: number[][]; tieNext: boolean }
-  /** Steps: per response letter the first wrong step (−1: none); the cursor is the response and step in view. */
-  | { task: 'steps'; firstError: Record<string, number>; response: number; step: number };
+  /**
+   * Steps: per response letter the first wrong step (−1: none) and the outcome; the cursor is the response
+   * and step in view; `trajectories` are the letters of the responses that are agent trajectories.
+   */
+  | { task: 'steps'; firstError: Record<string, number>; outcome: Record<string, string>; response: number; step: number; trajectories: string[] };
 
 const CHOICES: Choice[] = ['A', 'B', 'tie', 'both_bad'];
 
+/** The outcomes a lead picks with 1 / 2 / 3: a trajectory's task, or a chain's final answer. */
+export const OUTCOME_KEYS = { trajectory: ['success', 'partial', 'failure'], chain: ['correct', 'incorrect', 'unsure'] } as const;
+
 /** A fresh draft, or the earlier adjudication's resolution when there is one (to confirm or change). */
-export function initialDraft(task: ReviewTask, earlier: AdjudicationView['adjudication']): Draft {
+export function initialDraft(task: ReviewTask, earlier: AdjudicationView['adjudication'], trajectories: string[] = []): Draft {
   if (task === 'pairwise') {
     const choice = CHOICES.includes(earlier?.choice as Choice) ? (earlier!.choice as Choice) : null;
     const strength = earlier?.strength === 1 || earlier?.strength === 2 || earlier?.strength === 3 ? earlier.strength : null;
@@ -29,7 +37,11 @@ export function initialDraft(task: ReviewTask, earlier: AdjudicationView['adjudi
   const saved = earlier?.body.first_error;
   if (saved && typeof saved === 'object')
     for (const [key, value] of Object.entries(saved as Record<string, unknown>)) if (typeof value === 'number') firstError[key] = value;
-  return { task, firstError, response: 0, step: 0 };
+  const outcome: Record<string, string> = {};
+  const savedOutcome = earlier?.body.outcome;
+  if (savedOutcome && typeof savedOutcome === 'object')
+    for (const [key, value] of Object.entries(savedOutcome as Record<string, unknown>)) if (typeof value === 'string') outcome[key] = value;
+  return { task, firstError, outcome, response: 0, step: 0, trajectories };
 }
 
 /** Whether the draft can be recorded. */
@@ -37,7 +49,7 @@ export function complete(draft: Draft, responses: number): boolean {
   if (draft.task === 'pairwise') return draft.choice !== null;
   if (draft.task === 'verdict') return draft.verdict !== null;
   if (draft.task === 'ranking') return effectiveRanking(draft, responses).flat().length === responses;
-  return Object.keys(draft.firstError).length > 0;
+  return Object.keys(draft.firstError).length > 0 || Object.keys(draft.outcome).length > 0;
 }
 
 /** The draft in words: "B better, much", "good", "B > A = C", "A: step 3 · B: no error". */
@@ -45,10 +57,14 @@ export function draftWords(draft: Draft, responses: number): string {
   if (draft.task === 'pairwise') return draft.choice ? choiceWords(draft.choice, draft.strength) : 'nothing chosen';
   if (draft.task === 'verdict') return draft.verdict ?? 'nothing chosen';
   if (draft.task === 'ranking') return draft.ranking.length ? rankingWords(effectiveRanking(draft, responses)) : 'nothing placed';
-  const parts = Object.entries(draft.firstError)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, v]) => `${key}: ${v < 0 ? 'no error' : `step ${v + 1}`}`);
-  return parts.join(' · ') || 'no first error marked';
+  const letters = [...new Set([...Object.keys(draft.firstError), ...Object.keys(draft.outcome)])].sort();
+  const parts = letters.map((key) => {
+    const v = draft.firstError[key];
+    const step = draft.trajectories.includes(key) ? 'turn' : 'step';
+    const words = [v === undefined ? null : v < 0 ? 'no error' : `${step} ${v + 1}`, draft.outcome[key] ?? null].filter(Boolean);
+    return `${key}: ${words.join(', ')}`;
+  });
+  return parts.join(' · ') || 'no first error or outcome marked';
 }
 
 /** What api.adjudicate needs besides project, annotator, item, task and note. */
@@ -56,7 +72,10 @@ export function resolution(draft: Draft, responses: number) {
   if (draft.task === 'pairwise') return { choice: draft.choice ?? undefined, strength: draft.choice === 'A' || draft.choice === 'B' ? draft.strength : null };
   if (draft.task === 'verdict') return { verdict: draft.verdict ?? undefined };
   if (draft.task === 'ranking') return { ranking: effectiveRanking(draft, responses) };
-  return { firstError: draft.firstError };
+  return {
+    ...(Object.keys(draft.firstError).length ? { firstError: draft.firstError } : {}),
+    ...(Object.keys(draft.outcome).length ? { outcome: draft.outcome as Record<string, Outcome> } : {}),
+  };
 }
 
 /** Places response `index` next in a ranking (tied with the one before when `=` was pressed). */
@@ -144,7 +163,20 @@ export function draftKey(draft: Draft, event: KeyboardEvent, responses: number, 
       else firstError[key] = -1;
       return { ...draft, firstError };
     }
-    default:
-      return null;
+    default: {
+      // 1 / 2 / 3: the outcome of the response in view (the same again clears it).
+      const choices = OUTCOME_KEYS[draft.trajectories.includes(key) ? 'trajectory' : 'chain'];
+      const picked = digit !== null && digit >= 1 && digit <= 3 && !event.shiftKey ? choices[digit - 1]! : null;
+      if (picked === null) return null;
+      return { ...draft, outcome: setOutcome(draft.outcome, key, picked) };
+    }
   }
+}
+
+/** Sets a response's outcome in the draft; the same one again clears it. */
+export function setOutcome(outcome: Record<string, string>, key: string, value: string): Record<string, string> {
+  const next = { ...outcome };
+  if (next[key] === value) delete next[key];
+  else next[key] = value;
+  return next;
 }

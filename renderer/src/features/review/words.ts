@@ -1,6 +1,7 @@
 // How the review screens say things: choices in source-order terms (A is the file's first response, never
 // a screen side), figures with the number they rest on, and the reason a figure has no value.
-import type { Figure, QueueReason, ReviewTask } from '../../../../shared/api';
+import type { Figure, QueueReason, QueueRow, ReviewTask } from '../../../../shared/api';
+import { plural } from '../../../../shared/plural';
 
 export const TASK_TITLES: Record<ReviewTask, string> = { pairwise: 'Pairwise', ranking: 'Ranking', verdict: 'Verdict', steps: 'Steps' };
 
@@ -38,7 +39,13 @@ export function rankingWords(ranking: number[][] | null): string {
 
 /** The votes of a queue row, most first: "A ×1 · B ×1". */
 export function votesWords(votes: Record<string, number>, task: ReviewTask): string {
-  const entries = Object.entries(votes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  // Steps: by response, its first error votes before its outcome votes, then most first ("turn 9" before "turn 10").
+  const kind = (key: string) => (/: (turn \d+|step \d+|no error)$/.test(key) ? 0 : 1);
+  const entries = Object.entries(votes).sort((a, b) =>
+    task === 'steps'
+      ? a[0].slice(0, 1).localeCompare(b[0].slice(0, 1)) || kind(a[0]) - kind(b[0]) || b[1] - a[1] || a[0].localeCompare(b[0], undefined, { numeric: true })
+      : b[1] - a[1] || a[0].localeCompare(b[0]),
+  );
   const name = (key: string) => (key === 'both_bad' ? 'both bad' : task === 'ranking' ? `best ${key}` : key);
   return entries.map(([key, n]) => `${name(key)} ×${n}`).join(' · ') || '—';
 }
@@ -71,4 +78,18 @@ export function whenWords(iso: string): string {
   return d.toLocaleString(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 }
 
-export { plural } from '../../../../shared/plural';
+export { plural };
+
+/** A queue row's trajectory in words: "trajectory, 12 turns". */
+export function trajectoryWords(t: NonNullable<QueueRow['trajectory']>): string {
+  return t.turns === null ? 'trajectory' : `trajectory, ${plural(t.turns, 'turn')}`;
+}
+
+/** What people split on: "split on the first error turn and the outcome". */
+export function disputedWords(t: NonNullable<QueueRow['trajectory']>): string {
+  const words = t.disputed.map((d) => (d === 'first_error' ? 'the first error turn' : 'the outcome'));
+  return words.length ? `split on ${words.join(' and ')}` : '';
+}
+
+/** A step's name in a response: a trajectory's steps are its turns. */
+export const stepWord = (trajectory: boolean) => (trajectory ? 'turn' : 'step');
