@@ -145,7 +145,7 @@ describe('trajectory formats: detect, import, export back exactly', () => {
     expect(turns.map((t) => [t.calls[0]!.id, t.calls[0]!.name, t.calls[0]!.parsed])).toEqual(steps.map((s) => [s.call.id, s.call.function.name, JSON.parse(s.call.function.arguments)]));
     expect(turns.map((t) => t.results.length)).toEqual([1, 1, 1]);
     // exit_cost: the agent stopped without submitting.
-    expect(items[0]!.outcome).toEqual({ A: 'incorrect' });
+    expect(items[0]!.outcome).toEqual({ A: 'failure' });
     expect(await exportAs('swe-agent')).toEqual([record]);
   });
 
@@ -155,7 +155,7 @@ describe('trajectory formats: detect, import, export back exactly', () => {
     const items = stored();
     expect(items).toHaveLength(1);
     expect(items[0]!.externalId).toBe('dates__dates-17');
-    expect(items[0]!.outcome).toEqual({ A: 'incorrect', B: 'correct' });
+    expect(items[0]!.outcome).toEqual({ A: 'failure', B: 'success' });
     const turns = trajectoryTurns(items[0]!.responses[0]!.content);
     expect(turns.map((t) => t.calls[0]?.name)).toEqual(['execute_bash', 'execute_bash', 'finish']);
     expect(turns[1]!.error).toBe(true);
@@ -178,7 +178,7 @@ describe('trajectory formats: detect, import, export back exactly', () => {
       ['0', 2],
       ['1', 1],
     ]);
-    expect(items[0]!.outcome).toEqual({ A: 'correct', B: 'incorrect' });
+    expect(items[0]!.outcome).toEqual({ A: 'success', B: 'failure' });
     // The trials' first user messages differ: only the wiki is the task; each trial's user turn is context.
     expect((items[0]!.prompt as { role: string }[]).map((m) => m.role)).toEqual(['system']);
     expect(trajectoryTurns(items[0]!.responses[0]!.content)[0]!.context).toEqual([0]);
@@ -193,7 +193,7 @@ describe('trajectory formats: detect, import, export back exactly', () => {
     const summary = await importFixture('arbiter-trajectory.jsonl');
     expect(summary.format).toBe('arbiter-trajectory');
     const items = stored();
-    expect(items[0]!.outcome).toEqual({ A: 'incorrect', B: 'correct' });
+    expect(items[0]!.outcome).toEqual({ A: 'failure', B: 'success' });
     const turns = trajectoryTurns(items[0]!.responses[0]!.content);
     expect(turns.map((t) => t.id)).toEqual(['plan-1', 'search-1', 'search-2', 'answer']);
     expect(turns.map((t) => t.agent)).toEqual(['planner', 'searcher', 'searcher', 'planner']);

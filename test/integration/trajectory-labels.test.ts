@@ -156,6 +156,20 @@ describe('a trajectory judged per turn', () => {
     expect(at(9)).toMatch(/outcome\.A.*expected an outcome/);
   });
 
+  it('a τ-bench file’s rewards are the source’s task outcomes, and its labels go through export and import', async () => {
+    const dir = tempDir();
+    const fixture = join(import.meta.dirname, '..', 'fixtures', 'formats', 'trajectories', 'tau-bench.json');
+    const dbs = [join(dir, 'a.db'), join(dir, 'b.db')];
+    for (const db of dbs) expect((await cli(['import', fixture, '--project', 't', '--db', db])).code).toBe(0);
+    const out = join(dir, 'labels.jsonl');
+    expect((await cli(['export', '--project', 't', '--format', 'labels', '--out', out, '--db', dbs[0]!])).code).toBe(0);
+    const outcomes = readFileSync(out, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { outcome?: Record<string, string> }).outcome);
+    expect(outcomes.flatMap((o) => Object.values(o ?? {})).sort()).toEqual(['failure', 'failure', 'success']);
+    // Before, the rewards were stored as "correct" / "incorrect", which a trajectory's outcome is not: the labels file was refused.
+    const imported = await cli(['labels', 'import', out, '--project', 't', '--db', dbs[1]!]);
+    expect(imported.code, imported.stderr).toBe(0);
+  });
+
   it("shows the file's own outcome (the source annotator's) beside the annotator's", async () => {
     const { dir, dbPath, service, id } = await setup();
     const file = join(dir, 'source.jsonl');

@@ -1,7 +1,7 @@
 // Arbiter's own trajectory shape (`arbiter-trajectory`), for agent runs no other format carries. One task
 // a line, with one or more runs:
 //   {"id": "task-7", "task": "text" | [messages], "reference": "…", "metadata": {…},
-//    "trajectories": [{"id": "run-1", "model": "m", "outcome": "correct"|"incorrect"|"unsure",
+//    "trajectories": [{"id": "run-1", "model": "m", "outcome": "success"|"partial"|"failure",
 //      "messages": [{"role": "assistant", "content": "…", "tool_calls": [{"id", "type": "function",
 //        "function": {"name", "arguments"}}], "arbiter": {"id": "turn-1", "agent": "planner", "kind": "thought"}},
 //       {"role": "tool", "tool_call_id", "name", "content", "arbiter": {"kind": "error"}}, …]}]}
@@ -16,7 +16,7 @@ import { isPlainObject } from '../validate';
 import { checkMessages, describe, itemOfRuns, runFields, trajectoryMetadata, without, type Json, type Outcome } from './common';
 
 export const ARBITER_TRAJECTORY = 'arbiter-trajectory';
-const OUTCOMES = ['correct', 'incorrect', 'unsure'];
+const OUTCOMES = ['success', 'partial', 'failure'];
 
 export function parseArbiterTrajectory(record: Json): ParsedRecord {
   const { task, trajectories, reference, metadata } = record;

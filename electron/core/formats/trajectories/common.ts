@@ -11,7 +11,8 @@ import { RecordError, type ParsedRecord, type SourceJudgement } from '../types';
 import { isPlainObject, setOwn } from '../validate';
 
 export type Json = Record<string, unknown>;
-export type Outcome = 'correct' | 'incorrect' | 'unsure';
+/** A trajectory's task outcome (shared/stepJudgement.ts TRAJECTORY_OUTCOMES); a chain's are correct / incorrect / unsure. */
+export type Outcome = 'success' | 'partial' | 'failure';
 
 /** What item.metadata.trajectory holds. */
 export interface TrajectoryMetadata {

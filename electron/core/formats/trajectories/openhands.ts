@@ -103,7 +103,7 @@ export function messageEvent(message: ChatMessage): Json {
 function outcome(testResult: unknown): Outcome | null {
   if (!isPlainObject(testResult)) return null;
   const report = isPlainObject(testResult.report) ? testResult.report : testResult;
-  return typeof report.resolved === 'boolean' ? (report.resolved ? 'correct' : 'incorrect') : null;
+  return typeof report.resolved === 'boolean' ? (report.resolved ? 'success' : 'failure') : null;
 }
 
 function eventsOf(history: unknown, where: string): ChatMessage[] {

@@ -29,8 +29,8 @@ const STEP_FIELDS = ['thought', 'action', 'observation'] as const;
 
 function outcome(info: unknown): Outcome | null {
   if (!isPlainObject(info)) return null;
-  if (typeof info.resolved === 'boolean') return info.resolved ? 'correct' : 'incorrect';
-  if (typeof info.exit_status === 'string' && info.exit_status !== 'submitted' && info.exit_status.length) return 'incorrect';
+  if (typeof info.resolved === 'boolean') return info.resolved ? 'success' : 'failure';
+  if (typeof info.exit_status === 'string' && info.exit_status !== 'submitted' && info.exit_status.length) return 'failure';
   return null;
 }
 

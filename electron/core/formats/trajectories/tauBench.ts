@@ -8,8 +8,8 @@
 //
 // Import: the trials of one task (the same task_id, anywhere in the file: run.py writes trial after trial)
 // are one item; the messages every trial begins with (the wiki, and the first user message when the trials
-// share it) are the prompt. The reward is the source's outcome: 1 is success ("correct"), anything less a
-// failure ("incorrect"); the reward itself, info and trial stay with the run and are written back.
+// share it) are the prompt. The reward is the source's outcome: 1 is success, 0 (or less) failure, between them partial;
+// the reward itself, info and trial stay with the run and are written back.
 // info.task.instruction (what the simulated user was told to get done) is the item's reference.
 import type { ItemRecord } from '../../../../shared/domain';
 import { plainMessages } from '../../../../shared/trajectory';
@@ -35,7 +35,7 @@ export function parseTauBench(record: Json): ParsedRecord {
     model: null,
     reference: task && typeof task.instruction === 'string' ? task.instruction : null,
     run: without(record, ['traj']),
-    outcome: typeof reward === 'number' ? (reward >= SUCCESS_MIN ? 'correct' : 'incorrect') : null,
+    outcome: typeof reward === 'number' ? (reward >= SUCCESS_MIN ? 'success' : reward > 0 ? 'partial' : 'failure') : null,
     where: 'traj',
   });
 }
