@@ -4,6 +4,10 @@
 export const TRAJECTORY_FORMATS = ['openai-tools', 'swe-agent', 'openhands', 'tau-bench', 'arbiter-trajectory'] as const;
 export type TrajectoryFormat = (typeof TRAJECTORY_FORMATS)[number];
 
+/** What agent-reward trainers read, made from labeled trajectories (docs/formats.md, "Trajectory exports"): export only. */
+export const TURN_EXPORT_FORMATS = ['trl-stepwise-turns', 'trl-stepwise-turns-chat', 'trl-tools', 'corrections-sft', 'corrections-dpo', 'turn-labels'] as const;
+export type TurnExportFormat = (typeof TURN_EXPORT_FORMATS)[number];
+
 export const IMPORT_FORMATS = [
   'arbiter',
   'trl',
@@ -52,6 +56,7 @@ export const EXPORT_FORMATS = [
   'consensus',
   'scores',
   ...TRAJECTORY_FORMATS,
+  ...TURN_EXPORT_FORMATS,
 ] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -93,4 +98,10 @@ export const FORMAT_TITLES: Record<string, string> = {
   openhands: 'OpenHands events (evaluation output, or an event list)',
   'tau-bench': 'τ-bench results (task_id, reward, traj)',
   'arbiter-trajectory': 'Arbiter trajectories (task, runs, turns with ids)',
+  'trl-stepwise-turns': 'TRL stepwise over agent turns (PRM; prompt as text)',
+  'trl-stepwise-turns-chat': 'TRL stepwise over agent turns (PRM; prompt as messages)',
+  'trl-tools': 'TRL tool-calling preference (DPO: prompt / chosen / rejected with tool_calls, tools)',
+  'corrections-sft': 'Corrected agent turns as SFT (prompt + corrected turn)',
+  'corrections-dpo': 'Corrected agent turns as preference pairs (chosen = corrected, rejected = original)',
+  'turn-labels': 'Per-turn labels with the taxonomy (rating, tags, severity, tool verdicts, attribution, outcome)',
 };

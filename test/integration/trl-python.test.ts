@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main';
+import { ArbiterService } from '../../electron/core/service/index';
+import { openDb } from '../../electron/core/store/db';
 import { trlEnv } from '../../scripts/python-env.mjs';
 
 const ROOT = join(__dirname, '../..');
@@ -31,6 +33,7 @@ interface Check {
   tools?: string[];
   calls?: string[];
   true?: number;
+  completion_tokens?: number[];
 }
 
 let dir: string;
@@ -107,5 +110,45 @@ describe.skipIf(!env.python)('TRL trains on the exports (one step, tiny model fr
     expect(report[0]!.tokenized).toBe(trl.lines);
     // A file's chain rated at every step keeps every step with its label (FORMATS.md); one label per step reached TRL.
     expect(report[2]).toMatchObject({ steps: [4, 2], true: 4, train_steps: 1 });
+  }, 300_000);
+
+  it('trains on the trajectory exports: trl-tools and corrections-dpo (DPO), corrections-sft (SFT), trl-stepwise-turns and -chat (PRM)', async () => {
+    copyFileSync(join(FIXTURES, 'trajectories/openai-tools.jsonl'), join(dir, 'openai-tools.jsonl'));
+    await importFile(join(dir, 'openai-tools.jsonl'), 'agents');
+    // Labels through the service, on the same SQLite file the CLI wrote.
+    const dbPath = join(dir, 'arbiter.db');
+    const db = openDb(dbPath);
+    try {
+      const service = new ArbiterService(db, { dbPath, transport: 'http', version: 't', defaultAnnotator: 'ann' });
+      const [lights, weather] = db.prepare("SELECT i.id FROM item i JOIN project p ON p.id = i.project_id WHERE p.name = 'agents' ORDER BY i.seq").pluck().all() as number[];
+      const save = (input: object) => service.dispatch('saveSteps', { project: 'agents', annotator: 'ann', ...input } as never);
+      await service.dispatch('saveLabel', { project: 'agents', annotator: 'ann', itemId: lights!, choice: 'A', strength: 2, shownOrder: [0, 1] });
+      await save({ itemId: lights!, response: 0, steps: { version: 1, ratings: [1, 1], firstError: -1 } });
+      await save({ itemId: lights!, response: 1, steps: { version: 1, ratings: [-1, null], firstError: 0, tags: { '0': ['wrong arguments'] }, corrections: { '0': { tool_calls: [{ name: 'control_light', arguments: { room: 'living room', state: 'on' } }] } } } });
+      await save({ itemId: weather!, response: 0, steps: { version: 1, ratings: [1, 0], firstError: -1, corrections: { '1': 'It is 14 °C and raining in Paris right now.' } } });
+    } finally {
+      db.close();
+    }
+    const files = Object.fromEntries(
+      await Promise.all(['trl-tools', 'corrections-dpo', 'corrections-sft', 'trl-stepwise-turns', 'trl-stepwise-turns-chat'].map(async (f) => [f, await exportAs('agents', f)] as const)),
+    );
+    const report = runChecks([
+      ['dpo', files['trl-tools']!.out],
+      ['dpo', files['corrections-dpo']!.out],
+      ['sft', files['corrections-sft']!.out],
+      ['prm', files['trl-stepwise-turns']!.out],
+      ['prm-chat', files['trl-stepwise-turns-chat']!.out],
+    ]);
+    for (const [i, name] of ['trl-tools', 'corrections-dpo', 'corrections-sft', 'trl-stepwise-turns', 'trl-stepwise-turns-chat'].entries()) {
+      expect(report[i], name).toMatchObject({ ok: true, rows: files[name]!.lines });
+      expect(Number.isFinite(report[i]!.loss), name).toBe(true);
+    }
+    // DPO saw every tool the rows offer and the chosen trajectory's call, rendered by the chat template.
+    expect(report[0]).toMatchObject({ tokenized: 2, tools: ['control_light'], calls: ['control_light'] });
+    expect(report[1]).toMatchObject({ tokenized: 2 });
+    expect(report[2]).toMatchObject({ tokenized: 2, completion_tokens: [expect.any(Number), expect.any(Number)] });
+    // One labeled token per kept turn: 2 turns, 1 (cut at the first error), 2.
+    expect(report[3]).toMatchObject({ steps: [2, 1, 2], true: 3, train_steps: 1 });
+    expect(report[4]).toMatchObject({ steps: [2, 1, 2], true: 3, train_steps: 1 });
   }, 300_000);
 });

@@ -8,6 +8,7 @@ that TRL ships (it renders `tools` and `tool_calls`). Each file is loaded as a u
     python test/python/trl_checks.py --report out.json dpo=FILE prm=FILE prm-chat=FILE ...
 
 Kinds: dpo (DPOTrainer on a preference file, standard or conversational, tool calls and `tools` included),
+sft (SFTTrainer on a prompt-completion file, conversational with `tools`),
 prm (the PRM trainer on a stepwise file with a text prompt), prm-chat (the same with the prompt as a message
 list, put through TRL's maybe_apply_chat_template first). Prints one line per check and a last line
 "TRL checks: N of M passed"; exits 1 when any failed. The report holds each check's figures.
@@ -155,6 +156,32 @@ def check_dpo(path, tok, out):
     return figures
 
 
+def check_sft(path, tok, out):
+    from trl import SFTConfig, SFTTrainer
+
+    data = load(path)
+    figures = {"rows": len(data), "columns": sorted(data.column_names)}
+    model = Qwen2ForCausalLM(tiny_config(tok))
+    args = SFTConfig(**common_args(out), max_length=None, packing=False)
+    trainer = SFTTrainer(model=model, args=args, train_dataset=data, processing_class=tok)
+    figures["tokenized"] = len(trainer.train_dataset)
+    if figures["tokenized"] != figures["rows"]:
+        raise AssertionError(f"SFTTrainer kept {figures['tokenized']} of {figures['rows']} rows")
+    # Only the completion is learned: the prompt's tokens are masked out (-100 labels, or a completion mask).
+    columns = trainer.train_dataset.column_names
+    if "labels" in columns:
+        learned = [[x != -100 for x in row] for row in trainer.train_dataset["labels"]]
+    elif "completion_mask" in columns:
+        learned = [[bool(x) for x in row] for row in trainer.train_dataset["completion_mask"]]
+    else:
+        raise AssertionError(f"no labels nor completion mask among {columns}: the prompt would be learned too")
+    figures["completion_tokens"] = [sum(row) for row in learned]
+    if not all(0 < sum(row) < len(row) for row in learned):
+        raise AssertionError(f"learned tokens per row {figures['completion_tokens']} of {[len(r) for r in learned]}")
+    figures.update(one_step(trainer))
+    return figures
+
+
 def prm_classes():
     try:
         from trl import PRMConfig, PRMTrainer  # TRL before 1.0
@@ -191,15 +218,23 @@ def check_prm(path, tok, out, chat):
     return figures
 
 
+CHECKS = {
+    "dpo": check_dpo,
+    "sft": check_sft,
+    "prm": lambda path, tok, out: check_prm(path, tok, out, chat=False),
+    "prm-chat": lambda path, tok, out: check_prm(path, tok, out, chat=True),
+}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--report", help="write each check's figures here as JSON")
-    parser.add_argument("checks", nargs="+", help="KIND=FILE, KIND one of dpo, prm, prm-chat")
+    parser.add_argument("checks", nargs="+", help="KIND=FILE, KIND one of dpo, sft, prm, prm-chat")
     opts = parser.parse_args()
     checks = [c.split("=", 1) for c in opts.checks]
     for kind, path in checks:
-        if kind not in ("dpo", "prm", "prm-chat"):
-            parser.error(f"unknown check kind {kind!r} (dpo, prm, prm-chat)")
+        if kind not in CHECKS:
+            parser.error(f"unknown check kind {kind!r} ({', '.join(CHECKS)})")
         if not Path(path).is_file():
             parser.error(f"no file {path}")
     tok = make_tokenizer([p for _, p in checks])
@@ -214,7 +249,7 @@ def main():
         name = f"{kind} {Path(path).name}"
         with tempfile.TemporaryDirectory() as out:
             try:
-                figures = check_dpo(path, tok, out) if kind == "dpo" else check_prm(path, tok, out, chat=kind == "prm-chat")
+                figures = CHECKS[kind](path, tok, out)
                 passed += 1
                 report["checks"].append({"kind": kind, "file": path, "ok": True, **figures})
                 print(f"PASS {name}: {json.dumps(figures)}")

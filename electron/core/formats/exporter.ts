@@ -26,6 +26,7 @@ import { ExportNotes } from './types';
 import { writeUnpaired } from './unpairedExport';
 import { isTrajectoryFormat } from './trajectories/registry';
 import { writeTrajectories } from './trajectories/exportPass';
+import { isTurnExportFormat, writeTurnExport } from './trajectories/turnExport';
 
 export { PAIR_ENCODERS } from './pairExport';
 
@@ -138,6 +139,9 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
       const common = { projectId: project.id, annotator: opts.annotator, checkCancelled, onPage, filter: { adjudicatedOnly: opts.adjudicatedOnly, minAgreement: opts.minAgreement } };
       if (opts.format === 'consensus') {
         await writeConsensus(db, { ...common, writer, skipped: summary.skipped });
+      } else if (isTurnExportFormat(opts.format)) {
+        const segmentation = projectSettings(project).segmentation;
+        await writeTurnExport(db, { ...common, format: opts.format, neutral: opts.neutral ?? false, rankingPairs: opts.rankingPairs ?? 'all', segmentation, writer, skipped: summary.skipped, notes });
       } else if (isJudgedFormat(opts.format)) {
         await writeJudged(db, { ...common, format: opts.format, writer, skipped: summary.skipped, notes });
       } else if (isStepFormat(opts.format)) {

@@ -1,0 +1,23 @@
+// What agent-reward trainers read, made from labeled trajectories (docs/formats.md, "Trajectory exports"):
+//   trl-stepwise-turns(-chat)   TRL stepwise supervision over agent turns (./stepwiseTurns.ts)
+//   trl-tools                   TRL tool-calling preference for DPO (./toolPreference.ts)
+//   corrections-sft / -dpo      corrected turns as SFT targets and as step preference pairs (./corrections.ts)
+//   turn-labels                 every label's per-turn judgement with the taxonomy, for analysis (./turnLabels.ts)
+// Which label decides is the rule every export follows (../resolve.ts); what they share: ./turnCommon.ts.
+import type { Db } from '../../store/db';
+import { writeCorrections } from './corrections';
+import { writeStepwiseTurns } from './stepwiseTurns';
+import { writeToolPreference } from './toolPreference';
+import { TurnTally, type TurnPass } from './turnCommon';
+import { writeTurnLabels } from './turnLabels';
+
+export { isTurnExportFormat, type TurnPass } from './turnCommon';
+
+export async function writeTurnExport(db: Db, pass: TurnPass): Promise<void> {
+  const tally = new TurnTally();
+  if (pass.format === 'trl-stepwise-turns' || pass.format === 'trl-stepwise-turns-chat') await writeStepwiseTurns(db, pass, tally);
+  else if (pass.format === 'trl-tools') await writeToolPreference(db, pass, tally);
+  else if (pass.format === 'corrections-sft' || pass.format === 'corrections-dpo') await writeCorrections(db, pass, tally);
+  else await writeTurnLabels(db, pass, tally);
+  pass.notes.extra.push(...tally.notes());
+}
