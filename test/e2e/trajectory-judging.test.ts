@@ -3,9 +3,10 @@
 // a tool-call turn a corrected call whose arguments are checked as JSON as they are typed, a multi-agent
 // trajectory the agent and turn that decided the failure, and `o` the task outcome success / partial /
 // failure. Everything is checked through the API.
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProjectViaUi, importViaUi, launchBrowser, openApp, startHost, writeJsonl, type Host } from './helpers';
+import { createProjectViaUi, importViaUi, launchBrowser, openApp, ROOT, startHost, writeJsonl, type Host } from './helpers';
 
 const ANNOTATOR = 'e2e-judge';
 const PROJECT = 'e2e trajectories judged';
@@ -168,6 +169,22 @@ describe('judging a trajectory', () => {
         attribution: { A: { agent: 'coder', step: 2 } },
         outcome: { A: 'failure' },
       });
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a τ-bench reward as the file’s task outcome beside the annotator’s own', async () => {
+    await go(`#/p/${encodeURIComponent(PROJECT)}/datasets`);
+    await importViaUi(page, join(ROOT, 'test', 'fixtures', 'formats', 'trajectories', 'tau-bench.json'));
+    const { rows } = await host.api<{ rows: { id: number; externalId: string | null }[] }>('listItems', { project: PROJECT, limit: 100 });
+    const tau = rows.find((r) => r.id !== itemId)!;
+    await go(`#/p/${encodeURIComponent(PROJECT)}/steps/item/${tau.id}/r/0`);
+    await expect.poll(() => page.getByTestId('steps-screen').getAttribute('data-item-id')).toBe(String(tau.id));
+    const file = page.getByTestId('steps-file-outcome');
+    await file.waitFor();
+    expect(['success', 'partial', 'failure']).toContain(await file.getAttribute('data-value'));
+    expect(await page.getByTestId('steps-verdict').innerText()).toMatch(/Task outcome[\s\S]*The file says/);
+    // The annotator's own outcome starts empty: the file's is shown, never taken.
+    expect(await page.getByTestId('steps-outcome').getAttribute('data-value')).toBe('');
     expect(problems).toEqual([]);
   });
 });
