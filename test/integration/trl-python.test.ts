@@ -76,79 +76,95 @@ function runChecks(checks: [string, string][]): Check[] {
   return (JSON.parse(readFileSync(report, 'utf8')) as { checks: Check[] }).checks;
 }
 
+/** The files a check reads: their path and line count. */
+type Exported = { out: string; lines: number };
+
+/** Today's pairwise and stepwise exports, from fixture files (the file's own labels decide). */
+async function classicExports(): Promise<Record<string, Exported>> {
+  copyFileSync(join(FIXTURES, 'trl.jsonl'), join(dir, 'trl.jsonl'));
+  copyFileSync(join(FIXTURES, 'trl-chat.jsonl'), join(dir, 'trl-chat.jsonl'));
+  const stepwise = join(dir, 'stepwise.jsonl');
+  writeFileSync(
+    stepwise,
+    [
+      { prompt: 'Which is larger, 9.8 or 9.11?', completions: ['The fractional part of 9.8 is 0.8.', 'The fractional part of 9.11 is 0.11.', '0.11 is greater than 0.8.', 'Hence, 9.11 > 9.8.'], labels: [true, true, false, false] },
+      { prompt: 'What is 6 * 7?', completions: ['6 * 7 = 42.', 'So the answer is 42.'], labels: [true, true] },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n') + '\n',
+  );
+  await importFile(join(dir, 'trl.jsonl'), 'plain', 'trl');
+  await importFile(join(dir, 'trl-chat.jsonl'), 'chat', 'trl-chat');
+  await importFile(stepwise, 'steps', 'trl-stepwise');
+  return { trl: await exportAs('plain', 'trl'), 'trl-chat': await exportAs('chat', 'trl-chat'), 'trl-stepwise': await exportAs('steps', 'trl-stepwise') };
+}
+
+const TRAJECTORY_EXPORTS = ['trl-tools', 'corrections-dpo', 'corrections-sft', 'trl-stepwise-turns', 'trl-stepwise-turns-chat'] as const;
+
+/** The trajectory exports of the openai-tools fixture, labeled through the service on the file the CLI wrote. */
+async function trajectoryExports(): Promise<Record<string, Exported>> {
+  copyFileSync(join(FIXTURES, 'trajectories/openai-tools.jsonl'), join(dir, 'openai-tools.jsonl'));
+  await importFile(join(dir, 'openai-tools.jsonl'), 'agents');
+  const dbPath = join(dir, 'arbiter.db');
+  const db = openDb(dbPath);
+  try {
+    const service = new ArbiterService(db, { dbPath, transport: 'http', version: 't', defaultAnnotator: 'ann' });
+    const [lights, weather] = db.prepare("SELECT i.id FROM item i JOIN project p ON p.id = i.project_id WHERE p.name = 'agents' ORDER BY i.seq").pluck().all() as number[];
+    const save = (input: object) => service.dispatch('saveSteps', { project: 'agents', annotator: 'ann', ...input } as never);
+    await service.dispatch('saveLabel', { project: 'agents', annotator: 'ann', itemId: lights!, choice: 'A', strength: 2, shownOrder: [0, 1] });
+    await save({ itemId: lights!, response: 0, steps: { version: 1, ratings: [1, 1], firstError: -1 } });
+    await save({ itemId: lights!, response: 1, steps: { version: 1, ratings: [-1, null], firstError: 0, tags: { '0': ['wrong arguments'] }, corrections: { '0': { tool_calls: [{ name: 'control_light', arguments: { room: 'living room', state: 'on' } }] } } } });
+    await save({ itemId: weather!, response: 0, steps: { version: 1, ratings: [1, 0], firstError: -1, corrections: { '1': 'It is 14 °C and raining in Paris right now.' } } });
+  } finally {
+    db.close();
+  }
+  const files: Record<string, Exported> = {};
+  for (const format of TRAJECTORY_EXPORTS) files[format] = await exportAs('agents', format);
+  return files;
+}
+
 describe.skipIf(!env.python)('TRL trains on the exports (one step, tiny model from a config)', () => {
-  it('reads the pairwise (trl, trl-chat) and stepwise (trl-stepwise) exports', async () => {
-    copyFileSync(join(FIXTURES, 'trl.jsonl'), join(dir, 'trl.jsonl'));
-    copyFileSync(join(FIXTURES, 'trl-chat.jsonl'), join(dir, 'trl-chat.jsonl'));
-    const stepwise = join(dir, 'stepwise.jsonl');
-    writeFileSync(
-      stepwise,
-      [
-        { prompt: 'Which is larger, 9.8 or 9.11?', completions: ['The fractional part of 9.8 is 0.8.', 'The fractional part of 9.11 is 0.11.', '0.11 is greater than 0.8.', 'Hence, 9.11 > 9.8.'], labels: [true, true, false, false] },
-        { prompt: 'What is 6 * 7?', completions: ['6 * 7 = 42.', 'So the answer is 42.'], labels: [true, true] },
-      ]
-        .map((r) => JSON.stringify(r))
-        .join('\n') + '\n',
-    );
-    await importFile(join(dir, 'trl.jsonl'), 'plain', 'trl');
-    await importFile(join(dir, 'trl-chat.jsonl'), 'chat', 'trl-chat');
-    await importFile(stepwise, 'steps', 'trl-stepwise');
-    const trl = await exportAs('plain', 'trl');
-    const chat = await exportAs('chat', 'trl-chat');
-    const steps = await exportAs('steps', 'trl-stepwise');
+  // One Python run for every file (TRL's imports cost seconds): the checks in order, then the tests read the report.
+  let files: Record<string, Exported>;
+  let report: Record<string, Check>;
+  beforeAll(async () => {
+    files = { ...(await classicExports()), ...(await trajectoryExports()) };
+    const checks: [string, string][] = [
+      ['trl', 'dpo'],
+      ['trl-chat', 'dpo'],
+      ['trl-stepwise', 'prm'],
+      ['trl-tools', 'dpo'],
+      ['corrections-dpo', 'dpo'],
+      ['corrections-sft', 'sft'],
+      ['trl-stepwise-turns', 'prm'],
+      ['trl-stepwise-turns-chat', 'prm-chat'],
+    ];
+    const results = runChecks(checks.map(([format, kind]) => [kind, files[format]!.out]));
+    report = Object.fromEntries(checks.map(([format], i) => [format, results[i]!]));
+  }, 300_000);
 
-    const report = runChecks([
-      ['dpo', trl.out],
-      ['dpo', chat.out],
-      ['prm', steps.out],
-    ]);
-    expect(report.map((c) => [c.kind, c.ok, c.rows, c.loss !== undefined && Number.isFinite(c.loss)])).toEqual([
-      ['dpo', true, trl.lines, true],
-      ['dpo', true, chat.lines, true],
-      ['prm', true, steps.lines, true],
-    ]);
-    expect(report[0]!.tokenized).toBe(trl.lines);
+  const trained = (format: string) => {
+    expect(report[format], format).toMatchObject({ ok: true, rows: files[format]!.lines });
+    expect(Number.isFinite(report[format]!.loss), format).toBe(true);
+  };
+
+  it('reads the pairwise (trl, trl-chat) and stepwise (trl-stepwise) exports', () => {
+    for (const format of ['trl', 'trl-chat', 'trl-stepwise']) trained(format);
+    expect(report.trl!.tokenized).toBe(files.trl!.lines);
+    expect(report['trl-chat']!.tokenized).toBe(files['trl-chat']!.lines);
     // A file's chain rated at every step keeps every step with its label (FORMATS.md); one label per step reached TRL.
-    expect(report[2]).toMatchObject({ steps: [4, 2], true: 4, train_steps: 1 });
-  }, 300_000);
+    expect(report['trl-stepwise']).toMatchObject({ steps: [4, 2], true: 4, train_steps: 1 });
+  });
 
-  it('trains on the trajectory exports: trl-tools and corrections-dpo (DPO), corrections-sft (SFT), trl-stepwise-turns and -chat (PRM)', async () => {
-    copyFileSync(join(FIXTURES, 'trajectories/openai-tools.jsonl'), join(dir, 'openai-tools.jsonl'));
-    await importFile(join(dir, 'openai-tools.jsonl'), 'agents');
-    // Labels through the service, on the same SQLite file the CLI wrote.
-    const dbPath = join(dir, 'arbiter.db');
-    const db = openDb(dbPath);
-    try {
-      const service = new ArbiterService(db, { dbPath, transport: 'http', version: 't', defaultAnnotator: 'ann' });
-      const [lights, weather] = db.prepare("SELECT i.id FROM item i JOIN project p ON p.id = i.project_id WHERE p.name = 'agents' ORDER BY i.seq").pluck().all() as number[];
-      const save = (input: object) => service.dispatch('saveSteps', { project: 'agents', annotator: 'ann', ...input } as never);
-      await service.dispatch('saveLabel', { project: 'agents', annotator: 'ann', itemId: lights!, choice: 'A', strength: 2, shownOrder: [0, 1] });
-      await save({ itemId: lights!, response: 0, steps: { version: 1, ratings: [1, 1], firstError: -1 } });
-      await save({ itemId: lights!, response: 1, steps: { version: 1, ratings: [-1, null], firstError: 0, tags: { '0': ['wrong arguments'] }, corrections: { '0': { tool_calls: [{ name: 'control_light', arguments: { room: 'living room', state: 'on' } }] } } } });
-      await save({ itemId: weather!, response: 0, steps: { version: 1, ratings: [1, 0], firstError: -1, corrections: { '1': 'It is 14 °C and raining in Paris right now.' } } });
-    } finally {
-      db.close();
-    }
-    const files = Object.fromEntries(
-      await Promise.all(['trl-tools', 'corrections-dpo', 'corrections-sft', 'trl-stepwise-turns', 'trl-stepwise-turns-chat'].map(async (f) => [f, await exportAs('agents', f)] as const)),
-    );
-    const report = runChecks([
-      ['dpo', files['trl-tools']!.out],
-      ['dpo', files['corrections-dpo']!.out],
-      ['sft', files['corrections-sft']!.out],
-      ['prm', files['trl-stepwise-turns']!.out],
-      ['prm-chat', files['trl-stepwise-turns-chat']!.out],
-    ]);
-    for (const [i, name] of ['trl-tools', 'corrections-dpo', 'corrections-sft', 'trl-stepwise-turns', 'trl-stepwise-turns-chat'].entries()) {
-      expect(report[i], name).toMatchObject({ ok: true, rows: files[name]!.lines });
-      expect(Number.isFinite(report[i]!.loss), name).toBe(true);
-    }
+  it('trains on the trajectory exports: trl-tools and corrections-dpo (DPO), corrections-sft (SFT), trl-stepwise-turns and -chat (PRM)', () => {
+    for (const format of TRAJECTORY_EXPORTS) trained(format);
     // DPO saw every tool the rows offer and the chosen trajectory's call, rendered by the chat template.
-    expect(report[0]).toMatchObject({ tokenized: 2, tools: ['control_light'], calls: ['control_light'] });
-    expect(report[1]).toMatchObject({ tokenized: 2 });
-    expect(report[2]).toMatchObject({ tokenized: 2, completion_tokens: [expect.any(Number), expect.any(Number)] });
+    expect(report['trl-tools']).toMatchObject({ tokenized: 2, tools: ['control_light'], calls: ['control_light'] });
+    expect(report['corrections-dpo']).toMatchObject({ tokenized: 2 });
+    // SFT learns the corrected turn only: some tokens of each row, not all.
+    expect(report['corrections-sft']).toMatchObject({ tokenized: 2, completion_tokens: [expect.any(Number), expect.any(Number)] });
     // One labeled token per kept turn: 2 turns, 1 (cut at the first error), 2.
-    expect(report[3]).toMatchObject({ steps: [2, 1, 2], true: 3, train_steps: 1 });
-    expect(report[4]).toMatchObject({ steps: [2, 1, 2], true: 3, train_steps: 1 });
-  }, 300_000);
+    expect(report['trl-stepwise-turns']).toMatchObject({ steps: [2, 1, 2], true: 3, train_steps: 1 });
+    expect(report['trl-stepwise-turns-chat']).toMatchObject({ steps: [2, 1, 2], true: 3, train_steps: 1 });
+  });
 });
