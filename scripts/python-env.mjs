@@ -24,7 +24,7 @@ const pythonIn = (dir) => (process.platform === 'win32' ? join(dir, 'Scripts', '
 
 /** The last meaningful line a failed command printed (pip's ERROR line first), for the sentence that says why. */
 function lastLine(result) {
-  if (result.error) return result.error.code === 'ETIMEDOUT' ? 'it ran past its time limit' : result.error.message;
+  if (result.error) return result.error.code === 'ETIMEDOUT' ? 'it ran past its time limit' : result.error.code === 'ENOENT' ? 'not found on the PATH' : result.error.message;
   const lines = `${result.stderr ?? ''}\n${result.stdout ?? ''}`.split('\n').map((l) => l.trim()).filter(Boolean);
   return lines.find((l) => l.startsWith('ERROR:')) ?? lines.at(-1) ?? `exit code ${result.status}`;
 }
