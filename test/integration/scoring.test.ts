@@ -1,7 +1,7 @@
 // Scoring through the application's own doors: the CLI `score` and `export --format scores`, and the
 // service's job API (worker thread, progress events, pre-labels), on the shipped demo models.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JobInfo } from '../../shared/api';
@@ -87,10 +87,13 @@ describe('scoring jobs in the service', () => {
     const db = openDb(dbPath);
     await importFile(db, { path: writePairs(dir, 30), project: 'J', createProject: true });
     const service = new ArbiterService(db, { dbPath, transport: 'http', version: 't', defaultAnnotator: 'a' });
-    const description = await service.dispatch('inspectModel', { dir: OUTCOME });
+    // The browser host reads model folders from `models` beside the database, by name.
+    cpSync(OUTCOME, join(dir, 'models', 'demo-outcome'), { recursive: true });
+    cpSync(PROCESS, join(dir, 'models', 'demo-process'), { recursive: true });
+    const description = await service.dispatch('inspectModel', { dir: 'demo-outcome' });
     expect(description).toMatchObject({ kind: 'outcome' });
-    await service.dispatch('addModel', { dir: OUTCOME });
-    await service.dispatch('addModel', { dir: PROCESS });
+    await service.dispatch('addModel', { dir: 'demo-outcome' });
+    await service.dispatch('addModel', { dir: 'demo-process' });
     const events: JobInfo[] = [];
     service.events.on('event', (e: { type: string; job?: JobInfo }) => e.type === 'job' && events.push(e.job!));
     const job = await service.dispatch('startScoring', { project: 'J', provider: 'cpu', batchSize: 8 });
