@@ -176,7 +176,7 @@ export const EditDiff = memo(function EditDiff({ edit, open }: { edit: Edit; ope
         {shown.map((l, i) => (
           <div
             key={i}
-            className={l.sign === '+' ? 'bg-ok/12 text-fg' : l.sign === '-' ? 'bg-bad/12 text-fg' : l.sign === '@' ? 'text-faint' : 'text-muted'}
+            className={l.sign === '+' ? 'bg-ok/20 text-fg' : l.sign === '-' ? 'bg-bad/15 text-fg' : l.sign === '@' ? 'text-faint' : 'text-muted'}
             data-testid={l.sign === '+' ? 'diff-line-added' : l.sign === '-' ? 'diff-line-removed' : undefined}
           >
             <span className={`inline-block w-5 pl-1.5 select-none ${l.sign === '+' ? 'text-ok' : l.sign === '-' ? 'text-bad' : 'text-faint'}`} aria-hidden>

@@ -28,7 +28,10 @@ export function KindBadge({ kind }: { kind: TurnKind }) {
 }
 
 const MONO = 'font-mono text-[12.5px] leading-[1.5] whitespace-pre-wrap break-words';
-const TERMINAL = `${MONO} rounded-md bg-[#16171a] px-3 py-2 text-[#d7d9dc] dark:bg-[#0b0c0e] dark:ring-1 dark:ring-line`;
+const CODE = 'font-mono text-[12.5px] leading-[1.5] whitespace-pre overflow-x-auto';
+// A terminal keeps its lines as the program printed them (rules, tables, progress bars): no wrapping, a
+// horizontal scroll where a line is wider than the card.
+const TERMINAL = `font-mono text-[12.5px] leading-[1.5] whitespace-pre overflow-x-auto rounded-md bg-[#16171a] px-3 py-2 text-[#d7d9dc] dark:bg-[#0b0c0e] dark:ring-1 dark:ring-line`;
 
 function Call({ call, open, onToggle, compact }: { call: CallView; open: boolean; onToggle?: () => void; compact: boolean }) {
   return (
@@ -84,7 +87,7 @@ function Result({ result, open, onToggle }: { result: ResultView; open: boolean;
           onToggle={onToggle}
           size={{ bytes: result.bytes, lines: result.lines }}
           testid="result-body"
-          className={result.terminal ? TERMINAL : `${MONO} rounded-md border border-line bg-code px-3 py-1.5 text-fg`}
+          className={result.terminal ? TERMINAL : `${result.wrap ? MONO : CODE} rounded-md border border-line bg-code px-3 py-1.5 text-fg`}
           render={(t) => (result.terminal ? <TerminalText text={t} /> : t)}
         />
       )}

@@ -32,6 +32,8 @@ export interface ResultView {
   bytes: number;
   lines: number;
   terminal: boolean;
+  /** Prose (long lines) wraps; code, listings and logs keep their lines and scroll sideways. */
+  wrap: boolean;
   error: boolean;
   exitCode: number | null;
 }
@@ -174,10 +176,28 @@ function commandOf(name: string, args: unknown): string | null {
   return null;
 }
 
+/**
+ * JSON indented by two, with a short list or object of plain values kept on one line (`"view_range": [1, 40]`,
+ * not four lines): the way a person would write the arguments.
+ */
+export function prettyJson(value: unknown, indent = ''): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? String(value);
+  const entries = Array.isArray(value) ? value.map((v) => [null, v] as const) : Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, v] as const);
+  if (!entries.length) return Array.isArray(value) ? '[]' : '{}';
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  const flat = entries.every(([, v]) => v === null || typeof v !== 'object');
+  if (flat && indent) {
+    const line = `${open}${entries.map(([k, v]) => `${k === null ? '' : `${JSON.stringify(k)}: `}${JSON.stringify(v)}`).join(', ')}${close}`;
+    if (line.length <= 60) return line;
+  }
+  const inner = `${indent}  `;
+  return `${open}\n${entries.map(([k, v]) => `${inner}${k === null ? '' : `${JSON.stringify(k)}: `}${prettyJson(v, inner)}`).join(',\n')}\n${indent}${close}`;
+}
+
 function callView(call: Turn['calls'][number]): CallView {
   const value = call.parsed ?? (typeof call.arguments === 'string' ? undefined : call.arguments);
   const isJson = value !== undefined && !(typeof call.arguments === 'string' && parseArguments(call.arguments) === undefined);
-  const args = isJson ? (JSON.stringify(value, null, 2) ?? String(value)) : String(call.arguments ?? '');
+  const args = isJson ? prettyJson(value) : String(call.arguments ?? '');
   const record = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   const edit = record ? editOf(call.name, record) : null;
   return { name: call.name, id: call.id, args, argsAreJson: isJson, command: edit ? null : commandOf(call.name, value), edit };
@@ -224,6 +244,7 @@ function turnView(messages: readonly ChatMessage[], turn: Turn): TurnView {
       bytes: utf8Bytes(body),
       lines: lineCount(body),
       terminal,
+      wrap: !terminal && body.length / Math.max(1, lineCount(body)) > 110,
       error: isErrorMessage(m) || (exitCode !== null && exitCode !== 0),
       exitCode,
     };
