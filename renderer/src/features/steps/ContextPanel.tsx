@@ -3,6 +3,7 @@
 // reference), and the process models' pre-labels, hidden (blind) or shown (assist).
 import type { ReactNode } from 'react';
 import { FINISH_REASONS, OUTCOMES, REFERENCE_MATCHES } from '../../../../shared/api';
+import { TRAJECTORY_OUTCOMES } from '../../../../shared/stepJudgement';
 import type { Content } from '../../../../shared/domain';
 import { ContentView } from '../../components/ContentView';
 import { Kbd } from '../../components/Kbd';
@@ -22,6 +23,8 @@ interface Props {
   prelabelError: string | null;
   /** A trajectory: `o` is the task's outcome (success / partial / failure), not a final answer. */
   trajectory?: boolean;
+  /** The outcome the file recorded (the `source` annotator's: a τ-bench reward, a verifier's result). */
+  fileOutcome?: string | null;
   onOutcome(): void;
   onFinish(): void;
   onReference(): void;
@@ -91,9 +94,21 @@ export function ContextPanel(props: Props) {
           </div>
         </Section>
       )}
-      <Section title="The chain’s result" testid="steps-verdict">
+      <Section title={props.trajectory ? 'The task’s result' : 'The chain’s result'} testid="steps-verdict">
         <div className="grid grid-cols-[auto_1fr] items-start gap-x-3 gap-y-1">
-        <Options label="Final answer" keyName="o" options={OUTCOMES} value={j.outcome} words={(o) => OUTCOME_SHORT[o]} onCycle={props.onOutcome} testid="steps-outcome" />
+        {props.trajectory ? (
+          <Options label="Task outcome" keyName="o" options={TRAJECTORY_OUTCOMES} value={j.outcome !== null && (TRAJECTORY_OUTCOMES as readonly string[]).includes(j.outcome) ? (j.outcome as (typeof TRAJECTORY_OUTCOMES)[number]) : null} words={(o) => OUTCOME_SHORT[o]} onCycle={props.onOutcome} testid="steps-outcome" />
+        ) : (
+          <Options label="Final answer" keyName="o" options={OUTCOMES} value={j.outcome !== null && (OUTCOMES as readonly string[]).includes(j.outcome) ? (j.outcome as (typeof OUTCOMES)[number]) : null} words={(o) => OUTCOME_SHORT[o]} onCycle={props.onOutcome} testid="steps-outcome" />
+        )}
+        {props.fileOutcome && (
+          <>
+            <span className="py-0.5 text-[12.5px] whitespace-nowrap text-muted">The file says</span>
+            <span className="text-[12.5px]" data-testid="steps-file-outcome" data-value={props.fileOutcome} title="The outcome the imported file recorded (its own reward or verifier): shown, never taken as yours">
+              <span className="rounded border border-dashed border-line-strong px-1.5 leading-[1.6]">{OUTCOME_SHORT[props.fileOutcome as Outcome] ?? props.fileOutcome}</span>
+            </span>
+          </>
+        )}
         <Options
           label="Finish"
           keyName="e"
@@ -108,7 +123,11 @@ export function ContextPanel(props: Props) {
           <Options label="Matches reference" keyName="r" options={REFERENCE_MATCHES} value={j.referenceMatch} words={(o) => o} onCycle={props.onReference} testid="steps-reference-match" />
         )}
         </div>
-        <p className="mt-1 text-[11.5px] text-faint">The final answer is judged apart from the steps: a chain can reach the right answer through a wrong step.</p>
+        <p className="mt-1 text-[11.5px] text-faint">
+          {props.trajectory
+            ? 'The task’s outcome is judged apart from the turns: an agent can finish the task after a wrong turn, or fail it with every turn sound.'
+            : 'The final answer is judged apart from the steps: a chain can reach the right answer through a wrong step.'}
+        </p>
       </Section>
       <ModelSection {...props} models={models} visible={modelsVisible} judgement={j} />
     </>

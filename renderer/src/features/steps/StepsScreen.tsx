@@ -7,7 +7,7 @@ import { useShell } from '../../context';
 import { parseRoute, routeHash } from '../../route';
 import { afterPaint } from './ahead';
 import { ContextPanel } from './ContextPanel';
-import { isComplete, setCorrection, toggleTag } from './judgement';
+import { isComplete, setCallCorrection, setCorrection, toggleTag } from './judgement';
 import { KeyBar } from './KeyBar';
 import { modelStepsFor, suggestedJudgement } from './modelSteps';
 import { stepActions } from './stepActions';
@@ -21,6 +21,7 @@ import { TurnMinimap } from '../trajectories/TurnMinimap';
 import { trajectoryView } from '../trajectories/turnModel';
 import { useUnfolded } from '../trajectories/useUnfolded';
 import { useStepCursor } from './useStepCursor';
+import { agentsOf, turnInfos, TurnJudgingProvider, type TurnJudging } from './TurnJudging';
 import { useSteps } from './useSteps';
 
 export function StepsScreen({ project, itemId, response }: { project: string; itemId?: number; response?: number }) {
@@ -44,6 +45,8 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
 
   const place = useStepCursor(at, steps.length);
   const { cursor, cursorRef, setCursor, ui, setUi } = place;
+  // Judging the turns (tool call verdicts, corrected calls, severity, attribution): what the keys and editors know of them.
+  const infos = useMemo(() => (turns ? turnInfos(turns.turns.map((t) => t.turn)) : null), [turns]);
 
   // The address names the item and response, so a reload (or the way back from elsewhere) finds it again.
   // Written once the item is painted: replacing the address costs the frame that shows the item.
@@ -92,7 +95,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
 
   const edit = s.apply;
   const latest = s.latest;
-  const actions = stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource: () => setSourceOn((v) => !v), toggleFold: turns ? fold.toggle : undefined });
+  const actions = stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource: () => setSourceOn((v) => !v), toggleFold: turns ? fold.toggle : undefined, turns: infos });
 
   useScreenKeys((event) => handleStepKey(event, actions), keysEnabled);
 
@@ -101,6 +104,22 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
     setUi({ mode: 'keys' });
     if (now) edit(setCorrection(now, cursorRef.current, text, steps[cursorRef.current] ?? ''), visible);
   };
+
+  const onCalls: TurnJudging['onCalls'] = (result) => {
+    const now = latest();
+    setUi({ mode: 'keys' });
+    if ('cancelled' in result) say({ text: result.cancelled, itemNumber: item ? item.seq + 1 : null, state: 'info' });
+    else if (now) {
+      const e = setCallCorrection(now, cursorRef.current, result.calls);
+      if (e) edit(e, visible);
+    }
+  };
+  const onCallsRef = useRef(onCalls);
+  onCallsRef.current = onCalls;
+  const judging = useMemo<TurnJudging | null>(
+    () => (infos && j ? { turns: infos, judgement: j, cursor, askSeverity: ui.askSeverity, onCalls: (r) => onCallsRef.current(r) } : null),
+    [infos, j, cursor, ui.askSeverity],
+  );
 
   const pickRef = useRef((_: number) => {});
   pickRef.current = (i: number) => ui.mode === 'keys' && setCursor(i);
@@ -162,7 +181,8 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
                 modelsVisible={visible}
                 mode={mode}
                 prelabelError={s.prelabels?.error ?? null}
-                trajectory={turns !== null}
+                trajectory={infos !== null}
+                fileOutcome={s.loaded?.view.fileOutcomes?.[s.response] ?? null}
                 onOutcome={() => actions.outcome()}
                 onFinish={() => actions.finish()}
                 onReference={() => actions.reference()}
@@ -192,6 +212,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
                   </button>
                 </div>
               )}
+              <TurnJudgingProvider value={judging}>
               <StepList
                 at={at}
                 steps={steps}
@@ -215,6 +236,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
                 unfolded={fold.unfolded}
                 onToggleFold={fold.toggle}
               />
+              </TurnJudgingProvider>
               <EndOfChain count={steps.length} noun={turns ? 'turn' : 'step'} hint={minusWithoutError >= 0 ? minusWithoutError : null} />
             </div>
             {minimap && <TurnMinimap sizes={minimap.sizes} ratings={j.ratings} firstError={j.firstError} errors={minimap.errors} cursor={cursor} onPick={pickTurn} />}
@@ -228,6 +250,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
           disabled={!item || ui.mode !== 'keys'}
           hasReference={item?.reference != null}
           canAccept={Boolean(suggestion)}
+          trajectory={infos ? { calls: infos[cursor]?.calls.length ?? 0, multiAgent: agentsOf(infos).length > 1 } : null}
           onRate={actions.rate}
           onFirstError={actions.firstError}
           onTags={actions.openTags}
