@@ -140,6 +140,15 @@ describe('judging a trajectory', () => {
     await expect.poll(() => editor.getAttribute('data-valid')).toBe('true');
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => page.getByTestId('call-editor').count()).toBe(0);
+    // On turn 2, c then Esc with the call as it was: a correction that corrects nothing is none.
+    await page.keyboard.press('k');
+    await expect.poll(current).toBe(1);
+    await page.keyboard.press('c');
+    await editor.waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('call-editor').count()).toBe(0);
+    await page.keyboard.press('j');
+    await expect.poll(current).toBe(2);
 
     // w: the coder's turn 3 decided the failure; o o o: the task failed.
     await page.keyboard.press('w');
@@ -169,6 +178,7 @@ describe('judging a trajectory', () => {
         attribution: { A: { agent: 'coder', step: 2 } },
         outcome: { A: 'failure' },
       });
+    expect(Object.keys(((await body()).corrections as Record<string, object>).A!)).toEqual(['2']);
     expect(problems).toEqual([]);
   });
 

@@ -1,10 +1,12 @@
 // `c` on a trajectory turn that calls tools: the corrected call(s), each a tool name and its arguments,
 // the arguments checked as JSON as they are typed (a line and column where they stop being JSON, or
 // "must be an object"); while any is not a JSON object nothing is saved, and the box says so.
-// Ctrl+Enter saves; Esc saves what is valid and unchanged-or-better, or leaves without saving when the
-// arguments are not JSON (the status line says so). Emptying every name removes the correction.
+// Ctrl+Enter saves; Esc saves what is valid, or leaves without saving when the arguments are not JSON
+// (the status line says so). Emptying every name, or leaving the turn's own calls as they were, removes
+// the correction.
 import { useLayoutEffect, useRef, useState } from 'react';
 import { readArgumentsText, type CorrectedCall } from '../../../../shared/stepJudgement';
+import { canonical } from '../../../../shared/trajectory';
 import { Kbd } from '../../components/Kbd';
 
 export interface CallDraft {
@@ -37,7 +39,14 @@ export function checkDrafts(drafts: CallDraft[]): Checked {
   return problems.length ? { problems } : { calls };
 }
 
-export function CallEditor({ initial, onDone }: { initial: CallDraft[]; onDone(result: { calls: CorrectedCall[] } | { cancelled: string }): void }) {
+/** The calls are the turn's own, unchanged (a correction that corrects nothing is none). */
+export function sameAsOwn(calls: CorrectedCall[], own: CallDraft[]): boolean {
+  const mine = checkDrafts(own);
+  if (!('calls' in mine) || mine.calls.length !== calls.length) return false;
+  return calls.every((c, i) => c.name === mine.calls[i]!.name && canonical(c.arguments) === canonical(mine.calls[i]!.arguments));
+}
+
+export function CallEditor({ initial, own, onDone }: { initial: CallDraft[]; own: CallDraft[]; onDone(result: { calls: CorrectedCall[] } | { cancelled: string }): void }) {
   const [drafts, setDrafts] = useState(initial.length ? initial : [{ name: '', args: '{}' }]);
   const [refused, setRefused] = useState(false);
   const first = useRef<HTMLInputElement>(null);
@@ -63,7 +72,7 @@ export function CallEditor({ initial, onDone }: { initial: CallDraft[]; onDone(r
       return;
     }
     done.current = true;
-    onDone({ calls: checked.calls });
+    onDone({ calls: sameAsOwn(checked.calls, own) ? [] : checked.calls });
   };
   const set = (i: number, patch: Partial<CallDraft>) => {
     setRefused(false);

@@ -58,7 +58,7 @@ export function CorrectionBox({ initial, onDone }: { initial: string; onDone(tex
   if (judging && turn && turn.calls.length) {
     const held = judging.judgement.corrections[String(judging.cursor)];
     const drafts = callDrafts(held && typeof held !== 'string' ? held.tool_calls : null, turn.calls);
-    return <CallEditor initial={drafts} onDone={judging.onCalls} />;
+    return <CallEditor initial={drafts} own={callDrafts(null, turn.calls)} onDone={judging.onCalls} />;
   }
   return <TextCorrectionBox initial={initial} onDone={onDone} />;
 }
