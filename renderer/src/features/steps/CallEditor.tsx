@@ -4,7 +4,7 @@
 // Ctrl+Enter saves; Esc saves what is valid, or leaves without saving when the arguments are not JSON
 // (the status line says so). Emptying every name, or leaving the turn's own calls as they were, removes
 // the correction.
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { readArgumentsText, type CorrectedCall } from '../../../../shared/stepJudgement';
 import { canonical } from '../../../../shared/trajectory';
 import { Kbd } from '../../components/Kbd';
@@ -50,6 +50,7 @@ export function CallEditor({ initial, own, onDone }: { initial: CallDraft[]; own
   const [drafts, setDrafts] = useState(initial.length ? initial : [{ name: '', args: '{}' }]);
   const [refused, setRefused] = useState(false);
   const first = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   const done = useRef(false);
   const checked = checkDrafts(drafts);
   const problems = 'problems' in checked ? checked.problems : [];
@@ -60,6 +61,11 @@ export function CallEditor({ initial, own, onDone }: { initial: CallDraft[]; own
     el.focus();
     el.setSelectionRange(el.value.length, el.value.length);
   }, []);
+  // The whole editor, its message included, stays in view as it opens and when a save is refused.
+  useEffect(() => {
+    // Not an expression body: Chromium's scrollIntoView answers a promise, which React would take for a cleanup.
+    void box.current?.scrollIntoView({ block: 'nearest' });
+  }, [refused]);
   const finish = (save: boolean) => {
     if (done.current) return;
     if ('problems' in checked) {
@@ -80,7 +86,8 @@ export function CallEditor({ initial, own, onDone }: { initial: CallDraft[]; own
   };
   return (
     <div
-      className="mt-2 w-full max-w-[80ch] rounded-md border border-accent bg-bg p-2"
+      ref={box}
+      className="mt-2 w-full max-w-[80ch] rounded-md border border-accent bg-bg p-2 whitespace-normal"
       data-testid="call-editor"
       data-valid={problems.length === 0}
       onKeyDown={(e) => {
@@ -130,12 +137,12 @@ export function CallEditor({ initial, own, onDone }: { initial: CallDraft[]; own
           </label>
         </div>
       ))}
-      <div className="min-h-5 text-[12.5px]" aria-live="polite" data-testid="call-editor-check">
+      <div className="min-h-5 text-[12.5px] break-words" aria-live="polite" data-testid="call-editor-check">
         {problems.length ? (
-          <span className={refused ? 'rounded bg-bad-soft px-1.5 py-0.5 text-bad ring-1 ring-bad' : 'text-bad'} data-testid="call-editor-error">
+          <p className={refused ? 'rounded bg-bad-soft px-1.5 py-0.5 text-bad ring-1 ring-bad' : 'text-bad'} data-testid="call-editor-error">
             {refused && <b className="font-semibold">Not saved. </b>}
             {problems.join('; ')}.
-          </span>
+          </p>
         ) : (
           <span className="text-ok">✓ Arguments are JSON.</span>
         )}
