@@ -366,7 +366,12 @@ async function fuzzLabels(): Promise<void> {
     let badRecord: Record<string, unknown> | null = null;
     for (let i = 0; i < 11; i++) {
       let record: Record<string, unknown> = good();
-      if (i === bad) {
+      if (i === bad && f === 0) {
+        // The first file, whatever the seed: a revision id with a lone surrogate escape.
+        record = { ...record, id: { raw: '"lone \\ud800 id"', name: 'a lone surrogate escape' } };
+        what = 'id = a lone surrogate escape';
+        badRecord = record;
+      } else if (i === bad) {
         if (rng.chance(0.25)) {
           const damage = damageBytes(rng, Buffer.from(JSON.stringify(record)), CAP);
           lines.push(damage.bytes);
@@ -411,7 +416,7 @@ async function fuzzLabels(): Promise<void> {
     }
     const got = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r.id === parsed.id);
     if (!got) {
-      failures.push(`FUZZ_SEED=${SEED} ${where}: merged (exit 0), but revision ${String(parsed.id)} is not in the labels export`);
+      failures.push(`FUZZ_SEED=${SEED} ${where}: merged (exit 0), but no revision with id ${JSON.stringify(parsed.id)} is in the labels export (stored under another id: silent change)`);
       continue;
     }
     for (const key of ['choice', 'strength', 'shown_order', 'rationale', 'ranking', 'steps', 'first_error', 'ratings', 'rubric_version', 'time_ms', 'prelabel_visible'])
@@ -425,11 +430,12 @@ async function fuzzRubrics(): Promise<void> {
   const db = join(work, 'labels.db');
   const template = { name: 'default', criteria: [{ key: 'correctness', description: 'Is it right?', scale: { type: 'likert', min: 1, max: 5 }, weight: 2 }, { key: 'safe', description: 'Harmless', scale: { type: 'binary' } }] };
   for (let f = 0; f < 12; f++) {
-    const path = rng.pick(paths(template));
-    const value = hostileValue(rng, 20_000);
+    // The first file, whatever the seed: a description nested thousands of levels deep.
+    const path = f === 0 ? ['criteria', 0, 'description'] : rng.pick(paths(template));
+    const value = f === 0 ? { raw: `${'['.repeat(5000)}${']'.repeat(5000)}`, name: 'deeply nested lists' } : hostileValue(rng, 20_000);
     let bytes: Buffer = Buffer.from(toJsonText(setAt(template, path, value)));
     let what = `${path.join('.') || '(the file)'} = ${value.name}`;
-    if (rng.chance(0.3)) {
+    if (f > 0 && rng.chance(0.3)) {
       const damage = damageBytes(rng, bytes, CAP);
       bytes = damage.bytes;
       what = damage.name;
