@@ -4,6 +4,8 @@
 import type { ItemView, StepsView } from '../../../../shared/api';
 import { messageText } from '../../../../shared/choices';
 import { headingsAsText, prepareMarkdown } from '../../components/Markdown';
+import { isTrajectory } from '../../../../shared/trajectory';
+import { trajectoryView } from '../trajectories/turnModel';
 
 /** Runs `run` after the next frame is painted; the answer cancels it. */
 export function afterPaint(run: () => void): () => void {
@@ -19,8 +21,12 @@ export function afterPaint(run: () => void): () => void {
 
 /** The texts the step screen renders as Markdown for an item opened on `response`. */
 export function itemTexts({ item, view }: { item: ItemView; view: StepsView }, response = 0): string[] {
-  // Steps render with their `#` lines as text (StepList), so they are prepared that way.
-  const texts = (view.responses[response]?.steps ?? []).map(headingsAsText);
+  // Steps render with their `#` lines as text (StepList), so they are prepared that way. A trajectory's
+  // turns render as cards: its turns are worked out now (kept for the screen) and the agent's own words
+  // are what is markdown.
+  const content = item.responses[response]?.content;
+  const turns = content !== undefined && isTrajectory(content) ? trajectoryView(content).turns : null;
+  const texts = turns ? turns.flatMap((t) => [t.said, ...t.context.map((c) => c.text)]).filter((t) => t.trim()).map(headingsAsText) : (view.responses[response]?.steps ?? []).map(headingsAsText);
   if (typeof item.prompt === 'string') texts.push(item.prompt);
   else for (const message of item.prompt) texts.push(messageText(message.content));
   if (item.reference !== null) texts.push(item.reference);
