@@ -129,6 +129,8 @@ describe('reading a trajectory', () => {
     await expect.poll(() => bars.nth(4).getAttribute('data-first-error')).toBe('true');
     expect(await bars.evaluateAll((els) => els.map((e) => e.getAttribute('data-rating')))).toEqual(['1', '1', '1', '1', '-1', 'none']);
     expect(await bars.nth(4).getAttribute('title')).toBe('Turn 5: first error, a tool error');
+    expect(await page.getByTestId('steps-progress').innerText()).toBe('5 of 5 turns rated · first error: turn 5');
+    expect(await turn(4).getByTestId('first-error-rule').innerText()).toContain('First error: turn 5');
     // A click on the map goes to the turn.
     await bars.nth(1).click();
     await expect.poll(() => page.locator('[data-testid="step"][data-current="true"]').getAttribute('data-index')).toBe('1');

@@ -16,6 +16,8 @@ interface Props {
   version: number;
   judgement: Judgement;
   labeledHere: number;
+  /** A trajectory's steps are its turns. */
+  noun?: 'step' | 'turn';
   onBack: (() => void) | null;
 }
 
@@ -32,6 +34,7 @@ const METHOD_WORDS: Record<string, string> = {
 
 export function StepsBar(p: Props) {
   const j = p.judgement;
+  const noun = p.noun ?? 'step';
   const needed = j.ratings.filter((_, i) => !isAfterError(j, i)).length;
   const rated = j.ratings.filter((r, i) => r !== null && !isAfterError(j, i)).length;
   return (
@@ -51,13 +54,13 @@ export function StepsBar(p: Props) {
         {p.responseCount > 1 && <Kbd>]</Kbd>}
       </span>
       <span className="hidden text-faint lg:inline" title="How the response was cut into steps, and the version of that cut">
-        cut by {METHOD_WORDS[p.method] ?? p.method} · v{p.version}
+        {noun === 'turn' && p.method === 'file' ? 'one step per agent turn' : `cut by ${METHOD_WORDS[p.method] ?? p.method}`} · v{p.version}
       </span>
       <span className="h-4 border-l border-line" aria-hidden />
       <span data-testid="steps-progress">
-        <b className="font-semibold text-fg tabular-nums">{rated}</b> of {needed} {pluralWord(needed, 'step')} rated
+        <b className="font-semibold text-fg tabular-nums">{rated}</b> of {needed} {pluralWord(needed, noun)} rated
         {j.firstError !== null && (
-          <span className={j.firstError >= 0 ? 'text-bad' : 'text-ok'}> · {j.firstError >= 0 ? `first error: step ${j.firstError + 1}` : 'no error'}</span>
+          <span className={j.firstError >= 0 ? 'text-bad' : 'text-ok'}> · {j.firstError >= 0 ? `first error: ${noun} ${j.firstError + 1}` : 'no error'}</span>
         )}
       </span>
       <span className="hidden text-faint xl:inline" data-testid="labeled-here" title="Items that had no step labels of yours and have them now, in this session">

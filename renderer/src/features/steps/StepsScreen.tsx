@@ -169,6 +169,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
             version={seg.version}
             judgement={j}
             labeledHere={s.labeledHere}
+            noun={turns ? 'turn' : 'step'}
             onBack={backToCompare}
           />
           <div className="flex min-h-0 flex-1 flex-col wide:flex-row">
