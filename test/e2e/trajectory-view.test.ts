@@ -82,6 +82,9 @@ describe('reading a trajectory', () => {
     // The task stays beside the turns.
     expect(await page.getByTestId('steps-prompt').innerText()).toContain('345 ms serializes as 344');
 
+    // x on a turn with nothing long says so.
+    await page.keyboard.press('x');
+    await expect.poll(() => page.getByTestId('status-text').innerText()).toContain('Turn 1 shows everything already');
     // A long result: folded to a few lines with its size; x unfolds and folds again.
     const long = turn(1).getByTestId('result-body');
     expect(await long.getAttribute('data-folded')).toBe('true');

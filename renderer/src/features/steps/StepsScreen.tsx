@@ -18,7 +18,7 @@ import { sourceWords, useSourceSteps } from './SourceSteps';
 import { useScreenKeys } from './useScreenKeys';
 import { isTrajectory } from '../../../../shared/trajectory';
 import { TurnMinimap } from '../trajectories/TurnMinimap';
-import { trajectoryView } from '../trajectories/turnModel';
+import { foldable, trajectoryView } from '../trajectories/turnModel';
 import { useUnfolded } from '../trajectories/useUnfolded';
 import { useStepCursor } from './useStepCursor';
 import { agentsOf, turnInfos, TurnJudgingProvider, type TurnJudging } from './TurnJudging';
@@ -95,7 +95,13 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
 
   const edit = s.apply;
   const latest = s.latest;
-  const actions = stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource: () => setSourceOn((v) => !v), toggleFold: turns ? fold.toggle : undefined, turns: infos });
+  // `x` on a turn with nothing folded says so, rather than doing nothing.
+  const toggleFold = (index: number) => {
+    const turn = turns?.turns[index];
+    if (!turn || foldable(turn)) fold.toggle(index);
+    else say({ text: `Turn ${index + 1} shows everything already: nothing is folded (x unfolds a long result)`, itemNumber: item ? item.seq + 1 : null, state: 'info' });
+  };
+  const actions = stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource: () => setSourceOn((v) => !v), toggleFold: turns ? toggleFold : undefined, turns: infos });
 
   useScreenKeys((event) => handleStepKey(event, actions), keysEnabled);
 

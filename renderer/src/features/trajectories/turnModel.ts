@@ -273,6 +273,11 @@ export function isLong(text: string, lines: number): boolean {
   return lines > FOLDED_LINES + 2 || text.length > 1200;
 }
 
+/** Whether `x` has anything to unfold on the turn: a long result, long arguments or a long command. */
+export function foldable(view: TurnView): boolean {
+  return view.results.some((r) => isLong(r.text, r.lines)) || view.calls.some((c) => !c.edit && isLong(c.command ?? c.args, lineCount(c.command ?? c.args)));
+}
+
 /** The first lines of a long text (and at most some characters of them): what a folded block renders. */
 export function foldedHead(text: string, lines = FOLDED_LINES): string {
   let end = -1;
