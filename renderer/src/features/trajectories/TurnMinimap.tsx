@@ -30,7 +30,10 @@ export const TurnMinimap = memo(function TurnMinimap({ sizes, ratings, firstErro
     const top = c.offsetTop;
     if (top < b.scrollTop || top + c.offsetHeight > b.scrollTop + b.clientHeight) b.scrollTop = top - b.clientHeight / 2;
   }, [cursor]);
+  // Heights from 4 to 28 px by the square root of the length, relative to the longest turn; when they do
+  // not all fit, they shrink in proportion (flex-shrink), down to 2 px.
   const weights = sizes.map((s) => Math.sqrt(Math.max(1, s)));
+  const heaviest = Math.max(1, ...weights);
   const rated = ratings.filter((r) => r !== null).length;
   return (
     <nav className="flex h-full w-[58px] shrink-0 flex-col border-l border-line bg-surface" aria-label="Turns" data-testid="turn-minimap">
@@ -56,8 +59,8 @@ export const TurnMinimap = memo(function TurnMinimap({ sizes, ratings, firstErro
               title={words}
               aria-label={words}
               onClick={() => onPick(i)}
-              className={`relative flex min-h-[3px] w-full shrink items-stretch rounded-[2px] ${isCurrent ? 'ring-2 ring-accent ring-offset-1 ring-offset-surface' : ''} ${isFirst ? 'mt-[3px]' : ''}`}
-              style={{ flexGrow: weights[i], flexBasis: 0, maxHeight: 28 }}
+              className={`relative flex min-h-[2px] w-full items-stretch rounded-[2px] ${isCurrent ? 'ring-2 ring-accent ring-offset-1 ring-offset-surface' : ''} ${isFirst ? 'mt-[3px]' : ''}`}
+              style={{ flex: '0 1 auto', height: 4 + 24 * (weights[i]! / heaviest) }}
               data-testid="minimap-turn"
               data-index={i}
               data-rating={after ? 'none' : r === null ? 'unrated' : String(r)}
