@@ -10,8 +10,7 @@ import { StepRow, type StepRowProps } from './StepRow';
 import { correctionText } from '../../../../shared/stepJudgement';
 import { TurnRows } from '../trajectories/TurnRows';
 import type { TrajectoryView } from '../trajectories/turnModel';
-
-export type Mode = 'keys' | 'tags' | 'correct' | 'split';
+import type { Mode } from './mode';
 
 interface Props {
   /** The item and response shown ("itemId:response"). */

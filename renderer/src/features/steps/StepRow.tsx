@@ -10,7 +10,7 @@ import { RatingChip } from './RatingChip';
 import { SourceStepChip } from './SourceSteps';
 import { CorrectionBox, SplitView, TagPicker } from './StepEditors';
 import { TurnJudgement } from './TurnJudging';
-import type { Mode } from './StepList';
+import type { Mode } from './mode';
 import { TurnCard } from '../trajectories/TurnCard';
 import type { TurnView } from '../trajectories/turnModel';
 

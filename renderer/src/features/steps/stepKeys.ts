@@ -1,7 +1,7 @@
 // What each key does on the step screen, by what has the keyboard: the steps, the tag picker or the
 // split caret. (The correction box is a text box: its keys are its own.) Answers whether the key was used.
 import { digitOf, pageDirection } from '../../components/keys';
-import type { Mode } from './StepList';
+import type { Mode } from './mode';
 
 export interface StepActions {
   mode: Mode;

@@ -3,7 +3,7 @@
 // its first step with the keys on the steps. Read through refs, so a second key pressed before the next
 // render sees what the first one did.
 import { useRef, useState } from 'react';
-import type { Mode } from './StepList';
+import type { Mode } from './mode';
 
 export interface Ui {
   key: string;

@@ -5,7 +5,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { StepRow, type StepRowProps } from '../steps/StepRow';
-import type { Mode } from '../steps/StepList';
+import type { Mode } from '../steps/mode';
 import { FOLDED_LINES, isLong, type TrajectoryView, type TurnView } from './turnModel';
 
 interface Props {
