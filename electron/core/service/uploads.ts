@@ -29,7 +29,7 @@ interface Upload {
 }
 
 /** Endings an upload keeps (how the importer knows what it reads); anything else is read as JSON Lines. */
-const KNOWN_ENDINGS = ['.jsonl.gz', '.json.gz', '.ndjson.gz', '.jsonl', '.ndjson', '.json', '.parquet', '.gz'];
+const KNOWN_ENDINGS = ['.jsonl.gz', '.json.gz', '.ndjson.gz', '.jsonl', '.ndjson', '.json', '.parquet', '.gz', '.traj'];
 /** The sweeper runs at least this often (and at least four times per idle expiry). */
 const SWEEP_EVERY_MS = 60_000;
 
