@@ -1,6 +1,6 @@
 // `arbiter review --project NAME [--task T] [--reason R] [--limit N] [--json]`: the disagreement queue,
 // most disputed first, items by external id; `arbiter adjudicate --project NAME --item ID (--choice C |
-// --verdict V | --ranking R | --first-error A=2,B=-1) [--strength N] [--task T] [--note TEXT] [--lead NAME]`;
+// --verdict V | --ranking R | --first-error A=2,B=-1 and / or --outcome A=failure) [--strength N] [--task T] [--note TEXT] [--lead NAME]`;
 // and the review figures that `arbiter stats` prints (DESIGN.md "Command line").
 import { QUEUE_REASONS, REVIEW_TASKS, reviewSchemas, type Figure, type QueueRow, type ReviewReport } from '../../shared/api/review';
 import { invalidInput } from '../core/errors';
@@ -51,7 +51,9 @@ export function projectReview(db: Db, name: string) {
 function queueLine(row: QueueRow): string {
   const votes = Object.entries(row.votes).map(([k, n]) => `${k}×${n}`).join(' ');
   const model = row.modelPA === null ? '' : `  model P(A) ${row.modelPA.toFixed(2)}`;
-  return `${(row.externalId ?? `#${row.itemId}`).padEnd(16)} ${row.dispute.toFixed(2)}  ${row.reasons.join(',').padEnd(22)} ${votes}${model}${row.adjudicated ? '  adjudicated' : ''}`;
+  const t = row.trajectory;
+  const trajectory = t ? `  trajectory${t.turns === null ? '' : `, ${plural(t.turns, 'turn')}`}, split on ${t.disputed.map((d) => (d === 'first_error' ? 'the first error turn' : 'the outcome')).join(' and ')}` : '';
+  return `${(row.externalId ?? `#${row.itemId}`).padEnd(16)} ${row.dispute.toFixed(2)}  ${row.reasons.join(',').padEnd(22)} ${votes}${model}${trajectory}${row.adjudicated ? '  adjudicated' : ''}`;
 }
 
 export const reviewCommand: Command = async (argv, io) => {
@@ -89,6 +91,17 @@ function firstErrors(text: string): Record<string, number> {
   return out;
 }
 
+/** "A=failure,B=success" → {A: 'failure', B: 'success'} (checked by the API's schema and the item). */
+function outcomes(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of text.split(',')) {
+    const m = /^\s*([A-Z])\s*=\s*([a-z]+)\s*$/.exec(part);
+    if (!m) throw new UsageError(`--outcome takes LETTER=OUTCOME pairs such as A=failure,B=success (it was "${text}")`);
+    out[m[1]!] = m[2]!;
+  }
+  return out;
+}
+
 /** "2,0,1" or "2,[0 1]" (tied responses in brackets) → [[2],[0],[1]] or [[2],[0,1]]. */
 function rankingOf(text: string): number[][] {
   const groups = text.match(/\[[^\]]*\]|[^,[\]]+/g) ?? [];
@@ -107,12 +120,13 @@ export const adjudicateCommand: Command = async (argv, io) => {
     verdict: { type: 'string' },
     ranking: { type: 'string' },
     'first-error': { type: 'string' },
+    outcome: { type: 'string' },
     note: { type: 'string' },
     lead: { type: 'string' },
   });
   const project = requireProjectName(values);
   if (!values.item) throw new UsageError('--item ID is required (the item\'s external id, or its uid)');
-  const task = oneOf('task', values.task, REVIEW_TASKS, values.ranking ? 'ranking' : values.verdict ? 'verdict' : values['first-error'] ? 'steps' : 'pairwise');
+  const task = oneOf('task', values.task, REVIEW_TASKS, values.ranking ? 'ranking' : values.verdict ? 'verdict' : values['first-error'] || values.outcome ? 'steps' : 'pairwise');
   const lead = String(values.lead ?? process.env.ARBITER_ANNOTATOR ?? process.env.USER ?? 'lead');
   return withDb(values, (db) => {
     const row = projects.requireProject(db, project);
@@ -128,6 +142,7 @@ export const adjudicateCommand: Command = async (argv, io) => {
       ...(values.verdict !== undefined ? { verdict: values.verdict } : {}),
       ...(values.ranking !== undefined ? { ranking: rankingOf(String(values.ranking)) } : {}),
       ...(values['first-error'] !== undefined ? { firstError: firstErrors(String(values['first-error'])) } : {}),
+      ...(values.outcome !== undefined ? { outcome: outcomes(String(values.outcome)) } : {}),
       note: values.note === undefined ? '' : String(values.note),
     });
     if (!input.success) throw new UsageError(input.error.issues.map((i) => `--${i.path.join('.') || 'input'}: ${i.message}`).join('; '));

@@ -91,6 +91,21 @@ describe('reviewing trajectories', () => {
     // The command line says it too.
     const review = await cli(['review', '--project', 'p', '--task', 'steps', '--json', '--db', s.dbPath]);
     expect(JSON.parse(review.stdout).rows.find((r: { externalId: string }) => r.externalId === 'swe-1').trajectory).toEqual({ turns: 12, disputed: ['outcome'] });
+    const text = await cli(['review', '--project', 'p', '--task', 'steps', '--db', s.dbPath]);
+    expect(text.stdout).toMatch(/swe-1 .*A: failure×1 A: partial×1 {2}trajectory, 12 turns, split on the outcome/);
+    expect(text.stdout).toMatch(/swe-2 .*trajectory, 5 turns, split on the first error turn/);
+  });
+
+  it('a lead resolves a trajectory’s outcome from the command line', async () => {
+    const s = await labeled();
+    const bad = await cli(['adjudicate', '--project', 'p', '--item', 'swe-1', '--outcome', 'A=correct', '--db', s.dbPath]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/Response A is a trajectory: its outcome is success, partial or failure, not "correct"/);
+    const done = await cli(['adjudicate', '--project', 'p', '--item', 'swe-1', '--first-error', 'A=6', '--outcome', 'A=failure', '--note', 'tests fail', '--db', s.dbPath]);
+    expect(done.code).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ task: 'steps' });
+    const view = await s.service.dispatch('adjudicationView', { project: 'p', itemId: s.id('swe-1'), task: 'steps' });
+    expect(view.adjudication?.body).toMatchObject({ first_error: { A: 6 }, outcome: { A: 'failure' } });
   });
 
   it('figures each per-turn field with its n and a sentence, in the report and in stats --json', async () => {
