@@ -121,7 +121,7 @@ function StepsChoices({ draft, setDraft }: { draft: Extract<Draft, { task: 'step
       </span>
       <span className="flex items-center gap-1">
         <Kbd>j</Kbd>
-        <Kbd>k</Kbd> step
+        <Kbd>k</Kbd> {trajectory ? 'turn' : 'step'}
       </span>
       <span className="flex items-center gap-1">
         <Kbd>[</Kbd>

@@ -2,11 +2,14 @@
 // column per person, and per turn each one's rating, first error mark, error tags with their severity,
 // tool call verdicts and corrected action; each person's task outcome above, the lead's own marks (first
 // error turn, outcome) beside them. The lead resolves with the steps keys (j / k, f, o) and 1 / 2 / 3.
-import { memo } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import type { AdjudicationLabel } from '../../../../shared/api';
 import type { ResponseRecord } from '../../../../shared/domain';
 import { correctionText } from '../../../../shared/stepJudgement';
+import { isTrajectory } from '../../../../shared/trajectory';
 import { Markdown } from '../../components/Markdown';
+import { TurnCard } from '../trajectories/TurnCard';
+import { trajectoryView } from '../trajectories/turnModel';
 import { letter } from './words';
 
 const RATING: Record<string, { text: string; cls: string; word: string }> = {
@@ -93,6 +96,11 @@ interface Props {
 export function TurnLabels({ response, steps, labels, lead, cursor }: Props) {
   const key = letter(response.index);
   const people = labels.filter((l) => l.steps?.[key] || l.firstError?.[key] !== undefined || l.outcome?.[key]);
+  // Each turn as the step screen draws it (kinds, calls, folded results), while the steps are the turns.
+  const view = useMemo(() => (isTrajectory(response.content) ? trajectoryView(response.content) : null), [response.content]);
+  const cards = view && view.turns.length === steps.length ? view.turns : null;
+  const [unfolded, setUnfolded] = useState<ReadonlySet<number>>(new Set());
+  const toggle = useCallback((i: number) => setUnfolded((open) => (open.has(i) ? new Set([...open].filter((x) => x !== i)) : new Set([...open, i]))), []);
   return (
     <div className="overflow-x-auto" data-testid="turn-labels" data-response={key}>
       <table className="w-full border-collapse text-[13px]">
@@ -129,9 +137,13 @@ export function TurnLabels({ response, steps, labels, lead, cursor }: Props) {
               >
                 <td className="px-2 py-1.5 text-right text-[12px] text-faint tabular-nums">{i + 1}</td>
                 <td className="px-2 py-1.5">
-                  <div className="max-h-[14rem] overflow-y-auto">
-                    <Markdown text={text} />
-                  </div>
+                  {cards ? (
+                    <TurnCard view={cards[i]!} open={unfolded.has(i)} index={i} onToggle={toggle} compact />
+                  ) : (
+                    <div className="max-h-[14rem] overflow-y-auto">
+                      <Markdown text={text} />
+                    </div>
+                  )}
                   {lead.firstError === i && <div className="mt-1 text-[12px] font-medium text-bad">you: first error here</div>}
                 </td>
                 {people.map((l) => (
