@@ -6,7 +6,7 @@ import { plural } from './plural';
 
 /** The first few names, and "…" when there are more: an item per name (images), or a name per group of items (ids). */
 const named = (count: NamedCount, more: boolean) => `${count.examples.join(', ')}${more ? ', …' : ''}`;
-/** How many names the core gives at most (formats/importer.ts EXAMPLES). */
+/** How many names the core gives at most (formats/import/importer.ts EXAMPLES). */
 const EXAMPLES = 5;
 
 export function importNotes(summary: Pick<ImportSummary, 'sharedIds' | 'images'>): string[] {

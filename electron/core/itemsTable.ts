@@ -5,7 +5,7 @@
 import type { ItemListRow, ItemPage, ListItemsRequest } from '../../shared/api';
 import { contentText } from '../../shared/choices';
 import type { Choice, Content } from '../../shared/domain';
-import { decide } from './formats/resolve';
+import { decide } from './formats/export/resolve';
 import { itemVoter, type ItemVote } from './scorer/itemVotes';
 import { findAnnotator } from './store/annotators';
 import type { Db } from './store/db';

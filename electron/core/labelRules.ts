@@ -1,5 +1,5 @@
 // What a label revision must be for its item, checked the same way whether the app saves it (the services)
-// or a labels file brings it (formats/labels.ts). Each rule gives the reason a value does not fit, or null;
+// or a labels file brings it (formats/exchange/labels.ts). Each rule gives the reason a value does not fit, or null;
 // the caller names the field its own way ("shownOrder" in the API, "shown_order" in a file).
 import type { Content, ItemRecord } from '../../shared/domain';
 import { CHAIN_OUTCOMES, TRAJECTORY_OUTCOMES } from '../../shared/stepJudgement';

@@ -13,7 +13,7 @@ export const itemId = z.number().int().positive();
 
 /**
  * The parts of a label revision, one schema each, shared by every save operation and by the labels file
- * (electron/core/formats/labels.ts): a revision a file brings passes the same checks as one the app saves.
+ * (electron/core/formats/exchange/labels.ts): a revision a file brings passes the same checks as one the app saves.
  */
 /** A revision id the client made (UUIDv7): a retried save with the same id stores nothing new. */
 export const revisionId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'expected a revision id (a lowercase UUID)');

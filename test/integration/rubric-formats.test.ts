@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main';
 import { exportProject, importFile, type ExportOptions } from '../../electron/core/formats';
-import { PROMETHEUS_FIELDS } from '../../electron/core/formats/prometheus';
+import { PROMETHEUS_FIELDS } from '../../electron/core/formats/ratings/prometheus';
 import { ArbiterService } from '../../electron/core/service/index';
 import { openDb, type Db } from '../../electron/core/store/db';
 import { requireProject } from '../../electron/core/store/projects';

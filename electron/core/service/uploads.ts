@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import type { ApiOutputs } from '../../../shared/api';
 import { conflict, invalidInput, notFound } from '../errors';
 import { previewHead } from '../formats/index';
-import type { LabelsImportResult } from '../formats/labels';
+import type { LabelsImportResult } from '../formats/exchange/labels';
 import { headLines } from '../formats/sources/index';
 import { formatBytes, formatLimit, limit } from '../limits';
 import { runTask } from '../tasks/run';

@@ -1,7 +1,7 @@
 // Messages between the host's thread and a task worker (./worker.ts): one import or export per worker.
 import type { ApiErrorShape, ApiOutputs } from '../../../shared/api';
 import type { ExportFormat, ImportFormat, RankingPairs } from '../../../shared/formatNames';
-import type { LabelsImportResult } from '../formats/labels';
+import type { LabelsImportResult } from '../formats/exchange/labels';
 import type { Review } from '../review/report';
 import type { ShapeCounts } from '../store/items';
 

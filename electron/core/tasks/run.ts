@@ -3,7 +3,7 @@
 import type { ApiOutputs } from '../../../shared/api';
 import { readFile, rm } from 'node:fs/promises';
 import { exportProject, importFile, importLabelsLines, importLines } from '../formats/index';
-import type { LabelsImportResult } from '../formats/labels';
+import type { LabelsImportResult } from '../formats/exchange/labels';
 import { readLines } from '../formats/jsonl';
 import { uncertaintyOrder } from '../review/priority';
 import { buildReview, type Review } from '../review/report';

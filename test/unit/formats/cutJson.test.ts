@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCutObject } from '../../../electron/core/formats/cutJson';
+import { readCutObject } from '../../../electron/core/formats/import/cutJson';
 
 describe('readCutObject: the start of a record cut before its end', () => {
   it('keeps whole fields and the cut one as far as it goes', () => {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectFormat } from '../../../electron/core/formats';
-import { detectCutLine } from '../../../electron/core/formats/detect';
+import { detectCutLine } from '../../../electron/core/formats/import/detect';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'formats');
 const records = (name: string) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeHhRlhf, parseHhRlhf, splitHh } from '../../../electron/core/formats/hhRlhf';
+import { encodeHhRlhf, parseHhRlhf, splitHh } from '../../../electron/core/formats/pairs/hhRlhf';
 import { ExportNotes, type DecidedPair } from '../../../electron/core/formats/types';
 import type { Content } from '../../../shared/domain';
 

@@ -1,8 +1,8 @@
 // The Arbiter and RewardBench parsers, the preview, and the line-error wording.
 import { describe, expect, it } from 'vitest';
 import { previewHead, splitLines } from '../../../electron/core/formats';
-import { encodeArbiter, parseArbiter } from '../../../electron/core/formats/arbiter';
-import { idValue, parseRewardbench } from '../../../electron/core/formats/rewardbench';
+import { encodeArbiter, parseArbiter } from '../../../electron/core/formats/exchange/arbiter';
+import { idValue, parseRewardbench } from '../../../electron/core/formats/pairs/rewardbench';
 
 describe('arbiter items', () => {
   it('parses prompt, responses with models and steps, reference, metadata', () => {

@@ -2,14 +2,14 @@
 // one is named. The round trips through SQLite are in test/integration/rubric-formats.test.ts.
 import { describe, expect, it } from 'vitest';
 import { previewHead } from '../../../electron/core/formats';
-import { parseHelpsteer2, parseHelpsteer2Preference } from '../../../electron/core/formats/helpsteer2';
-import { parseHelpsteer3 } from '../../../electron/core/formats/helpsteer3';
+import { parseHelpsteer2, parseHelpsteer2Preference } from '../../../electron/core/formats/ratings/helpsteer2';
+import { parseHelpsteer3 } from '../../../electron/core/formats/ratings/helpsteer3';
 import { GROUPS, Grouper } from '../../../electron/core/formats/import/group';
-import { parseRar } from '../../../electron/core/formats/rar';
-import { signedScore } from '../../../electron/core/formats/ratingJudgements';
+import { parseRar } from '../../../electron/core/formats/ratings/rar';
+import { signedScore } from '../../../electron/core/formats/ratings/ratingJudgements';
 import { RecordError } from '../../../electron/core/formats/types';
-import { parseUltrafeedback } from '../../../electron/core/formats/ultrafeedback';
-import { parseUltrafeedbackBinarized } from '../../../electron/core/formats/ultrafeedbackBinarized';
+import { parseUltrafeedback } from '../../../electron/core/formats/ratings/ultrafeedback';
+import { parseUltrafeedbackBinarized } from '../../../electron/core/formats/pairs/ultrafeedbackBinarized';
 
 const fails = (fn: () => unknown) => {
   try {

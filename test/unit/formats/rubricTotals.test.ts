@@ -1,9 +1,9 @@
 // Weighted rubric totals (FORMATS.md "Rules that every export follows"), the deciding ratings and the
 // Prometheus score: what pairs from ratings, binarized scores and Prometheus lines are made of.
 import { describe, expect, it } from 'vitest';
-import { prometheusScore, scoreRubric } from '../../../electron/core/formats/prometheus';
-import { decideRatings } from '../../../electron/core/formats/resolveRatings';
-import { normalizedTotal, rubricScore, totalsRanking, weightedTotal } from '../../../electron/core/formats/rubricTotals';
+import { prometheusScore, scoreRubric } from '../../../electron/core/formats/ratings/prometheus';
+import { decideRatings } from '../../../electron/core/formats/export/resolveRatings';
+import { normalizedTotal, rubricScore, totalsRanking, weightedTotal } from '../../../electron/core/formats/ratings/rubricTotals';
 import type { HeadLabel } from '../../../electron/core/store/labels';
 import type { Criterion } from '../../../shared/rubric';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractPromptMessages, extractPromptText } from '../../../electron/core/formats';
-import { parseTrl, parseTrlChat, parseTrlChatImplicit, parseTrlImplicit } from '../../../electron/core/formats/trl';
+import { parseTrl, parseTrlChat, parseTrlChatImplicit, parseTrlImplicit } from '../../../electron/core/formats/pairs/trl';
 
 // Expected values are what TRL's extract_prompt returns for the same input (Python, code points).
 describe('extractPromptText (TRL extract_prompt, strings)', () => {

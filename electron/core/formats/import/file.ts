@@ -5,7 +5,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import type { ImportSummary, LineError } from '../../../../shared/domain';
 import type { ImportFormat } from '../../../../shared/formatNames';
 import type { Db } from '../../store/db';
-import { runImport } from '../importer';
+import { runImport } from './importer';
 import { fileChunks } from '../sources/index';
 import { PARALLEL_MIN_BYTES, parallelByDefault } from './inputs';
 

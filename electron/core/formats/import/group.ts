@@ -5,7 +5,7 @@
 // first, so a bad row is reported by its own line and the rest of its group still makes the item; a
 // line that is not JSON does not close a group either.
 import type { ImportFormat } from '../../../../shared/formatNames';
-import { helpsteer2Key, mergeHelpsteer2 } from '../helpsteer2';
+import { helpsteer2Key, mergeHelpsteer2 } from '../ratings/helpsteer2';
 import { TRAJECTORY_GROUPS } from '../trajectories/registry';
 import { RecordError, type ParsedRecord, type RecordParser } from '../types';
 

@@ -3,7 +3,7 @@
 import type { PreviewResult } from '../../../../shared/api';
 import type { ImportFormat } from '../../../../shared/formatNames';
 import { displayText } from '../content';
-import { DETECT_RECORDS, detectCutLine, detectLines, type HeadLine, type LinesGuess } from '../detect';
+import { DETECT_RECORDS, detectCutLine, detectLines, type HeadLine, type LinesGuess } from './detect';
 import { RecordError, type ParsedRecord } from '../types';
 import { GROUPS, Grouper } from './group';
 import { parseJson, PARSERS } from './prepare';

@@ -16,8 +16,8 @@ import { canonical, type TrajectoryMessage, type Turn } from '../../../../shared
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { segmentationsBetween } from '../../store/segmentations';
-import { forEachPage } from '../itemPass';
-import { decidingLabels } from '../resolve';
+import { forEachPage } from '../export/itemPass';
+import { decidingLabels } from '../export/resolve';
 import { isPlainObject } from '../validate';
 import { idRange, judgedSteps, stepsAreTurns, taskMessages, toolsOf, trainerMessage, turnsOf, type TurnPass, type TurnTally } from './turnCommon';
 

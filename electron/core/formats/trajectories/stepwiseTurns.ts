@@ -8,7 +8,7 @@
 //   observations, then this turn's context: a user's words), then turn k's canonical text; so the label at
 //   the end of completion k is given after the task and the whole history up to turn k's action, and
 //   nothing after it;
-// - labels: the kept chain (../chain.ts: up to the first error, that turn false), only +1 true unless
+// - labels: the kept chain (../process/chain.ts: up to the first error, that turn false), only +1 true unless
 //   --neutral true (TRL's own PRM800K converter collapses neutral into false).
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
@@ -16,9 +16,9 @@ import { segmentationsBetween } from '../../store/segmentations';
 import { promptText, trajectoryFrames } from '../../scorer/inputs';
 import { responseLetter } from '../../../../shared/letters';
 import { plural } from '../../../../shared/plural';
-import { keptChain } from '../chain';
-import { forEachPage } from '../itemPass';
-import { decideChain } from '../resolve';
+import { keptChain } from '../process/chain';
+import { forEachPage } from '../export/itemPass';
+import { decideChain } from '../export/resolve';
 import { idRange, judgedSteps, stepsAreTurns, taskMessages, trainerMessage, turnsOf, type TurnPass, type TurnTally } from './turnCommon';
 
 const NO_LABELS: HeadLabel[] = [];

@@ -6,7 +6,7 @@ import { plural } from '../../../../shared/plural';
 import type { SegmentationMethod } from '../../../../shared/segment';
 import { canonical, isTrajectory, parseArguments, plainMessage, trajectoryTurns, type ToolCall, type TrajectoryMessage, type Turn } from '../../../../shared/trajectory';
 import { segmentationKey } from '../../store/segmentations';
-import type { ItemPass } from '../itemPass';
+import type { ItemPass } from '../export/itemPass';
 import { isPlainObject } from '../validate';
 import { trajectoryTools } from './common';
 

@@ -12,8 +12,8 @@ import { plural } from '../../../../shared/plural';
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { segmentationsBetween } from '../../store/segmentations';
-import { firstWrongStep } from '../chain';
-import { forEachPage } from '../itemPass';
+import { firstWrongStep } from '../process/chain';
+import { forEachPage } from '../export/itemPass';
 import { isPlainObject } from '../validate';
 import { idRange, judgedSteps, stepsAreTurns, turnsOf, type TurnPass, type TurnTally } from './turnCommon';
 

@@ -1,0 +1,338 @@
+// Arbiter's lossless labels format: one label revision per line (FORMATS.md, "Labels").
+// {"id","item","item_uid","annotator","annotator_uuid","annotator_kind","task","choice"|"ranking","strength",
+//  "shown_order","ratings","steps","first_error","rationale","rubric_version","time_ms","prelabel_visible",…,
+//  "created_at"}
+// `item` is the item's external id, or its uid when it has none; `item_uid` is always written too, so a
+// labels file finds its items even where external ids repeat; `annotator_uuid` keeps who labeled apart
+// across machines. Importing is all-or-nothing (the whole file is checked before anything is written;
+// with skipInvalid the valid lines merge and the rest go to FILE.rejects.jsonl), idempotent (a revision
+// id already stored adds nothing; one stored for a different label is reported), and atomic by
+// visibility: the writing goes in short batches under a pending merge record (store/labelImports.ts).
+import { writeFile } from 'node:fs/promises';
+import type { AnnotatorKind, LabelBody, LabelRevision, LineError, Task } from '../../../../shared/domain';
+import { canonicalJson } from '../../../../shared/rubric';
+import { cancelledError, InvalidFileError } from '../../errors';
+import { ensureAnnotator, ensureAnnotatorByUuid, findAnnotator, SOURCE_ANNOTATOR } from '../../store/annotators';
+import type { Db } from '../../store/db';
+import { itemResolver, responseCounter } from '../../store/items';
+import { beginLabelImport, completeLabelImport, labelImportStager, recoverLabelImports, removeLabelImport } from '../../store/labelImports';
+import { normalizeTimestamp, type RevisionDraft } from '../../store/labels';
+import { mergedRevisionWriter as labelAppenderFor, storedRevision, type StoredRevision } from '../../store/labelMerge';
+import { requireProject } from '../../store/projects';
+import { stepAsideForWaitingWriters, writeNow } from '../../store/write';
+import { readLines } from '../jsonl';
+import { labelSchema, itemRules, type LabelLine } from './labelLine';
+import { RecordError } from '../types';
+import { check as checkSchema, isPlainObject } from '../validate';
+
+/** Body fields, in the order they are written. */
+const BODY_KEYS = ['ratings', 'steps', 'first_error', 'rationale', 'rubric_version', 'time_ms', 'prelabel_visible'] as const;
+const TOP_KEYS = new Set([
+  'id',
+  'item',
+  'item_uid',
+  'annotator',
+  'annotator_uuid',
+  'annotator_kind',
+  'task',
+  'choice',
+  'ranking',
+  'strength',
+  'shown_order',
+  'created_at',
+  ...BODY_KEYS,
+]);
+
+export type RevisionWithItem = LabelRevision & { itemExternalId: string | null; itemUid: string };
+
+export function encodeLabel(rev: RevisionWithItem): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: rev.id,
+    item: rev.itemExternalId ?? rev.itemUid,
+    item_uid: rev.itemUid,
+    annotator: rev.annotator,
+    annotator_uuid: rev.annotatorUuid,
+    annotator_kind: rev.annotatorKind,
+    task: rev.task,
+  };
+  if (rev.choice !== null || rev.ranking === null) out.choice = rev.choice;
+  if (rev.ranking !== null) out.ranking = rev.ranking;
+  if (rev.strength !== null) out.strength = rev.strength;
+  if (rev.shownOrder !== null) out.shown_order = rev.shownOrder;
+  const body = rev.body;
+  for (const key of BODY_KEYS) if (body[key] !== undefined) out[key] = body[key];
+  for (const key in body) if (!TOP_KEYS.has(key) && body[key] !== undefined) out[key] = body[key];
+  out.created_at = rev.createdAt;
+  return out;
+}
+
+export interface LabelsImportResult {
+  added: number;
+  duplicates: number;
+  lines: number;
+  /**
+   * Revisions whose item is not in this project (a teammate labeled items this machine never imported):
+   * reported, not merged, and the rest of the file merges. Importing those items and the same file
+   * again adds them then.
+   */
+  unmatched: number;
+  /** The first of them, by line, with the item as the file named it. */
+  unmatchedItems: { line: number; item: string }[];
+  /**
+   * Lines whose revision id is stored already for a different label (another item, annotator, task, time
+   * or judgement): nothing of them is merged, and the stored revision stays as it is.
+   */
+  reusedIds: number;
+  /** The first of them, by line. */
+  reusedIdLines: { line: number; id: string }[];
+  /** With skipInvalid: the invalid lines left out, and where they were written (`FILE.rejects.jsonl`). */
+  skipped: number;
+  rejectsFile: string | null;
+  /** With skipInvalid: the first 100 invalid lines and why. */
+  errors: LineError[];
+}
+
+/** How many unmatched or reused-id lines are listed by line; the rest are counted. */
+const LISTED = 20;
+
+/** A revision for an item this project does not have: skipped and reported, never an error. */
+class UnmatchedItem extends Error {}
+
+type Draft = Omit<RevisionDraft, 'annotatorId' | 'id'> & { id: string; who: Who };
+interface Who {
+  uuid?: string;
+  name: string;
+  kind?: AnnotatorKind;
+}
+
+export async function importLabelsLines(
+  db: Db,
+  opts: {
+    project: string;
+    fileName: string;
+    /** The lines; or a function that reads them afresh (a file), which lets the merge run in two passes. */
+    lines: AsyncIterable<string> | Iterable<string> | (() => AsyncIterable<string> | Iterable<string>);
+    onProgress?: (linesRead: number) => void;
+    /** Merge the valid lines and leave out the invalid ones (their text goes to `rejects`); else all or nothing. */
+    skipInvalid?: boolean;
+    /** Asked between batches: true removes what the merge wrote and rejects with a 'cancelled' error. */
+    isCancelled?: () => boolean;
+  },
+): Promise<LabelsImportResult & { rejects: string[] }> {
+  const errors: LineError[] = [];
+  const rejects: string[] = [];
+  let errorCount = 0;
+  let lineNo = 0;
+  let records = 0;
+  let added = 0;
+  let duplicates = 0;
+  let unmatched = 0;
+  const unmatchedItems: LabelsImportResult['unmatchedItems'] = [];
+  let reusedIds = 0;
+  const reusedIdLines: LabelsImportResult['reusedIdLines'] = [];
+  const project = requireProject(db, opts.project);
+  // A merge left half-applied (a failure after it counted as done) is finished first.
+  recoverLabelImports(db);
+  const resolveItem = itemResolver(db, project.id);
+  const responsesOf = responseCounter(db, project.id);
+  // Who labeled: checked against this database while reading (read-only), made when writing, so an
+  // invalid file leaves nothing behind, not even an annotator.
+  const whoKey = (w: Who) => `${w.uuid ?? ''}\u0000${w.name}\u0000${w.kind ?? ''}`;
+  const checkWho = (w: Who) => {
+    if (w.uuid || !w.kind) return;
+    const existing = findAnnotator(db, w.name);
+    if (existing && existing.kind !== w.kind) throw new RecordError(`annotator_kind: "${w.name}" is already an annotator of kind ${existing.kind}, not ${w.kind}.`);
+  };
+  const resolved = new Map<string, number>();
+  const annotatorId = (w: Who): number => {
+    const key = whoKey(w);
+    let id = resolved.get(key);
+    if (id === undefined) {
+      const kind = w.kind ?? (w.name === SOURCE_ANNOTATOR ? 'source' : 'human');
+      const row = w.uuid ? ensureAnnotatorByUuid(db, w.uuid, w.name, kind) : w.kind ? ensureAnnotator(db, w.name, w.kind) : (findAnnotator(db, w.name) ?? ensureAnnotator(db, w.name, kind));
+      resolved.set(key, (id = row.id));
+    }
+    return id;
+  };
+
+  const check = (text: string): Draft => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new RecordError(`invalid JSON: ${(error as Error).message}`);
+    }
+    if (!isPlainObject(value)) throw new RecordError('not a JSON object');
+    const line: LabelLine = checkSchema(labelSchema, value);
+    let itemId: number | null = line.item_uid !== undefined ? resolveItem(line.item_uid) : null;
+    if (itemId === null) itemId = resolveItem(String(line.item));
+    if (itemId === null) throw new UnmatchedItem(String(line.item));
+    const count = responsesOf(itemId);
+    const ranking = line.ranking ? line.ranking.map((entry) => (Array.isArray(entry) ? entry : [entry])) : null;
+    const { rubricVersionId, ratings } = itemRules(db, project.id, line, itemId, count, ranking);
+    const choice = line.choice ?? null;
+    const who: Who = { uuid: line.annotator_uuid, name: line.annotator, kind: line.annotator_kind };
+    checkWho(who);
+    const body: LabelBody = {};
+    for (const key of BODY_KEYS) if (line[key] !== undefined) (body as Record<string, unknown>)[key] = line[key];
+    for (const key in line) if (!TOP_KEYS.has(key)) body[key] = (line as Record<string, unknown>)[key];
+    if (ratings) (body as Record<string, unknown>).ratings = ratings;
+    return {
+      id: line.id,
+      projectId: project.id,
+      itemId,
+      who,
+      task: line.task ?? inferTask(line),
+      createdAt: line.created_at,
+      choice: choice as RevisionDraft['choice'],
+      ranking,
+      strength: line.strength ?? null,
+      shownOrder: line.shown_order ?? null,
+      rubricVersionId,
+      body,
+      done: choice !== null || (ranking?.length ?? 0) > 0 || Object.keys(body).some((k) => JUDGEMENT_KEYS.has(k)),
+    };
+  };
+
+  /** Reads every line once: valid revisions go to `take`, bad lines and unknown items are noted. */
+  const readAll = async (lines: AsyncIterable<string> | Iterable<string>, take: (draft: Draft, line: number) => Promise<void> | void, noteErrors: boolean) => {
+    lineNo = 0;
+    records = 0;
+    for await (const raw of lines) {
+      lineNo++;
+      let text = raw;
+      if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (text.trim() === '') continue;
+      records++;
+      let draft: Draft;
+      try {
+        draft = check(text);
+      } catch (error) {
+        if (error instanceof UnmatchedItem) {
+          if (noteErrors) {
+            if (unmatchedItems.length < LISTED) unmatchedItems.push({ line: lineNo, item: error.message });
+            unmatched++;
+          }
+          continue;
+        }
+        if (!(error instanceof RecordError)) throw error;
+        if (noteErrors) {
+          errorCount++;
+          errors.push({ line: lineNo, reason: error.message });
+          if (opts.skipInvalid) rejects.push(text);
+        } else if (!opts.skipInvalid) {
+          // It passed the first reading: the file changed while it was merged.
+          throw new InvalidFileError(opts.fileName, [{ line: lineNo, reason: `${error.message} (the file changed while it was being merged)` }]);
+        }
+        continue;
+      }
+      await take(draft, lineNo);
+      if (opts.onProgress && lineNo % 1000 === 0) opts.onProgress(lineNo);
+    }
+  };
+
+  const refuse = () => {
+    if (errorCount && !opts.skipInvalid) throw new InvalidFileError(opts.fileName, errors);
+  };
+  // A file: checked whole first, holding nothing, then read again and written a batch at a time, so a
+  // merge of millions of revisions runs in constant memory. Lines given as a list are held.
+  const twoPass = typeof opts.lines === 'function';
+  const held: { draft: Draft; line: number }[] = [];
+  await readAll(twoPass ? (opts.lines as () => AsyncIterable<string>)() : (opts.lines as Iterable<string>), (draft, line) => void (twoPass || held.push({ draft, line })), true);
+  refuse();
+
+  // Written under a pending merge record: nothing shows until the whole file is in (store/labelImports.ts).
+  const pending = writeNow(db, () => beginLabelImport(db, project.id, opts.fileName));
+  try {
+    const append = labelAppenderFor(db, pending.id);
+    const stager = labelImportStager(db, pending);
+    const stored = storedRevision(db);
+    const batch: { draft: Draft; line: number }[] = [];
+    const write = async () => {
+      if (opts.isCancelled?.()) throw cancelledError('The labels merge was cancelled; nothing of it was kept.');
+      stepAsideForWaitingWriters(db);
+      writeNow(db, () => {
+        for (const { draft: { who, ...draft }, line } of batch) {
+          const saved = append({ ...draft, annotatorId: annotatorId(who) });
+          if (saved.inserted) {
+            added++;
+            // A lead's resolution from another machine is an adjudication here too, never one more vote.
+            if (draft.body?.adjudicated === true) stager.resolve(saved.id, typeof draft.body.rationale === 'string' ? draft.body.rationale : '');
+            else stager.stage({ ...saved, itemId: draft.itemId, annotatorId: annotatorId(who), task: draft.task ?? 'pairwise', done: saved.done, choice: draft.choice });
+            continue;
+          }
+          // The id is stored: a true duplicate adds nothing; the same id for a different label is said.
+          if (sameRevision(stored(saved.id), { ...draft, annotatorId: annotatorId(who) })) duplicates++;
+          else {
+            reusedIds++;
+            if (reusedIdLines.length < LISTED) reusedIdLines.push({ line, id: saved.id });
+          }
+        }
+      });
+      batch.length = 0;
+      await new Promise(setImmediate);
+    };
+    const take = async (draft: Draft, line: number) => {
+      batch.push({ draft, line });
+      if (batch.length >= WRITE_BATCH) await write();
+    };
+    if (twoPass) await readAll((opts.lines as () => AsyncIterable<string>)(), take, false);
+    else for (const { draft, line } of held) await take(draft, line);
+    if (batch.length) await write();
+    await completeLabelImport(db, pending, added);
+  } catch (error) {
+    await removeLabelImport(db, pending);
+    throw error;
+  }
+  opts.onProgress?.(lineNo);
+  return { added, duplicates, lines: records, unmatched, unmatchedItems, reusedIds, reusedIdLines, skipped: rejects.length, rejectsFile: null, errors: opts.skipInvalid ? errors.slice(0, MAX_ERRORS) : [], rejects };
+}
+
+/** Invalid lines a --skip-invalid summary lists with their reasons (all are counted, and all are in the rejects file). */
+const MAX_ERRORS = 100;
+
+/** Whether a stored revision is the one a line describes (its id reused for nothing else). */
+function sameRevision(stored: StoredRevision | null, draft: Omit<RevisionDraft, 'id'>): boolean {
+  if (!stored) return false;
+  return (
+    stored.itemId === draft.itemId &&
+    stored.annotatorId === draft.annotatorId &&
+    stored.task === (draft.task ?? 'pairwise') &&
+    stored.createdAt === normalizeTimestamp(draft.createdAt ?? '') &&
+    stored.choice === draft.choice &&
+    canonicalJson(stored.ranking) === canonicalJson(draft.ranking ?? null) &&
+    stored.strength === (draft.strength ?? null) &&
+    canonicalJson(stored.shownOrder) === canonicalJson(draft.shownOrder ?? null) &&
+    canonicalJson(stored.body) === canonicalJson(draft.body ?? {})
+  );
+}
+
+/** Revisions written per transaction while merging a labels file. */
+const WRITE_BATCH = 1000;
+/** Body fields that make a revision a judgement even without a choice or ranking. */
+const JUDGEMENT_KEYS = new Set(['ratings', 'steps', 'first_error', 'critique', 'verdict']);
+
+function inferTask(line: LabelLine): Task {
+  if (line.ranking) return 'ranking';
+  if (line.choice === 'good' || line.choice === 'bad') return 'verdict';
+  if (line.choice === undefined && line.steps) return 'steps';
+  if (line.choice === undefined && line.ratings) return 'rubric';
+  if (line.choice === undefined && line.critique) return 'critique';
+  return 'pairwise';
+}
+
+/**
+ * Merges a labels file. All or nothing by default (every line is checked before anything is written);
+ * with skipInvalid the valid lines merge and the invalid ones are written to `FILE.rejects.jsonl`.
+ */
+export async function importLabelsFile(
+  db: Db,
+  opts: { path: string; project: string; onProgress?: (linesRead: number) => void; skipInvalid?: boolean; isCancelled?: () => boolean },
+): Promise<LabelsImportResult> {
+  const { rejects, ...result } = await importLabelsLines(db, { ...opts, fileName: opts.path, lines: () => readLines(opts.path) });
+  if (!rejects.length) return result;
+  // Beside the input, as an item import writes its rejects.
+  const rejectsFile = `${opts.path}.rejects.jsonl`;
+  await writeFile(rejectsFile, `${rejects.join('\n')}\n`, 'utf8');
+  return { ...result, rejectsFile };
+}
