@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { rubricName } from '../../shared/api/rubrics';
 import { checkRubricFile, problemText, scaleText } from '../../shared/rubric';
 import { invalidInput } from '../core/errors';
+import { limit, limitEnvName } from '../core/limits';
 import { getRubricView, listProjectRubrics, saveProjectRubric } from '../core/service/rubrics';
 import { findRubric, rubricNames, rubricVersion } from '../core/store/rubrics';
 import * as projects from '../core/store/projects';
@@ -30,6 +31,18 @@ class InvalidRubricFile extends Error {
   }
 }
 
+/** True when lists and objects nest deeper than `max` (walked without recursion, as the importers do). */
+function nestedDeeperThan(root: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(value)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function readRubricFile(file: string) {
   let json: unknown;
   // Bytes that are not UTF-8 are refused with their line and byte, never read as U+FFFD.
@@ -39,6 +52,9 @@ function readRubricFile(file: string) {
   } catch (error) {
     throw new InvalidRubricFile(file, [`not JSON: ${(error as Error).message}`]);
   }
+  const maxDepth = limit('recordMaxDepth');
+  if (nestedDeeperThan(json, maxDepth))
+    throw new InvalidRubricFile(file, [`nested more than ${maxDepth} levels deep (lists and objects inside one another); ${limitEnvName('recordMaxDepth')} raises the bound`]);
   const checked = checkRubricFile(json);
   if (!checked.ok) throw new InvalidRubricFile(file, checked.problems.map(problemText));
   return checked.value;

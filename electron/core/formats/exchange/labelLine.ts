@@ -20,8 +20,16 @@ import { RecordError } from '../types';
 const index = z.number().int().min(0);
 const perResponse = <T extends z.ZodType>(value: T) => z.record(responseLetter, value);
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 export const labelSchema = z.looseObject({
-  id: z.string().min(1, 'empty').max(200, 'longer than 200 characters'),
+  // Any id of 1–200 characters (other tools' files keep theirs), but text as it was: a lone surrogate escape
+  // would be stored as U+FFFD, a silent change, so it is refused.
+  id: z
+    .string()
+    .min(1, 'empty')
+    .max(200, 'longer than 200 characters')
+    .refine((id) => !LONE_SURROGATE.test(id), 'holds a lone surrogate escape (\\ud800–\\udfff without its other half)'),
   item: z.union([z.string().min(1, 'empty'), z.number()], { error: 'expected the item’s external id or uid' }),
   item_uid: z.string().min(1, 'empty').optional(),
   annotator: z.string().min(1, 'empty').max(80, 'longer than 80 characters'),
