@@ -85,6 +85,11 @@ describe('reading a trajectory', () => {
     // x on a turn with nothing long says so.
     await page.keyboard.press('x');
     await expect.poll(() => page.getByTestId('status-text').innerText()).toContain('Turn 1 shows everything already');
+    // A trajectory's steps are its turns: s (split) and m (merge) say so and change nothing.
+    await page.keyboard.press('s');
+    await expect.poll(() => page.getByTestId('status-text').innerText()).toContain('a turn cannot be split');
+    await page.keyboard.press('m');
+    await expect.poll(() => page.getByTestId('status-text').innerText()).toContain('two turns cannot be merged');
     // A long result: folded to a few lines with its size; x unfolds and folds again.
     const long = turn(1).getByTestId('result-body');
     expect(await long.getAttribute('data-folded')).toBe('true');

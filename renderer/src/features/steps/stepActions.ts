@@ -104,12 +104,15 @@ export function stepActions({ s, place, steps, visible, suggestion, noSuggestion
       return true;
     },
     startSplit: () => {
+      // A trajectory's steps are its agent turns (their ids tie labels, scores and exports to the file).
+      if (turns) return info("A trajectory's steps are its turns: a turn cannot be split");
       const text = steps[cursorRef.current] ?? '';
       const start = initialPoint(text, splitPoints(text));
       if (start === null) info(`Step ${cursorRef.current + 1} is a single word: there is nowhere to split it`);
       else setUi({ mode: 'split', splitAt: start });
     },
     merge: () => {
+      if (turns) return info("A trajectory's steps are its turns: two turns cannot be merged");
       const index = cursorRef.current;
       if (index + 1 >= steps.length) info(`Step ${index + 1} is the last: there is no next step to merge it with`);
       else void s.resegment('merge', index);
