@@ -166,7 +166,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
         <input
           ref={inputRef}
           type="file"
-          accept=".jsonl,.ndjson,.json,.gz,.parquet,application/x-ndjson,application/json,application/gzip,text/plain"
+          accept=".jsonl,.ndjson,.json,.gz,.parquet,.traj,application/x-ndjson,application/json,application/gzip,text/plain"
           className="sr-only"
           // The button below is the one control people reach: the hidden input is no second, invisible tab stop.
           tabIndex={-1}
@@ -199,7 +199,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
             <span className="underline decoration-dotted underline-offset-2" title={IMPORT_FORMAT_TITLES.join('\n')} data-testid="import-formats">
               {IMPORT_FORMAT_TITLES.length} formats
             </span>{' '}
-            (TRL, HH-RLHF, RewardBench, UltraFeedback, HelpSteer, PRM800K, Math-Shepherd, ProcessBench, Rubrics-as-Rewards, Arbiter…), detected from the first records — .jsonl, .jsonl.gz, a .json array or .parquet.
+            (TRL, HH-RLHF, RewardBench, UltraFeedback, HelpSteer, PRM800K, Math-Shepherd, ProcessBench, Rubrics-as-Rewards, agent trajectories from OpenAI tool calls, SWE-agent, OpenHands and τ-bench, Arbiter…), detected from the first records — .jsonl, .jsonl.gz, a .json array, .parquet or a .traj.
           </span>
         )}
       </div>
