@@ -55,14 +55,15 @@ describe('a new user’s first hour', () => {
     await go('#/p/chains/compare');
     const compare = page.getByTestId('empty-state');
     await expect.poll(() => compare.innerText()).toMatch(/No pairs here/);
-    expect(await compare.innerText()).toMatch(/3 items are single responses/);
+    // The shapes of the project's items arrive after the first paint: wait for them, never read once.
+    await expect.poll(() => compare.innerText()).toMatch(/3 items are single responses/);
     expect(await compare.innerText()).toMatch(/Steps\s*p/);
     expect(await compare.innerText()).toMatch(/Verdict\s*u/);
     await go('#/p/chains/rank');
     await expect.poll(() => page.getByTestId('empty-state').innerText()).toMatch(/No items with three or more responses here/);
     await go('#/p/mixed/verdict');
     await expect.poll(() => page.getByTestId('empty-state').innerText()).toMatch(/No single responses here/);
-    expect(await page.getByTestId('empty-state').innerText()).toMatch(/2 pairs.*Compare\s*c/s);
+    await expect.poll(() => page.getByTestId('empty-state').innerText()).toMatch(/2 pairs.*Compare\s*c/s);
     await go('#/p/mixed/steps');
     await expect.poll(() => page.getByTestId('empty-state').innerText()).toMatch(/No single responses here/);
     await page.getByTestId('empty-state').getByRole('button', { name: /Rank/ }).click();
