@@ -14,14 +14,11 @@ import { plural } from '../../../../shared/plural';
 import type { StepCorrection } from '../../../../shared/stepJudgement';
 import { canonical, type TrajectoryMessage, type Turn } from '../../../../shared/trajectory';
 import type { Db } from '../../store/db';
-import { headLoader, type HeadLabel } from '../../store/labels';
-import { segmentationsBetween } from '../../store/segmentations';
-import { forEachPage } from '../export/itemPass';
+import type { HeadLabel } from '../../store/labels';
 import { decidingLabels } from '../export/resolve';
 import { isPlainObject } from '../validate';
-import { idRange, judgedSteps, stepsAreTurns, taskMessages, toolsOf, trainerMessage, turnsOf, type TurnPass, type TurnTally } from './turnCommon';
+import { forEachTrajectoryItem, judgedSteps, stepsAreTurns, taskMessages, toolsOf, trainerMessage, turnsOf, type TurnPass, type TurnTally } from './turnCommon';
 
-const NO_LABELS: HeadLabel[] = [];
 
 /** The corrections a label made of one response, by step index (empty when none). */
 function correctionsOf(label: HeadLabel, letter: string): [number, StepCorrection][] {
@@ -54,63 +51,53 @@ function sameTurn(a: ChatMessage, b: ChatMessage): boolean {
 
 export async function writeCorrections(db: Db, pass: TurnPass, tally: TurnTally): Promise<void> {
   const dpo = pass.format === 'corrections-dpo';
-  const loadHeads = headLoader(db, pass.projectId, pass.annotator, 'steps', true);
   let unchanged = 0;
   let repeated = 0;
   let beyond = 0;
   let corrected = 0;
-  await forEachPage(db, pass, ['steps'], async (items, from, to) => {
-    if (!items.length) return;
-    const heads = loadHeads(from, to);
-    const segmentations = segmentationsBetween(db, ...idRange(items)).steps;
-    for (const item of items) {
-      if (!item.responses.some((r) => turnsOf(r.content))) {
-        tally.notTrajectory++;
-        continue;
-      }
-      let wrote = false;
-      for (const response of item.responses) {
-        const trajectory = turnsOf(response.content);
-        if (!trajectory) continue;
-        const letter = responseLetter(response.index);
-        const deciding = decidingLabels(heads.get(item.id) ?? NO_LABELS, (l) => correctionsOf(l, letter).length > 0, pass.annotator);
-        const seen = new Set<string>();
-        for (const label of deciding) {
-          const version = (label.body?.segmentation as Record<string, unknown> | undefined)?.[letter];
-          if (!stepsAreTurns(judgedSteps(segmentations, item, response.index, typeof version === 'number' ? version : null), trajectory.turns)) {
-            tally.notTurns++;
+  await forEachTrajectoryItem(db, pass, tally, async (item, labels, segmentations) => {
+    let wrote = false;
+    for (const response of item.responses) {
+      const trajectory = turnsOf(response.content);
+      if (!trajectory) continue;
+      const letter = responseLetter(response.index);
+      const deciding = decidingLabels(labels, (l) => correctionsOf(l, letter).length > 0, pass.annotator);
+      const seen = new Set<string>();
+      for (const label of deciding) {
+        const version = (label.body?.segmentation as Record<string, unknown> | undefined)?.[letter];
+        if (!stepsAreTurns(judgedSteps(segmentations, item, response.index, typeof version === 'number' ? version : null), trajectory.turns)) {
+          tally.notTurns++;
+          continue;
+        }
+        for (const [k, correction] of correctionsOf(label, letter)) {
+          const turn: Turn | undefined = trajectory.turns[k];
+          if (!turn) {
+            beyond++;
             continue;
           }
-          for (const [k, correction] of correctionsOf(label, letter)) {
-            const turn: Turn | undefined = trajectory.turns[k];
-            if (!turn) {
-              beyond++;
-              continue;
-            }
-            const original = trainerMessage(trajectory.messages[turn.action]!, tally);
-            const fixed = correctedMessage(original as TrajectoryMessage, correction);
-            if (sameTurn(fixed, original)) {
-              unchanged++;
-              continue;
-            }
-            const key = `${k}:${canonical(fixed)}`;
-            if (seen.has(key)) {
-              repeated++;
-              continue;
-            }
-            seen.add(key);
-            corrected++;
-            const prompt = [...taskMessages(item.prompt, tally), ...trajectory.messages.slice(0, turn.action).map((m) => trainerMessage(m, tally))];
-            const tools = toolsOf(item, [response.index], tally);
-            const line = dpo ? { prompt, chosen: [fixed], rejected: [original], tools } : { prompt, completion: [fixed], tools };
-            const pending = pass.writer.write(line);
-            if (pending) await pending;
-            wrote = true;
+          const original = trainerMessage(trajectory.messages[turn.action]!, tally);
+          const fixed = correctedMessage(original as TrajectoryMessage, correction);
+          if (sameTurn(fixed, original)) {
+            unchanged++;
+            continue;
           }
+          const key = `${k}:${canonical(fixed)}`;
+          if (seen.has(key)) {
+            repeated++;
+            continue;
+          }
+          seen.add(key);
+          corrected++;
+          const prompt = [...taskMessages(item.prompt, tally), ...trajectory.messages.slice(0, turn.action).map((m) => trainerMessage(m, tally))];
+          const tools = toolsOf(item, [response.index], tally);
+          const line = dpo ? { prompt, chosen: [fixed], rejected: [original], tools } : { prompt, completion: [fixed], tools };
+          const pending = pass.writer.write(line);
+          if (pending) await pending;
+          wrote = true;
         }
       }
-      if (!wrote) pass.skipped.unlabeled++;
     }
+    if (!wrote) pass.skipped.unlabeled++;
   });
   pass.notes.extra.push(`${plural(corrected, 'corrected turn', 'corrected turns')}, one line each: the task and the trajectory before the turn as the prompt, the corrected turn as ${dpo ? 'chosen and the turn as it was as rejected' : 'the completion'}`);
   if (unchanged) pass.notes.extra.push(`${plural(unchanged, 'correction', 'corrections')} left the turn as it was and ${unchanged === 1 ? 'was' : 'were'} left out`);

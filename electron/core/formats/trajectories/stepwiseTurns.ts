@@ -11,69 +11,55 @@
 // - labels: the kept chain (../process/chain.ts: up to the first error, that turn false), only +1 true unless
 //   --neutral true (TRL's own PRM800K converter collapses neutral into false).
 import type { Db } from '../../store/db';
-import { headLoader, type HeadLabel } from '../../store/labels';
-import { segmentationsBetween } from '../../store/segmentations';
 import { promptText, trajectoryFrames } from '../../scorer/inputs';
 import { responseLetter } from '../../../../shared/letters';
 import { plural } from '../../../../shared/plural';
 import { keptChain } from '../process/chain';
-import { forEachPage } from '../export/itemPass';
 import { decideChain } from '../export/resolve';
-import { idRange, judgedSteps, stepsAreTurns, taskMessages, trainerMessage, turnsOf, type TurnPass, type TurnTally } from './turnCommon';
+import { forEachTrajectoryItem, judgedSteps, stepsAreTurns, taskMessages, trainerMessage, turnsOf, type TurnPass, type TurnTally } from './turnCommon';
 
-const NO_LABELS: HeadLabel[] = [];
 
 export async function writeStepwiseTurns(db: Db, pass: TurnPass, tally: TurnTally): Promise<void> {
   const chat = pass.format === 'trl-stepwise-turns-chat';
   const segmentation = pass.segmentation;
-  const loadHeads = headLoader(db, pass.projectId, pass.annotator, 'steps', true);
   let neutralTurns = 0;
   let cut = 0;
   let gaps = 0;
-  await forEachPage(db, pass, ['steps'], async (items, from, to) => {
-    if (!items.length) return;
-    const heads = loadHeads(from, to);
-    const segmentations = segmentationsBetween(db, ...idRange(items)).steps;
-    for (const item of items) {
-      if (!item.responses.some((r) => turnsOf(r.content))) {
-        tally.notTrajectory++;
+  await forEachTrajectoryItem(db, pass, tally, async (item, current, segmentations) => {
+    for (const response of item.responses) {
+      const trajectory = turnsOf(response.content);
+      if (!trajectory) continue;
+      const decision = decideChain(current, responseLetter(response.index), pass.annotator);
+      if (decision.skip) {
+        pass.skipped[decision.skip]++;
         continue;
       }
-      for (const response of item.responses) {
-        const trajectory = turnsOf(response.content);
-        if (!trajectory) continue;
-        const decision = decideChain(heads.get(item.id) ?? NO_LABELS, responseLetter(response.index), pass.annotator);
-        if (decision.skip) {
-          pass.skipped[decision.skip]++;
-          continue;
-        }
-        const { ratings, firstError, version } = decision.chain;
-        const steps = judgedSteps(segmentations, item, response.index, version);
-        const frames = stepsAreTurns(steps, trajectory.turns) && steps!.length === ratings.length ? trajectoryFrames({ prompt: item.prompt, response: trajectory.messages, steps, segmentation }) : null;
-        if (!frames) {
-          tally.notTurns++;
-          pass.skipped.conflict++;
-          continue;
-        }
-        const kept = keptChain(steps!, ratings, firstError);
-        if (!kept) {
-          pass.skipped.unlabeled++;
-          continue;
-        }
-        if (kept.cut) cut++;
-        for (const r of kept.ratings) {
-          if (r === 0) neutralTurns++;
-          if (r === null) gaps++;
-        }
-        const completions = kept.steps.map((text, k) => (k === 0 ? text : [frames[k - 1]!.after, frames[k]!.before, text].filter((s) => s !== '').join('\n\n')));
-        const first = trajectory.turns[0]!;
-        const prompt = chat
-          ? [...taskMessages(item.prompt, tally), ...first.context.map((i) => trainerMessage(trajectory.messages[i]!, tally))]
-          : [promptText(item.prompt), frames[0]!.before].filter((s) => s !== '').join('\n\n');
-        const labels = kept.ratings.map((r) => r === 1 || (r === 0 && pass.neutral));
-        const pending = pass.writer.write({ prompt, completions, labels });
-        if (pending) await pending;
+      const { ratings, firstError, version } = decision.chain;
+      const steps = judgedSteps(segmentations, item, response.index, version);
+      const frames = stepsAreTurns(steps, trajectory.turns) && steps!.length === ratings.length ? trajectoryFrames({ prompt: item.prompt, response: trajectory.messages, steps, segmentation }) : null;
+      if (!frames) {
+        tally.notTurns++;
+        pass.skipped.conflict++;
+        continue;
       }
+      const kept = keptChain(steps!, ratings, firstError);
+      if (!kept) {
+        pass.skipped.unlabeled++;
+        continue;
+      }
+      if (kept.cut) cut++;
+      for (const r of kept.ratings) {
+        if (r === 0) neutralTurns++;
+        if (r === null) gaps++;
+      }
+      const completions = kept.steps.map((text, k) => (k === 0 ? text : [frames[k - 1]!.after, frames[k]!.before, text].filter((s) => s !== '').join('\n\n')));
+      const first = trajectory.turns[0]!;
+      const prompt = chat
+        ? [...taskMessages(item.prompt, tally), ...first.context.map((i) => trainerMessage(trajectory.messages[i]!, tally))]
+        : [promptText(item.prompt), frames[0]!.before].filter((s) => s !== '').join('\n\n');
+      const labels = kept.ratings.map((r) => r === 1 || (r === 0 && pass.neutral));
+      const pending = pass.writer.write({ prompt, completions, labels });
+      if (pending) await pending;
     }
   });
   pass.notes.extra.push(

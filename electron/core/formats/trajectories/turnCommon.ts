@@ -5,8 +5,10 @@ import { TURN_EXPORT_FORMATS, type RankingPairs, type TurnExportFormat } from '.
 import { plural } from '../../../../shared/plural';
 import type { SegmentationMethod } from '../../../../shared/segment';
 import { canonical, isTrajectory, parseArguments, plainMessage, trajectoryTurns, type ToolCall, type TrajectoryMessage, type Turn } from '../../../../shared/trajectory';
-import { segmentationKey } from '../../store/segmentations';
-import type { ItemPass } from '../export/itemPass';
+import type { Db } from '../../store/db';
+import { headLoader, type HeadLabel } from '../../store/labels';
+import { segmentationKey, segmentationsBetween } from '../../store/segmentations';
+import { forEachPage, type ItemPass } from '../export/itemPass';
 import { isPlainObject } from '../validate';
 import { trajectoryTools } from './common';
 
@@ -119,4 +121,30 @@ export function idRange(items: readonly ItemRecord[]): [number, number] {
     high = Math.max(high, item.id);
   }
   return [low, high];
+}
+
+/**
+ * Each item of a per-turn export that holds a trajectory, a page at a time, with its current step labels
+ * and the page's stored cuts (steps only: the labels a turn export reads). An item with no trajectory is
+ * counted in the tally and not visited.
+ */
+export async function forEachTrajectoryItem(
+  db: Db,
+  pass: TurnPass,
+  tally: TurnTally,
+  visit: (item: ItemRecord, labels: HeadLabel[], segmentations: ReturnType<typeof segmentationsBetween>['steps']) => Promise<void> | void,
+): Promise<void> {
+  const loadHeads = headLoader(db, pass.projectId, pass.annotator, 'steps', true);
+  await forEachPage(db, pass, ['steps'], async (items, from, to) => {
+    if (!items.length) return;
+    const heads = loadHeads(from, to);
+    const segmentations = segmentationsBetween(db, ...idRange(items)).steps;
+    for (const item of items) {
+      if (!item.responses.some((r) => turnsOf(r.content))) {
+        tally.notTrajectory++;
+        continue;
+      }
+      await visit(item, heads.get(item.id) ?? [], segmentations);
+    }
+  });
 }

@@ -10,12 +10,9 @@
 import { responseLetter } from '../../../../shared/letters';
 import { plural } from '../../../../shared/plural';
 import type { Db } from '../../store/db';
-import { headLoader, type HeadLabel } from '../../store/labels';
-import { segmentationsBetween } from '../../store/segmentations';
 import { firstWrongStep } from '../process/chain';
-import { forEachPage } from '../export/itemPass';
 import { isPlainObject } from '../validate';
-import { idRange, judgedSteps, stepsAreTurns, turnsOf, type TurnPass, type TurnTally } from './turnCommon';
+import { forEachTrajectoryItem, judgedSteps, stepsAreTurns, turnsOf, type TurnPass, type TurnTally } from './turnCommon';
 
 const FIELDS = ['steps', 'first_error', 'step_tags', 'step_severity', 'tool_verdicts', 'corrections', 'attribution', 'outcome'] as const;
 
@@ -31,75 +28,64 @@ function at(record: unknown, k: number): unknown {
 }
 
 export async function writeTurnLabels(db: Db, pass: TurnPass, tally: TurnTally): Promise<void> {
-  const loadHeads = headLoader(db, pass.projectId, pass.annotator, 'steps', true);
   let judgements = 0;
-  await forEachPage(db, pass, ['steps'], async (items, from, to) => {
-    if (!items.length) return;
-    const heads = loadHeads(from, to);
-    const segmentations = segmentationsBetween(db, ...idRange(items)).steps;
-    for (const item of items) {
-      if (!item.responses.some((r) => turnsOf(r.content))) {
-        tally.notTrajectory++;
-        continue;
-      }
-      const labels: HeadLabel[] = heads.get(item.id) ?? [];
-      let wrote = false;
-      for (const response of item.responses) {
-        const trajectory = turnsOf(response.content);
-        if (!trajectory) continue;
-        const letter = responseLetter(response.index);
-        for (const label of labels) {
-          const body = (label.body ?? {}) as Record<string, unknown>;
-          if (!FIELDS.some((f) => per(body, f, letter) !== null)) continue;
-          const version = per(body, 'segmentation', letter);
-          const ratings = per(body, 'steps', letter);
-          if (Array.isArray(ratings) && !stepsAreTurns(judgedSteps(segmentations, item, response.index, typeof version === 'number' ? version : null), trajectory.turns)) {
-            tally.notTurns++;
-            continue;
-          }
-          judgements++;
-          const firstError = per(body, 'first_error', letter);
-          const rated = Array.isArray(ratings) ? (ratings as (number | null)[]) : [];
-          const wrong = firstWrongStep(rated, typeof firstError === 'number' ? firstError : null);
-          const attribution = per(body, 'attribution', letter);
-          const common = {
-            item: item.externalId ?? item.uid,
-            item_uid: item.uid,
-            response: letter,
-            model: response.model,
-            annotator: label.annotator,
-            annotator_kind: label.kind,
-            adjudicated: label.adjudicated === true,
-            created_at: label.createdAt ?? null,
+  await forEachTrajectoryItem(db, pass, tally, async (item, labels, segmentations) => {
+    let wrote = false;
+    for (const response of item.responses) {
+      const trajectory = turnsOf(response.content);
+      if (!trajectory) continue;
+      const letter = responseLetter(response.index);
+      for (const label of labels) {
+        const body = (label.body ?? {}) as Record<string, unknown>;
+        if (!FIELDS.some((f) => per(body, f, letter) !== null)) continue;
+        const version = per(body, 'segmentation', letter);
+        const ratings = per(body, 'steps', letter);
+        if (Array.isArray(ratings) && !stepsAreTurns(judgedSteps(segmentations, item, response.index, typeof version === 'number' ? version : null), trajectory.turns)) {
+          tally.notTurns++;
+          continue;
+        }
+        judgements++;
+        const firstError = per(body, 'first_error', letter);
+        const rated = Array.isArray(ratings) ? (ratings as (number | null)[]) : [];
+        const wrong = firstWrongStep(rated, typeof firstError === 'number' ? firstError : null);
+        const attribution = per(body, 'attribution', letter);
+        const common = {
+          item: item.externalId ?? item.uid,
+          item_uid: item.uid,
+          response: letter,
+          model: response.model,
+          annotator: label.annotator,
+          annotator_kind: label.kind,
+          adjudicated: label.adjudicated === true,
+          created_at: label.createdAt ?? null,
+        };
+        for (const turn of trajectory.turns) {
+          const k = turn.index;
+          const line = {
+            ...common,
+            turn: k,
+            turn_id: turn.id,
+            agent: turn.agent,
+            kinds: turn.kinds,
+            calls: turn.calls.map((c) => ({ id: c.id, name: c.name })),
+            rating: rated[k] ?? null,
+            is_first_error: wrong === k,
+            tags: at(per(body, 'step_tags', letter), k) ?? [],
+            severity: at(per(body, 'step_severity', letter), k),
+            tool_verdicts: at(per(body, 'tool_verdicts', letter), k),
+            correction: at(per(body, 'corrections', letter), k),
+            first_error: typeof firstError === 'number' ? firstError : null,
+            outcome: per(body, 'outcome', letter),
+            attribution,
+            is_decisive: isPlainObject(attribution) && attribution.step === k,
           };
-          for (const turn of trajectory.turns) {
-            const k = turn.index;
-            const line = {
-              ...common,
-              turn: k,
-              turn_id: turn.id,
-              agent: turn.agent,
-              kinds: turn.kinds,
-              calls: turn.calls.map((c) => ({ id: c.id, name: c.name })),
-              rating: rated[k] ?? null,
-              is_first_error: wrong === k,
-              tags: at(per(body, 'step_tags', letter), k) ?? [],
-              severity: at(per(body, 'step_severity', letter), k),
-              tool_verdicts: at(per(body, 'tool_verdicts', letter), k),
-              correction: at(per(body, 'corrections', letter), k),
-              first_error: typeof firstError === 'number' ? firstError : null,
-              outcome: per(body, 'outcome', letter),
-              attribution,
-              is_decisive: isPlainObject(attribution) && attribution.step === k,
-            };
-            const pending = pass.writer.write(line);
-            if (pending) await pending;
-            wrote = true;
-          }
+          const pending = pass.writer.write(line);
+          if (pending) await pending;
+          wrote = true;
         }
       }
-      if (!wrote) pass.skipped.unlabeled++;
     }
+    if (!wrote) pass.skipped.unlabeled++;
   });
   pass.notes.extra.push(`${plural(judgements, 'judgement', 'judgements')} of a trajectory, one line per turn each; items nobody judged are counted as unlabeled`);
 }
