@@ -376,6 +376,9 @@ async function fuzzLabels(): Promise<void> {
           const damage = damageBytes(rng, Buffer.from(JSON.stringify(record)), CAP);
           lines.push(damage.bytes);
           what = damage.name;
+          // A BOM that opens the file is how some editors save UTF-8, and every importer takes it: the
+          // line must then merge with its values as they were, like any good line.
+          if (i === 0 && damage.name === 'a UTF-8 BOM before the record') badRecord = record;
           continue;
         }
         const key = rng.pick(['id', 'item', 'annotator', 'task', 'choice', 'strength', 'shown_order', 'rationale', 'created_at', 'ranking', 'steps', 'first_error', 'ratings', 'rubric_version', 'time_ms', 'prelabel_visible', 'verdict', 'critique']);
