@@ -1,4 +1,5 @@
 // Domain types shared by every layer. Pure data: no I/O, no Node or DOM APIs.
+import type { RegionMark } from './regions';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 /**
@@ -59,6 +60,8 @@ export interface LabelBody {
   rubric_version?: number;
   time_ms?: number;
   prelabel_visible?: boolean;
+  /** Marks on the item's images tied to this judgement (shared/regions.ts). */
+  regions?: RegionMark[];
   [extra: string]: unknown;
 }
 

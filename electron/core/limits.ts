@@ -44,6 +44,9 @@ export const LIMITS = {
   requestsMaxInFlight: count(16, 'request bodies the browser host reads at once; one more is answered 503'),
   recordMaxBytes: bytes(64 * MiB, 'the longest record an import reads (a line, a JSON array element, a parquet row); a longer one stops the import with its line number', 1 * KiB),
   recordMaxDepth: count(100, 'how deeply lists and objects may nest in an imported record; a deeper record is an invalid line', 8),
+  imageMaxBytes: bytes(64 * MiB, 'the largest image an import stores (a file, a data URI, a Parquet cell); a larger one is an invalid line naming it', 1 * KiB),
+  imageMaxPixels: count(100_000_000, 'the most pixels (width × height) an image may have; a larger one (a decompression bomb) is an invalid line naming it', 1_000_000),
+  imageDisplayMaxEdge: count(4096, 'the longest edge of the copy a page is sent of a bigger image (the original stays as it is for exports)', 256),
   backupsKept: count(5, "copies of the database kept in backups/ (made before each project delete) and among `arbiter backup`'s default-named copies; after each new copy the oldest go"),
 } as const satisfies Record<string, LimitSpec>;
 
