@@ -18,6 +18,8 @@ export interface ServiceContext {
   options: ServiceOptions;
   events: EventEmitter;
   jobs: JobRegistry;
+  /** The image store beside the database (core/images/store.ts: imageStoreOf(db)). */
+  imageStore: string;
 }
 
 export type Handlers = { [N in ApiName]: (input: ApiParsed<N>) => Promise<ApiOutputs[N]> | ApiOutputs[N] };

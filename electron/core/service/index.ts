@@ -6,6 +6,7 @@ import { API_NAMES, schemas, type ApiName, type ApiOutput, type ApiParsed } from
 import { startCheckpointer } from '../checkpointer';
 import { invalidInput, notFound } from '../errors';
 import { describeInvalidInput, issueDetails } from '../inputErrors';
+import { imageStoreOf } from '../images/store';
 import { JobRegistry } from '../jobs';
 import { deferCheckpoints, type Db } from '../store/db';
 import { appHandlers } from './app';
@@ -51,12 +52,15 @@ export class ArbiterService {
   private readonly handlers: Handlers;
   /** Stops the background checkpointer (the connection's owner closes the database after). */
   readonly stopBackgroundWork: () => void;
+  /** The image store beside the database (core/images/store.ts), for the image route of each host. */
+  readonly imageStore: string;
 
   constructor(
     readonly db: Db,
     readonly options: ServiceOptions,
   ) {
-    const context: ServiceContext = { db, options, events: this.events, jobs: this.jobs };
+    this.imageStore = imageStoreOf(db);
+    const context: ServiceContext = { db, options, events: this.events, jobs: this.jobs, imageStore: this.imageStore };
     deferCheckpoints(db);
     this.stopBackgroundWork = startCheckpointer(options.dbPath);
     this.handlers = {
