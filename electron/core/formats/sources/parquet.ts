@@ -10,6 +10,7 @@ import type { Chunk } from '../import/prepare';
 import { RecordTooLongError, recordMaxBytes } from './cap';
 import { CHUNK_RECORDS } from './jsonArray';
 import { CHUNK_BYTES } from './jsonl';
+import { validUtf8 } from './utf8';
 
 export interface ParquetReadLimits {
   /** Rows per chunk (CHUNK_RECORDS by default). */
@@ -53,7 +54,8 @@ export async function* parquetChunks(path: string, hash: Hash, limits: ParquetRe
         slice: (start, end = size) => (start >= from && end <= to ? bytes.buffer.slice(start - from, end - from) : onDisk.slice(start, end)),
       };
       const rowEnd = Math.min(rowStart + rows, maxRows);
-      const objects = await refuseUnreadable(path, () => parquetReadObjects({ file: inMemory, metadata, rowStart, rowEnd, compressors }));
+      // utf8: false keeps binary columns bytes (an Image feature's encoded file); plainJson makes text of the rest.
+      const objects = await refuseUnreadable(path, () => parquetReadObjects({ file: inMemory, metadata, rowStart, rowEnd, compressors, utf8: false }));
       for (let i = 0; i < objects.length; i += rowsPerChunk) {
         const lines = objects.slice(i, i + rowsPerChunk).map((row) => JSON.stringify(plainJson(row)));
         // A row group is decoded whole, so a huge cell is in memory already; it still goes no further.
@@ -116,15 +118,26 @@ async function refuseUnreadable<T>(path: string, read: () => Promise<T>): Promis
 /**
  * A decoded value as JSON would have it. INT64 columns decode to BigInt: a safe integer becomes a
  * number, a bigger one its decimal string (a number would silently change it). Dates become ISO
- * strings, raw binary base64. Lists and structs stay nested, as the JSON Lines of the same data.
+ * strings. Binary that is UTF-8 becomes its text (strings some writers store without the UTF8
+ * annotation), other binary base64; the `bytes` of a Hugging Face `Image` cell (a struct of exactly
+ * `bytes` and `path`) is always base64, since it is an encoded file. Lists and structs stay nested, as
+ * the JSON Lines of the same data.
  */
 export function plainJson(value: unknown): unknown {
   if (typeof value === 'bigint') return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(plainJson);
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (value instanceof Uint8Array) {
+    const buffer = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    return validUtf8(value) ? buffer.toString('utf8') : buffer.toString('base64');
+  }
   const plain: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) if (item !== undefined) plain[key] = plainJson(item);
+  const entries = Object.entries(value);
+  const image = entries.length === 2 && 'bytes' in value && 'path' in value;
+  for (const [key, item] of entries) {
+    if (item === undefined) continue;
+    plain[key] = image && key === 'bytes' && item instanceof Uint8Array ? Buffer.from(item.buffer, item.byteOffset, item.byteLength).toString('base64') : plainJson(item);
+  }
   return plain;
 }
