@@ -9,6 +9,7 @@ const ACTIONS: Partial<Record<ApiName, string>> = {
   nextItem: 'move to another item',
   saveLabel: 'save the label',
   saveRationale: 'save the rationale',
+  saveRegions: 'save the region marks',
   undoLabel: 'undo the label',
   labelHistory: 'read the item’s label history',
   progress: 'read your progress',

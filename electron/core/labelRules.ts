@@ -2,6 +2,8 @@
 // or a labels file brings it (formats/exchange/labels.ts). Each rule gives the reason a value does not fit, or null;
 // the caller names the field its own way ("shownOrder" in the API, "shown_order" in a file).
 import type { Content, ItemRecord } from '../../shared/domain';
+import { imagesOf } from '../../shared/images';
+import type { RegionMark } from '../../shared/regions';
 import { CHAIN_OUTCOMES, TRAJECTORY_OUTCOMES } from '../../shared/stepJudgement';
 import { isTrajectory, trajectoryTurns } from '../../shared/trajectory';
 import type { RubricLabelBody } from '../../shared/api';
@@ -194,4 +196,47 @@ export function responseShape(content: Content, steps: number | null): ResponseS
   if (!isTrajectory(content)) return { steps, trajectory: false, turns: null };
   const turns = trajectoryTurns(content).map((t) => ({ calls: t.calls.map((c, i) => callKey(c.id, i)), agent: t.agent }));
   return { steps, trajectory: true, turns };
+}
+
+/** "3f2a9c0b…": a sha256 as a message names it. */
+const shortSha = (sha: string) => `${sha.slice(0, 12)}…`;
+
+/**
+ * The item-aware checks of region marks (their shape passed shared/api/regions.ts): each mark's place is
+ * the prompt or one of the item's responses, and its image is one that place holds (stored, by sha256).
+ * Each problem names the mark by its index in the list ("regions[2].image: …").
+ */
+export function regionProblems(item: Pick<ItemRecord, 'prompt' | 'responses'>, regions: readonly RegionMark[], field = 'regions'): string[] {
+  const problems: string[] = [];
+  const held = new Map<string, string[]>();
+  const imagesAt = (at: RegionMark['at']) => {
+    const key = String(at);
+    let shas = held.get(key);
+    if (!shas) {
+      const content = at === 'prompt' ? item.prompt : item.responses[at]!.content;
+      shas = imagesOf(content, at).flatMap((p) => (p.image.image ? [p.image.image.sha256] : []));
+      held.set(key, shas);
+    }
+    return shas;
+  };
+  regions.forEach((mark, i) => {
+    if (problems.length >= 5) return;
+    if (mark.at !== 'prompt' && mark.at >= item.responses.length) {
+      problems.push(`${field}[${i}].at: the item has ${responsesText(item.responses.length)}, not a response ${mark.at} (responses count from 0)`);
+      return;
+    }
+    const shas = imagesAt(mark.at);
+    if (shas.includes(mark.image)) return;
+    const place = mark.at === 'prompt' ? 'the prompt' : `response ${responseLetter(mark.at)}`;
+    const there = shas.length ? `its ${shas.length === 1 ? 'image is' : 'images are'} ${shas.map(shortSha).join(', ')}` : 'it holds no stored image';
+    problems.push(`${field}[${i}].image: ${place} holds no image ${shortSha(mark.image)} (${there})`);
+  });
+  return problems;
+}
+
+/** Refuses marks that do not fit the item, naming each mark and field; an empty or missing list passes. */
+export function requireRegionsFit(item: Pick<ItemRecord, 'id' | 'prompt' | 'responses'>, regions: readonly RegionMark[] | undefined): void {
+  if (!regions?.length) return;
+  const problems = regionProblems(item, regions);
+  if (problems.length) throw invalidInput(`Could not save the region marks on item ${item.id}: ${problems.join('; ')}. Mark an image the item shows, or leave the mark out.`, { problems });
 }

@@ -6,6 +6,7 @@ import { TASKS, type Choice, type ItemRecord, type LabelRevision } from '../doma
 /** A pairwise revision: its choice is a source-order letter, a tie or both bad. */
 export type PairwiseRevision = LabelRevision & { choice: Choice | null };
 import { annotatorName, itemId, projectName, revisionId, strength } from './common';
+import { regionMarks } from './regions';
 
 const choice = z.enum(['A', 'B', 'tie', 'both_bad']);
 
@@ -37,9 +38,17 @@ export const labelsSchemas = {
       rationale: z.string().max(20_000).optional(),
       timeMs: z.number().int().min(0).optional(),
       prelabelVisible: z.boolean().optional(),
+      /** Marks on the item's images, kept in this revision (shared/regions.ts). */
+      regions: regionMarks.optional(),
     })
     .strict(),
   saveRationale: z.object({ project: projectName, annotator: annotatorName, itemId, rationale: z.string().max(20_000) }).strict(),
+  /**
+   * Region marks changed after the judgement was saved: a new revision of the annotator's current
+   * judgement of this task, the same decision with these marks (as a rationale edit is). Null when there
+   * is no judgement of the task yet (the screen then keeps the marks for the judgement's save).
+   */
+  saveRegions: z.object({ project: projectName, annotator: annotatorName, itemId, task: z.enum(['pairwise', 'ranking', 'verdict', 'rubric']), regions: regionMarks }).strict(),
   /** Appends a revision restoring the one the current label replaced (or clearing it), for one task. */
   undoLabel: z.object({ project: projectName, annotator: annotatorName, itemId, task: z.enum(TASKS).default('pairwise') }).strict(),
   labelHistory: z.object({ project: projectName, itemId }).strict(),
@@ -60,6 +69,7 @@ export interface LabelsOutputs {
   nextItem: ItemView | null;
   saveLabel: PairwiseRevision;
   saveRationale: PairwiseRevision | null;
+  saveRegions: LabelRevision | null;
   undoLabel: LabelRevision | null;
   labelHistory: LabelRevision[];
   progress: { total: number; labeledByMe: number; labeled: number };

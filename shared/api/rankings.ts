@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { LabelRevision } from '../domain';
 import { annotatorName, itemId, projectName, rankingGroups, revisionId } from './common';
+import { regionMarks } from './regions';
 
 
 export const rankingsSchemas = {
@@ -18,6 +19,8 @@ export const rankingsSchemas = {
       rationale: z.string().max(20_000).optional(),
       timeMs: z.number().int().min(0).optional(),
       prelabelVisible: z.boolean().optional(),
+      /** Marks on the item's images, kept in this revision (shared/regions.ts). */
+      regions: regionMarks.optional(),
     })
     .strict(),
   saveVerdict: z
@@ -30,6 +33,8 @@ export const rankingsSchemas = {
       rationale: z.string().max(20_000).optional(),
       timeMs: z.number().int().min(0).optional(),
       prelabelVisible: z.boolean().optional(),
+      /** Marks on the item's images, kept in this revision (shared/regions.ts). */
+      regions: regionMarks.optional(),
     })
     .strict(),
 } as const;

@@ -5,8 +5,10 @@
 // the same way.
 import { z } from 'zod';
 import type { LabelRevision } from '../domain';
+import type { RegionMark } from '../regions';
 import { checkCriteria, problemText, rubricName, rubricRef, type Criterion, type CriterionInput } from '../rubric';
 import { annotatorName, itemId, projectName, ratingValue, responseLetter as letter, revisionId, rubricVersion as version } from './common';
+import { regionMarks } from './regions';
 
 export { ITEM_RUBRIC, rubricName, rubricRef } from '../rubric';
 
@@ -61,6 +63,8 @@ export const rubricsSchemas = {
       rationale: z.string().max(20_000).optional(),
       timeMs: z.number().int().min(0).optional(),
       prelabelVisible: z.boolean().optional(),
+      /** Marks on the item's images, kept in this revision (shared/regions.ts). */
+      regions: regionMarks.optional(),
     })
     .strict(),
 } as const;
@@ -117,6 +121,7 @@ export interface RubricLabelBody {
   rationale?: string;
   time_ms?: number;
   prelabel_visible?: boolean;
+  regions?: RegionMark[];
 }
 
 /** An annotator's current ratings of an item, as the rating sheet gives them back. */

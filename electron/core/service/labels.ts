@@ -4,7 +4,9 @@ import type { ItemView, PairwiseRevision } from '../../../shared/api';
 import type { ItemRecord, LabelRevision, Task } from '../../../shared/domain';
 import { shownOrder } from '../../../shared/order';
 import { invalidInput } from '../errors';
-import { shownOrderProblem } from '../labelRules';
+import { requireRegionsFit, shownOrderProblem } from '../labelRules';
+import { canonicalJson } from '../../../shared/rubric';
+import { labelRubricVersion } from '../store/rubrics';
 import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
 import { getItemBySeq, visibleSeqOf } from '../store/items';
@@ -20,7 +22,7 @@ import { screenTotals } from './screenTotals';
 /** Pairwise revisions hold a source-order choice by construction (the schema refuses anything else). */
 const pairwise = (revision: LabelRevision | null) => revision as PairwiseRevision | null;
 
-type LabelOps = 'getItem' | 'nextItem' | 'saveLabel' | 'saveRationale' | 'undoLabel' | 'labelHistory' | 'progress';
+type LabelOps = 'getItem' | 'nextItem' | 'saveLabel' | 'saveRationale' | 'saveRegions' | 'undoLabel' | 'labelHistory' | 'progress';
 
 export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOps> {
   const { db, events } = context;
@@ -73,6 +75,7 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
       const order = input.shownOrder;
       const badOrder = shownOrderProblem(order, item.responses.length);
       if (badOrder) throw invalidInput(`shownOrder ${badOrder}.`);
+      requireRegionsFit(item, input.regions);
       const strength = input.choice === 'A' || input.choice === 'B' ? (input.strength ?? 2) : null;
       const annotator = findAnnotator(db, input.annotator) ?? writeNow(db, () => ensureAnnotator(db, input.annotator, 'human'));
       if (annotator.kind !== 'human') throw invalidInput(`"${input.annotator}" is a ${annotator.kind} annotator; labels from the app are a person's.`);
@@ -88,6 +91,7 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
           ...(input.rationale ? { rationale: input.rationale } : {}),
           ...(input.timeMs !== undefined ? { time_ms: input.timeMs } : {}),
           ...(input.prelabelVisible !== undefined ? { prelabel_visible: input.prelabelVisible } : {}),
+          ...(input.regions?.length ? { regions: input.regions } : {}),
         },
       });
       events.emit('event', { type: 'label', project: input.project, itemId: item.id });
@@ -111,6 +115,35 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
         shownOrder: current.shownOrder,
         body: { ...current.body, rationale },
       });
+    },
+    saveRegions: ({ project, annotator, itemId, task, regions }) => {
+      const row = requireProject(db, project);
+      const item = requireItem(db, row, itemId);
+      requireRegionsFit(item, regions);
+      const me = findAnnotator(db, annotator);
+      const current = me ? currentLabel(db, itemId, me.id, task) : null;
+      const judged = current && (task === 'ranking' ? current.ranking !== null : task === 'rubric' ? current.body.ratings !== undefined : current.choice !== null);
+      if (!me || !current || !judged) return null;
+      if (canonicalJson(current.body.regions ?? []) === canonicalJson(regions)) return current;
+      // Marks changed after the decision: a new revision of the same judgement (as a rationale edit is).
+      const { undo_of: _undone, regions: _before, ...body } = current.body;
+      const { id } = writeNow(db, () =>
+        labelAppender(db)({
+          projectId: row.id,
+          itemId,
+          annotatorId: me.id,
+          task,
+          choice: current.choice,
+          strength: current.strength,
+          ranking: current.ranking,
+          shownOrder: current.shownOrder,
+          rubricVersionId: task === 'rubric' ? (labelRubricVersion(db, current.id)?.id ?? null) : null,
+          body: regions.length ? { ...body, regions } : body,
+          done: true,
+        }),
+      );
+      events.emit('event', { type: 'label', project, itemId, task });
+      return getRevision(db, id);
     },
     undoLabel: ({ project, annotator, itemId, task }) => {
       const row = requireProject(db, project);

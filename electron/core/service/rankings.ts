@@ -1,8 +1,9 @@
 // Rankings (items with three or more responses: groups of tied responses, best first) and verdicts
 // (items with one response: good or bad). Each is a revision of its own task.
 import type { LabelRevision } from '../../../shared/domain';
+import type { RegionMark } from '../../../shared/regions';
 import { invalidInput } from '../errors';
-import { rankingProblem, shownOrderProblem } from '../labelRules';
+import { rankingProblem, requireRegionsFit, shownOrderProblem } from '../labelRules';
 import { getRevision, labelAppender, type RevisionDraft } from '../store/labels';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
@@ -19,10 +20,11 @@ export function rankingsHandlers({ db, events }: ServiceContext): FeatureHandler
     events.emit('event', { type: 'label', project, itemId: draft.itemId, task: draft.task });
     return getRevision(db, id)!;
   };
-  const body = (input: { rationale?: string; timeMs?: number; prelabelVisible?: boolean }) => ({
+  const body = (input: { rationale?: string; timeMs?: number; prelabelVisible?: boolean; regions?: RegionMark[] }) => ({
     ...(input.rationale ? { rationale: input.rationale } : {}),
     ...(input.timeMs !== undefined ? { time_ms: input.timeMs } : {}),
     ...(input.prelabelVisible !== undefined ? { prelabel_visible: input.prelabelVisible } : {}),
+    ...(input.regions?.length ? { regions: input.regions } : {}),
   });
 
   return {
@@ -36,6 +38,7 @@ export function rankingsHandlers({ db, events }: ServiceContext): FeatureHandler
       const order = input.shownOrder;
       const badOrder = shownOrderProblem(order, n);
       if (badOrder) throw invalidInput(`shownOrder ${badOrder}.`);
+      requireRegionsFit(item, input.regions);
       return save(input.project, input.annotator, {
         id: input.id,
         projectId: project.id,
@@ -51,6 +54,7 @@ export function rankingsHandlers({ db, events }: ServiceContext): FeatureHandler
       const project = requireProject(db, input.project);
       const item = requireItem(db, project, input.itemId);
       if (item.responses.length !== 1) throw invalidInput(`Item ${item.id} has ${plural(item.responses.length, 'response')}; a verdict is for an item with one.`);
+      requireRegionsFit(item, input.regions);
       return save(input.project, input.annotator, {
         id: input.id,
         projectId: project.id,

@@ -8,7 +8,7 @@ import type { MyRatings, RatingSheet, RubricLabelBody, RubricSaved, RubricSummar
 import type { ItemRecord, LabelBody } from '../../../shared/domain';
 import { canonicalJson, checkCriteria, ITEM_RUBRIC, problemText, type Criterion } from '../../../shared/rubric';
 import { invalidInput, notFound } from '../errors';
-import { checkRatings, shownOrderProblem } from '../labelRules';
+import { checkRatings, requireRegionsFit, shownOrderProblem } from '../labelRules';
 import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
 import { currentLabel, getRevision, labelAppender } from '../store/labels';
@@ -194,6 +194,7 @@ export function rubricsHandlers({ db, events }: ServiceContext): FeatureHandlers
       const order = input.shownOrder;
       const badOrder = order ? shownOrderProblem(order, n) : null;
       if (badOrder) throw invalidInput(`shownOrder ${badOrder}.`);
+      requireRegionsFit(item, input.regions);
       const id = writeNow(db, () => {
         // The version rated: a project rubric's, or the item's own (stored now if this is its first rating).
         let version: RubricVersionRow;
@@ -215,6 +216,7 @@ export function rubricsHandlers({ db, events }: ServiceContext): FeatureHandlers
         if (input.rationale) body.rationale = input.rationale;
         if (input.timeMs !== undefined) body.time_ms = input.timeMs;
         if (input.prelabelVisible !== undefined) body.prelabel_visible = input.prelabelVisible;
+        if (input.regions?.length) body.regions = input.regions;
         const annotator = requireHumanAnnotator(db, input.annotator);
         requireOwnRevisionId(db, input.id, { projectId: project.id, itemId: item.id, annotatorId: annotator.id, task: 'rubric' });
         return labelAppender(db)({

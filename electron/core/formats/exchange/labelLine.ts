@@ -7,10 +7,11 @@
 import { z } from 'zod';
 import { attribution, firstError, outcome, ratingValue, responseLetter, rubricVersion, severity, shownOrderList, stepCorrection, stepKey, stepRating, strength, toolVerdict } from '../../../../shared/api/common';
 import { CRITIQUE_MAX } from '../../../../shared/api/critiques';
+import { regionMarks } from '../../../../shared/api/regions';
 import { ITEM_RUBRIC } from '../../../../shared/rubric';
 import { TASKS, type ItemRecord } from '../../../../shared/domain';
 import { ArbiterError } from '../../errors';
-import { checkRatings, letterProblem, rankingProblem, responseShape, shownOrderProblem, stepExtrasProblems, stepsProblem } from '../../labelRules';
+import { checkRatings, letterProblem, rankingProblem, regionProblems, responseShape, shownOrderProblem, stepExtrasProblems, stepsProblem } from '../../labelRules';
 import type { Db } from '../../store/db';
 import { getItem } from '../../store/items';
 import { findRubric, itemRubricName, rubricVersion as storedRubricVersion } from '../../store/rubrics';
@@ -77,6 +78,8 @@ export const labelSchema = z.looseObject({
   rubric_version: rubricVersion.optional(),
   time_ms: z.number().int('expected whole milliseconds').min(0, 'expected 0 or more milliseconds').optional(),
   prelabel_visible: z.boolean().optional(),
+  // Marks on the item's images (shared/regions.ts): a box, a point or "not present", with a tag and a note.
+  regions: regionMarks.optional(),
   created_at: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a timestamp'),
 });
 export type LabelLine = z.infer<typeof labelSchema>;
@@ -128,6 +131,7 @@ export function itemRules(db: Db, projectId: number, line: LabelLine, itemId: nu
     const why = shownOrderProblem(line.shown_order, count);
     if (why) problems.push(`shown_order: ${why}`);
   }
+  if (line.regions?.length) problems.push(...regionProblems(getItem(db, projectId, itemId)!, line.regions));
   if (problems.length) throw new RecordError(problems.slice(0, 5).join('; '));
   checkSteps(db, projectId, line, itemId);
   return checkRubric(db, projectId, line, itemId);
