@@ -2,6 +2,7 @@
 // header Electron's app:// protocol sends are the same string (shared/csp.ts), and the built index.html's
 // meta tag is that policy less `frame-ancestors` (which a meta tag cannot carry). And loading the app breaks none of it: no `securitypolicyviolation` and no CSP console
 // error (zod's `new Function` probe used to trip one on every load until the renderer set jitless).
+// Images come from the app's own origin and blob: only (issue 15): a data: or remote image is refused.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -72,5 +73,39 @@ describe('Content-Security-Policy', () => {
     expect(violations).toEqual([]);
     expect(logged).toEqual([]);
     expect(problems.filter((p) => /Content Security Policy|unsafe-eval/i.test(p))).toEqual([]);
+  });
+
+  it("takes images from the app's own origin and blob: only: a data: image and a remote one are refused before any request", async () => {
+    const { page } = await openApp(browser, host, { annotator: 'e2e-csp-images' });
+    // Chromium announces a request the CSP then blocks; what matters is that none reaches the network.
+    const answered: string[] = [];
+    const failed: string[] = [];
+    page.on('response', (response) => answered.push(response.url()));
+    page.on('requestfailed', (request) => failed.push(`${request.url()} ${request.failure()?.errorText}`));
+    const outcome = await page.evaluate(async () => {
+      const violations: string[] = [];
+      document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.violatedDirective} ${event.blockedURI}`));
+      // A 1 × 1 PNG.
+      const base64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const load = (src: string) =>
+        new Promise<string>((done) => {
+          const img = new Image();
+          img.onload = () => done('loaded');
+          img.onerror = () => done('refused');
+          img.src = src;
+        });
+      const blob = await load(URL.createObjectURL(new Blob([bytes], { type: 'image/png' })));
+      const data = await load(`data:image/png;base64,${base64}`);
+      const remote = await load('http://images.example.invalid/cat.png');
+      // Violation events are dispatched after the load fails: wait for both (at most a second).
+      for (let i = 0; i < 100 && violations.length < 2; i++) await new Promise((done) => setTimeout(done, 10));
+      return { blob, data, remote, violations };
+    });
+    expect(outcome).toMatchObject({ blob: 'loaded', data: 'refused', remote: 'refused' });
+    expect(outcome.violations).toEqual(expect.arrayContaining([expect.stringMatching(/^img-src data/), expect.stringMatching(/^img-src http:\/\/images\.example\.invalid/)]));
+    expect(answered.filter((url) => url.includes('example.invalid'))).toEqual([]);
+    expect(failed.filter((line) => line.includes('example.invalid'))).toEqual(['http://images.example.invalid/cat.png csp']);
+    expect(CONTENT_SECURITY_POLICY.split('; ')).toContain("img-src 'self' blob:");
   });
 });
