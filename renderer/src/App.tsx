@@ -146,6 +146,7 @@ export function App() {
   const shell: Shell = useMemo(
     () => ({
       appInfo,
+      project,
       annotator,
       setAnnotator,
       navigate,
@@ -159,7 +160,7 @@ export function App() {
       trackJob: jobs.track,
       scoresVersion: jobs.finished,
     }),
-    [appInfo, annotator, setAnnotator, navigate, overlay, askPrelabels, refreshProgress, countLabelWrite, progress, prelabelMode, setPrelabelMode, job, jobs.track, jobs.finished],
+    [appInfo, project, annotator, setAnnotator, navigate, overlay, askPrelabels, refreshProgress, countLabelWrite, progress, prelabelMode, setPrelabelMode, job, jobs.track, jobs.finished],
   );
 
   return (

@@ -2,6 +2,8 @@
 // browser host with the per-launch token it printed in the URL fragment (#token=…).
 import { ApiError, createClient, httpInvoke, unwrapEnvelope } from '../../shared/client';
 import type { ArbiterApi } from '../../shared/api';
+import { imagePath } from '../../shared/images';
+import { BlobCache } from './features/images/blobCache';
 
 const TOKEN_KEY = 'arbiter.token';
 
@@ -155,4 +157,101 @@ export function subscribeEvents(listener: Listener): () => void {
       closeSource = null;
     }
   };
+}
+
+// Images. The browser host answers /images/<project>/<sha256> only with the token header, which an <img>
+// cannot send: the page fetches the bytes and shows them from a blob: URL, kept in a small cache (the
+// least recently used are revoked; one on screen is held). Electron's app:// protocol answers the same
+// path itself (same origin, no token): the path is the source.
+
+const imageCache = new BlobCache<string>({ maxEntries: 48, maxBytes: 192 * 1024 * 1024, dispose: (url) => URL.revokeObjectURL(url) });
+const imageLoads = new Map<string, Promise<string>>();
+
+function imageKey(project: string, sha256: string): string {
+  return `${project}\n${sha256}`;
+}
+
+/** The host's sentence from a refused image answer (422 damaged, 404 not in the project…). */
+async function imageRefusal(response: Response): Promise<Error> {
+  let message = '';
+  try {
+    const body = (await response.json()) as { error?: { message?: unknown } };
+    if (typeof body?.error?.message === 'string') message = body.error.message;
+  } catch {
+    /* not JSON: say the status below */
+  }
+  return new Error(message || `The image could not be loaded (the host answered HTTP ${response.status}).`);
+}
+
+async function fetchImageBlob(http: Extract<Transport, { kind: 'http' }>, project: string, sha256: string): Promise<Blob> {
+  const response = await fetch(`${http.origin}${imagePath(project, sha256)}`, { headers: { 'x-arbiter-token': http.token } });
+  if (!response.ok) throw await imageRefusal(response);
+  return response.blob();
+}
+
+/**
+ * A source for an <img> showing a stored image: a blob: URL (browser host) or the same-origin path
+ * (Electron). Rejects with the host's sentence when the image cannot be served (damaged, not in the
+ * project). Hold it with holdImage while it is on screen, so the cache does not revoke it.
+ */
+export function imageSrc(project: string, sha256: string): Promise<string> {
+  if (transport.kind !== 'http') return Promise.resolve(imagePath(project, sha256));
+  const key = imageKey(project, sha256);
+  const cached = imageCache.get(key);
+  if (cached !== undefined) return Promise.resolve(cached);
+  let loading = imageLoads.get(key);
+  if (!loading) {
+    loading = fetchImageBlob(transport, project, sha256).then((blob) => {
+      const url = URL.createObjectURL(blob);
+      imageCache.set(key, url, blob.size);
+      return url;
+    });
+    imageLoads.set(key, loading);
+    const settle = () => void imageLoads.delete(key);
+    loading.then(settle, settle);
+  }
+  return loading;
+}
+
+/** Keeps an image's source alive (not revoked) until the returned release is called. */
+export function holdImage(project: string, sha256: string): () => void {
+  if (transport.kind !== 'http') return () => undefined;
+  return imageCache.pin(imageKey(project, sha256));
+}
+
+/**
+ * Why an image that was fetched did not paint: the host's sentence where it refuses the image (Electron
+ * loads the path directly, so the <img> only sees an error), else that the page could not decode it.
+ */
+export async function imageFailure(project: string, sha256: string): Promise<string> {
+  const undecodable = 'The page could not decode this image: its bytes are damaged or in a format the page cannot show.';
+  if (transport.kind === 'http') return undecodable;
+  try {
+    const response = await fetch(imagePath(project, sha256));
+    if (!response.ok) return (await imageRefusal(response)).message;
+  } catch {
+    /* the protocol did not answer: say what the page saw */
+  }
+  return undecodable;
+}
+
+// Decoded images kept alive after a prefetch, so the next item paints from memory (a few items' worth).
+const warm: HTMLImageElement[] = [];
+const WARM_KEPT = 16;
+
+/** Loads (and decodes) images ahead, for the next item; failures are left for when they are shown. */
+export function prefetchImages(project: string, shas: readonly string[]): void {
+  if (typeof Image === 'undefined') return;
+  for (const sha256 of [...new Set(shas)].slice(0, WARM_KEPT / 2)) {
+    void imageSrc(project, sha256)
+      .then((src) => {
+        const img = new Image();
+        img.decoding = 'async';
+        img.src = src;
+        warm.push(img);
+        if (warm.length > WARM_KEPT) warm.shift();
+        return img.decode();
+      })
+      .catch(() => undefined);
+  }
 }

@@ -10,6 +10,8 @@ export interface Progress {
 
 export interface Shell {
   appInfo: AppInfo | null;
+  /** The open project (null on the projects screen): images in content are fetched by it. */
+  project: string | null;
   annotator: string;
   setAnnotator(name: string): void;
   /** `replace`: the new address takes the old one's place in the history. */

@@ -1,18 +1,47 @@
-// Renders a prompt or a response: plain text as markdown, a chat as one block per message.
+// Renders a prompt or a response: plain text as markdown, a chat as one block per message. A message's
+// images sit where they are in its parts, in reading order with the text (features/images/ImageView).
+import { useContext } from 'react';
 import { messageText } from '../../../shared/choices';
-import type { Content } from '../../../shared/domain';
+import type { Content, ContentPart } from '../../../shared/domain';
+import { isImagePart, type ImagePart, type ImagePlace } from '../../../shared/images';
+import { ShellContext } from '../context';
+import { ImageView } from '../features/images/ImageView';
 import { Markdown } from './Markdown';
 
-export function ContentView({ content }: { content: Content }) {
+/** `place`: where this content sits in the item (the prompt, or a response's source-order index). */
+export function ContentView({ content, place = 'prompt' }: { content: Content; place?: ImagePlace }) {
+  const project = useContext(ShellContext)?.project ?? null;
   if (typeof content === 'string') return <Markdown text={content} />;
   return (
     <div className="flex flex-col gap-3">
       {content.map((message, i) => (
         <div key={i} className="flex flex-col gap-1">
           <div className="text-[11px] font-semibold tracking-wide text-faint uppercase">{message.role}</div>
-          <Markdown text={messageText(message.content)} />
+          <MessageBody content={message.content} project={project} place={place} />
         </div>
       ))}
+    </div>
+  );
+}
+
+/** Runs of text parts (one markdown block each) and the images between them, in order. */
+function runsOf(parts: ContentPart[]): (ContentPart[] | ImagePart)[] {
+  const runs: (ContentPart[] | ImagePart)[] = [];
+  for (const part of parts) {
+    if (isImagePart(part)) runs.push(part);
+    else if (Array.isArray(runs.at(-1))) (runs.at(-1) as ContentPart[]).push(part);
+    else runs.push([part]);
+  }
+  return runs;
+}
+
+function MessageBody({ content, project, place }: { content: string | ContentPart[]; project: string | null; place: ImagePlace }) {
+  if (!Array.isArray(content) || !content.some(isImagePart)) return <Markdown text={messageText(content)} />;
+  return (
+    <div className="flex flex-col gap-2">
+      {runsOf(content).map((run, i) =>
+        Array.isArray(run) ? <Markdown key={i} text={messageText(run)} /> : <ImageView key={i} project={project} part={run} place={place} />,
+      )}
     </div>
   );
 }
