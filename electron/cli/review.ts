@@ -39,6 +39,10 @@ export function reviewLines(report: ReviewReport): string[] {
   for (const p of report.people)
     lines.push(`    ${p.name}: ${p.labels} labels; with others ${percent(p.withOthers)}, with consensus ${percent(p.withConsensus)}, left picks ${percent(p.leftPicks)}, longer picks ${percent(p.longerPicks)}`);
   for (const m of report.models) lines.push(`    model ${m.model}: accuracy ${percent(m.accuracy)}, Brier ${number(m.brier)}, ECE ${number(m.ece)}`);
+  // Older reports (a cached JSON) may lack region figures.
+  const regions = report.regions as ReviewReport['regions'] | undefined;
+  if (regions && (regions.boxes.n || regions.absent.n))
+    lines.push(`    region marks: boxes mean IoU ${number(regions.boxes)} over ${plural(regions.boxes.n, 'image')} two or more people boxed; "not present" agreement ${percent(regions.absent)} over ${plural(regions.absent.n, 'image-tag')}`);
   lines.push(`  review queue: ${report.queue.total} items (${Object.entries(report.queue.byReason).map(([r, n]) => `${r} ${n}`).join(', ')}), ${report.queue.adjudicated} adjudicated`);
   return lines;
 }

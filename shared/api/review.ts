@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ALL_OUTCOMES, type Attribution, type Severity, type StepCorrection, type ToolVerdict } from '../stepJudgement';
 import { annotatorName, itemId, projectName } from './common';
+import type { RegionMark } from '../regions';
 
 export const REVIEW_TASKS = ['pairwise', 'ranking', 'verdict', 'steps'] as const;
 export type ReviewTask = (typeof REVIEW_TASKS)[number];
@@ -143,6 +144,17 @@ export interface QueueRow {
   trajectory?: { turns: number | null; disputed: TrajectoryDispute[] };
 }
 
+/**
+ * Region marks (electron/core/review/regions.ts), where two or more people marked the same image. Boxes:
+ * the mean IoU of their best-matched boxes (greedy by IoU, a box without a partner counts 0), per pair of
+ * people, averaged per image, then over images; n = images two or more people boxed. Not present: per image
+ * and tag someone said is not present, the share of pairs of people who say the same; n = those image-tags.
+ */
+export interface RegionAgreement {
+  boxes: Figure;
+  absent: Figure;
+}
+
 export interface ReviewReport {
   project: string;
   computedAt: string;
@@ -157,6 +169,8 @@ export interface ReviewReport {
   /** Agreement (choice, percent) per week of labeling: the label's week and the item's other labels. */
   overTime: { week: string; agreement: Figure }[];
   queue: { total: number; byReason: Record<QueueReason, number>; adjudicated: number };
+  /** Agreement on region marks (images), over every task's current human labels. */
+  regions: RegionAgreement;
 }
 
 export interface AdjudicationLabel {
@@ -177,6 +191,8 @@ export interface AdjudicationLabel {
   outcome: Record<string, string> | null;
   attribution: Record<string, Attribution> | null;
   ratings: Record<string, Record<string, number | string | null>> | null;
+  /** Marks on the item's images in this revision (shared/regions.ts). */
+  regions: RegionMark[] | null;
   prelabelVisible: boolean | null;
   timeMs: number | null;
   createdAt: string;

@@ -175,4 +175,25 @@ describe('region marks in label revisions', () => {
     expect(error).not.toContain(`${file}:1:`);
     expect(openDb(join(dir, 'a.db')).prepare('SELECT COUNT(*) FROM label').pluck().get()).toBe(0);
   });
+
+  it('give the review report region agreement, and the adjudication view each person\'s marks', async () => {
+    const { service, pair } = setup();
+    const before = await service.dispatch('reviewReport', { project: 'p' });
+    expect(before.regions.boxes).toEqual({ value: null, n: 0, reason: 'no image was boxed by two or more people' });
+    // Left image: ann [0,0,0.5,0.5], bob [0.25,0.25,0.75,0.75]: IoU 0.0625 / 0.4375 = 1/7 (one image).
+    // Right image: ann says no artifact, bob boxes one there: 0 of 1 pair agree (one image-tag).
+    const ann: RegionMark[] = [{ ...BOX, box: [0, 0, 0.5, 0.5] }, ABSENT];
+    const bob: RegionMark[] = [{ ...BOX, box: [0.25, 0.25, 0.75, 0.75] }, { ...ABSENT, kind: 'box', box: [0.1, 0.1, 0.2, 0.2] }];
+    await service.dispatch('saveLabel', { project: 'p', annotator: 'ann', itemId: pair, choice: 'A', shownOrder: [0, 1], regions: ann });
+    await service.dispatch('saveLabel', { project: 'p', annotator: 'bob', itemId: pair, choice: 'B', shownOrder: [1, 0], regions: bob });
+    const report = await service.dispatch('reviewReport', { project: 'p' });
+    expect(report.regions.boxes.value).toBeCloseTo(1 / 7, 12);
+    expect(report.regions.boxes.n).toBe(1);
+    expect(report.regions.absent).toEqual({ value: 0, n: 1, reason: null });
+    const view = await service.dispatch('adjudicationView', { project: 'p', itemId: pair, task: 'pairwise' });
+    expect(view.labels.map((l) => [l.annotator, l.regions])).toEqual([
+      ['ann', ann],
+      ['bob', bob],
+    ]);
+  });
 });

@@ -5,6 +5,7 @@ import type { Db } from '../store/db';
 import { adjudicatedItems, humanAnnotatorCount, humanLabels, itemExternalIds, modelPairRewards, pairLengths, trajectoryResponses, withReadCache } from '../store/review';
 import { reviewRankings, reviewRubrics, reviewSteps, reviewVerdicts } from './judgements';
 import { reviewPairwise } from './pairwise';
+import { regionWatcher } from './regions';
 
 export interface Review {
   report: ReviewReport;
@@ -29,11 +30,14 @@ export function buildReview(db: Db, project: { id: number; name: string }): Revi
 
 function readReview(db: Db, project: { id: number; name: string }): Review {
   return db.transaction(() => {
-    const pairwise = reviewPairwise(humanLabels(db, project.id, 'pairwise'), pairLengths(db, project.id), modelPairRewards(db, project.id), adjudicatedItems(db, project.id, 'pairwise'));
-    const ranking = reviewRankings(humanLabels(db, project.id, 'ranking'), adjudicatedItems(db, project.id, 'ranking'));
-    const verdict = reviewVerdicts(humanLabels(db, project.id, 'verdict'), adjudicatedItems(db, project.id, 'verdict'));
-    const steps = reviewSteps(humanLabels(db, project.id, 'steps'), adjudicatedItems(db, project.id, 'steps'), trajectoryResponses(db, project.id));
-    const rubric = reviewRubrics(humanLabels(db, project.id, 'rubric'));
+    // Region marks ride in every task's revisions: collected as each task's labels are read.
+    const regions = regionWatcher();
+    const labelsOf = (task: ReviewTask | 'rubric') => regions.watch(humanLabels(db, project.id, task));
+    const pairwise = reviewPairwise(labelsOf('pairwise'), pairLengths(db, project.id), modelPairRewards(db, project.id), adjudicatedItems(db, project.id, 'pairwise'));
+    const ranking = reviewRankings(labelsOf('ranking'), adjudicatedItems(db, project.id, 'ranking'));
+    const verdict = reviewVerdicts(labelsOf('verdict'), adjudicatedItems(db, project.id, 'verdict'));
+    const steps = reviewSteps(labelsOf('steps'), adjudicatedItems(db, project.id, 'steps'), trajectoryResponses(db, project.id));
+    const rubric = reviewRubrics(labelsOf('rubric'));
     const queues: Review['queues'] = {
       pairwise: pairwise.queue.sort(byDispute),
       ranking: ranking.queue.sort(byDispute),
@@ -58,6 +62,7 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
       consensus: pairwise.consensus,
       overTime: pairwise.overTime,
       queue: { total: all.length, byReason, adjudicated: all.filter((r) => r.adjudicated).length },
+      regions: regions.result(),
     };
     return { report, queues };
   }).deferred();

@@ -68,6 +68,7 @@ export function reviewHandlers({ db, jobs, events, options }: ServiceContext): F
           outcome: (body.outcome as AdjudicationLabel['outcome']) ?? null,
           attribution: (body.attribution as AdjudicationLabel['attribution']) ?? null,
           ratings: (body.ratings as AdjudicationLabel['ratings']) ?? null,
+          regions: Array.isArray(body.regions) ? (body.regions as AdjudicationLabel['regions']) : null,
           prelabelVisible: typeof body.prelabel_visible === 'boolean' ? body.prelabel_visible : null,
           timeMs: typeof body.time_ms === 'number' ? body.time_ms : null,
           createdAt: l.createdAt,

@@ -3,6 +3,7 @@
 // number of items it rests on and, in one sentence, what it shows; a figure without a value says why.
 import type { AnnotatorFigures, FieldAgreement, Figure, ModelFigures, ReviewReport } from '../../../../shared/api';
 import { CalibrationChart, ChartCard, HBarChart, NoData, OverTimeChart, missingNotes, pct, type BarRow, type BarSeries } from './charts';
+import { RegionAgreement } from './RegionAgreement';
 import { durationWords, figureText, plural } from './words';
 
 const FIELD_NAMES: Record<string, string> = {
@@ -350,6 +351,7 @@ export function Dashboard({ report, computing }: { report: ReviewReport | null; 
           <div className="flex min-w-0 flex-col gap-4">
             <FieldsChart fields={report.fields.filter((f) => !f.about)} />
             <TrajectoryFields fields={report.fields.filter((f) => f.about)} />
+            <RegionAgreement regions={report.regions} />
             <OverTime weeks={report.overTime} />
             <Anchoring models={report.models} />
           </div>
