@@ -8,6 +8,15 @@ export type TrajectoryFormat = (typeof TRAJECTORY_FORMATS)[number];
 export const TURN_EXPORT_FORMATS = ['trl-stepwise-turns', 'trl-stepwise-turns-chat', 'trl-tools', 'corrections-sft', 'corrections-dpo', 'turn-labels'] as const;
 export type TurnExportFormat = (typeof TURN_EXPORT_FORMATS)[number];
 
+/**
+ * Vision-language and text-to-image preference benchmarks (docs/formats.md, "Images"): read and written,
+ * their images with them (files beside the output, Parquet bytes, data URLs).
+ */
+export const VISION_BENCH_FORMATS = ['vl-rewardbench', 'multimodal-rewardbench', 'pickapic', 'openai-vision'] as const;
+export type VisionBenchFormat = (typeof VISION_BENCH_FORMATS)[number];
+/** Vision preference datasets Arbiter reads (their labels too) but does not write. */
+export const VISION_READ_FORMATS = ['vlfeedback', 'rlaif-v'] as const;
+
 export const IMPORT_FORMATS = [
   'arbiter',
   'trl',
@@ -28,6 +37,8 @@ export const IMPORT_FORMATS = [
   'helpsteer3',
   'rar',
   ...TRAJECTORY_FORMATS,
+  ...VISION_BENCH_FORMATS,
+  ...VISION_READ_FORMATS,
 ] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
@@ -57,6 +68,7 @@ export const EXPORT_FORMATS = [
   'scores',
   ...TRAJECTORY_FORMATS,
   ...TURN_EXPORT_FORMATS,
+  ...VISION_BENCH_FORMATS,
 ] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -104,4 +116,10 @@ export const FORMAT_TITLES: Record<string, string> = {
   'corrections-sft': 'Corrected agent turns as SFT (prompt + corrected turn)',
   'corrections-dpo': 'Corrected agent turns as preference pairs (chosen = corrected, rejected = original)',
   'turn-labels': 'Per-turn labels with the taxonomy (rating, tags, severity, tool verdicts, attribution, outcome)',
+  'vl-rewardbench': 'VL-RewardBench (an image question, responses, human_ranking; images beside the file)',
+  'multimodal-rewardbench': 'Multimodal RewardBench (Text, Image, Output1, Output2, Better; images beside the file)',
+  pickapic: 'Pick-a-Pic (a caption, two generated images jpg_0 / jpg_1, label_0 / label_1)',
+  'openai-vision': 'OpenAI vision chat pairs (prompt / chosen / rejected with image_url data URLs)',
+  vlfeedback: 'VLFeedback (an image question, four completions rated per aspect)',
+  'rlaif-v': 'RLAIF-V (image, question, chosen, rejected)',
 };

@@ -11,7 +11,7 @@ import type { ExportFilter } from '../../store/exportGate';
 import { exportGate } from '../../store/exportGate';
 import { iterateItems } from '../../store/items';
 import { adjudicatedChoices, humanAnnotators, humanLabels } from '../../store/review';
-import type { JsonlWriter } from '../jsonl';
+import type { RecordWriter } from '../jsonl';
 import type { ExportSummary } from '../../../../shared/domain';
 
 const CHOICES = ['A', 'B', 'tie', 'both_bad'] as const;
@@ -20,7 +20,7 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
 export interface ConsensusPass {
   projectId: number;
-  writer: JsonlWriter;
+  writer: RecordWriter;
   skipped: ExportSummary['skipped'];
   filter?: ExportFilter;
   checkCancelled(): void;

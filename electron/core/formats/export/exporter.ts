@@ -2,7 +2,7 @@
 // backpressure-aware stream to `<out>.partial`, renamed to `<out>` when complete. Memory stays constant
 // whatever the size of the project.
 import type { Content, ExportSummary, NamedCount } from '../../../../shared/domain';
-import type { ExportFormat, RankingPairs } from '../../../../shared/formatNames';
+import { VISION_BENCH_FORMATS, type ExportFormat, type RankingPairs } from '../../../../shared/formatNames';
 import { plural } from '../../../../shared/plural';
 import { cancelledError, invalidInput, notFound } from '../../errors';
 import { findAnnotator } from '../../store/annotators';
@@ -16,7 +16,7 @@ import { holdsImages } from '../content';
 import { writeConsensus } from '../exchange/consensus';
 import { isJudgedFormat } from '../ratings/judgedCodecs';
 import { writeJudged } from '../ratings/judgedExport';
-import { JsonlWriter } from '../jsonl';
+import { JsonlWriter, type RecordWriter } from '../jsonl';
 import { encodeLabel } from '../exchange/labels';
 import { writePairs, type PairFormat } from '../pairs/pairExport';
 import { encodeScores } from '../exchange/scores';
@@ -27,6 +27,7 @@ import { writeUnpaired } from '../pairs/unpairedExport';
 import { isTrajectoryFormat } from '../trajectories/registry';
 import { writeTrajectories } from '../trajectories/exportPass';
 import { isTurnExportFormat, writeTurnExport } from '../trajectories/turnExport';
+import { isVisionExport, openVisionWriter, writeVision } from '../vision/benchExport';
 
 export { PAIR_ENCODERS } from '../pairs/pairExport';
 
@@ -87,7 +88,7 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
     summary.imagesDropped = held;
   }
   let notes = new ExportNotes();
-  let writer = await JsonlWriter.open(opts.out);
+  let writer: RecordWriter = isVisionExport(opts.format) ? await openVisionWriter(db, opts.format, opts.out) : await JsonlWriter.open(opts.out);
   let read = 0;
   const checkCancelled = () => {
     if (opts.isCancelled?.()) throw cancelledError(`The export of "${opts.project}" was cancelled; no file was written.`);
@@ -139,6 +140,8 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
       const common = { projectId: project.id, annotator: opts.annotator, checkCancelled, onPage, filter: { adjudicatedOnly: opts.adjudicatedOnly, minAgreement: opts.minAgreement } };
       if (opts.format === 'consensus') {
         await writeConsensus(db, { ...common, writer, skipped: summary.skipped });
+      } else if (isVisionExport(opts.format)) {
+        await writeVision(db, { ...common, format: opts.format, rankingPairs: opts.rankingPairs ?? 'all', writer, skipped: summary.skipped, notes });
       } else if (isTurnExportFormat(opts.format)) {
         const segmentation = projectSettings(project).segmentation;
         await writeTurnExport(db, { ...common, format: opts.format, neutral: opts.neutral ?? false, rankingPairs: opts.rankingPairs ?? 'all', segmentation, writer, skipped: summary.skipped, notes });
@@ -185,7 +188,7 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
 }
 
 /** Formats that write content as it is stored (chat messages with their typed parts), so images go with it. */
-const KEEPS_IMAGES: ReadonlySet<ExportFormat> = new Set<ExportFormat>(['arbiter', 'labels', 'scores', 'consensus', 'trl-chat', 'trl-chat-implicit', 'trl-unpaired', 'openai-tools', 'swe-agent', 'openhands', 'tau-bench', 'arbiter-trajectory']);
+const KEEPS_IMAGES: ReadonlySet<ExportFormat> = new Set<ExportFormat>(['arbiter', 'labels', 'scores', 'consensus', 'trl-chat', 'trl-chat-implicit', 'trl-unpaired', 'openai-tools', 'swe-agent', 'openhands', 'tau-bench', 'arbiter-trajectory', ...VISION_BENCH_FORMATS]);
 
 const IMAGE_EXAMPLES = 5;
 

@@ -6,7 +6,7 @@ import type { ExportSummary, ItemRecord, Task } from '../../../../shared/domain'
 import { exportGate, type ExportFilter } from '../../store/exportGate';
 import type { Db } from '../../store/db';
 import { iterateItems } from '../../store/items';
-import type { JsonlWriter } from '../jsonl';
+import type { RecordWriter } from '../jsonl';
 import type { ExportNotes } from '../types';
 
 const PAGE = 1000;
@@ -14,7 +14,7 @@ const PAGE = 1000;
 export interface ItemPass {
   projectId: number;
   annotator?: string;
-  writer: JsonlWriter;
+  writer: RecordWriter;
   skipped: ExportSummary['skipped'];
   notes: ExportNotes;
   checkCancelled(): void;

@@ -4,6 +4,7 @@ import { ASSISTANT, HUMAN } from '../content';
 import { readCutObject } from './cutJson';
 import { STEP_TAG } from '../process/mathShepherd';
 import { classifyTrajectory } from '../trajectories/registry';
+import { classifyVision } from '../vision/detect';
 import { RecordError } from '../types';
 import { isPlainObject } from '../validate';
 
@@ -23,6 +24,9 @@ function classify(record: unknown): Guess {
   // Agent trajectories: before the pairs, since a tool-calling pair has "chosen" and "rejected" too.
   const trajectoryGuess = classifyTrajectory(record);
   if (trajectoryGuess) return trajectoryGuess;
+  // Vision benchmarks: before the pairs too (RLAIF-V's question / chosen / rejected is no TRL file).
+  const visionGuess = classifyVision(record);
+  if (visionGuess) return visionGuess;
   const ratingGuess = classifyRatings(record);
   if (ratingGuess) return ratingGuess;
   if ('chosen' in record && 'rejected' in record) {

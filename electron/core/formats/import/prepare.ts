@@ -20,6 +20,7 @@ import { parseUltrafeedback } from '../ratings/ultrafeedback';
 import { parseUltrafeedbackBinarized } from '../pairs/ultrafeedbackBinarized';
 import { parseTrlUnpaired } from '../pairs/unpaired';
 import { TRAJECTORY_PARSERS } from '../trajectories/registry';
+import { VISION_BENCH_PARSERS } from '../vision/registry';
 import { firstInvalidUtf8, invalidUtf8Reason, validUtf8 } from '../sources/utf8';
 import { holdsImages } from '../content';
 import { RecordError, type ParsedRecord, type RecordParser, type SourceJudgement } from '../types';
@@ -48,6 +49,8 @@ export const PARSERS: Record<ImportFormat, RecordParser> = {
   rar: parseRar,
   // Agent trajectories (./trajectories): runs of one task become one item (./group.ts).
   ...TRAJECTORY_PARSERS,
+  // Vision benchmarks (../vision): their image parts are stored by images/resolve.ts in prepareRecord.
+  ...VISION_BENCH_PARSERS,
 };
 
 /** What JUDGEMENT_FIELD holds: the record's judgements and its own criteria, whichever it has. */

@@ -9,7 +9,7 @@
 // With --from-ratings (opt-in), an item with ratings but no choice or ranking gives the pairs its weighted
 // rubric totals rank (../ratings/rubricTotals.ts), the same way; responses whose totals are equal never pair, and
 // an item whose totals are all equal is a tie: left out and counted, never guessed.
-import type { ExportFormat, RankingPairs, TrajectoryFormat, TurnExportFormat } from '../../../../shared/formatNames';
+import type { ExportFormat, RankingPairs, TrajectoryFormat, TurnExportFormat, VisionBenchFormat } from '../../../../shared/formatNames';
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { needsTranscript } from '../content';
@@ -27,7 +27,7 @@ import type { DecidedPair, ExportNotes } from '../types';
 import { encodeUltrafeedbackBinarized } from './ultrafeedbackBinarized';
 
 type PairEncoder = (pair: DecidedPair, notes: ExportNotes) => unknown;
-export type PairFormat = Exclude<ExportFormat, 'labels' | 'arbiter' | 'scores' | 'consensus' | 'trl-unpaired' | 'trl-stepwise' | 'prm800k' | 'math-shepherd' | 'processbench' | JudgedFormat | TrajectoryFormat | TurnExportFormat>;
+export type PairFormat = Exclude<ExportFormat, 'labels' | 'arbiter' | 'scores' | 'consensus' | 'trl-unpaired' | 'trl-stepwise' | 'prm800k' | 'math-shepherd' | 'processbench' | JudgedFormat | TrajectoryFormat | TurnExportFormat | VisionBenchFormat>;
 
 export const PAIR_ENCODERS: Record<PairFormat, PairEncoder> = {
   trl: encodeTrl,

@@ -3,7 +3,7 @@ import type { Db } from '../../store/db';
 import { SOURCE_ANNOTATOR, findAnnotator } from '../../store/annotators';
 import { iterateItems } from '../../store/items';
 import { currentLabel } from '../../store/labels';
-import type { JsonlWriter } from '../jsonl';
+import type { RecordWriter } from '../jsonl';
 import { isPlainObject } from '../validate';
 import type { TrajectoryFormat } from '../../../../shared/formatNames';
 import { responseLetter } from '../../../../shared/letters';
@@ -13,7 +13,7 @@ import { ENCODERS } from './registry';
 export interface TrajectoryPass {
   format: TrajectoryFormat;
   projectId: number;
-  writer: JsonlWriter;
+  writer: RecordWriter;
   checkCancelled: () => void;
   onPage: (read: number) => void;
   /** Items with no agent turn (not trajectories), left out. */

@@ -20,6 +20,8 @@ export type HfFeature =
   | { kind: 'int64' }
   | { kind: 'float64' }
   | { kind: 'bool' }
+  /** Raw bytes (`Value("binary")`: Pick-a-Pic's jpg_0 / jpg_1), written as they are. */
+  | { kind: 'binary' }
   /** The `Image` feature: struct<bytes: binary, path: string>. */
   | { kind: 'image' }
   | { kind: 'list'; of: HfFeature }
@@ -68,6 +70,8 @@ export function featureJson(feature: HfFeature): unknown {
       return { dtype: 'float64', _type: 'Value' };
     case 'bool':
       return { dtype: 'bool', _type: 'Value' };
+    case 'binary':
+      return { dtype: 'binary', _type: 'Value' };
     case 'image':
       return { _type: 'Image' };
     case 'list':
@@ -94,6 +98,8 @@ function schemaOf(name: string, feature: HfFeature): SchemaElement[] {
       return [{ name, type: 'DOUBLE', repetition_type: optional }];
     case 'bool':
       return [{ name, type: 'BOOLEAN', repetition_type: optional }];
+    case 'binary':
+      return [{ name, type: 'BYTE_ARRAY', repetition_type: optional }];
     case 'image':
       return [
         { name, repetition_type: optional, num_children: 2 },
@@ -126,6 +132,8 @@ function cellOf(feature: HfFeature, value: unknown): unknown {
       return Number(value);
     case 'bool':
       return Boolean(value);
+    case 'binary':
+      return value instanceof Uint8Array ? value : null;
     case 'image': {
       const image = value as HfImageValue;
       return { bytes: image.bytes ?? null, path: image.path ?? null };
@@ -143,13 +151,14 @@ function cellOf(feature: HfFeature, value: unknown): unknown {
 function imageBytes(feature: HfFeature, value: unknown): number {
   if (value === null || value === undefined) return 0;
   if (feature.kind === 'image') return (value as HfImageValue).bytes?.byteLength ?? 0;
+  if (feature.kind === 'binary') return value instanceof Uint8Array ? value.byteLength : 0;
   if (feature.kind === 'list') return Array.isArray(value) ? value.reduce((n: number, v) => n + imageBytes(feature.of, v), 0) : 0;
   if (feature.kind === 'struct') return Object.entries(feature.fields).reduce((n, [name, f]) => n + imageBytes(f, (value as Record<string, unknown>)[name]), 0);
   return 0;
 }
 
 function holdsImage(feature: HfFeature): boolean {
-  return feature.kind === 'image' || (feature.kind === 'list' && holdsImage(feature.of)) || (feature.kind === 'struct' && Object.values(feature.fields).some(holdsImage));
+  return feature.kind === 'image' || feature.kind === 'binary' || (feature.kind === 'list' && holdsImage(feature.of)) || (feature.kind === 'struct' && Object.values(feature.fields).some(holdsImage));
 }
 
 /** A row group closes at this many rows, or sooner when its images reach ROW_GROUP_IMAGE_BYTES. */
