@@ -8,7 +8,8 @@ import { appRoot, defaultDbPath } from '../core/paths';
 import type { ArbiterService } from '../core/service';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
 import { bindApi } from './ipc';
-import { serveRenderer } from './protocol';
+import { serveImage } from '../core/service/images';
+import { serveApp } from './protocol';
 import { APP_ENTRY, APP_SCHEME, applyPermissionPolicy, lockDownContents } from './security';
 
 let service: ArbiterService | null = null;
@@ -38,7 +39,11 @@ function createWindow(): void {
 async function main(): Promise<void> {
   await app.whenReady();
   const rendererRoot = join(appRoot(), 'out', 'renderer');
-  protocol.handle(APP_SCHEME, (request) => serveRenderer(rendererRoot, request));
+  // The page's images are answered from the open database (a request before it opens gets a 503).
+  protocol.handle(APP_SCHEME, (request) => {
+    const open = service;
+    return serveApp(rendererRoot, request, open ? (image) => serveImage(open.db, open.imageStore, image) : null);
+  });
   applyPermissionPolicy(session.defaultSession);
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });

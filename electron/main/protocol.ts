@@ -1,9 +1,11 @@
 // app://arbiter/ — how the desktop window gets the renderer. Under file:// the CSP's 'self' would cover
 // every file on the disk; here it covers the renderer build folder only. Pure Node (tested without the
-// Electron binary): resolveRendererFile confines a URL to the folder, serveRenderer answers a request.
+// Electron binary): resolveRendererFile confines a URL to the folder, serveRenderer answers a request,
+// serveApp answers the image route (/images/<project>/<sha256>, core/service/images.ts) as well.
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
+import { IMAGE_PREFIX, parseImagePath, type ImageAnswer, type ImageRequest } from '../core/service/images';
 import { APP_HOST, APP_SCHEME } from './security';
 
 const MIME: Record<string, string> = {
@@ -102,3 +104,40 @@ export async function serveRenderer(root: string, request: { url: string; method
   return new Response(body, { status: 200, headers: appHeaders(found.type) });
 }
 
+
+/** Answers an image request of the page (core/service/images.ts serveImage, bound to the open database). */
+export type ImageSource = (request: ImageRequest) => Promise<ImageAnswer>;
+
+function imageRefusal(status: number, code: string, message: string): Response {
+  return new Response(JSON.stringify({ ok: false, error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' },
+  });
+}
+
+async function serveImageRequest(url: URL, method: string, images: ImageSource | null): Promise<Response> {
+  if (method !== 'GET' && method !== 'HEAD') return imageRefusal(405, 'not_found', `No operation ${method} ${url.pathname}.`);
+  const request = parseImagePath(url.pathname, url.search);
+  if (!request) return imageRefusal(404, 'not_found', 'That is not an image address: it is /images/<project>/<sha256>.');
+  if (!images) return imageRefusal(503, 'internal', 'The database is still opening; try again in a moment.');
+  const answer = await images(request);
+  if (answer.status !== 200) return imageRefusal(answer.status, answer.status === 422 ? 'invalid_file' : 'not_found', answer.message);
+  const body = method === 'HEAD' ? null : await readFile(answer.file);
+  return new Response(body, { status: 200, headers: answer.headers });
+}
+
+/**
+ * The answer to one app:// request: an image of a project (same origin, so no token: only the app's own
+ * window loads app:// at all), else a file of the renderer build.
+ */
+export async function serveApp(root: string, request: { url: string; method: string }, images: ImageSource | null): Promise<Response> {
+  let url: URL | null = null;
+  try {
+    url = new URL(request.url);
+  } catch {
+    /* serveRenderer says so */
+  }
+  if (url && url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST && url.pathname.startsWith(IMAGE_PREFIX))
+    return serveImageRequest(url, request.method, images);
+  return serveRenderer(root, request);
+}
