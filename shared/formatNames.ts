@@ -4,6 +4,10 @@
 export const TRAJECTORY_FORMATS = ['openai-tools', 'swe-agent', 'openhands', 'tau-bench', 'arbiter-trajectory'] as const;
 export type TrajectoryFormat = (typeof TRAJECTORY_FORMATS)[number];
 
+/** GUI and web agents' trajectories with a screenshot per step (docs/formats.md, "GUI and web agents"): read only. */
+export const GUI_TRAJECTORY_FORMATS = ['mind2web', 'online-mind2web'] as const;
+export type GuiTrajectoryFormat = (typeof GUI_TRAJECTORY_FORMATS)[number];
+
 /** What agent-reward trainers read, made from labeled trajectories (docs/formats.md, "Trajectory exports"): export only. */
 export const TURN_EXPORT_FORMATS = ['trl-stepwise-turns', 'trl-stepwise-turns-chat', 'trl-tools', 'corrections-sft', 'corrections-dpo', 'turn-labels'] as const;
 export type TurnExportFormat = (typeof TURN_EXPORT_FORMATS)[number];
@@ -37,6 +41,7 @@ export const IMPORT_FORMATS = [
   'helpsteer3',
   'rar',
   ...TRAJECTORY_FORMATS,
+  ...GUI_TRAJECTORY_FORMATS,
   ...VISION_BENCH_FORMATS,
   ...VISION_READ_FORMATS,
 ] as const;
@@ -116,6 +121,8 @@ export const FORMAT_TITLES: Record<string, string> = {
   'corrections-sft': 'Corrected agent turns as SFT (prompt + corrected turn)',
   'corrections-dpo': 'Corrected agent turns as preference pairs (chosen = corrected, rejected = original)',
   'turn-labels': 'Per-turn labels with the taxonomy (rating, tags, severity, tool verdicts, attribution, outcome)',
+  mind2web: 'Mind2Web / Multimodal-Mind2Web (a row per action step: screenshot, operation, target box; a task per item)',
+  'online-mind2web': 'Online-Mind2Web results (task, action_history, a screenshot per step)',
   'vl-rewardbench': 'VL-RewardBench (an image question, responses, human_ranking; images beside the file)',
   'multimodal-rewardbench': 'Multimodal RewardBench (Text, Image, Output1, Output2, Better; images beside the file)',
   pickapic: 'Pick-a-Pic (a caption, two generated images jpg_0 / jpg_1, label_0 / label_1)',

@@ -235,6 +235,12 @@ export function actionsOfCall(name: string, args: unknown): GuiAction[] {
       if (found.length) return found;
     }
   }
+  // Mind2Web's and SeeAct's action text ("[button] Search -> CLICK") as the action.
+  const repr = str(value.action) ?? str(value.action_repr);
+  if (repr) {
+    const found = actionOfRepr(repr);
+    if (found) return [found];
+  }
   // A tool named for what it does, or an `action` word naming it.
   const word = str(value.action) ?? str(value.action_type) ?? str(value.type) ?? name;
   const kind = kindOfName(word) ?? kindOfName(name);
@@ -260,6 +266,28 @@ export function actionOfOperation(op: Json, record: Json = op): GuiAction | null
   const box = boxIn(record) ?? (isObject(record.target) ? boxIn(record.target) : null) ?? candidateBox(record.pos_candidates);
   if (box) action.box = box.box;
   const target = str(record.target) ?? str(record.element);
+  if (target) action.target = target;
+  return action;
+}
+
+const REPR = /^(.*?)\s*->\s*(CLICK|TYPE|SELECT|HOVER|PRESS ENTER|ENTER|SCROLL UP|SCROLL DOWN|SCROLL LEFT|SCROLL RIGHT)\b\s*:?\s*([\s\S]*)$/i;
+
+/**
+ * Mind2Web's and SeeAct's action text: the target, an arrow, the operation and its value ("[button]  Search
+ * -> CLICK", "[combobox]  From -> TYPE: New York", "<a> Help -> CLICK"); null for other text.
+ */
+export function actionOfRepr(text: string): GuiAction | null {
+  const m = REPR.exec(text.trim());
+  if (!m) return null;
+  const op = m[2]!.toUpperCase();
+  const target = m[1]!.replace(/\s+/g, ' ').trim();
+  const value = m[3]!.trim();
+  const action: GuiAction = op.startsWith('SCROLL')
+    ? { kind: 'scroll', scroll: { direction: op.slice(7).toLowerCase() as ScrollDirection, amount: null }, source: 'action text' }
+    : op.endsWith('ENTER')
+      ? { kind: 'key', keys: ['Enter'], source: 'action text' }
+      : { kind: op === 'CLICK' ? 'click' : op === 'TYPE' ? 'type' : op === 'SELECT' ? 'select' : 'hover', source: 'action text' };
+  if (value && (action.kind === 'type' || action.kind === 'select')) action.text = value;
   if (target) action.target = target;
   return action;
 }

@@ -4,7 +4,7 @@
 // image's size); and which screenshot of a turn it belongs to.
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../shared/domain';
-import { actionOfOperation, actionsOfCall, actionsOfCode, actionWords, boxOf, candidateBox, placeAction, turnActions, turnScreens, type GuiAction } from '../../shared/guiActions';
+import { actionOfOperation, actionOfRepr, actionsOfCall, actionsOfCode, actionWords, boxOf, candidateBox, placeAction, turnActions, turnScreens, type GuiAction } from '../../shared/guiActions';
 import { trajectoryTurns } from '../../shared/trajectory';
 
 const m = (message: Record<string, unknown>) => message as unknown as ChatMessage;
@@ -65,6 +65,13 @@ describe('Mind2Web operation with the target box', () => {
     expect(actionOfOperation({ op: 'CLICK', original_op: 'HOVER', value: '' })).toMatchObject({ kind: 'hover' });
     expect(actionOfOperation({ op: 'CLICK', original_op: 'ENTER', value: '' })).toMatchObject({ kind: 'key', keys: ['Enter'] });
     expect(actionOfOperation({ op: 'JUMP' })).toBeNull();
+    // The action text Mind2Web (target_action_reprs) and SeeAct (Online-Mind2Web's action_history) write.
+    expect(actionOfRepr('[combobox]  Flying from -> TYPE: New York')).toEqual({ kind: 'type', text: 'New York', target: '[combobox] Flying from', source: 'action text' });
+    expect(actionOfRepr('<a> Help -> CLICK')).toMatchObject({ kind: 'click', target: '<a> Help' });
+    expect(actionOfRepr('[svg]   -> CLICK')).toEqual({ kind: 'click', target: '[svg]', source: 'action text' });
+    expect(actionOfRepr('-> SCROLL DOWN')).toMatchObject({ kind: 'scroll', scroll: { direction: 'down', amount: null } });
+    expect(actionOfRepr('I clicked it')).toBeNull();
+    expect(actionsOfCall('click', { action: '[button] Search -> CLICK' })[0]).toMatchObject({ kind: 'click', target: '[button] Search' });
     // As a tool call's arguments (the mind2web importer writes them so).
     expect(actionsOfCall('type', { op: 'TYPE', value: 'Paris', target: '[textbox] From', bounding_box_rect: '1,2,3,4' })[0]).toMatchObject({ kind: 'type', text: 'Paris', target: '[textbox] From', box: [1, 2, 4, 6] });
   });
