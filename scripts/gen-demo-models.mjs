@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes the two tiny demo reward models under resources/models/, laid out like an ONNX export of a
+// Writes the tiny demo reward models under resources/models/ (two text models, one image model), laid out like an ONNX export of a
 // Hugging Face model (model.onnx, tokenizer.json, tokenizer_config.json, config.json). Deterministic:
 // fixed seeds, fixed word list, so running it twice writes the same bytes.
 //
@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTokenModel, buildTransformerOutcomeModel, buildVocab, makeTransformerWeights, makeWeights, wordPieceTokenizerJson } from './lib/onnx-builder.mjs';
+import { buildImageRewardModel, clipPreprocessorConfig, makeImageRewardWeights } from './lib/onnx-image-builder.mjs';
 
 const WORDS = `
 the a an and or but if then else so because since therefore thus hence of to in on at by for with from
@@ -135,9 +136,42 @@ function processFolder() {
   };
 }
 
+/** Words of text-to-image prompts (colours, things, styles) for the image model's tokenizer. */
+const IMAGE_WORDS = `red green blue yellow orange purple pink white black grey gray brown gold silver colour color colorful bright dark light
+apple apples sky sea ocean lake river grass tree trees forest flower flowers rose cat cats dog dogs bird horse car house city street
+mountain mountains beach sunset sunrise night moon sun star stars cloud clouds rain snow fire water castle robot portrait face
+photo photograph painting drawing sketch illustration render watercolor oil style detailed realistic cinematic close wide shot
+standing sitting running flying under above near beside front behind table chair window room garden field road bridge`.split(/\s+/).filter(Boolean);
+
+/**
+ * Image model, CLIP-style: pixel_values [batch, 3, 224, 224] made by a CLIPImageProcessor
+ * preprocessor_config.json, and the prompt's tokens; logits [batch, 1]. Its judgement: the prompt's
+ * colour words against the image's mean colour (with none, mean redness), plus a small seeded
+ * convolutional texture term (scripts/lib/onnx-image-builder.mjs).
+ */
+function imageFolder() {
+  const vocab = buildVocab([...WORDS, ...IMAGE_WORDS]);
+  const weights = makeImageRewardWeights({ seed: 20260315, vocab, size: 224 });
+  return {
+    'model.onnx': buildImageRewardModel(weights),
+    'tokenizer.json': json(wordPieceTokenizerJson(vocab)),
+    'tokenizer_config.json': json(bertTokenizerConfig({ model_max_length: 77 })),
+    'config.json': json({
+      architectures: ['ArbiterDemoImageReward'],
+      model_type: 'arbiter-demo-image',
+      vocab_size: vocab.length,
+      pad_token_id: 0,
+      text_config: { max_position_embeddings: 77, vocab_size: vocab.length },
+      vision_config: { image_size: 224, num_channels: 3 },
+    }),
+    'preprocessor_config.json': json(clipPreprocessorConfig(224)),
+  };
+}
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outArg = process.argv.indexOf('--out');
 const out = outArg > 0 ? resolve(process.argv[outArg + 1]) : join(root, 'resources', 'models');
 writeFolder(join(out, 'demo-outcome'), outcomeFolder());
 writeFolder(join(out, 'demo-process'), processFolder());
-console.log(`wrote ${join(out, 'demo-outcome')} and ${join(out, 'demo-process')}`);
+writeFolder(join(out, 'demo-image'), imageFolder());
+console.log(`wrote ${join(out, 'demo-outcome')}, ${join(out, 'demo-process')} and ${join(out, 'demo-image')}`);

@@ -1,8 +1,11 @@
 // Serializable types of the scorer: they cross IPC, HTTP and worker_threads, so they live in shared/.
 
 export type ModelKind = 'outcome' | 'process';
-/** How the text a model reads is built from a prompt and a response. */
-export type InputMode = 'chat_template' | 'text_pair' | 'plain';
+/**
+ * How the input a model reads is built from a prompt and a response: text (chat template, text pair or
+ * plain), or 'image': the response's image as pixel values (+ the prompt's text as tokens, CLIP-style).
+ */
+export type InputMode = 'chat_template' | 'text_pair' | 'plain' | 'image';
 /** Which end a too-long input loses: 'left' drops the start (keeps the end), 'right' drops the end. */
 export type Side = 'left' | 'right';
 export type ProviderName = 'cpu' | 'cuda' | 'dml' | 'coreml';
@@ -42,6 +45,30 @@ export interface ProcessSpec {
   aggregate: StepAggregate;
 }
 
+/**
+ * How an image becomes pixel values, as a Hugging Face image processor does it (preprocessor_config.json,
+ * CLIPImageProcessor's fields): RGB, resize, centre crop, rescale, normalise, channels first.
+ */
+export interface ImagePreprocess {
+  /** do_resize: the shortest edge to `shortestEdge` (the other keeps the aspect ratio), or exactly height × width. */
+  resize: { shortestEdge: number } | { height: number; width: number } | null;
+  resample: 'nearest' | 'bilinear' | 'bicubic' | 'lanczos';
+  /** do_center_crop: crop_size (padded with black where the image is smaller). */
+  crop: { height: number; width: number } | null;
+  /** do_rescale: rescale_factor (1/255 for 8-bit images); null: pixel values stay 0..255. */
+  rescale: number | null;
+  /** do_normalize: (value − mean) / std per channel (R, G, B). */
+  normalize: { mean: [number, number, number]; std: [number, number, number] } | null;
+}
+
+/** An image model's pixel input: the graph input it fills, the tensor's height and width, and how it is made. */
+export interface ImageInputSpec {
+  input: string;
+  height: number;
+  width: number;
+  preprocess: ImagePreprocess;
+}
+
 export interface GraphInput {
   name: string;
   source: InputSource;
@@ -61,7 +88,10 @@ export interface ModelSpec {
   plainTemplate: string;
   output: { name: string; index: number };
   process: ProcessSpec | null;
+  /** Token inputs (an image model may have none: it then reads the image alone). */
   inputs: GraphInput[];
+  /** Image models: the pixel input. Absent or null: a text model. */
+  image?: ImageInputSpec | null;
 }
 
 export interface TensorInfo {
@@ -83,7 +113,7 @@ export interface ModelDescription {
   truncationSide: Side;
   paddingSide: Side;
   reward: { output: string; index: number; rule: string };
-  inputs: (TensorInfo & { filledWith: InputSource })[];
+  inputs: (TensorInfo & { filledWith: InputSource | 'pixel_values' })[];
   outputs: TensorInfo[];
   tokenizer: {
     model: string;
@@ -94,6 +124,8 @@ export interface ModelDescription {
     specialTokens: string[];
   };
   process: { separator: string; separatorId: number; rule: string; aggregate: StepAggregate } | null;
+  /** Image models: the pixel input and its preprocessing, in words (from preprocessor_config.json). */
+  image?: { input: string; shape: (number | string)[]; preprocess: string; readsPrompt: boolean } | null;
   hasManifest: boolean;
   warnings: string[];
 }

@@ -1,5 +1,6 @@
-// Items holding images are not scored until images are shown (issue 13, finding 21): a text model would
-// read each image as the text "[image]". Each such response is unscorable, with its reason and place.
+// A text model does not score items holding images (issue 13, finding 21; issue 15): it would read each
+// image as the text "[image]". A question about an image (VL) waits for vision-language reward models; a
+// generated image is for an image reward model (image-model.test.ts). Each says so, with its place.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addModel, scoreProjectInline } from '../../electron/core/scorer';
@@ -12,7 +13,7 @@ afterEach(() => {
 });
 
 describe('items holding images', () => {
-  it('are unscorable with the reason "holds images"; the rest are scored', async () => {
+  it('are unscorable by a text model with the reason for each kind; the rest are scored', async () => {
     const folder = writeModelFolder(join(tempDir(), 'm'), { kind: 'outcome', withTokenTypes: true });
     const image = { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } };
     const { dbPath, db } = makeDb([
@@ -25,7 +26,12 @@ describe('items holding images', () => {
     const [run] = (await scoreProjectInline({ dbPath, project: 'p', modelIds: [model.id], provider: 'cpu' })).models;
     expect(run).toMatchObject({ scored: 3, unscorable: 3 });
     expect(run!.unscorableReasons).toEqual([
-      { reason: expect.stringMatching(/^holds images/), count: 3, examples: ['item q-0, response A', 'item q-0, response B', 'item q-1, response B'] },
+      {
+        reason: 'the prompt holds images, which a text model would read as the words "[image]": a vision-language reward model is not supported yet; image reward models score generated images',
+        count: 2,
+        examples: ['item q-0, response A', 'item q-0, response B'],
+      },
+      { reason: 'the responses are images, which a text model cannot see: load an image reward model (docs/models.md, "Image reward models")', count: 1, examples: ['item q-1, response B'] },
     ]);
   });
 });

@@ -3,6 +3,7 @@
 import type * as ort from 'onnxruntime-node';
 import { ArbiterError, invalidInput } from '../errors';
 import { padBatch } from './batching';
+import { probeImageModel } from './imageModel';
 import { encodeExample, type ScoringInput } from './inputs';
 import { hashModelFolder, readModelFolder, type ModelFolder } from './modelFolder';
 import { resolveModel } from './resolveSpec';
@@ -73,7 +74,8 @@ export async function loadModel(dir: string, provider: ProviderRequest, threads?
     const { session, report } = await openSession(folder.modelPath, provider, threads ? { threads } : {});
     try {
       const { spec, description } = resolveModel(folder, session);
-      await probe({ folder, session, report, spec });
+      if (spec.image) await probeImageModel(session, spec, folder.tokenizer, (out) => checkShape(spec, out, 1));
+      else await probe({ folder, session, report, spec });
       return { folder, session, report, spec, description };
     } catch (error) {
       await session.release();

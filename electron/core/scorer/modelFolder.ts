@@ -11,6 +11,8 @@ export const TOKENIZER_FILE = 'tokenizer.json';
 export const TOKENIZER_CONFIG_FILE = 'tokenizer_config.json';
 export const CONFIG_FILE = 'config.json';
 export const MANIFEST_FILE = 'arbiter-model.json';
+/** Image models: how an image becomes pixel values, as Hugging Face image processors write it. */
+export const PREPROCESSOR_FILE = 'preprocessor_config.json';
 
 type Json = Record<string, unknown>;
 
@@ -22,6 +24,8 @@ export interface ModelFolder {
   tokenizerConfig: Json;
   config: Json;
   manifest: Manifest | null;
+  /** preprocessor_config.json (image models), as the file holds it; null when there is none. */
+  preprocessor: Json | null;
   /** The files that define the model's behaviour, with size and mtime, to notice later changes cheaply. */
   files: FileSignature[];
 }
@@ -48,7 +52,7 @@ function readJsonObject(dir: string, name: string): Json {
 
 /** model.onnx, its external weight files (large exports split them out), and the JSON files. */
 function behaviourFiles(dir: string, names: string[]): string[] {
-  const fixed = [MODEL_FILE, TOKENIZER_FILE, TOKENIZER_CONFIG_FILE, CONFIG_FILE, MANIFEST_FILE];
+  const fixed = [MODEL_FILE, TOKENIZER_FILE, TOKENIZER_CONFIG_FILE, CONFIG_FILE, MANIFEST_FILE, PREPROCESSOR_FILE];
   const weights = names.filter((n) => /\.onnx[._]data$/.test(n)).sort();
   return [...fixed.filter((n) => names.includes(n)), ...weights];
 }
@@ -83,13 +87,14 @@ export function readModelFolder(dirInput: string): ModelFolder {
   const tokenizerConfig = names.includes(TOKENIZER_CONFIG_FILE) ? readJsonObject(dir, TOKENIZER_CONFIG_FILE) : {};
   const config = names.includes(CONFIG_FILE) ? readJsonObject(dir, CONFIG_FILE) : {};
   const manifest = names.includes(MANIFEST_FILE) ? parseManifest(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) : null;
+  const preprocessor = names.includes(PREPROCESSOR_FILE) ? readJsonObject(dir, PREPROCESSOR_FILE) : null;
   let tokenizer: TextTokenizer;
   try {
     tokenizer = new TextTokenizer(tokenizerJson, tokenizerConfig);
   } catch (error) {
     throw new Error(`tokenizer.json in ${dir} could not be loaded: ${(error as Error).message}`);
   }
-  return { dir, modelPath: join(dir, MODEL_FILE), tokenizer, tokenizerJson, tokenizerConfig, config, manifest, files: fileSignatures(dir) };
+  return { dir, modelPath: join(dir, MODEL_FILE), tokenizer, tokenizerJson, tokenizerConfig, config, manifest, preprocessor, files: fileSignatures(dir) };
 }
 
 /** sha256 over each behaviour file's name and bytes, streamed (model files can be gigabytes). */

@@ -40,17 +40,22 @@ export function aggregateSteps(scores: (number | null)[], how: StepAggregate): n
   }
 }
 
+/** One reward per row of an outcome model's output ([rows] or [rows, classes]: the spec's index). */
+export function outcomeScores(spec: ModelSpec, out: OutputTensor, rows: number): ExampleScore[] {
+  const { data, dims } = out;
+  if (dims[0] !== rows) throw new Error(`The model returned ${dims[0]} rows for a batch of ${rows}`);
+  const perRow = dims.length > 1 ? dims[1]! : 1;
+  return Array.from({ length: rows }, (_, b) => {
+    const reward = finite(data[b * perRow + spec.output.index]!);
+    return reward === null ? { reward, stepScores: null, noScore: 'not_a_number' } : { reward, stepScores: null };
+  });
+}
+
 export function readScores(spec: ModelSpec, out: OutputTensor, batch: PaddedBatch, examples: EncodedExample[]): ExampleScore[] {
   const { data, dims } = out;
   if (dims[0] !== batch.rows) throw new Error(`The model returned ${dims[0]} rows for a batch of ${batch.rows}`);
   const proc = spec.process;
-  if (!proc) {
-    const perRow = dims.length > 1 ? dims[1]! : 1;
-    return examples.map((_, b) => {
-      const reward = finite(data[b * perRow + spec.output.index]!);
-      return reward === null ? { reward, stepScores: null, noScore: 'not_a_number' } : { reward, stepScores: null };
-    });
-  }
+  if (!proc) return outcomeScores(spec, out, examples.length);
   if (dims.length !== 3 || dims[1] !== batch.width) throw new Error(`The model returned shape [${dims.join(', ')}] for a batch of width ${batch.width}`);
   const classes = dims[2]!;
   return examples.map((example, b) => {

@@ -1,8 +1,9 @@
 // Turns a model folder + the graph's inputs/outputs into a ModelSpec: what it infers, what the
 // manifest says, and clear errors for what is neither inferable nor said.
 import type * as ort from 'onnxruntime-node';
-import { defaultModelName, type ModelFolder } from './modelFolder';
-import type { GraphInput, InputSource, ModelDescription, ModelKind, ModelSpec, ProcessSpec, Side, TensorInfo } from './types';
+import { describePreprocess, parsePreprocessorConfig } from './imageInputs';
+import { defaultModelName, PREPROCESSOR_FILE, type ModelFolder } from './modelFolder';
+import type { GraphInput, ImageInputSpec, InputSource, ModelDescription, ModelKind, ModelSpec, ProcessSpec, Side, TensorInfo } from './types';
 
 const FILLABLE: InputSource[] = ['input_ids', 'attention_mask', 'token_type_ids', 'position_ids'];
 const HF_DEFAULT_MAX = 1_000_000; // transformers writes a huge sentinel when a tokenizer has no limit
@@ -18,22 +19,67 @@ function tensorInfo(m: ort.InferenceSession.ValueMetadata): TensorInfo {
 
 const showShape = (t: TensorInfo) => `[${t.shape.join(', ')}]`;
 
-function graphInputs(metadata: readonly ort.InferenceSession.ValueMetadata[]): GraphInput[] {
-  const inputs = metadata.map((m): GraphInput => {
-    const info = tensorInfo(m);
-    if (!FILLABLE.includes(m.name as InputSource)) {
-      throw new Error(
-        `model.onnx asks for input "${m.name}" (${info.type} ${showShape(info)}), which a text tokenizer cannot fill. ` +
-          `Arbiter fills ${FILLABLE.join(', ')}; export the model without past key values or other extra inputs.`,
-      );
-    }
-    if (info.type !== 'int64' && info.type !== 'int32') {
-      throw new Error(`model.onnx input "${m.name}" is ${info.type}; token inputs must be int64 or int32`);
-    }
-    return { name: m.name, source: m.name as InputSource, dtype: info.type };
-  });
-  if (!inputs.some((i) => i.source === 'input_ids')) throw new Error('model.onnx has no "input_ids" input, so it does not read tokens');
+/** The pixel input of an image model: Hugging Face image models call it pixel_values. */
+export const PIXEL_INPUT = 'pixel_values';
+
+function graphInputs(metadata: readonly ort.InferenceSession.ValueMetadata[], imageModel: boolean): GraphInput[] {
+  const inputs = metadata
+    .filter((m) => !(imageModel && m.name === PIXEL_INPUT))
+    .map((m): GraphInput => {
+      const info = tensorInfo(m);
+      if (m.name === PIXEL_INPUT) {
+        throw new Error(
+          `model.onnx asks for input "${m.name}" (${info.type} ${showShape(info)}): an image. Put the ${PREPROCESSOR_FILE} the model was trained with ` +
+            'beside model.onnx, so Arbiter knows how to make pixel values (see docs/models.md, "Image reward models").',
+        );
+      }
+      if (!FILLABLE.includes(m.name as InputSource)) {
+        throw new Error(
+          `model.onnx asks for input "${m.name}" (${info.type} ${showShape(info)}), which ${imageModel ? "neither the image nor the prompt's tokens can fill" : 'a text tokenizer cannot fill'}. ` +
+            `Arbiter fills ${imageModel ? `${PIXEL_INPUT}, ` : ''}${FILLABLE.join(', ')}; export the model without past key values or other extra inputs.`,
+        );
+      }
+      if (info.type !== 'int64' && info.type !== 'int32') {
+        throw new Error(`model.onnx input "${m.name}" is ${info.type}; token inputs must be int64 or int32`);
+      }
+      return { name: m.name, source: m.name as InputSource, dtype: info.type };
+    });
+  if (!imageModel && !inputs.some((i) => i.source === 'input_ids')) throw new Error('model.onnx has no "input_ids" input, so it does not read tokens');
+  if (imageModel && inputs.length && !inputs.some((i) => i.source === 'input_ids')) {
+    throw new Error(`model.onnx reads ${inputs.map((i) => `"${i.name}"`).join(', ')} but no "input_ids": an image model reads the image alone, or the image and the prompt's tokens`);
+  }
   return inputs;
+}
+
+/**
+ * The pixel input, checked against what preprocessor_config.json makes: float32 [batch, 3, height, width],
+ * each fixed dimension equal to the config's. Every mismatch is a sentence naming the input.
+ */
+function imageInput(folder: ModelFolder, metadata: readonly ort.InferenceSession.ValueMetadata[]): { spec: ImageInputSpec; info: TensorInfo; warnings: string[] } {
+  const found = metadata.find((m) => m.name === PIXEL_INPUT);
+  if (!found) {
+    const names = metadata.map((m) => `"${m.name}"`).join(', ');
+    throw new Error(`${PREPROCESSOR_FILE} is in the folder, so this is an image model, but model.onnx has no "${PIXEL_INPUT}" input (it has ${names}): export it with its image input named ${PIXEL_INPUT}, as Hugging Face models name it`);
+  }
+  const info = tensorInfo(found);
+  const name = `model.onnx input "${PIXEL_INPUT}"`;
+  if (info.type !== 'float32') throw new Error(`${name} is ${info.type} ${showShape(info)}; Arbiter feeds float32 pixel values: export the model with float32 inputs`);
+  const [, channels, height, width] = info.shape;
+  if (info.shape.length !== 4 || (typeof channels === 'number' && channels !== 3)) {
+    throw new Error(`${name} has shape ${showShape(info)}; Arbiter feeds [batch, 3, height, width] (RGB, channels first, as Hugging Face image models read them)`);
+  }
+  let parsed;
+  try {
+    parsed = parsePreprocessorConfig(folder.preprocessor!);
+  } catch (error) {
+    throw new Error(`${(error as Error).message} (in ${folder.dir})`);
+  }
+  const wrong = (typeof height === 'number' && height !== parsed.height) || (typeof width === 'number' && width !== parsed.width);
+  if (wrong) {
+    const from = parsed.preprocess.crop ? 'crop_size' : 'size';
+    throw new Error(`${name} takes ${String(height)} × ${String(width)} images (height × width), but ${PREPROCESSOR_FILE} makes ${parsed.height} × ${parsed.width} (${from}): the config does not belong to this model`);
+  }
+  return { spec: { input: PIXEL_INPUT, height: parsed.height, width: parsed.width, preprocess: parsed.preprocess }, info, warnings: parsed.warnings };
 }
 
 function pickOutput(folder: ModelFolder, outputs: TensorInfo[]): TensorInfo {
@@ -101,7 +147,10 @@ function processSpec(folder: ModelFolder, classes: number | null): ProcessSpec {
 export function resolveModel(folder: ModelFolder, session: ort.InferenceSession): ResolvedModel {
   const { manifest, tokenizer: tok, tokenizerConfig: tc, config } = folder;
   const warnings: string[] = [];
-  const inputs = graphInputs(session.inputMetadata);
+  const imageModel = folder.preprocessor !== null;
+  const inputs = graphInputs(session.inputMetadata, imageModel);
+  const image = imageModel ? imageInput(folder, session.inputMetadata) : null;
+  if (image) warnings.push(...image.warnings);
   const outputs = session.outputMetadata.map(tensorInfo);
   const output = pickOutput(folder, outputs);
   const rank = output.shape.length;
@@ -112,6 +161,7 @@ export function resolveModel(folder: ModelFolder, session: ort.InferenceSession)
   // Kind: the manifest, else the output's rank (a score per token means a process model).
   const inferredKind: ModelKind = rank === 3 ? 'process' : 'outcome';
   const kind = manifest?.kind ?? inferredKind;
+  if (image && kind === 'process') throw new Error(`Output "${output.name}" ${showShape(output)} is per token, but an image model gives one reward per image: [batch] or [batch, classes]`);
   if (kind !== inferredKind) {
     throw new Error(`arbiter-model.json says "${kind}", but output "${output.name}" ${showShape(output)} is ${rank === 3 ? 'per token (a process model)' : 'per sequence (an outcome model)'}`);
   }
@@ -125,10 +175,13 @@ export function resolveModel(folder: ModelFolder, session: ort.InferenceSession)
     if (classes !== null && index >= classes) throw new Error(`arbiter-model.json output.index is ${index}, but "${output.name}" has ${classes} values per response`);
   } else index = 0;
 
-  // Input mode: the manifest, else a chat template, else a pair template, else plain text.
+  // Input mode: an image model reads images; else the manifest, else a chat template, else a pair template, else plain text.
   const chat = tok.chatTemplate !== null;
-  const inputMode = manifest?.input?.mode ?? (chat ? 'chat_template' : tok.hasPairTemplate ? 'text_pair' : 'plain');
-  const modeSource = manifest?.input?.mode
+  if (image && manifest?.input?.mode) throw new Error(`arbiter-model.json input.mode "${manifest.input.mode}" is for text models; this model reads images ("${PIXEL_INPUT}", ${PREPROCESSOR_FILE})`);
+  const inputMode = image ? 'image' : (manifest?.input?.mode ?? (chat ? 'chat_template' : tok.hasPairTemplate ? 'text_pair' : 'plain'));
+  const modeSource = image
+    ? `"${PIXEL_INPUT}" input and ${PREPROCESSOR_FILE}${inputs.length ? "; the prompt's text as tokens" : ''}`
+    : manifest?.input?.mode
     ? 'arbiter-model.json'
     : chat
       ? 'chat template in tokenizer_config.json'
@@ -139,7 +192,9 @@ export function resolveModel(folder: ModelFolder, session: ort.InferenceSession)
   if (inputMode === 'text_pair' && !tok.hasPairTemplate) warnings.push('The tokenizer has no pair template: prompt and response are joined with no separator tokens');
 
   const fromConfig = positiveInt(tc.model_max_length);
-  const positions = positiveInt(config.max_position_embeddings);
+  // CLIP-style configs keep the text tower's limit in text_config.
+  const textConfig = (config.text_config && typeof config.text_config === 'object' ? config.text_config : {}) as Record<string, unknown>;
+  const positions = positiveInt(config.max_position_embeddings) ?? positiveInt(textConfig.max_position_embeddings);
   let maxLength = manifest?.input?.max_length ?? (fromConfig !== null && fromConfig < HF_DEFAULT_MAX ? fromConfig : positions);
   const maxSource = manifest?.input?.max_length ? 'arbiter-model.json' : fromConfig !== null && fromConfig < HF_DEFAULT_MAX ? 'tokenizer_config.json model_max_length' : positions ? 'config.json max_position_embeddings' : 'default';
   if (maxLength === null) {
@@ -185,6 +240,7 @@ export function resolveModel(folder: ModelFolder, session: ort.InferenceSession)
     output: { name: output.name, index },
     process,
     inputs,
+    image: image?.spec ?? null,
   };
   const rule = process
     ? 'reward = log-odds of the ' + `${process.aggregate} step probability`
@@ -199,7 +255,10 @@ export function resolveModel(folder: ModelFolder, session: ort.InferenceSession)
     truncationSide,
     paddingSide,
     reward: { output: output.name, index, rule },
-    inputs: inputs.map((i) => ({ ...tensorInfo(session.inputMetadata.find((m) => m.name === i.name)!), filledWith: i.source })),
+    inputs: [
+      ...(image ? [{ ...image.info, filledWith: 'pixel_values' as const }] : []),
+      ...inputs.map((i) => ({ ...tensorInfo(session.inputMetadata.find((m) => m.name === i.name)!), filledWith: i.source })),
+    ],
     outputs,
     tokenizer: {
       model: tok.modelType,
@@ -220,6 +279,7 @@ export function resolveModel(folder: ModelFolder, session: ort.InferenceSession)
           aggregate: process.aggregate,
         }
       : null,
+    image: image ? { input: image.spec.input, shape: image.info.shape, preprocess: describePreprocess(image.spec.preprocess), readsPrompt: inputs.length > 0 } : null,
     hasManifest: manifest !== null,
     warnings,
   };

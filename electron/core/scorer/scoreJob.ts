@@ -12,8 +12,10 @@ import { fileSignatures, hashModelFolder } from './modelFolder';
 import { readScores } from './readout';
 import { runBatch } from './session';
 import { getModel, scoreCache, scoreWriter, updateStoredModel, upsertModel, type ModelRow, type NewScore } from '../store/models';
-import { HOLDS_IMAGES, noScoreReason, responseName, UnscorableLog } from './unscorable';
-import { holdsImages } from '../formats/content';
+import { noScoreReason, responseName, textModelCannotRead, UnscorableLog } from './unscorable';
+import { imageStoreOf } from '../images/store';
+import { scoreImagePass } from './imageJob';
+import type { ExampleScore } from './readout';
 import type { ModelRunSummary, ProviderName, ProviderRequest, ScoreJobOptions, ScoreJobResult, ScoreProgress } from './types';
 
 export const DEFAULT_BATCH_SIZE = 16;
@@ -183,6 +185,48 @@ async function scoreWithModel(
   let lastReport = performance.now();
   let cancelled = false;
 
+  // A response that gets no score and is not written (tried again by the next job).
+  const skip = (reason: string, where: string) => {
+    summary.unscorable++;
+    failed++;
+    unscorable.add(reason, where);
+    summary.unscorableReasons = unscorable.reasons;
+  };
+  // A batch's scores: queued for writing (a null reward too, with its reason), counted, progress reported.
+  const recordBatch = (rows: { hash: string; itemId: number; responseIndex: number; where: string }[], scores: ExampleScore[], tokens: number) => {
+    rows.forEach((p, k) => {
+      const score = scores[k]!;
+      unwritten.push({ contentHash: p.hash, itemId: p.itemId, responseIndex: p.responseIndex, reward: score.reward, stepScores: score.stepScores });
+      if (score.noScore) unscorable.add(noScoreReason(score.noScore, spec), p.where);
+    });
+    if (unwritten.length >= WRITE_ROWS || performance.now() - lastWrite >= WRITE_INTERVAL_MS) flush();
+    summary.scored += rows.length;
+    summary.tokens += tokens;
+    summary.unscorable += scores.filter((s) => s.reward === null).length;
+    summary.unscorableReasons = unscorable.reasons;
+    if (performance.now() - lastReport >= PROGRESS_INTERVAL_MS) {
+      lastReport = performance.now();
+      hooks.onProgress?.(progress('scoring', total));
+    }
+  };
+
+  if (spec.image) {
+    // Image models: each response's image and its prompt's tokens (imageJob.ts).
+    cancelled = await scoreImagePass(iterateItems(db, projectId), imageStoreOf(db), spec, session, folder.tokenizer, ctx.batchSize, {
+      pending,
+      hashOf: (item, index) => inputHash(spec.kind, responseInput(item, index, segmentation)),
+      where: responseName,
+      skip,
+      scored: recordBatch,
+      truncated: () => summary.truncated++,
+      isCancelled: () => hooks.isCancelled?.() ?? false,
+    });
+    flush();
+    summary.seconds = (performance.now() - started) / 1000;
+    hooks.onProgress?.(progress('done', total));
+    return { summary, cancelled };
+  }
+
   const scoreChunk = async (chunk: PendingExample[]) => {
     const batches = lengthSortedBatches(chunk.map((p) => p.example.ids.length), ctx.batchSize, tokenBudget);
     for (const indexes of batches) {
@@ -193,21 +237,7 @@ async function scoreWithModel(
       const rows = indexes.map((i) => chunk[i]!);
       const batch = padBatch(rows.map((p) => p.example), spec.inputs, spec.padTokenId, spec.paddingSide);
       const out = await runBatch(session, batch, spec.output.name);
-      const scores = readScores(spec, out, batch, rows.map((p) => p.example));
-      rows.forEach((p, k) => {
-        const score = scores[k]!;
-        unwritten.push({ contentHash: p.hash, itemId: p.itemId, responseIndex: p.responseIndex, reward: score.reward, stepScores: score.stepScores });
-        if (score.noScore) unscorable.add(noScoreReason(score.noScore, spec), p.where);
-      });
-      if (unwritten.length >= WRITE_ROWS || performance.now() - lastWrite >= WRITE_INTERVAL_MS) flush();
-      summary.scored += rows.length;
-      summary.tokens += batch.realTokens;
-      summary.unscorable += scores.filter((s) => s.reward === null).length;
-      summary.unscorableReasons = unscorable.reasons;
-      if (performance.now() - lastReport >= PROGRESS_INTERVAL_MS) {
-        lastReport = performance.now();
-        hooks.onProgress?.(progress('scoring', total));
-      }
+      recordBatch(rows, readScores(spec, out, batch, rows.map((p) => p.example)), batch.realTokens);
     }
   };
 
@@ -222,11 +252,9 @@ async function scoreWithModel(
       // Hashed again rather than remembered: memory stays flat, and an input changed since pass 1 is not mislabelled.
       const hash = inputHash(spec.kind, input);
       if (!pending.delete(hash)) continue;
-      if (holdsImages(item.prompt) || holdsImages(item.responses[responseIndex]!.content)) {
-        summary.unscorable++;
-        failed++;
-        unscorable.add(HOLDS_IMAGES, responseName(item, responseIndex));
-        summary.unscorableReasons = unscorable.reasons;
+      const cannot = textModelCannotRead(item.prompt, item.responses[responseIndex]!.content);
+      if (cannot) {
+        skip(cannot, responseName(item, responseIndex));
         continue;
       }
       try {
@@ -235,10 +263,7 @@ async function scoreWithModel(
         chunk.push({ hash, itemId: item.id, responseIndex, example, where: responseName(item, responseIndex) });
       } catch (error) {
         // One response the template cannot render (say, roles out of order) must not stop the job.
-        summary.unscorable++;
-        failed++;
-        unscorable.add(`its input for the model could not be built: ${(error as Error).message}`, responseName(item, responseIndex));
-        summary.unscorableReasons = unscorable.reasons;
+        skip(`its input for the model could not be built: ${(error as Error).message}`, responseName(item, responseIndex));
       }
       if (chunk.length >= chunkSize) {
         await scoreChunk(chunk);

@@ -83,8 +83,9 @@ function halfToFloat(h: number): number {
   return sign * 2 ** (exp - 15) * (1 + frac / 1024);
 }
 
-export async function runBatch(session: ort.InferenceSession, batch: PaddedBatch, outputName: string): Promise<OutputTensor> {
-  const feeds: Record<string, ort.Tensor> = {};
+/** Runs a padded batch of tokens; `extra` adds other inputs (an image model's pixel values). */
+export async function runBatch(session: ort.InferenceSession, batch: PaddedBatch, outputName: string, extra: Record<string, ort.Tensor> = {}): Promise<OutputTensor> {
+  const feeds: Record<string, ort.Tensor> = { ...extra };
   for (const [name, feed] of Object.entries(batch.feeds)) {
     feeds[name] = new ort.Tensor(feed.dtype, feed.data, [batch.rows, batch.width]);
   }

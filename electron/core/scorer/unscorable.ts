@@ -1,5 +1,7 @@
 // Why a response got no score, said so a person can act on it, and grouped: the run summary lists each
 // reason once with how many responses it hit and the first few of them.
+import type { Content } from '../../../shared/domain';
+import { holdsImages } from '../formats/content';
 import type { ModelSpec, UnscorableReason } from './types';
 
 /** What readScores found wrong with a row's output. */
@@ -7,11 +9,22 @@ export type NoScore = 'not_a_number' | 'no_steps' | 'steps_cut';
 
 const EXAMPLES = 3;
 
+/** A text model on a generated image (text-to-image pairs, rankings of images): it cannot see it. */
+export const IMAGE_RESPONSE = 'the responses are images, which a text model cannot see: load an image reward model (docs/models.md, "Image reward models")';
+
 /**
- * Why a response of an item holding images gets no score: a text model would read each image as the
- * words "[image]" and score what it cannot see. Such items are kept, and scored once images are shown.
+ * A text model on a question about an image (text answers): it would read the image as the words
+ * "[image]" and score what it cannot see.
  */
-export const HOLDS_IMAGES = 'holds images, which a text model would read as the words "[image]": such items are kept but not scored until images are shown';
+export const VISION_LANGUAGE =
+  'the prompt holds images, which a text model would read as the words "[image]": a vision-language reward model is not supported yet; image reward models score generated images';
+
+/** Why a text model cannot score this response (it or its prompt holds images), or null when it can. */
+export function textModelCannotRead(prompt: Content, response: Content): string | null {
+  if (holdsImages(response)) return IMAGE_RESPONSE;
+  if (holdsImages(prompt)) return VISION_LANGUAGE;
+  return null;
+}
 
 export function noScoreReason(why: NoScore, spec: ModelSpec): string {
   switch (why) {

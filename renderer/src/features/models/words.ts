@@ -5,6 +5,7 @@ export const INPUT_MODE: Record<InputMode, string> = {
   chat_template: 'chat template',
   text_pair: 'text pair',
   plain: 'plain text',
+  image: 'image (+ the prompt as text)',
 };
 
 export const KIND: Record<ModelKind, { word: string; hint: string }> = {
