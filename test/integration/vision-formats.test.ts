@@ -17,6 +17,8 @@ import { imageFile, imageStoreOf } from '../../electron/core/images/store';
 import { openDb, type Db } from '../../electron/core/store/db';
 import type { ExportFormat, ImportFormat } from '../../shared/formatNames';
 import { imagesOf, type ImagePart } from '../../shared/images';
+import { IMAGE_GENERATION_RUBRIC } from '../../shared/rubricTemplates';
+import { ArbiterService } from '../../electron/core/service/index';
 import type { Content } from '../../shared/domain';
 import { tempDir } from '../helpers/tmp';
 
@@ -310,6 +312,19 @@ describe('Pick-a-Pic', () => {
     expect(Buffer.from(lines[0]!.jpg_0 as string, 'base64').equals(red)).toBe(true);
     expect(await load(out, 'q')).toMatchObject({ format: 'pickapic', items: 3 });
     expect(sourceLabels('q')).toEqual(['A', 'B', 'tie']);
+  });
+
+  it('rates both generated images on the image-generation template aspects', async () => {
+    await load(writeParquet());
+    const service = new ArbiterService(db, { dbPath: join(dir, 'arbiter.db'), transport: 'http', version: 't', defaultAnnotator: 'ann' });
+    const saved = await service.dispatch('saveRubric', { project: 'p', name: IMAGE_GENERATION_RUBRIC.name, criteria: IMAGE_GENERATION_RUBRIC.criteria });
+    await service.dispatch('setRubricInForce', { project: 'p', name: 'image-generation' });
+    const itemId = db.prepare('SELECT id FROM item ORDER BY seq').pluck().get() as number;
+    const ratings = { A: { text_alignment: 5, fidelity: 4, aesthetics: 4, plausibility: 5, overall: 5 }, B: { text_alignment: 2, fidelity: 3, aesthetics: null, plausibility: 3, overall: 2 } };
+    await service.dispatch('saveRatings', { project: 'p', annotator: 'alice', itemId, rubric: 'image-generation', version: saved.version, ratings });
+    const sheet = await service.dispatch('getRatingSheet', { project: 'p', annotator: 'alice', itemId });
+    expect(sheet.rubric?.criteria.map((c) => c.key)).toEqual(['text_alignment', 'fidelity', 'aesthetics', 'plausibility', 'overall']);
+    expect(sheet.mine?.ratings).toEqual(ratings);
   });
 
   it('names the line and the fields of labels that say nothing', async () => {

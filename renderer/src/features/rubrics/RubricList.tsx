@@ -13,9 +13,10 @@ interface Props {
   onInForce(name: string | null): void;
   onNewBlank(): void;
   onNewTemplate(): void;
+  onNewImageTemplate(): void;
 }
 
-export function RubricList({ list, listError, openName, openVersion, onOpen, onInForce, onNewBlank, onNewTemplate }: Props) {
+export function RubricList({ list, listError, openName, openVersion, onOpen, onInForce, onNewBlank, onNewTemplate, onNewImageTemplate }: Props) {
   return (
     <>
       <div>
@@ -87,6 +88,14 @@ export function RubricList({ list, listError, openName, openVersion, onOpen, onI
           data-testid="new-template"
         >
           + Helpfulness + safety template
+        </button>
+        <button
+          className="rounded px-1 py-0.5 text-left text-[13px] text-muted hover:bg-surface-2 hover:text-fg"
+          onClick={onNewImageTemplate}
+          title="For generated images: text alignment, fidelity, aesthetics, plausibility and overall, each 1 to 5"
+          data-testid="new-image-template"
+        >
+          + Image generation template
         </button>
       </div>
     </>

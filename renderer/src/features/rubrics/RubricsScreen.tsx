@@ -15,7 +15,7 @@ import { CriterionCard } from './CriterionCard';
 import { EditHistory } from './editHistory';
 import { RubricList } from './RubricList';
 import { SaveButton } from './SaveButton';
-import { blankCriterion, blankDraft, checkDraft, fromCriterion, helpfulnessSafetyTemplate, sameCriteria, type Draft, type DraftCriterion } from './draft';
+import { blankCriterion, blankDraft, checkDraft, fromCriterion, helpfulnessSafetyTemplate, imageGenerationTemplate, sameCriteria, type Draft, type DraftCriterion } from './draft';
 
 type Tab = 'rubric' | 'guidelines';
 
@@ -287,6 +287,7 @@ export function RubricsScreen({ project, tab: initialTab }: { project: string; t
               onInForce={(name) => void putInForce(name)}
               onNewBlank={() => guard(() => start(blankDraft(list?.map((r) => r.name) ?? []), { latest: null, from: null }))}
               onNewTemplate={() => guard(() => start(helpfulnessSafetyTemplate(), { latest: null, from: null }))}
+              onNewImageTemplate={() => guard(() => start(imageGenerationTemplate(), { latest: null, from: null }))}
             />
           </>
         )}

@@ -2,6 +2,7 @@
 // fields kept while another type is chosen), turned into the shape shared/rubric.ts checks, with each of
 // its problems placed on the field it names ("criteria[2].scale.max" → card 3, the max box).
 import { canonicalJson, checkCriteria, rubricName, type Criterion, type RubricProblem, type Scale } from '../../../../shared/rubric';
+import { IMAGE_GENERATION_RUBRIC } from '../../../../shared/rubricTemplates';
 
 export type ScaleType = Scale['type'];
 
@@ -166,6 +167,11 @@ export function helpfulnessSafetyTemplate(): Draft {
     },
   ];
   return { name: 'helpfulness-safety', criteria: criteria.map(fromCriterion) };
+}
+
+/** "Image generation": text alignment, fidelity, aesthetics, plausibility and overall, for generated images. */
+export function imageGenerationTemplate(): Draft {
+  return { name: IMAGE_GENERATION_RUBRIC.name, criteria: IMAGE_GENERATION_RUBRIC.criteria.map(fromCriterion) };
 }
 
 export function blankDraft(existing: string[]): Draft {

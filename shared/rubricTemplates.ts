@@ -1,0 +1,60 @@
+// Rubric templates a project can start from (the Rubrics screen's "New rubric" list; a rubric file for
+// `arbiter rubric import` has the same {name, criteria}). Each is checked by shared/rubric.ts like any
+// rubric (test/unit/rubric-templates.test.ts).
+import type { Criterion } from './rubric';
+
+/**
+ * Generated images, one rating per aspect: the aspects text-to-image preference work rates apart
+ * (ImageReward's alignment / fidelity / harmlessness, RichHF-18K's plausibility, text-image alignment,
+ * aesthetics and overall scores). Likert 1–5; `overall` is required and weighs most, so totals lean on
+ * the annotator's whole judgement. Region marks (a box on an artifact, an object the prompt asked for
+ * that is not present) go with the same revision.
+ */
+export const IMAGE_GENERATION_RUBRIC: { name: string; criteria: Criterion[] } = {
+  name: 'image-generation',
+  criteria: [
+    {
+      key: 'text_alignment',
+      description:
+        'Does the image show what the prompt asks: every object, count, attribute, relation and style it names, and nothing that contradicts it?\n\n1 = unrelated to the prompt · 3 = the main subject, details missed · 5 = everything asked for.',
+      scale: { type: 'likert', min: 1, max: 5 },
+      weight: 1,
+      required: true,
+      hotkey: 't',
+    },
+    {
+      key: 'fidelity',
+      description:
+        'Are the things in it drawn right: hands, faces, bodies, text and objects whole and not distorted, no extra or missing parts, no melted or garbled areas?\n\n1 = severe artifacts · 5 = none.',
+      scale: { type: 'likert', min: 1, max: 5 },
+      weight: 1,
+      required: true,
+      hotkey: 'f',
+    },
+    {
+      key: 'aesthetics',
+      description: 'Is it good to look at: composition, colour, lighting, sharpness and detail?\n\n1 = poor · 5 = striking.',
+      scale: { type: 'likert', min: 1, max: 5 },
+      weight: 1,
+      required: false,
+      hotkey: 'e',
+    },
+    {
+      key: 'plausibility',
+      description:
+        'Could the scene exist as shown (or, for a stylised image, hold together in its own style): anatomy, physics, perspective, shadows and reflections make sense?\n\n1 = implausible throughout · 5 = fully plausible.',
+      scale: { type: 'likert', min: 1, max: 5 },
+      weight: 1,
+      required: false,
+      hotkey: 'p',
+    },
+    {
+      key: 'overall',
+      description: 'All things considered, how good is this image for this prompt?\n\n1 = unusable · 3 = acceptable · 5 = excellent.',
+      scale: { type: 'likert', min: 1, max: 5 },
+      weight: 2,
+      required: true,
+      hotkey: 'o',
+    },
+  ],
+};
