@@ -81,8 +81,12 @@ export function readArgumentsText(text: string): { value: Record<string, unknown
  * (Deshpande et al. 2025: tool selection, formatting, tool-output misinterpretation, goal deviation,
  * resource abuse, context handling), MAST / Who&When's failure modes (step repetition, premature
  * termination, disobeying the task, no or wrong verification) and the step errors AgentPRM-style process
- * labels mark, in short words an annotator reads at a glance.
+ * labels mark, in short words an annotator reads at a glance. The GUI preset follows Mind2Web's step
+ * metrics (element, operation and typed value each right or wrong) and GUI-agent reward work's failure kinds
+ * (acting on an element or a page that is not there, stopping early).
  */
+const GUI_PRESET = 'GUI / web agent';
+
 export const TAG_PRESETS: { name: string; note: string; tags: string[] }[] = [
   {
     name: 'General agent',
@@ -94,4 +98,20 @@ export const TAG_PRESETS: { name: string; note: string; tags: string[] }[] = [
     note: 'What goes wrong in a tool call and its result.',
     tags: ['wrong tool', 'wrong arguments', 'wrong order', 'malformed call', 'missing call', 'unnecessary call', 'hallucinated result', 'misread result', 'ignored error', 'unsafe action'],
   },
+  {
+    name: GUI_PRESET,
+    note: 'What goes wrong in a GUI or web agent’s step on a screenshot (Mind2Web’s element / operation / value, and stopping before the task is done).',
+    tags: ['wrong element', 'wrong action', 'hallucinated element', 'hallucinated page', 'wrong text', 'premature stop'],
+  },
 ];
+
+/**
+ * The error tags the step screen offers on an item: the project's own, then, on a GUI agent's trajectory
+ * (shared/guiActions.ts isGuiTrajectory), the "GUI / web agent" preset's tags the project does not have
+ * (at most 50 in all, as a project's list).
+ */
+export function offeredTags(projectTags: readonly string[], gui: boolean): string[] {
+  if (!gui) return [...projectTags];
+  const preset = TAG_PRESETS.find((p) => p.name === GUI_PRESET)!;
+  return [...projectTags, ...preset.tags.filter((t) => !projectTags.includes(t))].slice(0, Math.max(50, projectTags.length));
+}

@@ -13,6 +13,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main';
 import { imageFile, imageStoreDir } from '../../electron/core/images/store';
 import { HF_IMAGE, HF_STRING, HfParquetWriter, hfList } from '../../electron/core/formats/vision/hfImage';
+import { ArbiterService } from '../../electron/core/service';
 import { openDb } from '../../electron/core/store/db';
 import type { ChatMessage } from '../../shared/domain';
 import { placeAction, turnActions, turnScreens } from '../../shared/guiActions';
@@ -165,6 +166,37 @@ describe('Mind2Web', () => {
     try {
       const copy = db.prepare("SELECT r.content FROM response r JOIN item i ON i.id = r.item_id JOIN project p ON p.id = i.project_id WHERE p.name = 'copy' ORDER BY i.seq").all() as { content: string }[];
       expect(copy.map((r) => turnsOf(JSON.parse(r.content) as ChatMessage[]))).toEqual(before);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('the GUI tags on the step screen', () => {
+  it('a GUI trajectory is offered the project’s tags and then the GUI / web agent preset’s; a text trajectory only the project’s; a tag saves on a turn', async () => {
+    const path = join(dir, 'rows.jsonl');
+    mkdirSync(join(dir, 'screens'));
+    const lines = rows().map((row, i) => {
+      writeFileSync(join(dir, 'screens', `${i}.png`), shots[i]!);
+      return { ...row, screenshot: `screens/${i}.png` };
+    });
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    await importOk(path);
+    const tools = join(dir, 'tools.jsonl');
+    writeFileSync(tools, JSON.stringify({ messages: [{ role: 'user', content: 'Weather in Lyon?' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: { city: 'Lyon' } } }] }, { role: 'tool', tool_call_id: 'c1', content: '12 °C' }, { role: 'assistant', content: '12 °C in Lyon.' }] }) + '\n');
+    await importOk(tools);
+    const db = openDb(join(dir, 'arbiter.db'));
+    try {
+      const service = new ArbiterService(db, { dbPath: join(dir, 'arbiter.db'), transport: 'http', version: 't', defaultAnnotator: 'ann' });
+      const ids = db.prepare('SELECT id FROM item ORDER BY seq').pluck().all() as number[];
+      const gui = await service.dispatch('getSteps', { project: 'p', annotator: 'ann', itemId: ids[0]! });
+      const text = await service.dispatch('getSteps', { project: 'p', annotator: 'ann', itemId: ids[2]! });
+      const project = await service.dispatch('getProject', { project: 'p' });
+      expect(text.tags).toEqual(project.settings.errorTags);
+      expect(gui.tags).toEqual([...project.settings.errorTags, 'wrong element', 'wrong action', 'hallucinated element', 'hallucinated page', 'wrong text', 'premature stop']);
+      await service.dispatch('saveSteps', { project: 'p', annotator: 'ann', itemId: ids[0]!, response: 0, steps: { version: 1, ratings: [1, -1, null], firstError: 1, tags: { '1': ['wrong element'] } } } as never);
+      const saved = await service.dispatch('getSteps', { project: 'p', annotator: 'ann', itemId: ids[0]! });
+      expect(saved.judgements[0]?.tags).toEqual({ '1': ['wrong element'] });
     } finally {
       db.close();
     }

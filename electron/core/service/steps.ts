@@ -9,7 +9,9 @@ import type { Content, ItemRecord, LabelBody } from '../../../shared/domain';
 import { afterMerge, afterSplit, mergeSteps, segment, shownSteps, splitStep, type ResponseSteps, type StepRating } from '../../../shared/segment';
 import { invalidInput } from '../errors';
 import { responseShape, stepExtrasProblems, stepsProblem } from '../labelRules';
-import type { Attribution, Severity, StepCorrection, ToolVerdict } from '../../../shared/stepJudgement';
+import { offeredTags, type Attribution, type Severity, type StepCorrection, type ToolVerdict } from '../../../shared/stepJudgement';
+import { isGuiTrajectory } from '../../../shared/guiActions';
+import { trajectoryTurns } from '../../../shared/trajectory';
 import { findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
 import type { Db } from '../store/db';
 import { currentLabel, getRevision, labelAppender } from '../store/labels';
@@ -157,7 +159,9 @@ export function stepsHandlers({ db, events }: ServiceContext): FeatureHandlers<S
       const value = outcomes[responseLetter(response.index)];
       if (typeof value === 'string') fileOutcomes[response.index] = value;
     }
-    return { responses, label, judgements, tags: projectSettings(project).errorTags, fileOutcomes };
+    // A GUI agent's trajectory is offered the GUI tags too (shared/stepJudgement.ts offeredTags).
+    const gui = item.responses.some((r) => Array.isArray(r.content) && isGuiTrajectory(r.content, trajectoryTurns(r.content)));
+    return { responses, label, judgements, tags: offeredTags(projectSettings(project).errorTags, gui), fileOutcomes };
   };
 
   /** The stored segmentation to rate on: Arbiter's own cut is stored as version 1 the first time it is rated. */
