@@ -126,8 +126,15 @@ export interface ImportSummary {
   rejectsFile: string | null;
   /** New items whose external id another item of the project (or of the file) has too, and the first few of those ids. */
   sharedIds: NamedCount;
-  /** New items holding images (kept, not shown yet), and the first few of them (external id, else "line N"). */
+  /** New items holding images, and the first few of them (external id, else "line N"). */
   images: NamedCount;
+  /**
+   * The distinct images of the new items (an image held by many items counts once): `added` to the image
+   * store by this import, or `kept`, there already (from an earlier import, or another project).
+   */
+  imageFiles: { added: number; kept: number };
+  /** New items with an image that is not available offline (an http(s) URL, kept and never fetched), and the first few. */
+  imagesOffline: NamedCount;
 }
 
 /** How many, and the first few by name. */

@@ -1,6 +1,7 @@
 // What an import summary says besides its counts, in sentences for the CLI and the app alike: items that
-// share an external id (imported all the same: ids are the file's), and items holding images (kept, not
-// shown yet, and left out of text-format exports only when asked).
+// share an external id (imported all the same: ids are the file's), items holding images (how many images
+// were stored, new or already in the image store), and images that are not available offline (http URLs,
+// kept and never fetched).
 import type { ImportSummary, NamedCount } from './domain';
 import { plural } from './plural';
 
@@ -9,10 +10,20 @@ const named = (count: NamedCount, more: boolean) => `${count.examples.join(', ')
 /** How many names the core gives at most (formats/import/importer.ts EXAMPLES). */
 const EXAMPLES = 5;
 
-export function importNotes(summary: Pick<ImportSummary, 'sharedIds' | 'images'>): string[] {
+export function importNotes(summary: Pick<ImportSummary, 'sharedIds' | 'images'> & Partial<Pick<ImportSummary, 'imageFiles' | 'imagesOffline'>>): string[] {
   const notes: string[] = [];
   if (summary.sharedIds.items)
     notes.push(`${plural(summary.sharedIds.items, 'new item has', 'new items have')} an external id that another item of the project also has (${named(summary.sharedIds, summary.sharedIds.examples.length >= EXAMPLES)}); all were imported, as different items.`);
-  if (summary.images.items) notes.push(`${plural(summary.images.items, 'item holds', 'items hold')} images, which are kept but not shown yet (${named(summary.images, summary.images.items > summary.images.examples.length)}).`);
+  if (summary.images.items) {
+    const files = summary.imageFiles ?? { added: 0, kept: 0 };
+    const stored = files.added + files.kept;
+    const held = `${plural(summary.images.items, 'new item holds', 'new items hold')} images (${named(summary.images, summary.images.items > summary.images.examples.length)})`;
+    notes.push(stored ? `${held}: ${plural(stored, 'image')} stored, ${files.added.toLocaleString()} new and ${files.kept.toLocaleString()} already in the image store.` : `${held}.`);
+  }
+  const offline = summary.imagesOffline;
+  if (offline?.items)
+    notes.push(
+      `${plural(offline.items, 'new item has', 'new items have')} an image that is not available offline (${named(offline, offline.items > offline.examples.length)}): an http(s) URL, kept and never fetched; it shows as “not available offline”.`,
+    );
   return notes;
 }

@@ -21,6 +21,7 @@ const importCommand: Command = async (argv, io) => {
     project: { type: 'string' },
     format: { type: 'string', default: 'auto' },
     'skip-invalid': { type: 'boolean', default: false },
+    'images-dir': { type: 'string' },
   });
   if (!positionals[0]) throw new UsageError('FILE is required');
   const project = requireProjectName(values);
@@ -28,6 +29,8 @@ const importCommand: Command = async (argv, io) => {
   if (format !== 'auto' && !(IMPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`unknown import format "${format}"; one of: auto, ${IMPORT_FORMATS.join(', ')}`);
   const file = requireFile(positionals[0]);
+  const imagesDir = values['images-dir'];
+  if (typeof imagesDir === 'string' && imagesDir.trim() === '') throw new UsageError('--images-dir takes a folder');
   return withDb(values, async (db) => {
     const summary = await importFile(db, {
       path: file,
@@ -35,6 +38,7 @@ const importCommand: Command = async (argv, io) => {
       format: format as ImportFormat | 'auto',
       skipInvalid: values['skip-invalid'] === true,
       createProject: true,
+      imagesDir: typeof imagesDir === 'string' ? resolve(imagesDir) : null,
     });
     for (const e of summary.errors) io.err(`${file}:${e.line}: ${e.reason} (skipped)`);
     for (const note of importNotes(summary)) io.err(`arbiter import: ${note}`);

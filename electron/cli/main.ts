@@ -10,6 +10,7 @@ export const USAGE = `arbiter <command> [options] [--db PATH]
 
 Commands:
   import FILE --project NAME [--format auto|${IMPORT_FORMATS.join('|')}] [--skip-invalid]
+         [--images-dir DIR]           (where the file's relative image paths are; default: its folder)
   export --project NAME --format ${EXPORT_FORMATS.join('|')} --out FILE [--annotator NAME]
          [--neutral true|false] [--ranking-pairs ${RANKING_PAIRS.join('|')}] [--from-ratings]
          [--adjudicated-only] [--min-agreement 0-1]

@@ -43,6 +43,12 @@ export const datasetsSchemas = {
       format: z.enum(['auto', ...IMPORT_FORMATS]).default('auto'),
       skipInvalid: z.boolean().default(false),
       createProject: z.boolean().default(false),
+      /**
+       * The folder on this computer that holds the file's images, when it names them by relative paths
+       * (an upload has no folder of its own). Read like a model folder typed in the browser host: only
+       * image files under it, by the paths the file names.
+       */
+      imagesDir: z.string().trim().min(1).max(4000).optional(),
     })
     .strict(),
   /**

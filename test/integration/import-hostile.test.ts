@@ -3,6 +3,7 @@
 // properties, records nested thousands deep, a project made for an import that fails or is killed,
 // items sharing an external id, images in text-format exports, and a chain given by its steps alone.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -238,10 +239,14 @@ describe('items that share an external id (finding 13)', () => {
   });
 });
 
+/** A 1 × 1 red PNG (made by sharp), as a data URI: an image is stored now, so it must be one (issue 15). */
+const PNG_1X1 = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWP4z8AAAAMBAQCc479ZAAAAAElFTkSuQmCC';
+const PNG_SHA256 = createHash('sha256').update(Buffer.from(PNG_1X1.slice(22), 'base64')).digest('hex');
+
 describe('images (finding 21)', () => {
   const withImage = JSON.stringify({
     id: 'img-1',
-    prompt: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }],
+    prompt: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: PNG_1X1 } }] }],
     responses: [{ text: 'A cat.' }, { text: 'A dog.' }],
   });
 
@@ -262,7 +267,8 @@ describe('images (finding 21)', () => {
       expect(readFileSync(join(dir, `${format}.jsonl`), 'utf8')).not.toContain('[image]');
     }
     await exportProject(db, { project: 'p', format: 'arbiter', out: join(dir, 'a.jsonl') });
-    expect(readFileSync(join(dir, 'a.jsonl'), 'utf8')).toContain('data:image/png;base64,AAAA');
+    // Arbiter's own format keeps the stored image part (by hash; the bytes are in the image store).
+    expect(readFileSync(join(dir, 'a.jsonl'), 'utf8')).toContain(PNG_SHA256);
   });
 });
 
@@ -270,12 +276,12 @@ describe('the CLI says it too', () => {
   it('import prints shared ids and images on stderr; export refuses images, or drops them with --images drop', () => {
     const dbPath = join(dir, 'cli.db');
     const rec = (id: string, prompt: unknown) => JSON.stringify({ id, prompt, responses: [{ text: 'a' }, { text: 'b' }] });
-    const image = [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }];
+    const image = [{ role: 'user', content: [{ type: 'image_url', image_url: { url: PNG_1X1 } }] }];
     const file = write('cli.jsonl', [rec('x', 'one'), rec('x', 'two'), rec('pic', image)].join('\n') + '\n');
     const imported = cli(['import', file, '--project', 'p', '--db', dbPath]);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stderr).toContain('arbiter import: 2 new items have an external id that another item of the project also has (x); all were imported, as different items.');
-    expect(imported.stderr).toContain('arbiter import: 1 item holds images, which are kept but not shown yet (pic).');
+    expect(imported.stderr).toContain('arbiter import: 1 new item holds images (pic): 1 image stored, 1 new and 0 already in the image store.');
     expect(JSON.parse(imported.stdout)).toMatchObject({ sharedIds: { items: 2, examples: ['x'] }, images: { items: 1, examples: ['pic'] } });
     const out = join(dir, 'rb.jsonl');
     const refused = cli(['export', '--project', 'p', '--format', 'rewardbench', '--out', out, '--db', dbPath]);

@@ -46,7 +46,7 @@ describe('upgrading a database written by release 0.1.0 (schema 2)', () => {
 
     const db = openDb(path);
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(6);
+      expect(db.pragma('user_version', { simple: true })).toBe(7);
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       expect(db.pragma('foreign_key_check')).toEqual([]);
       // The copy made before the migration opens as the old schema, with the old rows.
@@ -108,7 +108,7 @@ describe('upgrading a database written by release 0.1.0 (schema 2)', () => {
     const raw = new Database(path);
     raw.pragma('user_version = 99');
     raw.close();
-    expect(() => openDb(path)).toThrow(/written by a newer Arbiter \(schema 99; this version knows up to 6\)/);
+    expect(() => openDb(path)).toThrow(/written by a newer Arbiter \(schema 99; this version knows up to 7\)/);
     const after = new Database(path, { readonly: true });
     expect(after.pragma('user_version', { simple: true })).toBe(99);
     expect(count(after, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'response'")).toBe(0);
@@ -253,7 +253,7 @@ describe('projects', () => {
 });
 
 describe('chat content with typed parts, and labels from another machine', () => {
-  it('stores and exports message content given as typed parts exactly as it came', async () => {
+  it('stores and exports message content given as typed parts exactly as it came (an image as its stored part)', async () => {
     const dir = tempDir();
     const db = openDb(join(dir, 'a.db'));
     const { importLines, exportProject } = await import('../../electron/core/formats/index');
@@ -264,7 +264,8 @@ describe('chat content with typed parts, and labels from another machine', () =>
           role: 'user',
           content: [
             { type: 'text', text: 'What is in this picture?' },
-            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+            // A 1 × 1 PNG: images are stored since issue 15, so it must be one.
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWP4z8AAAAMBAQCc479ZAAAAAElFTkSuQmCC' } },
           ],
         },
       ],
@@ -279,7 +280,14 @@ describe('chat content with typed parts, and labels from another machine', () =>
     const out = join(dir, 'items.jsonl');
     await exportProject(db, { project: 'mm', format: 'arbiter', out });
     const exported = JSON.parse((await import('node:fs')).readFileSync(out, 'utf8').trim()) as typeof record;
-    expect(exported.prompt).toEqual(record.prompt);
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWP4z8AAAAMBAQCc479ZAAAAAElFTkSuQmCC', 'base64');
+    const sha256 = (await import('node:crypto')).createHash('sha256').update(png).digest('hex');
+    expect(exported.prompt).toEqual([
+      {
+        role: 'user',
+        content: [record.prompt[0]!.content[0], { type: 'image', image: { sha256, mime: 'image/png', width: 1, height: 1, bytes: png.length }, origin: { kind: 'inline' } }],
+      },
+    ]);
     expect(exported.responses[0]!.text).toEqual(record.responses[0]!.text);
     db.close();
   });

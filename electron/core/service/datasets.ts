@@ -19,12 +19,12 @@ type DatasetOps = 'previewImport' | 'importContent' | 'listItems' | 'exportProje
 export function datasetsHandlers({ db, jobs, events, options }: ServiceContext): FeatureHandlers<DatasetOps> {
   return {
     previewImport: ({ head, format }) => previewHead(head, format),
-    importContent: async ({ project, fileName, content, format, skipInvalid, createProject }) => {
+    importContent: async ({ project, fileName, content, format, skipInvalid, createProject, imagesDir }) => {
       // A project to create is made by the import itself, hidden until it completes (store/imports.ts).
       if (!createProject || projects.findProject(db, project)) requireProject(db, project);
       const sha256 = createHash('sha256').update(content).digest('hex');
       // A worker with its own connection does the work; this thread only awaits it.
-      const task = { kind: 'import' as const, project, fileName, content, sha256, format, skipInvalid, createProject: createProject ?? false };
+      const task = { kind: 'import' as const, project, fileName, content, sha256, format, skipInvalid, createProject: createProject ?? false, imagesDir };
       return jobs.runTask({
         dbPath: options.dbPath,
         task,

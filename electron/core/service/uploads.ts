@@ -200,14 +200,14 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
         throw inUserWords(error, upload);
       }
     },
-    importUpload: async ({ uploadId, project, format, skipInvalid, createProject }) => {
+    importUpload: async ({ uploadId, project, format, skipInvalid, createProject, imagesDir }) => {
       const upload = find(uploadId);
       complete(upload);
       if (upload.busy) throw conflict('This file is being imported already.');
       // A project to create is made by the import itself, hidden until it completes (store/imports.ts).
       if (!createProject) requireProject(db, project);
       upload.busy = true;
-      const task = { kind: 'importFile' as const, project, path: upload.path, fileName: upload.fileName, format, skipInvalid, createProject };
+      const task = { kind: 'importFile' as const, project, path: upload.path, fileName: upload.fileName, format, skipInvalid, createProject, imagesDir };
       try {
         const summary = await jobs.runTask({
           dbPath: options.dbPath,

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DEFAULT_PROJECT_SETTINGS } from '../../../shared/domain';
 import { conflict } from '../errors';
+import { removeImportImages } from './images';
 import type { Db } from './sqlite';
 import { beginBulkWrite, sleepSync, writeNow, writerWaiting } from './write';
 
@@ -135,6 +136,7 @@ export async function removeImport(db: Db, pending: PendingImport, pause: () => 
     if (changes < DELETE_BATCH) break;
     await pause();
   }
+  removeImportImages(db, pending.projectId, pending.firstSeq);
   db.prepare('DELETE FROM import_file WHERE id = ?').run(pending.id);
 }
 
@@ -159,6 +161,7 @@ export function removeStaleImports(db: Db, projectId?: number): number {
   );
   for (const pending of stale) {
     while (db.transaction(() => batch.run(pending.projectId, pending.firstSeq, pending.projectId)).immediate().changes === DELETE_BATCH);
+    removeImportImages(db, pending.projectId, pending.firstSeq);
     db.prepare('DELETE FROM import_file WHERE id = ?').run(pending.id);
     dropImportProject(db, pending.projectId);
   }

@@ -17,6 +17,8 @@ export type Task =
       skipInvalid: boolean;
       /** Make the project (hidden until the import completes) when there is none of that name. */
       createProject?: boolean;
+      /** The folder the file's relative image paths are read from (text sent by a page has no folder of its own). */
+      imagesDir?: string;
     }
   | {
       kind: 'importFile';
@@ -28,6 +30,8 @@ export type Task =
       format: 'auto' | ImportFormat;
       skipInvalid: boolean;
       createProject: boolean;
+      /** The folder the file's relative image paths are read from (an upload has no folder of its own). */
+      imagesDir?: string;
     }
   | { kind: 'export'; project: string; format: ExportFormat; out: string; annotator?: string; neutral?: boolean; rankingPairs?: RankingPairs; fromRatings?: boolean; adjudicatedOnly?: boolean; minAgreement?: number; images?: 'refuse' | 'drop' }
   /** Folds the WAL into the database on the worker's own connection, off the annotator's path. */

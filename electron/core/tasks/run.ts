@@ -42,6 +42,9 @@ export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promis
       createProject: task.createProject,
       onProgress: (linesRead) => hooks.onProgress?.({ linesRead, total: null }),
       isCancelled: hooks.isCancelled,
+      // The upload's copy sits in the uploads folder, with no images beside it.
+      imagesDir: task.imagesDir ?? null,
+      fileDir: null,
     });
     const { errors, formatReason: _reason, ...rest } = summary;
     // The rejected lines come back as text for the UI to offer as a download; the file beside the upload goes.
@@ -79,6 +82,7 @@ export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promis
     createProject: task.createProject,
     onProgress: (linesRead) => hooks.onProgress?.({ linesRead, total: lines.length }),
     isCancelled: hooks.isCancelled,
+    imagesDir: task.imagesDir ?? null,
   });
   return { ...summary, errors, rejects: rejects.length ? rejects.join('\n') + '\n' : null };
 }

@@ -2,6 +2,7 @@
 // and with skipInvalid the rejected lines written beside it.
 import { createHash } from 'node:crypto';
 import { stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { ImportSummary, LineError } from '../../../../shared/domain';
 import type { ImportFormat } from '../../../../shared/formatNames';
 import type { Db } from '../../store/db';
@@ -22,6 +23,13 @@ export interface ImportFileOptions {
   isCancelled?: () => boolean;
   /** Prepare records in a worker thread (the result is the same): by default for big files on 3+ cores. */
   parallel?: boolean;
+  /** The folder the file's relative image paths are read from, when the user gave one (--images-dir). */
+  imagesDir?: string | null;
+  /**
+   * The file's own folder, where relative image paths are read without an images folder: the folder of
+   * `path` unless given; null for an upload, whose copy in the uploads folder has no images beside it.
+   */
+  fileDir?: string | null;
 }
 
 export function rejectsPath(path: string): string {
@@ -44,6 +52,8 @@ export async function importFile(db: Db, opts: ImportFileOptions): Promise<Impor
     waitForWorker: opts.parallel === true || process.env.ARBITER_IMPORT_WORKER === 'on',
     chunks: fileChunks(opts.path, hash, opts.displayName ?? opts.path),
     sha256: () => (sha256 ??= hash.digest('hex')),
+    imagesDir: opts.imagesDir ?? null,
+    fileDir: opts.fileDir === undefined ? dirname(opts.path) : opts.fileDir,
   });
   let rejectsFile: string | null = null;
   if (result.rejects.length) {

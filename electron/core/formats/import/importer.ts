@@ -6,12 +6,16 @@
 // validate, hash, stringify: ./prepare.ts) is pure; for a big input an import worker does it
 // while this thread writes the chunks before it to SQLite, 64 rows per statement. Format detection and
 // any chunk that comes before the worker has loaded are prepared here, as is everything of a small input.
-import { basename } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import type { Choice, ImportSummary, LineError, NamedCount } from '../../../../shared/domain';
 import type { ImportFormat } from '../../../../shared/formatNames';
 import { ArbiterError, cancelledError, InvalidFileError, UnknownFormatError } from '../../errors';
+import { imageContext, type ImageSources, type RecordImages } from '../../images/resolve';
+import { imageStoreOf } from '../../images/store';
 import { ensureAnnotator, SOURCE_ANNOTATOR } from '../../store/annotators';
 import type { Db } from '../../store/db';
+import { projectImageAdder } from '../../store/images';
 import { beginImport, completeImport, dropImportProject, importProject, importSession, removeImport, sharedExternalIds, type PendingImport } from '../../store/imports';
 import { itemBatchInserter } from '../../store/itemInsert';
 import { currentLabel, hasSourceLabel, labelAppender, newItemLabels } from '../../store/labels';
@@ -44,7 +48,7 @@ const EXAMPLES = 5;
 /** Chunks handed to the worker ahead of the one being written: enough to keep both threads busy. */
 const IN_FLIGHT = 3;
 
-export interface ImportLinesOptions {
+export interface ImportLinesOptions extends ImageFolders {
   project: string;
   /** Names the file in error messages (`FILE:LINE: reason`) and in the import_file record. */
   fileName: string;
@@ -60,6 +64,16 @@ export interface ImportLinesOptions {
   isCancelled?: () => boolean;
 }
 
+/**
+ * Where an import reads relative image paths (core/images/resolve.ts): the images folder the user gave
+ * (--images-dir, the import panel's field), else the folder of the file being imported. An upload or
+ * text sent by a page has no folder of its own: only the images folder applies.
+ */
+export interface ImageFolders {
+  imagesDir?: string | null;
+  fileDir?: string | null;
+}
+
 export interface ImportLinesResult {
   summary: ImportSummary;
   errors: LineError[];
@@ -69,7 +83,7 @@ export interface ImportLinesResult {
   formatReason: string;
 }
 
-export interface ImportRun {
+export interface ImportRun extends ImageFolders {
   project: string;
   fileName: string;
   format: 'auto' | ImportFormat;
@@ -83,6 +97,22 @@ export interface ImportRun {
   chunks: AsyncIterable<Chunk>;
   /** Read once every chunk has been read. */
   sha256: () => string;
+}
+
+/** The import's image sources; an images folder that is not one is refused before anything is read. */
+function imageSources(db: Db, folders: ImageFolders): ImageSources {
+  let imagesDir: string | null = null;
+  if (folders.imagesDir) {
+    imagesDir = resolve(folders.imagesDir);
+    let isFolder = false;
+    try {
+      isFolder = statSync(imagesDir).isDirectory();
+    } catch {
+      throw new ArbiterError('invalid_input', `The images folder ${imagesDir} does not exist; nothing was imported. Give the folder that holds the file's images.`);
+    }
+    if (!isFolder) throw new ArbiterError('invalid_input', `The images folder ${imagesDir} is a file, not a folder; nothing was imported. Give the folder that holds the file's images.`);
+  }
+  return { store: imageStoreOf(db), imagesDir, fileDir: folders.fileDir ? resolve(folders.fileDir) : null };
 }
 
 export async function importLines(db: Db, opts: ImportLinesOptions): Promise<ImportLinesResult> {
@@ -106,8 +136,14 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
   let items = 0;
   let duplicates = 0;
   let labels = 0;
-  // New items holding images; whether any new item has an external id (then shared ones are looked for).
+  // New items holding images, their distinct images (those this import added to the store), items with
+  // images not available offline; whether any new item has an external id (then shared ones are looked for).
   const images: NamedCount = { items: 0, examples: [] };
+  const imagesOffline: NamedCount = { items: 0, examples: [] };
+  const itemImages = new Set<string>();
+  const addedImages = new Set<string>();
+  const sources = imageSources(db, opts);
+  const imageCtx = imageContext(sources);
   let withIds = false;
   let sharedIds: NamedCount = { items: 0, examples: [] };
   // (Cast: TypeScript would otherwise take it for null ever after, not seeing the closures assign it.)
@@ -123,6 +159,7 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
     const project = madeProject === null ? requireProject(db, opts.project) : { id: madeProject };
     running = beginImport(db, project.id, basename(opts.fileName), format ?? 'auto');
     const inserter = itemBatchInserter(db, project.id, running.firstSeq);
+    const addProjectImages = projectImageAdder(db, project.id, running.firstSeq);
     const createdAt = new Date().toISOString();
     let sourceId: number | null = null;
     let newLabels: ReturnType<typeof newItemLabels> | null = null;
@@ -171,8 +208,18 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
               items++;
               const externalId = batchRows[i * RECORD_STRIDE + 1];
               if (externalId !== null) withIds = true;
-              if (batchRows[i * RECORD_STRIDE + IMAGES_FIELD] && images.items++ < EXAMPLES) images.examples.push(externalId ?? `line ${base + Number(batchRows[i * RECORD_STRIDE + LINE_FIELD])}`);
+              const imagesJson = batchRows[i * RECORD_STRIDE + IMAGES_FIELD];
+              if (imagesJson) {
+                const name = externalId ?? `line ${base + Number(batchRows[i * RECORD_STRIDE + LINE_FIELD])}`;
+                if (images.items++ < EXAMPLES) images.examples.push(name);
+                const found = JSON.parse(imagesJson) as RecordImages;
+                addProjectImages(found.stored);
+                for (const sha of found.stored) itemImages.add(sha);
+                if (found.unavailable && imagesOffline.items++ < EXAMPLES) imagesOffline.examples.push(name);
+              }
             } else duplicates++;
+            const imagesJson = batchRows[i * RECORD_STRIDE + IMAGES_FIELD];
+            if (imagesJson) for (const sha of (JSON.parse(imagesJson) as RecordImages).added) addedImages.add(sha);
             const extrasJson = batchRows[i * RECORD_STRIDE + JUDGEMENT_FIELD];
             if (extrasJson) {
               const extras = JSON.parse(extrasJson) as RecordExtras;
@@ -212,7 +259,15 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
       const result: ChunkResult = { lines: 0, records: 0, rows: [], responses: [], errors: [] };
       for (const e of emitted) {
         if ('error' in e) result.errors.push(e.error);
-        else if (!failed()) prepareRecord(e.parsed, result.rows, result.responses, e.lines[0]!.line);
+        else if (!failed()) {
+          // An item of several lines that cannot be prepared (an image that cannot be stored): each of its lines is rejected with why.
+          try {
+            prepareRecord(e.parsed, result.rows, result.responses, e.lines[0]!.line, imageCtx);
+          } catch (error) {
+            if (!(error instanceof RecordError)) throw error;
+            for (const l of e.lines) result.errors.push({ line: l.line, reason: error.message, text: originalLine(l.text) });
+          }
+        }
       }
       apply(result, 0);
     };
@@ -239,7 +294,7 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
         return;
       }
       const rest = from ? lines.slice(from) : lines;
-      const result = prepareLines(parse!, rest, failed());
+      const result = prepareLines(parse!, rest, failed(), imageCtx);
       records += result.records;
       apply(result, lineNo);
       lineNo += result.lines;
@@ -266,7 +321,7 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
         try {
           if (p.value instanceof RecordError) throw p.value;
           const parsed = parse(p.value);
-          if (!failed()) prepareRecord(parsed, result.rows, result.responses, p.line);
+          if (!failed()) prepareRecord(parsed, result.rows, result.responses, p.line, imageCtx);
         } catch (error) {
           if (!(error instanceof RecordError)) throw error;
           result.errors.push({ line: p.line, reason: error.message, text: p.text });
@@ -300,7 +355,7 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
     const startWorker = async () => {
       if (workerTried || !format || !opts.parallel || GROUPS[format]) return;
       workerTried = true;
-      worker = ImportWorker.start(format);
+      worker = ImportWorker.start(format, sources);
       if (worker && opts.waitForWorker) await worker.whenReady;
     };
     const post = (chunk: Chunk, isFirst: boolean) => {
@@ -420,6 +475,8 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
       rejectsFile: null,
       sharedIds,
       images,
+      imageFiles: { added: [...itemImages].filter((sha) => addedImages.has(sha)).length, kept: [...itemImages].filter((sha) => !addedImages.has(sha)).length },
+      imagesOffline,
     },
     errors,
     rejects,

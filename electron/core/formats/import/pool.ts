@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ImportFormat } from '../../../../shared/formatNames';
+import type { ImageSources } from '../../images/resolve';
 import type { Chunk, ChunkResult } from './prepare';
 import type { ImportWorkerData, ImportWorkerMessage, PrepareRequest } from './protocol';
 
@@ -68,11 +69,11 @@ export class ImportWorker {
   }
 
   /** Starts a worker for one import; null where none can run. */
-  static start(format: ImportFormat): ImportWorker | null {
+  static start(format: ImportFormat, images: ImageSources): ImportWorker | null {
     const script = workerScript();
     if (!script) return null;
     try {
-      const workerData: ImportWorkerData = { format };
+      const workerData: ImportWorkerData = { format, images };
       return new ImportWorker(new Worker(script.source, { eval: script.eval, workerData }));
     } catch {
       return null;

@@ -23,6 +23,8 @@ import { TRAJECTORY_PARSERS } from '../trajectories/registry';
 import { VISION_BENCH_PARSERS } from '../vision/registry';
 import { firstInvalidUtf8, invalidUtf8Reason, validUtf8 } from '../sources/utf8';
 import { holdsImages } from '../content';
+import { imageStoreDir } from '../../images/store';
+import { imageContext, noImages, resolveImages, responsePlace, type ImageContext } from '../../images/resolve';
 import { RecordError, type ParsedRecord, type RecordParser, type SourceJudgement } from '../types';
 import { fieldPath } from '../validate';
 import type { Criterion } from '../../../../shared/rubric';
@@ -197,8 +199,10 @@ export function originalLine(text: string): string {
  * uid, external id, prompt JSON, reference, metadata JSON (the item columns, as stored), the number of
  * responses (as a string), the file's preference ('A' or null), then its other judgements and own
  * criteria as JSON (RecordExtras, or null), its line (as a string: 1-based, in the chunk or the input as
- * the caller counts) and '1' when it holds images (else null). Its responses follow in a second flat
- * array, RESPONSE_STRIDE values each: content JSON, model, steps JSON (or null).
+ * the caller counts) and, when it holds images, what they came to as JSON (RecordImages: the sha256 of
+ * each stored image, those this record added to the store, how many are not available offline; else
+ * null). Its responses follow in a second flat array, RESPONSE_STRIDE values each: content JSON, model,
+ * steps JSON (or null).
  */
 export const RECORD_STRIDE = 10;
 export const RESPONSE_COUNT_FIELD = 5;
@@ -281,20 +285,37 @@ function markedLines(bytes: Uint8Array): string[] {
   return lines;
 }
 
-/** Appends the record's item columns and preference to `rows`, its responses to `responses`. */
-export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], responses: (string | null)[], line: number): void {
+/**
+ * Images when no caller said where they come from (unit tests): the in-memory store, no folders, so a
+ * relative path is refused with a sentence rather than read from anywhere.
+ */
+let fallbackImages: ImageContext | null = null;
+function defaultImages(): ImageContext {
+  return (fallbackImages ??= imageContext({ store: imageStoreDir(':memory:'), imagesDir: null, fileDir: null }));
+}
+
+/**
+ * Appends the record's item columns and preference to `rows`, its responses to `responses`. Its images
+ * are stored first (../../images/resolve.ts), so the uid covers each image's sha256, not how the file
+ * wrote it; an image that cannot be stored throws a RecordError before anything is appended.
+ */
+export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], responses: (string | null)[], line: number, images: ImageContext = defaultImages()): void {
   const { draft } = parsed;
-  let images = holdsImages(draft.prompt);
-  const promptJson = JSON.stringify(draft.prompt);
+  const found = noImages();
+  const prompt = resolveImages(draft.prompt, 'prompt', images, found);
+  const contents = draft.responses.map((r, i) => resolveImages(r.content, responsePlace(i), images, found));
+  let holds = holdsImages(prompt);
+  const promptJson = JSON.stringify(prompt);
   // canonicalJson of a string is its JSON.stringify: hash and stored text share one stringify.
-  const promptCanonical = typeof draft.prompt === 'string' ? promptJson : canonicalJson(draft.prompt);
+  const promptCanonical = typeof prompt === 'string' ? promptJson : canonicalJson(prompt);
   const canonical: string[] = [];
-  for (const r of draft.responses) {
-    const contentJson = JSON.stringify(r.content);
-    canonical.push(typeof r.content === 'string' ? contentJson : canonicalJson(r.content));
+  draft.responses.forEach((r, i) => {
+    const content = contents[i]!;
+    const contentJson = JSON.stringify(content);
+    canonical.push(typeof content === 'string' ? contentJson : canonicalJson(content));
     responses.push(contentJson, r.model, r.steps === null ? null : JSON.stringify(r.steps));
-    images ||= holdsImages(r.content);
-  }
+    holds ||= holdsImages(content);
+  });
   const uid = itemUidOfCanonical(promptCanonical, canonical);
   rows.push(
     parsed.identity === undefined ? uid : sha256Hex(`${uid}\u0000${parsed.identity}`).slice(0, 32),
@@ -306,15 +327,23 @@ export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], res
     parsed.preference,
     extrasJson(parsed),
     String(line),
-    images ? '1' : null,
+    holds ? JSON.stringify(found) : null,
   );
+}
+
+/** Checks a record's images without storing them (an all-or-nothing import that has failed already). */
+export function checkRecordImages(parsed: ParsedRecord, images: ImageContext = defaultImages()): void {
+  const check = { ...images, checkOnly: true };
+  const found = noImages();
+  resolveImages(parsed.draft.prompt, 'prompt', check, found);
+  parsed.draft.responses.forEach((r, i) => resolveImages(r.content, responsePlace(i), check, found));
 }
 
 /**
  * Parses, validates and prepares lines of a known format. With validateOnly (an all-or-nothing import
  * that has already failed) good records are checked but not prepared.
  */
-export function prepareLines(parse: RecordParser, lines: string[], validateOnly = false): ChunkResult {
+export function prepareLines(parse: RecordParser, lines: string[], validateOnly = false, images: ImageContext = defaultImages()): ChunkResult {
   const result: ChunkResult = { lines: lines.length, records: 0, rows: [], responses: [], errors: [] };
   const bounds = recordBounds();
   for (let i = 0; i < lines.length; i++) {
@@ -323,7 +352,8 @@ export function prepareLines(parse: RecordParser, lines: string[], validateOnly 
     result.records++;
     try {
       const parsed = parse(parseJson(text, bounds));
-      if (!validateOnly) prepareRecord(parsed, result.rows, result.responses, i + 1);
+      if (!validateOnly) prepareRecord(parsed, result.rows, result.responses, i + 1, images);
+      else checkRecordImages(parsed, images);
     } catch (error) {
       if (!(error instanceof RecordError)) throw error;
       result.errors.push({ line: i + 1, reason: error.message, text: originalLine(text) });

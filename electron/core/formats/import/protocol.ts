@@ -1,9 +1,12 @@
 // Messages between the importing thread and the import worker (./worker.ts).
 import type { ImportFormat } from '../../../../shared/formatNames';
+import type { ImageSources } from '../../images/resolve';
 import type { Chunk, ChunkResult } from './prepare';
 
 export interface ImportWorkerData {
   format: ImportFormat;
+  /** Where the import's images come from (folders) and go (the image store). */
+  images: ImageSources;
 }
 
 export interface PrepareRequest {
