@@ -110,6 +110,16 @@ const READING: Shortcut[] = [
   [[['v']], 'Show / hide the label the file carried'],
 ];
 
+/** Images in a prompt or a response (features/images): the zoom view has the keys while it is open. */
+const IMAGES: Shortcut[] = [
+  [[['z']], 'Zoom the image under the mouse (two images on screen: both, synced)'],
+  [[['Shift', 'Z']], 'Zoom only that image'],
+  [[['←'], ['→'], ['↑'], ['↓']], 'Zoom: pan (or drag)'],
+  [[['+'], ['-']], 'Zoom: in / out (or the wheel)'],
+  [[['0']], 'Zoom: fit the whole image again'],
+  [[['Esc']], 'Zoom: close'],
+];
+
 /** The screens' keys, as the header's tabs show them (features/rankings/ScreenTabs.tsx). */
 const ANYWHERE: Shortcut[] = [
   [[['c']], 'Compare screen (two responses)'],
@@ -202,6 +212,7 @@ export function ShortcutsOverlay({ onClose }: { onClose(): void }) {
           </div>
           <div className="flex flex-col gap-5">
             <Group title="Reading" keys={READING} />
+            <Group title="Images" keys={IMAGES} />
             <Group title="Anywhere" keys={ANYWHERE} />
             <Group title="Projects screen" keys={PROJECTS} />
           </div>

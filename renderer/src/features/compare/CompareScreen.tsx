@@ -19,6 +19,7 @@ import { ResponseColumn, type Verdict } from './ResponseColumn';
 import { describeLabel, useLabeling } from './useLabeling';
 import { useColumnDiffs, useReading } from './useReading';
 import { CritiqueBox } from '../critiques/CritiqueBox';
+import { prefetchItemImages } from '../images/prefetch';
 import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
 import { useItemNotes } from '../rubrics/useItemNotes';
 import type { ItemShape } from '../rubrics/useRatings';
@@ -47,6 +48,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   const labeling = useLabeling(project, annotator, itemId, countLabelWrite, (next) => {
     void loadPrelabels(next.id);
     prefetchNotes.current(next.id);
+    prefetchItemImages(project, next);
   });
   const { item, phase, notice, unsaved } = labeling;
   const shape: ItemShape | null = useMemo(

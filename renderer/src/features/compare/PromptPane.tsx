@@ -4,6 +4,7 @@
 import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { ChatMessage, Content } from '../../../../shared/domain';
 import { contentText } from '../../../../shared/choices';
+import { imagesOf } from '../../../../shared/images';
 import { ContentView } from '../../components/ContentView';
 import { Kbd } from '../../components/Kbd';
 
@@ -40,7 +41,8 @@ export function PromptPane({ prompt, folded, onToggle }: { prompt: Content; fold
   const text = contentText(prompt);
   const chat = splitAtLastUserTurn(prompt);
   return (
-    <section className="shrink-0 border-b border-line bg-surface" data-testid="prompt" data-fold={chat ? 'chat' : 'text'}>
+    // Images in the prompt stay within a third of the window, so the responses keep their room.
+    <section className="shrink-0 border-b border-line bg-surface [--image-max-h:30vh]" data-testid="prompt" data-fold={chat ? 'chat' : 'text'}>
       <div className="mx-auto flex max-w-[1800px] gap-3 px-4 pt-2.5 pb-3">
         <div className="w-16 shrink-0 pt-0.5 text-[11px] font-semibold tracking-wide text-faint uppercase">Prompt</div>
         <div className="relative min-w-0 flex-1">
@@ -57,7 +59,8 @@ export function PromptPane({ prompt, folded, onToggle }: { prompt: Content; fold
 
 function TextPrompt({ prompt, folded, onToggle, text }: { prompt: Content; folded: boolean; onToggle(): void; text: string }) {
   const body = useRef<HTMLDivElement>(null);
-  const overflows = useOverflows([body], text);
+  // A prompt with an image never folds (folding would hide the image the question is about): it scrolls.
+  const overflows = useOverflows([body], text) && imagesOf(prompt, 'prompt').length === 0;
   return (
     <>
       <div

@@ -111,7 +111,7 @@ export const ResponseColumn = memo(function ResponseColumn({
         ) : isTrajectory(response.content) ? (
           <TrajectoryColumn messages={response.content} at={`${itemId ?? ''}:${response.index}`} />
         ) : (
-          <ContentView content={response.content} />
+          <ContentView content={response.content} place={response.index} />
         )}
       </div>
       {footer && <div className="shrink-0 wide:max-h-[52%] wide:overflow-y-auto" data-testid={`response-footer-${side}`}>{footer}</div>}

@@ -1,5 +1,5 @@
 // One image of a prompt or a response, where the text sits: fitted to the column (never cropped, never
-// wider than its own pixels), in a box of its own aspect ratio from the first paint so the layout never
+// wider than its own pixels, at most 60% of the window's height), in a box of its own aspect ratio from the first paint so the layout never
 // jumps when the bytes arrive. Hover says its size and format. An image that cannot be shown says why in
 // its own box (an http URL is never fetched; a damaged file gets the host's sentence), and the rest of
 // the item stays usable. `z` zooms it (zoomStore.ts, ZoomView.tsx); `overlay` draws over it (overlay.ts).
@@ -20,7 +20,8 @@ export interface ImageViewProps {
   overlay?: ImageOverlay | null;
   /**
    * 'column' (default): the column's width, at most the image's own width and --image-max-h tall
-   * (70vh unless a pane sets it). 'box': fills the box it is in (both ways), as a grid card does.
+   * (60vh unless a pane sets it). 'box': fills the box it is in (both ways, up to twice its own
+   * pixels), as a grid card does.
    */
   fit?: 'column' | 'box';
 }
@@ -35,7 +36,9 @@ export function ImageView(props: ImageViewProps) {
 /** The figure's size rule: its own aspect ratio, within the column (or the box) and its own pixels. */
 function figureStyle(width: number, height: number, fit: 'column' | 'box'): CSSProperties {
   const ratio = width / height;
-  const across = fit === 'box' ? `min(100cqw, ${width}px, calc(100cqh * ${ratio.toFixed(6)}))` : `min(100%, ${width}px, calc(var(--image-max-h, 70vh) * ${ratio.toFixed(6)}))`;
+  // A grid card may enlarge a small image up to twice its pixels; a column never enlarges one.
+  const across =
+    fit === 'box' ? `min(100cqw, ${2 * width}px, calc(100cqh * ${ratio.toFixed(6)}))` : `min(100%, ${width}px, calc(var(--image-max-h, 60vh) * ${ratio.toFixed(6)}))`;
   return { width: across, aspectRatio: `${width} / ${height}` };
 }
 

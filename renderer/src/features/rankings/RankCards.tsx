@@ -1,11 +1,16 @@
 // The responses of an item being ranked, in this annotator's shuffled order, each named by its screen
 // position (1, 2, 3 …: the key that picks it; never A / B, which mean the file's order). Side by side when
 // the window has room for every column (each scrolls on its own), else a grid of two rows, else stacked
-// (the whole list scrolls). A placed response shows its place in words, not by colour alone.
+// (the whole list scrolls). A placed response shows its place in words, not by colour alone. Generated
+// images (every response only images) fill their cards: four as a 2 x 2 grid, fewer in one row.
 import { memo, useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { approxTokens, contentText } from '../../../../shared/choices';
 import type { ResponseRecord } from '../../../../shared/domain';
+import { imagesOf, isImagePart } from '../../../../shared/images';
+import { plural } from '../../../../shared/plural';
 import { ContentView } from '../../components/ContentView';
+import { ImageView } from '../images/ImageView';
+import { useShell } from '../../context';
 import { scrollByPage, scrollsItself } from '../../components/keys';
 import { keepFocus } from './parts';
 import { ordinal } from './ranking';
@@ -59,6 +64,23 @@ export function useCardLayout(count: number, itemId: number | undefined) {
   return { container, columns, oneRow, scrollPage };
 }
 
+/** A response that is only images (a generated image): nothing to read, the image is the response. */
+export function imageOnly(response: ResponseRecord): boolean {
+  if (typeof response.content === 'string' || response.content.length === 0) return false;
+  let images = 0;
+  for (const message of response.content) {
+    if (!Array.isArray(message.content)) {
+      if (typeof message.content === 'string' && message.content.trim()) return false;
+      continue;
+    }
+    for (const part of message.content) {
+      if (isImagePart(part)) images++;
+      else if (part.type !== 'text' || (typeof part.text === 'string' && part.text.trim())) return false;
+    }
+  }
+  return images > 0;
+}
+
 export interface CardPlace {
   place: number;
   tied: boolean;
@@ -84,11 +106,14 @@ export const RankCard = memo(function RankCard({
   oneRow,
   onPick,
   nextPlace,
+  fill = false,
 }: {
   position: number;
   response: ResponseRecord;
   place: CardPlace | null;
   oneRow: boolean;
+  /** Images only: the image fills the card (a grid cell), fitted both ways. */
+  fill?: boolean;
   onPick(): void;
   /** The place the next pick takes, in words ("2nd", "tied 2nd"), for the card's button. */
   nextPlace: string | null;
@@ -97,7 +122,7 @@ export const RankCard = memo(function RankCard({
   const first = place?.place === 1;
   return (
     <article
-      className={`group/card flex min-w-0 flex-col border-line bg-surface ${oneRow ? 'min-h-0 border-r last:border-r-0' : 'border-r border-b'}`}
+      className={`group/card flex min-w-0 flex-col border-line bg-surface ${fill ? 'min-h-0 border-r border-b' : oneRow ? 'min-h-0 border-r last:border-r-0' : 'border-r border-b'}`}
       data-testid="rank-card"
       data-position={position}
       data-response={response.index}
@@ -129,22 +154,44 @@ export const RankCard = memo(function RankCard({
         ) : (
           <span className="text-[12px] text-faint">not placed</span>
         )}
-        <span className="ml-auto truncate text-[12px] tabular-nums text-faint" data-testid="card-length" title="Length: characters and approximate tokens">
-          {text.length.toLocaleString()} chars · ~{approxTokens(text).toLocaleString()} tok
-        </span>
+        {fill ? (
+          <span className="ml-auto truncate text-[12px] tabular-nums text-faint" data-testid="card-length">
+            {imageWords(response)}
+          </span>
+        ) : (
+          <span className="ml-auto truncate text-[12px] tabular-nums text-faint" data-testid="card-length" title="Length: characters and approximate tokens">
+            {text.length.toLocaleString()} chars · ~{approxTokens(text).toLocaleString()} tok
+          </span>
+        )}
       </header>
       <div
         tabIndex={0}
         data-card-body
         aria-label={`Response ${position} text`}
-        className={`px-4 py-3 outline-none focus-visible:shadow-[inset_0_0_0_2px_var(--accent)] ${oneRow ? 'min-h-0 flex-1 overflow-y-auto' : ''}`}
+        className={`px-4 py-3 outline-none focus-visible:shadow-[inset_0_0_0_2px_var(--accent)] ${fill ? 'flex min-h-0 flex-1 flex-col gap-2' : oneRow ? 'min-h-0 flex-1 overflow-y-auto' : ''}`}
         data-testid="card-body"
       >
-        <ContentView content={response.content} />
+        {fill ? <CardImages response={response} /> : <ContentView content={response.content} place={response.index} />}
       </div>
     </article>
   );
 });
+
+/** "1024 × 1024" for one image, "2 images" for more: what a card of images says instead of a length. */
+function imageWords(response: ResponseRecord): string {
+  const images = imagesOf(response.content, response.index);
+  const only = images.length === 1 ? images[0]!.image.image : undefined;
+  return only ? `${only.width} × ${only.height}` : plural(images.length, 'image');
+}
+
+function CardImages({ response }: { response: ResponseRecord }) {
+  const { project } = useShell();
+  return imagesOf(response.content, response.index).map((placed) => (
+    <div key={`${placed.message}:${placed.part}`} className="min-h-0 flex-1">
+      <ImageView project={project} part={placed.image} place={response.index} fit="box" />
+    </div>
+  ));
+}
 
 export function RankCards({
   responses,
@@ -161,13 +208,19 @@ export function RankCards({
   onPick(response: number): void;
   nextPlace: string | null;
 }) {
+  // Generated images fill their cards when the cards fit the screen: four as 2 x 2, fewer in one row.
+  const images = responses.length > 1 && responses.every(imageOnly);
+  const fill = images && (layout.oneRow || (responses.length === 4 && layout.columns >= 2));
+  const columns = fill && responses.length === 4 ? 2 : layout.columns;
+  const rows = fill ? Math.ceil(responses.length / columns) : 0;
   return (
     <div
       ref={layout.container}
-      className={`min-h-0 flex-1 bg-surface ${layout.oneRow ? 'grid overflow-hidden' : 'grid content-start overflow-y-auto'}`}
-      style={{ gridTemplateColumns: `repeat(${layout.columns}, minmax(0, 1fr))` }}
+      className={`min-h-0 flex-1 bg-surface ${fill || layout.oneRow ? 'grid overflow-hidden' : 'grid content-start overflow-y-auto'}`}
+      style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gridTemplateRows: fill ? `repeat(${rows}, minmax(0, 1fr))` : undefined }}
       data-testid="rank-cards"
-      data-columns={layout.columns}
+      data-columns={columns}
+      data-images={fill ? 'grid' : undefined}
     >
       {order.map((index, i) => {
         const response = responses.find((r) => r.index === index) ?? responses[index];
@@ -181,6 +234,7 @@ export function RankCards({
             oneRow={layout.oneRow}
             onPick={() => onPick(index)}
             nextPlace={nextPlace}
+            fill={fill}
           />
         );
       })}

@@ -218,7 +218,7 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
                       </button>
                     )}
                   </div>
-                  <ContentView content={response.content} />
+                  <ContentView content={response.content} place={response.index} />
                 </div>
               </div>
             </div>

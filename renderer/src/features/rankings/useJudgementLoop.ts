@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ItemView } from '../../../../shared/api';
 import { newRevisionId } from '../../../../shared/revisionId';
 import { api, errorMessage } from '../../api';
+import { prefetchItemImages } from '../images/prefetch';
 import { useOutbox, type SaveRequest } from './outbox';
 import { mineFrom, neighbourOfShape, nextUnjudged, fitsShape, type Mine, type Shape } from './walk';
 
@@ -90,7 +91,11 @@ export function useJudgementLoop(
   const startPrefetch = useCallback(
     (current: ItemView) => {
       const promise = nextUnjudged(project, annotator, shape, current.seq, (id) => id === current.id || isPending(id))
-        .then((next) => (next ? load(next) : null))
+        .then((next) => {
+          // The next item's images load (and decode) while this one is judged.
+          prefetchItemImages(project, next);
+          return next ? load(next) : null;
+        })
         .catch(() => null);
       prefetch.current = { seq: current.seq, promise };
     },

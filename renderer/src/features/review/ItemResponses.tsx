@@ -43,7 +43,7 @@ export const ItemResponses = memo(function ItemResponses({ responses }: { respon
         <article key={r.index} className="min-w-0 overflow-hidden rounded-md border border-line bg-surface" data-testid={`adjudication-response-${letter(r.index)}`}>
           <ResponseHead response={r} />
           <div className="px-5 py-4">
-            <ContentView content={r.content} />
+            <ContentView content={r.content} place={r.index} />
           </div>
         </article>
       ))}

@@ -8,6 +8,7 @@ import type { ItemView, StepsView } from '../../../../shared/api';
 import type { ItemPrelabels } from '../../../../shared/scoring';
 import { api, errorMessage } from '../../api';
 import { afterPaint, itemTexts, prepareAhead } from './ahead';
+import { prefetchItemImages } from '../images/prefetch';
 
 export interface Loaded {
   item: ItemView;
@@ -107,7 +108,10 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
         .catch(() => null);
       prefetch.current = { seq: from.item.seq, promise };
       void promise.then((ahead) => {
-        if (ahead && alive.current && prefetch.current?.promise === promise) stopAhead.current = prepareAhead(itemTexts(ahead));
+        if (ahead && alive.current && prefetch.current?.promise === promise) {
+          stopAhead.current = prepareAhead(itemTexts(ahead));
+          prefetchItemImages(project, ahead.item);
+        }
       });
       return promise;
     },
