@@ -1,10 +1,12 @@
 // Import a file: pick it (.jsonl, .jsonl.gz, a .json array, .parquet), see the detected format and the
-// first records, override the format, choose all-or-nothing or skip-invalid, import. The file streams to
+// first records, override the format, choose all-or-nothing or skip-invalid, name the folder that holds
+// the images the file names by path (an upload has no folder of its own), import. The file streams to
 // the core in pieces as soon as it is picked; every bad line is listed by number and reason.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PreviewResult } from '../../../../shared/api';
 import type { LineError } from '../../../../shared/domain';
 import { FORMAT_TITLES, IMPORT_FORMATS, type ImportFormat } from '../../../../shared/formatNames';
+import { importNotes } from '../../../../shared/importNotes';
 import { carriedWords, IMPORT_FORMAT_TITLES } from './words';
 import { api, ApiError, errorMessage, subscribeEvents } from '../../api';
 import { isPlainLines, uploadFile, type UploadHandle } from './upload';
@@ -34,6 +36,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
   const [file, setFile] = useState<File | null>(null);
   const [format, setFormat] = useState<'auto' | ImportFormat>('auto');
   const [skipInvalid, setSkipInvalid] = useState(false);
+  const [imagesDir, setImagesDir] = useState('');
   const [preview, setPreview] = useState<PreviewResult | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'preview' | 'import' | null>(null);
@@ -132,7 +135,8 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
     });
     try {
       const id = await upload.current!.done;
-      const summary = await api.importUpload({ uploadId: id, project, format, skipInvalid });
+      const folder = imagesDir.trim();
+      const summary = await api.importUpload({ uploadId: id, project, format, skipInvalid, ...(folder ? { imagesDir: folder } : {}) });
       // The host has dropped the file it imported; a failed import keeps it, to try again (skip invalid).
       upload.current = null;
       setResult(summary);
@@ -273,6 +277,19 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
             )}
           </div>
 
+          <label className="flex flex-wrap items-center gap-2 text-[13px]" title="Where the images are that the file names by relative path (an uploaded file has no folder of its own). Not needed for images inside the file.">
+            <span className="text-muted">Images folder (for image paths in the file)</span>
+            <input
+              type="text"
+              value={imagesDir}
+              onChange={(e) => setImagesDir(e.target.value)}
+              placeholder="a folder on this computer, such as /data/vlfeedback"
+              spellCheck={false}
+              className="h-8 min-w-64 flex-1 rounded-md border border-line-strong bg-surface px-2 font-mono text-[12px]"
+              data-testid="import-images-dir"
+            />
+          </label>
+
           {preview && preview.records.length > 0 && (
             <div className="overflow-hidden rounded-md border border-line" data-testid="import-preview">
               <div className="border-b border-line bg-surface-2 px-3 py-1.5 text-[12px] text-muted">
@@ -346,6 +363,11 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
             {result.duplicates ? `, ${result.duplicates.toLocaleString()} already in the project` : ''}
             {result.labels ? `, ${carriedWords(result.format, result.labels)} from the file kept as “source”` : ''}
             {result.rejected ? `, ${result.rejected.toLocaleString()} rejected` : ''}.
+            {importNotes(result).map((note) => (
+              <div key={note} className="mt-1 text-muted" data-testid="import-note">
+                {note}
+              </div>
+            ))}
           </div>
           {result.errors.length > 0 && <LineErrors title={`${result.errors.length} line${result.errors.length === 1 ? '' : 's'} skipped`} lines={result.errors} file={result.file} tone="warn" />}
           {rejectsUrl && (
