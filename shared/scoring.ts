@@ -52,7 +52,8 @@ export interface ProcessSpec {
 export interface ImagePreprocess {
   /** do_resize: the shortest edge to `shortestEdge` (the other keeps the aspect ratio), or exactly height × width. */
   resize: { shortestEdge: number } | { height: number; width: number } | null;
-  resample: 'nearest' | 'bilinear' | 'bicubic' | 'lanczos';
+  /** PIL's filter (resample 0 nearest, 1 lanczos, 2 bilinear, 3 bicubic, 4 box, 5 hamming). */
+  resample: 'nearest' | 'bilinear' | 'bicubic' | 'lanczos' | 'box' | 'hamming';
   /** do_center_crop: crop_size (padded with black where the image is smaller). */
   crop: { height: number; width: number } | null;
   /** do_rescale: rescale_factor (1/255 for 8-bit images); null: pixel values stay 0..255. */

@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addModel, inspectModelFolder, prelabelsForItem, startScoreJob } from '../../electron/core/scorer';
 import { parsePreprocessorConfig, preprocessImage, resizedSize } from '../../electron/core/scorer/imageInputs';
+import { resizeRgb } from '../../electron/core/scorer/resample';
 import { imageStoreDir, imageSha256 } from '../../electron/core/images/store';
 import type { Db } from '../../electron/core/store/db';
 import { sigmoid } from '../../electron/core/scorer/prelabel';
@@ -66,6 +67,19 @@ describe('pixel values from preprocessor_config.json', () => {
     expect(r).toEqual([0, 0, 0, 0, 0, /**/ 0, 0, 0, 0, 0, /**/ 0, 0, 10, 40, 0, /**/ 0, 0, 70, 100, 0, /**/ 0, 0, 0, 0, 0]);
   });
 
+  it('resamples as Pillow does (centre-aligned, filter widened when shrinking, 22-bit fixed point)', () => {
+    const grey = (values: number[]) => Uint8Array.from(values.flatMap((v) => [v, v, v]));
+    const red = (rgb: Uint8Array) => [...rgb].filter((_, i) => i % 3 === 0);
+    // Bilinear 4 → 2: output 0 is centred at source 1.0 with the filter widened ×2, taps 0..2 weighted
+    // 0.75, 0.75, 0.25 (÷ 1.75): 255 · 0.75 / 1.75 = 109.3 → 109; output 1: taps 1..3, 255 · 1 / 1.75 = 145.7 → 146.
+    expect(red(resizeRgb(grey([0, 255, 0, 255]), 4, 1, 2, 1, 'bilinear'))).toEqual([109, 146]);
+    // Bicubic 3 → 5 (a = −0.5): output 0 at source 0.3 weighs 0.912 and −0.064 (÷ 0.848), 100 · −0.0755 → clipped to 0.
+    // The values Pillow 9.4 gives for the same call: 0, 31, 100, 169, 208.
+    expect(red(resizeRgb(grey([0, 100, 200]), 3, 1, 5, 1, 'bicubic'))).toEqual([0, 31, 100, 169, 208]);
+    // Nearest 3 → 2: positions 0.75 and 2.25 → source 0 and 2.
+    expect(red(resizeRgb(grey([10, 20, 30]), 3, 1, 2, 1, 'nearest'))).toEqual([10, 30]);
+  });
+
   it('resizes the shortest edge as transformers works out the size, then crops to the config', async () => {
     // int(224 · 640 / 480) = 298; int(224 · 641 / 480) = 299.
     expect(resizedSize(640, 480, { shortestEdge: 224 })).toEqual({ width: 298, height: 224 });
@@ -96,7 +110,7 @@ describe('pixel values from preprocessor_config.json', () => {
   });
 
   it('refuses what it cannot reproduce, naming the field', () => {
-    expect(() => parsePreprocessorConfig({ resample: 4 })).toThrow('preprocessor_config.json "resample" is 4 (BOX), which Arbiter cannot reproduce');
+    expect(() => parsePreprocessorConfig({ resample: 'bicubic' })).toThrow('preprocessor_config.json "resample" is "bicubic"; expected a PIL filter number (0 nearest, 1 lanczos, 2 bilinear, 3 bicubic, 4 box, 5 hamming)');
     expect(() => parsePreprocessorConfig({ do_pad: true })).toThrow('preprocessor_config.json "do_pad" asks for padding to a fixed size');
     expect(() => parsePreprocessorConfig({ do_center_crop: false, size: { shortest_edge: 224 } })).toThrow(/gives no fixed image size \(a shortest-edge resize with no centre crop\)/);
     expect(() => parsePreprocessorConfig({ image_std: [0.2, 0, 0.2] })).toThrow('preprocessor_config.json "image_std" holds 0');
@@ -136,7 +150,7 @@ describe('image reward model folders', () => {
       'model.onnx input "pixel_values" takes 48 × 48 images (height × width), but preprocessor_config.json makes 32 × 32 (crop_size): the config does not belong to this model',
     );
     expect(await refused({ size: 32, preprocessor: null })).toMatch(/^model\.onnx asks for input "pixel_values" \(float32 \[batch, 3, 32, 32\]\): an image\. Put the preprocessor_config\.json/);
-    expect(await refused({ size: 32, preprocessor: { resample: 5 } })).toMatch(/^preprocessor_config\.json "resample" is 5 \(HAMMING\)/);
+    expect(await refused({ size: 32, preprocessor: { do_pad: true } })).toMatch(/^preprocessor_config\.json "do_pad" asks for padding to a fixed size, which Arbiter's image preprocessing does not do/);
     // A text model's folder with a preprocessor_config.json beside it: no pixel input to fill.
     const text = writeModelFolder(join(tempDir(), 't'), { kind: 'outcome' });
     const { writeFileSync } = await import('node:fs');

@@ -1,17 +1,16 @@
 // Pixel values for image reward models, made the way Hugging Face's image processors make them from
 // preprocessor_config.json (CLIPImageProcessor's fields; transformers' PIL backend is the reference:
-// image_transforms.py resize / center_crop / rescale / normalize, in that order), with sharp (libvips):
-//   decode → EXIF orientation → RGB (alpha dropped, grey repeated) → resize (the shortest edge to
-//   size.shortest_edge, the long edge int(size · long / short); or exactly size.height × size.width)
-//   → centre crop (top = (H − crop_h) // 2, black where the image is smaller) → × rescale_factor
-//   → (x − mean) / std per channel → float32, channels first [3, H, W].
-// The arithmetic after the resize is float32 as numpy does it, so for an image the resize leaves alone
-// the values are the same to the bit. The resize itself is libvips' (Catmull-Rom for bicubic, with
-// the kernel widened when shrinking, as Pillow does); it can differ from Pillow's by a level or two of
-// 255 at edges (docs/models.md says how much, measured).
+// image_transforms.py resize / center_crop / rescale / normalize, in that order):
+//   decode (sharp) → EXIF orientation → RGB (alpha dropped, grey repeated) → resize as Pillow does
+//   (resample.ts; the shortest edge to size.shortest_edge and the long edge int(size · long / short), or
+//   exactly size.height × size.width) → centre crop (top = (H − crop_h) // 2, black where the image is
+//   smaller) → × rescale_factor → (x − mean) / std per channel → float32, channels first [3, H, W].
+// The arithmetic is numpy's float32, so from the same decoded pixels the values are transformers' to the
+// bit (test/scorer/image-preprocess-python.test.ts checks it against transformers itself).
 import sharp from 'sharp';
 import { limit } from '../limits';
 import { PREPROCESSOR_FILE } from './modelFolder';
+import { resizeRgb } from './resample';
 import type { ImagePreprocess } from './types';
 
 /** CLIPImageProcessor's defaults (transformers: OPENAI_CLIP_MEAN / OPENAI_CLIP_STD), used for fields the file leaves out. */
@@ -19,9 +18,7 @@ const CLIP_MEAN: [number, number, number] = [0.48145466, 0.4578275, 0.40821073];
 const CLIP_STD: [number, number, number] = [0.26862954, 0.26130258, 0.27577711];
 
 /** PIL's resampling filters by number (PIL.Image.Resampling), as preprocessor_config.json writes them. */
-const RESAMPLE: Record<number, ImagePreprocess['resample'] | null> = { 0: 'nearest', 1: 'lanczos', 2: 'bilinear', 3: 'bicubic', 4: null, 5: null };
-const RESAMPLE_NAMES: Record<number, string> = { 0: 'NEAREST', 1: 'LANCZOS', 2: 'BILINEAR', 3: 'BICUBIC', 4: 'BOX', 5: 'HAMMING' };
-const KERNEL = { nearest: 'nearest', bilinear: 'linear', bicubic: 'cubic', lanczos: 'lanczos3' } as const;
+const RESAMPLE: Record<number, ImagePreprocess['resample']> = { 0: 'nearest', 1: 'lanczos', 2: 'bilinear', 3: 'bicubic', 4: 'box', 5: 'hamming' };
 
 /** Keys that would change the pixels in a way Arbiter does not reproduce: refused when they ask for it. */
 const UNSUPPORTED: Record<string, string> = {
@@ -112,8 +109,7 @@ export function parsePreprocessorConfig(json: Json): ParsedPreprocessor {
   if (json.resample !== undefined && json.resample !== null) {
     const r = json.resample;
     const known = typeof r === 'number' ? RESAMPLE[r] : undefined;
-    if (known === undefined) throw new Error(`${where('resample')} is ${JSON.stringify(r)}; expected a PIL filter number (0 nearest, 1 lanczos, 2 bilinear, 3 bicubic)`);
-    if (known === null) throw new Error(`${where('resample')} is ${String(r)} (${RESAMPLE_NAMES[r as number]}), which Arbiter cannot reproduce: use 3 (BICUBIC), 2 (BILINEAR), 1 (LANCZOS) or 0 (NEAREST)`);
+    if (known === undefined) throw new Error(`${where('resample')} is ${JSON.stringify(r)}; expected a PIL filter number (0 nearest, 1 lanczos, 2 bilinear, 3 bicubic, 4 box, 5 hamming)`);
     resample = known;
   } else if (resize) warnings.push(`${PREPROCESSOR_FILE} names no resample filter: bicubic, as CLIPImageProcessor`);
   const crop = flag(json, 'do_center_crop', clipLike) ? cropOf(json) : null;
@@ -176,26 +172,20 @@ function firstLine(error: unknown): string {
  */
 export async function preprocessImage(source: string | Uint8Array, p: ImagePreprocess, size: { height: number; width: number }, out?: Float32Array, offset = 0): Promise<Float32Array> {
   const input = typeof source === 'string' ? source : Buffer.from(source.buffer, source.byteOffset, source.byteLength);
-  const options = { limitInputPixels: limit('imageMaxPixels'), failOn: 'error' as const };
   let raw: { data: Buffer; info: { width: number; height: number; channels: number } };
   try {
-    const meta = await sharp(input, options).metadata();
-    // Width and height as shown (after EXIF orientation), which the resize is computed from.
-    const shown = meta.autoOrient ?? { width: meta.width, height: meta.height };
-    if (!shown.width || !shown.height) throw new Error('it has no width or height');
-    const target = resizedSize(shown.width, shown.height, p.resize);
-    let pipeline = sharp(input, options).rotate().toColourspace('srgb').removeAlpha();
-    if (target.width !== shown.width || target.height !== shown.height) {
-      // fastShrinkOnLoad off: a JPEG is decoded whole, then resampled (as Pillow does), not shrunk by its DCT.
-      pipeline = pipeline.resize(target.width, target.height, { fit: 'fill', kernel: KERNEL[p.resample], fastShrinkOnLoad: false });
-    }
-    raw = await pipeline.raw().toBuffer({ resolveWithObject: true });
+    // Decoded whole, turned upright, sRGB, alpha dropped (PIL's convert('RGB') keeps the colour under it).
+    raw = await sharp(input, { limitInputPixels: limit('imageMaxPixels'), failOn: 'error' }).rotate().toColourspace('srgb').removeAlpha().raw().toBuffer({ resolveWithObject: true });
   } catch (error) {
     throw new ImageReadError(firstLine(error));
   }
-  const { width: W, height: H, channels } = raw.info;
+  const { width, height, channels } = raw.info;
   if (channels !== 3) throw new ImageReadError(`it decodes to ${channels} channels, not RGB`);
-  return toTensor(raw.data, W, H, p, size, out, offset);
+  const target = resizedSize(width, height, p.resize);
+  const decoded = new Uint8Array(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
+  const rgb = resizeRgb(decoded, width, height, target.width, target.height, p.resample);
+  const [W, H] = [target.width, target.height];
+  return toTensor(rgb, W, H, p, size, out, offset);
 }
 
 /**
