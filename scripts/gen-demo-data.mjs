@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // Writes the demo project, deterministically, into resources/demo/:
 // - items.jsonl (Arbiter item format): 50 pairs (Compare), 4 items of three or four responses (Rank),
-//   6 chains of thought with their steps and a reference answer (Steps) and 2 single answers (Verdict);
+//   6 chains of thought with their steps and a reference answer (Steps), 2 single answers (Verdict), and
+//   image items: a question about a chart, two text-to-image pairs and four generated images to rank, their
+//   PNGs in images/ (drawn by scripts/lib/demoImages.mjs);
 // - seed.json: a rubric put in force, and two annotators' labels (ana and ben) that agree on most items and
 //   disagree on a few, so the review queue and the agreement dashboard have something to show.
 // electron/core/demo.ts loads both on a first launch. Pairs come first and are most of the items, so the
 // demo opens on Compare.
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeDemoImages } from './lib/demoImages.mjs';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'resources', 'demo');
 const items = [];
@@ -153,6 +157,25 @@ const single = (id, prompt, text) => items.push({ id, prompt, responses: [{ text
 single('demo-single-1', 'What is the boiling point of water at sea level, in °C?', 'Water boils at **100 °C** at sea level (212 °F).');
 single('demo-single-2', 'Who wrote *Pride and Prejudice*?', '*Pride and Prejudice* was written by Charlotte Brontë in 1813.');
 
+// Images: a question about a figure (two text answers), text-to-image pairs (each response one image),
+// and four generated images to rank. Paths are relative to items.jsonl; the import stores the bytes.
+await writeDemoImages(dir);
+const image = (name) => ({ type: 'image', image: `images/${name}` });
+const pictured = (name) => [{ role: 'assistant', content: [image(name)] }];
+items.push({
+  id: 'demo-vl-1',
+  prompt: [{ role: 'user', content: [image('bar-chart.png'), { type: 'text', text: 'Which fruit sold the most in March, and how many more crates than the second best?' }] }],
+  responses: [
+    { text: 'Apples sold the most (42 crates), 7 more than Pears (35).', model: 'vlm-a' },
+    { text: 'Apples sold the most with 42 crates, 15 more than Figs.', model: 'vlm-b' },
+  ],
+  metadata: { source: 'demo', topic: 'figures' },
+});
+items.push({ id: 'demo-t2i-1', prompt: 'A red circle above a blue square, on a white background.', responses: [{ text: pictured('t2i-circle-a.png'), model: 'gen-a' }, { text: pictured('t2i-circle-b.png'), model: 'gen-b' }], metadata: { source: 'demo', topic: 'text-to-image' } });
+items.push({ id: 'demo-t2i-2', prompt: 'Three yellow stars in a row on a night sky.', responses: [{ text: pictured('t2i-stars-a.png'), model: 'gen-a' }, { text: pictured('t2i-stars-b.png'), model: 'gen-b' }], metadata: { source: 'demo', topic: 'text-to-image' } });
+items.push({ id: 'demo-t2i-rank', prompt: 'A green triangle inside a circle.', responses: [1, 2, 3, 4].map((k) => ({ text: pictured(`t2i-tri-${k}.png`), model: `gen-${'abcd'[k - 1]}` })), metadata: { source: 'demo', topic: 'text-to-image' } });
+const imageSha = (name) => createHash('sha256').update(readFileSync(join(dir, 'images', name))).digest('hex');
+
 writeFileSync(join(dir, 'items.jsonl'), items.map((item) => JSON.stringify(item)).join('\n') + '\n');
 
 // The rubric in force, and two annotators' labels. Choices are in source order (A is the first response);
@@ -178,6 +201,15 @@ const seed = {
     { annotator: 'ben', task: 'pairwise', item: 'demo-016', choice: 'tie', strength: null },
     { annotator: 'ana', task: 'pairwise', item: 'demo-017', choice: 'tie', strength: null },
     { annotator: 'ben', task: 'pairwise', item: 'demo-017', choice: 'B', strength: 2 },
+    // Text-to-image: both prefer the right stars; ana boxes the extra, smeared star and says what is wrong.
+    {
+      annotator: 'ana', task: 'pairwise', item: 'demo-t2i-2', choice: 'A', strength: 3,
+      regions: [{ image: imageSha('t2i-stars-b.png'), at: 1, kind: 'box', box: [0.72, 0.3, 0.99, 0.72], tag: 'hallucinated object', note: 'a fourth star, half smeared' }],
+    },
+    {
+      annotator: 'ben', task: 'pairwise', item: 'demo-t2i-2', choice: 'A', strength: 2,
+      regions: [{ image: imageSha('t2i-stars-b.png'), at: 1, kind: 'box', box: [0.74, 0.28, 0.98, 0.75], tag: 'hallucinated object' }],
+    },
     // Rankings: the same best, different orders below it.
     { annotator: 'ana', task: 'ranking', item: 'demo-rank-1', ranking: [[0], [3], [2], [1]] },
     { annotator: 'ben', task: 'ranking', item: 'demo-rank-1', ranking: [[2], [0, 3], [1]] },

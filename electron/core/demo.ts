@@ -2,11 +2,12 @@
 // put in through the service, as the app would save them, so every screen has something to show on a
 // first launch: a rubric in force, and two annotators whose labels agree on most items and disagree on a few.
 import { readFileSync } from 'node:fs';
+import type { RegionMark } from '../../shared/regions';
 import type { Criterion } from '../../shared/rubric';
 import type { ArbiterService } from './service';
 
 type SeedLabel = { annotator: string; item: string } & (
-  | { task: 'pairwise'; choice: 'A' | 'B' | 'tie' | 'both_bad'; strength: 1 | 2 | 3 | null }
+  | { task: 'pairwise'; choice: 'A' | 'B' | 'tie' | 'both_bad'; strength: 1 | 2 | 3 | null; regions?: RegionMark[] }
   | { task: 'ranking'; ranking: number[][] }
   | { task: 'steps'; ratings: (1 | 0 | -1 | null)[]; firstError: number | null }
   | { task: 'verdict'; verdict: 'good' | 'bad' }
@@ -28,7 +29,7 @@ export async function seedDemoLabels(service: ArbiterService, project: string, f
     if (!item) throw new Error(`resources/demo/seed.json: no demo item "${label.item}"`);
     const base = { project, annotator: label.annotator, itemId: item.id };
     const shownOrder = Array.from({ length: item.responses }, (_, i) => i);
-    if (label.task === 'pairwise') await service.dispatch('saveLabel', { ...base, choice: label.choice, strength: label.strength, shownOrder });
+    if (label.task === 'pairwise') await service.dispatch('saveLabel', { ...base, choice: label.choice, strength: label.strength, shownOrder, ...(label.regions ? { regions: label.regions } : {}) });
     else if (label.task === 'ranking') await service.dispatch('saveRanking', { ...base, ranking: label.ranking, shownOrder });
     else if (label.task === 'verdict') await service.dispatch('saveVerdict', { ...base, verdict: label.verdict });
     else {

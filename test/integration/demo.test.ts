@@ -4,6 +4,9 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openApp } from '../../electron/core/app';
+import { hasImage } from '../../electron/core/images/store';
+import { imagesOf } from '../../shared/images';
+import type { Content } from '../../shared/domain';
 import type { ArbiterService } from '../../electron/core/service';
 import { tempDir } from '../helpers/tmp';
 
@@ -44,6 +47,16 @@ describe('the demo project', () => {
       const queue = await service.dispatch('reviewQueue', { project, task });
       expect(queue.total, `review queue of ${task}`).toBeGreaterThan(0);
     }
+    // Images (issue 15): a question about a chart, text-to-image pairs and a ranking of four generated
+    // images, every image stored beside the database; one label carries a region mark on an image.
+    const rows = service.db.prepare("SELECT external_id AS id, prompt FROM item WHERE external_id LIKE 'demo-vl-%' OR external_id LIKE 'demo-t2i-%'").all() as { id: string; prompt: string }[];
+    expect(rows.map((r) => r.id).sort()).toEqual(['demo-t2i-1', 'demo-t2i-2', 'demo-t2i-rank', 'demo-vl-1']);
+    const responses = service.db.prepare("SELECT r.content FROM response r JOIN item i ON i.id = r.item_id WHERE i.external_id LIKE 'demo-t2i-%'").pluck().all() as string[];
+    const images = [...rows.flatMap((r) => imagesOf(JSON.parse(r.prompt) as Content, 'prompt')), ...responses.flatMap((c) => imagesOf(JSON.parse(c) as Content, 0))];
+    expect(images.length).toBe(1 + 2 + 2 + 4);
+    for (const placed of images) expect(placed.image.image && hasImage(service.imageStore, placed.image.image.sha256), JSON.stringify(placed.image.origin)).toBe(true);
+    const marked = service.db.prepare("SELECT COUNT(*) FROM label WHERE body LIKE '%\"regions\"%'").pluck().get() as number;
+    expect(marked).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
   it('opens on the project list when not started by `npm start`', async () => {
