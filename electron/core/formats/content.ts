@@ -140,8 +140,9 @@ export function displayText(content: Content): string {
 }
 
 /**
- * Whether a prompt or response holds an image: a message part whose type names one (image_url, image,
- * input_image). Images are kept as they came, but not shown yet, and text formats cannot carry them.
+ * Whether a prompt or response holds an image: a message part whose type names one. Since issue 15 an
+ * import stores every image as an `image` part (shared/images.ts, core/images/resolve.ts); the other
+ * names (image_url, input_image) are what a database written before holds. Text formats cannot carry them.
  */
 export function holdsImages(content: Content): boolean {
   if (typeof content === 'string') return false;

@@ -68,7 +68,11 @@ export function probeImage(bytes: Uint8Array, bounds: ImageBounds = imageBounds(
   } catch (error) {
     const message = (error as Error).message;
     const type = /unsupported file type: (\S+)/.exec(message)?.[1];
+    // image-size names the type whose header it could not read ("Invalid PNG", "Corrupt JPG, …").
+    const damaged = /^(?:Invalid|Corrupt) (\w+)/.exec(message)?.[1];
+    if (damaged) throw new ImageRefusal(`a ${damaged === 'JPG' ? 'JPEG' : damaged} file whose header is damaged or cut short`);
     if (type && type !== 'undefined') throw new ImageRefusal(`a ${OTHER[type] ?? type.toUpperCase()} image whose size cannot be read from its header (the header is damaged)`);
+    if (!(error instanceof TypeError)) throw new ImageRefusal('not an image, or a damaged one: its header cannot be read');
     throw new ImageRefusal(`not an image: its bytes are not ${TAKEN}${looksLikeText(bytes) ? ' (it starts like text)' : ''}`);
   }
   const type = size.type ?? '';
