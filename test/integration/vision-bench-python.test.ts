@@ -1,6 +1,7 @@
 // The vision benchmarks' exports as their own code reads them (issue 15, F): a Pick-a-Pic Parquet file
 // (after yuvalkirstain/pickapic_v2's features), a VL-RewardBench JSON Lines file and a Multimodal
-// RewardBench array (after their repositories' data files) are imported and exported with the real CLI;
+// RewardBench array (after their repositories' data files) are imported and exported with the real CLI
+// (VL-RewardBench also as the Hub's Parquet, its image an `Image` feature);
 // test/python/bench_checks.py then loads each export with `datasets`, opens every image the way the
 // benchmark's own scripts do (PickScore's process_image from the bytes; VL_RewardBench's inference.py and
 // multimodal_rewardbench's judge script from the relative path) and compares its pixels with the original,
@@ -81,6 +82,7 @@ describe.skipIf(!env.python)('the benchmarks’ own reading code takes the expor
     );
     await cli(['import', join(dir, 'src/data.jsonl'), '--project', 'vlrb']);
     await cli(['export', '--project', 'vlrb', '--format', 'vl-rewardbench', '--out', join(dir, 'out/vlrb.jsonl')]);
+    await cli(['export', '--project', 'vlrb', '--format', 'vl-rewardbench', '--out', join(dir, 'out/vlrb.parquet')]);
 
     writeFileSync(join(dir, 'src/all_data.json'), JSON.stringify([{ ID: 'm1', Text: 'Describe it.', Image: 'fox2.jpg', Output1: 'A fox.', Output2: 'A cat.', Better: 'Output1' }], null, 2));
     await cli(['import', join(dir, 'src/all_data.json'), '--project', 'mmrb']);
@@ -98,6 +100,11 @@ describe.skipIf(!env.python)('the benchmarks’ own reading code takes the expor
         { id: 'v1', image: src('fox.png'), preferred: 2 },
         { id: 'v2', image: src('cats.png'), preferred: 1 },
       ],
+      vlrb_hub: join(dir, 'out/vlrb.parquet'),
+      vlrb_hub_rows: [
+        { id: 'v1', image: src('fox.png'), preferred: 2 },
+        { id: 'v2', image: src('cats.png'), preferred: 1 },
+      ],
       mmrb: join(dir, 'out/mmrb.jsonl'),
       mmrb_rows: [{ ID: 'm1', image: src('fox2.jpg'), label: 'A' }],
     };
@@ -110,6 +117,6 @@ describe.skipIf(!env.python)('the benchmarks’ own reading code takes the expor
     });
     const said = `${run.stdout}\n${run.stderr}`;
     expect(run.error, said).toBeUndefined();
-    expect(run.stdout, said).toContain('bench checks: 3 of 3 passed');
+    expect(run.stdout, said).toContain('bench checks: 4 of 4 passed');
   }, 300_000);
 });

@@ -176,6 +176,17 @@ describe('VL-RewardBench', () => {
     const [line] = linesOf(out);
     expect(line).toMatchObject({ id: 'wildvision-1', image_path: `hub_images/${sha(green)}.png`, human_ranking: [0, 1] });
     expect(line).not.toHaveProperty('image');
+
+    // To a .parquet output, the Hub's own shape: the image an Image cell holding the bytes as stored.
+    const { out: parquet } = await exported('vl-rewardbench', 'hub.parquet');
+    const rows: Record<string, unknown>[] = [];
+    for await (const chunk of parquetChunks(parquet, createHash('sha256'))) if ('lines' in chunk) rows.push(...chunk.lines.map((l) => JSON.parse(l) as Record<string, unknown>));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: 'wildvision-1', query: 'What breed?', response: ['A corgi.', 'A beagle.'], human_ranking: [0, 1], models: ['a', 'b'], image: { path: 'wv1.png' } });
+    expect(sha(Buffer.from((rows[0]!.image as { bytes: string }).bytes, 'base64'))).toBe(sha(green));
+    expect(await load(parquet, 'q')).toMatchObject({ format: 'vl-rewardbench', items: 1 });
+    expect(items('q').map(hashes)).toEqual([[sha(green)]]);
+    expect(sourceLabels('q')).toEqual(['A']);
   });
 
   it('names the line and the field of a malformed record', async () => {

@@ -15,6 +15,8 @@ Checks:
   vlrb      `load_dataset("json")`, each image opened as VL_RewardBench's inference.py does
             (os.path.join(images_parent_dir, image_path), the parent being the file's folder), the expected
             answer `human_ranking.index(0) + 1` as it computes it.
+  vlrb_hub  `load_dataset("parquet")` of the Parquet export (the Hub's MMInstruction/VL-RewardBench shape):
+            `image` is an `Image` feature that decodes to the original's pixels; the same expected answers.
   mmrb      `load_dataset("json")`, the image at f"{image_folder}/{Image}", the label as its judge script
             makes it ('B' if Better == 'Output2' else 'A').
 Prints one line per check and a last line "bench checks: N of M passed"; exits 1 when any failed.
@@ -85,6 +87,16 @@ def check_vlrb(path, rows):
     return f"vlrb: {len(ds)} lines, images at their relative paths, preferred answers {[e['human_ranking'].index(0) + 1 for e in ds]}"
 
 
+def check_vlrb_hub(path, rows):
+    ds = datasets.load_dataset("parquet", data_files=path, split="train")
+    assert isinstance(ds.features["image"], datasets.Image), ds.features["image"]
+    for example, want in zip(ds, rows):
+        assert example["id"] == want["id"], (example["id"], want["id"])
+        assert same_pixels(example["image"], want["image"]), f"{want['id']}: image differs"
+        assert example["human_ranking"].index(0) + 1 == want["preferred"], want["id"]
+    return f"vlrb_hub: {len(ds)} rows, Image feature decodes to the originals"
+
+
 def check_mmrb(path, rows):
     ds = datasets.load_dataset("json", data_files=path, split="train")
     image_folder = os.path.dirname(path)
@@ -99,7 +111,7 @@ def check_mmrb(path, rows):
 
 def main():
     manifest = json.load(open(sys.argv[1]))
-    checks = [("pickapic", check_pickapic), ("vlrb", check_vlrb), ("mmrb", check_mmrb)]
+    checks = [("pickapic", check_pickapic), ("vlrb", check_vlrb), ("vlrb_hub", check_vlrb_hub), ("mmrb", check_mmrb)]
     passed = 0
     for name, check in checks:
         try:

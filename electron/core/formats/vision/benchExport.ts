@@ -13,13 +13,13 @@ import { headLoader, type HeadLabel } from '../../store/labels';
 import { forEachPage, type ItemPass } from '../export/itemPass';
 import { decide, decidePairs, decideRanking } from '../export/resolve';
 import { JsonlWriter, type RecordWriter } from '../jsonl';
-import { HfParquetWriter } from './hfImage';
-import { ImageFiles, ImagesBesideWriter, storedBytes } from './imageFiles';
+import { HfParquetWriter, type HfFeature } from './hfImage';
+import { ImageFiles, ImagesBesideWriter, imageExtension, storedBytes } from './imageFiles';
 import { encodeMultimodalRewardbench } from './multimodalRewardbench';
 import { encodeOpenaiVision } from './openaiVision';
 import { promptParts, responseImages } from './parts';
 import { encodePickapic, jsonRow, PICKAPIC_FEATURES } from './pickapic';
-import { encodeVlRewardbench } from './vlRewardbench';
+import { encodeVlRewardbench, VLRB_FEATURES } from './vlRewardbench';
 
 export type VisionExport = VisionBenchFormat;
 
@@ -32,10 +32,13 @@ const IMAGES_BESIDE: ReadonlySet<VisionExport> = new Set(['vl-rewardbench', 'mul
 
 /** Pick-a-Pic is Parquet on the Hub: a `.parquet` output gets that, any other name JSON Lines. */
 export const isParquetOut = (out: string) => /\.parquet$/i.test(out);
+/** VL-RewardBench is Parquet on the Hub (the image an `Image` feature) and JSON Lines on GitHub (a path). */
+const PARQUET_FEATURES: Partial<Record<VisionExport, Record<string, HfFeature>>> = { pickapic: PICKAPIC_FEATURES, 'vl-rewardbench': VLRB_FEATURES };
 
 /** The records writer the shape needs at `out` (and the folder its images go to, where they go beside it). */
 export async function openVisionWriter(db: Db, format: VisionExport, out: string): Promise<RecordWriter> {
-  if (format === 'pickapic' && isParquetOut(out)) return HfParquetWriter.open(out, PICKAPIC_FEATURES);
+  const features = PARQUET_FEATURES[format];
+  if (features && isParquetOut(out)) return HfParquetWriter.open(out, features);
   const records = await JsonlWriter.open(out);
   return IMAGES_BESIDE.has(format) ? new ImagesBesideWriter(records, new ImageFiles(out, imageStoreOf(db))) : records;
 }
@@ -103,6 +106,16 @@ export async function writeVision(db: Db, pass: VisionPass): Promise<void> {
           pass.skipped[ranking.skip]++;
           continue;
         }
+        if (pass.writer instanceof HfParquetWriter) {
+          const part = promptParts(item.prompt).images[0];
+          if (!part?.image) {
+            leftOut.add(part ? 'the prompt’s image is not available offline (an http URL never fetched), and the Parquet shape carries the bytes' : 'the prompt holds no image', item);
+            continue;
+          }
+          const image = { bytes: await storedBytes(store, part.image, nameOf(item)), path: imageName(part) };
+          await write(encodeVlRewardbench({ item, ranking: ranking.groups, image }));
+          continue;
+        }
         const imagePath = await promptImage(item);
         if (imagePath === null) {
           leftOut.add('the prompt holds no image', item);
@@ -148,6 +161,14 @@ export async function writeVision(db: Db, pass: VisionPass): Promise<void> {
   if (images?.count) pass.notes.extra.push(`${plural(images.count, 'image was', 'images were')} written beside the file, in ${images.folderName}/ (each once, named by its sha256; the file's paths are relative to its folder)`);
   if (notOffline) pass.notes.extra.push(`${plural(notOffline, 'image is', 'images are')} not available offline (an http URL never fetched): written as the URL`);
   if (extraImages) pass.notes.extra.push(`${plural(extraImages, 'prompt holds', 'prompts hold')} more than one image; the ${pass.format} shape has one, so only the first was written`);
+}
+
+/** The name an `Image` cell gives a stored image: the path it came with, else `<sha256>.<ext>`. */
+function imageName(part: ImagePart): string {
+  const origin = part.origin;
+  if (origin.kind === 'path') return origin.path;
+  if (origin.kind === 'column' && origin.path) return origin.path;
+  return `${part.image!.sha256}.${imageExtension(part.image!.mime)}`;
 }
 
 function allImages(item: ItemRecord): ImagePart[] {

@@ -8,11 +8,13 @@
 // from `models`; the ranks → the `source` annotator's judgement (a choice for two responses, a ranking
 // for more). The other fields stay in metadata.vl_rewardbench in their places.
 // Export: the same line, JSON Lines, the image written beside the file (`<out stem>_images/<sha256>.<ext>`)
-// and named by `image_path` relative to it; `human_ranking` from the deciding label.
+// and named by `image_path` relative to it; `human_ranking` from the deciding label. To a `.parquet`
+// output, the Hub's shape: `image` an `Image` feature cell (the bytes as stored), the card's columns.
 import type { ItemRecord } from '../../../../shared/domain';
 import { fill, keptRecord, skeleton } from '../keep';
 import { RecordError, type ParsedRecord } from '../types';
 import { externalIdOf } from '../validate';
+import { HF_IMAGE, HF_STRING, hfList, type HfFeature, type HfImageValue } from './hfImage';
 import { describeValue, promptParts, rawImage, requiredText, responseTextOf, visionPrompt } from './parts';
 import { checkRanks, groupsToRanks, rankJudgement } from './ranks';
 
@@ -53,20 +55,39 @@ export interface VlRewardbenchLine {
   /** The deciding ranking, groups best first. */
   ranking: number[][];
   /** Where the prompt's image was written, relative to the output file (or its URL when it is not stored). */
-  imagePath: string | null;
+  imagePath?: string | null;
+  /** For the Hub's Parquet: the image itself, an `Image` cell. */
+  image?: HfImageValue;
 }
 
-export function encodeVlRewardbench({ item, ranking, imagePath }: VlRewardbenchLine): Json {
+export function encodeVlRewardbench({ item, ranking, imagePath, image }: VlRewardbenchLine): Json {
   const values: Json = {
     id: item.externalId ?? item.uid,
-    image_path: imagePath,
+    ...(image ? { image } : { image_path: imagePath ?? null }),
     query: promptParts(item.prompt).text,
     response: item.responses.map((r) => responseTextOf(r.content)),
     human_ranking: groupsToRanks(ranking, item.responses.length),
     models: item.responses.map((r) => r.model),
   };
-  return fill(imageAsPath(keptRecord(item, VLRB_METADATA)), values);
+  const kept = keptRecord(item, VLRB_METADATA);
+  return fill(image ? kept : imageAsPath(kept), values);
 }
+
+/** The Hub's columns (MMInstruction/VL-RewardBench's dataset card), for a `.parquet` output. */
+export const VLRB_FEATURES: Record<string, HfFeature> = {
+  id: HF_STRING,
+  query: HF_STRING,
+  response: hfList(HF_STRING),
+  image: HF_IMAGE,
+  human_ranking: hfList({ kind: 'int64' }),
+  models: hfList(HF_STRING),
+  judge: HF_STRING,
+  rationale: HF_STRING,
+  query_source: HF_STRING,
+  meta: HF_STRING,
+  human_error_analysis: hfList(HF_STRING),
+  ground_truth: HF_STRING,
+};
 
 /** The Hub's Parquet held the image itself (`image`); beside a JSON Lines file it is a path, in the same place. */
 function imageAsPath(kept: Json | null): Json | null {
