@@ -166,8 +166,11 @@ const KIND_WORDS: Record<GuiActionKind, string> = {
   stop: 'stop',
 };
 
-/** The action in a few words: "right-click at (412, 300)", "type “hello”", "scroll down 3", "key ctrl+s". */
-export function actionWords(action: GuiAction): string {
+/**
+ * The action in a few words: "right-click at (412, 300)", "type “hello”", "scroll down 3", "key ctrl+s";
+ * `short`: without its target and coordinates (a label drawn at the place itself).
+ */
+export function actionWords(action: GuiAction, short = false): string {
   let head = KIND_WORDS[action.kind];
   if (action.kind === 'click' && action.button) head = `${action.button}-click`;
   if (action.kind === 'click' && action.count === 3) head = 'triple-click';
@@ -175,8 +178,10 @@ export function actionWords(action: GuiAction): string {
   if (action.kind === 'scroll' && action.scroll) parts.push(action.scroll.direction + (action.scroll.amount !== null ? ` ${fmt(action.scroll.amount)}` : ''));
   if (action.keys?.length) parts.push(action.keys.join('+'));
   if (action.text !== undefined) parts.push(`“${action.text.length > 60 ? `${action.text.slice(0, 59)}…` : action.text}”`);
+  if (short) return parts.join(' ');
   if (action.target) parts.push(`on ${action.target}`);
   if (action.point && action.kind !== 'drag') parts.push(`at (${fmt(action.point[0])}, ${fmt(action.point[1])})`);
+  else if (action.box && action.kind !== 'drag') parts.push(`in the box (${fmt(action.box[0])}, ${fmt(action.box[1])})–(${fmt(action.box[2])}, ${fmt(action.box[3])})`);
   if (action.kind === 'drag') {
     if (action.point) parts.push(`from (${fmt(action.point[0])}, ${fmt(action.point[1])})`);
     if (action.to) parts.push(`to (${fmt(action.to[0])}, ${fmt(action.to[1])})`);

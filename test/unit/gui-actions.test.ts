@@ -146,6 +146,8 @@ describe('placeAction: fractions of the image', () => {
     expect(actionWords({ kind: 'type', text: 'hello', target: '[textbox] Search', source: 't' })).toBe('type “hello” on [textbox] Search');
     expect(actionWords({ kind: 'scroll', scroll: { direction: 'down', amount: 3 }, source: 't' })).toBe('scroll down 3');
     expect(actionWords({ kind: 'key', keys: ['ctrl', 's'], source: 't' })).toBe('key ctrl+s');
+    expect(actionWords({ kind: 'click', box: [900, 100, 1060, 140], target: '[button] Go', source: 't' })).toBe('click on [button] Go in the box (900, 100)–(1060, 140)');
+    expect(actionWords({ kind: 'click', box: [900, 100, 1060, 140], target: '[button] Go', source: 't' }, true)).toBe('click');
   });
 });
 

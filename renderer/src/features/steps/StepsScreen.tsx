@@ -18,6 +18,8 @@ import { sourceWords, useSourceSteps } from './SourceSteps';
 import { useScreenKeys } from './useScreenKeys';
 import { isTrajectory } from '../../../../shared/trajectory';
 import { TurnMinimap } from '../trajectories/TurnMinimap';
+import { Filmstrip, filmFrames } from '../trajectories/Filmstrip';
+import { TurnPlace } from '../trajectories/TurnScreens';
 import { foldable, trajectoryView } from '../trajectories/turnModel';
 import { useUnfolded } from '../trajectories/useUnfolded';
 import { useStepCursor } from './useStepCursor';
@@ -42,6 +44,8 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
   const turns = trajectory && trajectory.turns.length === steps.length ? trajectory : null;
   const fold = useUnfolded(at);
   const minimap = useMemo(() => (turns ? { sizes: turns.turns.map((t) => t.size), errors: turns.turns.map((t) => t.error) } : null), [turns]);
+  // A GUI agent's screenshots, a frame per turn, across the top of the turns.
+  const film = useMemo(() => (turns ? filmFrames(turns) : null), [turns]);
 
   const place = useStepCursor(at, steps.length);
   const { cursor, cursorRef, setCursor, ui, setUi } = place;
@@ -196,6 +200,8 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
               />
             </aside>
             <div className="flex min-h-0 min-w-0 flex-1">
+            <div className="flex min-h-0 min-w-0 flex-1 flex-col">
+            {film && <Filmstrip project={project} frames={film} cursor={cursor} onPick={pickTurn} />}
             <div
               ref={scroller}
               className="min-h-0 flex-1 overflow-y-auto bg-surface px-2 wide:px-4"
@@ -219,6 +225,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
                   </button>
                 </div>
               )}
+              <TurnPlace.Provider value={s.response}>
               <TurnJudgingProvider value={judging}>
               <StepList
                 at={at}
@@ -244,7 +251,9 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
                 onToggleFold={fold.toggle}
               />
               </TurnJudgingProvider>
+              </TurnPlace.Provider>
               <EndOfChain count={steps.length} noun={turns ? 'turn' : 'step'} hint={minusWithoutError >= 0 ? minusWithoutError : null} />
+            </div>
             </div>
             {minimap && <TurnMinimap sizes={minimap.sizes} ratings={j.ratings} firstError={j.firstError} errors={minimap.errors} cursor={cursor} onPick={pickTurn} />}
             </div>

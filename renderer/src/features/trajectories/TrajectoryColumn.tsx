@@ -1,9 +1,12 @@
 // A trajectory in a compare-screen column: its turns as compact cards, numbered, long results folded
 // (a click on the fold line unfolds one turn). Cards off screen are skipped by the browser
 // (content-visibility), so a long run costs little to lay out and paint.
-import { memo, useMemo } from 'react';
+import { memo, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import type { ChatMessage } from '../../../../shared/domain';
+import { ShellContext } from '../../context';
+import { Filmstrip, filmFrames } from './Filmstrip';
 import { TurnCard } from './TurnCard';
+import { TurnPlace } from './TurnScreens';
 import { trajectoryView } from './turnModel';
 import { useUnfolded } from './useUnfolded';
 
@@ -11,8 +14,21 @@ export const TrajectoryColumn = memo(function TrajectoryColumn({ messages, at }:
   const view = useMemo(() => trajectoryView(messages), [messages]);
   const fold = useUnfolded(at);
   const errors = view.turns.filter((t) => t.error).length;
+  // A GUI agent's screenshots: a frame per turn; a click brings that turn's card into view.
+  const project = useContext(ShellContext)?.project ?? null;
+  const film = useMemo(() => filmFrames(view), [view]);
+  const [picked, setPicked] = useState(0);
+  const list = useRef<HTMLOListElement>(null);
+  const pick = useCallback((i: number) => {
+    setPicked(i);
+    list.current?.querySelector(`:scope > li[data-index="${i}"]`)?.scrollIntoView({ block: 'start' });
+  }, []);
+  // `at` is "<item>:<response index>": where the images sit in the item.
+  const place = Number(at.slice(at.lastIndexOf(':') + 1)) || 0;
   return (
+    <TurnPlace.Provider value={place}>
     <div className="flex flex-col gap-2" data-testid="trajectory-column">
+      {film && <Filmstrip project={project} frames={film} cursor={picked} onPick={pick} />}
       <div className="text-[12px] text-faint" data-testid="trajectory-summary">
         {view.turns.length} {view.turns.length === 1 ? 'turn' : 'turns'} · {view.turns.reduce((n, t) => n + t.calls.length, 0)} tool calls
         {errors > 0 && (
@@ -22,7 +38,7 @@ export const TrajectoryColumn = memo(function TrajectoryColumn({ messages, at }:
           </span>
         )}
       </div>
-      <ol className="flex flex-col gap-2">
+      <ol ref={list} className="flex flex-col gap-2">
         {view.turns.map((t, i) => (
           <li
             key={t.turn.id}
@@ -40,5 +56,6 @@ export const TrajectoryColumn = memo(function TrajectoryColumn({ messages, at }:
         ))}
       </ol>
     </div>
+    </TurnPlace.Provider>
   );
 });

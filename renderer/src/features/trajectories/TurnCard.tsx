@@ -1,11 +1,12 @@
 // One agent turn as a card: its kinds at a glance (an icon and a word as well as a colour), the agent's
 // text, each tool call by name with its arguments pretty-printed (a code edit as a red / green diff, a
 // shell command as a terminal line), and the results, long ones folded with their size (`x` unfolds).
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import type { TurnKind } from '../../../../shared/trajectory';
 import { Markdown } from '../../components/Markdown';
 import { EditDiff, Folded, JsonText, TerminalText } from './Blocks';
 import type { CallView, ResultView, TurnView } from './turnModel';
+import { ActedOnScreen, MessageImages } from './TurnScreens';
 
 export const KIND: Record<TurnKind, { icon: string; word: string; cls: string }> = {
   thought: { icon: '◇', word: 'thought', cls: 'border-tie/40 bg-tie-soft text-tie' },
@@ -63,7 +64,7 @@ function Call({ call, open, onToggle, compact }: { call: CallView; open: boolean
   );
 }
 
-function Result({ result, open, onToggle }: { result: ResultView; open: boolean; onToggle?: () => void }) {
+function Result({ result, open, onToggle, children }: { result: ResultView; open: boolean; onToggle?: () => void; children?: ReactNode }) {
   const kind = result.error ? 'error' : result.role === 'tool' ? 'tool_result' : result.role === 'user' ? 'user' : 'observation';
   const k = KIND[kind];
   return (
@@ -79,7 +80,7 @@ function Result({ result, open, onToggle }: { result: ResultView; open: boolean;
         )}
       </div>
       {result.text === '' ? (
-        <span className="text-[12px] text-faint italic">(empty)</span>
+        children ? null : <span className="text-[12px] text-faint italic">(empty)</span>
       ) : (
         <Folded
           text={result.text}
@@ -91,6 +92,7 @@ function Result({ result, open, onToggle }: { result: ResultView; open: boolean;
           render={(t) => (result.terminal ? <TerminalText text={t} /> : t)}
         />
       )}
+      {children}
     </div>
   );
 }
@@ -121,10 +123,12 @@ export const TurnCard = memo(function TurnCard({ view, open, index = 0, onToggle
       </div>
       {view.context.map((c, i) => (
         <div key={i} className="rounded-md border-l-[3px] border-side-r/50 bg-side-r-soft/40 py-1 pr-2 pl-2.5 text-[14px]" data-testid="turn-context">
-          <div className="text-[11px] font-semibold tracking-wide text-side-r uppercase">{c.role}</div>
-          <Markdown text={c.text} className="text-[14px]" headings={false} />
+          <div className="text-[11px] font-semibold tracking-wide text-side-r uppercase">{c.text.trim() || !view.images.some((s) => s.message === c.message) ? c.role : 'screen'}</div>
+          {c.text.trim() !== '' && <Markdown text={c.text} className="text-[14px]" headings={false} />}
+          <MessageImages view={view} message={c.message} />
         </div>
       ))}
+      <ActedOnScreen view={view} />
       {view.said.trim() && (
         <div className={view.thought ? 'text-muted' : ''} data-testid={view.thought ? 'turn-thought' : 'turn-message'}>
           <Markdown text={view.said} className={compact ? 'text-[14px]' : 'text-[15px]'} headings={false} />
@@ -134,7 +138,9 @@ export const TurnCard = memo(function TurnCard({ view, open, index = 0, onToggle
         <Call key={i} call={c} open={open} onToggle={onToggle} compact={compact} />
       ))}
       {view.results.map((r) => (
-        <Result key={r.message} result={r} open={open} onToggle={onToggle} />
+        <Result key={r.message} result={r} open={open} onToggle={onToggle}>
+          {view.images.some((s) => s.message === r.message) ? <MessageImages view={view} message={r.message} /> : null}
+        </Result>
       ))}
     </div>
   );

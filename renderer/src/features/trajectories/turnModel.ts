@@ -2,7 +2,9 @@
 // minimap and the compare columns share it): for each agent turn of shared/trajectory.ts, the agent's
 // text, its tool calls (pretty arguments, a code edit when the arguments hold one, a shell command) and
 // the results that answer them (size, lines, terminal output, errors and exit codes). Pure.
-import type { ChatMessage, ContentPart } from '../../../../shared/domain';
+import type { ChatMessage } from '../../../../shared/domain';
+import { turnActions, turnScreens, type GuiAction, type ScreenRef } from '../../../../shared/guiActions';
+import { isImagePart } from '../../../../shared/images';
 import { arbiterFields, messageContentText, parseArguments, trajectoryTurns, type Turn, type TrajectoryMessage } from '../../../../shared/trajectory';
 
 /** A code edit found in a call's arguments. */
@@ -40,8 +42,8 @@ export interface ResultView {
 
 export interface TurnView {
   turn: Turn;
-  /** User (or system) messages just before the action: context, not rated. */
-  context: { role: string; text: string }[];
+  /** User (or system) messages just before the action: context, not rated (`message`: its index, for its images). */
+  context: { role: string; text: string; message: number }[];
   /** The agent's own text (its thought, when it also calls tools). */
   said: string;
   thought: boolean;
@@ -51,6 +53,12 @@ export interface TurnView {
   size: number;
   /** Some result is an error, or exited non-zero. */
   error: boolean;
+  /** A GUI agent's screen actions (shared/guiActions.ts), drawn on `screens.before`. */
+  actions: GuiAction[];
+  /** The screenshot the action was taken on (the last image before it) and the images of its results. */
+  screens: { before: (ScreenRef & { inTurn: boolean }) | null; after: ScreenRef[] };
+  /** Every image of the turn's own messages (context and results), in reading order. */
+  images: ScreenRef[];
 }
 
 export interface TrajectoryView {
@@ -218,7 +226,8 @@ function isErrorMessage(message: ChatMessage): boolean {
   return arbiterFields(message).kind === 'error' || m.is_error === true || (typeof m.error === 'string' && m.error.length > 0);
 }
 
-const text = (m: ChatMessage) => messageContentText(m.content as string | ContentPart[] | null);
+// Images are drawn as images (TurnScreens.tsx), not named in the text.
+const text = (m: ChatMessage) => messageContentText(Array.isArray(m.content) ? m.content.filter((p) => !isImagePart(p)) : (m.content as string | null));
 
 function turnView(messages: readonly ChatMessage[], turn: Turn): TurnView {
   const action = messages[turn.action]!;
@@ -249,9 +258,16 @@ function turnView(messages: readonly ChatMessage[], turn: Turn): TurnView {
       exitCode,
     };
   });
-  const context = turn.context.map((i) => ({ role: messages[i]!.role, text: text(messages[i]!) }));
+  const context = turn.context.map((i) => ({ role: messages[i]!.role, text: text(messages[i]!), message: i }));
   for (const c of context) size += c.text.length;
-  return { turn, context, said, thought: calls.length > 0 || arbiterFields(action).kind === 'thought', calls, results, size, error: turn.error || results.some((r) => r.error) };
+  const screens = turnScreens(messages, turn);
+  const actions = turnActions(messages, turn);
+  const images: ScreenRef[] = [];
+  for (const i of turn.messages) {
+    const content = messages[i]!.content;
+    if (Array.isArray(content)) content.forEach((part, p) => isImagePart(part) && images.push({ message: i, part: p, image: part }));
+  }
+  return { turn, context, said, thought: calls.length > 0 || arbiterFields(action).kind === 'thought', calls, results, size, error: turn.error || results.some((r) => r.error), actions, screens, images };
 }
 
 const cache = new WeakMap<readonly ChatMessage[], TrajectoryView>();
