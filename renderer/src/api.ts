@@ -235,14 +235,15 @@ export async function imageFailure(project: string, sha256: string): Promise<str
   return undecodable;
 }
 
-// Decoded images kept alive after a prefetch, so the next item paints from memory (a few items' worth).
+// Images kept alive after a prefetch, so the next item paints from memory: the next item's (four
+// generated images to rank, two to compare) and a few more; Chromium bounds the decoded pixels itself.
 const warm: HTMLImageElement[] = [];
-const WARM_KEPT = 16;
+const WARM_KEPT = 8;
 
 /** Loads (and decodes) images ahead, for the next item; failures are left for when they are shown. */
 export function prefetchImages(project: string, shas: readonly string[]): void {
   if (typeof Image === 'undefined') return;
-  for (const sha256 of [...new Set(shas)].slice(0, WARM_KEPT / 2)) {
+  for (const sha256 of [...new Set(shas)].slice(0, WARM_KEPT)) {
     void imageSrc(project, sha256)
       .then((src) => {
         const img = new Image();

@@ -8,6 +8,7 @@
 // outside the page's own origin is requested.
 // With ARBITER_SHOTS=1 it also writes docs/screenshots/images-vl-light.png, images-pair-dark.png,
 // images-zoom-light.png and images-rank-light.png.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -43,6 +44,9 @@ let browser: Browser;
 let page: Page;
 let problems: string[];
 const outside: string[] = [];
+/** The image route's requests, by sha256. */
+const imageRequests: string[] = [];
+const pairShas: string[] = [];
 const ids = new Map<string, number>();
 let damagedBytes = 0;
 
@@ -94,6 +98,7 @@ beforeAll(async () => {
   const red = await png(160, 120, [200, 40, 40]);
   const blue = await png(128, 128, [40, 70, 200]);
   const green = await png(128, 128, [40, 160, 70]);
+  for (const bytes of [blue, green]) pairShas.push(createHash('sha256').update(bytes).digest('hex'));
   const noisy = await png(200, 200, [120, 90, 30]);
   // A PNG cut off in the middle of its pixel data: the header (and size) read fine, the pixels do not.
   const damaged = noisy.subarray(0, Math.floor(noisy.length * 0.55));
@@ -125,6 +130,8 @@ beforeAll(async () => {
   page.on('request', (request) => {
     const url = request.url();
     if (!url.startsWith(host.origin) && !url.startsWith('blob:') && !url.startsWith('data:')) outside.push(url);
+    const image = /\/images\/[^/]+\/([0-9a-f]{64})/.exec(url);
+    if (image) imageRequests.push(image[1]!);
   });
 }, 120_000);
 
@@ -153,6 +160,12 @@ describe('images in the compare screen', () => {
     expect(order.before.join(' ')).not.toContain('Answer in one word');
     expect(order.text).toContain('Answer in one word.');
     if (SHOTS) await shoot('images-vl-light');
+  });
+
+  it("loads the next item's images ahead, while this one is on screen", async () => {
+    // The next unlabeled item after this one holds the two generated images.
+    await expect.poll(() => pairShas.every((sha) => imageRequests.includes(sha)), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByTestId('compare').getAttribute('data-item-id')).toBe(String(ids.get('vl')));
   });
 
   it('z zooms the focused image: + zooms, arrows pan, 0 fits, Esc closes', async () => {
