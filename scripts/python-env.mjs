@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The Python environment for the trainer checks (test/python/): a virtualenv in .venv-trl/ (git-ignored;
-// ARBITER_TRL_VENV names another place) holding TRL, torch, transformers, datasets and accelerate, installed
-// once by pip as this machine's pip is set up (local wheel folders included) and reused while it is there.
+// ARBITER_TRL_VENV names another place) holding TRL, torch, transformers, datasets, accelerate and Pillow (the vision checks decode
+// images), installed once by pip as this machine's pip is set up (local wheel folders included) and reused while it is there.
 //
 // It never fails a run: where Python, venv or the packages cannot be had, `trlEnv()` returns the sentence
 // that says why, and the tests that need it are skipped with that sentence.
@@ -15,8 +15,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const VENV = process.env.ARBITER_TRL_VENV || join(root, '.venv-trl');
-export const PACKAGES = ['trl', 'torch', 'transformers', 'datasets', 'accelerate'];
-const MODULES = ['trl', 'torch', 'transformers', 'datasets', 'accelerate', 'tokenizers'];
+export const PACKAGES = ['trl', 'torch', 'transformers', 'datasets', 'accelerate', 'pillow'];
+// Module to import, and the distribution whose version the ready mark records.
+const MODULES = [['trl', 'trl'], ['torch', 'torch'], ['transformers', 'transformers'], ['datasets', 'datasets'], ['accelerate', 'accelerate'], ['tokenizers', 'tokenizers'], ['PIL', 'pillow']];
 const READY = '.arbiter-ready';
 const MIN_PYTHON = [3, 10]; // TRL 1.x needs 3.10 or later
 
@@ -39,7 +40,18 @@ function run(command, args, timeoutMs) {
  */
 export function trlEnv({ install = true, log = () => {} } = {}) {
   const python = pythonIn(VENV);
-  if (existsSync(join(VENV, READY)) && existsSync(python)) return { python, versions: readFileSync(join(VENV, READY), 'utf8').trim() };
+  if (existsSync(join(VENV, READY)) && existsSync(python)) {
+    const versions = readFileSync(join(VENV, READY), 'utf8').trim();
+    const missing = MODULES.filter(([, dist]) => !versions.split(' ').includes(dist));
+    if (!missing.length || !install) return { python, versions };
+    // A venv made before a package joined the list (Pillow, for the vision checks): add what it lacks.
+    log(`Adding ${missing.map(([, dist]) => dist).join(', ')} to the Python environment in ${VENV}…`);
+    const pip = run(python, ['-m', 'pip', 'install', '--quiet', '--retries', '0', '--timeout', '30', ...missing.map(([, dist]) => dist)], 10 * 60_000);
+    if (pip.status !== 0) return { python, versions };
+    const check = run(python, ['-c', checkScript()], 300_000);
+    if (check.status === 0) writeFileSync(join(VENV, READY), `${check.stdout.trim()}\n`);
+    return { python, versions: check.status === 0 ? check.stdout.trim() : versions };
+  }
   if (!install) return { python: null, reason: `the Python environment for the TRL checks is not prepared (run node scripts/python-env.mjs)` };
 
   const base = process.env.ARBITER_PYTHON || (process.platform === 'win32' ? 'python' : 'python3');
@@ -59,7 +71,7 @@ export function trlEnv({ install = true, log = () => {} } = {}) {
   // --retries 0: a registry this machine cannot reach is given up at once, not retried for minutes per package.
   const pip = run(pythonIn(building), ['-m', 'pip', 'install', '--quiet', '--retries', '0', '--timeout', '30', ...PACKAGES], 20 * 60_000);
   if (pip.status !== 0) return fail(`pip could not install ${PACKAGES.join(', ')} for Python ${version}: ${lastLine(pip)}`);
-  const check = run(pythonIn(building), ['-c', `import importlib.metadata as m; import ${MODULES.join(', ')}; print(' '.join(p + ' ' + m.version(p) for p in ${JSON.stringify(MODULES)}))`], 300_000);
+  const check = run(pythonIn(building), ['-c', checkScript()], 300_000);
   if (check.status !== 0) return fail(`the installed packages do not import: ${lastLine(check)}`);
   writeFileSync(join(building, READY), `${check.stdout.trim()}\n`);
   if (existsSync(join(VENV, READY))) {
@@ -69,6 +81,12 @@ export function trlEnv({ install = true, log = () => {} } = {}) {
     renameSync(building, VENV);
   }
   return { python, versions: check.stdout.trim() };
+}
+
+/** Imports every module and prints "dist version" for each: the ready mark's line. */
+function checkScript() {
+  const dists = MODULES.map(([, dist]) => dist);
+  return `import importlib.metadata as m; import ${MODULES.map(([module]) => module).join(', ')}; print(' '.join(p + ' ' + m.version(p) for p in ${JSON.stringify(dists)}))`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -21,6 +21,14 @@ export type VisionBenchFormat = (typeof VISION_BENCH_FORMATS)[number];
 /** Vision preference datasets Arbiter reads (their labels too) but does not write. */
 export const VISION_READ_FORMATS = ['vlfeedback', 'rlaif-v'] as const;
 
+/**
+ * TRL vision preference (docs/formats.md, "Images"): message lists with {"type": "image"} placeholders and
+ * an `images` column. trl-vision writes JSON Lines with the images as files beside it (a `.parquet`
+ * output: Parquet); trl-vision-parquet writes Parquet with the `Image` feature. Both read as trl-vision.
+ */
+export const TRL_VISION_FORMATS = ['trl-vision', 'trl-vision-parquet'] as const;
+export type TrlVisionFormat = (typeof TRL_VISION_FORMATS)[number];
+
 export const IMPORT_FORMATS = [
   'arbiter',
   'trl',
@@ -29,6 +37,7 @@ export const IMPORT_FORMATS = [
   'trl-chat-implicit',
   'trl-unpaired',
   'trl-stepwise',
+  'trl-vision',
   'hh-rlhf',
   'rewardbench',
   'prm800k',
@@ -54,6 +63,7 @@ export const EXPORT_FORMATS = [
   'trl-chat-implicit',
   'trl-unpaired',
   'trl-stepwise',
+  ...TRL_VISION_FORMATS,
   'openrlhf',
   'labels',
   'arbiter',
@@ -94,6 +104,8 @@ export const FORMAT_TITLES: Record<string, string> = {
   'trl-chat-implicit': 'TRL preference · conversational, implicit prompt',
   'trl-unpaired': 'TRL unpaired preference (KTO)',
   'trl-stepwise': 'TRL stepwise supervision (PRM)',
+  'trl-vision': 'TRL vision preference · images column + {"type": "image"} placeholders (JSON Lines, images beside it)',
+  'trl-vision-parquet': 'TRL vision preference · Parquet with the Hugging Face Image feature',
   openrlhf: 'OpenRLHF reward data (prompt / chosen / rejected / margin)',
   'hh-rlhf': 'Anthropic HH-RLHF',
   rewardbench: 'RewardBench',

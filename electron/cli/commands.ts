@@ -1,6 +1,6 @@
 // One function per CLI command; each parses its own options and prints what DESIGN.md promises.
 import { resolve } from 'node:path';
-import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS, type ExportFormat, type ImportFormat, type RankingPairs } from '../../shared/formatNames';
+import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS, TRL_VISION_FORMATS, type ExportFormat, type ImportFormat, type RankingPairs } from '../../shared/formatNames';
 import { openApp } from '../core/app';
 import { doctorReport } from '../core/doctor';
 import { exportProject, importFile, importLabelsFile } from '../core/formats/index';
@@ -72,6 +72,7 @@ const exportCommand: Command = async (argv, io) => {
   const out = resolve(requireString(values, 'out'));
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`unknown export format "${format}"; one of: ${EXPORT_FORMATS.join(', ')}`);
+  if (format === 'trl-vision-parquet' && !/\.parquet$/i.test(out)) throw new UsageError('--format trl-vision-parquet writes Parquet: name the output .parquet (trl-vision writes JSON Lines with its images in a folder beside it)');
   const annotator = optionalAnnotatorName(values);
   const minAgreement = values['min-agreement'] === undefined ? undefined : Number(values['min-agreement']);
   if (minAgreement !== undefined && !(minAgreement >= 0 && minAgreement <= 1)) throw new UsageError('--min-agreement takes a share from 0 to 1, such as 0.67');
@@ -89,7 +90,7 @@ const exportCommand: Command = async (argv, io) => {
       minAgreement,
       images: values.images as 'refuse' | 'drop' | undefined,
     });
-    if (summary.imagesDropped.items) io.err(`arbiter export: ${summary.note}`);
+    if (summary.imagesDropped.items || (TRL_VISION_FORMATS as readonly string[]).includes(format)) io.err(`arbiter export: ${summary.note}`);
     io.out(JSON.stringify(summary));
     return 0;
   });

@@ -14,6 +14,8 @@ Commands:
   export --project NAME --format ${EXPORT_FORMATS.join('|')} --out FILE [--annotator NAME]
          [--neutral true|false] [--ranking-pairs ${RANKING_PAIRS.join('|')}] [--from-ratings]
          [--adjudicated-only] [--min-agreement 0-1]
+         (trl-vision writes FILE and its images in STEM_images/ beside it; trl-vision-parquet, or
+         trl-vision to a .parquet FILE, writes Parquet with the Image feature)
   labels import FILE --project NAME [--skip-invalid]
   rubric import FILE --project NAME
   rubric export --project NAME [--rubric R] [--version N] --out FILE

@@ -1,31 +1,42 @@
 // Exports in the desktop app: the service writes the file into the exports folder, then the user
 // chooses where it goes in a native save dialog. The chosen path stays in this process: the page only
-// learns the file's name and whether it was saved (DESIGN.md, "What the API may touch").
+// learns the file's name and whether it was saved (DESIGN.md, "What the API may touch"). An export with
+// its images in a folder beside it (trl-vision: `x.jsonl` and `x_images/`) is moved with its folder, which
+// takes the chosen name's stem (`y.jsonl` and `y_images/`), the rows' image paths rewritten to match.
 import { app, BrowserWindow, dialog, type IpcMainInvokeEvent } from 'electron';
-import { copyFile, rename, rm } from 'node:fs/promises';
+import { copyFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiOutputs } from '../../shared/api';
 import { ArbiterError } from '../core/errors';
+import { imagesFolderOf, moveImagesBeside } from '../core/formats/vision/imagesBeside';
 import { exportsDir } from '../core/paths';
 import type { ArbiterService } from '../core/service';
 
 export async function exportWithSaveDialog(service: ArbiterService, event: IpcMainInvokeEvent, input: unknown): Promise<ApiOutputs['exportProject']> {
   const summary = await service.dispatch('exportProject', input);
   const written = join(exportsDir(service.options.dbPath), summary.out);
+  const folder = imagesFolderOf(written);
+  const withImages = await stat(folder).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  const parquet = summary.out.endsWith('.parquet');
   const options = {
-    title: 'Save the export',
+    title: withImages ? 'Save the export (its images go in a folder beside it)' : 'Save the export',
     defaultPath: join(app.getPath('downloads'), summary.out),
-    filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
+    filters: [parquet ? { name: 'Parquet', extensions: ['parquet'] } : { name: 'JSON Lines', extensions: ['jsonl'] }],
   };
   const window = BrowserWindow.fromWebContents(event.sender);
   const choice = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
   if (choice.canceled || !choice.filePath) {
     // Nothing was asked for: leave no stray copy in the exports folder.
     await rm(written, { force: true });
+    await rm(folder, { recursive: true, force: true });
     return { ...summary, saved: false };
   }
   try {
-    await moveFile(written, choice.filePath);
+    if (withImages) await moveImagesBeside(written, choice.filePath);
+    else await moveFile(written, choice.filePath);
   } catch (error) {
     // The system's message names both paths; the page may not see them.
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';

@@ -9,23 +9,11 @@ import { dirname } from 'node:path';
 import { ArbiterError } from '../errors';
 import { jsonlChunks } from './sources/jsonl';
 import { firstInvalidUtf8, invalidUtf8Reason, validUtf8 } from './sources/utf8';
+import type { RecordWriter } from './recordWriter';
+
+export type { RecordWriter } from './recordWriter';
 
 const CHUNK = 64 * 1024;
-
-/**
- * What an export pass writes records through: JSON Lines (JsonlWriter), or another file shape that
- * takes the same records (the vision exports' Parquet and images-beside writers, ./vision).
- */
-export interface RecordWriter {
-  /** Records written so far. */
-  readonly lines: number;
-  /** Appends one record; a promise when the caller should wait (backpressure). */
-  write(value: unknown): Promise<void> | void;
-  /** Finishes the file(s) and puts them in place. */
-  commit(): Promise<void>;
-  /** Gives up: nothing is left where the output goes. */
-  abort(): Promise<void>;
-}
 
 export class JsonlWriter implements RecordWriter {
   lines = 0;

@@ -7,6 +7,7 @@ import { notFound } from '../errors';
 import { previewHead } from '../formats/index';
 import { listItemsTable } from '../itemsTable';
 import { exportsDir } from '../paths';
+import { imagesFolderOf } from '../formats/vision/imagesBeside';
 import type { Db } from '../store/db';
 import * as projects from '../store/projects';
 import { projectAnnotators, projectStats } from '../store/stats';
@@ -54,11 +55,15 @@ export function datasetsHandlers({ db, jobs, events, options }: ServiceContext):
   };
 }
 
-/** `<project>-<format>-<UTC time>-<random>.jsonl`: safe on every file system, unique, readable in a downloads folder. */
+/**
+ * `<project>-<format>-<UTC time>-<random>.jsonl` (`.parquet` for a Parquet format): safe on every file
+ * system, unique, readable in a downloads folder. A trl-vision export has its images in
+ * `<same name>_images/` beside it (formats/vision/imagesBeside.ts), which goes and comes with the file.
+ */
 function exportFileName(project: string, format: string): string {
   const slug = project.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'project';
   const time = new Date().toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
-  return `${slug}-${format}-${time}-${randomBytes(3).toString('hex')}.jsonl`;
+  return `${slug}-${format}-${time}-${randomBytes(3).toString('hex')}${format.endsWith('-parquet') ? '.parquet' : '.jsonl'}`;
 }
 
 const TICKET_LIFETIME_MS = 60_000;
@@ -75,6 +80,8 @@ class ExportDownloads {
   private readonly tickets = new Map<string, { path: string; file: string; expiresAt: number }>();
   /** Files given a ticket, and when they go. */
   private readonly keepUntil = new Map<string, number>();
+  /** Files being sent as a zip that opens them one by one (an export with its images beside it): kept until sent. */
+  private readonly sending = new Map<string, number>();
 
   remember(projectId: number, path: string): void {
     const files = this.files.get(projectId) ?? new Map<string, string>();
@@ -107,14 +114,30 @@ class ExportDownloads {
     return entry && entry.expiresAt > now ? { path: entry.path, file: entry.file } : null;
   }
 
-  /** Expired tickets go, and the files whose latest ticket has expired. */
+  /** Keeps a file (and its images folder) while it is sent; the returned function lets it go a minute later. */
+  hold(path: string): () => void {
+    this.sending.set(path, (this.sending.get(path) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.sending.get(path) ?? 1) - 1;
+      if (left > 0) this.sending.set(path, left);
+      else this.sending.delete(path);
+      this.keepUntil.set(path, Date.now() + TICKET_LIFETIME_MS);
+      setTimeout(() => this.sweep(Date.now()), TICKET_LIFETIME_MS + 1000).unref();
+    };
+  }
+
+  /** Expired tickets go, and the files whose latest ticket has expired (unless they are being sent). */
   private sweep(now: number): void {
     for (const [ticket, entry] of this.tickets) if (entry.expiresAt <= now) this.tickets.delete(ticket);
     for (const [path, until] of this.keepUntil)
-      if (until <= now) {
+      if (until <= now && !this.sending.has(path)) {
         this.keepUntil.delete(path);
         try {
           rmSync(path, { force: true });
+          rmSync(imagesFolderOf(path), { recursive: true, force: true });
         } catch {
           /* still being sent (Windows): the next sweep does not see it again, the folder's owner may */
         }
@@ -134,4 +157,9 @@ function downloadsOf(db: Db): ExportDownloads {
 /** For the browser host's GET /download/<ticket>: the export file the ticket stands for, once, or null. */
 export function redeemDownloadTicket(db: Db, ticket: string): { path: string; file: string } | null {
   return downloadsOf(db).redeem(ticket);
+}
+
+/** For a download that reads the export's files as it goes (a zip of a file and its images): keeps them until it calls the answer. */
+export function holdDownload(db: Db, path: string): () => void {
+  return downloadsOf(db).hold(path);
 }

@@ -2,7 +2,7 @@
 // backpressure-aware stream to `<out>.partial`, renamed to `<out>` when complete. Memory stays constant
 // whatever the size of the project.
 import type { Content, ExportSummary, NamedCount } from '../../../../shared/domain';
-import { VISION_BENCH_FORMATS, type ExportFormat, type RankingPairs } from '../../../../shared/formatNames';
+import { TRL_VISION_FORMATS, VISION_BENCH_FORMATS, type ExportFormat, type RankingPairs } from '../../../../shared/formatNames';
 import { plural } from '../../../../shared/plural';
 import { cancelledError, invalidInput, notFound } from '../../errors';
 import { findAnnotator } from '../../store/annotators';
@@ -28,6 +28,9 @@ import { isTrajectoryFormat } from '../trajectories/registry';
 import { writeTrajectories } from '../trajectories/exportPass';
 import { isTurnExportFormat, writeTurnExport } from '../trajectories/turnExport';
 import { isVisionExport, openVisionWriter, writeVision } from '../vision/benchExport';
+import { trlVisionNote } from '../vision/trlVision';
+import { isTrlVisionFormat, openTrlVisionWriter, trlVisionParquet } from '../vision/trlVisionExport';
+import { imageStoreOf } from '../../images/store';
 
 export { PAIR_ENCODERS } from '../pairs/pairExport';
 
@@ -83,12 +86,16 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
     if (held.items && opts.images !== 'drop')
       throw invalidInput(
         `${plural(held.items, 'item holds', 'items hold')} images (${held.examples.join(', ')}${held.items > held.examples.length ? ', …' : ''}), which the ${opts.format} format cannot carry (it writes text only); nothing was written. ` +
-          `Export to arbiter or trl-chat to keep them, or export without them (--images drop on the command line).`,
+          `Export to trl-vision (JSON Lines with the images in a folder beside it) or trl-vision-parquet (Parquet with the Image feature) for TRL, to arbiter to keep everything, or export without them (--images drop on the command line).`,
       );
     summary.imagesDropped = held;
   }
   let notes = new ExportNotes();
-  let writer: RecordWriter = isVisionExport(opts.format) ? await openVisionWriter(db, opts.format, opts.out) : await JsonlWriter.open(opts.out);
+  let writer: RecordWriter = isVisionExport(opts.format)
+    ? await openVisionWriter(db, opts.format, opts.out)
+    : isTrlVisionFormat(opts.format)
+      ? await openTrlVisionWriter(imageStoreOf(db), opts.format, opts.out)
+      : await JsonlWriter.open(opts.out);
   let read = 0;
   const checkCancelled = () => {
     if (opts.isCancelled?.()) throw cancelledError(`The export of "${opts.project}" was cancelled; no file was written.`);
@@ -179,6 +186,7 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
   }
   opts.onProgress?.(writer.lines, read);
   summary.written = writer.lines;
+  if (isTrlVisionFormat(opts.format)) trlVisionNote(notes, trlVisionParquet(opts.format, opts.out));
   summary.note = notes.text(opts.format);
   if (summary.imagesDropped.items) {
     const dropped = `${plural(summary.imagesDropped.items, 'item held', 'items held')} images, left out of the text (${summary.imagesDropped.examples.join(', ')}).`;
@@ -188,7 +196,7 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
 }
 
 /** Formats that write content as it is stored (chat messages with their typed parts), so images go with it. */
-const KEEPS_IMAGES: ReadonlySet<ExportFormat> = new Set<ExportFormat>(['arbiter', 'labels', 'scores', 'consensus', 'trl-chat', 'trl-chat-implicit', 'trl-unpaired', 'openai-tools', 'swe-agent', 'openhands', 'tau-bench', 'arbiter-trajectory', ...VISION_BENCH_FORMATS]);
+const KEEPS_IMAGES: ReadonlySet<ExportFormat> = new Set<ExportFormat>(['arbiter', 'labels', 'scores', 'consensus', 'trl-chat', 'trl-chat-implicit', 'trl-unpaired', 'openai-tools', 'swe-agent', 'openhands', 'tau-bench', 'arbiter-trajectory', ...VISION_BENCH_FORMATS, ...TRL_VISION_FORMATS]);
 
 const IMAGE_EXAMPLES = 5;
 

@@ -31,6 +31,8 @@ function classify(record: unknown): Guess {
   if (ratingGuess) return ratingGuess;
   if ('chosen' in record && 'rejected' in record) {
     const { prompt, chosen } = record;
+    if ('prompt' in record && (isList(record.images) || isPlainObject(record.image) || typeof record.image === 'string'))
+      return { format: 'trl-vision', why: '"prompt", "chosen", "rejected" and an "images" list (TRL vision preference)' };
     if ('chosen_model' in record || 'rejected_model' in record || 'subset' in record)
       return { format: 'rewardbench', why: '"prompt", "chosen", "rejected" with "chosen_model"/"rejected_model"/"subset"' };
     if ('prompt' in record) {

@@ -19,6 +19,7 @@ import { parseTrl, parseTrlChat, parseTrlChatImplicit, parseTrlImplicit } from '
 import { parseUltrafeedback } from '../ratings/ultrafeedback';
 import { parseUltrafeedbackBinarized } from '../pairs/ultrafeedbackBinarized';
 import { parseTrlUnpaired } from '../pairs/unpaired';
+import { parseTrlVision } from '../vision/trlVision';
 import { TRAJECTORY_PARSERS } from '../trajectories/registry';
 import { VISION_BENCH_PARSERS } from '../vision/registry';
 import { firstInvalidUtf8, invalidUtf8Reason, validUtf8 } from '../sources/utf8';
@@ -37,6 +38,7 @@ export const PARSERS: Record<ImportFormat, RecordParser> = {
   'trl-chat-implicit': parseTrlChatImplicit,
   'trl-unpaired': parseTrlUnpaired,
   'trl-stepwise': parseTrlStepwise,
+  'trl-vision': parseTrlVision,
   'hh-rlhf': parseHhRlhf,
   rewardbench: parseRewardbench,
   prm800k: parsePrm800k,

@@ -25,6 +25,7 @@ import { totalsRanking } from '../ratings/rubricTotals';
 import { encodeTrl, encodeTrlChat, encodeTrlChatImplicit, encodeTrlImplicit } from './trl';
 import type { DecidedPair, ExportNotes } from '../types';
 import { encodeUltrafeedbackBinarized } from './ultrafeedbackBinarized';
+import { encodeTrlVision } from '../vision/trlVision';
 
 type PairEncoder = (pair: DecidedPair, notes: ExportNotes) => unknown;
 export type PairFormat = Exclude<ExportFormat, 'labels' | 'arbiter' | 'scores' | 'consensus' | 'trl-unpaired' | 'trl-stepwise' | 'prm800k' | 'math-shepherd' | 'processbench' | JudgedFormat | TrajectoryFormat | TurnExportFormat | VisionBenchFormat>;
@@ -38,6 +39,9 @@ export const PAIR_ENCODERS: Record<PairFormat, PairEncoder> = {
   'hh-rlhf': encodeHhRlhf,
   rewardbench: encodeRewardbench,
   'ultrafeedback-binarized': encodeUltrafeedbackBinarized,
+  // Rows whose images the writer puts beside the file or in Parquet cells (../vision/trlVision.ts).
+  'trl-vision': encodeTrlVision,
+  'trl-vision-parquet': encodeTrlVision,
 };
 
 /** Formats whose prompt is one string: these follow the one-shape rule (chat and HH have one shape anyway). */

@@ -12,7 +12,7 @@
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ByteWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
-import type { RecordWriter } from '../jsonl';
+import type { RecordWriter } from '../recordWriter';
 
 /** A column's (or a field's) type, as `datasets` names it; one description gives the Parquet schema and the features JSON. */
 export type HfFeature =
@@ -171,7 +171,7 @@ class FileByteWriter extends ByteWriter {
     super(1 << 20);
   }
 
-  override async flush(): Promise<void> {
+  async flush(): Promise<void> {
     let at = 0;
     while (at < this.index) at += (await this.file.write(new Uint8Array(this.buffer, at, this.index - at))).bytesWritten;
     this.index = 0;
