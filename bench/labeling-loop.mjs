@@ -14,12 +14,12 @@
 //    page (target p95 ≤ 50 ms), with a short pause between items as an annotator reading would give;
 //  - the header's progress after the last save (it must count every save, from counters).
 // Databases are made once with `arbiter import` and kept in bench/.data/ (gitignored).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium, quantile, startHost as startHostOn, stopHost } from './lib/browser.mjs';
 import { agentRun, taskLine } from '../scripts/lib/trajectories.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,25 +78,8 @@ async function database(n, kind = SCREEN) {
   return path;
 }
 
-function startHost(dbPath) {
-  const child = spawn(process.execPath, [bin, 'serve', '--db', dbPath, '--port', '0'], {
-    env: { ...process.env, ARBITER_NO_DEMO: '1', ARBITER_HOME: join(dataDir, 'home') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolveUrl, reject) => {
-    const onData = (chunk) => {
-      output += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(output);
-      if (match) resolveUrl({ child, url: match[1] });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`host exited ${code}: ${output}`)));
-  });
-}
+const startHost = (dbPath) => startHostOn(bin, dbPath, dataDir);
 
-const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))];
 
 async function measure(browser, n) {
   const dbPath = await database(n);
@@ -169,8 +152,7 @@ async function measure(browser, n) {
     await context.close();
     return { n, openMs, latencies, ignored, header: header.replace(/\s+/g, ' ') };
   } finally {
-    child.kill('SIGTERM');
-    await once(child, 'exit');
+    await stopHost(child);
   }
 }
 
@@ -245,15 +227,11 @@ async function measureTurns(browser, n, kind) {
     await context.close();
     return { n, kind, openMs, again, ...result };
   } finally {
-    child.kill('SIGTERM');
-    await once(child, 'exit');
+    await stopHost(child);
   }
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+const browser = await launchChromium();
 try {
   if (TRAJECTORIES) {
     const chains = await measureTurns(browser, BASE, 'steps');
