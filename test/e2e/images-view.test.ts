@@ -7,7 +7,7 @@
 // focused image (+, arrows, 0, Esc), and with two images on screen zooms both together, synced. Nothing
 // outside the page's own origin is requested.
 // With ARBITER_SHOTS=1 it also writes docs/screenshots/images-vl-light.png, images-pair-dark.png,
-// images-zoom-light.png and images-rank-light.png.
+// images-zoom-light.png, images-zoom-synced-light.png and images-rank-light.png.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -222,6 +222,7 @@ describe('images in the compare screen', () => {
     expect(left!.fx).toBeCloseTo(right!.fx, 2);
     expect(left!.fy).toBeCloseTo(right!.fy, 2);
     expect(left!.width).toBeCloseTo(right!.width, 0);
+    if (SHOTS) await shoot('images-zoom-synced-light');
     const state = await zoomState();
     expect(state.cx).toBeLessThan(0.5);
     expect(left!.fx).toBeCloseTo(state.cx, 2);
