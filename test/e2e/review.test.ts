@@ -250,7 +250,12 @@ describe('the agreement dashboard', () => {
     await page.keyboard.press('a');
     await page.getByTestId('dashboard').waitFor({ timeout: 20_000 });
     const charts = page.getByTestId('chart');
-    await expect.poll(() => charts.count()).toBe(6);
+    // The six charts, and the demo's region marks (two people boxed one generated image).
+    await expect.poll(() => charts.count()).toBe(7);
+    const regions = page.locator('[data-testid="chart"][data-chart="region-agreement"]');
+    expect(await regions.getByTestId('chart-n').innerText()).toMatch(/^n = 1 image boxed by two or more people/);
+    // [0.72, 0.3, 0.99, 0.72] and [0.74, 0.28, 0.98, 0.75]: overlap 0.24 × 0.42 = 0.1008, union 0.1134 + 0.1128 − 0.1008 = 0.1254.
+    expect(await page.getByTestId('region-iou').innerText()).toBe('0.80 over 1 image');
     for (const name of ['fields', 'people', 'bias', 'over-time', 'calibration', 'anchoring']) {
       const chart = page.locator(`[data-testid="chart"][data-chart="${name}"]`);
       expect(await chart.getByTestId('chart-n').innerText()).toMatch(/^n = [1-9]/);
@@ -359,7 +364,7 @@ async function shootDashboard(page: Page) {
   const dark = await openApp(browser, host, { annotator: LEAD, theme: 'dark', width: 1440, height: 1540 });
   await go(dark.page, reviewUrl(demo, '/agreement'));
   await dark.page.getByTestId('dashboard').waitFor({ timeout: 20_000 });
-  await expect.poll(() => dark.page.getByTestId('chart').count()).toBe(6);
+  await expect.poll(() => dark.page.getByTestId('chart').count()).toBe(7);
   await shot(dark.page, 'review-dashboard-dark');
   await dark.page.context().close();
 }

@@ -20,6 +20,7 @@ import { describeLabel, useLabeling } from './useLabeling';
 import { useColumnDiffs, useReading } from './useReading';
 import { CritiqueBox } from '../critiques/CritiqueBox';
 import { prefetchItemImages } from '../images/prefetch';
+import { RegionMarking } from '../images/regions/RegionMarking';
 import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
 import { useItemNotes } from '../rubrics/useItemNotes';
 import type { ItemShape } from '../rubrics/useRatings';
@@ -296,7 +297,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
       )}
 
       {item && phase === 'ready' && (
-        <>
+        <RegionMarking itemId={item.id} marks={labeling.regions} onChange={labeling.editRegions} enabled={keysEnabled} placeName={(p) => (p === item.shownOrder[0] ? 'Left' : 'Right')}>
           <ItemBar
             itemNumber={item.seq + 1}
             total={item.total}
@@ -348,7 +349,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
             />
           </div>
           <RatingsBar ratings={ratings} winners leftLetter={leftLetter} rightLetter={rightLetter} />
-        </>
+        </RegionMarking>
       )}
 
       {(phase === 'ready' || phase === 'done') && (

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiInput, ItemView, PairwiseRevision } from '../../../../shared/api';
 import { describeScreenChoice, toScreenChoice, toSourceChoice, type ScreenChoice } from '../../../../shared/choices';
 import type { Strength } from '../../../../shared/domain';
+import type { RegionMark } from '../../../../shared/regions';
 import { api, errorMessage, isRetryable } from '../../api';
 
 export type SaveState = 'saving' | 'saved' | 'failed';
@@ -75,6 +76,8 @@ export function useLabeling(
   const [notice, setNotice] = useState<Notice | null>(null);
   const [unsaved, setUnsaved] = useState(0);
   const [rationale, setRationale] = useState('');
+  const [regions, setRegions] = useState<RegionMark[]>([]);
+  const regionsRef = useRef<RegionMark[]>([]);
 
   const itemRef = useRef<ItemView | null>(null);
   const rationaleRef = useRef('');
@@ -138,6 +141,8 @@ export function useLabeling(
       const text = next?.label?.body.rationale ?? '';
       rationaleRef.current = text;
       setRationale(text);
+      regionsRef.current = next?.label?.body.regions ?? [];
+      setRegions(regionsRef.current);
       shownAt.current = performance.now();
       if (next) {
         setPhase('ready');
@@ -238,6 +243,32 @@ export function useLabeling(
       .catch((error) => update(noticeId, { state: 'failed', error: errorMessage(error) }));
   }, [project, annotator, enqueue, say, update]);
 
+  /**
+   * Region marks changed (features/images/regions): kept with the item and saved with its choice; once
+   * the item has a label, a new revision of the same choice with these marks (as a rationale edit is).
+   */
+  const editRegions = useCallback(
+    (marks: RegionMark[], words: string) => {
+      regionsRef.current = marks;
+      setRegions(marks);
+      const current = itemRef.current;
+      if (!current) return;
+      const itemNumber = current.seq + 1;
+      const label = current.label;
+      // A choice still on its way counts as made: the marks follow it in the item's queue of writes.
+      if (!label && !pendingIds.current.has(current.id)) {
+        say({ text: `${words} — saved with your choice`, itemNumber, state: 'info' });
+        return;
+      }
+      const noticeId = say({ text: words, itemNumber, state: 'saving' });
+      if (label) current.label = { ...label, body: { ...label.body, regions: marks } };
+      enqueue(current.id, () => api.saveRegions({ project, annotator, itemId: current.id, task: 'pairwise', regions: marks }))
+        .then(() => update(noticeId, { state: 'saved' }))
+        .catch((error) => update(noticeId, { state: 'failed', error: errorMessage(error) }));
+    },
+    [project, annotator, enqueue, say, update],
+  );
+
   const advance = useCallback(
     async (from: ItemView) => {
       let next = prefetch.current?.seq === from.seq ? await prefetch.current.promise : null;
@@ -281,6 +312,7 @@ export function useLabeling(
         rationale: rationaleRef.current.trim() ? rationaleRef.current : undefined,
         timeMs: Math.max(0, Math.round(performance.now() - shownAt.current)),
         prelabelVisible,
+        ...(regionsRef.current.length ? { regions: regionsRef.current } : {}),
       };
       const words = describeScreenChoice(screen, effective);
       const itemNumber = current.seq + 1;
@@ -353,5 +385,5 @@ export function useLabeling(
     for (const wake of [...wakers.current]) wake();
   }, []);
 
-  return { item, phase, loadError, notice, unsaved, rationale, editRationale, flushRationale, choose, undo, go, retryNow, say };
+  return { item, phase, loadError, notice, unsaved, rationale, editRationale, flushRationale, regions, editRegions, choose, undo, go, retryNow, say };
 }

@@ -12,6 +12,7 @@ import { PromptPane } from '../compare/PromptPane';
 import { Centered, ItemLine, UnsavedBanner } from './parts';
 import { RankBar, type DropTarget } from './RankBar';
 import { RankCards, useCardLayout, type CardPlace } from './RankCards';
+import { RegionMarking } from '../images/regions/RegionMarking';
 import {
   allPicks,
   describeRanking,
@@ -243,7 +244,7 @@ export function RankingScreen({ project, itemId }: { project: string; itemId?: n
       )}
 
       {item && phase === 'ready' && (
-        <>
+        <RegionMarking itemId={item.id} marks={loop.regions} onChange={loop.editRegions} enabled={keysEnabled} placeName={(p) => `response ${order.indexOf(p as number) + 1}`}>
           <ItemLine itemNumber={item.seq + 1} total={item.total} externalId={item.externalId}>
             <span className="h-4 border-l border-line" aria-hidden />
             <span data-testid="rank-progress">
@@ -270,7 +271,7 @@ export function RankingScreen({ project, itemId }: { project: string; itemId?: n
           </ItemLine>
           <PromptPane prompt={item.prompt} folded={folded} onToggle={() => setFolded((v) => !v)} />
           <RankCards responses={item.responses} order={order} places={places} layout={layout} onPick={pick} nextPlace={nextPlace} />
-        </>
+        </RegionMarking>
       )}
 
       {(phase === 'ready' || phase === 'done') && (

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { approxTokens, contentText } from '../../../../shared/choices';
 import type { Verdict } from '../../../../shared/domain';
 import { ContentView } from '../../components/ContentView';
+import { RegionMarking } from '../images/regions/RegionMarking';
 import { Kbd } from '../../components/Kbd';
 import { EmptyState } from '../projects/EmptyState';
 import { digitOf, pageDirection, scrollByPage, scrollsItself, useGlobalKeys } from '../../components/keys';
@@ -179,7 +180,7 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
       )}
 
       {item && response && phase === 'ready' && (
-        <>
+        <RegionMarking itemId={item.id} marks={loop.regions} onChange={loop.editRegions} enabled={keysEnabled} placeName={() => 'the response'}>
           <ItemLine itemNumber={item.seq + 1} total={item.total} externalId={item.externalId}>
             {current && (
               <span className="text-fg" data-testid="current-verdict" data-verdict={current}>
@@ -230,7 +231,7 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
             </div>
           </article>
           <RatingsBar ratings={ratings} winners={false} />
-        </>
+        </RegionMarking>
       )}
 
       {(phase === 'ready' || phase === 'done') && (

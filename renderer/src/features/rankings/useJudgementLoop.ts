@@ -3,6 +3,7 @@
 // screen's shape, and Ctrl+Z (which saves the judgement the last save replaced, where there was one).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ItemView } from '../../../../shared/api';
+import type { RegionMark } from '../../../../shared/regions';
 import { newRevisionId } from '../../../../shared/revisionId';
 import { api, errorMessage } from '../../api';
 import { prefetchItemImages } from '../images/prefetch';
@@ -28,9 +29,10 @@ interface UndoEntry {
 }
 
 function mineOf(request: SaveRequest): Mine {
+  const regions = request.input.regions ?? [];
   return request.kind === 'ranking'
-    ? { ranking: request.input.ranking, verdict: null, rationale: request.input.rationale ?? '' }
-    : { ranking: null, verdict: request.input.verdict, rationale: request.input.rationale ?? '' };
+    ? { ranking: request.input.ranking, verdict: null, rationale: request.input.rationale ?? '', regions }
+    : { ranking: null, verdict: request.input.verdict, rationale: request.input.rationale ?? '', regions };
 }
 
 export function useJudgementLoop(
@@ -64,6 +66,8 @@ export function useJudgementLoop(
   const [rationale, setRationale] = useState('');
   const shownRef = useRef<Loaded | null>(null);
   const rationaleRef = useRef('');
+  const [regions, setRegions] = useState<RegionMark[]>([]);
+  const regionsRef = useRef<RegionMark[]>([]);
   const shownAt = useRef(performance.now());
   const prefetch = useRef<{ seq: number; promise: Promise<Loaded | null> } | null>(null);
   const undoStack = useRef<UndoEntry[]>([]);
@@ -109,6 +113,8 @@ export function useJudgementLoop(
       const text = next.mine?.rationale ?? '';
       rationaleRef.current = text;
       setRationale(text);
+      regionsRef.current = next.mine?.regions ?? [];
+      setRegions(regionsRef.current);
       shownAt.current = performance.now();
       setPhase('ready');
       startPrefetch(next.item);
@@ -156,6 +162,7 @@ export function useJudgementLoop(
         rationale: text.trim() ? text : undefined,
         timeMs: Math.max(0, Math.round(performance.now() - shownAt.current)),
         prelabelVisible,
+        ...(regionsRef.current.length ? { regions: regionsRef.current } : {}),
       };
       return 'ranking' in judgement
         ? { kind: 'ranking', input: { ...common, ranking: judgement.ranking, shownOrder: item.shownOrder } }
@@ -219,6 +226,29 @@ export function useJudgementLoop(
     void send(req, 'Rationale', current.item.seq + 1).catch(() => undefined);
   }, [request, send]);
 
+  /**
+   * Region marks changed (features/images/regions): kept with the item and saved with its judgement; once
+   * it has one, a new revision of the same judgement with these marks (as a rationale edit is).
+   */
+  const editRegions = useCallback(
+    (marks: RegionMark[], words: string) => {
+      regionsRef.current = marks;
+      setRegions(marks);
+      const current = shownRef.current;
+      if (!current) return;
+      const { ranking, verdict } = current.mine ?? { ranking: null, verdict: null };
+      const judgement: Judgement | null = ranking ? { ranking } : verdict ? { verdict } : null;
+      if (!judgement) {
+        say({ text: `${words} — saved with your ${shape === 'ranking' ? 'ranking' : 'verdict'}`, itemNumber: current.item.seq + 1, state: 'info' });
+        return;
+      }
+      const req = request(current.item, judgement, current.mine!.rationale);
+      current.mine = mineOf(req);
+      void send(req, words, current.item.seq + 1).catch(() => undefined);
+    },
+    [request, send, say, shape],
+  );
+
   const open = useCallback(
     async (find: () => Promise<ItemView | null>, none: string) => {
       let target: Loaded | null = null;
@@ -280,6 +310,7 @@ export function useJudgementLoop(
       return;
     }
     const judgement: Judgement = before.ranking ? { ranking: before.ranking } : { verdict: before.verdict! };
+    regionsRef.current = before.regions ?? [];
     const req = request(item, judgement, before.rationale);
     show({ item, mine: mineOf(req) });
     // The outbox's line says saving / saved / NOT SAVED, as for any save.
@@ -291,5 +322,5 @@ export function useJudgementLoop(
     setRationale(text);
   }, []);
 
-  return { shown, phase, loadError, elsewhere, rationale, editRationale, flushRationale, judge, go, undo, outbox };
+  return { shown, phase, loadError, elsewhere, rationale, editRationale, flushRationale, regions, editRegions, judge, go, undo, outbox };
 }

@@ -5,6 +5,7 @@
 // by the items table's keyset pages (which carry each item's response count), a page per 200 items.
 import type { ItemListRow, ItemView } from '../../../../shared/api';
 import type { LabelRevision, Verdict } from '../../../../shared/domain';
+import type { RegionMark } from '../../../../shared/regions';
 import { api } from '../../api';
 
 export type Shape = 'ranking' | 'verdict';
@@ -83,14 +84,17 @@ export interface Mine {
   ranking: number[][] | null;
   verdict: Verdict | null;
   rationale: string;
+  /** Region marks on the item's images, kept in the judgement's revision. */
+  regions?: RegionMark[];
 }
 
 export function mineFrom(history: LabelRevision[], annotator: string, shape: Shape): Mine | null {
   for (let i = history.length - 1; i >= 0; i--) {
     const r = history[i]!;
     if (r.annotator !== annotator || r.task !== shape) continue;
-    if (shape === 'ranking') return r.ranking ? { ranking: r.ranking, verdict: null, rationale: r.body.rationale ?? '' } : null;
-    return r.choice === 'good' || r.choice === 'bad' ? { ranking: null, verdict: r.choice, rationale: r.body.rationale ?? '' } : null;
+    const regions = r.body.regions ?? [];
+    if (shape === 'ranking') return r.ranking ? { ranking: r.ranking, verdict: null, rationale: r.body.rationale ?? '', regions } : null;
+    return r.choice === 'good' || r.choice === 'bad' ? { ranking: null, verdict: r.choice, rationale: r.body.rationale ?? '', regions } : null;
   }
   return null;
 }

@@ -10,6 +10,7 @@ import { Kbd } from '../../components/Kbd';
 import { pageDirection, scrollByPage } from '../../components/keys';
 import { useShell } from '../../context';
 import { PromptPane } from '../compare/PromptPane';
+import { ReviewMarks } from '../images/regions/ReviewMarks';
 import { useScreenKeys } from '../steps/useScreenKeys';
 import { draftKey, draftWords, initialDraft, resolution, complete, type Draft } from './drafts';
 import { ItemResponses, ItemSteps } from './ItemResponses';
@@ -209,7 +210,7 @@ export function AdjudicationScreen({ project, itemId, filters, onBack, flash, on
         ) : !loaded ? (
           <div className="p-4 text-[13px] text-muted">Reading the item…</div>
         ) : (
-          <>
+          <ReviewMarks labels={loaded.view.labels}>
             {finished && (
               <div className="border-b border-line bg-accent-soft px-4 py-2 text-[13px]" role="status" data-testid="adjudication-finished">
                 Every item of this queue is adjudicated. <span className="text-muted">Esc goes back to the queue; the Agreement tab (a) shows the figures.</span>
@@ -238,7 +239,7 @@ export function AdjudicationScreen({ project, itemId, filters, onBack, flash, on
               </div>
             </div>
             <div className="mx-auto max-w-[1800px] p-4">{content}</div>
-          </>
+          </ReviewMarks>
         )}
       </div>
       {loaded && draft && (
