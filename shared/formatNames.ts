@@ -22,7 +22,7 @@ export type VisionBenchFormat = (typeof VISION_BENCH_FORMATS)[number];
 export const VISION_READ_FORMATS = ['vlfeedback', 'rlaif-v'] as const;
 
 /**
- * TRL vision preference (docs/formats.md, "Images"): message lists with {"type": "image"} placeholders and
+ * TRL vision preference (docs/formats.md, "TRL vision"): message lists with {"type": "image"} placeholders and
  * an `images` column. trl-vision writes JSON Lines with the images as files beside it (a `.parquet`
  * output: Parquet); trl-vision-parquet writes Parquet with the `Image` feature. Both read as trl-vision.
  */

@@ -84,6 +84,8 @@ describe('trl-vision exports leave the exports folder as one download', () => {
     const summary = await service.dispatch('exportProject', { project: 'vis', format: 'trl-vision' });
     expect(summary.out).toMatch(/^vis-trl-vision-.*\.jsonl$/);
     const stem = summary.out.replace(/\.jsonl$/, '');
+    // The summary tells the browser's user what the download will be.
+    expect(summary.note).toContain(`The download is ${stem}.zip: ${summary.out} and its folder ${stem}_images`);
     const folder = join(exportsDir(service.options.dbPath), `${stem}_images`);
     expect(readdirSync(folder).sort()).toEqual([`${sha(cat)}.png`, `${sha(dog)}.jpg`].sort());
     const { ticket } = await service.dispatch('downloadTicket', { project: 'vis', file: summary.out });

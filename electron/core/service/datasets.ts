@@ -46,6 +46,12 @@ export function datasetsHandlers({ db, jobs, events, options }: ServiceContext):
         inline: (hooks) => runTask(db, task, hooks) as Promise<ApiOutputs['exportProject']>,
       });
       downloadsOf(db).remember(row.id, target);
+      // The browser host sends a file with its images folder as one zip (host/downloads.ts): say so.
+      const folder = imagesFolderOf(target);
+      if (options.transport === 'http' && existsSync(folder)) {
+        const zip = `The download is ${basename(target).replace(/\.[^.]+$/, '')}.zip: ${basename(target)} and its folder ${basename(folder)}/ (unpack it and load the file where it is).`;
+        summary.note = summary.note ? `${summary.note} ${zip}` : zip;
+      }
       // The page is untrusted: it learns the file's name, never where the data folder is.
       return { ...summary, out: basename(target) };
     },
