@@ -151,7 +151,7 @@ describe('images in the compare screen', () => {
     expect(box.width).toBeLessThanOrEqual(160.5); // never wider than its own pixels
     // Reading order: the question, the image, the instruction.
     const order = await page.getByTestId('prompt-body').evaluate((body) => {
-      const text = body.innerText;
+      const text = (body as HTMLElement).innerText;
       const fig = body.querySelector('[data-testid="image-view"]')!;
       const before = [...body.querySelectorAll('p')].filter((p) => p.compareDocumentPosition(fig) & Node.DOCUMENT_POSITION_FOLLOWING).map((p) => p.innerText);
       return { text, before };
