@@ -22,7 +22,7 @@ import { trajectoryTurns } from '../../shared/trajectory';
 import { tempDir } from '../helpers/tmp';
 
 const FIXTURES = join(__dirname, '../fixtures/formats/gui');
-const rows = () => readFileSync(join(FIXTURES, 'mind2web-rows.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const rows = () => readFileSync(join(FIXTURES, 'mind2web.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 
 let dir: string;
 const shots: Buffer[] = [];
@@ -207,7 +207,7 @@ describe('Online-Mind2Web', () => {
   it('result.json with trajectory/<i>_full_screenshot.png beside it: a turn per action on its screenshot, the answer last', async () => {
     const task = join(dir, 'fb7b4f784cfde003e2548fdf4e8d6b4f');
     mkdirSync(join(task, 'trajectory'), { recursive: true });
-    const result = readFileSync(join(FIXTURES, 'online-mind2web', 'result.json'), 'utf8');
+    const result = readFileSync(join(FIXTURES, 'online-mind2web.json'), 'utf8');
     writeFileSync(join(task, 'result.json'), result);
     for (let i = 0; i < 3; i++) writeFileSync(join(task, 'trajectory', `${i}_full_screenshot.png`), shots[i]!);
     const summary = await importOk(join(task, 'result.json'));
