@@ -225,6 +225,6 @@ export function trlVisionNote(notes: ExportNotes, parquet: boolean): void {
     );
   const where = !parquet ? 'the images are files in the folder beside it (paths relative to the file; cast the column with datasets.Image to load them)' : 'the images are Parquet Image cells that datasets decodes';
   notes.extra.push(
-    `${plural(c.withImages, 'pair holds', 'pairs hold')} images; ${where}. DPOTrainer takes this with a vision-language model and its processor; TRL's RewardTrainer and OpenRLHF have no vision reward models today, so they cannot train on these images`,
+    `${c.withImages ? `${plural(c.withImages, 'pair holds', 'pairs hold')} images; ${where}` : 'No pair holds an image'}. DPOTrainer takes this with a vision-language model and its processor; TRL's RewardTrainer and OpenRLHF have no vision reward models today, so they cannot train on these images`,
   );
 }
