@@ -1,6 +1,6 @@
 // The image store: content-addressed files beside the database, written once.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasImage, imageFile, imageStoreDir, putImage, putImageOnce } from '../../../electron/core/images/store';
@@ -35,5 +35,17 @@ describe('image store', () => {
     expect(a).toBe(imageStoreDir(''));
     const sha = putImage(a, Buffer.from([1, 2, 3]));
     expect(hasImage(a, sha)).toBe(true);
+  });
+});
+
+describe('a stored file cut short (a power cut after an import)', () => {
+  it('is written again by the next put of the same bytes', () => {
+    const dir = tempDir();
+    const bytes = new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]);
+    const sha = putImage(dir, bytes);
+    writeFileSync(imageFile(dir, sha), new Uint8Array(0));
+    expect(putImageOnce(dir, bytes)).toEqual({ sha256: sha, added: true });
+    expect([...readFileSync(imageFile(dir, sha))]).toEqual([...bytes]);
+    expect(putImageOnce(dir, bytes).added).toBe(false);
   });
 });
