@@ -203,7 +203,7 @@ describe('region marks in review', () => {
       `${ANNOTATOR}:box:misaligned`,
       `${SECOND}:box:artifact`,
     ]);
-    expect(await marks.filter({ hasText: SECOND }).first().innerText()).toContain(`${SECOND} 1: artifact`);
+    expect(await lead.page.locator(`[data-testid="review-region-label"][data-annotator="${SECOND}"]`).innerText()).toBe(`${SECOND} 1: artifact`);
     const list = await lead.page.getByTestId('review-region-list').innerText();
     expect(list).toContain(NOTE);
     expect(list).toContain('fingers');
@@ -216,6 +216,13 @@ describe('region marks in review', () => {
     expect(await iou.innerText()).toMatch(/^0\.\d\d over 1 image$/);
     expect(lead.problems).toEqual([]);
     await lead.page.context().close();
+  });
+
+  it('lists the marking keys under ?', async () => {
+    await page.keyboard.press('?');
+    expect(await page.getByTestId('shortcuts').innerText()).toContain('Mark the image under the mouse');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('shortcuts').count()).toBe(0);
   });
 
   it('raised no page error', () => {

@@ -120,6 +120,18 @@ const IMAGES: Shortcut[] = [
   [[['Esc']], 'Zoom: close'],
 ];
 
+/** Region marks on an image (features/images/regions), on the compare, rank and verdict screens. */
+const REGIONS: Shortcut[] = [
+  [[['.']], 'Mark the image under the mouse: a crosshair (or drag a box with the mouse)'],
+  [[['←'], ['→'], ['↑'], ['↓']], 'Marking: move the crosshair (Shift: 10%, Alt: 0.5%)'],
+  [[['Enter']], 'Marking: place a box’s corner (twice: the opposite one), or the point'],
+  [[['b'], ['p']], 'Marking: box / point'],
+  [[['n']], 'Marking: a tagged thing is not present on the image'],
+  [[['1–9']], 'Marking: open mark 1–9 (tag, note, Del removes it); in the box: 1–5 choose the tag, t your own'],
+  [[['Tab']], 'Marking: the next image'],
+  [[['Esc'], ['.']], 'Marking: done (Esc first takes a placed corner back)'],
+];
+
 /** The screens' keys, as the header's tabs show them (features/rankings/ScreenTabs.tsx). */
 const ANYWHERE: Shortcut[] = [
   [[['c']], 'Compare screen (two responses)'],
@@ -213,6 +225,7 @@ export function ShortcutsOverlay({ onClose }: { onClose(): void }) {
           <div className="flex flex-col gap-5">
             <Group title="Reading" keys={READING} />
             <Group title="Images" keys={IMAGES} />
+            <Group title="Region marks" keys={REGIONS} />
             <Group title="Anywhere" keys={ANYWHERE} />
             <Group title="Projects screen" keys={PROJECTS} />
           </div>

@@ -3,7 +3,7 @@
 // with the marks on the same image, numbering, and review's per-person styles (never colour alone).
 import { describe, expect, it } from 'vitest';
 import type { RegionMark } from '../../../shared/regions';
-import { boxFrom, labelPlacement, marksOn, moveCursor, personStyle, placedTags, textOn, withMark, withoutMark } from '../../../renderer/src/features/images/regions/regionModel';
+import { boxFrom, labelPlacement, labelStyle, marksOn, moveCursor, personStyle, placedTags, textOn, withMark, withoutMark } from '../../../renderer/src/features/images/regions/regionModel';
 
 const X = 'a'.repeat(64);
 const Y = 'b'.repeat(64);
@@ -54,5 +54,7 @@ describe('region model', () => {
     expect(labelPlacement({ ...box, box: [0.48, 0.48, 0.68, 0.58] })).toEqual({ inside: false, right: true });
     expect(labelPlacement({ ...box, box: [0.1, 0.05, 0.4, 0.4] })).toEqual({ inside: true, right: false });
     expect(labelPlacement({ ...box, kind: 'point', box: undefined, point: [0.9, 0.5] })).toEqual({ inside: false, right: true });
+    // Right-aligned at the box's right edge, never wider than the room to the image's left edge.
+    expect(labelStyle({ ...box, box: [0.48, 0.48, 0.68, 0.58] })).toEqual({ position: 'absolute', top: '48.000%', transform: 'translateY(-100%)', right: '32.000%', maxWidth: '68.000%' });
   });
 });

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, ty
 import type { RegionMark } from '../../../../../shared/regions';
 import { boxStyle, fractionAt, pointStyle, type OverlayInfo } from '../overlay';
 import { useRegionState, type RegionState } from './context';
-import { boxFrom, labelClasses, marksOn, pointAt, type Point } from './regionModel';
+import { boxFrom, labelStyle, marksOn, pointAt, type Point } from './regionModel';
 
 /** The line of a mark: the accent colour with a dark outer and a light inner edge (reads on any image). */
 const LINE = '2px solid var(--accent)';
@@ -107,39 +107,37 @@ function Layer({ info, state }: { info: OverlayInfo; state: RegionState }) {
 
 /** A box or point with its number and tag: shape and number tell marks apart, not colour. */
 function Mark({ mark, index, selected, onOpen }: { mark: RegionMark; index: number; selected?: boolean; onOpen?: () => void }) {
-  const label = (
-    <span
-      className={`pointer-events-auto absolute ${labelClasses(mark)} max-w-[12rem] cursor-pointer truncate rounded-[3px] px-1 text-[11px] leading-[1.5] font-semibold whitespace-nowrap text-white ring-1 ring-black/60 dark:text-[#111]`}
-      style={{ background: 'var(--accent)' }}
-    >
-      {index + 1}
-      {mark.tag ? ` ${mark.tag}` : ''}
-      {mark.note ? ' ✎' : ''}
-    </span>
-  );
-  const common = {
-    'data-testid': 'region-mark',
-    'data-kind': mark.kind,
-    'data-tag': mark.tag,
-    'data-number': index + 1,
-    title: `${index + 1}: ${mark.kind}, ${mark.tag || 'no tag yet'}${mark.note ? ` — ${mark.note}` : ''}`,
-    onPointerDown: (e: ReactPointerEvent) => e.stopPropagation(),
-    onClick: onOpen,
-  };
-  if (mark.kind === 'box' && mark.box)
-    return (
-      <div {...common} className={`${onOpen ? 'pointer-events-auto cursor-pointer' : ''}`} style={{ ...boxStyle(mark.box), border: LINE, boxShadow: HALO, outline: selected ? '2px dashed var(--fg)' : undefined, outlineOffset: 2 }}>
-        {label}
-      </div>
-    );
-  if (mark.kind === 'point' && mark.point)
-    return (
-      <div {...common} className={`${onOpen ? 'pointer-events-auto cursor-pointer' : ''} h-4 w-4 rounded-full`} style={{ ...pointStyle(mark.point), border: LINE, boxShadow: HALO, outline: selected ? '2px dashed var(--fg)' : undefined }}>
+  const title = `${index + 1}: ${mark.kind}, ${mark.tag || 'no tag yet'}${mark.note ? ` — ${mark.note}` : ''}`;
+  const stop = (e: ReactPointerEvent) => e.stopPropagation();
+  const clickable = onOpen ? 'pointer-events-auto cursor-pointer' : '';
+  const outline = selected ? '2px dashed var(--fg)' : undefined;
+  const common = { 'data-testid': 'region-mark', 'data-kind': mark.kind, 'data-tag': mark.tag, 'data-number': index + 1, title, onPointerDown: stop, onClick: onOpen };
+  const shape =
+    mark.kind === 'box' && mark.box ? (
+      <div {...common} className={clickable} style={{ ...boxStyle(mark.box), border: LINE, boxShadow: HALO, outline, outlineOffset: 2 }} />
+    ) : mark.kind === 'point' && mark.point ? (
+      <div {...common} className={`${clickable} h-4 w-4 rounded-full`} style={{ ...pointStyle(mark.point), border: LINE, boxShadow: HALO, outline }}>
         <span className="absolute top-1/2 left-1/2 h-1 w-1 -translate-x-1/2 -translate-y-1/2 rounded-full ring-1 ring-white" style={{ background: 'var(--accent)' }} />
-        {label}
       </div>
-    );
-  return null;
+    ) : null;
+  if (!shape) return null;
+  return (
+    <>
+      {shape}
+      <span
+        className={`${clickable} truncate rounded-[3px] px-1 text-[11px] leading-[1.5] font-semibold whitespace-nowrap text-white ring-1 ring-black/60 dark:text-[#111]`}
+        style={{ ...labelStyle(mark), background: 'var(--accent)' }}
+        title={title}
+        data-testid="region-label"
+        onPointerDown={stop}
+        onClick={onOpen}
+      >
+        {index + 1}
+        {mark.tag ? ` ${mark.tag}` : ''}
+        {mark.note ? ' ✎' : ''}
+      </span>
+    </>
+  );
 }
 
 function Crosshair({ at }: { at: Point }) {

@@ -1,12 +1,12 @@
 // Everyone's region marks in the adjudication view: on each image, each person's boxes and points in their
 // own colour and line style with their name and the mark's number and tag on a solid label (so colour is
 // never the only cue), "not present" tags as chips; below the item, the list of marks with their notes.
-import { useCallback, useMemo, type ReactNode } from 'react';
+import { Fragment, useCallback, useMemo, type ReactNode } from 'react';
 import type { AdjudicationLabel } from '../../../../../shared/api';
 import { responseLetter } from '../../../../../shared/letters';
 import type { ImagePlace, RegionMark } from '../../../../../shared/regions';
 import { boxStyle, ImageOverlayProvider, pointStyle, type OverlayInfo } from '../overlay';
-import { labelClasses, marksOn, personStyle, textOn } from './regionModel';
+import { labelStyle, marksOn, personStyle, textOn } from './regionModel';
 
 interface Person {
   name: string;
@@ -25,9 +25,11 @@ function peopleOf(labels: readonly AdjudicationLabel[]): Person[] {
 function Badge({ person, mark, text, title }: { person: Person; mark: RegionMark; text: string; title: string }) {
   return (
     <span
-      className={`pointer-events-auto absolute ${labelClasses(mark)} max-w-[14rem] truncate rounded-[3px] px-1 text-[11px] leading-[1.5] font-semibold whitespace-nowrap ring-1 ring-black/60`}
-      style={{ background: person.colour, color: textOn(person.colour) }}
+      className="pointer-events-auto truncate rounded-[3px] px-1 text-[11px] leading-[1.5] font-semibold whitespace-nowrap ring-1 ring-black/60"
+      style={{ ...labelStyle(mark), background: person.colour, color: textOn(person.colour) }}
       title={title}
+      data-testid="review-region-label"
+      data-annotator={person.name}
     >
       {text}
     </span>
@@ -45,15 +47,17 @@ function ReviewLayer({ info, people }: { info: OverlayInfo; people: Person[] }) 
           const common = { 'data-testid': 'review-region-mark', 'data-annotator': person.name, 'data-kind': mark.kind, 'data-tag': mark.tag, title };
           if (mark.kind === 'box' && mark.box)
             return (
-              <div key={`${person.name}:${index}`} {...common} style={{ ...boxStyle(mark.box), border: line, boxShadow: HALO }}>
+              <Fragment key={`${person.name}:${index}`}>
+                <div {...common} style={{ ...boxStyle(mark.box), border: line, boxShadow: HALO }} />
                 <Badge person={person} mark={mark} text={text} title={title} />
-              </div>
+              </Fragment>
             );
           if (mark.kind === 'point' && mark.point)
             return (
-              <div key={`${person.name}:${index}`} {...common} className="h-4 w-4 rounded-full" style={{ ...pointStyle(mark.point), border: line, boxShadow: HALO }}>
+              <Fragment key={`${person.name}:${index}`}>
+                <div {...common} className="h-4 w-4 rounded-full" style={{ ...pointStyle(mark.point), border: line, boxShadow: HALO }} />
                 <Badge person={person} mark={mark} text={text} title={title} />
-              </div>
+              </Fragment>
             );
           return null;
         }),

@@ -2,6 +2,7 @@
 // moved by keys, adding, replacing and removing a mark with "not present" kept consistent (a tag marked
 // on an image is no longer "not present" there), the marks of one image with their numbers in the item,
 // and how each person's marks are drawn in review (colour, line style and a name: never colour alone).
+import type { CSSProperties } from 'react';
 import type { ImagePlace, RegionMark } from '../../../../../shared/regions';
 
 /** A box or point smaller than this (a fraction of the image) is a click, not a drag. */
@@ -98,9 +99,24 @@ export function labelPlacement(mark: RegionMark): { inside: boolean; right: bool
   return { inside: false, right: false };
 }
 
-/** Tailwind classes for a label placed so (see labelPlacement). */
-export function labelClasses(mark: RegionMark): string {
+const pc = (v: number) => `${(v * 100).toFixed(3)}%`;
+
+/**
+ * The style of a mark's label, placed in the image's layer (not inside the mark) as labelPlacement says,
+ * and never wider than the room between its edge and the image's: a long tag is cut short with an
+ * ellipsis (the full text is in its title) rather than by the image's edge.
+ */
+export function labelStyle(mark: RegionMark): CSSProperties {
   const { inside, right } = labelPlacement(mark);
-  if (mark.kind === 'point') return `${right ? 'right-full mr-0.5' : 'left-full ml-0.5'} ${inside ? 'top-0' : 'bottom-0'}`;
-  return `${right ? 'right-0 rounded-tr-none' : 'left-0'} ${inside ? 'top-0 rounded-t-none' : 'top-0 -translate-y-full rounded-b-none'}`;
+  if (mark.kind === 'box' && mark.box) {
+    const [x0, y0, x1] = mark.box;
+    const across: CSSProperties = right ? { right: pc(1 - x1), maxWidth: pc(x1) } : { left: pc(x0), maxWidth: pc(1 - x0) };
+    return { position: 'absolute', top: pc(y0), transform: inside ? undefined : 'translateY(-100%)', ...across };
+  }
+  if (mark.kind === 'point' && mark.point) {
+    const [x, y] = mark.point;
+    const across: CSSProperties = right ? { right: `calc(${pc(1 - x)} + 11px)`, maxWidth: `calc(${pc(x)} - 11px)` } : { left: `calc(${pc(x)} + 11px)`, maxWidth: `calc(${pc(1 - x)} - 11px)` };
+    return { position: 'absolute', top: pc(y), transform: inside ? undefined : y > 0.9 ? 'translateY(-100%)' : 'translateY(-50%)', ...across };
+  }
+  return {};
 }
