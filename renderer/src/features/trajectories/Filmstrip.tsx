@@ -4,19 +4,10 @@
 // dot on the frame. A click goes to that turn; j / k (and every other key that moves between turns)
 // move the strip with the cursor, which it keeps in view. Only the frames in view load their image.
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { actionWords, placeAction } from '../../../../shared/guiActions';
-import type { ImagePart } from '../../../../shared/images';
 import { useImageSource } from '../images/useImageSource';
-import type { TrajectoryView } from './turnModel';
+import type { Frame } from './film';
 
-export interface Frame {
-  /** The turn's screenshot, or null when it has none. */
-  image: ImagePart | null;
-  /** Where its action is, in fractions of the image (a click's point, a box's centre), when it has one. */
-  point: [number, number] | null;
-  /** The action in a few words, for the frame's title. */
-  words: string;
-}
+export { filmFrames, type Frame } from './film';
 
 interface Props {
   project: string | null;
@@ -26,18 +17,6 @@ interface Props {
 }
 
 const HEIGHT = 54;
-
-/** A frame per turn, or null when no turn has a screenshot (the strip is for GUI agents' trajectories). */
-export function filmFrames(view: TrajectoryView): Frame[] | null {
-  const frames = view.turns.map((t): Frame => {
-    const screen = t.screens.before ?? t.images[0] ?? null;
-    const image = screen?.image ?? null;
-    const first = t.actions[0];
-    const placed = first && image?.image ? placeAction(first, image.image) : null;
-    return { image, point: placed?.point ?? null, words: t.actions.map((a) => actionWords(a)).join('; ') };
-  });
-  return frames.some((f) => f.image) ? frames : null;
-}
 
 export const Filmstrip = memo(function Filmstrip({ project, frames, cursor, onPick }: Props) {
   const strip = useRef<HTMLDivElement>(null);

@@ -27,6 +27,8 @@ function estimate(t: TurnView, open: boolean): number {
   let px = 64 + Math.ceil(t.said.length / 90) * 24;
   for (const c of t.calls) px += 28 + (c.edit ? 200 : lines(c.args, c.args.split('\n', 40).length) * 19);
   for (const r of t.results) px += 30 + lines(r.text, r.lines) * 19;
+  // A screenshot is drawn at the card's width (about 540 px): most are 16:10 or taller.
+  px += t.images.length * 380 + (t.screens.before && !t.screens.before.inTurn && t.actions.length ? 400 : 0);
   return Math.min(px, 4000);
 }
 
