@@ -204,6 +204,8 @@ describe('images in the compare screen', () => {
   it('two generated images: both painted side by side; z zooms both together, synced', async () => {
     await openItem('pair');
     await expect.poll(() => painted('[data-testid="response-body-left"], [data-testid="response-body-right"]'), { timeout: 15_000 }).toEqual([128, 128]);
+    // Each side's head counts its image and gives its size, not the characters of an "[image]" stand-in.
+    expect(await page.getByTestId('length-left').innerText()).toBe('1 image · 128 × 128');
     if (SHOTS) {
       const dark = await openApp(browser, host, { annotator: ANNOTATOR, theme: 'dark' });
       await dark.page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/item/${ids.get('pair')}`);

@@ -4,6 +4,7 @@
 import { memo, type ReactNode, type RefObject } from 'react';
 import type { ResponseRecord } from '../../../../shared/domain';
 import { approxTokens, contentText } from '../../../../shared/choices';
+import { imagesOf } from '../../../../shared/images';
 import { ContentView } from '../../components/ContentView';
 import { DiffText } from './DiffText';
 import { StepChips, type ColumnSteps } from './PrelabelViews';
@@ -66,7 +67,10 @@ export const ResponseColumn = memo(function ResponseColumn({
   rating?: boolean;
 }) {
   const s = SIDE[side];
-  const text = response ? contentText(response.content) : '';
+  const images = response ? imagesOf(response.content, response.index) : [];
+  // An image reads as "[image]" in contentText: count the words people read, and the images apart.
+  const text = response ? contentText(response.content).replaceAll('[image]', '').trim() : '';
+  const first = images[0]?.image.image;
   return (
     <article
       className={`group/column flex min-h-0 min-w-0 flex-col border-line bg-surface ${side === 'left' ? 'wide:border-r' : 'border-t wide:border-t-0'}`}
@@ -93,7 +97,14 @@ export const ResponseColumn = memo(function ResponseColumn({
               {diff.onlyHere.toLocaleString()} {diff.onlyHere === 1 ? 'word' : 'words'} only here ·{' '}
             </span>
           )}
-          {plural(text.length, 'char')} · ~{plural(approxTokens(text), 'token')}
+          {images.length > 0 && (
+            <span data-testid={`image-count-${side}`}>
+              {plural(images.length, 'image')}
+              {images.length === 1 && first ? ` · ${first.width} × ${first.height}` : ''}
+              {text.length > 0 ? ' · ' : ''}
+            </span>
+          )}
+          {(text.length > 0 || images.length === 0) && `${plural(text.length, 'char')} · ~${plural(approxTokens(text), 'token')}`}
         </span>
       </header>
       <StepChips rows={steps} side={side} />
@@ -106,7 +117,7 @@ export const ResponseColumn = memo(function ResponseColumn({
       >
         {!response ? (
           <p className="text-muted">No response.</p>
-        ) : diff ? (
+        ) : diff && images.length === 0 ? (
           <DiffText side={side} segments={diff.segments} />
         ) : isTrajectory(response.content) ? (
           <TrajectoryColumn messages={response.content} at={`${itemId ?? ''}:${response.index}`} />
