@@ -203,7 +203,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
             <span className="underline decoration-dotted underline-offset-2" title={IMPORT_FORMAT_TITLES.join('\n')} data-testid="import-formats">
               {IMPORT_FORMAT_TITLES.length} formats
             </span>{' '}
-            (TRL, HH-RLHF, RewardBench, UltraFeedback, HelpSteer, PRM800K, Math-Shepherd, ProcessBench, Rubrics-as-Rewards, agent trajectories from OpenAI tool calls, SWE-agent, OpenHands and τ-bench, Arbiter…), detected from the first records — .jsonl, .jsonl.gz, a .json array, .parquet or a .traj.
+            (TRL, HH-RLHF, RewardBench, UltraFeedback, HelpSteer, PRM800K, Math-Shepherd, ProcessBench, Rubrics-as-Rewards, agent trajectories from OpenAI tool calls, SWE-agent, OpenHands and τ-bench, web agents’ screenshots and actions from Mind2Web and Online-Mind2Web, Arbiter…), detected from the first records — .jsonl, .jsonl.gz, a .json array, .parquet or a .traj.
           </span>
         )}
       </div>
