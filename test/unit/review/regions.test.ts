@@ -3,6 +3,8 @@
 // agreement on "not present" per image and tag. Every expected value is worked out by hand in its comment.
 import { describe, expect, it } from 'vitest';
 import type { RegionMark } from '../../../shared/regions';
+import { reviewLines } from '../../../electron/cli/review';
+import type { ReviewReport } from '../../../shared/api/review';
 import { boxIoU, matchedIoU, regionAgreement, regionWatcher } from '../../../electron/core/review/regions';
 
 const X = 'a'.repeat(64);
@@ -95,5 +97,15 @@ describe('regionWatcher', () => {
     const result = watcher.result();
     expect(result.boxes.value).toBeCloseTo(1 / 7, 12);
     expect(result.boxes.n).toBe(1);
+  });
+});
+
+describe('arbiter stats', () => {
+  it('says the region figures with what they rest on, and nothing when nobody marked', () => {
+    const base = { labels: 2, annotators: 2, fields: [], people: [], models: [], queue: { total: 0, byReason: {}, adjudicated: 0 } };
+    const regions = { boxes: { value: 1 / 7, n: 1, reason: null }, absent: { value: 0, n: 1, reason: null } };
+    expect(reviewLines({ ...base, regions } as unknown as ReviewReport)).toContain('    region marks: boxes mean IoU 0.143 over 1 image two or more people boxed; "not present" agreement 0.0% over 1 image-tag');
+    const none = regionAgreement([]);
+    expect(reviewLines({ ...base, regions: none } as unknown as ReviewReport).join('\n')).not.toContain('region marks');
   });
 });
