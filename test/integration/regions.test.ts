@@ -75,6 +75,11 @@ describe('region marks in label revisions', () => {
     await service.dispatch('saveRubric', { project: 'p', name: 'aspects', criteria: [{ key: 'fidelity', scale: { type: 'likert', min: 1, max: 5 } }] });
     const rated = await service.dispatch('saveRatings', { project: 'p', annotator: 'ann', itemId: pair, rubric: 'aspects', version: 1, ratings: { A: { fidelity: 2 }, B: { fidelity: 4 } }, regions: [ABSENT] });
     expect(rated.body.regions).toEqual([ABSENT]);
+    // Marks changed later keep the ratings and the version they were made under.
+    const remarked = await service.dispatch('saveRegions', { project: 'p', annotator: 'ann', itemId: pair, task: 'rubric', regions: [BOX] });
+    expect(remarked!.body).toMatchObject({ ratings: { A: { fidelity: 2 }, B: { fidelity: 4 } }, rubric: 'aspects', rubric_version: 1, regions: [BOX] });
+    const sheet = await service.dispatch('getRatingSheet', { project: 'p', annotator: 'ann', itemId: pair });
+    expect({ id: sheet.mine!.id, version: sheet.mine!.version }).toEqual({ id: remarked!.id, version: 1 });
   });
 
   it('refuse a malformed mark, naming the mark and the field, and save nothing', async () => {
