@@ -1,5 +1,10 @@
 // Scorer throughput on the demo outcome model (a small transformer encoder). Run from the repository root:
 //   node --import tsx bench/scorer.mjs [--items 1500] [--batch 16] [--reps 5]
+//   node --import tsx bench/scorer.mjs --images [--items 200] [--size 512] [--batch 16] [--reps 3] [--model DIR] [--provider cpu]
+// --images: an image reward model (default resources/models/demo-image, 224 × 224) over text-to-image
+// pairs of --size² PNGs in the image store; images/s of the whole job against, in the same process,
+// (a) a bare session.run loop over the same batches, pixel values made beforehand, and (b) preprocessing
+// alone (decode, resize, crop, normalise), each image one after another (bench/scorer-images.mjs).
 // It imports the TypeScript sources through tsx. Compares Arbiter's whole job (read items, hash,
 // skip cache, tokenize, length-sorted batches, run, write) with
 //   (a) a bare loop of session.run over the same batches (same rows, same padding, same token budget),
@@ -27,6 +32,11 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
+if (process.argv.includes('--images')) {
+  const { imageBench } = await import('./scorer-images.mjs');
+  await imageBench(arg);
+  process.exit(0);
+}
 const ITEMS = arg('items', 1500);
 const BATCH = arg('batch', 16);
 const REPS = arg('reps', 5);

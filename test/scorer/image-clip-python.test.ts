@@ -24,13 +24,14 @@ const ONNX_PATH = join(ROOT, '.cache', 'onnx-py');
 /** The venv's Python with `onnx` importable (PYTHONPATH), or why not. */
 function exportEnv(): { python: string; env: NodeJS.ProcessEnv } | { reason: string } {
   const base = trlEnv({ log: (line: string) => console.log(line) });
-  if (!base.python) return { reason: base.reason };
+  if (!base.python) return { reason: base.reason ?? 'no Python environment' };
   const env = { ...process.env, PYTHONPATH: ONNX_PATH };
-  const has = () => spawnSync(base.python, ['-c', 'import onnx'], { env, encoding: 'utf8' }).status === 0;
-  if (has()) return { python: base.python, env };
-  const pip = spawnSync(base.python, ['-m', 'pip', 'install', '--quiet', '--retries', '0', '--timeout', '30', '--target', ONNX_PATH, 'onnx'], { encoding: 'utf8', timeout: 300_000 });
+  const python = base.python;
+  const has = () => spawnSync(python, ['-c', 'import onnx'], { env, encoding: 'utf8' }).status === 0;
+  if (has()) return { python, env };
+  const pip = spawnSync(python, ['-m', 'pip', 'install', '--quiet', '--retries', '0', '--timeout', '30', '--target', ONNX_PATH, 'onnx'], { encoding: 'utf8', timeout: 300_000 });
   if (pip.status !== 0 || !has()) return { reason: `the onnx package could not be installed (${(pip.stderr || pip.stdout || '').trim().split('\n').at(-1)})` };
-  return { python: base.python, env };
+  return { python, env };
 }
 
 const setup = exportEnv();
