@@ -29,7 +29,7 @@ export function defaultAnnotatorName(): string {
   }
 }
 
-export const DEMO_MODELS = ['demo-outcome', 'demo-process'];
+export const DEMO_MODELS = ['demo-outcome', 'demo-process', 'demo-image'];
 
 /**
  * On a database with no projects, adds the demo project shipped in resources/demo (every kind of item, a

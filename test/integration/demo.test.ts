@@ -57,6 +57,12 @@ describe('the demo project', () => {
     for (const placed of images) expect(placed.image.image && hasImage(service.imageStore, placed.image.image.sha256), JSON.stringify(placed.image.origin)).toBe(true);
     const marked = service.db.prepare("SELECT COUNT(*) FROM label WHERE body LIKE '%\"regions\"%'").pluck().get() as number;
     expect(marked).toBeGreaterThanOrEqual(1);
+    // The demo's image reward model scored the generated images (issue 15, pre-labels), the other items not.
+    const imageScores = service.db
+      .prepare("SELECT i.external_id FROM score s JOIN model m ON m.id = s.model_id JOIN item i ON i.id = s.item_id WHERE m.name = 'demo-image' AND s.reward IS NOT NULL")
+      .pluck()
+      .all() as string[];
+    expect(new Set(imageScores)).toEqual(new Set(['demo-t2i-1', 'demo-t2i-2', 'demo-t2i-rank']));
   }, 120_000);
 
   it('opens on the project list when not started by `npm start`', async () => {
