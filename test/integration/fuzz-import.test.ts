@@ -9,7 +9,9 @@
 // - no silent change: a record that imports keeps its values, checked through `arbiter export
 //   --format arbiter` (the whole record for Arbiter items; prompt and responses for the pair formats).
 // The same for `labels import` (its revisions, checked through `export --format labels`) and `rubric
-// import`. FUZZ_SEED=<seed> writes the same files again; FUZZ_LINES=<n> changes the lines per format.
+// import`. FUZZ_SEED=<seed> writes the same files again; FUZZ_LINES=<n> changes the lines per format;
+// FUZZ_FORMATS=<a,b> fuzzes only those import formats. The vision and GUI formats' templates hold tiny
+// images (test/helpers/fuzzVision.ts); a valid line of theirs must import with exactly its images.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,11 +20,14 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_FORMATS, type ImportFormat } from '../../shared/formatNames';
 import { buildNodeSide, ROOT } from '../helpers/host';
+import { fuzzImages, GROUPED_FORMATS, markRecord, storedHashes, visionTemplates, VISION_TEMPLATE_FORMATS } from '../helpers/fuzzVision';
 import { damageBytes, hostileValue, paths, setAt, toJsonText } from '../helpers/hostile';
 import { seededRng, seedFrom } from '../helpers/seeded';
 
 const SEED = seedFrom('FUZZ_SEED');
 const LINES = Number(process.env.FUZZ_LINES ?? 150);
+/** FUZZ_FORMATS=a,b: only these import formats (and not the labels, rubric and whole-file cases), to chase one finding. */
+const ONLY = process.env.FUZZ_FORMATS ? process.env.FUZZ_FORMATS.split(',').map((f) => f.trim()) : null;
 /** The record cap the runs are given (ARBITER_RECORD_MAX_BYTES), small so that lines can reach it. */
 const CAP = 256 * 1024;
 /** How long one CLI run may take: past it, the case hangs. */
@@ -31,7 +36,7 @@ const rng = seededRng(SEED);
 
 let work = '';
 const failures: string[] = [];
-const tally = { records: 0, runs: 0, refused: 0, imported: 0, checkedValues: 0, labelLines: 0, rubricFiles: 0, wholeFiles: 0 };
+const tally = { records: 0, runs: 0, refused: 0, imported: 0, checkedValues: 0, checkedImages: 0, labelLines: 0, rubricFiles: 0, wholeFiles: 0 };
 
 const FIXTURE_FORMATS = ['arbiter', 'trl', 'trl-implicit', 'trl-chat', 'trl-chat-implicit', 'hh-rlhf', 'rewardbench', 'ultrafeedback', 'ultrafeedback-binarized', 'helpsteer2', 'helpsteer2-preference', 'helpsteer3', 'rar'] as const;
 const MORE_TEMPLATES: Partial<Record<ImportFormat, unknown>> = {
@@ -56,7 +61,7 @@ const MORE_TEMPLATES: Partial<Record<ImportFormat, unknown>> = {
  * a new format is fuzzed from the day it is listed.
  */
 function templates(): Partial<Record<ImportFormat, unknown>> {
-  const out: Partial<Record<ImportFormat, unknown>> = { ...MORE_TEMPLATES };
+  const out: Partial<Record<ImportFormat, unknown>> = { ...MORE_TEMPLATES, ...vision.templates };
   for (const format of FIXTURE_FORMATS) out[format] = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/formats', `${format}.jsonl`), 'utf8').split('\n')[0]!);
   const base = join(ROOT, 'test/fixtures/formats');
   const folders = [base, ...readdirSync(base, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(base, d.name))];
@@ -100,7 +105,12 @@ function keptValues(format: ImportFormat, record: Record<string, unknown>): { pr
 }
 
 /** Formats where each line is one item (helpsteer2 rows and trajectory events group lines into items). */
-const ONE_ITEM_PER_LINE = new Set<string>(IMPORT_FORMATS.filter((f) => FIXTURE_FORMATS.includes(f as never) || f in MORE_TEMPLATES).filter((f) => f !== 'helpsteer2'));
+const ONE_ITEM_PER_LINE = new Set<string>(
+  IMPORT_FORMATS.filter((f) => FIXTURE_FORMATS.includes(f as never) || f in MORE_TEMPLATES || VISION_TEMPLATE_FORMATS.includes(f)).filter((f) => f !== 'helpsteer2' && !GROUPED_FORMATS.has(f)),
+);
+
+/** The vision and GUI templates (test/helpers/fuzzVision.ts), their images written beside the fuzzed files. */
+let vision: ReturnType<typeof visionTemplates>;
 
 interface Case {
   line: number;
@@ -114,8 +124,8 @@ interface Case {
 function makeCase(format: ImportFormat, template: unknown, others: unknown[], line: number): Case {
   const marker = `[case ${line}]`;
   // Every record gets a marker where it has a prompt-like string, so that records differ (no duplicates).
-  let record = template;
-  for (const key of ['prompt', 'instruction', 'question', 'problem', 'input']) {
+  let record = markRecord(format, template, marker, line) ?? template;
+  for (const key of record === template ? ['prompt', 'instruction', 'question', 'problem', 'input'] : []) {
     const value = (template as Record<string, unknown>)[key];
     if (typeof value === 'string') {
       record = setAt(record, [key], `${value} ${marker}`);
@@ -204,12 +214,15 @@ function arbiter(db: string, args: string[]): Promise<Run> {
   );
 }
 
+/** A JavaScript engine's TypeError text, which a person cannot act on: a parser met a value it did not check. */
+const ENGINE_ERROR = /Cannot convert object to primitive value|Cannot convert a Symbol|Cannot convert undefined or null to object|Cannot read properties of|Cannot set properties of|is not a function|is not iterable/;
+
 /** No crash, no hang, no stack trace: the properties every run must have. */
 function ranCleanly(run: Run, where: string): boolean {
   if (run.timedOut) failures.push(`FUZZ_SEED=${SEED} ${where}: no answer within ${RUN_LIMIT_MS / 1000} s (a hang)`);
   else if (run.signal) failures.push(`FUZZ_SEED=${SEED} ${where}: the process died on ${run.signal}\n${run.stderr.slice(-1500)}`);
   else if (run.code !== 0 && run.code !== 1) failures.push(`FUZZ_SEED=${SEED} ${where}: exit code ${run.code} (a crash)\n${run.stderr.slice(-1500)}`);
-  else if (/^\s+at .+[(:]\d+/m.test(run.stderr) || /Maximum call stack|Cannot create a string longer|FATAL ERROR|heap out of memory/.test(run.stderr))
+  else if (/^\s+at .+[(:]\d+/m.test(run.stderr) || /Maximum call stack|Cannot create a string longer|FATAL ERROR|heap out of memory/.test(run.stderr) || ENGINE_ERROR.test(run.stderr))
     failures.push(`FUZZ_SEED=${SEED} ${where}: a stack trace or an engine error instead of a sentence:\n${run.stderr.slice(0, 1500)}`);
   else return true;
   return false;
@@ -335,6 +348,28 @@ async function fuzzFormat(format: ImportFormat, template: unknown, others: unkno
       failures.push(
         `FUZZ_SEED=${SEED} ${where(c)}: imported, but no exported item has its prompt and responses as they were (silent change): prompt ${JSON.stringify(kept.prompt).slice(0, 120)}, responses ${JSON.stringify(kept.responses).slice(0, 200)}${matches[0] ? `; exported as ${JSON.stringify(texts(matches[0])).slice(0, 200)}` : ''}`,
       );
+  }
+  if (format in vision.hashes) checkImages(format, cases, refused, records, where);
+}
+
+/**
+ * Vision and GUI formats: a line left valid imports (it is not refused), and its item holds exactly the
+ * template's images, stored under their own sha256 (the bytes the file held, not a copy changed on the way).
+ */
+function checkImages(format: ImportFormat, cases: Case[], refused: Map<number, string>, records: unknown[], where: (c?: Case) => string): void {
+  const expected = [...vision.hashes[format]!].sort();
+  const texts = records.map((r) => JSON.stringify(r));
+  for (const c of cases) {
+    if (c.what !== 'valid') continue;
+    if (refused.has(c.line)) {
+      failures.push(`FUZZ_SEED=${SEED} ${where(c)}: a valid line was refused: ${refused.get(c.line)}`);
+      continue;
+    }
+    tally.checkedImages++;
+    const item = texts.find((t) => t.includes(`[case ${c.line}]`));
+    if (!item) failures.push(`FUZZ_SEED=${SEED} ${where(c)}: a valid line imported, but no exported item holds its text`);
+    else if (storedHashes(item).join() !== expected.join())
+      failures.push(`FUZZ_SEED=${SEED} ${where(c)}: its item's images are ${storedHashes(item).join(', ') || 'none'}, the file's ${expected.join(', ')} (an image lost or changed)`);
   }
 }
 
@@ -518,9 +553,10 @@ async function fuzzFixedCases(): Promise<void> {
   });
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   buildNodeSide();
   work = mkdtempSync(join(tmpdir(), 'arbiter-fuzz-import-'));
+  vision = visionTemplates(work, await fuzzImages(), ROOT);
 });
 
 afterAll(() => {
@@ -533,13 +569,15 @@ describe('fuzzing every importer', () => {
     const started = performance.now();
     const all = templates();
     const list = Object.values(all);
-    for (const format of IMPORT_FORMATS) if (format in all) await fuzzFormat(format, all[format], list);
-    await fuzzLabels();
-    await fuzzRubrics();
-    await fuzzWholeFiles();
-    await fuzzFixedCases();
+    for (const format of IMPORT_FORMATS) if (format in all && (!ONLY || ONLY.includes(format))) await fuzzFormat(format, all[format], list);
+    if (!ONLY) {
+      await fuzzLabels();
+      await fuzzRubrics();
+      await fuzzWholeFiles();
+      await fuzzFixedCases();
+    }
     console.log(
-      `fuzz-import seed ${SEED}: ${tally.records} records in ${IMPORT_FORMATS.length} formats (${tally.imported} items imported, ${tally.refused} lines refused, ${tally.checkedValues} records' values checked through an export), ` +
+      `fuzz-import seed ${SEED}: ${tally.records} records in ${IMPORT_FORMATS.length} formats (${tally.imported} items imported, ${tally.refused} lines refused, ${tally.checkedValues} records' values and ${tally.checkedImages} records' images checked through an export), ` +
         `${tally.labelLines} label lines, ${tally.rubricFiles} rubric files, ${tally.wholeFiles} broken files; ${tally.runs} CLI runs in ${((performance.now() - started) / 1000).toFixed(0)} s; ${failures.length} failures`,
     );
     expect(failures, failures.join('\n')).toEqual([]);

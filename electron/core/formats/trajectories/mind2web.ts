@@ -94,7 +94,10 @@ function stepMessages(step: Json, where: string): ChatMessage[] {
 }
 
 const stepIndex = (step: Json) => {
-  const n = Number(step.target_action_index);
+  // Only a number or its text: Number() of an object calls the file's own valueOf / toString (a hostile
+  // {"valueOf": "v"} threw a TypeError that stopped the whole import).
+  const index = step.target_action_index;
+  const n = typeof index === 'number' || typeof index === 'string' ? Number(index) : NaN;
   return Number.isFinite(n) ? n : Infinity;
 };
 
