@@ -16,7 +16,7 @@ export type TurnExportFormat = (typeof TURN_EXPORT_FORMATS)[number];
  * Vision-language and text-to-image preference benchmarks (docs/formats.md, "Images"): read and written,
  * their images with them (files beside the output, Parquet bytes, data URLs).
  */
-export const VISION_BENCH_FORMATS = ['vl-rewardbench', 'multimodal-rewardbench', 'pickapic', 'openai-vision'] as const;
+export const VISION_BENCH_FORMATS = ['vl-rewardbench', 'multimodal-rewardbench', 'pickapic', 'openai-vision', 'mm-rlhf'] as const;
 export type VisionBenchFormat = (typeof VISION_BENCH_FORMATS)[number];
 /** Vision preference datasets Arbiter reads (their labels too) but does not write. */
 export const VISION_READ_FORMATS = ['vlfeedback', 'rlaif-v'] as const;
@@ -139,6 +139,7 @@ export const FORMAT_TITLES: Record<string, string> = {
   'multimodal-rewardbench': 'Multimodal RewardBench (Text, Image, Output1, Output2, Better; images beside the file)',
   pickapic: 'Pick-a-Pic (a caption, two generated images jpg_0 / jpg_1, label_0 / label_1)',
   'openai-vision': 'OpenAI vision chat pairs (prompt / chosen / rejected with image_url data URLs)',
+  'mm-rlhf': 'MM-RLHF pairs (prompt, image, chosen, rejected with their critiques; images beside the file)',
   vlfeedback: 'VLFeedback (an image question, four completions rated per aspect)',
   'rlaif-v': 'RLAIF-V (image, question, chosen, rejected)',
 };

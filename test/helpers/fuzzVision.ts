@@ -116,6 +116,18 @@ export function visionTemplates(dir: string, images: FuzzImages, root: string): 
       idx: 'rlaif-1',
       image_path: 'square.png',
     },
+    // MM-RLHF's dpo_pairs.jsonl: image relative to the dataset folder, the responses' critiques, a tie flag.
+    'mm-rlhf': {
+      id: 'short_0001',
+      prompt: 'What colour is the square?',
+      chosen: 'Red.',
+      rejected: 'Blue.',
+      chosen_reason: 'Right colour.',
+      rejected_reason: 'Wrong colour.',
+      image: FUZZ_IMAGE_PATH,
+      is_tie: false,
+      ls_factor: 0.5,
+    },
     // Multimodal-Mind2Web: one action step, its screenshot an Image cell.
     mind2web: { ...mind2webRow, screenshot: { bytes: base64(images.jpeg), path: null } },
     // Online-Mind2Web result.json with its screenshots listed (one per action, one at the end).
@@ -129,6 +141,7 @@ export function visionTemplates(dir: string, images: FuzzImages, root: string): 
     'openai-vision': [images.jpegSha],
     vlfeedback: [images.pngSha],
     'rlaif-v': [images.pngSha],
+    'mm-rlhf': [images.pngSha],
     mind2web: [images.jpegSha],
     'online-mind2web': [images.pngSha, images.jpegSha],
   };
@@ -147,6 +160,7 @@ const TEXT_AT: Partial<Record<ImportFormat, (string | number)[]>> = {
   pickapic: ['caption'],
   vlfeedback: ['prompt'],
   'rlaif-v': ['question'],
+  'mm-rlhf': ['prompt'],
   mind2web: ['confirmed_task'],
   'online-mind2web': ['task'],
 };
@@ -158,6 +172,7 @@ const ID_AT: Partial<Record<ImportFormat, string>> = {
   'multimodal-rewardbench': 'ID',
   vlfeedback: 'id',
   'rlaif-v': 'idx',
+  'mm-rlhf': 'id',
   mind2web: 'annotation_id',
   'online-mind2web': 'task_id',
 };

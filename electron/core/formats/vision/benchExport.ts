@@ -1,4 +1,4 @@
-// The export pass of the vision benchmarks' shapes (VL-RewardBench, Multimodal RewardBench, Pick-a-Pic,
+// The export pass of the vision benchmarks' shapes (VL-RewardBench, Multimodal RewardBench, MM-RLHF, Pick-a-Pic,
 // OpenAI image_url chats): the items a page at a time, the deciding label as every export decides it
 // (../export/resolve.ts), each shape's images as the shape carries them: files beside the output with
 // relative paths, bytes in a Parquet column (or base64 in JSON Lines), data URLs. Items a shape cannot
@@ -15,6 +15,7 @@ import { decide, decidePairs, decideRanking } from '../export/resolve';
 import { JsonlWriter, type RecordWriter } from '../jsonl';
 import { HfParquetWriter, type HfFeature } from './hfImage';
 import { ImageFiles, ImagesBesideWriter, imageExtension, storedBytes } from './imageFiles';
+import { critiquesOf, decideMmRlhf, encodeMmRlhf } from './mmRlhf';
 import { encodeMultimodalRewardbench } from './multimodalRewardbench';
 import { encodeOpenaiVision } from './openaiVision';
 import { promptParts, responseImages } from './parts';
@@ -28,7 +29,7 @@ export function isVisionExport(format: ExportFormat): format is VisionExport {
 }
 
 /** Where the shape puts its images: beside the output (the benchmarks' relative paths), else in the records. */
-const IMAGES_BESIDE: ReadonlySet<VisionExport> = new Set(['vl-rewardbench', 'multimodal-rewardbench']);
+const IMAGES_BESIDE: ReadonlySet<VisionExport> = new Set(['vl-rewardbench', 'multimodal-rewardbench', 'mm-rlhf']);
 
 /** Pick-a-Pic is Parquet on the Hub: a `.parquet` output gets that, any other name JSON Lines. */
 export const isParquetOut = (out: string) => /\.parquet$/i.test(out);
@@ -71,6 +72,8 @@ export async function writeVision(db: Db, pass: VisionPass): Promise<void> {
   const store = imageStoreOf(db);
   const loadPairwise = headLoader(db, pass.projectId, pass.annotator);
   const loadRankings = headLoader(db, pass.projectId, pass.annotator, 'ranking');
+  // MM-RLHF writes each response's critique (chosen_reason / rejected_reason) too.
+  const loadCritiques = pass.format === 'mm-rlhf' ? headLoader(db, pass.projectId, undefined, 'critique', true) : null;
   const images = pass.writer instanceof ImagesBesideWriter ? pass.writer.images : null;
   const leftOut = new LeftOut();
   let notOffline = 0;
@@ -92,6 +95,7 @@ export async function writeVision(db: Db, pass: VisionPass): Promise<void> {
   await forEachPage(db, itemPass, ['pairwise', 'ranking'], async (items, from, to) => {
     const pairwise = loadPairwise(from, to);
     const rankings = loadRankings(from, to);
+    const critiques = loadCritiques?.(from, to);
     for (const item of items) {
       const heads = pairwise.get(item.id) ?? NO_LABELS;
       const ranks = rankings.get(item.id) ?? NO_LABELS;
@@ -122,6 +126,27 @@ export async function writeVision(db: Db, pass: VisionPass): Promise<void> {
           continue;
         }
         await write(encodeVlRewardbench({ item, ranking: ranking.groups, imagePath }));
+        continue;
+      }
+      if (pass.format === 'mm-rlhf') {
+        const decided = decideMmRlhf(item.responses.length, heads, ranks, pass.rankingPairs, pass.annotator);
+        if ('skip' in decided) {
+          pass.skipped[decided.skip]++;
+          continue;
+        }
+        const parts = promptParts(item.prompt).images;
+        if (!parts.length) {
+          leftOut.add('the prompt holds no image', item);
+          continue;
+        }
+        const paths: string[] = [];
+        for (const part of parts) {
+          if (!part.image) notOffline++;
+          const path = await images!.pathOf(part, nameOf(item));
+          if (path !== null) paths.push(path);
+        }
+        const critique = critiquesOf(critiques?.get(item.id) ?? NO_LABELS, pass.annotator);
+        for (const pair of decided.pairs) await write(encodeMmRlhf({ item, ...pair, images: paths, critique }));
         continue;
       }
       const decision = decidePairs(item.responses.length, heads, ranks, pass.rankingPairs, pass.annotator);

@@ -26,6 +26,9 @@ export function classifyVision(record: Record<string, unknown>): Guess | null {
     return { format: 'pickapic', why: '"caption", two images "jpg_0"/"jpg_1" and "label_0"/"label_1" (Pick-a-Pic)' };
   if (typeof record.prompt === 'string' && 'completions' in record && ('img_path' in record || 'image' in record))
     return { format: 'vlfeedback', why: '"prompt", an image ("img_path") and "completions" rated per aspect (VLFeedback)' };
+  // Before TRL vision, which has prompt / chosen / rejected and an image too: the critiques tell MM-RLHF apart.
+  if (typeof record.prompt === 'string' && 'chosen' in record && 'rejected' in record && ('chosen_reason' in record || 'rejected_reason' in record) && ('image' in record || 'video' in record))
+    return { format: 'mm-rlhf', why: '"prompt", "chosen", "rejected", their critiques "chosen_reason" / "rejected_reason" and an "image" or a "video" (MM-RLHF)' };
   if (typeof record.question === 'string' && 'chosen' in record && 'rejected' in record && ('image' in record || 'image_path' in record))
     return { format: 'rlaif-v', why: '"image", "question", "chosen" and "rejected" (RLAIF-V)' };
   if ('chosen' in record && 'rejected' in record && isList(record.prompt) && holdsImageUrl(record.prompt))

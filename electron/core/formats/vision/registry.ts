@@ -3,6 +3,7 @@
 import type { ImportFormat } from '../../../../shared/formatNames';
 import { parseTrlChat } from '../pairs/trl';
 import type { RecordParser } from '../types';
+import { parseMmRlhf } from './mmRlhf';
 import { parseMultimodalRewardbench } from './multimodalRewardbench';
 import { parsePickapic } from './pickapic';
 import { parseRlaifV } from './rlaifV';
@@ -17,4 +18,5 @@ export const VISION_BENCH_PARSERS = {
   'openai-vision': parseTrlChat,
   vlfeedback: parseVlfeedback,
   'rlaif-v': parseRlaifV,
+  'mm-rlhf': parseMmRlhf,
 } satisfies Partial<Record<ImportFormat, RecordParser>>;
