@@ -5,8 +5,16 @@
 import type { ImportSummary, NamedCount } from './domain';
 import { plural } from './plural';
 
+/** Characters of a name a note shows: an external id is the file's own text, of any length. */
+const NAME_MAX = 60;
+/** A name as a note shows it: past NAME_MAX characters cut (never inside a surrogate pair) and marked "…". */
+function shortName(name: string): string {
+  if (name.length <= NAME_MAX) return name;
+  const cut = /[\ud800-\udbff]/.test(name[NAME_MAX - 1]!) ? NAME_MAX - 1 : NAME_MAX;
+  return `${name.slice(0, cut)}…`;
+}
 /** The first few names, and "…" when there are more: an item per name (images), or a name per group of items (ids). */
-const named = (count: NamedCount, more: boolean) => `${count.examples.join(', ')}${more ? ', …' : ''}`;
+const named = (count: NamedCount, more: boolean) => `${count.examples.map(shortName).join(', ')}${more ? ', …' : ''}`;
 /** How many names the core gives at most (formats/import/importer.ts EXAMPLES). */
 const EXAMPLES = 5;
 
