@@ -1,0 +1,46 @@
+// The throwaway PostgreSQL cluster the hub tests run against (test/helpers/postgres.ts): it starts, answers
+// through node-postgres, and stops leaving no folder behind; under scram auth a wrong password is refused.
+import { existsSync } from 'node:fs';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { skipReason, startCluster } from '../helpers/postgres';
+
+const reason = skipReason();
+if (reason) console.warn(`hub-cluster skipped: ${reason}`);
+
+describe.skipIf(reason)('throwaway PostgreSQL cluster', () => {
+  it('starts on a free port, answers select 1 through pg, and stops removing its folder', async () => {
+    const cluster = await startCluster();
+    try {
+      expect(cluster.port).toBeGreaterThan(0);
+      const client = new pg.Client({ connectionString: cluster.url() });
+      await client.connect();
+      const { rows } = await client.query<{ one: number; version: string }>(
+        "select 1 as one, current_setting('server_version_num') as version",
+      );
+      await client.end();
+      expect(rows[0].one).toBe(1);
+      expect(Number(rows[0].version)).toBeGreaterThanOrEqual(150000);
+    } finally {
+      await cluster.stop();
+    }
+    expect(existsSync(cluster.dir)).toBe(false);
+    // Nothing listens there any more.
+    const late = new pg.Client({ connectionString: cluster.url(), connectionTimeoutMillis: 2000 });
+    await expect(late.connect()).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('under scram auth, takes the right password over TCP and refuses a wrong one', async () => {
+    const cluster = await startCluster({ auth: 'scram' });
+    try {
+      const good = new pg.Client({ connectionString: cluster.url() });
+      await good.connect();
+      expect((await good.query('select 1 as one')).rows[0].one).toBe(1);
+      await good.end();
+      const bad = new pg.Client({ connectionString: cluster.url('postgres', 'wrong') });
+      await expect(bad.connect()).rejects.toThrow(/password authentication failed/);
+    } finally {
+      await cluster.stop();
+    }
+  });
+});
