@@ -115,7 +115,7 @@ async function keyToNext(key: string): Promise<number> {
   const before = await compare().getAttribute('data-item-id');
   const started = performance.now();
   await page.keyboard.press(key);
-  await expect.poll(() => compare().getAttribute('data-item-id'), { timeout: KEY_BOUND_MS * 2, intervals: [20] }).not.toBe(before);
+  await expect.poll(() => compare().getAttribute('data-item-id'), { timeout: KEY_BOUND_MS * 2, interval: 20 }).not.toBe(before);
   const took = performance.now() - started;
   moves.push(took);
   return took;

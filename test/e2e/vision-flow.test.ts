@@ -271,7 +271,7 @@ describe('images from import to the trainer’s files, through the page', () => 
       expect(row.chosen).toEqual([{ role: 'assistant', content: [{ type: 'image' }] }]);
       expect(row.rejected).toEqual([{ role: 'assistant', content: [{ type: 'image' }] }]);
       expect(placeholders(row)).toBe(row.images.length);
-      expect(row.hashes).toEqual([sha(r.jpg[r.want]), sha(r.jpg[1 - r.want])]);
+      expect(row.hashes).toEqual([sha(r.jpg[r.want]), sha(r.jpg[(1 - r.want) as 0 | 1])]);
     }
   });
 
@@ -301,7 +301,7 @@ describe('images from import to the trainer’s files, through the page', () => 
   it('exports the TRL vision Parquet: the Image feature (struct bytes / path, the huggingface metadata) with the same bytes and choices', async () => {
     const { download, bytes } = await exportDownload('trl-vision-parquet');
     expect(download.suggestedFilename()).toMatch(/\.parquet$/);
-    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    const file = new Uint8Array(bytes).buffer;
     const metadata = parquetMetadata(file);
     const hf = metadata.key_value_metadata?.find((k) => k.key === 'huggingface');
     expect(hf, 'the huggingface key-value metadata').toBeDefined();

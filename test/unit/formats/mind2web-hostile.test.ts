@@ -17,7 +17,7 @@ const hostile = JSON.parse('{"toString":1,"valueOf":"v","hasOwnProperty":null}')
 
 describe('mind2web with a hostile target_action_index', () => {
   it('parses the row and merges its task, the steps in file order', () => {
-    const first = { ...rows[0]!, target_action_index: hostile };
+    const first: Record<string, unknown> = { ...rows[0]!, target_action_index: hostile };
     const second = rows.find((r) => r.annotation_id === rows[0]!.annotation_id && r !== rows[0])!;
     const parsed = [parseMind2web(first), parseMind2web(second)];
     const merged = mergeMind2web(parsed);
