@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { uniqueJpeg } from './lib/images.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -97,14 +98,6 @@ async function pictures(edge) {
   return out;
 }
 
-function uniqueCopy(jpeg, text) {
-  const comment = Buffer.from(text, 'latin1');
-  const segment = Buffer.alloc(4 + comment.length);
-  segment.writeUInt16BE(0xfffe, 0);
-  segment.writeUInt16BE(comment.length + 2, 2);
-  comment.copy(segment, 4);
-  return new Uint8Array(Buffer.concat([jpeg.subarray(0, 2), segment, jpeg.subarray(2)]));
-}
 
 async function generate(path) {
   if (existsSync(path)) return;
@@ -115,8 +108,8 @@ async function generate(path) {
     const rows = Array.from({ length: to - from }, (_, k) => from + k);
     return [
       { name: 'caption', data: rows.map((i) => `Prompt ${i}: a lighthouse on a cliff at sunset, oil painting`), type: 'STRING' },
-      { name: 'jpg_0', data: rows.map((i) => uniqueCopy(base[(2 * i) % 16], `pair ${i} image 0`)), type: 'BYTE_ARRAY' },
-      { name: 'jpg_1', data: rows.map((i) => uniqueCopy(base[(2 * i + 1) % 16], `pair ${i} image 1`)), type: 'BYTE_ARRAY' },
+      { name: 'jpg_0', data: rows.map((i) => new Uint8Array(uniqueJpeg(base[(2 * i) % 16], `pair ${i} image 0`))), type: 'BYTE_ARRAY' },
+      { name: 'jpg_1', data: rows.map((i) => new Uint8Array(uniqueJpeg(base[(2 * i + 1) % 16], `pair ${i} image 1`))), type: 'BYTE_ARRAY' },
       { name: 'label_0', data: rows.map((i) => (i % 3 === 2 ? 0 : 1)), type: 'DOUBLE' },
       { name: 'label_1', data: rows.map((i) => (i % 3 === 2 ? 1 : 0)), type: 'DOUBLE' },
     ];

@@ -18,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { launchChromium, quantile, startHost, stopHost } from './lib/browser.mjs';
+import { uniqueJpeg } from './lib/images.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = join(root, 'bench', '.data');
@@ -50,15 +51,6 @@ async function basePictures(edge) {
   return pictures;
 }
 
-/** The JPEG with a comment segment after its start marker: other bytes, the same picture. */
-function uniqueCopy(jpeg, text) {
-  const comment = Buffer.from(text, 'latin1');
-  const segment = Buffer.alloc(4 + comment.length);
-  segment.writeUInt16BE(0xfffe, 0);
-  segment.writeUInt16BE(comment.length + 2, 2);
-  comment.copy(segment, 4);
-  return Buffer.concat([jpeg.subarray(0, 2), segment, jpeg.subarray(2)]);
-}
 
 async function database(kind, n) {
   const path = join(dataDir, `image-loop-${kind}-${n}${kind === 'images' ? `-${EDGE}` : ''}.db`);
@@ -76,7 +68,7 @@ async function database(kind, n) {
     if (kind === 'images') {
       const responses = [0, 1].map((side) => {
         const name = `img/${i}-${side}.jpg`;
-        writeFileSync(join(folder, name), uniqueCopy(pictures[(i * 2 + side) % pictures.length], `arbiter bench ${i}/${side}`));
+        writeFileSync(join(folder, name), uniqueJpeg(pictures[(i * 2 + side) % pictures.length], `arbiter bench ${i}/${side}`));
         return { text: [{ role: 'assistant', content: [{ type: 'image', image: name }] }], model: side ? 'gen-b' : 'gen-a' };
       });
       line = JSON.stringify({ id: `t${i}`, prompt, responses });

@@ -4,11 +4,10 @@
 // from a config (no download). It needs the Python environment of scripts/python-env.mjs (made here when
 // missing, about a minute from local wheels); where it cannot be made, the tests are skipped with the reason.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/main';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useCliDir } from '../helpers/cliDir';
 import { ArbiterService } from '../../electron/core/service/index';
 import { openDb } from '../../electron/core/store/db';
 import { trlEnv } from '../../scripts/python-env.mjs';
@@ -36,38 +35,27 @@ interface Check {
   completion_tokens?: number[];
 }
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'arbiter-trl-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli([...args, '--db', join(dir, 'arbiter.db')], { out: (l) => out.push(l), err: (l) => err.push(l), ask: async () => 'no' });
-  expect(code, `arbiter ${args.join(' ')}\n${err.join('\n')}`).toBe(0);
-  return out;
-}
+const work = useCliDir('arbiter-trl-');
+const cli = work.cli;
 
 async function importFile(path: string, project: string, format = 'auto') {
   await cli(['import', path, '--project', project, '--format', format]);
 }
 
 async function exportAs(project: string, format: string) {
-  const out = join(dir, `${project}-${format}.jsonl`);
+  const out = join(work.dir, `${project}-${format}.jsonl`);
   await cli(['export', '--project', project, '--format', format, '--out', out]);
   return { out, lines: readFileSync(out, 'utf8').split('\n').filter((l) => l !== '').length };
 }
 
 /** Runs the Python checks (`kind=file` each); returns the report, failing with TRL's own words. */
 function runChecks(checks: [string, string][]): Check[] {
-  const report = join(dir, `report-${Date.now()}.json`);
+  const report = join(work.dir, `report-${Date.now()}.json`);
   const run = spawnSync(env.python!, [CHECKS, '--report', report, ...checks.map(([kind, file]) => `${kind}=${file}`)], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 240_000,
-    env: { ...process.env, HF_HOME: join(dir, 'hf'), OMP_NUM_THREADS: '2', PYTHONDONTWRITEBYTECODE: '1' },
+    env: { ...process.env, HF_HOME: join(work.dir, 'hf'), OMP_NUM_THREADS: '2', PYTHONDONTWRITEBYTECODE: '1' },
   });
   const said = `${run.stdout}\n${run.stderr}`;
   expect(run.error, said).toBeUndefined();
@@ -81,9 +69,9 @@ type Exported = { out: string; lines: number };
 
 /** Today's pairwise and stepwise exports, from fixture files (the file's own labels decide). */
 async function classicExports(): Promise<Record<string, Exported>> {
-  copyFileSync(join(FIXTURES, 'trl.jsonl'), join(dir, 'trl.jsonl'));
-  copyFileSync(join(FIXTURES, 'trl-chat.jsonl'), join(dir, 'trl-chat.jsonl'));
-  const stepwise = join(dir, 'stepwise.jsonl');
+  copyFileSync(join(FIXTURES, 'trl.jsonl'), join(work.dir, 'trl.jsonl'));
+  copyFileSync(join(FIXTURES, 'trl-chat.jsonl'), join(work.dir, 'trl-chat.jsonl'));
+  const stepwise = join(work.dir, 'stepwise.jsonl');
   writeFileSync(
     stepwise,
     [
@@ -93,8 +81,8 @@ async function classicExports(): Promise<Record<string, Exported>> {
       .map((r) => JSON.stringify(r))
       .join('\n') + '\n',
   );
-  await importFile(join(dir, 'trl.jsonl'), 'plain', 'trl');
-  await importFile(join(dir, 'trl-chat.jsonl'), 'chat', 'trl-chat');
+  await importFile(join(work.dir, 'trl.jsonl'), 'plain', 'trl');
+  await importFile(join(work.dir, 'trl-chat.jsonl'), 'chat', 'trl-chat');
   await importFile(stepwise, 'steps', 'trl-stepwise');
   return { trl: await exportAs('plain', 'trl'), 'trl-chat': await exportAs('chat', 'trl-chat'), 'trl-stepwise': await exportAs('steps', 'trl-stepwise') };
 }
@@ -103,9 +91,9 @@ const TRAJECTORY_EXPORTS = ['trl-tools', 'corrections-dpo', 'corrections-sft', '
 
 /** The trajectory exports of the openai-tools fixture, labeled through the service on the file the CLI wrote. */
 async function trajectoryExports(): Promise<Record<string, Exported>> {
-  copyFileSync(join(FIXTURES, 'trajectories/openai-tools.jsonl'), join(dir, 'openai-tools.jsonl'));
-  await importFile(join(dir, 'openai-tools.jsonl'), 'agents');
-  const dbPath = join(dir, 'arbiter.db');
+  copyFileSync(join(FIXTURES, 'trajectories/openai-tools.jsonl'), join(work.dir, 'openai-tools.jsonl'));
+  await importFile(join(work.dir, 'openai-tools.jsonl'), 'agents');
+  const dbPath = join(work.dir, 'arbiter.db');
   const db = openDb(dbPath);
   try {
     const service = new ArbiterService(db, { dbPath, transport: 'http', version: 't', defaultAnnotator: 'ann' });

@@ -8,13 +8,12 @@
 // and reads the labels as those scripts do. It needs the Python environment of scripts/python-env.mjs;
 // where it cannot be made, the test is skipped with the reason.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/main';
+import { describe, expect, it } from 'vitest';
+import { useCliDir } from '../helpers/cliDir';
 import { trlEnv } from '../../scripts/python-env.mjs';
 
 const ROOT = join(__dirname, '../..');
@@ -23,18 +22,8 @@ const CHECKS = join(ROOT, 'test/python/bench_checks.py');
 const env = trlEnv({ log: (line) => console.log(line) });
 if (!env.python) console.log(`Vision benchmark checks skipped: ${env.reason}.`);
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'arbiter-vision-bench-python-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli([...args, '--db', join(dir, 'arbiter.db')], { out: (l) => out.push(l), err: (l) => err.push(l), ask: async () => 'no' });
-  expect(code, `arbiter ${args.join(' ')}\n${err.join('\n')}`).toBe(0);
-}
+const work = useCliDir('arbiter-vision-bench-python-');
+const cli = work.cli;
 
 /** An image of its own pixels, written to `name` under the test folder. */
 async function image(name: string, seed: number, format: 'png' | 'jpeg', width: number, height: number): Promise<Buffer> {
@@ -42,8 +31,8 @@ async function image(name: string, seed: number, format: 'png' | 'jpeg', width: 
   for (let i = 0; i < width * height; i++) raw.set([(i * seed) % 256, (i + seed * 40) % 256, (seed * 97 + i) % 256], i * 3);
   const pipeline = sharp(raw, { raw: { width, height, channels: 3 } });
   const bytes = await (format === 'png' ? pipeline.png() : pipeline.jpeg({ quality: 90 })).toBuffer();
-  mkdirSync(join(dir, name, '..'), { recursive: true });
-  writeFileSync(join(dir, name), bytes);
+  mkdirSync(join(work.dir, name, '..'), { recursive: true });
+  writeFileSync(join(work.dir, name), bytes);
   return bytes;
 }
 
@@ -54,7 +43,7 @@ describe.skipIf(!env.python)('the benchmarks’ own reading code takes the expor
     const cats = await image('src/cats.png', 7, 'png', 12, 30);
     const cats2 = await image('src/cats2.png', 11, 'png', 12, 30);
     writeFileSync(
-      join(dir, 'pick.parquet'),
+      join(work.dir, 'pick.parquet'),
       Buffer.from(
         parquetWriteBuffer({
           columnData: [
@@ -68,11 +57,11 @@ describe.skipIf(!env.python)('the benchmarks’ own reading code takes the expor
         }),
       ),
     );
-    await cli(['import', join(dir, 'pick.parquet'), '--project', 'pick']);
-    await cli(['export', '--project', 'pick', '--format', 'pickapic', '--out', join(dir, 'out/pick.parquet')]);
+    await cli(['import', join(work.dir, 'pick.parquet'), '--project', 'pick']);
+    await cli(['export', '--project', 'pick', '--format', 'pickapic', '--out', join(work.dir, 'out/pick.parquet')]);
 
     writeFileSync(
-      join(dir, 'src/data.jsonl'),
+      join(work.dir, 'src/data.jsonl'),
       [
         { id: 'v1', image_path: 'fox.png', query: 'What animal?', response: ['A dog.', 'A fox.'], human_ranking: [1, 0], models: ['a', 'b'] },
         { id: 'v2', image_path: 'cats.png', query: 'How many cats?', response: ['Two.', 'Three.'], human_ranking: [0, 1], models: ['a', 'b'] },
@@ -80,40 +69,40 @@ describe.skipIf(!env.python)('the benchmarks’ own reading code takes the expor
         .map((r) => JSON.stringify(r))
         .join('\n') + '\n',
     );
-    await cli(['import', join(dir, 'src/data.jsonl'), '--project', 'vlrb']);
-    await cli(['export', '--project', 'vlrb', '--format', 'vl-rewardbench', '--out', join(dir, 'out/vlrb.jsonl')]);
-    await cli(['export', '--project', 'vlrb', '--format', 'vl-rewardbench', '--out', join(dir, 'out/vlrb.parquet')]);
+    await cli(['import', join(work.dir, 'src/data.jsonl'), '--project', 'vlrb']);
+    await cli(['export', '--project', 'vlrb', '--format', 'vl-rewardbench', '--out', join(work.dir, 'out/vlrb.jsonl')]);
+    await cli(['export', '--project', 'vlrb', '--format', 'vl-rewardbench', '--out', join(work.dir, 'out/vlrb.parquet')]);
 
-    writeFileSync(join(dir, 'src/all_data.json'), JSON.stringify([{ ID: 'm1', Text: 'Describe it.', Image: 'fox2.jpg', Output1: 'A fox.', Output2: 'A cat.', Better: 'Output1' }], null, 2));
-    await cli(['import', join(dir, 'src/all_data.json'), '--project', 'mmrb']);
-    await cli(['export', '--project', 'mmrb', '--format', 'multimodal-rewardbench', '--out', join(dir, 'out/mmrb.jsonl')]);
+    writeFileSync(join(work.dir, 'src/all_data.json'), JSON.stringify([{ ID: 'm1', Text: 'Describe it.', Image: 'fox2.jpg', Output1: 'A fox.', Output2: 'A cat.', Better: 'Output1' }], null, 2));
+    await cli(['import', join(work.dir, 'src/all_data.json'), '--project', 'mmrb']);
+    await cli(['export', '--project', 'mmrb', '--format', 'multimodal-rewardbench', '--out', join(work.dir, 'out/mmrb.jsonl')]);
 
-    const src = (name: string) => join(dir, 'src', name);
+    const src = (name: string) => join(work.dir, 'src', name);
     const manifest = {
-      pickapic: join(dir, 'out/pick.parquet'),
+      pickapic: join(work.dir, 'out/pick.parquet'),
       pickapic_rows: [
         { caption: 'a red fox in snow', jpg_0: src('fox.png'), jpg_1: src('fox2.jpg'), label: '1' },
         { caption: 'two cats', jpg_0: src('cats.png'), jpg_1: src('cats2.png'), label: 'tie' },
       ],
-      vlrb: join(dir, 'out/vlrb.jsonl'),
+      vlrb: join(work.dir, 'out/vlrb.jsonl'),
       vlrb_rows: [
         { id: 'v1', image: src('fox.png'), preferred: 2 },
         { id: 'v2', image: src('cats.png'), preferred: 1 },
       ],
-      vlrb_hub: join(dir, 'out/vlrb.parquet'),
+      vlrb_hub: join(work.dir, 'out/vlrb.parquet'),
       vlrb_hub_rows: [
         { id: 'v1', image: src('fox.png'), preferred: 2 },
         { id: 'v2', image: src('cats.png'), preferred: 1 },
       ],
-      mmrb: join(dir, 'out/mmrb.jsonl'),
+      mmrb: join(work.dir, 'out/mmrb.jsonl'),
       mmrb_rows: [{ ID: 'm1', image: src('fox2.jpg'), label: 'A' }],
     };
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
-    const run = spawnSync(env.python!, [CHECKS, join(dir, 'manifest.json')], {
+    writeFileSync(join(work.dir, 'manifest.json'), JSON.stringify(manifest));
+    const run = spawnSync(env.python!, [CHECKS, join(work.dir, 'manifest.json')], {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 240_000,
-      env: { ...process.env, HF_HOME: join(dir, 'hf'), OMP_NUM_THREADS: '2', PYTHONDONTWRITEBYTECODE: '1' },
+      env: { ...process.env, HF_HOME: join(work.dir, 'hf'), OMP_NUM_THREADS: '2', PYTHONDONTWRITEBYTECODE: '1' },
     });
     const said = `${run.stdout}\n${run.stderr}`;
     expect(run.error, said).toBeUndefined();

@@ -7,12 +7,11 @@
 // It needs the Python environment of scripts/python-env.mjs (Pillow included); where it cannot be made, the
 // test is skipped with the reason.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/main';
+import { describe, expect, it } from 'vitest';
+import { useCliDir } from '../helpers/cliDir';
 import { trlEnv } from '../../scripts/python-env.mjs';
 
 const ROOT = join(__dirname, '../..');
@@ -21,18 +20,8 @@ const CHECKS = join(ROOT, 'test/python/vision_checks.py');
 const env = trlEnv({ log: (line) => console.log(line) });
 if (!env.python) console.log(`Vision checks skipped: ${env.reason}.`);
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'arbiter-vision-python-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli([...args, '--db', join(dir, 'arbiter.db')], { out: (l) => out.push(l), err: (l) => err.push(l), ask: async () => 'no' });
-  expect(code, `arbiter ${args.join(' ')}\n${err.join('\n')}`).toBe(0);
-}
+const work = useCliDir('arbiter-vision-python-');
+const cli = work.cli;
 
 /** An image of its own pixels (with an alpha channel in the PNGs, so a lossy decode would show). */
 async function image(seed: number, format: 'png' | 'jpeg', width: number, height: number): Promise<Buffer> {
@@ -48,13 +37,13 @@ const assistant = (text: string) => [{ role: 'assistant', content: [{ type: 'tex
 
 describe.skipIf(!env.python)('datasets decodes the TRL vision exports to the original pixels', () => {
   it('Parquet (Image feature) and JSON Lines (images beside it, cast to Image)', async () => {
-    mkdirSync(join(dir, 'data/imgs'), { recursive: true });
+    mkdirSync(join(work.dir, 'data/imgs'), { recursive: true });
     const cat = await image(3, 'png', 33, 21);
     const dog = await image(5, 'jpeg', 48, 32);
     const chart = await image(7, 'png', 20, 40);
-    writeFileSync(join(dir, 'data/imgs/cat.png'), cat);
-    writeFileSync(join(dir, 'data/imgs/dog.jpg'), dog);
-    writeFileSync(join(dir, 'data/chart.png'), chart);
+    writeFileSync(join(work.dir, 'data/imgs/cat.png'), cat);
+    writeFileSync(join(work.dir, 'data/imgs/dog.jpg'), dog);
+    writeFileSync(join(work.dir, 'data/chart.png'), chart);
     const rows = [
       { prompt: user({ type: 'image' }, { type: 'text', text: 'What animal is this?' }), chosen: assistant('A cat.'), rejected: assistant('A dog.'), images: ['imgs/cat.png'] },
       {
@@ -65,26 +54,26 @@ describe.skipIf(!env.python)('datasets decodes the TRL vision exports to the ori
       },
       { prompt: user({ type: 'text', text: 'Text only: 2 + 2?' }), chosen: assistant('4'), rejected: assistant('5'), images: [] },
     ];
-    writeFileSync(join(dir, 'data/pairs.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-    await cli(['import', join(dir, 'data/pairs.jsonl'), '--project', 'vis', '--format', 'trl-vision']);
-    await cli(['export', '--project', 'vis', '--format', 'trl-vision-parquet', '--out', join(dir, 'out/vis.parquet')]);
-    await cli(['export', '--project', 'vis', '--format', 'trl-vision', '--out', join(dir, 'out/vis.jsonl')]);
+    writeFileSync(join(work.dir, 'data/pairs.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    await cli(['import', join(work.dir, 'data/pairs.jsonl'), '--project', 'vis', '--format', 'trl-vision']);
+    await cli(['export', '--project', 'vis', '--format', 'trl-vision-parquet', '--out', join(work.dir, 'out/vis.parquet')]);
+    await cli(['export', '--project', 'vis', '--format', 'trl-vision', '--out', join(work.dir, 'out/vis.jsonl')]);
     const manifest = {
-      parquet: join(dir, 'out/vis.parquet'),
-      jsonl: join(dir, 'out/vis.jsonl'),
+      parquet: join(work.dir, 'out/vis.parquet'),
+      jsonl: join(work.dir, 'out/vis.jsonl'),
       rows: [
         { prompt: 'What animal', images: ['data/imgs/cat.png'] },
         { prompt: 'Which chart', images: ['data/imgs/dog.jpg', 'data/chart.png'] },
         { prompt: 'Text only', images: [] },
       ],
     };
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
-    const report = join(dir, 'report.json');
-    const run = spawnSync(env.python!, [CHECKS, '--report', report, join(dir, 'manifest.json')], {
+    writeFileSync(join(work.dir, 'manifest.json'), JSON.stringify(manifest));
+    const report = join(work.dir, 'report.json');
+    const run = spawnSync(env.python!, [CHECKS, '--report', report, join(work.dir, 'manifest.json')], {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 240_000,
-      env: { ...process.env, HF_HOME: join(dir, 'hf'), OMP_NUM_THREADS: '2', PYTHONDONTWRITEBYTECODE: '1' },
+      env: { ...process.env, HF_HOME: join(work.dir, 'hf'), OMP_NUM_THREADS: '2', PYTHONDONTWRITEBYTECODE: '1' },
     });
     const said = `${run.stdout}\n${run.stderr}`;
     expect(run.error, said).toBeUndefined();
