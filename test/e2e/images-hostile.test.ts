@@ -166,8 +166,8 @@ describe('hostile images', () => {
     const svg = seen.get('script.svg') as { shown: [number, number] };
     expect(svg.shown[0]).toBeGreaterThanOrEqual(120);
     expect(svg.shown[0] / svg.shown[1]).toBeCloseTo(1.5, 2);
-    expect(seen.get('truncated.png')).toMatchObject({ box: expect.stringMatching(/Image not shown: The image is damaged or truncated: .+\. Check the file it came from/) });
-    expect(seen.get('disguised.png')).toMatchObject({ box: expect.stringMatching(/Image not shown: The image is damaged or truncated: .+\. Check the file it came from/) });
+    expect(seen.get('truncated.png')).toMatchObject({ box: expect.stringMatching(/Image not shown: The image is damaged or truncated \(its decoder stopped with “.+”\)\. Check the file it came from/) });
+    expect(seen.get('disguised.png')).toMatchObject({ box: expect.stringMatching(/Image not shown: The image is damaged or truncated \(its decoder stopped with “.+”\)\. Check the file it came from/) });
     console.log(`key → next item: ${moves.map((m) => `${m.toFixed(0)} ms`).join(', ')} (bound ${KEY_BOUND_MS} ms)`);
     for (const took of moves) expect(took).toBeLessThan(KEY_BOUND_MS);
     // The label the key gave on the damaged item was saved.

@@ -74,7 +74,7 @@ describe('app:// image route', () => {
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     const body = (await response.json()) as { error: { message: string } };
-    expect(body.error.message).toMatch(/^The image is damaged or truncated: /);
+    expect(body.error.message).toMatch(/^The image is damaged or truncated \(its decoder stopped with “.+”\)\. /);
   });
 
   it("answers 404 for another project's image and a malformed hash, 405 for a POST", async () => {

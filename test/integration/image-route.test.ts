@@ -136,7 +136,7 @@ describe('the image route of the browser host', () => {
   it('answers a truncated PNG with a 422 and a sentence saying it is damaged', async () => {
     const response = await get('Pics', 'truncated');
     expect(response.status).toBe(422);
-    expect(await refusal(response)).toMatch(/^The image is damaged or truncated: .+\. Check the file it came from/);
+    expect(await refusal(response)).toMatch(/^The image is damaged or truncated \(its decoder stopped with “.+”\)\. Check the file it came from/);
   });
 
   it('draws an SVG with a script to a PNG: never image/svg+xml, and no script in the bytes', async () => {

@@ -104,7 +104,7 @@ const NOT_AN_IMAGE =
   'Not an image: its bytes are not PNG, JPEG, WebP, GIF, AVIF, TIFF, SVG or another format Arbiter can draw. Check the file it came from.';
 
 function damaged(error: unknown): DisplayAnswer {
-  return { ok: false, status: 422, message: `The image is damaged or truncated: ${vipsReason(error)}. Check the file it came from and import it again.` };
+  return { ok: false, status: 422, message: `The image is damaged or truncated (its decoder stopped with “${vipsReason(error)}”). Check the file it came from and import it again.` };
 }
 
 function svgUnreadable(error: unknown): DisplayAnswer {
