@@ -239,6 +239,20 @@ describe('images in the compare screen', () => {
     await expect.poll(() => page.getByTestId('image-zoom').count()).toBe(0);
   });
 
+  it('Esc closes the topmost layer first: the zoom view over the guidelines drawer, then the drawer', async () => {
+    await openItem('pair');
+    await page.keyboard.press('g');
+    await page.getByTestId('guidelines-drawer').waitFor();
+    await page.locator('[data-testid="response-body-left"] [data-testid="image-view"]').hover();
+    await page.keyboard.press('z');
+    await page.getByTestId('image-zoom').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('image-zoom').count()).toBe(0);
+    expect(await page.getByTestId('guidelines-drawer').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('guidelines-drawer').count()).toBe(0);
+  });
+
   it('an http image is never fetched: its box says "not available offline" with the URL as plain text', async () => {
     await openItem('http');
     const box = page.locator('[data-testid="prompt"] [data-testid="image-unavailable"]');

@@ -22,10 +22,12 @@ export function GuidelinesDrawer({ project, onClose, onEdit }: { project: string
       live = false;
     };
   }, [project]);
-  // Esc closes the drawer before anything on the screen sees it (a capturing listener runs first).
+  // Esc closes the drawer before anything on the screen sees it (a capturing listener runs first), but
+  // not before a modal layer opened over it (the zoom view, the ? list, a popover): the topmost closes first.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented || isTypingTarget(event.target)) return;
+      if (document.querySelector('[aria-modal="true"]')) return;
       event.preventDefault();
       event.stopPropagation();
       onClose();
