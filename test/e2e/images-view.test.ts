@@ -253,6 +253,22 @@ describe('images in the compare screen', () => {
     await expect.poll(() => page.getByTestId('guidelines-drawer').count()).toBe(0);
   });
 
+  it('a small image keeps its region tools off the picture, so a drag can start anywhere on it', async () => {
+    await openItem('vl');
+    const figure = page.locator('[data-testid="prompt"] [data-testid="image-view"]');
+    await expect.poll(() => painted('[data-testid="prompt"]'), { timeout: 15_000 }).toEqual([160]);
+    await figure.hover();
+    const tools = figure.getByTestId('region-tools');
+    await expect.poll(async () => Number(await tools.evaluate((el) => getComputedStyle(el).opacity))).toBe(1);
+    const [f, t] = [(await figure.boundingBox())!, (await tools.boundingBox())!];
+    const overlaps = t.x < f.x + f.width && t.x + t.width > f.x && t.y < f.y + f.height && t.y + t.height > f.y;
+    expect(overlaps).toBe(false);
+    // Still reachable with the mouse: the box tool arms the keyboard's marking on this image.
+    await tools.getByRole('button', { name: 'Mark a box' }).click();
+    await expect.poll(() => figure.getByTestId('region-layer').getAttribute('data-marking')).toBe('box');
+    await page.keyboard.press('Escape');
+  });
+
   it('an http image is never fetched: its box says "not available offline" with the URL as plain text', async () => {
     await openItem('http');
     const box = page.locator('[data-testid="prompt"] [data-testid="image-unavailable"]');

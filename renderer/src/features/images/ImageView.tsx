@@ -7,7 +7,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperti
 import { createPortal } from 'react-dom';
 import { describeImage, type ImagePart, type ImagePlace } from '../../../../shared/images';
 import { imageFailure } from '../../api';
-import { useImageOverlay, type ImageOverlay, type OverlayInfo } from './overlay';
+import { SMALL_IMAGE_PX, useImageOverlay, type ImageOverlay, type OverlayInfo } from './overlay';
 import { useImageSource } from './useImageSource';
 import { focusImage, newImageId, registerImage, useZoomed, type ZoomEntry } from './zoomStore';
 import { ZoomView } from './ZoomView';
@@ -88,7 +88,7 @@ function StoredImage({ project, part, place, overlay, fit = 'column' }: ImageVie
   const body = (
     <figure
       ref={figure}
-      className={`relative m-0 max-w-full shrink-0 overflow-hidden rounded-[3px] ring-1 ring-line ${shown ? 'bg-surface' : 'bg-surface-2'}`}
+      className={`relative m-0 max-w-full shrink-0 rounded-[3px] ring-1 ring-line ${box.width > 0 && box.width < SMALL_IMAGE_PX ? '' : 'overflow-hidden'} ${shown ? 'bg-surface' : 'bg-surface-2'}`}
       style={figureStyle(image.width, image.height, fit)}
       title={title}
       data-testid="image-view"
@@ -103,7 +103,7 @@ function StoredImage({ project, part, place, overlay, fit = 'column' }: ImageVie
           alt={`Image, ${title}`}
           decoding="async"
           draggable={false}
-          className={`absolute inset-0 h-full w-full object-contain transition-opacity duration-100 ${shown ? 'opacity-100' : 'opacity-0'}`}
+          className={`absolute inset-0 h-full w-full rounded-[3px] object-contain transition-opacity duration-100 ${shown ? 'opacity-100' : 'opacity-0'}`}
           onLoad={() => setPainted(src)}
           onError={() => void imageFailure(project, image.sha256).then(setFailure)}
         />

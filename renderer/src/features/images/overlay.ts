@@ -33,6 +33,12 @@ export interface OverlayInfo {
 
 export type ImageOverlay = (info: OverlayInfo) => ReactNode;
 
+/**
+ * An image drawn narrower than this (px) has no room for tools on it: its overlay may put them beside
+ * the image (the figure does not clip it), so a drag can start anywhere on the picture.
+ */
+export const SMALL_IMAGE_PX = 240;
+
 const OverlayContext = createContext<ImageOverlay | null>(null);
 
 /** Gives every ImageView below it this overlay (an ImageView's own `overlay` prop takes precedence). */

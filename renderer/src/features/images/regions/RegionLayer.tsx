@@ -6,7 +6,7 @@
 // marks are drawn without the tools (dragging pans there).
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type RefObject } from 'react';
 import type { RegionMark } from '../../../../../shared/regions';
-import { boxStyle, fractionAt, pointStyle, type OverlayInfo } from '../overlay';
+import { boxStyle, fractionAt, pointStyle, SMALL_IMAGE_PX, type OverlayInfo } from '../overlay';
 import { useRegionState, type RegionState } from './context';
 import { boxFrom, labelStyle, marksOn, pointAt, type Point } from './regionModel';
 
@@ -157,9 +157,11 @@ function Toolbar({ info, state, layer, shown }: { info: OverlayInfo; state: Regi
   const kind = state.active && state.active.image === image.sha256 && String(state.active.place) === String(place) ? state.active.kind : null;
   const button = (pressed: boolean) =>
     `pointer-events-auto flex h-5 min-w-5 items-center justify-center rounded-[3px] border px-0.5 text-[12px] leading-none font-semibold ${pressed ? 'border-accent bg-accent text-white dark:text-[#111]' : 'border-black/50 bg-white/90 text-[#111]'}`;
+  // On a small image the tools would cover a good part of it: they sit beside it, to its right.
+  const beside = info.box.width > 0 && info.box.width < SMALL_IMAGE_PX;
   return (
     <div
-      className={`absolute top-1 right-1 flex gap-0.5 whitespace-nowrap transition-opacity ${shown ? 'opacity-100' : 'opacity-0 group-hover/regions:opacity-100 focus-within:opacity-100'}`}
+      className={`absolute ${beside ? 'top-0 left-full pl-1' : 'top-1 right-1'} flex gap-0.5 whitespace-nowrap transition-opacity ${shown ? 'opacity-100' : 'opacity-0 group-hover/regions:opacity-100 focus-within:opacity-100'}`}
       onPointerDown={(e) => e.stopPropagation()}
       data-testid="region-tools"
     >
