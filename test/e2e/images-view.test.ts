@@ -103,6 +103,7 @@ beforeAll(async () => {
   // A PNG cut off in the middle of its pixel data: the header (and size) read fine, the pixels do not.
   const damaged = noisy.subarray(0, Math.floor(noisy.length * 0.55));
   damagedBytes = damaged.length;
+  const [tallA, tallB] = await Promise.all([png(400, 900, [200, 120, 40]), png(400, 900, [40, 120, 200])]);
   const four = await Promise.all(([[200, 60, 60], [60, 200, 60], [60, 60, 200], [200, 200, 60]] as const).map((c) => png(96, 64, [...c])));
   const items = [
     {
@@ -122,6 +123,7 @@ beforeAll(async () => {
       responses: [{ text: 'Cannot tell.' }, { text: 'A tree.' }],
     },
     { id: 'rank4', prompt: 'Four squares, best first.', responses: four.map(generated) },
+    { id: 'tall', prompt: 'A tall narrow poster.', responses: [generated(tallA), generated(tallB)] },
   ];
   await host.api('importContent', { project: PROJECT, fileName: 'images.jsonl', content: items.map((l) => JSON.stringify(l)).join('\n') + '\n', format: 'arbiter', createProject: true });
   const { rows } = await host.api<{ rows: { id: number; externalId: string }[] }>('listItems', { project: PROJECT, limit: 10 });
@@ -267,6 +269,20 @@ describe('images in the compare screen', () => {
     await tools.getByRole('button', { name: 'Mark a box' }).click();
     await expect.poll(() => figure.getByTestId('region-layer').getAttribute('data-marking')).toBe('box');
     await page.keyboard.press('Escape');
+  });
+
+  it('two tall generated images are whole within their columns, no scrolling needed', async () => {
+    // A window of 700 px: the columns' visible height, not a share of the window, bounds the images.
+    await page.setViewportSize({ width: 1400, height: 700 });
+    await openItem('tall');
+    await expect.poll(() => painted('[data-testid="response-body-left"], [data-testid="response-body-right"]'), { timeout: 15_000 }).toEqual([400, 400]);
+    for (const side of ['left', 'right']) {
+      const body = (await page.getByTestId(`response-body-${side}`).boundingBox())!;
+      const figure = (await page.locator(`[data-testid="response-body-${side}"] [data-testid="image-view"]`).boundingBox())!;
+      expect(figure.y + figure.height).toBeLessThanOrEqual(body.y + body.height + 0.5);
+      expect(figure.height / figure.width).toBeCloseTo(900 / 400, 1);
+    }
+    await page.setViewportSize({ width: 1400, height: 900 });
   });
 
   it('an http image is never fetched: its box says "not available offline" with the URL as plain text', async () => {

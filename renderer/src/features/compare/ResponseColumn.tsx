@@ -112,7 +112,9 @@ export const ResponseColumn = memo(function ResponseColumn({
         ref={bodyRef}
         tabIndex={0}
         aria-label={`${s.name} response text`}
-        className="px-5 py-4 outline-none focus-visible:shadow-[inset_0_0_0_2px_var(--accent)] wide:min-h-0 wide:flex-1 wide:overflow-y-auto"
+        // Side by side, an image is at most the column's visible height (less its role line), so a generated
+        // image is seen whole beside the other without scrolling (the container's height, not the window's).
+        className="px-5 py-4 outline-none focus-visible:shadow-[inset_0_0_0_2px_var(--accent)] wide:min-h-0 wide:flex-1 wide:overflow-y-auto wide:[container-type:size] wide:[--image-max-h:calc(100cqh-2rem)]"
         data-testid={`response-body-${side}`}
       >
         {!response ? (
