@@ -285,6 +285,16 @@ describe('images in the compare screen', () => {
     await page.setViewportSize({ width: 1400, height: 900 });
   });
 
+  it('the items table names a prompt’s images in words, not as “[image]”', async () => {
+    await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/datasets`);
+    const row = page.getByTestId('item-row').filter({ hasText: 'What colour is the picture' });
+    await row.waitFor({ timeout: 15_000 });
+    const text = await row.innerText();
+    expect(text).not.toContain('[image]');
+    expect(await row.getByTestId('item-prompt-images').innerText()).toBe('1 image');
+    expect(text).toContain('What colour is the picture');
+  });
+
   it('an http image is never fetched: its box says "not available offline" with the URL as plain text', async () => {
     await openItem('http');
     const box = page.locator('[data-testid="prompt"] [data-testid="image-unavailable"]');
