@@ -193,6 +193,8 @@ describe('region marks in review', () => {
     const lead = await openApp(browser, host, { annotator: 'e2e-lead' });
     await lead.page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/review/item/${itemId}`);
     await expect.poll(() => lead.page.locator('[data-testid="image-view"][data-state="shown"]').count(), { timeout: 15_000 }).toBe(2);
+    // Each response's head counts its image and gives its size, as on Compare (not the "[image]" stand-in's characters).
+    expect(await lead.page.getByTestId('adjudication-length-A').innerText()).toBe('1 image · 200 × 150');
     const marks = lead.page.getByTestId('review-region-mark');
     await expect.poll(() => marks.count()).toBe(5);
     const who = await marks.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-annotator')}:${e.getAttribute('data-kind')}:${e.getAttribute('data-tag')}`).sort());

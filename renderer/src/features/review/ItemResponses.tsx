@@ -5,6 +5,7 @@ import { memo } from 'react';
 import type { AdjudicationLabel } from '../../../../shared/api';
 import type { ResponseRecord } from '../../../../shared/domain';
 import { approxTokens, contentText } from '../../../../shared/choices';
+import { imagesOf } from '../../../../shared/images';
 import { ContentView } from '../../components/ContentView';
 import { Markdown } from '../../components/Markdown';
 import type { Draft } from './drafts';
@@ -18,8 +19,18 @@ function gridFor(n: number): string {
   return 'grid-cols-1 wide:grid-cols-2 xl:grid-cols-3';
 }
 
+/** A response's size: its images (how many, and the size of one) and the characters of its text, as on Compare. */
+function lengthWords(response: ResponseRecord): string {
+  const images = imagesOf(response.content, response.index);
+  // An image reads as "[image]" in contentText: count the words people read, and the images apart.
+  const text = contentText(response.content).replaceAll('[image]', '').trim();
+  const first = images[0]?.image.image;
+  const pictured = images.length ? `${plural(images.length, 'image')}${images.length === 1 && first ? ` · ${first.width} × ${first.height}` : ''}` : '';
+  const written = text.length > 0 || !images.length ? `${plural(text.length, 'char')} · ~${plural(approxTokens(text), 'token')}` : '';
+  return [pictured, written].filter(Boolean).join(' · ');
+}
+
 function ResponseHead({ response, extra }: { response: ResponseRecord; extra?: string }) {
-  const text = contentText(response.content);
   return (
     <header className="flex items-center gap-2 border-b border-line px-4 py-1.5 whitespace-nowrap">
       <span className="flex h-5 min-w-5 items-center justify-center rounded bg-surface-2 px-1 text-[12px] font-semibold ring-1 ring-line">{letter(response.index)}</span>
@@ -29,8 +40,8 @@ function ResponseHead({ response, extra }: { response: ResponseRecord; extra?: s
         </span>
       )}
       {extra && <span className="text-[12px] text-muted">{extra}</span>}
-      <span className="ml-auto text-[12px] tabular-nums text-faint">
-        {plural(text.length, 'char')} · ~{plural(approxTokens(text), 'token')}
+      <span className="ml-auto text-[12px] tabular-nums text-faint" data-testid={`adjudication-length-${letter(response.index)}`}>
+        {lengthWords(response)}
       </span>
     </header>
   );
