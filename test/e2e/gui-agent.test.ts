@@ -98,6 +98,10 @@ describe('a GUI agent’s trajectory', () => {
     const image = screen.locator('[data-testid="image-view"][data-state="shown"]');
     await image.waitFor({ timeout: 15_000 });
     expect(await screen.locator('[data-testid="image-view"] img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(WIDTH);
+    // The turn's context is a screenshot: its badge reads as a screen, not as a user's turn.
+    const kinds = await first.getByTestId('turn-kind').evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText.replace(/\s+/g, ' ').trim()));
+    expect(kinds).toContain('▣ screen');
+    expect(kinds).not.toContain('@ user');
     const mark = screen.locator('[data-testid="gui-action"]');
     expect(await mark.getAttribute('data-kind')).toBe('click');
     // The target's centre (980, 120) of the 1280 × 800 page, where the image is drawn.

@@ -18,8 +18,11 @@ export const KIND: Record<TurnKind, { icon: string; word: string; cls: string }>
   user: { icon: '@', word: 'user', cls: 'border-side-r/40 bg-side-r-soft text-side-r' },
 };
 
-export function KindBadge({ kind }: { kind: TurnKind }) {
-  const k = KIND[kind];
+/** A turn whose context is only a screenshot (a GUI agent's screen): it reads as a screen, not a user's turn. */
+const SCREEN = { icon: '▣', word: 'screen', cls: 'border-side-r/40 bg-side-r-soft text-side-r' };
+
+export function KindBadge({ kind }: { kind: TurnKind | 'screen' }) {
+  const k = kind === 'screen' ? SCREEN : KIND[kind];
   return (
     <span className={`inline-flex items-center gap-1 rounded border px-1.5 text-[11.5px] leading-[1.65] font-medium whitespace-nowrap ${k.cls}`} data-testid="turn-kind" data-kind={kind}>
       <span aria-hidden>{k.icon}</span>
@@ -112,11 +115,12 @@ interface CardProps {
 export const TurnCard = memo(function TurnCard({ view, open, index = 0, onToggle: toggleTurn, compact = false }: CardProps) {
   const { turn } = view;
   const onToggle = toggleTurn ? () => toggleTurn(index) : undefined;
+  const screenOnly = view.context.length > 0 && view.context.every((c) => !c.text.trim() && view.images.some((s) => s.message === c.message));
   return (
     <div className={`flex min-w-0 flex-col ${compact ? 'gap-1.5' : 'gap-2'}`} data-testid="turn-card" data-turn-id={turn.id} data-kinds={turn.kinds.join(' ')} data-error={view.error}>
       <div className="flex flex-wrap items-center gap-1">
         {turn.kinds.map((k) => (
-          <KindBadge key={k} kind={k} />
+          <KindBadge key={k} kind={k === 'user' && screenOnly ? 'screen' : k} />
         ))}
         {view.results.some((r) => r.error) && !turn.kinds.includes('error') && <KindBadge kind="error" />}
         {turn.agent && <span className="ml-1 text-[11.5px] text-muted">agent <b className="font-semibold text-fg">{turn.agent}</b></span>}
