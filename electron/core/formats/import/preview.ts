@@ -47,7 +47,7 @@ export function previewHead(head: string, format: 'auto' | ImportFormat, maxReco
   const parse = PARSERS[chosen];
   const show = (line: number, parsed: ParsedRecord) => {
     if (result.records.length < maxRecords)
-      result.records.push({ line, prompt: displayText(parsed.draft.prompt), responses: parsed.draft.responses.map((r) => displayText(r.content)), choice: parsed.preference });
+      result.records.push({ line, prompt: displayText(parsed.draft.prompt), responses: parsed.draft.responses.map((r) => displayText(r.content)), choice: fileChoice(parsed) });
   };
   const group = GROUPS[chosen];
   if (group) {
@@ -70,4 +70,11 @@ export function previewHead(head: string, format: 'auto' | ImportFormat, maxReco
     }
   }
   return result;
+}
+
+/** The file's own pairwise choice: its preference, or a pairwise judgement (Multimodal RewardBench's Better, Pick-a-Pic's labels). */
+function fileChoice(parsed: ParsedRecord): string | null {
+  if (parsed.preference) return parsed.preference;
+  const judged = parsed.judgement;
+  return judged?.task === 'pairwise' && judged.choice ? judged.choice : null;
 }
