@@ -59,6 +59,14 @@ declare module 'electron' {
     showSaveDialog(window: BrowserWindow, options: SaveDialogOptions): Promise<SaveDialogReturnValue>;
     showSaveDialog(options: SaveDialogOptions): Promise<SaveDialogReturnValue>;
   };
+  /** Encrypts with the OS keychain (Keychain, DPAPI, libsecret / kwallet). */
+  export const safeStorage: {
+    isEncryptionAvailable(): boolean;
+    encryptString(plainText: string): Buffer;
+    decryptString(encrypted: Buffer): string;
+    /** Linux only: 'basic_text' means no keychain, and the "encryption" a fixed key. */
+    getSelectedStorageBackend(): string;
+  };
   export const ipcMain: {
     handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown> | unknown): void;
   };

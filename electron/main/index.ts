@@ -2,11 +2,12 @@
 // the API bound to IPC for that page only (ipc.ts), every permission refused but clipboard writes, no
 // navigation, no new windows (security.ts). Everything else is core.
 import { app, BrowserWindow, protocol, session } from 'electron';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { openApp } from '../core/app';
 import { appRoot, defaultDbPath } from '../core/paths';
 import type { ArbiterService } from '../core/service';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
+import { keychainHubKeeper } from './hubKeychain';
 import { bindApi } from './ipc';
 import { serveImage } from '../core/service/images';
 import { serveApp } from './protocol';
@@ -50,12 +51,17 @@ async function main(): Promise<void> {
   });
   // better-sqlite3 must be built for Electron's ABI; scripts/start.mjs prepares that build and names it here.
   service = await openApp(defaultDbPath(), 'ipc', { nativeBinding: process.env.ARBITER_SQLITE_BINDING || undefined });
+  // Hub passwords live in the OS keychain (safeStorage), never in plain text; connected projects reconnect.
+  const keeper = keychainHubKeeper(join(dirname(defaultDbPath()), 'hub-keychain.json'));
+  service.team.keepPasswordsWith(keeper);
+  service.team.resume(keeper.connected());
   bindApi(service);
   createWindow();
   app.on('activate', () => BrowserWindow.getAllWindows().length === 0 && createWindow());
 }
 
 app.on('window-all-closed', () => {
+  service?.stopBackgroundWork();
   service?.db.close();
   app.quit();
 });

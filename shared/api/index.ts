@@ -15,6 +15,7 @@ import { rankingsSchemas, type RankingsOutputs } from './rankings';
 import { reviewSchemas, type ReviewOutputs } from './review';
 import { rubricsSchemas, type RubricsOutputs } from './rubrics';
 import { stepsSchemas, type StepsOutputs } from './steps';
+import { teamSchemas, type TeamOutputs } from './team';
 import { uploadsSchemas, type UploadsOutputs } from './uploads';
 
 export * from './app';
@@ -30,6 +31,7 @@ export * from './rankings';
 export * from './review';
 export * from './rubrics';
 export * from './steps';
+export * from './team';
 export * from './uploads';
 
 export const schemas = {
@@ -46,13 +48,14 @@ export const schemas = {
   ...modelsSchemas,
   ...jobsSchemas,
   ...appSchemas,
+  ...teamSchemas,
 } as const;
 
 export type ApiName = keyof typeof schemas;
 export type ApiInput<N extends ApiName> = z.input<(typeof schemas)[N]>;
 export type ApiParsed<N extends ApiName> = z.output<(typeof schemas)[N]>;
 
-export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & CritiquesOutputs & GuidelinesOutputs & ReviewOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs;
+export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & CritiquesOutputs & GuidelinesOutputs & ReviewOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs & TeamOutputs;
 export type ApiOutput<N extends ApiName> = ApiOutputs[N];
 
 /** What a transport returns for an error: a sentence for people, a code for programs. */

@@ -85,6 +85,19 @@ export function fakeElectron() {
     getPath: () => '/nonexistent',
   };
   const dialog = { showSaveDialog: () => Promise.resolve({ canceled: true, filePath: '' }) };
+  // A keychain stand-in: reversible, and never the plain text (each byte flipped, behind a marker).
+  const safeStorage = {
+    available: true,
+    backend: 'gnome_libsecret',
+    isEncryptionAvailable() {
+      return this.available;
+    },
+    getSelectedStorageBackend() {
+      return this.backend;
+    },
+    encryptString: (text: string) => Buffer.concat([Buffer.from('v10'), Buffer.from(text, 'utf8').map((b) => b ^ 0xa5)]),
+    decryptString: (data: Buffer) => Buffer.from(data.subarray(3).map((b) => b ^ 0xa5)).toString('utf8'),
+  };
   return {
     handlers,
     windows,
@@ -93,7 +106,8 @@ export function fakeElectron() {
     schemes,
     protocolHandlers,
     ready: () => ready(),
-    module: { app, ipcMain, protocol, dialog, BrowserWindow: FakeWindow, session: { defaultSession: session } },
+    safeStorage,
+    module: { app, ipcMain, protocol, dialog, safeStorage, BrowserWindow: FakeWindow, session: { defaultSession: session } },
   };
 }
 

@@ -22,6 +22,8 @@ import { projectsHandlers } from './projects';
 import { rankingsHandlers } from './rankings';
 import { rubricsHandlers } from './rubrics';
 import { stepsHandlers } from './steps';
+import { TeamHub } from './team';
+import { hubBackend } from './teamBackend';
 import { uploadsHandlers } from './uploads';
 
 export type { ServiceOptions };
@@ -54,6 +56,8 @@ export class ArbiterService {
   readonly stopBackgroundWork: () => void;
   /** The image store beside the database (core/images/store.ts), for the image route of each host. */
   readonly imageStore: string;
+  /** The team hub: background sync of connected projects (service/team.ts). */
+  readonly team: TeamHub;
 
   constructor(
     readonly db: Db,
@@ -62,7 +66,12 @@ export class ArbiterService {
     this.imageStore = imageStoreOf(db);
     const context: ServiceContext = { db, options, events: this.events, jobs: this.jobs, imageStore: this.imageStore };
     deferCheckpoints(db);
-    this.stopBackgroundWork = startCheckpointer(options.dbPath);
+    const stopCheckpointer = startCheckpointer(options.dbPath);
+    this.team = new TeamHub(context, hubBackend);
+    this.stopBackgroundWork = () => {
+      stopCheckpointer();
+      void this.team.stop();
+    };
     this.handlers = {
       ...projectsHandlers(context),
       ...datasetsHandlers(context),
@@ -77,6 +86,7 @@ export class ArbiterService {
       ...modelsHandlers(context),
       ...jobsHandlers(context),
       ...appHandlers(context),
+      ...this.team.handlers(),
     };
   }
 

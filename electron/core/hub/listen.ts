@@ -1,0 +1,54 @@
+// The LISTEN connection a connected desktop holds: the hub's revision trigger NOTIFYs `arbiter_hub` with
+// the hub project's id when revisions are pushed (one notification per statement, at commit), so a
+// teammate's label reaches the others within seconds without polling. One connection per connected
+// project; when it drops (the server restarted, the network went away) onLost is called once and the
+// caller reconnects with backoff. A keepalive query every 30 s notices a connection that died quietly.
+import { connectHub, type HubPassword } from './connect';
+
+export const HUB_CHANNEL = 'arbiter_hub';
+const KEEPALIVE_MS = 30_000;
+
+export interface HubListener {
+  close(): Promise<void>;
+}
+
+export async function listenHub(
+  url: string,
+  options: { password?: HubPassword; onNotify(payload: string): void; onLost(error: Error): void },
+): Promise<HubListener> {
+  const client = await connectHub(url, { password: options.password });
+  let closed = false;
+  let lost = false;
+  const lose = (error: Error) => {
+    if (closed || lost) return;
+    lost = true;
+    clearInterval(keepalive);
+    options.onLost(error);
+    void client.end().catch(() => undefined);
+  };
+  client.on('notification', (message) => {
+    if (message.channel === HUB_CHANNEL) options.onNotify(message.payload ?? '');
+  });
+  client.on('error', (error) => lose(error));
+  client.on('end', () => lose(Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' })));
+  const keepalive = setInterval(() => {
+    client.query('SELECT 1').catch((error: Error) => lose(error));
+  }, KEEPALIVE_MS);
+  keepalive.unref?.();
+  try {
+    await client.query(`LISTEN ${HUB_CHANNEL}`);
+  } catch (error) {
+    closed = true;
+    clearInterval(keepalive);
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return {
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(keepalive);
+      await client.end().catch(() => undefined);
+    },
+  };
+}
