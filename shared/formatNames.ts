@@ -29,6 +29,12 @@ export const VISION_READ_FORMATS = ['vlfeedback', 'rlaif-v'] as const;
 export const TRL_VISION_FORMATS = ['trl-vision', 'trl-vision-parquet'] as const;
 export type TrlVisionFormat = (typeof TRL_VISION_FORMATS)[number];
 
+/**
+ * Exports that write content as it is stored (chat messages with their typed parts), or in a vision shape,
+ * so images go with it; every other export writes text only and refuses items with images (or drops them).
+ */
+export const IMAGE_EXPORT_FORMATS: readonly string[] = ['arbiter', 'labels', 'scores', 'consensus', 'trl-chat', 'trl-chat-implicit', 'trl-unpaired', ...TRAJECTORY_FORMATS, ...VISION_BENCH_FORMATS, ...TRL_VISION_FORMATS];
+
 export const IMPORT_FORMATS = [
   'arbiter',
   'trl',

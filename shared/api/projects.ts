@@ -58,6 +58,8 @@ export interface ProjectOverview extends ProjectSummary {
   shapes: ProjectShapes | null;
   tasks: TaskCount[];
   opensOn: OpeningScreen;
+  /** Images the project's items hold (stored ones, each counted once). */
+  images: number;
 }
 
 const TASK_WORDS: Record<TaskCount['task'], [string, string]> = {

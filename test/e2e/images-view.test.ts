@@ -295,6 +295,25 @@ describe('images in the compare screen', () => {
     expect(text).toContain('What colour is the picture');
   });
 
+  it('the export panel of a project with images starts on TRL vision, and a text format says what it would do with them', async () => {
+    await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/datasets`);
+    const format = page.getByTestId('export-format');
+    await expect.poll(() => format.inputValue(), { timeout: 15_000 }).toBe('trl-vision');
+    expect(await page.getByTestId('export-images-note').count()).toBe(0);
+    await format.selectOption('trl');
+    const note = page.getByTestId('export-images-note');
+    expect(await note.innerText()).toMatch(/^This format writes text only: the project holds \d+ images\. TRL vision/);
+    await page.getByTestId('export-button').click();
+    const error = page.getByTestId('export-error');
+    await error.waitFor();
+    expect(await error.innerText()).toContain('“Leave the images out”');
+    expect(await error.innerText()).not.toContain('command line');
+    await page.getByTestId('export-images-drop').check();
+    await page.getByTestId('export-button').click();
+    await page.getByTestId('export-summary').waitFor();
+    expect(await page.getByTestId('export-note').innerText()).toMatch(/held images, left out of the text/);
+  });
+
   it('an http image is never fetched: its box says "not available offline" with the URL as plain text', async () => {
     await openItem('http');
     const box = page.locator('[data-testid="prompt"] [data-testid="image-unavailable"]');

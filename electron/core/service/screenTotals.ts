@@ -12,6 +12,7 @@ import { labeledByTask, leadingShapes, projectShapes, stepsOnMultiResponseItems 
 import type { Db } from '../store/db';
 import { runTask } from '../tasks/run';
 import type { ServiceContext } from './context';
+import { projectImageCount } from '../store/images';
 
 /** Projects up to this size are counted on the spot (a few milliseconds). */
 const COUNT_INLINE = 50_000;
@@ -80,7 +81,7 @@ function makeScreenTotals({ db, jobs, options }: ServiceContext): ScreenTotals {
     const shapes = entry.shapes ?? null;
     const tasks = projectTasks(shapes, labeled, stepsOnOthers(project, entry, labeled.steps ?? 0));
     const opensOn: OpeningScreen = project.item_count === 0 ? 'datasets' : openingScreen(shapes ?? leadingShapes(db, project.id));
-    return { ...summarize(db, project), shapes, tasks, opensOn };
+    return { ...summarize(db, project), shapes, tasks, opensOn, images: projectImageCount(db, project.id) };
   };
   return Object.assign(total, { shapes: (project: ProjectRow) => entryOf(project).shapes, overview });
 }
@@ -91,5 +92,5 @@ export function overviewNow(db: Db, project: ProjectRow): ProjectOverview {
   const labeled = labeledByTask(db, project.id);
   const others = shapes.pairs + shapes.ranked > 0 && (labeled.steps ?? 0) > 0 ? stepsOnMultiResponseItems(db, project.id) : 0;
   const opensOn = project.item_count === 0 ? 'datasets' : openingScreen(shapes);
-  return { ...summarize(db, project), shapes, tasks: projectTasks(shapes, labeled, others), opensOn };
+  return { ...summarize(db, project), shapes, tasks: projectTasks(shapes, labeled, others), opensOn, images: projectImageCount(db, project.id) };
 }

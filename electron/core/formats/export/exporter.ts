@@ -2,7 +2,7 @@
 // backpressure-aware stream to `<out>.partial`, renamed to `<out>` when complete. Memory stays constant
 // whatever the size of the project.
 import type { Content, ExportSummary, NamedCount } from '../../../../shared/domain';
-import { TRL_VISION_FORMATS, VISION_BENCH_FORMATS, type ExportFormat, type RankingPairs } from '../../../../shared/formatNames';
+import { IMAGE_EXPORT_FORMATS, type ExportFormat, type RankingPairs } from '../../../../shared/formatNames';
 import { plural } from '../../../../shared/plural';
 import { cancelledError, invalidInput, notFound } from '../../errors';
 import { findAnnotator } from '../../store/annotators';
@@ -196,7 +196,7 @@ export async function exportProject(db: Db, opts: ExportOptions): Promise<Export
 }
 
 /** Formats that write content as it is stored (chat messages with their typed parts), so images go with it. */
-const KEEPS_IMAGES: ReadonlySet<ExportFormat> = new Set<ExportFormat>(['arbiter', 'labels', 'scores', 'consensus', 'trl-chat', 'trl-chat-implicit', 'trl-unpaired', 'openai-tools', 'swe-agent', 'openhands', 'tau-bench', 'arbiter-trajectory', ...VISION_BENCH_FORMATS, ...TRL_VISION_FORMATS]);
+const KEEPS_IMAGES: ReadonlySet<string> = new Set(IMAGE_EXPORT_FORMATS);
 
 const IMAGE_EXAMPLES = 5;
 

@@ -9,15 +9,18 @@ import { useOverview } from '../projects/useOverview';
 import { DEFAULT_EXPORT_CHOICES, ExportOptions, exportInput, type ExportChoices } from './ExportOptions';
 import { inAppWords } from './words';
 
-/** The format a project exports to unless the user picks another: its items' shape (chains: TRL stepwise, single answers: KTO, else TRL pairs). */
-function defaultFormat(opensOn: string | undefined): ExportFormat {
-  return opensOn === 'steps' ? 'trl-stepwise' : opensOn === 'verdict' ? 'trl-unpaired' : 'trl';
+/**
+ * The format a project exports to unless the user picks another: its items' shape (chains: TRL stepwise,
+ * single answers: KTO, else TRL pairs, or TRL vision where the project holds images).
+ */
+function defaultFormat(opensOn: string | undefined, images: number): ExportFormat {
+  return opensOn === 'steps' ? 'trl-stepwise' : opensOn === 'verdict' ? 'trl-unpaired' : images > 0 ? 'trl-vision' : 'trl';
 }
 
 export function ExportPanel({ project, version }: { project: string; version: number }) {
   const { overview } = useOverview(project, version);
   const [picked, setFormat] = useState<ExportFormat | null>(null);
-  const format = picked ?? defaultFormat(overview?.opensOn);
+  const format = picked ?? defaultFormat(overview?.opensOn, overview?.images ?? 0);
   const [annotator, setAnnotator] = useState('');
   const [choices, setChoices] = useState<ExportChoices>(DEFAULT_EXPORT_CHOICES);
   const [annotators, setAnnotators] = useState<string[]>([]);
@@ -102,7 +105,7 @@ export function ExportPanel({ project, version }: { project: string; version: nu
             ))}
           </select>
         </label>
-        <ExportOptions format={format} value={choices} onChange={setChoices} />
+        <ExportOptions format={format} value={choices} onChange={setChoices} images={overview?.images ?? 0} />
         <button
           onClick={run}
           disabled={busy}
@@ -115,7 +118,7 @@ export function ExportPanel({ project, version }: { project: string; version: nu
 
       {error && (
         <div className="rounded-md border border-bad/50 bg-bad-soft px-3 py-2 text-[13px]" role="alert" data-testid="export-error">
-          <b className="font-semibold text-bad">Export failed.</b> {error}
+          <b className="font-semibold text-bad">Export failed.</b> {inAppWords(error)}
         </div>
       )}
 

@@ -34,5 +34,6 @@ export function inAppWords(note: string): string {
     .replace(/--from-ratings/g, '“Pairs from rubric totals where there is no choice”')
     .replace(/--adjudicated-only/g, 'Items: “Adjudicated only”')
     .replace(/--min-agreement/g, 'Items: “Where people agree at least…”')
-    .replace(/--annotator/g, '“Labels from”');
+    .replace(/--annotator/g, '“Labels from”')
+    .replace(/\(--images drop on the command line\)/g, '(tick “Leave the images out”)');
 }
