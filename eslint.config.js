@@ -4,11 +4,22 @@
 import tseslint from 'typescript-eslint';
 
 const electronBan = { name: 'electron', message: "Only electron/main and electron/preload may import 'electron'." };
+// PostgreSQL is the team hub's: its client and its SQL live in electron/core/hub/ and nowhere else (DESIGN.md).
+const pgBans = ['pg', 'pg-copy-streams'].map((name) => ({ name, message: 'PostgreSQL is reached only from electron/core/hub/ (its connections and SQL live there).' }));
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'worker_threads', 'http', 'net', 'url', 'util', 'stream', 'events', 'module'];
 
+const corePatterns = [
+  { group: ['**/electron/main/**', '**/electron/preload/**', '**/host/**', '**/cli/**', '**/renderer/**', '../main/*', '../preload/*', '../host/*', '../cli/*'], message: 'core imports shared only (and itself).' },
+];
+
 function layer(files, patterns, paths = [electronBan]) {
-  return { files, rules: { 'no-restricted-imports': ['error', { paths, patterns }] } };
+  return { files, rules: { 'no-restricted-imports': ['error', { paths: [...paths, ...pgBans], patterns }] } };
 }
+
+// SQL text (a string that starts like a statement) lives in electron/core/store/ (SQLite) and
+// electron/core/hub/ (PostgreSQL) only; everything else calls their functions.
+const SQL_START = '/^\\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|GRANT|REVOKE|LISTEN|UNLISTEN|NOTIFY|PRAGMA|VACUUM|WITH|TRUNCATE|COPY|SAVEPOINT)\\s+\\S|^\\s*(BEGIN|COMMIT|ROLLBACK)\\s*;?\\s*$/';
+const sqlMessage = 'SQL lives in electron/core/store/ (SQLite) or electron/core/hub/ (PostgreSQL); call a function from there.';
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', '.venv-trl/**', '.venv-trl.building-*/**', 'dist/**', '.cache/**', 'bench/.data/**', 'resources/**', 'docs/**'] },
@@ -22,9 +33,7 @@ export default tseslint.config(
     { group: ['**/electron/**', '**/renderer/**', '../electron/*', '../renderer/*'], message: 'shared/ imports nothing of ours.' },
     { group: nodeBuiltins, message: 'shared/ is isomorphic: no Node built-ins.' },
   ]),
-  layer(['electron/core/**/*.ts'], [
-    { group: ['**/electron/main/**', '**/electron/preload/**', '**/host/**', '**/cli/**', '**/renderer/**', '../main/*', '../preload/*', '../host/*', '../cli/*'], message: 'core imports shared only (and itself).' },
-  ]),
+  layer(['electron/core/**/*.ts'], corePatterns),
   layer(['electron/host/**/*.ts', 'electron/cli/**/*.ts'], [
     { group: ['**/electron/main/**', '**/electron/preload/**', '**/renderer/**', '../main/*', '../preload/*'], message: 'host and cli import core and shared only.' },
   ]),
@@ -34,4 +43,13 @@ export default tseslint.config(
     { group: ['**/electron/**', '../../electron/*', '../../../electron/*'], message: 'The renderer talks to the API client only; it imports shared/.' },
     { group: nodeBuiltins, message: 'The renderer runs in a sandboxed page: no Node built-ins.' },
   ]),
+  // The hub itself may reach PostgreSQL; the rest of core's rules hold there.
+  { files: ['electron/core/hub/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [electronBan], patterns: corePatterns }] } },
+  {
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/src/**/*.{ts,tsx}'],
+    ignores: ['electron/core/store/**', 'electron/core/hub/**'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: `Literal[value=${SQL_START}]`, message: sqlMessage }, { selector: `TemplateElement[value.raw=${SQL_START}]`, message: sqlMessage }],
+    },
+  },
 );

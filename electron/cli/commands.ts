@@ -237,4 +237,5 @@ export const commands: Record<string, Command> = {
   rubric: (argv, io) => import('./rubric').then((m) => m.rubricCommand(argv, io)),
   review: (argv, io) => import('./review').then((m) => m.reviewCommand(argv, io)),
   adjudicate: (argv, io) => import('./review').then((m) => m.adjudicateCommand(argv, io)),
+  hub: (argv, io) => import('./hub').then((m) => m.hubCommand(argv, io)),
 };

@@ -32,6 +32,10 @@ Commands:
   backup [--out FILE]                 (default: <db>.backup-<yyyymmdd-hhmmss>.sqlite beside the database)
   serve [--port N] [--host ADDR] [--no-demo] [--models-dir DIR ...]
   doctor [--json]
+  hub init --hub URL                 (creates or updates the hub's schema; a second run changes nothing)
+  hub grant --hub URL --annotator NAME --role annotator|lead [--uuid UUID] [--no-password]
+         (URL: postgres://USER@HOST:PORT/DB[?sslmode=require|verify-full&sslrootcert=FILE], no password
+         in it: ARBITER_HUB_PASSWORD or a prompt; the new login role's from ARBITER_HUB_NEW_PASSWORD or a prompt)
 
 The database defaults to the desktop app's (${defaultDbPath()}); ARBITER_DB or --db override it.`;
 

@@ -31,6 +31,8 @@ export interface PgClusterOptions {
   superPassword?: string;
   /** Extra server settings, passed as -c name=value. */
   settings?: Record<string, string | number>;
+  /** TLS: PEM texts of the server's certificate and key; the server then takes TLS connections (and plain ones). */
+  tls?: { cert: string; key: string };
 }
 
 export interface PgCluster {
@@ -130,6 +132,13 @@ export async function startCluster(options: PgClusterOptions = {}): Promise<PgCl
     rmSync(join(dir, 'pwfile'), { force: true });
 
     const settings: Record<string, string | number> = { fsync: 'off', ...options.settings };
+    if (options.tls) {
+      for (const [name, text] of [['server.crt', options.tls.cert], ['server.key', options.tls.key]] as const) {
+        writeFileSync(join(dir, name), text, { mode: 0o600 });
+        if (isRoot()) chownSync(join(dir, name), postgresIds()!.uid, postgresIds()!.gid);
+      }
+      Object.assign(settings, { ssl: 'on', ssl_cert_file: join(dir, 'server.crt'), ssl_key_file: join(dir, 'server.key') });
+    }
     let port = 0;
     let lastError: unknown = null;
     // A port found free may be taken before the server binds it: try a few.

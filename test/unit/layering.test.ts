@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 
 const eslint = new ESLint({ cwd: join(__dirname, '..', '..') });
 
-async function errorsFor(code: string, filePath: string): Promise<string[]> {
+async function errorsFor(code: string, filePath: string, rule = 'no-restricted-imports'): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return result!.messages.filter((m) => m.ruleId === rule).map((m) => m.message);
 }
 
 describe('layering lint', () => {
@@ -26,5 +26,28 @@ describe('layering lint', () => {
     expect(await errorsFor("import { shownOrder } from '../../shared/order';\nexport const x = shownOrder;\n", 'renderer/src/probe.ts')).toHaveLength(0);
     expect(await errorsFor("import { createHash } from 'node:crypto';\nexport const x = createHash;\n", 'shared/probe.ts')).toHaveLength(1);
     expect(await errorsFor("import { startHost } from '../host/server';\nexport const x = startHost;\n", 'electron/core/probe.ts')).toHaveLength(1);
+  });
+
+  it('keeps PostgreSQL (pg, pg-copy-streams) in electron/core/hub/, where core\'s other rules still hold', async () => {
+    const code = "import pg from 'pg';\nexport const x = pg;\n";
+    expect(await errorsFor(code, 'electron/core/hub/probe.ts')).toHaveLength(0);
+    expect(await errorsFor("import { to } from 'pg-copy-streams';\nexport const x = to;\n", 'electron/core/hub/probe.ts')).toHaveLength(0);
+    for (const where of ['electron/core/service/probe.ts', 'electron/core/store/probe.ts', 'electron/cli/probe.ts', 'electron/main/probe.ts', 'shared/probe.ts']) {
+      const errors = await errorsFor(code, where);
+      expect(errors, where).toHaveLength(1);
+      expect(errors[0]).toContain('PostgreSQL is reached only from electron/core/hub/');
+    }
+    expect(await errorsFor("import { serve } from '../../cli/serve';\nexport const x = serve;\n", 'electron/core/hub/probe.ts')).toHaveLength(1);
+  });
+
+  it('lets SQL text live only in electron/core/store/ and electron/core/hub/', async () => {
+    const code = "export const q = 'SELECT uuid FROM arbiter.annotator WHERE pg_role = current_user';\nexport const t = `INSERT INTO label (id) VALUES (${1})`;\n";
+    expect(await errorsFor(code, 'electron/core/hub/probe.ts', 'no-restricted-syntax')).toHaveLength(0);
+    expect(await errorsFor(code, 'electron/core/store/probe.ts', 'no-restricted-syntax')).toHaveLength(0);
+    for (const where of ['electron/cli/probe.ts', 'electron/core/service/probe.ts', 'electron/host/probe.ts', 'renderer/src/probe.ts']) {
+      expect(await errorsFor(code, where, 'no-restricted-syntax'), where).toHaveLength(2);
+    }
+    // Words that merely start like a keyword are not SQL.
+    expect(await errorsFor("export const k = ['SELECT', 'With care', 'Delete the project?'];\n", 'electron/cli/probe.ts', 'no-restricted-syntax')).toHaveLength(0);
   });
 });

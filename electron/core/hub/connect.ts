@@ -1,0 +1,223 @@
+// Connections to the team hub: a node-postgres Client or Pool from a hub URL
+// (postgres://user@host:port/db?sslmode=…). The password never travels in the URL, is never read from a
+// file and never written anywhere: the caller hands it over (the CLI from ARBITER_HUB_PASSWORD or a
+// prompt, the desktop app from the OS keychain through a callback). Failures become sentences that say
+// where the hub is and what to do, and never hold the password.
+import { readFileSync } from 'node:fs';
+import type { ConnectionOptions } from 'node:tls';
+import pg from 'pg';
+import { ArbiterError } from '../errors';
+
+/** A password, or a callback that fetches it when a connection needs it (the keychain in Electron). */
+export type HubPassword = string | (() => string | Promise<string>);
+
+export type SslMode = 'disable' | 'require' | 'verify-ca' | 'verify-full';
+
+export interface HubAddress {
+  host: string;
+  port: number;
+  database: string;
+  user: string;
+  sslmode: SslMode;
+  sslrootcert?: string;
+  sslcert?: string;
+  sslkey?: string;
+  connectTimeoutSeconds?: number;
+  applicationName?: string;
+  /** host:port, for sentences. */
+  where: string;
+  /** The URL without anything secret (it holds none): what may be stored and shown. */
+  url: string;
+}
+
+/** Why a hub could not be used, for programs (the Team panel picks its words by it). */
+export type HubFailure = 'address' | 'unreachable' | 'password' | 'refused' | 'no_database' | 'tls' | 'schema';
+
+export class HubError extends ArbiterError {
+  constructor(
+    readonly reason: HubFailure,
+    message: string,
+  ) {
+    super(reason === 'password' || reason === 'refused' ? 'unauthorized' : reason === 'address' ? 'invalid_input' : 'conflict', message, { hub: reason });
+    this.name = 'HubError';
+  }
+}
+
+const KNOWN_PARAMS = ['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'connect_timeout', 'application_name'];
+const SSL_MODES: readonly string[] = ['disable', 'require', 'verify-ca', 'verify-full'];
+
+/** Reads a hub URL; a mistake in it is a sentence naming the part that is wrong. */
+export function parseHubUrl(text: string): HubAddress {
+  const bad = (why: string) => new HubError('address', `The hub address ${JSON.stringify(redact(text))} ${why}`);
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw bad('is not a URL; write it as postgres://USER@HOST:PORT/DATABASE (add ?sslmode=require for TLS).');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw bad('does not start with postgres://.');
+  if (url.password) {
+    throw bad(
+      'holds a password. Leave it out of the address (it would be stored and shown with it) and give it through ARBITER_HUB_PASSWORD or the prompt.',
+    );
+  }
+  const user = decodeURIComponent(url.username);
+  if (!user) throw bad('names no user; write it as postgres://USER@HOST:PORT/DATABASE.');
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!host) throw bad('names no host.');
+  const port = url.port ? Number(url.port) : 5432;
+  const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || user;
+  for (const key of url.searchParams.keys()) {
+    if (!KNOWN_PARAMS.includes(key)) throw bad(`has an unknown setting "${key}"; known: ${KNOWN_PARAMS.join(', ')}.`);
+  }
+  const mode = url.searchParams.get('sslmode') ?? 'disable';
+  if (mode === 'allow' || mode === 'prefer') {
+    throw bad(`says sslmode=${mode}, which may fall back to no encryption; say sslmode=require (or verify-full) for TLS, or sslmode=disable.`);
+  }
+  if (!SSL_MODES.includes(mode)) throw bad(`has sslmode=${mode}; one of: ${SSL_MODES.join(', ')}.`);
+  const timeout = url.searchParams.get('connect_timeout');
+  if (timeout !== null && !(Number(timeout) > 0)) throw bad(`has connect_timeout=${timeout}; give seconds, more than 0.`);
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    host,
+    port,
+    database,
+    user,
+    sslmode: mode as SslMode,
+    sslrootcert: url.searchParams.get('sslrootcert') ?? undefined,
+    sslcert: url.searchParams.get('sslcert') ?? undefined,
+    sslkey: url.searchParams.get('sslkey') ?? undefined,
+    connectTimeoutSeconds: timeout === null ? undefined : Number(timeout),
+    applicationName: url.searchParams.get('application_name') ?? undefined,
+    where,
+    url: url.toString(),
+  };
+}
+
+/** The URL with any password taken out, for messages. */
+function redact(text: string): string {
+  return text.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
+}
+
+function readPem(path: string, what: string, address: HubAddress): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new HubError('tls', `Cannot read ${what} ${path} named in the address of the hub at ${address.where}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
+  }
+}
+
+/** node-postgres' ssl option for an sslmode, as libpq means it. */
+function tlsOptions(address: HubAddress): false | ConnectionOptions {
+  if (address.sslmode === 'disable') return false;
+  const ssl: ConnectionOptions = { servername: address.host };
+  const systemRoots = address.sslrootcert === 'system';
+  if (address.sslrootcert && !systemRoots) ssl.ca = readPem(address.sslrootcert, 'the root certificate', address);
+  if (address.sslcert) ssl.cert = readPem(address.sslcert, 'the client certificate', address);
+  if (address.sslkey) ssl.key = readPem(address.sslkey, 'the client key', address);
+  // require: encrypted; the certificate is checked only when a root certificate is named (as libpq does).
+  const verify = address.sslmode !== 'require' || Boolean(address.sslrootcert);
+  ssl.rejectUnauthorized = verify;
+  // verify-ca (and require with a root certificate): the chain is checked, the host name is not.
+  if (address.sslmode !== 'verify-full') ssl.checkServerIdentity = () => undefined;
+  return ssl;
+}
+
+export interface HubConnectOptions {
+  password?: HubPassword;
+  /** Seconds to wait for the server; the URL's connect_timeout, else 10. */
+  connectTimeoutSeconds?: number;
+}
+
+export function hubClientConfig(url: string | HubAddress, options: HubConnectOptions = {}): pg.ClientConfig {
+  const address = typeof url === 'string' ? parseHubUrl(url) : url;
+  return {
+    host: address.host,
+    port: address.port,
+    database: address.database,
+    user: address.user,
+    password: options.password,
+    ssl: tlsOptions(address),
+    connectionTimeoutMillis: 1000 * (options.connectTimeoutSeconds ?? address.connectTimeoutSeconds ?? 10),
+    application_name: address.applicationName ?? 'arbiter',
+  };
+}
+
+/** A connected Client, or a HubError saying why not. The caller ends it. */
+export async function connectHub(url: string | HubAddress, options: HubConnectOptions = {}): Promise<pg.Client> {
+  const address = typeof url === 'string' ? parseHubUrl(url) : url;
+  const client = new pg.Client(hubClientConfig(address, options));
+  // An error after connecting (the server went away) must not crash the process; queries report it.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw explainHubError(error, address);
+  }
+  return client;
+}
+
+export interface HubPool {
+  pool: pg.Pool;
+  address: HubAddress;
+  /** A connection from the pool; a failure to open one is explained like connectHub's. The caller releases it. */
+  connect(): Promise<pg.PoolClient>;
+  end(): Promise<void>;
+}
+
+/** A Pool of hub connections (for work that runs several queries at once). */
+export function hubPool(url: string | HubAddress, options: HubConnectOptions & { max?: number } = {}): HubPool {
+  const address = typeof url === 'string' ? parseHubUrl(url) : url;
+  const pool = new pg.Pool({ ...hubClientConfig(address, options), max: options.max ?? 4 });
+  // An idle connection the server dropped must not crash the process; the next connect reports it.
+  pool.on('error', () => undefined);
+  return {
+    pool,
+    address,
+    connect: () => pool.connect().catch((error: unknown) => Promise.reject(explainHubError(error, address))),
+    end: () => pool.end(),
+  };
+}
+
+/** A failure to connect (or an error the server sent while connecting) in a sentence. */
+export function explainHubError(error: unknown, address: HubAddress): ArbiterError {
+  if (error instanceof ArbiterError) return error;
+  const e = error as { code?: string; message?: string };
+  const code = e.code ?? '';
+  const message = e.message ?? String(error);
+  const at = `the hub at ${address.where}`;
+  const reach = (why: string, next: string) => new HubError('unreachable', `Could not reach ${at} (${why}). ${next}`);
+  const check = 'Check that PostgreSQL runs there, and the address.';
+  if (code === 'ECONNREFUSED') return reach('connection refused', check);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return reach(`no host named ${address.host}`, 'Check the host name in the address.');
+  if (code === 'ETIMEDOUT' || /timeout/i.test(message)) return reach('no answer in time', `${check} A firewall may be in the way.`);
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return reach('no route to the host', 'Check the network and the address.');
+  if (code === 'ECONNRESET' || /Connection terminated unexpectedly/i.test(message)) return reach('the connection was closed', check);
+  if (code === '28P01') {
+    return new HubError('password', `The hub refused the password for user ${address.user} (${address.where}). Check ARBITER_HUB_PASSWORD or the password you typed.`);
+  }
+  if (/password must be a string|no password/i.test(message)) {
+    return new HubError(
+      'password',
+      `The hub at ${address.where} asks for a password for user ${address.user}. Give it through ARBITER_HUB_PASSWORD, or run the command in a terminal to be asked for it.`,
+    );
+  }
+  if (code === '28000') return new HubError('refused', `The hub at ${address.where} refused user ${address.user}: ${serverWords(message)}. Ask the hub's admin to grant you access (arbiter hub grant).`);
+  if (code === '3D000') return new HubError('no_database', `The hub at ${address.where} has no database "${address.database}". Check the database name in the address.`);
+  if (/does not support SSL/i.test(message)) {
+    return new HubError('tls', `The hub at ${address.where} does not accept TLS, and the address asks for it (sslmode=${address.sslmode}). Ask the hub's admin to turn TLS on, or use sslmode=disable on a trusted network.`);
+  }
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/i.test(code) || /certificate/i.test(message)) {
+    return new HubError(
+      'tls',
+      `The TLS certificate of the hub at ${address.where} could not be verified (${message.replace(/\s+/g, ' ')}). Name the hub's root certificate with sslrootcert=PATH in the address, or check the host name.`,
+    );
+  }
+  if (/^(08|53|57P)/.test(code)) return reach(serverWords(message), check);
+  return new HubError('unreachable', `The hub at ${address.where} failed: ${serverWords(message)}.`);
+}
+
+function serverWords(message: string): string {
+  return message.replace(/\s+/g, ' ').replace(/\.$/, '');
+}
