@@ -296,6 +296,23 @@ describe('the agreement dashboard', () => {
   });
 });
 
+describe('region marks in the adjudication view', () => {
+  it('two people’s labels on nearly the same box stay apart, each readable', async () => {
+    const { rows } = await host.api<{ rows: { id: number; externalId: string }[] }>('listItems', { project: demo, limit: 1000 });
+    const item = rows.find((r) => r.externalId === 'demo-t2i-2')!;
+    const { page, problems } = await openApp(browser, host, { annotator: LEAD });
+    await go(page, reviewUrl(demo, `/item/${item.id}`));
+    const labels = page.getByTestId('review-region-label');
+    await expect.poll(() => labels.count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => page.locator('[data-testid="image-view"][data-state="shown"]').count(), { timeout: 15_000 }).toBe(2);
+    const [a, b] = await labels.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as { left: number; right: number; top: number; bottom: number }));
+    const overlap = a!.left < b!.right && b!.left < a!.right && a!.top < b!.bottom && b!.top < a!.bottom;
+    expect(overlap).toBe(false);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
 let demoLabeled = false;
 const RATIONALES = ['Answers the question directly and the arithmetic checks out.', undefined, 'The other one hedges and never commits to an answer.', 'Both are fine; this one is clearer and shorter.'];
 

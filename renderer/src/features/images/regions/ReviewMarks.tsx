@@ -6,7 +6,7 @@ import type { AdjudicationLabel } from '../../../../../shared/api';
 import { responseLetter } from '../../../../../shared/letters';
 import type { ImagePlace, RegionMark } from '../../../../../shared/regions';
 import { boxStyle, ImageOverlayProvider, pointStyle, type OverlayInfo } from '../overlay';
-import { labelStyle, marksOn, personStyle, textOn } from './regionModel';
+import { labelShifts, labelStyle, marksOn, personStyle, textOn } from './regionModel';
 
 interface Person {
   name: string;
@@ -22,11 +22,11 @@ function peopleOf(labels: readonly AdjudicationLabel[]): Person[] {
   return labels.flatMap((l, i) => (l.regions?.length ? [{ name: l.annotator, ...personStyle(i), marks: l.regions }] : []));
 }
 
-function Badge({ person, mark, text, title }: { person: Person; mark: RegionMark; text: string; title: string }) {
+function Badge({ person, mark, text, title, shift }: { person: Person; mark: RegionMark; text: string; title: string; shift: number }) {
   return (
     <span
       className="pointer-events-auto truncate rounded-[3px] px-1 text-[11px] leading-[1.5] font-semibold whitespace-nowrap ring-1 ring-black/60"
-      style={{ ...labelStyle(mark), background: person.colour, color: textOn(person.colour) }}
+      style={{ ...labelStyle(mark), marginTop: shift || undefined, background: person.colour, color: textOn(person.colour) }}
       title={title}
       data-testid="review-region-label"
       data-annotator={person.name}
@@ -37,10 +37,15 @@ function Badge({ person, mark, text, title }: { person: Person; mark: RegionMark
 }
 
 function ReviewLayer({ info, people }: { info: OverlayInfo; people: Person[] }) {
+  // Every person's labels on this image, in drawing order, moved apart where they would cover each other.
+  const here = people.map((person) => marksOn(person.marks, info.image.sha256, info.place));
+  const shifts = labelShifts(here.flat().map(({ mark }) => mark), info.box);
+  let next = 0;
   return (
     <div className="pointer-events-none absolute inset-0" data-testid="review-region-layer">
-      {people.map((person) =>
-        marksOn(person.marks, info.image.sha256, info.place).map(({ mark, index }) => {
+      {people.map((person, p) =>
+        here[p]!.map(({ mark, index }) => {
+          const shift = shifts[next++] ?? 0;
           const title = `${person.name}, mark ${index + 1}: ${mark.kind === 'absent' ? 'not present' : mark.kind}, ${mark.tag}${mark.note ? ` — ${mark.note}` : ''}`;
           const text = `${person.name} ${index + 1}: ${mark.tag}`;
           const line = `2px ${person.line} ${person.colour}`;
@@ -49,14 +54,14 @@ function ReviewLayer({ info, people }: { info: OverlayInfo; people: Person[] }) 
             return (
               <Fragment key={`${person.name}:${index}`}>
                 <div {...common} style={{ ...boxStyle(mark.box), border: line, boxShadow: HALO }} />
-                <Badge person={person} mark={mark} text={text} title={title} />
+                <Badge person={person} mark={mark} text={text} title={title} shift={shift} />
               </Fragment>
             );
           if (mark.kind === 'point' && mark.point)
             return (
               <Fragment key={`${person.name}:${index}`}>
                 <div {...common} className="h-4 w-4 rounded-full" style={{ ...pointStyle(mark.point), border: line, boxShadow: HALO }} />
-                <Badge person={person} mark={mark} text={text} title={title} />
+                <Badge person={person} mark={mark} text={text} title={title} shift={shift} />
               </Fragment>
             );
           return null;
