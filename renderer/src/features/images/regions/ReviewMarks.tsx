@@ -25,7 +25,7 @@ function peopleOf(labels: readonly AdjudicationLabel[]): Person[] {
 function Badge({ person, mark, text, title, shift }: { person: Person; mark: RegionMark; text: string; title: string; shift: number }) {
   return (
     <span
-      className="pointer-events-auto truncate rounded-[3px] px-1 text-[11px] leading-[1.5] font-semibold whitespace-nowrap ring-1 ring-black/60"
+      className="pointer-events-auto z-10 truncate rounded-[3px] px-1 text-[11px] leading-[1.5] font-semibold whitespace-nowrap ring-1 ring-black/60"
       style={{ ...labelStyle(mark), marginTop: shift || undefined, background: person.colour, color: textOn(person.colour) }}
       title={title}
       data-testid="review-region-label"
