@@ -7,6 +7,7 @@ import { connectHub, parseHubUrl, type HubAddress } from '../core/hub/connect';
 import { grant, HUB_ROLES, loginRoleExists, loginRoleFor, type HubRole } from '../core/hub/roles';
 import { initHub } from '../core/hub/schema';
 import { parse, UsageError, type CliIo } from './io';
+import { joinCommand, publishCommand } from './hubProject';
 
 export type HubIo = CliIo & {
   /** Asks for a secret without echoing it; absent where nobody can answer. */
@@ -136,6 +137,9 @@ const grantCommand: Command = async (argv, io) => {
 export const hubSubcommands: Record<string, Command> = {
   init: initCommand,
   grant: grantCommand,
+  // (Wrapped: hubProject.ts imports withHub from here, so its functions are read when called, not at load.)
+  publish: (argv, io) => publishCommand(argv, io),
+  join: (argv, io) => joinCommand(argv, io),
 };
 
 export const hubCommand: Command = async (argv, io) => {

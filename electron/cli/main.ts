@@ -36,6 +36,9 @@ Commands:
   hub grant --hub URL --annotator NAME --role annotator|lead [--uuid UUID] [--no-password]
          (URL: postgres://USER@HOST:PORT/DB[?sslmode=require|verify-full&sslrootcert=FILE], no password
          in it: ARBITER_HUB_PASSWORD or a prompt; the new login role's from ARBITER_HUB_NEW_PASSWORD or a prompt)
+  hub publish --project NAME --hub URL   (the project to the hub: items, images, rubrics, guidelines, settings,
+         cuts, the file's own labels; again: adds what is new)
+  hub join --project NAME --hub URL      (the hub's project into this database, linked for sync; again: adds what is new)
 
 The database defaults to the desktop app's (${defaultDbPath()}); ARBITER_DB or --db override it.`;
 

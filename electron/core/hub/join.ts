@@ -1,0 +1,250 @@
+// Joining a project from the team hub: the hub's item lines go through the normal importer (importLines,
+// format `arbiter`), a page at a time, each page's images first put in the local image store from the
+// hub's bytes (checked against their hash), so the importer finds every stored image part it reads and
+// makes the same items, byte for byte, with the same uids, as the publisher's. Then, in short SQLite
+// writes, each with the number it has on the hub: rubric versions and the one in force, guidelines
+// revisions, the project's settings, items' own criteria, and the segmentations made after the file;
+// last the link (store/hub.ts), which is what `arbiter sync` reads. Label revisions, the file's own
+// included, come down with the first sync (the link's pull watermark starts at 0).
+//
+// Everything is read from the hub in one REPEATABLE READ transaction, so a publish running meanwhile is
+// seen whole or not at all. Joining again (the project linked to this hub project) adds what the hub got
+// since, and changes nothing here. A project of that name that is here and not linked is joined only when
+// the hub has every item it holds (a join cut short, or the same file imported here): never merged into
+// other data. A number already here with other content (a rubric version, a guidelines revision, a cut)
+// is left as it is and counted as differing.
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import type { Content, ProjectSettings } from '../../../shared/domain';
+import { imagesOf } from '../../../shared/images';
+import { canonicalJson, type Criterion } from '../../../shared/rubric';
+import { conflict, notFound } from '../errors';
+import { importLines } from '../formats/import/importer';
+import { hasImage, imageSha256, imageStoreOf, putImage } from '../images/store';
+import type { Db } from '../store/db';
+import { hubLink, linkProject } from '../store/hub';
+import { itemIdsByUid, placeGuidelinesRevision, placeOwnCriteria, placeRubricVersion, placeSegmentation, type Placed } from '../store/hubProject';
+import { findProject, projectSettings, requireProject, updateSettings } from '../store/projects';
+import { rubricInForce, setRubricInForce } from '../store/rubrics';
+import { writeNow } from '../store/write';
+import { requireHubSchema } from './schema';
+
+type Client = Pick<pg.ClientBase, 'query'>;
+
+export interface JoinSummary {
+  project: string;
+  hubProject: number;
+  /** True when the local project was made by this join; false when it was here (joined again). */
+  created: boolean;
+  /** Each count is what THIS join added here. */
+  items: number;
+  itemsOnHub: number;
+  images: number;
+  rubricVersions: number;
+  rubricInForce: string | null;
+  guidelines: number;
+  criteria: number;
+  segmentations: number;
+  /** Numbers (rubric versions, guidelines revisions, cuts, criteria) held here with other content: kept as they are. */
+  differing: number;
+  settings: 'set' | 'same';
+  /** Label revisions of the project on the hub: the next `arbiter sync` brings them. */
+  revisionsOnHub: number;
+}
+
+export interface JoinOptions {
+  /** host:port (or words naming the hub) for sentences. */
+  where?: string;
+  /** The hub URL without password: recorded as the project's link. */
+  url: string;
+  onProgress?: (linesRead: number) => void;
+}
+
+/** Item lines read from the hub per query (their images are fetched before the importer reads them). */
+const PAGE = 2000;
+/** Images fetched per query. */
+const IMAGE_PAGE = 64;
+/** Rows per SQLite write transaction. */
+const WRITE_BATCH = 1000;
+
+export async function joinProject(db: Db, client: Client, project: string, options: JoinOptions): Promise<JoinSummary> {
+  const where = options.where ?? 'the hub';
+  await requireHubSchema(client, where);
+  const store = imageStoreOf(db);
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    const hub = (await client.query<{ id: string; settings: Partial<ProjectSettings> }>('SELECT id, settings FROM arbiter.project WHERE name = $1', [project])).rows[0];
+    if (!hub) {
+      const names = (await client.query<{ name: string }>('SELECT name FROM arbiter.project ORDER BY name LIMIT 11')).rows.map((r) => r.name);
+      throw notFound(
+        names.length
+          ? `${where} has no project named "${project}"; it has ${names.slice(0, 10).map((n) => `"${n}"`).join(', ')}${names.length > 10 ? ', …' : ''}. Check the name (it is case-sensitive).`
+          : `${where} has no project named "${project}"; no project is published there yet. A lead publishes one with: arbiter hub publish --project NAME --hub URL`,
+      );
+    }
+    const hubId = Number(hub.id);
+    const itemsOnHub = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM arbiter.item_line WHERE project_id = $1', [hubId])).rows[0]!.n);
+    const before = findProject(db, project);
+    if (before) await checkJoinable(db, client, before.id, hubId, project, where, options.url);
+
+    let images = 0;
+    // Pages of item lines; each page's images are stored before its lines reach the importer.
+    async function* lines(): AsyncGenerator<string> {
+      for (let after = -1; ; ) {
+        const rows = (await client.query<{ seq: number; line: string }>('SELECT seq, line::text AS line FROM arbiter.item_line WHERE project_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [hubId, after, PAGE])).rows;
+        if (!rows.length) return;
+        const wanted = new Set<string>();
+        for (const row of rows) for (const sha of imageHashes(row.line)) if (!hasImage(store, sha)) wanted.add(sha);
+        images += await fetchImages(client, [...wanted], store, where);
+        for (const row of rows) yield row.line;
+        after = rows[rows.length - 1]!.seq;
+      }
+    }
+    const imported = await importLines(db, {
+      project,
+      fileName: `${where} (project "${project}")`,
+      lines: lines(),
+      sha256: createHash('sha256').update(`${options.url}\u0000${hubId}`).digest('hex'),
+      format: 'arbiter',
+      skipInvalid: false,
+      createProject: true,
+      onProgress: options.onProgress,
+    });
+    const local = requireProject(db, project);
+
+    const rubrics = (
+      await client.query<{ name: string; version: number; criteria: Criterion[]; in_force: boolean; published_at: Date }>(
+        'SELECT name, version, criteria, in_force, published_at FROM arbiter.rubric_version WHERE project_id = $1 ORDER BY name, version',
+        [hubId],
+      )
+    ).rows;
+    const guidelines = (await client.query<{ revision: number; text: string; author: string | null; created_at: Date }>('SELECT revision, text, author, created_at FROM arbiter.guidelines WHERE project_id = $1 ORDER BY revision', [hubId])).rows;
+    const criteria = (await client.query<{ uid: string; criteria: string }>('SELECT uid, criteria::text AS criteria FROM arbiter.item_line WHERE project_id = $1 AND criteria IS NOT NULL ORDER BY seq', [hubId])).rows;
+    const revisionsOnHub = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM arbiter.revision WHERE project_id = $1', [hubId])).rows[0]!.n);
+
+    const summary: JoinSummary = {
+      project,
+      hubProject: hubId,
+      created: before === undefined,
+      items: imported.summary.items,
+      itemsOnHub,
+      images,
+      rubricVersions: 0,
+      rubricInForce: rubrics.find((r) => r.in_force)?.name ?? null,
+      guidelines: 0,
+      criteria: 0,
+      segmentations: 0,
+      differing: 0,
+      settings: 'same',
+      revisionsOnHub,
+    };
+    const count = (placed: Placed, key: 'rubricVersions' | 'guidelines' | 'criteria' | 'segmentations') => {
+      if (placed === 'added') summary[key]++;
+      else if (placed === 'conflict') summary.differing++;
+    };
+
+    writeNow(db, () => {
+      for (const r of rubrics) count(placeRubricVersion(db, local.id, { name: r.name, version: r.version, criteria: r.criteria, createdAt: r.published_at.toISOString() }), 'rubricVersions');
+      if (rubricInForce(db, local.id) !== summary.rubricInForce) setRubricInForce(db, local.id, summary.rubricInForce);
+      for (const g of guidelines) count(placeGuidelinesRevision(db, local.id, { revision: g.revision, text: g.text, author: g.author, createdAt: g.created_at.toISOString() }), 'guidelines');
+      const settings = { ...projectSettings(local), ...hub.settings };
+      if (canonicalJson(settings) !== canonicalJson(projectSettings(local))) {
+        updateSettings(db, project, settings);
+        summary.settings = 'set';
+      }
+      // An item's own criteria: the newest version of its `item/<uid>` rubric where people changed them, else the file's.
+      const ids = itemIdsByUid(db, local.id);
+      const newest = new Map<string, Criterion[]>();
+      for (const r of rubrics) if (r.name.startsWith('item/')) newest.set(r.name.slice(5), r.criteria);
+      const own = new Map(criteria.map((c) => [c.uid, c.criteria]));
+      // (The line's text where it says the same: it keeps the file's key order, which jsonb does not.)
+      for (const [uid, latest] of newest) {
+        const text = own.get(uid);
+        if (text === undefined || canonicalJson(JSON.parse(text)) !== canonicalJson(latest)) own.set(uid, JSON.stringify(latest));
+      }
+      for (const [uid, text] of own) {
+        const id = ids.get(uid);
+        if (id !== undefined) count(placeOwnCriteria(db, id, text), 'criteria');
+      }
+    });
+
+    // Segmentations, in short writes: a project may have many.
+    const ids = itemIdsByUid(db, local.id);
+    for (let after = 0; ; ) {
+      const rows = (
+        await client.query<{ hub_seq: string; item_uid: string; response: number; version: number; steps: string; origin: 'auto' | 'annotator' | 'file'; created_at: Date }>(
+          'SELECT hub_seq, item_uid, response, version, steps::text AS steps, origin, created_at FROM arbiter.segmentation WHERE project_id = $1 AND hub_seq > $2 ORDER BY hub_seq LIMIT $3',
+          [hubId, after, WRITE_BATCH],
+        )
+      ).rows;
+      if (!rows.length) break;
+      writeNow(db, () => {
+        for (const s of rows) {
+          const id = ids.get(s.item_uid);
+          if (id === undefined) continue;
+          count(placeSegmentation(db, id, { response: s.response, version: s.version, steps: s.steps, origin: s.origin === 'file' ? 'auto' : s.origin, createdAt: s.created_at.toISOString() }), 'segmentations');
+        }
+      });
+      after = Number(rows[rows.length - 1]!.hub_seq);
+    }
+    await client.query('COMMIT');
+    linkProject(db, local.id, options.url, hubId);
+    return summary;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** A project already here may be joined again only from the hub project it is linked to, or when the hub holds all its items. */
+async function checkJoinable(db: Db, client: Client, projectId: number, hubId: number, project: string, where: string, url: string): Promise<void> {
+  const link = hubLink(db, projectId);
+  if (link) {
+    if (link.url === url && link.hubProjectId === hubId) return;
+    throw conflict(`The project "${project}" here is linked to another hub (${link.url}, project ${link.hubProjectId}); nothing was joined. Rename it first (arbiter projects rename "${project}" NEW), then join.`);
+  }
+  const local = [...itemIdsByUid(db, projectId).keys()];
+  let missing = 0;
+  for (let at = 0; at < local.length; at += 10_000) {
+    const chunk = local.slice(at, at + 10_000);
+    const there = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM arbiter.item_line WHERE project_id = $1 AND uid = ANY($2::text[])', [hubId, chunk])).rows[0]!.n);
+    missing += chunk.length - there;
+  }
+  if (missing)
+    throw conflict(
+      `A project named "${project}" is here already, with ${missing === 1 ? '1 item' : `${missing} items`} the hub's "${project}" at ${where} does not have; nothing was joined. Rename yours first (arbiter projects rename "${project}" NEW), then join.`,
+    );
+}
+
+/** The sha256 of every stored image part of an item line (its prompt and responses). */
+function imageHashes(line: string): string[] {
+  if (!line.includes('"sha256"')) return [];
+  const record = JSON.parse(line) as { prompt?: Content; responses?: { text?: Content }[] };
+  const out: string[] = [];
+  const note = (content: Content | undefined) => {
+    if (content === undefined) return;
+    for (const placed of imagesOf(content, 'prompt')) if (placed.image.image) out.push(placed.image.image.sha256);
+  };
+  note(record.prompt);
+  for (const r of record.responses ?? []) note(r.text);
+  return out;
+}
+
+/** Puts the hub's bytes of `hashes` in the local image store; bytes that are not what their hash says are refused. */
+async function fetchImages(client: Client, hashes: string[], store: string, where: string): Promise<number> {
+  let added = 0;
+  for (let at = 0; at < hashes.length; at += IMAGE_PAGE) {
+    const chunk = hashes.slice(at, at + IMAGE_PAGE);
+    const rows = (await client.query<{ sha256: string; bytes: Buffer }>('SELECT sha256, bytes FROM arbiter.image WHERE sha256 = ANY($1::text[])', [chunk])).rows;
+    const found = new Set<string>();
+    for (const row of rows) {
+      if (imageSha256(row.bytes) !== row.sha256) throw conflict(`${where} holds bytes for the image ${row.sha256} whose sha256 is another; nothing was joined. Ask the lead to publish the project again.`);
+      putImage(store, row.bytes);
+      found.add(row.sha256);
+      added++;
+    }
+    const lost = chunk.filter((sha) => !found.has(sha));
+    if (lost.length) throw conflict(`${where} lacks the image ${lost[0]} that its items hold${lost.length > 1 ? ` (and ${lost.length - 1} more)` : ''}; nothing was joined. Ask the lead to publish the project again.`);
+  }
+  return added;
+}
