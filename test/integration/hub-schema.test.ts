@@ -143,10 +143,20 @@ describe.skipIf(reason)('hub schema on PostgreSQL', () => {
     expect((await insert(alice, projectId, line(ALICE))).rowCount).toBe(1);
     expect((await insert(carol, projectId, line(CAROL, { adjudicated: true, rationale: 'A is right' }))).rowCount).toBe(1);
     const { rows } = await alice.query('SELECT annotator_uuid, adjudicated, pushed_by FROM arbiter.revision ORDER BY hub_seq');
-    expect(rows).toEqual([
+    expect(rows.slice(0, 2)).toEqual([
       { annotator_uuid: ALICE, adjudicated: false, pushed_by: 'arbiter_alice' },
       { annotator_uuid: CAROL, adjudicated: true, pushed_by: 'arbiter_carol' },
     ]);
+    // A file's own labels go up under the lead, but never under a person's uuid (that would be Alice's vote).
+    const asAlice = line(ALICE, { annotator_kind: 'source' });
+    expect(await refusal(insert(carol, projectId, asAlice))).toMatchObject({ code: '42501', message: expect.stringContaining('row-level security') });
+    const fileUuid = '55555555-5555-4555-8555-555555555555';
+    expect((await insert(carol, projectId, line(fileUuid, { annotator_kind: 'source' }))).rowCount).toBe(1);
+    expect(await refusal(insert(alice, projectId, line(fileUuid, { annotator_kind: 'source' })))).toMatchObject({ code: '42501' });
+    // Nor can a person be granted that uuid, taking the file's labels over.
+    await expect(grant(admin, where(), { annotator: 'Frank', role: 'annotator', uuid: fileUuid, password: null })).rejects.toThrow(
+      /already holds 1 revision under uuid 55555555-.* that are not "Frank"'s; nothing was changed/,
+    );
     // Once Alice has revisions here, her uuid is fixed.
     await expect(grant(admin, where(), { annotator: 'Alice', role: 'annotator', uuid: BOB.replace(/2/g, '4') })).rejects.toThrow(
       /"Alice" has 1 revision on the hub .* under uuid 11111111-.*cannot change/,

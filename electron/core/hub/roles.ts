@@ -114,6 +114,13 @@ export async function grant(client: pg.ClientBase, where: string, input: GrantIn
     if (byRole && byRole.name !== name) {
       throw conflict(`The login role ${pgRole} already belongs to annotator "${byRole.name}" on the hub at ${where}; nothing was changed. Grant "${name}" under a name that differs in its letters or digits.`);
     }
+    if (byName?.uuid !== uuid) {
+      // Revisions already under this uuid are a file's or a model's (no person could push them): a person
+      // given it would take them over as their own labels.
+      const { rows: taken } = await client.query<{ n: string }>('SELECT count(*) AS n FROM arbiter.revision WHERE annotator_uuid = $1', [uuid]);
+      const n = Number(taken[0]?.n ?? 0);
+      if (n > 0) throw conflict(`The hub at ${where} already holds ${n} revision${n === 1 ? '' : 's'} under uuid ${uuid} that are not "${name}"'s; nothing was changed. Grant them with their own uuid.`);
+    }
     if (byName && byName.uuid !== uuid) {
       const { rows: used } = await client.query<{ n: string }>('SELECT count(*) AS n FROM arbiter.revision WHERE annotator_uuid = $1', [byName.uuid]);
       const n = Number(used[0]?.n ?? 0);

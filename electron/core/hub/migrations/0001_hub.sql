@@ -141,6 +141,8 @@ CREATE POLICY revision_insert_file_labels ON arbiter.revision FOR INSERT
   WITH CHECK (
     NOT adjudicated
     AND line ->> 'annotator_kind' IN ('source', 'model')
+    -- never under a person's uuid: that would count as their label on every desktop
+    AND NOT EXISTS (SELECT 1 FROM arbiter.annotator p WHERE p.uuid = annotator_uuid)
     AND (EXISTS (SELECT 1 FROM arbiter.annotator a WHERE a.pg_role = current_user AND a.role = 'lead')
          OR pg_has_role(current_user, (SELECT c.relowner FROM pg_class c WHERE c.oid = 'arbiter.revision'::regclass), 'MEMBER'))
   );
