@@ -23,7 +23,7 @@ import { initHub } from '../../electron/core/hub/schema';
 import { imageFile, imageStoreOf } from '../../electron/core/images/store';
 import { ArbiterService } from '../../electron/core/service/index';
 import { openDb, type Db } from '../../electron/core/store/db';
-import { hubLink } from '../../electron/core/store/hub';
+import { hubLink, unlinkProject } from '../../electron/core/store/hub';
 import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
 
 const reason = skipReason();
@@ -211,6 +211,30 @@ describe.skipIf(reason)('hub publish and join (a real PostgreSQL)', () => {
     expect(unknown.err).toEqual([`arbiter hub: 127.0.0.1:${cluster.port} has no project named "nope"; it has "team". Check the name (it is case-sensitive).`]);
     const db = openDb(joinDb);
     expect(db.prepare("SELECT count(*) FROM project WHERE name = 'nope'").pluck().get()).toBe(0);
+    db.close();
+  });
+
+  it('a join cut short before its link is completed by the next one; a project here with items the hub lacks is not joined into', async () => {
+    const cut = join(dir, 'cut.db');
+    await ok(['hub', 'join', '--project', 'team', '--hub', hub, '--db', cut]);
+    // As if killed after the import and the rest, before the link was written.
+    let db = openDb(cut);
+    unlinkProject(db, 1);
+    db.close();
+    expect(await ok(['hub', 'join', '--project', 'team', '--hub', hub, '--db', cut])).toMatchObject({ created: false, items: 0, images: 0, rubricVersions: 0, differing: 0 });
+    db = openDb(cut);
+    expect(hubLink(db, 1)).toMatchObject({ url: hub });
+    db.close();
+
+    const other = join(dir, 'other-team.db');
+    writeFileSync(join(dir, 'mine.jsonl'), JSON.stringify({ id: 'mine', prompt: 'Only here?', responses: [{ text: 'yes' }, { text: 'no' }] }) + '\n');
+    await ok(['import', join(dir, 'mine.jsonl'), '--project', 'team', '--format', 'arbiter', '--db', other]);
+    const refused = await arbiter(['hub', 'join', '--project', 'team', '--hub', hub, '--db', other]);
+    expect(refused.code).toBe(1);
+    expect(refused.err[0]).toMatch(/A project named "team" is here already, with 1 item the hub's "team" at 127\.0\.0\.1:\d+ does not have; nothing was joined\. Rename yours first/);
+    db = openDb(other);
+    expect(db.prepare('SELECT count(*) FROM item').pluck().get()).toBe(1);
+    expect(hubLink(db, 1)).toBeNull();
     db.close();
   });
 
