@@ -39,7 +39,7 @@ function Badge({ person, mark, text, title, shift }: { person: Person; mark: Reg
 function ReviewLayer({ info, people }: { info: OverlayInfo; people: Person[] }) {
   // Every person's labels on this image, in drawing order, moved apart where they would cover each other.
   const here = people.map((person) => marksOn(person.marks, info.image.sha256, info.place));
-  const shifts = labelShifts(here.flat().map(({ mark }) => mark), info.box);
+  const shifts = labelShifts(here.flatMap((marks, p) => marks.map(({ mark, index }) => ({ mark, chars: `${people[p]!.name} ${index + 1}: ${mark.tag}`.length }))), info.box);
   let next = 0;
   return (
     <div className="pointer-events-none absolute inset-0" data-testid="review-region-layer">

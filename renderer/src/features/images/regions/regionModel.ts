@@ -101,28 +101,31 @@ export function labelPlacement(mark: RegionMark): { inside: boolean; right: bool
 
 const pc = (v: number) => `${(v * 100).toFixed(3)}%`;
 
-/** A label's height (11 px text, line height 1.5) and how close two labels' anchors may be across. */
-const LABEL_ROW = 17;
-const LABEL_NEAR = 140;
+/** A label's height (11 px text, line height 1.5) and about how wide a character of it is (bold 11 px). */
+const LABEL_ROW = 18;
+const LABEL_CHAR = 6.6;
 
 /**
  * Several people's labels on one image (the adjudication view): where two would land on each other (nearly
  * the same box), the later one moves a row away, up from a label above its box (down when the image's top
- * is near), down from one inside. Returns each label's shift in px, in the order given.
+ * is near), down from one inside. `chars`: each label's length, for its width. Returns each label's shift
+ * in px, in the order given.
  */
-export function labelShifts(marks: readonly RegionMark[], size: { width: number; height: number }): number[] {
-  const placed: { top: number; x: number; right: boolean }[] = [];
-  return marks.map((mark) => {
+export function labelShifts(labels: readonly { mark: RegionMark; chars: number }[], size: { width: number; height: number }): number[] {
+  const placed: { top: number; left: number; right: number }[] = [];
+  return labels.map(({ mark, chars }) => {
     const anchor = mark.kind === 'box' && mark.box ? mark.box : mark.kind === 'point' && mark.point ? mark.point : null;
     if (!anchor) return 0;
     const { inside, right } = labelPlacement(mark);
     const y = anchor[1] * size.height;
     const x = (mark.kind === 'box' && mark.box ? (right ? mark.box[2] : mark.box[0]) : anchor[0]) * size.width;
     const top = inside ? y : y - LABEL_ROW;
-    const step = inside || top - LABEL_ROW < 0 ? LABEL_ROW : -LABEL_ROW;
+    const width = Math.min(chars * LABEL_CHAR + 8, right ? x : size.width - x);
+    const [left, end] = right ? [x - width, x] : [x, x + width];
+    const step = inside || top - LABEL_ROW < 4 ? LABEL_ROW : -LABEL_ROW;
     let shift = 0;
-    for (let tries = 0; tries < 12 && placed.some((p) => p.right === right && Math.abs(p.x - x) < LABEL_NEAR && Math.abs(p.top - (top + shift)) < LABEL_ROW); tries++) shift += step;
-    placed.push({ top: top + shift, x, right });
+    for (let tries = 0; tries < 12 && placed.some((p) => p.left < end && left < p.right && Math.abs(p.top - (top + shift)) < LABEL_ROW); tries++) shift += step;
+    placed.push({ top: top + shift, left, right: end });
     return shift;
   });
 }
