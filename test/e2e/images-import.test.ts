@@ -44,6 +44,9 @@ describe('Images folder (for image paths in the file)', () => {
     expect(first).toContain('vl.jsonl:1');
     expect(first).toContain('cat.png: a relative image path, and an uploaded file has no folder of its own: give the images folder');
 
+    // The folder is filled in before importing: its field sits above the Import button, not under it.
+    const [dirBox, buttonBox] = [(await page.getByTestId('import-images-dir').boundingBox())!, (await page.getByTestId('import-button').boundingBox())!];
+    expect(dirBox.y + dirBox.height).toBeLessThanOrEqual(buttonBox.y);
     await page.getByTestId('import-images-dir').fill(folder);
     await page.getByTestId('import-button').click();
     const result = page.getByTestId('import-result');

@@ -241,6 +241,19 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
             ) : null}
           </div>
 
+          <label className="flex flex-wrap items-center gap-2 text-[13px]" title="Where the images are that the file names by relative path (an uploaded file has no folder of its own). Not needed for images inside the file.">
+            <span className="text-muted">Images folder (for image paths in the file)</span>
+            <input
+              type="text"
+              value={imagesDir}
+              onChange={(e) => setImagesDir(e.target.value)}
+              placeholder="a folder on this computer, such as /data/vlfeedback"
+              spellCheck={false}
+              className="h-8 min-w-64 flex-1 rounded-md border border-line-strong bg-surface px-2 font-mono text-[12px]"
+              data-testid="import-images-dir"
+            />
+          </label>
+
           <div className="flex flex-wrap items-center gap-4 text-[13px]">
             <label className="flex items-center gap-2">
               <span className="text-muted">Format</span>
@@ -276,19 +289,6 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
               </button>
             )}
           </div>
-
-          <label className="flex flex-wrap items-center gap-2 text-[13px]" title="Where the images are that the file names by relative path (an uploaded file has no folder of its own). Not needed for images inside the file.">
-            <span className="text-muted">Images folder (for image paths in the file)</span>
-            <input
-              type="text"
-              value={imagesDir}
-              onChange={(e) => setImagesDir(e.target.value)}
-              placeholder="a folder on this computer, such as /data/vlfeedback"
-              spellCheck={false}
-              className="h-8 min-w-64 flex-1 rounded-md border border-line-strong bg-surface px-2 font-mono text-[12px]"
-              data-testid="import-images-dir"
-            />
-          </label>
 
           {preview && preview.records.length > 0 && (
             <div className="overflow-hidden rounded-md border border-line" data-testid="import-preview">
