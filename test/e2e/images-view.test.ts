@@ -176,6 +176,8 @@ describe('images in the compare screen', () => {
     await page.getByTestId('image-zoom').waitFor();
     expect(await zoomState()).toEqual({ count: 1, scale: 1, cx: 0.5, cy: 0.5 });
     await expect.poll(async () => (await zoomedViews())[0]?.natural).toBe(160);
+    // Besides the zoom of fit, the drawn size against the image's own pixels (a small image is enlarged to fit).
+    await expect.poll(() => page.getByTestId('zoom-full-size').innerText().catch(() => '')).toMatch(/^· \d{3,4} % of full size$/);
     await page.keyboard.press('+');
     await page.keyboard.press('+');
     expect((await zoomState()).scale).toBeCloseTo(1.5625, 3);

@@ -117,6 +117,7 @@ const IMAGES: Shortcut[] = [
   [[['←'], ['→'], ['↑'], ['↓']], 'Zoom: pan (or drag)'],
   [[['+'], ['-']], 'Zoom: in / out (or the wheel)'],
   [[['0']], 'Zoom: fit the whole image again'],
+  [[['1']], 'Zoom: full size (one image pixel to one screen pixel)'],
   [[['Esc']], 'Zoom: close'],
 ];
 

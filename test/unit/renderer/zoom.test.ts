@@ -108,3 +108,17 @@ describe('two panes, one view (synced)', () => {
     expect(zoomWords(FITTED)).toBe('fit');
   });
 });
+
+describe('actual pixels (key 1) and the full-size words', () => {
+  it('shows one image pixel as one CSS pixel, keeping the centre; a small image stays at fit', async () => {
+    const { actualSize, fullSizeWords } = await import('../../../renderer/src/features/images/zoom');
+    const big: PaneGeometry = { imageW: 2048, imageH: 2048, paneW: 1400, paneH: 850 };
+    expect(fullSizeWords(FITTED, big)).toBe('42 % of full size');
+    const one = actualSize({ scale: 1, cx: 0.45, cy: 0.6 }, big);
+    expect(pixelScale(one, big)).toBeCloseTo(1, 6);
+    expect(one.cx).toBeCloseTo(0.45, 6);
+    expect(one.cy).toBeCloseTo(0.6, 6);
+    expect(fullSizeWords(one, big)).toBe('100 % of full size');
+    expect(actualSize(FITTED, square).scale).toBe(1);
+  });
+});

@@ -8,7 +8,7 @@ import { Kbd } from '../../components/Kbd';
 import type { OverlayInfo } from './overlay';
 import { useImageSource } from './useImageSource';
 import { closeZoom, type ZoomEntry } from './zoomStore';
-import { drawnBox, FITTED, panBy, panStep, pixelScale, zoomBy, zoomWords, ZOOM_STEP, type PaneGeometry, type ZoomView as View } from './zoom';
+import { actualSize, drawnBox, FITTED, fullSizeWords, panBy, panStep, pixelScale, zoomBy, zoomWords, ZOOM_STEP, type PaneGeometry, type ZoomView as View } from './zoom';
 
 type Size = { w: number; h: number };
 
@@ -43,6 +43,7 @@ export function ZoomView({ entries }: { entries: readonly ZoomEntry[] }) {
       else if (key === '+' || key === '=') setView((v) => zoomBy(v, ZOOM_STEP, lead));
       else if (key === '-' || key === '_') setView((v) => zoomBy(v, 1 / ZOOM_STEP, lead));
       else if (key === '0') setView(FITTED);
+      else if (key === '1') setView((v) => actualSize(v, lead));
     };
     window.addEventListener('keydown', onKey, true);
     return () => {
@@ -117,13 +118,18 @@ export function ZoomView({ entries }: { entries: readonly ZoomEntry[] }) {
         <span className="tabular-nums" data-testid="zoom-level">
           {zoomWords(view)}
         </span>
+        {entries.length === 1 && geometry.current[0] && geometry.current[0].paneW > 0 && (
+          <span className="tabular-nums text-faint" data-testid="zoom-full-size">
+            · {fullSizeWords(view, geometry.current[0])}
+          </span>
+        )}
         {synced && <span title="Both images zoom and pan together">synced</span>}
         <span className="ml-auto hidden items-center gap-1.5 md:flex">
           <Kbd>←</Kbd>
           <Kbd>↑</Kbd>
           <Kbd>→</Kbd>
           <Kbd>↓</Kbd> pan · <Kbd>+</Kbd>
-          <Kbd>−</Kbd> or wheel zoom · <Kbd>0</Kbd> fit
+          <Kbd>−</Kbd> or wheel zoom · <Kbd>0</Kbd> fit · <Kbd>1</Kbd> full size
         </span>
         <button className="flex items-center gap-1.5 rounded px-1.5 py-0.5 hover:bg-surface-2 hover:text-fg" onClick={closeZoom} data-testid="zoom-close">
           Close <Kbd>Esc</Kbd>

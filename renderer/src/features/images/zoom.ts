@@ -120,6 +120,16 @@ export function pixelScale(view: ZoomView, g: PaneGeometry): number {
   return fitScale(g) * clampView(view, g).scale;
 }
 
+/** Key 1: one image pixel as one CSS pixel (actual size), about the same centre; a small image stays at fit. */
+export function actualSize(view: ZoomView, g: PaneGeometry): ZoomView {
+  return clampView({ ...view, scale: 1 / fitScale(g) }, g);
+}
+
+/** The drawn size against the image's own pixels, which "fit" and "156 %" (of fit) do not tell: "42 % of full size". */
+export function fullSizeWords(view: ZoomView, g: PaneGeometry): string {
+  return `${Math.round(pixelScale(view, g) * 100)} % of full size`;
+}
+
 /** The zoom as people read it: "fit", "250 %". */
 export function zoomWords(view: ZoomView): string {
   return view.scale <= 1.0001 ? 'fit' : `${Math.round(view.scale * 100)} %`;
