@@ -238,4 +238,5 @@ export const commands: Record<string, Command> = {
   review: (argv, io) => import('./review').then((m) => m.reviewCommand(argv, io)),
   adjudicate: (argv, io) => import('./review').then((m) => m.adjudicateCommand(argv, io)),
   hub: (argv, io) => import('./hub').then((m) => m.hubCommand(argv, io)),
+  sync: (argv, io) => import('./sync').then((m) => m.syncCommand(argv, io)),
 };

@@ -39,6 +39,8 @@ Commands:
   hub publish --project NAME --hub URL   (the project to the hub: items, images, rubrics, guidelines, settings,
          cuts, the file's own labels; again: adds what is new)
   hub join --project NAME --hub URL      (the hub's project into this database, linked for sync; again: adds what is new)
+  sync --project NAME [--hub URL]    (pushes this machine's revisions, pulls the team's; prints {"pushed", "pulled", …};
+         the hub from the project's link when --hub is left out)
 
 The database defaults to the desktop app's (${defaultDbPath()}); ARBITER_DB or --db override it.`;
 

@@ -20,6 +20,8 @@ export interface HubLink {
   joinedAt: string;
   pulledSeq: number;
   pushedLabelSeq: number;
+  pulledSegmentationSeq: number;
+  pushedSegmentationId: number;
   lastSyncAt: string | null;
   lastError: string | null;
 }
@@ -31,6 +33,8 @@ interface LinkRow {
   joined_at: string;
   pulled_seq: number;
   pushed_label_seq: number;
+  pulled_segmentation_seq: number;
+  pushed_segmentation_id: number;
   last_sync_at: string | null;
   last_error: string | null;
 }
@@ -42,6 +46,8 @@ const toLink = (r: LinkRow): HubLink => ({
   joinedAt: r.joined_at,
   pulledSeq: r.pulled_seq,
   pushedLabelSeq: r.pushed_label_seq,
+  pulledSegmentationSeq: r.pulled_segmentation_seq,
+  pushedSegmentationId: r.pushed_segmentation_id,
   lastSyncAt: r.last_sync_at,
   lastError: r.last_error,
 });
@@ -54,11 +60,16 @@ const toLink = (r: LinkRow): HubLink => ({
  */
 export function linkProject(db: Db, projectId: number, url: string, hubProjectId: number, at = new Date().toISOString()): HubLink {
   return writeNow(db, () => {
+    const before = hubLink(db, projectId);
+    const same = before !== null && before.url === url && before.hubProjectId === hubProjectId;
+    if (before && !same) db.prepare('DELETE FROM hub_deferred WHERE project_id = ?').run(projectId);
     db.prepare(
       `INSERT INTO hub_link (project_id, url, hub_project_id, joined_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (project_id) DO UPDATE SET
          pulled_seq = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pulled_seq ELSE 0 END,
          pushed_label_seq = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pushed_label_seq ELSE 0 END,
+         pulled_segmentation_seq = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pulled_segmentation_seq ELSE 0 END,
+         pushed_segmentation_id = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pushed_segmentation_id ELSE 0 END,
          url = excluded.url, hub_project_id = excluded.hub_project_id, joined_at = excluded.joined_at, last_error = NULL`,
     ).run(projectId, url, hubProjectId, at);
     return hubLink(db, projectId)!;
@@ -83,9 +94,54 @@ export function setPushedLabelSeq(db: Db, projectId: number, seq: number): void 
   writeNow(db, () => db.prepare('UPDATE hub_link SET pushed_label_seq = ? WHERE project_id = ? AND pushed_label_seq < ?').run(seq, projectId, seq));
 }
 
-/** Moves the pull watermark to hub_seq `seq` (everything up to it merged here), never back. */
-export function setPulledSeq(db: Db, projectId: number, seq: number): void {
-  writeNow(db, () => db.prepare('UPDATE hub_link SET pulled_seq = ? WHERE project_id = ? AND pulled_seq < ?').run(seq, projectId, seq));
+/**
+ * Moves the pull watermark to hub_seq `seq` (everything up to it merged here, or deferred), never back,
+ * and in the same transaction notes the revisions of the batch that could not merge yet (hub_deferred).
+ */
+export function setPulledSeq(db: Db, projectId: number, seq: number, deferred: { hubSeq: number; reason: string }[] = []): void {
+  const defer = db.prepare('INSERT INTO hub_deferred (project_id, hub_seq, reason) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET reason = excluded.reason');
+  writeNow(db, () => {
+    for (const d of deferred) defer.run(projectId, d.hubSeq, d.reason);
+    db.prepare('UPDATE hub_link SET pulled_seq = ? WHERE project_id = ? AND pulled_seq < ?').run(seq, projectId, seq);
+  });
+}
+
+/** The watermarks of segmentations: the hub's segmentation.hub_seq pulled, the local id offered. Never back. */
+export function setSegmentationWatermarks(db: Db, projectId: number, marks: { pulledSeq?: number; pushedId?: number }): void {
+  writeNow(db, () => {
+    if (marks.pulledSeq !== undefined)
+      db.prepare('UPDATE hub_link SET pulled_segmentation_seq = ? WHERE project_id = ? AND pulled_segmentation_seq < ?').run(marks.pulledSeq, projectId, marks.pulledSeq);
+    if (marks.pushedId !== undefined)
+      db.prepare('UPDATE hub_link SET pushed_segmentation_id = ? WHERE project_id = ? AND pushed_segmentation_id < ?').run(marks.pushedId, projectId, marks.pushedId);
+  });
+}
+
+/** Deferred revisions (hub_seq and why), oldest first, after `after`, at most `limit`. */
+export function deferredRevisions(db: Db, projectId: number, after: number, limit: number): { hubSeq: number; reason: string }[] {
+  return (db.prepare('SELECT hub_seq, reason FROM hub_deferred WHERE project_id = ? AND hub_seq > ? ORDER BY hub_seq LIMIT ?').all(projectId, after, limit) as { hub_seq: number; reason: string }[]).map(
+    (r) => ({ hubSeq: r.hub_seq, reason: r.reason }),
+  );
+}
+
+export function deferredCount(db: Db, projectId: number): number {
+  return db.prepare('SELECT COUNT(*) FROM hub_deferred WHERE project_id = ?').pluck().get(projectId) as number;
+}
+
+/** Forgets deferred revisions that merged (or were stored here already); notes a new reason for the rest. */
+export function settleDeferred(db: Db, projectId: number, merged: number[], still: { hubSeq: number; reason: string }[]): void {
+  const remove = db.prepare('DELETE FROM hub_deferred WHERE project_id = ? AND hub_seq = ?');
+  const update = db.prepare('UPDATE hub_deferred SET reason = ? WHERE project_id = ? AND hub_seq = ?');
+  writeNow(db, () => {
+    for (const seq of merged) remove.run(projectId, seq);
+    for (const d of still) update.run(d.reason, projectId, d.hubSeq);
+  });
+}
+
+/** Which of these revision ids are stored here already (merged or saved, shown or not). */
+export function knownLabelIds(db: Db, ids: string[]): Set<string> {
+  if (ids.length === 0) return new Set();
+  const rows = db.prepare('SELECT id FROM label WHERE id IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(ids)) as string[];
+  return new Set(rows);
 }
 
 /** Notes how a sync ended: its time, and the error as a sentence (null after a good one). */
@@ -155,4 +211,105 @@ export function ownRevisionsWaiting(db: Db, projectId: number): number {
     )
     .pluck()
     .get(link?.pushedLabelSeq ?? 0, projectId) as number;
+}
+
+/** A version of a response's steps as the hub keeps it (by item uid and response index). */
+export interface HubSegmentation {
+  itemUid: string;
+  response: number;
+  version: number;
+  steps: string[];
+  origin: 'file' | 'auto' | 'annotator';
+  createdAt: string;
+}
+
+/**
+ * Cuts made by annotators (a split or a merge: origin 'annotator') on the project's items with a local
+ * segmentation.id > `after`, oldest first, at most `limit`. Version 1 (the file's own, or Arbiter's rule)
+ * is the same on every machine and never travels.
+ */
+export function annotatorSegmentationsAfter(db: Db, projectId: number, after: number, limit: number): (HubSegmentation & { id: number })[] {
+  const rows = db
+    .prepare(
+      `SELECT s.id, i.uid, s.response_idx, s.version, s.steps, s.origin, s.created_at FROM segmentation s JOIN item i ON i.id = s.item_id
+       WHERE s.id > ? AND s.origin = 'annotator' AND i.project_id = ? ORDER BY s.id LIMIT ?`,
+    )
+    .all(after, projectId, limit) as { id: number; uid: string; response_idx: number; version: number; steps: string; origin: HubSegmentation['origin']; created_at: string }[];
+  return rows.map((r) => ({ id: r.id, itemUid: r.uid, response: r.response_idx, version: r.version, steps: JSON.parse(r.steps) as string[], origin: r.origin, createdAt: r.created_at }));
+}
+
+/**
+ * Stores segmentations pulled from the hub under their own version numbers (a step label names the
+ * version it rated), in one short write. A version already here with the same steps adds nothing; one
+ * here with other steps (two machines numbered their own cuts alike) is kept as it is and counted as a
+ * conflict; an item this project lacks is counted as unmatched.
+ */
+export function adoptSegmentations(db: Db, projectId: number, rows: HubSegmentation[]): { added: number; same: number; conflicts: number; unmatched: number } {
+  const item = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
+  const existing = db.prepare('SELECT steps FROM segmentation WHERE item_id = ? AND response_idx = ? AND version = ?').pluck();
+  const responses = db.prepare('SELECT 1 FROM response WHERE item_id = ? AND idx = ?');
+  const insert = db.prepare('INSERT INTO segmentation (item_id, response_idx, version, steps, origin, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const out = { added: 0, same: 0, conflicts: 0, unmatched: 0 };
+  writeNow(db, () => {
+    for (const r of rows) {
+      const itemId = item.get(projectId, r.itemUid) as number | undefined;
+      if (itemId === undefined || !responses.get(itemId, r.response)) {
+        out.unmatched++;
+        continue;
+      }
+      const steps = JSON.stringify(r.steps);
+      const here = existing.get(itemId, r.response, r.version) as string | undefined;
+      if (here === undefined) {
+        insert.run(itemId, r.response, r.version, steps, r.origin, r.createdAt);
+        out.added++;
+      } else if (here === steps) out.same++;
+      else out.conflicts++;
+    }
+  });
+  return out;
+}
+
+/** A project rubric's version as the hub keeps it (items' own criteria travel with the items). */
+export interface HubRubricVersion {
+  name: string;
+  version: number;
+  criteria: unknown[];
+}
+
+/** Every version of the project's rubrics (not items' own criteria), by name and version. */
+export function projectRubricVersions(db: Db, projectId: number): (HubRubricVersion & { hash: string })[] {
+  const rows = db
+    .prepare(
+      `SELECT r.name, v.version, v.criteria, v.hash FROM rubric_version v JOIN rubric r ON r.id = v.rubric_id
+       WHERE r.project_id = ? AND r.name NOT LIKE 'item/%' ORDER BY r.name, v.version`,
+    )
+    .all(projectId) as { name: string; version: number; criteria: string; hash: string }[];
+  return rows.map((r) => ({ name: r.name, version: r.version, criteria: JSON.parse(r.criteria) as unknown[], hash: r.hash }));
+}
+
+/**
+ * Stores rubric versions published on the hub under their own numbers (a rating names its version), in
+ * one short write; `hash` is criteriaHash of the criteria. A version here with other criteria is kept
+ * (versions are immutable) and counted as a conflict.
+ */
+export function adoptRubricVersions(db: Db, projectId: number, rows: (HubRubricVersion & { hash: string })[]): { added: number; conflicts: number } {
+  const out = { added: 0, conflicts: 0 };
+  if (rows.length === 0) return out;
+  const makeRubric = db.prepare('INSERT OR IGNORE INTO rubric (project_id, name, created_at) VALUES (?, ?, ?)');
+  const rubricId = db.prepare('SELECT id FROM rubric WHERE project_id = ? AND name = ?').pluck();
+  const existing = db.prepare('SELECT hash FROM rubric_version WHERE rubric_id = ? AND version = ?').pluck();
+  const insert = db.prepare('INSERT INTO rubric_version (rubric_id, version, criteria, hash, created_at) VALUES (?, ?, ?, ?, ?)');
+  const now = new Date().toISOString();
+  writeNow(db, () => {
+    for (const r of rows) {
+      makeRubric.run(projectId, r.name, now);
+      const id = rubricId.get(projectId, r.name) as number;
+      const here = existing.get(id, r.version) as string | undefined;
+      if (here === undefined) {
+        insert.run(id, r.version, JSON.stringify(r.criteria), r.hash, now);
+        out.added++;
+      } else if (here !== r.hash) out.conflicts++;
+    }
+  });
+  return out;
 }

@@ -1,0 +1,44 @@
+// `arbiter sync --project P [--hub URL]`: one sync of a linked project with its hub (core/hub/sync.ts).
+// stdout: one JSON line, {"pushed", "pulled", …}; stderr: a progress line per batch ("push: 5000 pushed,
+// 0 pulled"), and what was passed over or deferred, in words. The password as for `arbiter hub …`:
+// ARBITER_HUB_PASSWORD, else a prompt on a terminal, else none.
+import { parseHubUrl } from '../core/hub/connect';
+import { syncProject } from '../core/hub/sync';
+import { hubLink } from '../core/store/hub';
+import { requireProject } from '../core/store/projects';
+import { plural } from '../../shared/plural';
+import { hubPassword, type HubIo } from './hub';
+import { openDbFor, parse, UsageError } from './io';
+
+export async function syncCommand(argv: string[], io: HubIo): Promise<number> {
+  const { values } = parse(argv, { project: { type: 'string' }, hub: { type: 'string' }, batch: { type: 'string' } });
+  const project = values.project;
+  if (typeof project !== 'string' || project === '') throw new UsageError('--project is required');
+  const batch = values.batch === undefined ? undefined : Number(values.batch);
+  if (batch !== undefined && !(Number.isInteger(batch) && batch > 0)) throw new UsageError(`--batch ${String(values.batch)}: a whole number of revisions, more than 0`);
+  const db = openDbFor(values);
+  try {
+    const row = requireProject(db, project);
+    const link = hubLink(db, row.id);
+    const url = typeof values.hub === 'string' ? values.hub : link?.url;
+    const password = url ? await hubPassword(io, parseHubUrl(url)) : undefined;
+    const summary = await syncProject(db, {
+      project,
+      url,
+      password,
+      batch,
+      onProgress: (p) => io.err(`${p.phase}: ${p.pushed} pushed, ${p.pulled} pulled`),
+    });
+    if (summary.notPushed) {
+      io.err(
+        `${plural(summary.notPushed, 'revision')} saved here by ${summary.notPushedBy.join(', ')} ${summary.notPushed === 1 ? 'was' : 'were'} not pushed: ` +
+          `this login role (${summary.as ?? 'no annotator'}) may push only its own annotator's revisions, and adjudications only as a lead.`,
+      );
+    }
+    if (summary.deferred) io.err(`${plural(summary.deferred, 'revision')} from the hub cannot merge here yet and will be tried again at the next sync; the first: ${summary.deferredReason}`);
+    io.out(JSON.stringify(summary));
+    return 0;
+  } finally {
+    db.close();
+  }
+}

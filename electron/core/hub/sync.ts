@@ -1,0 +1,281 @@
+// One sync of a linked project with its team hub: label exchange over PostgreSQL. This machine's own
+// revisions go up as the exact lines the labels format writes (encodeLabel), everyone else's come down
+// through the merge `arbiter labels import` uses (importLabelsLines: idempotent by revision id,
+// order-independent, a merged revision current only when later by (created_at, id), a lead's
+// `adjudicated` revision an adjudication). Rubric versions and annotators' cuts go first both ways, since
+// ratings and step labels name them (syncParts.ts).
+//
+// Bounded batches, short SQLite writes, a yield between batches, so a save never waits long. A kill at
+// any point leaves both sides consistent, and the next sync completes the work:
+// - push: one INSERT … ON CONFLICT (id) DO NOTHING per batch, committed on the hub; only then the push
+//   watermark (the batch's last own label seq) moves here. Killed in between: the batch goes again and
+//   the hub keeps the copies it has (pushed counts only rows new there).
+// - pull: a batch merges as one labels merge (pending until complete, removed at the next open when a
+//   kill cuts it short); only after it completed the pull watermark (hub_seq) moves, with the batch's
+//   deferred revisions, in one transaction. Killed in between: the batch merges again and adds nothing
+//   (idempotent by revision id).
+// hub_seq is in commit order on the hub (hub migration 0002), so a watermark never skips a revision
+// that commits late.
+import type pg from 'pg';
+import { cancelledError, conflict } from '../errors';
+import { encodeLabel, importLabelsLines } from '../formats/exchange/labels';
+import type { Db } from '../store/db';
+import { deferredCount, deferredRevisions, hubLink, knownLabelIds, ownRevisionsAfter, recordSyncOutcome, setPulledSeq, setPushedLabelSeq, settleDeferred, type HubLink } from '../store/hub';
+import { itemResolver } from '../store/items';
+import { requireProject } from '../store/projects';
+import { connectHub, parseHubUrl, type HubAddress, type HubPassword } from './connect';
+import { whoAmI, type HubIdentity } from './roles';
+import { requireHubSchema } from './schema';
+import { noCounts, pullRubricVersions, pullSegmentations, pushRubricVersions, pushSegmentations, type PartCounts } from './syncParts';
+
+export interface SyncOptions {
+  project: string;
+  /** The hub address (no password in it); the project's link's when left out. Must be the linked hub. */
+  url?: string;
+  password?: HubPassword;
+  /** Revisions per batch (each a hub statement and one labels merge here). */
+  batch?: number;
+  /** After each batch: what is done so far. */
+  onProgress?: (progress: SyncProgress) => void;
+  /** Asked between batches: true stops the sync there (what was committed stays, the rest goes next time). */
+  isCancelled?: () => boolean;
+}
+
+export interface SyncProgress {
+  phase: 'push' | 'pull';
+  pushed: number;
+  pulled: number;
+}
+
+export interface SyncSummary {
+  project: string;
+  hub: string;
+  /** Who this machine pushed as (the annotator the login role is granted to), or null. */
+  as: string | null;
+  /** Own revisions the hub took now; and those it had already (a replay after a kill). */
+  pushed: number;
+  alreadyOnHub: number;
+  /**
+   * Revisions saved here that this login role may not push (PostgreSQL's row-level security would refuse
+   * them): another local person's, or an adjudication by someone not a lead. Passed over, with who made them.
+   */
+  notPushed: number;
+  notPushedBy: string[];
+  /** Others' revisions merged here now; and those here already (this machine's own, coming back). */
+  pulled: number;
+  alreadyHere: number;
+  /** Revisions on the hub that cannot merge here yet (an item or rubric version this project lacks, a line that fails a check here): tried again at every sync. */
+  deferred: number;
+  /** The first reason a revision is deferred, for people. */
+  deferredReason: string | null;
+  /** Revisions whose id is stored here for a different label: not merged, never overwritten. */
+  conflicts: number;
+  rubricVersions: PartCounts;
+  segmentations: PartCounts;
+  /** The pull watermark after this sync. */
+  hubSeq: number;
+}
+
+const DEFAULT_BATCH = 5000;
+
+/** Lets a save in between batches (the label merge yields the same way). */
+const between = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function syncProject(db: Db, options: SyncOptions): Promise<SyncSummary> {
+  const project = requireProject(db, options.project);
+  const link = hubLink(db, project.id);
+  if (!link) {
+    throw conflict(`The project "${options.project}" is not linked to a hub. Join it first (arbiter hub join --project "${options.project}" --hub URL), or publish it (arbiter hub publish).`);
+  }
+  const address = parseHubUrl(options.url ?? link.url);
+  const linked = parseHubUrl(link.url);
+  if (address.url !== linked.url) {
+    throw conflict(`The project "${options.project}" is linked to the hub ${linked.url}, not ${address.url}; sync it with its own hub (leave out --hub), or join the project on the other hub into another database.`);
+  }
+  const client = await connectHub(address, { password: options.password });
+  try {
+    const summary = await run(db, client, address, link, options);
+    recordSyncOutcome(db, project.id, null);
+    return summary;
+  } catch (error) {
+    if (!(error instanceof Error && (error as { details?: { cancelled?: boolean } }).details?.cancelled)) {
+      try {
+        recordSyncOutcome(db, project.id, error instanceof Error ? error.message : String(error));
+      } catch {
+        /* the database went away: the error itself says more */
+      }
+    }
+    throw error;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink, options: SyncOptions): Promise<SyncSummary> {
+  await requireHubSchema(client, address.where);
+  const hubProject = (await client.query<{ name: string }>('SELECT name FROM arbiter.project WHERE id = $1', [link.hubProjectId])).rows[0];
+  if (!hubProject) {
+    throw conflict(`The hub at ${address.where} has no project ${link.hubProjectId} (the one "${options.project}" was joined from); nothing was synced. Join the project again from the hub.`);
+  }
+  const me = await whoAmI(client);
+  const batch = Math.max(1, Math.trunc(options.batch ?? DEFAULT_BATCH));
+  const summary: SyncSummary = {
+    project: options.project,
+    hub: `${address.where}/${address.database}`,
+    as: me?.name ?? null,
+    pushed: 0,
+    alreadyOnHub: 0,
+    notPushed: 0,
+    notPushedBy: [],
+    pulled: 0,
+    alreadyHere: 0,
+    deferred: 0,
+    deferredReason: null,
+    conflicts: 0,
+    rubricVersions: noCounts(),
+    segmentations: noCounts(),
+    hubSeq: link.pulledSeq,
+  };
+  const step = async (phase: SyncProgress['phase']) => {
+    options.onProgress?.({ phase, pushed: summary.pushed, pulled: summary.pulled });
+    await between();
+    if (options.isCancelled?.()) throw cancelledError(`The sync of "${options.project}" was stopped; what it did so far is kept, and the next sync goes on from there.`);
+  };
+
+  // Up: what ratings and step labels name first, then the revisions.
+  if (me?.role === 'lead') await pushRubricVersions(db, client, link, summary.rubricVersions);
+  await pushSegmentations(db, client, link, batch, summary.segmentations, () => step('push'));
+  await pushRevisions(db, client, link, me, batch, summary, () => step('push'));
+  // Down: the same order.
+  await pullRubricVersions(db, client, link, summary.rubricVersions);
+  await pullSegmentations(db, client, link, batch, summary.segmentations, () => step('pull'));
+  const merge = lineMerger(db, link, options.project, address, summary, options.isCancelled);
+  await retryDeferred(db, client, link, batch, merge, () => step('pull'));
+  summary.hubSeq = await pullRevisions(db, client, link, batch, merge, () => step('pull'));
+  summary.deferred = deferredCount(db, link.projectId);
+  if (summary.deferred && !summary.deferredReason) summary.deferredReason = deferredRevisions(db, link.projectId, 0, 1)[0]?.reason ?? null;
+  return summary;
+}
+
+/** Own revisions after the push watermark, a batch per hub statement, the watermark moved after each commit. */
+async function pushRevisions(db: Db, client: pg.Client, link: HubLink, me: HubIdentity | null, batch: number, summary: SyncSummary, step: () => Promise<void>): Promise<void> {
+  let after = link.pushedLabelSeq;
+  const notPushedBy = new Set<string>();
+  for (;;) {
+    const rows = ownRevisionsAfter(db, link.projectId, after, batch);
+    if (rows.length === 0) break;
+    const lines: string[] = [];
+    for (const r of rows) {
+      const adjudicated = r.body.adjudicated === true;
+      if (!me || r.annotatorUuid.toLowerCase() !== me.uuid.toLowerCase() || (adjudicated && me.role !== 'lead')) {
+        summary.notPushed++;
+        notPushedBy.add(r.annotator);
+        continue;
+      }
+      lines.push(JSON.stringify(encodeLabel(r)));
+    }
+    if (lines.length) {
+      const result = await client.query(
+        `INSERT INTO arbiter.revision (id, project_id, annotator_uuid, adjudicated, line)
+         SELECT l->>'id', $1, (l->>'annotator_uuid')::uuid, coalesce(l->'adjudicated' = 'true'::jsonb, false), l
+         FROM (SELECT t::jsonb AS l FROM unnest($2::text[]) AS t) AS lines
+         ON CONFLICT (id) DO NOTHING`,
+        [link.hubProjectId, lines],
+      );
+      const added = result.rowCount ?? 0;
+      summary.pushed += added;
+      summary.alreadyOnHub += lines.length - added;
+    }
+    // Committed on the hub (autocommit): only now the watermark moves, to an own row's seq.
+    after = rows[rows.length - 1]!.seq;
+    setPushedLabelSeq(db, link.projectId, after);
+    await step();
+  }
+  summary.notPushedBy = [...notPushedBy].sort();
+}
+
+interface HubLine {
+  hubSeq: number;
+  text: string;
+}
+
+type Merger = (rows: HubLine[]) => Promise<{ settled: number[]; deferred: { hubSeq: number; reason: string }[] }>;
+
+/**
+ * Merges revision lines from the hub as one labels merge: lines stored here already are left out first
+ * (this machine's own coming back), lines whose item this project lacks are deferred, and lines that
+ * fail a check here are deferred with the check's words. Returns which hub_seqs are done for good.
+ */
+function lineMerger(db: Db, link: HubLink, project: string, address: HubAddress, summary: SyncSummary, isCancelled?: () => boolean): Merger {
+  return async (rows) => {
+    const settled: number[] = [];
+    const deferred: { hubSeq: number; reason: string }[] = [];
+    const parsed = rows.map((r) => ({ ...r, line: JSON.parse(r.text) as { id: string; item: string | number; item_uid?: string } }));
+    const known = knownLabelIds(db, parsed.map((p) => p.line.id));
+    const resolve = itemResolver(db, link.projectId);
+    const toMerge: typeof parsed = [];
+    for (const p of parsed) {
+      if (known.has(p.line.id)) {
+        summary.alreadyHere++;
+        settled.push(p.hubSeq);
+      } else if ((p.line.item_uid === undefined || resolve(p.line.item_uid) === null) && resolve(String(p.line.item)) === null) {
+        deferred.push({ hubSeq: p.hubSeq, reason: `revision ${p.line.id} is for the item ${String(p.line.item)}, which this project lacks (join the project again to bring the hub's new items)` });
+      } else toMerge.push(p);
+    }
+    if (toMerge.length === 0) return { settled, deferred };
+    const first = toMerge[0]!.hubSeq;
+    const last = toMerge[toMerge.length - 1]!.hubSeq;
+    const result = await importLabelsLines(db, {
+      project,
+      fileName: `hub ${address.where}/${address.database} revisions ${first}–${last}`,
+      lines: toMerge.map((p) => p.text),
+      skipInvalid: true,
+      isCancelled,
+    });
+    summary.pulled += result.added;
+    summary.alreadyHere += result.duplicates;
+    summary.conflicts += result.reusedIds;
+    // Which lines were rejected, and why (the merge lists the first 100 reasons; every rejected line's text).
+    const reasons = new Map(result.errors.map((e) => [e.line, e.reason]));
+    const rejected = new Set(result.rejects);
+    toMerge.forEach((p, i) => {
+      if (!rejected.has(p.text)) settled.push(p.hubSeq);
+      else deferred.push({ hubSeq: p.hubSeq, reason: `revision ${p.line.id}: ${reasons.get(i + 1) ?? 'does not pass the checks here'}` });
+    });
+    return { settled, deferred };
+  };
+}
+
+/** Revisions after the pull watermark, a batch at a time; the watermark moves once a batch merged. */
+async function pullRevisions(db: Db, client: pg.Client, link: HubLink, batch: number, merge: Merger, step: () => Promise<void>): Promise<number> {
+  let after = link.pulledSeq;
+  for (;;) {
+    const rows = await readLines(client, 'hub_seq > $2 ORDER BY hub_seq LIMIT $3', [link.hubProjectId, after, batch]);
+    if (rows.length === 0) return after;
+    const { deferred } = await merge(rows);
+    after = rows[rows.length - 1]!.hubSeq;
+    setPulledSeq(db, link.projectId, after, deferred);
+    await step();
+  }
+}
+
+/** Deferred revisions, tried again: those that merge now (or are here already) are forgotten. */
+async function retryDeferred(db: Db, client: pg.Client, link: HubLink, batch: number, merge: Merger, step: () => Promise<void>): Promise<void> {
+  let after = 0;
+  for (;;) {
+    const waiting = deferredRevisions(db, link.projectId, after, batch);
+    if (waiting.length === 0) return;
+    const rows = await readLines(client, 'hub_seq = ANY($2::bigint[]) ORDER BY hub_seq LIMIT $3', [link.hubProjectId, waiting.map((w) => w.hubSeq), batch]);
+    const { settled, deferred } = await merge(rows);
+    // A deferred revision gone from the hub (it never is: no one may delete one) would be forgotten too.
+    const found = new Set(rows.map((r) => r.hubSeq));
+    settleDeferred(db, link.projectId, [...settled, ...waiting.filter((w) => !found.has(w.hubSeq)).map((w) => w.hubSeq)], deferred);
+    after = waiting[waiting.length - 1]!.hubSeq;
+    await step();
+  }
+}
+
+async function readLines(client: pg.Client, where: string, params: unknown[]): Promise<HubLine[]> {
+  const { rows } = await client.query<{ hub_seq: string; line: string }>(`SELECT hub_seq, line::text AS line FROM arbiter.revision WHERE project_id = $1 AND ${where}`, params);
+  return rows.map((r) => ({ hubSeq: Number(r.hub_seq), text: r.line }));
+}

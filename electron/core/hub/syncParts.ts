@@ -1,0 +1,96 @@
+// What travels with the revisions in a sync: rubric versions (a rating names its version, so they go
+// before the revisions on both sides) and annotators' cuts of a response into steps (a step label names
+// the segmentation version it rated). PostgreSQL SQL only; SQLite work goes through store/hub.ts.
+import type pg from 'pg';
+import type { Criterion } from '../../../shared/rubric';
+import type { Db } from '../store/db';
+import { adoptRubricVersions, adoptSegmentations, annotatorSegmentationsAfter, projectRubricVersions, setSegmentationWatermarks, type HubLink } from '../store/hub';
+import { criteriaHash, rubricInForce } from '../store/rubrics';
+
+type Client = Pick<pg.ClientBase, 'query'>;
+
+export interface PartCounts {
+  pushed: number;
+  pulled: number;
+  /** The same number holding other content on the two sides: each side keeps its own (never overwritten). */
+  conflicts: number;
+}
+
+export const noCounts = (): PartCounts => ({ pushed: 0, pulled: 0, conflicts: 0 });
+
+/** A lead offers the project rubrics' versions the hub lacks (the policy lets only leads publish). */
+export async function pushRubricVersions(db: Db, client: Client, link: HubLink, counts: PartCounts): Promise<void> {
+  const local = projectRubricVersions(db, link.projectId);
+  if (local.length === 0) return;
+  const inForce = rubricInForce(db, link.projectId);
+  const rows = local.map((v) => ({ name: v.name, version: v.version, criteria: v.criteria, in_force: v.name === inForce }));
+  const result = await client.query(
+    `INSERT INTO arbiter.rubric_version (project_id, name, version, criteria, in_force)
+     SELECT $1, r->>'name', (r->>'version')::int, r->'criteria', (r->>'in_force')::boolean FROM jsonb_array_elements($2::jsonb) r
+     ON CONFLICT (project_id, name, version) DO NOTHING`,
+    [link.hubProjectId, JSON.stringify(rows)],
+  );
+  counts.pushed += result.rowCount ?? 0;
+}
+
+/** Every rubric version published on the hub that this project lacks, under its own number. */
+export async function pullRubricVersions(db: Db, client: Client, link: HubLink, counts: PartCounts): Promise<void> {
+  const { rows } = await client.query<{ name: string; version: number; criteria: string }>(
+    `SELECT name, version, criteria::text AS criteria FROM arbiter.rubric_version WHERE project_id = $1 AND name NOT LIKE 'item/%' ORDER BY name, version`,
+    [link.hubProjectId],
+  );
+  if (rows.length === 0) return;
+  const here = new Map(projectRubricVersions(db, link.projectId).map((v) => [`${v.name}\u0000${v.version}`, v.hash]));
+  const hub = rows.map((r) => {
+    const criteria = JSON.parse(r.criteria) as Criterion[];
+    return { name: r.name, version: r.version, criteria, hash: criteriaHash(criteria) };
+  });
+  const missing = hub.filter((v) => here.get(`${v.name}\u0000${v.version}`) !== v.hash);
+  const result = adoptRubricVersions(db, link.projectId, missing);
+  counts.pulled += result.added;
+  counts.conflicts += result.conflicts;
+}
+
+/** Annotators' cuts made (or adopted) here since the last push, in bounded batches. */
+export async function pushSegmentations(db: Db, client: Client, link: HubLink, batch: number, counts: PartCounts, between: () => Promise<void>): Promise<void> {
+  let after = link.pushedSegmentationId;
+  for (;;) {
+    const rows = annotatorSegmentationsAfter(db, link.projectId, after, batch);
+    if (rows.length === 0) return;
+    const payload = rows.map((r) => ({ item_uid: r.itemUid, response: r.response, version: r.version, steps: r.steps, origin: r.origin, created_at: r.createdAt }));
+    const result = await client.query(
+      `INSERT INTO arbiter.segmentation (project_id, item_uid, response, version, steps, origin, created_at)
+       SELECT $1, s->>'item_uid', (s->>'response')::int, (s->>'version')::int, s->'steps', s->>'origin', (s->>'created_at')::timestamptz
+       FROM jsonb_array_elements($2::jsonb) s
+       ON CONFLICT (project_id, item_uid, response, version) DO NOTHING`,
+      [link.hubProjectId, JSON.stringify(payload)],
+    );
+    counts.pushed += result.rowCount ?? 0;
+    after = rows[rows.length - 1]!.id;
+    setSegmentationWatermarks(db, link.projectId, { pushedId: after });
+    await between();
+  }
+}
+
+/** Cuts pushed by others since the last pull, in bounded batches, each stored in one short write. */
+export async function pullSegmentations(db: Db, client: Client, link: HubLink, batch: number, counts: PartCounts, between: () => Promise<void>): Promise<void> {
+  let after = link.pulledSegmentationSeq;
+  for (;;) {
+    const { rows } = await client.query<{ hub_seq: string; item_uid: string; response: number; version: number; steps: string; origin: 'file' | 'auto' | 'annotator'; created_at: Date }>(
+      `SELECT hub_seq, item_uid, response, version, steps::text AS steps, origin, created_at FROM arbiter.segmentation
+       WHERE project_id = $1 AND hub_seq > $2 ORDER BY hub_seq LIMIT $3`,
+      [link.hubProjectId, after, batch],
+    );
+    if (rows.length === 0) return;
+    const result = adoptSegmentations(
+      db,
+      link.projectId,
+      rows.map((r) => ({ itemUid: r.item_uid, response: r.response, version: r.version, steps: JSON.parse(r.steps) as string[], origin: r.origin, createdAt: r.created_at.toISOString() })),
+    );
+    counts.pulled += result.added;
+    counts.conflicts += result.conflicts;
+    after = Number(rows[rows.length - 1]!.hub_seq);
+    setSegmentationWatermarks(db, link.projectId, { pulledSeq: after });
+    await between();
+  }
+}

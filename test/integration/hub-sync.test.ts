@@ -1,0 +1,173 @@
+// Two desktops (their own SQLite files) joined to one project published on a real PostgreSQL hub, each
+// person under their own login role, label the same 50 items offline and disagree: pairs, step ratings
+// (one on a cut of their own), a rubric rating (one under a rubric version the lead made after joining),
+// and the lead's adjudication. Synced in either order (A, B, A and B, A, B) they end with the same
+// revisions, current labels, adjudications, counters, cuts, rubric versions and review queues, and
+// syncing again changes nothing (pushed 0, pulled 0). Each order runs on a hub database of its own.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeLabel } from '../../electron/core/formats/exchange/labels';
+import { connectHub } from '../../electron/core/hub/connect';
+import { syncProject, type SyncSummary } from '../../electron/core/hub/sync';
+import { hubLink, ownRevisionsAfter, ownRevisionsWaiting } from '../../electron/core/store/hub';
+import { requireProject } from '../../electron/core/store/projects';
+import { itemIds, labelState, PROJECT, QUALITY, reviewQueues, setUpTeam, type Desktop } from '../helpers/hubTeam';
+import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+
+const reason = skipReason();
+if (reason) console.warn(`hub-sync skipped: ${reason}`);
+
+const ITEMS = 50;
+
+/** Each person labels every item on their own desktop, offline; they disagree on many. */
+async function labelOffline(alice: Desktop, bob: Desktop): Promise<void> {
+  const a = itemIds(alice);
+  const b = itemIds(bob);
+  const save = (d: Desktop, ids: Map<string, number>, i: number, choice: 'A' | 'B' | 'tie', strength?: 1 | 2 | 3) =>
+    d.service.dispatch('saveLabel', { project: PROJECT, annotator: d.name, itemId: ids.get(`q${i}`)!, choice, shownOrder: [0, 1], ...(strength ? { strength } : {}) });
+  for (let i = 0; i < ITEMS; i++) {
+    await save(alice, a, i, i % 3 === 0 ? 'B' : 'A', 2);
+    await save(bob, b, i, i % 4 === 0 ? 'B' : i % 7 === 0 ? 'tie' : 'A');
+  }
+  // Alice changes her mind on q5: her later revision is her current label everywhere.
+  await save(alice, a, 5, 'tie');
+  // Step ratings on q0–q4, disagreeing on the first error.
+  const steps = (d: Desktop, ids: Map<string, number>, i: number, response: number, ratings: (1 | 0 | -1 | null)[], firstError: number | null, version = 1) =>
+    d.service.dispatch('saveSteps', { project: PROJECT, annotator: d.name, itemId: ids.get(`q${i}`)!, response, steps: { version, ratings, firstError } } as never);
+  for (let i = 0; i < 5; i++) {
+    await steps(alice, a, i, 1, [1, 1, -1], 2);
+    await steps(bob, b, i, 1, i % 2 ? [1, -1, null] : [1, 1, -1], i % 2 ? 1 : 2);
+  }
+  // Bob rates q6's first answer on Arbiter's cut; Alice splits its first step (a cut of her own, version 2)
+  // and rates on that.
+  await steps(bob, b, 6, 0, [1, 1, 1], null);
+  await alice.service.dispatch('resegment', { project: PROJECT, annotator: 'alice', itemId: a.get('q6')!, response: 0, op: 'split', fromVersion: 1, step: 0, at: 3 } as never);
+  await steps(alice, a, 6, 0, [1, 1, 1, -1], 3, 2);
+  // Rubric ratings under the published version 1.
+  for (let i = 10; i < 13; i++) {
+    const rate = (d: Desktop, ids: Map<string, number>, x: number, y: number) =>
+      d.service.dispatch('saveRatings', { project: PROJECT, annotator: d.name, itemId: ids.get(`q${i}`)!, rubric: 'quality', version: 1, ratings: { A: { correctness: x }, B: { correctness: y } } } as never);
+    await rate(alice, a, 5, 2);
+    await rate(bob, b, i === 11 ? 2 : 4, 3);
+  }
+  // Bob, a lead, makes version 2 of the rubric after joining and rates q13 under it.
+  await bob.service.dispatch('saveRubric', { project: PROJECT, name: 'quality', criteria: [{ ...QUALITY[0]!, scale: { type: 'likert', min: 1, max: 3 } }] as never });
+  await bob.service.dispatch('saveRatings', { project: PROJECT, annotator: 'bob', itemId: b.get('q13')!, rubric: 'quality', version: 2, ratings: { A: { correctness: 3 }, B: { correctness: 1 } } } as never);
+  // Bob resolves q3, where they disagree (Alice B, Bob B … q0: both B; q3: Alice B, Bob A).
+  await bob.service.dispatch('adjudicate', { project: PROJECT, annotator: 'bob', itemId: b.get('q3')!, task: 'pairwise', choice: 'B', note: 'The sum is wrong in A.' } as never);
+}
+
+const done = new WeakSet<Promise<unknown>>();
+/** Whether a promise has settled (checked while polling). */
+function settled(p: Promise<unknown>): boolean {
+  void p.then(
+    () => done.add(p),
+    () => done.add(p),
+  );
+  return done.has(p);
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('waited 30 s');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const sync = (d: Desktop): Promise<SyncSummary> => syncProject(d.db, { project: PROJECT, password: undefined, batch: 40 });
+
+describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
+  let cluster: PgCluster;
+  let dir: string;
+  const opened: Desktop[] = [];
+  beforeAll(async () => {
+    cluster = await startCluster();
+    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-sync-'));
+  }, 120_000);
+  afterAll(async () => {
+    for (const d of opened) d.db.close();
+    await cluster?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('never skips a revision whose push commits after a later one (hub_seq in commit order)', async () => {
+    const { desktops, admin } = await setUpTeam(cluster, dir, 'hub_late', 5, [
+      { name: 'alice', role: 'annotator' },
+      { name: 'bob', role: 'annotator' },
+    ]);
+    opened.push(...desktops);
+    const [alice, bob] = desktops as [Desktop, Desktop];
+    const saved = await alice.service.dispatch('saveLabel', { project: PROJECT, annotator: 'alice', itemId: itemIds(alice).get('q1')!, choice: 'A', shownOrder: [0, 1] });
+    await bob.service.dispatch('saveLabel', { project: PROJECT, annotator: 'bob', itemId: itemIds(bob).get('q1')!, choice: 'B', shownOrder: [0, 1] });
+    // Alice's push is slow: its transaction has inserted her revision and not committed yet.
+    const slow = await connectHub(alice.url);
+    const [mine] = ownRevisionsAfter(alice.db, requireProject(alice.db, PROJECT).id, 0, 10);
+    expect(mine!.id).toBe(saved.id);
+    await slow.query('BEGIN');
+    await slow.query(
+      "INSERT INTO arbiter.revision (id, project_id, annotator_uuid, adjudicated, line) SELECT l->>'id', $1, (l->>'annotator_uuid')::uuid, false, l FROM (SELECT $2::jsonb AS l) x",
+      [hubLink(alice.db, requireProject(alice.db, PROJECT).id)!.hubProjectId, JSON.stringify(encodeLabel(mine!))],
+    );
+    // Meanwhile Bob syncs: his push waits for hers to commit (else his revision would take a later
+    // hub_seq, commit first, and his pull would move his watermark past hers for good).
+    const bobSync = sync(bob);
+    await until(async () => ((await admin.query("SELECT 1 FROM pg_stat_activity WHERE usename = 'arbiter_bob' AND wait_event_type = 'Lock'")).rowCount ?? 0) > 0 || settled(bobSync));
+    await slow.query('COMMIT');
+    await slow.end();
+    await bobSync;
+    await sync(bob);
+    expect(labelState(bob.db).revisions.map((r) => r.id)).toContain(saved.id);
+    await admin.end();
+  }, 120_000);
+
+  for (const order of [
+    ['alice', 'bob', 'alice'],
+    ['bob', 'alice', 'bob'],
+  ] as const) {
+    it(`ends the same on both desktops when they sync ${order.join(', ')}, and a second sync changes nothing`, async () => {
+      const { desktops, admin } = await setUpTeam(cluster, dir, `hub_${order[0]}`, ITEMS, [
+        { name: 'alice', role: 'annotator' },
+        { name: 'bob', role: 'lead' },
+      ]);
+      await admin.end();
+      opened.push(...desktops);
+      const [alice, bob] = desktops as [Desktop, Desktop];
+      await labelOffline(alice, bob);
+      const own = { alice: ownRevisionsWaiting(alice.db, requireProject(alice.db, PROJECT).id), bob: ownRevisionsWaiting(bob.db, requireProject(bob.db, PROJECT).id) };
+      expect(own.alice).toBeGreaterThan(ITEMS);
+      expect(own.bob).toBeGreaterThan(ITEMS);
+      const before = { alice: labelState(alice.db), bob: labelState(bob.db) };
+      expect(before.alice.current).not.toEqual(before.bob.current);
+
+      const by = { alice, bob };
+      const summaries: SyncSummary[] = [];
+      for (const who of order) summaries.push(await sync(by[who]));
+      // Each pushed exactly its own revisions, once; the one who synced twice pulled the other's the second time.
+      const [first, second, third] = summaries as [SyncSummary, SyncSummary, SyncSummary];
+      expect(first).toMatchObject({ pushed: own[order[0]], pulled: 0, notPushed: 0, deferred: 0, conflicts: 0 });
+      expect(second).toMatchObject({ pushed: own[order[1]], pulled: own[order[0]], notPushed: 0, deferred: 0, conflicts: 0 });
+      expect(third).toMatchObject({ pushed: 0, pulled: own[order[1]], alreadyHere: 0, deferred: 0 });
+      // The lead's new rubric version and Alice's cut travelled.
+      expect(summaries.reduce((n, s) => n + s.rubricVersions.pushed, 0)).toBe(1);
+      expect(summaries.reduce((n, s) => n + s.segmentations.pushed, 0)).toBe(1);
+
+      const after = { alice: labelState(alice.db), bob: labelState(bob.db) };
+      expect(after.alice.revisions).toHaveLength(own.alice + own.bob);
+      expect(after.alice).toEqual(after.bob);
+      expect(after.alice.adjudications).toHaveLength(1);
+      expect(await reviewQueues(alice)).toEqual(await reviewQueues(bob));
+      expect((await reviewQueues(alice)).pairwise!.length).toBeGreaterThan(10);
+
+      // Again, both: nothing moves.
+      for (const d of [alice, bob]) {
+        expect(await sync(d)).toMatchObject({ pushed: 0, pulled: 0, alreadyHere: 0, alreadyOnHub: 0, deferred: 0, rubricVersions: { pushed: 0, pulled: 0 }, segmentations: { pulled: 0 } });
+        expect(hubLink(d.db, requireProject(d.db, PROJECT).id)).toMatchObject({ lastError: null });
+      }
+      expect(labelState(alice.db)).toEqual(after.alice);
+      expect(labelState(bob.db)).toEqual(after.bob);
+    }, 180_000);
+  }
+});
