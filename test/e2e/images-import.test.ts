@@ -37,6 +37,10 @@ describe('Images folder (for image paths in the file)', () => {
 
     await page.getByTestId('import-file').setInputFiles(file);
     await page.getByTestId('import-preview').waitFor();
+    // The preview names the prompt's image in words, not as an "[image]" stand-in.
+    const previewText = await page.getByTestId('import-preview').innerText();
+    expect(previewText).not.toContain('[image]');
+    expect(await page.getByTestId('import-preview').getByTestId('text-images').first().innerText()).toBe('1 image');
     await page.getByTestId('import-button').click();
     const failure = page.getByTestId('import-failure');
     await expect.poll(() => failure.innerText().catch(() => ''), { timeout: 30_000 }).toMatch(/Nothing was imported/);

@@ -10,6 +10,7 @@ import { importNotes } from '../../../../shared/importNotes';
 import { carriedWords, IMPORT_FORMAT_TITLES } from './words';
 import { api, ApiError, errorMessage, subscribeEvents } from '../../api';
 import { isPlainLines, uploadFile, type UploadHandle } from './upload';
+import { TextWithImages } from './TextWithImages';
 
 const HEAD_BYTES = 256 * 1024;
 
@@ -310,10 +311,14 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
                   {preview.records.slice(0, 6).map((r) => (
                     <tr key={r.line} className="border-b border-line align-top last:border-b-0">
                       <td className="px-3 py-1.5 tabular-nums text-faint">{r.line}</td>
-                      <td className="px-3 py-1.5">{clip(r.prompt, 140)}</td>
-                      <td className="px-3 py-1.5 text-muted">{clip(r.responses[0] ?? '', 110)}</td>
+                      <td className="px-3 py-1.5">
+                        <TextWithImages text={r.prompt} show={(t) => clip(t, 140)} />
+                      </td>
                       <td className="px-3 py-1.5 text-muted">
-                        {clip(r.responses[1] ?? '', 110)}
+                        <TextWithImages text={r.responses[0] ?? ''} show={(t) => clip(t, 110)} />
+                      </td>
+                      <td className="px-3 py-1.5 text-muted">
+                        <TextWithImages text={r.responses[1] ?? ''} show={(t) => clip(t, 110)} />
                         {r.responses.length > 2 && <span className="text-faint"> (+{r.responses.length - 2} more)</span>}
                       </td>
                       <td className="px-3 py-1.5">{r.choice ?? <span className="text-faint">—</span>}</td>

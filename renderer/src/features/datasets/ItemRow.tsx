@@ -2,6 +2,7 @@
 // exports and stats; the screen sides Left / Right belong to the compare screen only.
 import type { ItemListRow } from '../../../../shared/api';
 import { plural } from '../../../../shared/plural';
+import { ImageCount, splitImages } from './TextWithImages';
 
 export const COLUMNS = 'grid-cols-[3.5rem_8rem_minmax(0,1fr)_5.5rem_7rem_5.5rem_6.5rem_5rem]';
 
@@ -40,15 +41,8 @@ function ModelCell({ row }: { row: ItemListRow }) {
   );
 }
 
-/** The prompt's text with its images apart: contentText stands an image in as a line "[image]". */
-function promptParts(prompt: string): { text: string; images: number } {
-  const lines = prompt.split('\n');
-  const text = lines.filter((l) => l !== '[image]').join(' ').trim();
-  return { text, images: lines.length - lines.filter((l) => l !== '[image]').length };
-}
-
 export function ItemRow({ row, selected }: { row: ItemListRow; selected: boolean }) {
-  const prompt = promptParts(row.prompt);
+  const prompt = splitImages(row.prompt);
   return (
     <>
       <span className={`text-right tabular-nums ${selected ? 'font-medium text-accent' : 'text-faint'}`}>{row.seq + 1}</span>
@@ -56,11 +50,7 @@ export function ItemRow({ row, selected }: { row: ItemListRow; selected: boolean
         {row.externalId ?? '—'}
       </span>
       <span className="truncate" title={prompt.text}>
-        {prompt.images > 0 && (
-          <span className="mr-1.5 rounded-[3px] bg-surface-2 px-1 text-[11.5px] text-muted ring-1 ring-line" data-testid="item-prompt-images">
-            {plural(prompt.images, 'image')}
-          </span>
-        )}
+        <ImageCount images={prompt.images} testId="item-prompt-images" />
         {prompt.text}
         {row.responses !== 2 && <span className="ml-2 text-[12px] text-faint">{plural(row.responses, 'response')}</span>}
       </span>
