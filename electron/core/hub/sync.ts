@@ -77,6 +77,11 @@ export interface SyncSummary {
 }
 
 const DEFAULT_BATCH = 5000;
+/**
+ * Revisions read, encoded or merged here at a time, between yields: a few ms of work each, so the
+ * thread that saves labels (the app's service) is never held long by a sync in the same process.
+ */
+const SLICE = 500;
 
 /** Lets a save in between batches (the label merge yields the same way). */
 const between = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -162,32 +167,40 @@ async function pushRevisions(db: Db, client: pg.Client, link: HubLink, me: HubId
   let after = link.pushedLabelSeq;
   const notPushedBy = new Set<string>();
   for (;;) {
-    const rows = ownRevisionsAfter(db, link.projectId, after, batch);
-    if (rows.length === 0) break;
+    // Read and encoded a slice at a time, yielding between slices, so the thread a save needs is free often.
     const lines: string[] = [];
-    for (const r of rows) {
-      const adjudicated = r.body.adjudicated === true;
-      if (!me || r.annotatorUuid.toLowerCase() !== me.uuid.toLowerCase() || (adjudicated && me.role !== 'lead')) {
-        summary.notPushed++;
-        notPushedBy.add(r.annotator);
-        continue;
+    let read = 0;
+    let last = after;
+    while (read < batch) {
+      const rows = ownRevisionsAfter(db, link.projectId, last, Math.min(SLICE, batch - read));
+      if (rows.length === 0) break;
+      for (const r of rows) {
+        const adjudicated = r.body.adjudicated === true;
+        if (!me || r.annotatorUuid.toLowerCase() !== me.uuid.toLowerCase() || (adjudicated && me.role !== 'lead')) {
+          summary.notPushed++;
+          notPushedBy.add(r.annotator);
+        } else lines.push(JSON.stringify(encodeLabel(r)));
       }
-      lines.push(JSON.stringify(encodeLabel(r)));
+      read += rows.length;
+      last = rows[rows.length - 1]!.seq;
+      await between();
     }
+    if (read === 0) break;
     if (lines.length) {
       const result = await client.query(
         `INSERT INTO arbiter.revision (id, project_id, annotator_uuid, adjudicated, line)
          SELECT l->>'id', $1, (l->>'annotator_uuid')::uuid, coalesce(l->'adjudicated' = 'true'::jsonb, false), l
-         FROM (SELECT t::jsonb AS l FROM unnest($2::text[]) AS t) AS lines
+         FROM jsonb_array_elements($2::jsonb) AS l
          ON CONFLICT (id) DO NOTHING`,
-        [link.hubProjectId, lines],
+        // One JSON text joined from the lines (a text[] parameter costs node-postgres tens of ms to escape).
+        [link.hubProjectId, `[${lines.join(',')}]`],
       );
       const added = result.rowCount ?? 0;
       summary.pushed += added;
       summary.alreadyOnHub += lines.length - added;
     }
     // Committed on the hub (autocommit): only now the watermark moves, to an own row's seq.
-    after = rows[rows.length - 1]!.seq;
+    after = last;
     setPushedLabelSeq(db, link.projectId, after);
     await step();
   }
@@ -246,16 +259,22 @@ function lineMerger(db: Db, link: HubLink, project: string, address: HubAddress,
   };
 }
 
-/** Revisions after the pull watermark, a batch at a time; the watermark moves once a batch merged. */
+/**
+ * Revisions after the pull watermark: read a batch at a time, merged a slice at a time (each slice one
+ * labels merge, short and yielding), the watermark moved once a slice merged.
+ */
 async function pullRevisions(db: Db, client: pg.Client, link: HubLink, batch: number, merge: Merger, step: () => Promise<void>): Promise<number> {
   let after = link.pulledSeq;
   for (;;) {
     const rows = await readLines(client, 'hub_seq > $2 ORDER BY hub_seq LIMIT $3', [link.hubProjectId, after, batch]);
     if (rows.length === 0) return after;
-    const { deferred } = await merge(rows);
-    after = rows[rows.length - 1]!.hubSeq;
-    setPulledSeq(db, link.projectId, after, deferred);
-    await step();
+    for (let i = 0; i < rows.length; i += SLICE) {
+      const slice = rows.slice(i, i + SLICE);
+      const { deferred } = await merge(slice);
+      after = slice[slice.length - 1]!.hubSeq;
+      setPulledSeq(db, link.projectId, after, deferred);
+      await step();
+    }
   }
 }
 
@@ -263,7 +282,7 @@ async function pullRevisions(db: Db, client: pg.Client, link: HubLink, batch: nu
 async function retryDeferred(db: Db, client: pg.Client, link: HubLink, batch: number, merge: Merger, step: () => Promise<void>): Promise<void> {
   let after = 0;
   for (;;) {
-    const waiting = deferredRevisions(db, link.projectId, after, batch);
+    const waiting = deferredRevisions(db, link.projectId, after, Math.min(batch, SLICE));
     if (waiting.length === 0) return;
     const rows = await readLines(client, 'hub_seq = ANY($2::bigint[]) ORDER BY hub_seq LIMIT $3', [link.hubProjectId, waiting.map((w) => w.hubSeq), batch]);
     const { settled, deferred } = await merge(rows);

@@ -228,6 +228,9 @@ export async function importLabelsLines(
       }
       await take(draft, lineNo);
       if (opts.onProgress && lineNo % 1000 === 0) opts.onProgress(lineNo);
+      // Checking a line takes tens of microseconds: a pause every few hundred lets a save in, where the
+      // merge runs on the thread that saves (the app's service, a hub sync in the background).
+      if (lineNo % CHECK_SLICE === 0) await new Promise(setImmediate);
     }
   };
 
@@ -307,6 +310,8 @@ function sameRevision(stored: StoredRevision | null, draft: Omit<RevisionDraft, 
   );
 }
 
+/** Lines checked between two pauses of the merge's reading. */
+const CHECK_SLICE = 200;
 /** Revisions written per transaction while merging a labels file. */
 const WRITE_BATCH = 1000;
 /** Body fields that make a revision a judgement even without a choice or ranking. */
