@@ -4,16 +4,21 @@
 // and the lead's adjudication. Synced in either order (A, B, A and B, A, B) they end with the same
 // revisions, current labels, adjudications, counters, cuts, rubric versions and review queues, and
 // syncing again changes nothing (pushed 0, pulled 0). Each order runs on a hub database of its own.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../electron/cli/main';
+import { importFile } from '../../electron/core/formats';
 import { encodeLabel } from '../../electron/core/formats/exchange/labels';
 import { connectHub } from '../../electron/core/hub/connect';
+import { joinProject } from '../../electron/core/hub/join';
+import { publishProject } from '../../electron/core/hub/publish';
 import { syncProject, type SyncSummary } from '../../electron/core/hub/sync';
+import { findAnnotator } from '../../electron/core/store/annotators';
 import { hubLink, ownRevisionsAfter, ownRevisionsWaiting } from '../../electron/core/store/hub';
 import { requireProject } from '../../electron/core/store/projects';
-import { itemIds, labelState, PROJECT, QUALITY, reviewQueues, setUpTeam, type Desktop } from '../helpers/hubTeam';
+import { itemIds, labelState, PROJECT, QUALITY, reviewQueues, setUpTeam, teamItems, type Desktop } from '../helpers/hubTeam';
 import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
 
 const reason = skipReason();
@@ -120,6 +125,51 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     await bobSync;
     await sync(bob);
     expect(labelState(bob.db).revisions.map((r) => r.id)).toContain(saved.id);
+    await admin.end();
+  }, 120_000);
+
+  it('keeps a revision for an item this desktop lacks waiting, merges it once the item is joined; passes over what this role may not push; prints one JSON line', async () => {
+    const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_wait', 5, [
+      { name: 'alice', role: 'annotator' },
+      { name: 'bob', role: 'annotator' },
+    ]);
+    opened.push(publisher, ...desktops);
+    const [alice, bob] = desktops as [Desktop, Desktop];
+    const where = `127.0.0.1:${cluster.port}`;
+    const again = async (d: Desktop, work: typeof publishProject | typeof joinProject) => {
+      const client = await connectHub(d.url);
+      await work(d.db, client, PROJECT, { where, url: d.url });
+      await client.end();
+    };
+    // The lead publishes one more item; Alice joins again and labels it, Bob has not joined it yet.
+    writeFileSync(join(dir, 'more.jsonl'), `${teamItems(6).split('\n')[5]}\n`);
+    await importFile(publisher.db, { path: join(dir, 'more.jsonl'), project: PROJECT, format: 'arbiter' });
+    await again(publisher, publishProject);
+    await again(alice, joinProject);
+    await alice.service.dispatch('saveLabel', { project: PROJECT, annotator: 'alice', itemId: itemIds(alice).get('q5')!, choice: 'B', shownOrder: [0, 1] });
+    await alice.service.dispatch('saveLabel', { project: PROJECT, annotator: 'alice', itemId: itemIds(alice).get('q1')!, choice: 'A', shownOrder: [0, 1] });
+    // Someone else labels under their own name on Alice's desktop: her login role may not push that.
+    await alice.service.dispatch('saveLabel', { project: PROJECT, annotator: 'carol', itemId: itemIds(alice).get('q2')!, choice: 'A', shownOrder: [0, 1] });
+    expect(await sync(alice)).toMatchObject({ pushed: 2, notPushed: 1, notPushedBy: ['carol'] });
+
+    const waiting = await sync(bob);
+    expect(waiting).toMatchObject({ pulled: 1, deferred: 1 });
+    expect(waiting.deferredReason).toMatch(/item q5, which this project lacks/);
+    expect(await sync(bob)).toMatchObject({ pulled: 0, deferred: 1 });
+    await again(bob, joinProject);
+    // The CLI: one JSON line on stdout, the same summary.
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(['sync', '--project', PROJECT, '--db', bob.dbPath], { out: (l) => out.push(l), err: (l) => err.push(l) });
+    expect(code, err.join('\n')).toBe(0);
+    expect(out).toHaveLength(1);
+    expect(JSON.parse(out[0]!)).toMatchObject({ pushed: 0, pulled: 1, deferred: 0, deferredReason: null });
+    const mine = (d: Desktop) => labelState(d.db).revisions.filter((r) => (r as { kind?: string }).kind === 'human' && (r as { annotator?: string }).annotator === findAnnotator(d.db, 'alice')?.uuid);
+    expect(mine(bob)).toEqual(mine(alice));
+    // A hub other than the project's own is refused, naming both.
+    const other = await runCli(['sync', '--project', PROJECT, '--hub', cluster.url('arbiter_bob', undefined, 'postgres'), '--db', bob.dbPath], { out: () => undefined, err: (l) => err.push(l) });
+    expect(other).toBe(1);
+    expect(err.at(-1)).toMatch(/is linked to the hub .*hub_wait, not .*postgres/);
     await admin.end();
   }, 120_000);
 
