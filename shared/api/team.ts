@@ -4,7 +4,7 @@
 // text: the host keeps it in memory for the session (or reads ARBITER_HUB_PASSWORD); Electron keeps it
 // with the OS keychain (safeStorage).
 import { z } from 'zod';
-import { projectName } from './common';
+import { annotatorName, projectName } from './common';
 
 export const HUB_URL_MAX = 2000;
 
@@ -42,7 +42,8 @@ export function hubAddressShown(text: string): string {
 }
 
 export const teamSchemas = {
-  teamStatus: z.object({ project: projectName }).strict(),
+  /** `annotator`: who is labeling here, so the status can say their uuid (the hub grants them under it). */
+  teamStatus: z.object({ project: projectName, annotator: annotatorName.optional() }).strict(),
   /**
    * Links (the first time) and connects a project to a hub, then syncs in the background while connected.
    * The URL may carry the password; it is taken out before the address is stored.
@@ -92,6 +93,10 @@ export interface TeamStatus {
   annotators: TeamAnnotator[];
   /** The last sync's counts. */
   lastSync: { pushed: number; pulled: number; at: string } | null;
+  /** What the last sync could not do, in sentences (revisions the hub's user may not push, revisions that cannot merge here yet). */
+  notices: string[];
+  /** The annotator asked about: their uuid here (null before their first label), which the hub grant must name. */
+  you: { name: string; uuid: string | null } | null;
 }
 
 export interface TeamOutputs {

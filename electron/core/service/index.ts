@@ -67,7 +67,7 @@ export class ArbiterService {
     const context: ServiceContext = { db, options, events: this.events, jobs: this.jobs, imageStore: this.imageStore };
     deferCheckpoints(db);
     const stopCheckpointer = startCheckpointer(options.dbPath);
-    this.team = new TeamHub(context, hubBackend);
+    this.team = new TeamHub(context, hubBackend(options.dbPath));
     this.stopBackgroundWork = () => {
       stopCheckpointer();
       void this.team.stop();

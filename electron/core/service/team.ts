@@ -11,12 +11,13 @@ import type { ApiParsed } from '../../../shared/api';
 import { hubAddressShown, type TeamStatus } from '../../../shared/api/team';
 import { conflict } from '../errors';
 import type { Db } from '../store/db';
+import { findAnnotator } from '../store/annotators';
 import { findProject } from '../store/projects';
 import { projectNameOf, teamFigures } from '../store/team';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireProject } from './guards';
 import { BackgroundSync, DEFAULT_TIMING, type ListenHandle, type SyncResult, type SyncTiming } from './teamSync';
-import { hubErrorSentence } from './teamWords';
+import { hubErrorSentence, syncNotices } from './teamWords';
 
 export const HUB_PASSWORD_ENV = 'ARBITER_HUB_PASSWORD';
 
@@ -85,6 +86,8 @@ export class TeamHub {
   private readonly sessions = new Map<number, Session>();
   /** Passwords given this session, per project (memory only). */
   private readonly passwords = new Map<number, { url: string; password: string }>();
+  /** The last sync's summary per project (this session). */
+  private readonly results = new Map<number, SyncResult & { at: string }>();
   private keeper: HubKeeper | null = null;
   private readonly db: Db;
   private readonly events: EventEmitter;
@@ -124,7 +127,7 @@ export class TeamHub {
 
   handlers(): FeatureHandlers<TeamOps> {
     return {
-      teamStatus: ({ project }) => this.status(project),
+      teamStatus: ({ project, annotator }) => this.status(project, annotator),
       connectHub: (input) => this.connect(input),
       disconnectHub: async ({ project }) => {
         const row = requireProject(this.db, project);
@@ -151,13 +154,14 @@ export class TeamHub {
     await Promise.allSettled([...this.sessions].map(([id, session]) => this.end(id, session)));
   }
 
-  status(project: string): TeamStatus {
+  status(project: string, annotator?: string): TeamStatus {
     const row = requireProject(this.db, project);
     const link = this.backend.link(this.db, row.id);
     const session = this.sessions.get(row.id);
     const annotators = teamFigures(this.db, row.id, link?.pushedLabelSeq ?? 0);
     const sync = session?.sync;
     const url = session?.url ?? link?.url ?? null;
+    const last = this.results.get(row.id) ?? null;
     return {
       project: row.name,
       hub: url ? hubAddressShown(url) : null,
@@ -170,7 +174,9 @@ export class TeamHub {
       retryAt: sync?.retryAt ? new Date(sync.retryAt).toISOString() : null,
       hasPassword: url ? this.passwordFor(project, row.id, url) !== undefined : false,
       annotators,
-      lastSync: sync?.lastSync ?? null,
+      lastSync: last ? { pushed: last.pushed, pulled: last.pulled, at: last.at } : null,
+      notices: last && url ? syncNotices(last, url) : [],
+      you: annotator ? { name: annotator, uuid: findAnnotator(this.db, annotator)?.uuid ?? null } : null,
     };
   }
 
@@ -181,23 +187,25 @@ export class TeamHub {
   }
 
   private async connect({ project, url: given, password: typed }: ApiParsed<'connectHub'>): Promise<TeamStatus> {
-    const row = requireProject(this.db, project);
     const { address, password: inUrl } = splitHubUrl(given);
-    const link = this.backend.link(this.db, row.id);
-    if (link && !sameHub(link.url, address))
+    // A project not here yet is joined from the hub (made here with the hub's items, then synced).
+    const here = findProject(this.db, project);
+    const link = here ? this.backend.link(this.db, here.id) : null;
+    if (here && link && !sameHub(link.url, address))
       throw conflict(
-        `${row.name} is linked to the hub at ${hubAddressShown(link.url)}, not ${address}. Connect to that hub (another PostgreSQL user there is fine), or join the other hub's project into a new project.`,
+        `${here.name} is linked to the hub at ${hubAddressShown(link.url)}, not ${address}. Connect to that hub (another PostgreSQL user there is fine), or join the other hub's project into a new project.`,
       );
-    const password = typed || inUrl || this.passwordFor(project, row.id, address);
-    const before = this.sessions.get(row.id);
-    if (before) await this.end(row.id, before);
+    const password = typed || inUrl || (here ? this.passwordFor(project, here.id, address) : (this.keeper?.password(project, address) ?? (process.env[HUB_PASSWORD_ENV] || undefined)));
+    const before = here && this.sessions.get(here.id);
+    if (here && before) await this.end(here.id, before);
     if (!link) {
       try {
-        await this.backend.join(this.db, { project: row.name, url: address, password });
+        await this.backend.join(this.db, { project, url: address, password });
       } catch (error) {
         throw conflict(hubErrorSentence(error, address));
       }
     }
+    const row = requireProject(this.db, project);
     await this.openSession(row.name, row.id, { url: address, password });
     if (password) this.passwords.set(row.id, { url: address, password });
     this.keeper?.remember(row.name, address, { password: typed || inUrl || undefined, connected: true });
@@ -223,7 +231,10 @@ export class TeamHub {
             onLost,
           }),
         describe: (error) => hubErrorSentence(error, url),
-        changed: ({ synced }) => this.changed(name(), synced),
+        changed: ({ synced }) => {
+          if (synced) this.results.set(projectId, { ...synced, at: new Date().toISOString() });
+          this.changed(name(), synced);
+        },
       },
       this.timing,
     );
@@ -245,6 +256,7 @@ export class TeamHub {
     if (!url) throw conflict(`${project} is not linked to a hub yet. Type the hub's address in the Team panel and connect.`);
     try {
       const result = await this.backend.sync(this.db, { project, url, password: this.passwordFor(project, projectId, url), isCancelled: () => false });
+      this.results.set(projectId, { ...result, at: new Date().toISOString() });
       this.changed(project, result);
     } catch (error) {
       throw conflict(hubErrorSentence(error, url));

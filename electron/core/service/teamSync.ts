@@ -8,6 +8,14 @@
 export interface SyncResult {
   pushed: number;
   pulled: number;
+  /** Who the hub's user is granted to (null: nobody). */
+  as?: string | null;
+  /** Revisions saved here that the hub's user may not push, and whose they are. */
+  notPushed?: number;
+  notPushedBy?: string[];
+  /** Revisions from the hub that cannot merge here yet, and the first reason. */
+  deferred?: number;
+  deferredReason?: string | null;
 }
 
 export interface ListenHandle {

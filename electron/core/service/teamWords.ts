@@ -1,7 +1,9 @@
 // What went wrong with the hub, in a sentence people can act on: node-postgres errors carry a SQLSTATE
 // (`code`, five characters) from the server or a Node errno (ECONNREFUSED…) from the socket; anything
 // else keeps its own first line (the hub modules already word their refusals: core/hub/connect.ts).
+import { plural } from '../../../shared/plural';
 import { ArbiterError } from '../errors';
+import type { SyncResult } from './teamSync';
 
 /** host:port of a hub URL, for sentences (never the password). */
 export function hubPlace(url: string): string {
@@ -32,7 +34,8 @@ function databaseOf(url: string): string {
 /** The sentence for an error that happened talking to the hub at `url`. */
 export function hubErrorSentence(error: unknown, url: string): string {
   // Already a sentence (core/hub words what it refuses, and where).
-  if (error instanceof ArbiterError) return error.message;
+  // ('internal': an engine error a worker passed on as it was; worded below.)
+  if (error instanceof ArbiterError && error.code !== 'internal') return error.message;
   const e = (error ?? {}) as { code?: unknown; message?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
   const message = typeof e.message === 'string' ? e.message.split('\n')[0]!.trim() : String(error);
@@ -74,4 +77,23 @@ export function hubErrorSentence(error: unknown, url: string): string {
   if (/self[- ]signed|certificate|SSL|TLS/i.test(message)) return `The secure connection to the hub at ${place} failed: ${message}. Check the address's sslmode and sslrootcert.`;
   if (/Connection terminated|timeout/i.test(message)) return `The connection to the hub at ${place} was lost (${message}). Your labels are kept here and go up when it is back.`;
   return message || `The hub at ${place} could not be reached.`;
+}
+
+/** What a sync that worked could not do, in sentences: revisions the hub's user may not push, revisions that cannot merge here. */
+export function syncNotices(result: SyncResult, url: string): string[] {
+  const notices: string[] = [];
+  const user = userOf(url);
+  if (result.notPushed) {
+    const who = result.notPushedBy?.length ? ` by ${result.notPushedBy.join(', ')}` : '';
+    const granted = result.as ? `is granted to the annotator "${result.as}"` : 'is granted to no annotator';
+    notices.push(
+      `${plural(result.notPushed, 'revision')} saved here${who} did not go up: the hub's user ${user} ${granted}, and a revision goes up only under that annotator's uuid. Ask your lead to grant your name with your uuid (arbiter hub grant --annotator NAME --uuid UUID; the Team panel shows yours); the revisions passed over stay here and can reach the team as a labels file (Team labels).`,
+    );
+  }
+  if (result.deferred) {
+    notices.push(
+      `${plural(result.deferred, 'revision')} from the hub cannot merge here yet${result.deferredReason ? `: ${result.deferredReason.replace(/\.$/, '')}` : ''}. Arbiter tries them again at every sync.`,
+    );
+  }
+  return notices;
 }

@@ -2,6 +2,7 @@
 import type { ApiErrorShape, ApiOutputs } from '../../../shared/api';
 import type { ExportFormat, ImportFormat, RankingPairs } from '../../../shared/formatNames';
 import type { LabelsImportResult } from '../formats/exchange/labels';
+import type { SyncSummary } from '../hub/sync';
 import type { Review } from '../review/report';
 import type { ShapeCounts } from '../store/items';
 
@@ -43,9 +44,13 @@ export type Task =
   /** The "most uncertain first" labeling order of a project: item ids. */
   | { kind: 'uncertainOrder'; project: string }
   /** How many items of each shape the project has (each screen's total). */
-  | { kind: 'shapeCounts'; project: string };
+  | { kind: 'shapeCounts'; project: string }
+  /** One sync of a project with its team hub (core/hub/sync.ts), off the thread that answers saves. */
+  | { kind: 'hubSync'; project: string; url: string; password?: string };
 
-export type TaskResult<T extends Task> = T extends { kind: 'import' | 'importFile' }
+export type TaskResult<T extends Task> = T extends { kind: 'hubSync' }
+  ? SyncSummary
+  : T extends { kind: 'import' | 'importFile' }
   ? ApiOutputs['importContent']
   : T extends { kind: 'checkpoint' }
     ? null
@@ -70,5 +75,5 @@ export type TaskProgress = { linesRead: number; total: number | null } | { writt
 
 export type TaskWorkerMessage =
   | { type: 'progress'; progress: TaskProgress }
-  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | ShapeCounts | null }
+  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | null }
   | { type: 'error'; error: ApiErrorShape };

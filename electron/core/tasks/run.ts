@@ -4,6 +4,7 @@ import type { ApiOutputs } from '../../../shared/api';
 import { readFile, rm } from 'node:fs/promises';
 import { exportProject, importFile, importLabelsLines, importLines } from '../formats/index';
 import type { LabelsImportResult } from '../formats/exchange/labels';
+import { syncProject, type SyncSummary } from '../hub/sync';
 import { readLines } from '../formats/jsonl';
 import { uncertaintyOrder } from '../review/priority';
 import { buildReview, type Review } from '../review/report';
@@ -19,7 +20,8 @@ export interface TaskHooks {
   isCancelled?: () => boolean;
 }
 
-export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promise<ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | ShapeCounts | null> {
+export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promise<ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | null> {
+  if (task.kind === 'hubSync') return syncProject(db, { project: task.project, url: task.url, password: task.password, isCancelled: hooks.isCancelled });
   if (task.kind === 'checkpoint') {
     checkpoint(db);
     return null;
