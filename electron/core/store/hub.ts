@@ -154,14 +154,15 @@ export type OwnRevision = LabelRevision & { seq: number; itemExternalId: string 
 
 /**
  * The project's own revisions (see the top of this file) with label.seq > `after`, in seq order, at most
- * `limit`: one short read, its rows an index range of label's primary key.
+ * `limit`: one short read along the index of revisions saved here (label_saved_here, migration 0008),
+ * never past the revisions merges brought in (CROSS JOIN keeps SQLite on that index, label first).
  */
 export function ownRevisionsAfter(db: Db, projectId: number, after: number, limit: number): OwnRevision[] {
   const rows = db
     .prepare(
       `SELECT l.seq, l.id, l.item_id, a.name AS annotator, a.uuid AS annotator_uuid, a.kind, l.task, l.created_at, l.choice,
               l.ranking, l.strength, l.shown_order, l.body, i.external_id, i.uid
-       FROM label l JOIN annotator a ON a.id = l.annotator_id JOIN item i ON i.id = l.item_id
+       FROM label l CROSS JOIN item i ON i.id = l.item_id CROSS JOIN annotator a ON a.id = l.annotator_id
        WHERE l.seq > ? AND l.import_id IS NULL AND a.kind = 'human' AND i.project_id = ?
        ORDER BY l.seq LIMIT ?`,
     )
@@ -206,7 +207,7 @@ export function ownRevisionsWaiting(db: Db, projectId: number): number {
   const link = hubLink(db, projectId);
   return db
     .prepare(
-      `SELECT COUNT(*) FROM label l JOIN annotator a ON a.id = l.annotator_id JOIN item i ON i.id = l.item_id
+      `SELECT COUNT(*) FROM label l CROSS JOIN item i ON i.id = l.item_id CROSS JOIN annotator a ON a.id = l.annotator_id
        WHERE l.seq > ? AND l.import_id IS NULL AND a.kind = 'human' AND i.project_id = ?`,
     )
     .pluck()
