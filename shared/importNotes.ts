@@ -26,7 +26,7 @@ export function importNotes(summary: Pick<ImportSummary, 'sharedIds' | 'images'>
     const files = summary.imageFiles ?? { added: 0, kept: 0 };
     const stored = files.added + files.kept;
     const held = `${plural(summary.images.items, 'new item holds', 'new items hold')} images (${named(summary.images, summary.images.items > summary.images.examples.length)})`;
-    notes.push(stored ? `${held}: ${plural(stored, 'image')} stored, ${files.added.toLocaleString()} new and ${files.kept.toLocaleString()} already in the image store.` : `${held}.`);
+    notes.push(stored ? `${held}: ${plural(stored, 'image')} stored (${storedHow(files)}).` : `${held}.`);
   }
   const offline = summary.imagesOffline;
   if (offline?.items)
@@ -34,4 +34,11 @@ export function importNotes(summary: Pick<ImportSummary, 'sharedIds' | 'images'>
       `${plural(offline.items, 'new item has', 'new items have')} an image that is not available offline (${named(offline, offline.items > offline.examples.length)}): an http(s) URL, kept and never fetched; it shows as “not available offline”.`,
     );
   return notes;
+}
+
+/** "all new", "all already in the image store", or "2 new, 1 already in the image store". */
+function storedHow(files: { added: number; kept: number }): string {
+  if (!files.kept) return files.added === 1 ? 'new' : 'all new';
+  if (!files.added) return files.kept === 1 ? 'already in the image store' : 'all already in the image store';
+  return `${files.added.toLocaleString()} new, ${files.kept.toLocaleString()} already in the image store`;
 }

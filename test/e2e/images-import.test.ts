@@ -55,6 +55,6 @@ describe('Images folder (for image paths in the file)', () => {
     await page.getByTestId('import-button').click();
     const result = page.getByTestId('import-result');
     await expect.poll(() => result.innerText().catch(() => ''), { timeout: 30_000 }).toMatch(/Imported 2 new items/);
-    expect(await page.getByTestId('import-note').allInnerTexts()).toContain('2 new items hold images (q1, q2): 1 image stored, 1 new and 0 already in the image store.');
+    expect(await page.getByTestId('import-note').allInnerTexts()).toContain('2 new items hold images (q1, q2): 1 image stored (new).');
   });
 });

@@ -111,7 +111,7 @@ describe('every raw form becomes a stored image', () => {
     expect(part('source').image!.sha256).toBe(sha(red));
     for (const s of [sha(red), sha(blue), sha(green)]) expect(projectHoldsImage(db, requireProject(db, 'p').id, s)).toBe(true);
     expect(projectImageCount(db, requireProject(db, 'p').id)).toBe(3);
-    expect(importNotes(summary)).toContain('7 new items hold images (uri, uri-string, input, b64, hf, …): 3 images stored, 3 new and 0 already in the image store.');
+    expect(importNotes(summary)).toContain('7 new items hold images (uri, uri-string, input, b64, hf, …): 3 images stored (all new).');
   });
 
   it('relative paths: from the file’s own folder, or from the images folder given', async () => {
@@ -151,7 +151,7 @@ describe('every raw form becomes a stored image', () => {
     // Another project: its items are new, their image is kept from the store.
     const other = await importFile(db, { path: file, project: 'q', createProject: true });
     expect(other.imageFiles).toEqual({ added: 0, kept: 1 });
-    expect(importNotes(other)).toContain('3 new items hold images (one, two, gen): 1 image stored, 0 new and 1 already in the image store.');
+    expect(importNotes(other)).toContain('3 new items hold images (one, two, gen): 1 image stored (already in the image store).');
   });
 
   it('the uid covers the image bytes, not how the file wrote them', async () => {
@@ -362,7 +362,7 @@ describe('arbiter import --images-dir', () => {
     expect(without.stderr).toContain(`cli.jsonl:1: prompt message 1, part 2: a/cat.png: no such file in ${dir} (the file’s folder)`);
     const imported = run(['import', file, '--project', 'p', '--db', dbPath, '--images-dir', folder]);
     expect(imported.code, imported.stderr).toBe(0);
-    expect(imported.stderr).toContain('arbiter import: 2 new items hold images (c1, c2): 2 images stored, 2 new and 0 already in the image store.');
+    expect(imported.stderr).toContain('arbiter import: 2 new items hold images (c1, c2): 2 images stored (all new).');
     expect(imported.stderr).toContain('arbiter import: 1 new item has an image that is not available offline (c2)');
     expect(JSON.parse(imported.stdout)).toMatchObject({ items: 2, imageFiles: { added: 2, kept: 0 }, imagesOffline: { items: 1, examples: ['c2'] } });
     expect(existsSync(join(`${dbPath}.images`, sha(red).slice(0, 2), sha(red)))).toBe(true);

@@ -281,7 +281,7 @@ describe('the CLI says it too', () => {
     const imported = cli(['import', file, '--project', 'p', '--db', dbPath]);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stderr).toContain('arbiter import: 2 new items have an external id that another item of the project also has (x); all were imported, as different items.');
-    expect(imported.stderr).toContain('arbiter import: 1 new item holds images (pic): 1 image stored, 1 new and 0 already in the image store.');
+    expect(imported.stderr).toContain('arbiter import: 1 new item holds images (pic): 1 image stored (new).');
     expect(JSON.parse(imported.stdout)).toMatchObject({ sharedIds: { items: 2, examples: ['x'] }, images: { items: 1, examples: ['pic'] } });
     const out = join(dir, 'rb.jsonl');
     const refused = cli(['export', '--project', 'p', '--format', 'rewardbench', '--out', out, '--db', dbPath]);

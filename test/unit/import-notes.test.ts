@@ -10,12 +10,19 @@ describe('import notes', () => {
   it('names items by their ids as they are, and cuts a long one to 60 characters and "…"', () => {
     const long = `task-${'p'.repeat(250_000)}`;
     const [note] = importNotes({ sharedIds: none, images: { items: 2, examples: ['q1', long] }, imageFiles: { added: 1, kept: 0 } });
-    expect(note).toBe(`2 new items hold images (q1, task-${'p'.repeat(55)}…): 1 image stored, 1 new and 0 already in the image store.`);
+    expect(note).toBe(`2 new items hold images (q1, task-${'p'.repeat(55)}…): 1 image stored (new).`);
   });
 
   it('cuts between characters, never inside a surrogate pair', () => {
     const id = `${'x'.repeat(59)}😀tail`;
     const [note] = importNotes({ sharedIds: { items: 2, examples: [id] }, images: none });
     expect(note).toContain(`(${'x'.repeat(59)}…)`);
+  });
+
+  it('says plainly how many images were new and how many the store held already', () => {
+    const note = (added: number, kept: number) => importNotes({ sharedIds: none, images: { items: 3, examples: ['a', 'b', 'c'] }, imageFiles: { added, kept } })[0];
+    expect(note(3, 0)).toBe('3 new items hold images (a, b, c): 3 images stored (all new).');
+    expect(note(0, 2)).toBe('3 new items hold images (a, b, c): 2 images stored (all already in the image store).');
+    expect(note(2, 1)).toBe('3 new items hold images (a, b, c): 3 images stored (2 new, 1 already in the image store).');
   });
 });
