@@ -13,12 +13,18 @@
 // the hub has every item it holds (a join cut short, or the same file imported here): never merged into
 // other data. A number already here with other content (a rubric version, a guidelines revision, a cut)
 // is left as it is and counted as differing.
+//
+// The person joining takes the uuid the hub knows them by (whoAmI: the annotator row of the login role),
+// since row-level security lets them push only under it: the local annotator of that name is made with it,
+// or changed to it while it has no revisions here. One with revisions under another uuid keeps it, and the
+// join is refused saying the grant the lead runs (hub grant --uuid the local one). The admin adopts nothing.
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { Content, ProjectSettings } from '../../../shared/domain';
 import { imagesOf } from '../../../shared/images';
 import { canonicalJson, type Criterion } from '../../../shared/rubric';
 import { conflict, notFound } from '../errors';
+import { adoptAnnotatorUuid } from '../store/annotators';
 import { importLines } from '../formats/import/importer';
 import { hasImage, imageSha256, imageStoreOf, putImage } from '../images/store';
 import type { Db } from '../store/db';
@@ -27,6 +33,7 @@ import { itemIdsByUid, placeGuidelinesRevision, placeOwnCriteria, placeRubricVer
 import { findProject, projectSettings, requireProject, updateSettings } from '../store/projects';
 import { rubricInForce, setRubricInForce } from '../store/rubrics';
 import { writeNow } from '../store/write';
+import { whoAmI, type HubIdentity } from './roles';
 import { requireHubSchema } from './schema';
 
 type Client = Pick<pg.ClientBase, 'query'>;
@@ -50,6 +57,8 @@ export interface JoinSummary {
   settings: 'set' | 'same';
   /** Label revisions of the project on the hub: the next `arbiter sync` brings them. */
   revisionsOnHub: number;
+  /** The person this login role is on the hub, and how their local annotator got the hub's uuid; null for the admin. */
+  annotator: { name: string; uuid: string; uuidHere: 'same' | 'adopted' | 'made' | 'renamed' } | null;
 }
 
 export interface JoinOptions {
@@ -86,6 +95,8 @@ export async function joinProject(db: Db, client: Client, project: string, optio
     const itemsOnHub = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM arbiter.item_line WHERE project_id = $1', [hubId])).rows[0]!.n);
     const before = findProject(db, project);
     if (before) await checkJoinable(db, client, before.id, hubId, project, where, options.url);
+    const me = await whoAmI(client);
+    const annotator = me && adoptHubUuid(db, me, where);
 
     let images = 0;
     // Pages of item lines; each page's images are stored before its lines reach the importer.
@@ -137,6 +148,7 @@ export async function joinProject(db: Db, client: Client, project: string, optio
       differing: 0,
       settings: 'same',
       revisionsOnHub,
+      annotator,
     };
     const count = (placed: Placed, key: 'rubricVersions' | 'guidelines' | 'criteria' | 'segmentations') => {
       if (placed === 'added') summary[key]++;
@@ -194,6 +206,25 @@ export async function joinProject(db: Db, client: Client, project: string, optio
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+/** The local annotator of the hub's name takes the hub's uuid, or the join is refused saying what the lead runs. */
+function adoptHubUuid(db: Db, me: HubIdentity, where: string): JoinSummary['annotator'] {
+  const adoption = adoptAnnotatorUuid(db, me.name, me.uuid);
+  const quoted = /^[\w.@-]+$/.test(me.name) ? me.name : `"${me.name.replace(/(["\\$`])/g, '\\$1')}"`;
+  if (adoption.outcome === 'has-revisions') {
+    const n = adoption.revisions;
+    throw conflict(
+      `"${me.name}" has ${n === 1 ? '1 revision' : `${n} revisions`} on this machine under uuid ${adoption.localUuid}, but the hub at ${where} knows "${me.name}" (login role ${me.pgRole}) by uuid ${me.uuid}, and takes their revisions only under that; nothing was joined. Ask the lead to run: arbiter hub grant --hub URL --annotator ${quoted} --role ${me.role} --uuid ${adoption.localUuid} — then join again.`,
+    );
+  }
+  if (adoption.outcome === 'not-human') {
+    const h = adoption.holder;
+    throw conflict(
+      `The hub at ${where} knows "${me.name}" by uuid ${me.uuid}, but here ${h.name === me.name ? `"${h.name}" is` : `that uuid is "${h.name}",`} an annotator of kind ${h.kind}, not a person; nothing was joined. Ask the lead to grant "${me.name}" with a uuid of their own (arbiter hub grant --uuid), or join under another login role.`,
+    );
+  }
+  return { name: me.name, uuid: me.uuid, uuidHere: adoption.outcome };
 }
 
 /** A project already here may be joined again only from the hub project it is linked to, or when the hub holds all its items. */

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnnotatorKind } from '../../../shared/domain';
 import { conflict } from '../errors';
 import type { Db } from './db';
+import { writeNow } from './write';
 
 export interface AnnotatorRow {
   id: number;
@@ -43,4 +44,42 @@ export function ensureAnnotatorByUuid(db: Db, uuid: string, name: string, kind: 
 
 export function findAnnotator(db: Db, name: string): AnnotatorRow | undefined {
   return db.prepare(`SELECT ${COLUMNS} FROM annotator WHERE name = ?`).get(name) as AnnotatorRow | undefined;
+}
+
+export type UuidAdoption =
+  | { outcome: 'same' | 'adopted' | 'made' | 'renamed'; annotator: AnnotatorRow }
+  /** The name has revisions here under `localUuid`: its uuid cannot change (their labels would change owner). */
+  | { outcome: 'has-revisions'; localUuid: string; revisions: number }
+  /** The name, or the uuid, is held here by an annotator that is not a person (a model, a file's source). */
+  | { outcome: 'not-human'; holder: AnnotatorRow };
+
+/**
+ * Gives the person `name` the uuid the team hub knows them by (`hub join`): made with it when new here;
+ * changed to it while they have no revisions here; renamed to `name` when the uuid is here already under
+ * another name (pulled from the hub while `name` was taken by an annotator with no revisions, which goes).
+ * Revisions under another uuid keep it: the caller says what to do. One transaction.
+ */
+export function adoptAnnotatorUuid(db: Db, name: string, uuid: string): UuidAdoption {
+  return writeNow(db, (): UuidAdoption => {
+    const named = findAnnotator(db, name);
+    const holder = db.prepare(`SELECT ${COLUMNS} FROM annotator WHERE uuid = ? COLLATE NOCASE`).get(uuid) as AnnotatorRow | undefined;
+    if (named && named.id === holder?.id) return named.kind === 'human' ? { outcome: 'same', annotator: named } : { outcome: 'not-human', holder: named };
+    if (named && named.kind !== 'human') return { outcome: 'not-human', holder: named };
+    if (holder && holder.kind !== 'human') return { outcome: 'not-human', holder };
+    if (named) {
+      const revisions = (db.prepare('SELECT count(*) AS n FROM label WHERE annotator_id = ?').get(named.id) as { n: number }).n;
+      if (revisions > 0) return { outcome: 'has-revisions', localUuid: named.uuid, revisions };
+    }
+    if (holder) {
+      if (named) db.prepare('DELETE FROM annotator WHERE id = ?').run(named.id);
+      db.prepare('UPDATE annotator SET name = ? WHERE id = ?').run(name, holder.id);
+      return { outcome: 'renamed', annotator: { ...holder, name } };
+    }
+    if (named) {
+      db.prepare('UPDATE annotator SET uuid = ? WHERE id = ?').run(uuid, named.id);
+      return { outcome: 'adopted', annotator: { ...named, uuid } };
+    }
+    const result = db.prepare('INSERT INTO annotator (uuid, name, kind, created_at) VALUES (?, ?, ?, ?)').run(uuid, name, 'human', new Date().toISOString());
+    return { outcome: 'made', annotator: { id: Number(result.lastInsertRowid), uuid, name, kind: 'human' } };
+  });
 }
