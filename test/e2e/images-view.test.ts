@@ -210,6 +210,8 @@ describe('images in the compare screen', () => {
     await expect.poll(() => painted('[data-testid="response-body-left"], [data-testid="response-body-right"]'), { timeout: 15_000 }).toEqual([128, 128]);
     // Each side's head counts its image and gives its size, not the characters of an "[image]" stand-in.
     expect(await page.getByTestId('length-left').innerText()).toBe('1 image · 128 × 128');
+    // A generated image is the whole response: no "assistant" role line above it (the column says whose it is).
+    expect(await page.locator('[data-testid="response-body-left"] [data-testid="message-role"]').count()).toBe(0);
     if (SHOTS) {
       const dark = await openApp(browser, host, { annotator: ANNOTATOR, theme: 'dark' });
       await dark.page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/item/${ids.get('pair')}`);

@@ -53,9 +53,10 @@ afterAll(async () => {
 });
 
 describe('score jobs in the background', () => {
-  it('the demo shows pre-labels from its two models in assist mode, with per-step scores', async () => {
+  it('the demo shows pre-labels from its two text models in assist mode, with per-step scores', async () => {
     await go(`#/p/${encodeURIComponent(demo)}/models`);
-    await expect.poll(() => page.getByTestId('model-row').count()).toBe(2);
+    // Two text models and the image model (which scores the demo's generated images, not this text pair).
+    await expect.poll(() => page.getByTestId('model-row').count()).toBe(3);
     await go(`#/p/${encodeURIComponent(demo)}`);
     await page.getByTestId('response-body-left').waitFor();
     expect(await page.getByTestId('prelabel-line').count()).toBe(0);
@@ -79,7 +80,7 @@ describe('score jobs in the background', () => {
   it('starts a long job; labeling stays responsive meanwhile; Cancel stops it', async () => {
     await go(`#/p/${encodeURIComponent(BULK)}/models`);
     await page.getByTestId('score-start').waitFor();
-    await expect.poll(() => page.getByTestId('score-model').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('score-model').count()).toBe(3);
     await page.getByTestId('score-batch').fill('1');
     await page.getByTestId('score-start').click();
     await page.locator('[data-testid="job"][data-state="running"]').waitFor();

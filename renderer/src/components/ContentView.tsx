@@ -12,11 +12,18 @@ import { Markdown } from './Markdown';
 export function ContentView({ content, place = 'prompt' }: { content: Content; place?: ImagePlace }) {
   const project = useContext(ShellContext)?.project ?? null;
   if (typeof content === 'string') return <Markdown text={content} />;
+  // A response that is one assistant message (a generated image, a chat answer) needs no role line: the
+  // column already says whose it is.
+  const bare = place !== 'prompt' && content.length === 1 && content[0]!.role === 'assistant';
   return (
     <div className="flex flex-col gap-3">
       {content.map((message, i) => (
         <div key={i} className="flex flex-col gap-1">
-          <div className="text-[11px] font-semibold tracking-wide text-faint uppercase">{message.role}</div>
+          {!bare && (
+            <div className="text-[11px] font-semibold tracking-wide text-faint uppercase" data-testid="message-role">
+              {message.role}
+            </div>
+          )}
           <MessageBody content={message.content} project={project} place={place} />
         </div>
       ))}
