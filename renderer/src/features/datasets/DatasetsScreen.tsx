@@ -11,6 +11,7 @@ import { StepSettingsPanel } from './StepSettingsPanel';
 import { WorkSplitPanel } from './WorkSplitPanel';
 import { LabelExchangePanel } from './LabelExchangePanel';
 import { RubricSettingsPanel } from '../rubrics/RubricSettingsPanel';
+import { TeamPanel } from '../team/TeamPanel';
 
 export function DatasetsScreen({ project }: { project: string }) {
   const { annotator, navigate, refreshProgress } = useShell();
@@ -47,6 +48,7 @@ export function DatasetsScreen({ project }: { project: string }) {
             <div className="flex flex-col gap-4">
               <ExportPanel project={project} version={version} />
               <RubricSettingsPanel project={project} />
+              <TeamPanel project={project} />
               <LabelExchangePanel project={project} annotator={annotator} onMerged={changed} />
             </div>
           </div>

@@ -7,6 +7,7 @@ import { Kbd } from '../../components/Kbd';
 import { pageDirection, scrollByPage, scrollsItself } from '../../components/keys';
 import { useShell } from '../../context';
 import { useScreenKeys } from '../steps/useScreenKeys';
+import { TeamStandsCard } from '../team/TeamStandsCard';
 import { AdjudicationScreen } from './AdjudicationScreen';
 import { Dashboard } from './Dashboard';
 import { QueueView } from './QueueView';
@@ -58,6 +59,11 @@ export function ReviewScreen({ project, itemId, task, tab }: Props) {
     },
     [reload],
   );
+  // Labels a hub sync brought in: the figures and the queue are read again.
+  const pulled = useCallback(() => {
+    reload();
+    setVersion((v) => v + 1);
+  }, [reload]);
   const toQueue = useCallback(() => navigate({ name: 'review', project, task: queueTask }), [navigate, project, queueTask]);
 
   useScreenKeys((event) => {
@@ -136,6 +142,7 @@ export function ReviewScreen({ project, itemId, task, tab }: Props) {
           says more.
         </div>
       )}
+      {itemId === undefined && <TeamStandsCard project={project} report={report.report} onPulled={pulled} />}
       {itemId !== undefined ? (
         <AdjudicationScreen key={`${queueTask}:${itemId}`} project={project} itemId={itemId} filters={{ ...filters, task: queueTask }} onBack={toQueue} flash={flash} onRecorded={onRecorded} />
       ) : agreement ? (

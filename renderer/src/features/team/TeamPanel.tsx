@@ -1,0 +1,162 @@
+// The Team panel (Datasets screen, beside Team labels): the project's hub address, connect / disconnect,
+// the last sync, how many of this machine's revisions wait to go up, and what failed and why. While
+// connected, sync runs in the background (after saves, and when a teammate pushes); nothing here ever
+// holds a save. The password is typed here and sent once; the page never gets it back.
+import { useEffect, useState, type FormEvent } from 'react';
+import { plural } from '../../../../shared/plural';
+import { api, errorMessage } from '../../api';
+import { useShell } from '../../context';
+import { agoWords, inWords, useTeamStatus } from './useTeamStatus';
+
+const button = 'h-8 rounded-md border border-line-strong bg-surface px-3 font-medium hover:bg-surface-2 disabled:opacity-50';
+
+export function TeamPanel({ project }: { project: string }) {
+  const { annotator } = useShell();
+  const { status, error: readError, reload, now } = useTeamStatus(project, annotator || undefined);
+  const [url, setUrl] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState<null | 'connect' | 'disconnect' | 'sync'>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  // The stored address fills the field once it is known (the user may still change it).
+  useEffect(() => {
+    if (status?.hub && !url) setUrl(status.hub);
+  }, [status?.hub, url]);
+
+  const act = async (what: 'connect' | 'disconnect' | 'sync', call: () => Promise<unknown>) => {
+    setBusy(what);
+    setError(null);
+    try {
+      await call();
+      if (what === 'connect') setPassword('');
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(null);
+      reload();
+    }
+  };
+  const connect = (event: FormEvent) => {
+    event.preventDefault();
+    if (!url.trim()) return setError('Type the hub’s address first: postgres://you@host:5432/database.');
+    void act('connect', () => api.connectHub({ project, url: url.trim(), ...(password ? { password } : {}) }));
+  };
+
+  const s = status;
+  const connected = s?.connected ?? false;
+  const state = !s ? 'loading' : connected ? (s.lastError ? 'failing' : s.syncing ? 'syncing' : 'connected') : s.hub ? 'disconnected' : 'unlinked';
+  return (
+    <section className="flex flex-col gap-3 rounded-md border border-line bg-surface p-4" data-testid="team-panel" data-state={state} aria-labelledby="team-panel-title">
+      <h2 id="team-panel-title" className="text-[14px] font-semibold">
+        Team hub
+      </h2>
+      {!connected && (
+        <p className="text-[13px] text-muted">
+          {s?.hub
+            ? 'Not connected. Labels you save are kept here and go up when you connect.'
+            : 'Sync this project with your team through a PostgreSQL hub: your labels go up, everyone else’s come down, nothing is overwritten. Your lead publishes the project and gives you a user (arbiter hub grant).'}
+        </p>
+      )}
+      {connected ? (
+        <div className="flex flex-col gap-1 text-[13px]">
+          <div className="min-w-0 truncate font-mono text-[12px]" title={s!.hub ?? ''} data-testid="team-hub">
+            {s!.hub}
+          </div>
+          <div data-testid="team-state" role="status">
+            {s!.syncing ? 'Syncing…' : s!.lastError ? 'Connected, but the last sync failed' : s!.listening ? 'Connected: teammates’ labels arrive as they are pushed' : 'Connected'}
+          </div>
+          <div className="text-muted" data-testid="team-last-sync">
+            Last sync {agoWords(s!.lastSyncAt, now)}
+            {s!.lastSync && ` (${plural(s!.lastSync.pushed, 'revision')} up, ${plural(s!.lastSync.pulled, 'revision')} down)`}
+          </div>
+        </div>
+      ) : (
+        <form className="flex flex-col gap-2 text-[13px]" onSubmit={connect}>
+          <label className="flex flex-col gap-1">
+            <span className="text-muted">Hub address</span>
+            <input
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="postgres://you@host:5432/hub?sslmode=require"
+              spellCheck={false}
+              autoComplete="off"
+              className="h-8 rounded-md border border-line-strong bg-bg px-2 font-mono text-[12px]"
+              data-testid="team-hub-url"
+            />
+          </label>
+          <label className="flex flex-col gap-1">
+            <span className="text-muted">
+              Password{s?.hasPassword ? ' (one is kept for this hub; type another to replace it)' : ' (leave empty if the hub needs none)'}
+            </span>
+            <input
+              type="password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              autoComplete="current-password"
+              className="h-8 rounded-md border border-line-strong bg-bg px-2"
+              data-testid="team-password"
+            />
+          </label>
+          <div>
+            <button type="submit" disabled={busy !== null} className={button} data-testid="team-connect">
+              {busy === 'connect' ? 'Connecting…' : 'Connect'}
+            </button>
+          </div>
+        </form>
+      )}
+      {s && s.hub && (
+        <div className="text-[13px]" data-testid="team-waiting">
+          {s.waiting === 0 ? (
+            <span className="text-ok">Nothing waiting to go up</span>
+          ) : (
+            <span>
+              {plural(s.waiting, 'revision')} waiting to go up{connected ? '' : ' (connect to send them)'}
+            </span>
+          )}
+        </div>
+      )}
+      {connected && (
+        <div className="flex flex-wrap gap-2 text-[13px]">
+          <button onClick={() => void act('sync', () => api.syncNow({ project }))} disabled={busy !== null} className={button} data-testid="team-sync-now">
+            {busy === 'sync' ? 'Syncing…' : 'Sync now'}
+          </button>
+          <button onClick={() => void act('disconnect', () => api.disconnectHub({ project }))} disabled={busy !== null} className={button} data-testid="team-disconnect">
+            {busy === 'disconnect' ? 'Disconnecting…' : 'Disconnect'}
+          </button>
+        </div>
+      )}
+      {s?.lastError && (
+        <div className="rounded-md border border-bad/50 bg-bad-soft px-3 py-2 text-[13px]" role="alert" data-testid="team-error">
+          {s.lastError}
+          {connected && s.retryAt && <span className="text-muted"> Trying again {inWords(s.retryAt, now)}.</span>}
+        </div>
+      )}
+      {s?.notices.map((notice) => (
+        <div key={notice} className="rounded-md border border-line-strong bg-bg px-3 py-2 text-[13px]" data-testid="team-notice">
+          {notice}
+        </div>
+      ))}
+      {s?.you && (
+        <div className="text-[12px] text-muted" data-testid="team-you">
+          You label as <b className="font-medium text-fg">{s.you.name}</b>
+          {s.you.uuid ? (
+            <>
+              {' '}
+              (uuid <span className="font-mono select-all" data-testid="team-you-uuid">{s.you.uuid}</span>). The hub takes your labels when your lead grants this name and uuid:{' '}
+              <code className="font-mono text-[11px]">
+                arbiter hub grant --annotator {s.you.name} --uuid {s.you.uuid}
+              </code>
+            </>
+          ) : (
+            '; your uuid is made with your first label, and your lead grants you with it (arbiter hub grant --uuid).'
+          )}
+        </div>
+      )}
+      {(error ?? readError) && (
+        <div className="rounded-md border border-bad/50 bg-bad-soft px-3 py-2 text-[13px]" role="alert" data-testid="team-action-error">
+          {error ?? readError}
+        </div>
+      )}
+    </section>
+  );
+}

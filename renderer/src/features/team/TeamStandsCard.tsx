@@ -1,0 +1,76 @@
+// "Where the team stands" on the Review screen, for a project linked to a hub: per annotator the items
+// they labeled and what of it waits to go up, with their agreement with the others, and the team's
+// agreement on the main field. Counts come from teamStatus (live: after each save and each sync); the
+// agreement from the review report the screen already computed over the merged local data, which the
+// screen reloads when a sync pulls something.
+import { useEffect } from 'react';
+import type { FieldAgreement, ReviewReport } from '../../../../shared/api';
+import { plural } from '../../../../shared/plural';
+import { agoWords, useTeamStatus } from './useTeamStatus';
+
+function mainField(report: ReviewReport | null): FieldAgreement | null {
+  if (!report) return null;
+  const withValue = report.fields.filter((f) => !f.about && f.percent.value !== null);
+  return withValue.find((f) => f.field === 'choice') ?? withValue[0] ?? null;
+}
+
+const FIELD_WORDS: Record<string, string> = { choice: 'choices', verdict: 'verdicts', 'best response': 'best responses', first_error: 'first errors' };
+
+export function TeamStandsCard({ project, report, onPulled }: { project: string; report: ReviewReport | null; onPulled(): void }) {
+  const { status, pulls, now } = useTeamStatus(project);
+  useEffect(() => {
+    if (pulls > 0) onPulled();
+  }, [pulls, onPulled]);
+  if (!status?.hub) return null;
+  const field = mainField(report);
+  const people = new Map((report?.people ?? []).map((p) => [p.name, p]));
+  return (
+    <section className="shrink-0 border-b border-line bg-surface px-4 py-2 text-[13px]" data-testid="team-stands" aria-labelledby="team-stands-title">
+      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <h2 id="team-stands-title" className="text-[13px] font-semibold">
+          Where the team stands
+        </h2>
+        <span className="text-muted" data-testid="team-stands-agreement">
+          {field
+            ? `Agreement on ${FIELD_WORDS[field.field] ?? field.field}: ${Math.round(field.percent.value! * 100)}%${field.alpha.value !== null ? `, α ${field.alpha.value.toFixed(2)}` : ''} (n = ${plural(field.percent.n, 'item')})`
+            : 'Agreement: no item has labels from two people yet'}
+        </span>
+        <span className="text-faint" data-testid="team-stands-sync">
+          {status.connected ? 'connected' : 'not connected'} · synced {agoWords(status.lastSyncAt, now)}
+          {status.waiting > 0 && ` · ${plural(status.waiting, 'revision')} waiting to go up`}
+        </span>
+      </div>
+      {status.annotators.length > 0 && (
+        <table className="mt-1 text-[12px]" data-testid="team-stands-table">
+          <thead className="text-left text-faint">
+            <tr>
+              <th className="pr-4 font-medium">Annotator</th>
+              <th className="pr-4 text-right font-medium">Labeled</th>
+              <th className="pr-4 text-right font-medium">Waiting to sync</th>
+              <th className="text-right font-medium">Agreement with others</th>
+            </tr>
+          </thead>
+          <tbody>
+            {status.annotators.map((a) => {
+              const withOthers = people.get(a.name)?.withOthers;
+              return (
+                <tr key={a.uuid} data-testid="team-stands-row" data-annotator={a.name}>
+                  <td className="pr-4">{a.name}</td>
+                  <td className="pr-4 text-right tabular-nums" data-testid="team-stands-labels">
+                    {a.labels.toLocaleString()}
+                  </td>
+                  <td className="pr-4 text-right tabular-nums" data-testid="team-stands-waiting">
+                    {a.waiting.toLocaleString()}
+                  </td>
+                  <td className="text-right tabular-nums" title={withOthers?.reason ?? (withOthers ? `n = ${withOthers.n}` : undefined)}>
+                    {withOthers?.value != null ? `${Math.round(withOthers.value * 100)}%` : '—'}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,147 @@
+// The team hub through the page, on a real PostgreSQL 15 (a throwaway cluster): a lead's project is
+// published to the hub; ana joins it with the CLI into the host's database, labels an item on Compare,
+// sees it waiting in the Team panel (Datasets) with her uuid, the lead grants her under that uuid, and
+// Connect sends it up (waiting → nothing, the revision on the hub). Then a teammate, ben, saves a label on
+// his own machine and pushes it with `arbiter sync`: the Review screen's "Where the team stands" shows it
+// within seconds, through the hub's NOTIFY, with nobody touching the page.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishProject } from '../../electron/core/hub/publish';
+import { grant, loginRoleFor } from '../../electron/core/hub/roles';
+import { initHub } from '../../electron/core/hub/schema';
+import { ArbiterService } from '../../electron/core/service/index';
+import { ensureAnnotator } from '../../electron/core/store/annotators';
+import { openDb } from '../../electron/core/store/db';
+import { pairProject } from '../helpers/project';
+import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { launchBrowser, openApp, ROOT, startHost, type Host } from './helpers';
+
+const run = promisify(execFile);
+const reason = skipReason();
+if (reason) console.warn(`team-hub skipped: ${reason}`);
+
+describe.skipIf(reason)('the team hub in the page', () => {
+  let cluster: PgCluster;
+  let admin: pg.Client;
+  let host: Host;
+  let browser: Browser;
+  let page: Page;
+  let problems: string[];
+
+  const hubUrl = (name: string) => cluster.url(loginRoleFor(name));
+  /** `arbiter ARGS` as a user runs it; its JSON line when it prints one. */
+  async function arbiter(args: string[]) {
+    const env: NodeJS.ProcessEnv = { ...process.env, ARBITER_NO_DEMO: '1' };
+    delete env.ARBITER_HUB_PASSWORD;
+    const { stdout } = await run(process.execPath, [join(ROOT, 'bin', 'arbiter.mjs'), ...args], { cwd: ROOT, env });
+    return stdout;
+  }
+  const onHub = async (annotator: string) =>
+    Number((await admin.query("SELECT count(*) AS n FROM arbiter.revision WHERE line->>'annotator' = $1", [annotator])).rows[0].n);
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    admin = new pg.Client({ connectionString: cluster.url() });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    await initHub(admin, 'test hub');
+    host = await startHost();
+    // The lead's machine: 6 pairs, published by the hub's owner.
+    const lead = pairProject(join(host.home, 'lead.db'), { items: 6, texts: (i) => [`Left answer ${i}.`, `Right answer ${i}.`], annotator: 'lead', visibleSeq: 'all' });
+    await publishProject(lead.db, admin, 'p', { where: 'test hub', url: cluster.url() });
+    lead.service.stopBackgroundWork();
+    lead.db.close();
+    // ana may read the hub (her uuid comes later, from the Team panel); she joins with the CLI.
+    await grant(admin, 'test hub', { annotator: 'ana', role: 'annotator', password: null });
+    await arbiter(['hub', 'join', '--project', 'p', '--hub', hubUrl('ana'), '--db', host.dbPath]);
+    browser = await launchBrowser();
+    ({ page, problems } = await openApp(browser, host, { annotator: 'ana' }));
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    await admin?.end().catch(() => undefined);
+    await cluster?.stop();
+  });
+
+  const go = (hash: string) => page.evaluate((h) => (location.hash = h), hash);
+  const panel = () => page.getByTestId('team-panel');
+
+  it('the Team panel connects to the hub and the waiting label goes up: waiting → nothing', async () => {
+    await go('#/p/p/compare');
+    await page.getByTestId('compare').waitFor();
+    await page.getByTestId('response-body-left').waitFor();
+    await page.keyboard.press('1');
+    const status = page.getByTestId('status-text');
+    await expect.poll(async () => `${await status.getAttribute('data-state')} ${await status.innerText()}`, { timeout: 10_000 }).toMatch(/^saved .*Left better/);
+
+    await go('#/p/p/datasets');
+    await panel().waitFor();
+    await expect.poll(() => panel().getAttribute('data-state')).toBe('disconnected');
+    await expect.poll(() => page.getByTestId('team-waiting').innerText()).toMatch(/^1 revision waiting to go up \(connect to send them\)$/);
+    expect(await page.getByTestId('team-hub-url').inputValue()).toBe(hubUrl('ana'));
+    const uuid = await page.getByTestId('team-you-uuid').innerText();
+    expect(uuid).toMatch(/^[0-9a-f-]{36}$/);
+    // The lead grants ana under the uuid the panel shows.
+    await grant(admin, 'test hub', { annotator: 'ana', role: 'annotator', uuid, password: null });
+
+    // From the keyboard: Tab reaches the Connect button through the panel's fields.
+    await page.getByTestId('team-hub-url').focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('team-connect');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => panel().getAttribute('data-state'), { timeout: 15_000 }).toMatch(/^(connected|syncing)$/);
+    await expect.poll(() => page.getByTestId('team-waiting').innerText(), { timeout: 15_000 }).toBe('Nothing waiting to go up');
+    expect(await onHub('ana')).toBe(1);
+    await expect.poll(() => page.getByTestId('team-last-sync').innerText(), { timeout: 10_000 }).toMatch(/^Last sync (just now|\d+ s ago) \(1 revision up, \d+ revisions? down\)$/);
+    expect(await page.getByTestId('team-hub').innerText()).toBe(hubUrl('ana'));
+    expect(await page.getByTestId('team-error').count()).toBe(0);
+  });
+
+  it('a teammate’s label pushed with the CLI shows up on the Review screen within seconds', async () => {
+    await go('#/p/p/review');
+    const card = page.getByTestId('team-stands');
+    await card.waitFor();
+    await page.getByTestId('queue-empty').waitFor();
+    await expect.poll(() => card.locator('[data-annotator="ana"] [data-testid="team-stands-labels"]').innerText()).toBe('1');
+    expect(await card.locator('[data-annotator="ben"]').count()).toBe(0);
+
+    // ben's machine: his own database, joined from the hub, one label saved there, pushed with arbiter sync.
+    const benDb = join(host.home, 'ben.db');
+    const db = openDb(benDb);
+    const ben = ensureAnnotator(db, 'ben', 'human');
+    await grant(admin, 'test hub', { annotator: 'ben', role: 'annotator', uuid: ben.uuid, password: null });
+    db.close();
+    await arbiter(['hub', 'join', '--project', 'p', '--hub', hubUrl('ben'), '--db', benDb]);
+    const benDesk = openDb(benDb);
+    const service = new ArbiterService(benDesk, { dbPath: benDb, transport: 'http', version: 'test', defaultAnnotator: 'ben' });
+    const items = benDesk.prepare('SELECT id FROM item ORDER BY seq').pluck().all() as number[];
+    // ben disagrees with ana on the item she labeled (the first), so the queue gets it.
+    const anas = (await admin.query("SELECT line->>'choice' AS choice FROM arbiter.revision WHERE line->>'annotator' = 'ana'")).rows[0].choice as string;
+    await service.dispatch('saveLabel', { project: 'p', annotator: 'ben', itemId: items[0]!, choice: anas === 'A' ? 'B' : 'A', strength: 2, shownOrder: [0, 1] });
+    await service.dispatch('saveLabel', { project: 'p', annotator: 'ben', itemId: items[1]!, choice: 'A', strength: 1, shownOrder: [1, 0] });
+    service.stopBackgroundWork();
+    benDesk.close();
+    const summary = JSON.parse((await arbiter(['sync', '--project', 'p', '--db', benDb])).trim().split('\n').pop()!) as { pushed: number };
+    expect(summary.pushed).toBe(2);
+    const pushed = performance.now();
+
+    const benLabels = card.locator('[data-annotator="ben"] [data-testid="team-stands-labels"]');
+    await expect.poll(async () => ((await benLabels.count()) ? benLabels.innerText() : ''), { timeout: 10_000, interval: 50 }).toBe('2');
+    const ms = performance.now() - pushed;
+    console.log(`team-hub: ben's 2 labels were on ana's Review screen ${ms.toFixed(0)} ms after arbiter sync pushed them`);
+    expect(await card.locator('[data-annotator="ben"] [data-testid="team-stands-waiting"]').innerText()).toBe('0');
+    // The team's agreement, from the merged labels: ana and ben both labeled the first item (ana A-side, ben B).
+    await expect.poll(() => page.getByTestId('team-stands-agreement').innerText(), { timeout: 15_000 }).toMatch(/^Agreement on choices: 0%.*\(n = 1 item\)$/);
+    expect(await card.locator('[data-annotator="ben"]').innerText()).toMatch(/ben\s+2\s+0\s+0%/);
+    // The queue is read again too: the item ana and ben split on is there.
+    await expect.poll(() => page.getByTestId('queue-row').count(), { timeout: 10_000 }).toBe(1);
+    expect(problems).toEqual([]);
+  });
+});
