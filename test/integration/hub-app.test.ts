@@ -125,6 +125,22 @@ describe.skipIf(reason)('the team hub in the app', () => {
     expect(figures).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'ben', labels: 1, waiting: 0 }), expect.objectContaining({ name: 'ana', labels: 1 })]));
   });
 
+  it('a lead’s adjudication on the Review screen goes up by itself too, as an adjudicated revision', async () => {
+    const lea = await desk('lea');
+    await grant(admin, 'test hub', { annotator: 'lea', role: 'lead', password: null });
+    try {
+      await lea.service.dispatch('connectHub', { project: 'p', url: cluster.url(loginRoleFor('lea')) });
+      await until(() => lea.service.team.status('p').lastSyncAt !== null, 10_000, 'lea’s first sync');
+      const { labelId: id } = await lea.service.dispatch('adjudicate', { project: 'p', annotator: 'lea', itemId: itemIds(lea)[1]!, choice: 'B', strength: 2, note: 'B is right' });
+      const ms = await until(async () => (await admin.query('SELECT adjudicated FROM arbiter.revision WHERE id = $1', [id])).rows[0]?.adjudicated === true, 10_000, 'the adjudication on the hub');
+      console.log(`hub-app: the lead's adjudication reached the hub ${ms.toFixed(0)} ms after it was recorded`);
+    } finally {
+      await lea.service.team.stop();
+      lea.service.stopBackgroundWork();
+      lea.db.close();
+    }
+  });
+
   it('disconnect stops the background sync; connect resumes it and sends what waited', async () => {
     await ana.service.dispatch('disconnectHub', { project: 'p' });
     expect(ana.service.team.status('p')).toMatchObject({ connected: false, listening: false, hub: cluster.url('arbiter_ana') });

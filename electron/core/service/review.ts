@@ -96,7 +96,12 @@ export function reviewHandlers({ db, jobs, events, options }: ServiceContext): F
       };
       return view;
     },
-    adjudicate: (input) => adjudicateItem(db, input),
+    adjudicate: (input) => {
+      const recorded = adjudicateItem(db, input);
+      // A resolution is a revision like a save: a connected team hub sends it up (service/team.ts).
+      events.emit('event', { type: 'adjudication', project: input.project, itemId: input.itemId, task: input.task });
+      return recorded;
+    },
   };
 }
 
