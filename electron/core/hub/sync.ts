@@ -21,7 +21,7 @@ import { cancelledError, conflict } from '../errors';
 import { encodeLabel, importLabelsLines } from '../formats/exchange/labels';
 import type { Db } from '../store/db';
 import { deferredCount, deferredRevisions, hubLink, knownLabelIds, ownRevisionsAfter, recordSyncOutcome, setPulledSeq, setPushedLabelSeq, settleDeferred, type HubLink } from '../store/hub';
-import { itemResolver } from '../store/items';
+import { lastingItemResolver } from '../store/items';
 import { requireProject } from '../store/projects';
 import { connectHub, parseHubUrl, type HubAddress, type HubPassword } from './connect';
 import { whoAmI, type HubIdentity } from './roles';
@@ -220,12 +220,15 @@ type Merger = (rows: HubLine[]) => Promise<{ settled: number[]; deferred: { hubS
  * fail a check here are deferred with the check's words. Returns which hub_seqs are done for good.
  */
 function lineMerger(db: Db, link: HubLink, project: string, address: HubAddress, summary: SyncSummary, isCancelled?: () => boolean): Merger {
+  // One resolver for the whole sync, read again only when the project's items change: made afresh for
+  // each slice (here and in the merge), it read every item's external id twice per 500 lines.
+  const resolvers = lastingItemResolver(db, link.projectId);
   return async (rows) => {
     const settled: number[] = [];
     const deferred: { hubSeq: number; reason: string }[] = [];
     const parsed = rows.map((r) => ({ ...r, line: JSON.parse(r.text) as { id: string; item: string | number; item_uid?: string } }));
     const known = knownLabelIds(db, parsed.map((p) => p.line.id));
-    const resolve = itemResolver(db, link.projectId);
+    const resolve = resolvers();
     const toMerge: typeof parsed = [];
     for (const p of parsed) {
       if (known.has(p.line.id)) {
@@ -244,6 +247,7 @@ function lineMerger(db: Db, link: HubLink, project: string, address: HubAddress,
       lines: toMerge.map((p) => p.text),
       skipInvalid: true,
       isCancelled,
+      resolveItem: resolve,
     });
     summary.pulled += result.added;
     summary.alreadyHere += result.duplicates;

@@ -121,6 +121,25 @@ export function itemResolver(db: Db, projectId: number): (ref: string) => number
   };
 }
 
+/**
+ * One item resolver for many merges in a row (a hub sync's slices): its external-id map is read once and
+ * read again only when the project's visible items changed (an import completed and moved visible_seq;
+ * visible items go only with their project). Call it before each merge for the resolver that merge uses.
+ */
+export function lastingItemResolver(db: Db, projectId: number): () => (ref: string) => number | null {
+  const visibleSeq = db.prepare('SELECT visible_seq FROM project WHERE id = ?').pluck();
+  let seen: unknown;
+  let resolve: ((ref: string) => number | null) | null = null;
+  return () => {
+    const now = visibleSeq.get(projectId);
+    if (!resolve || now !== seen) {
+      resolve = itemResolver(db, projectId);
+      seen = now;
+    }
+    return resolve;
+  };
+}
+
 /** The project's visible item count, from its counter. */
 export function countItems(db: Db, projectId: number): number {
   return (db.prepare('SELECT item_count FROM project WHERE id = ?').pluck().get(projectId) as number | undefined) ?? 0;

@@ -117,6 +117,8 @@ export async function importLabelsLines(
     skipInvalid?: boolean;
     /** Asked between batches: true removes what the merge wrote and rejects with a 'cancelled' error. */
     isCancelled?: () => boolean;
+    /** Finds a line's item (store/items.ts itemResolver); one the caller keeps across merges (a sync's slices), or one made here. */
+    resolveItem?: (ref: string) => number | null;
   },
 ): Promise<LabelsImportResult & { rejects: string[] }> {
   const errors: LineError[] = [];
@@ -133,7 +135,7 @@ export async function importLabelsLines(
   const project = requireProject(db, opts.project);
   // A merge left half-applied (a failure after it counted as done) is finished first.
   recoverLabelImports(db);
-  const resolveItem = itemResolver(db, project.id);
+  const resolveItem = opts.resolveItem ?? itemResolver(db, project.id);
   const responsesOf = responseCounter(db, project.id);
   // Who labeled: checked against this database while reading (read-only), made when writing, so an
   // invalid file leaves nothing behind, not even an annotator.
