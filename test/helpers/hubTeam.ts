@@ -40,7 +40,15 @@ export const QUALITY = [{ key: 'correctness', description: 'Is it right?', scale
  * `items` items and the rubric "quality" published by `lead`, and joins `people` (each granted with the
  * uuid of the local annotator their desktop has).
  */
-export async function setUpTeam(cluster: PgCluster, dir: string, database: string, items: number, people: { name: string; role: HubRole }[]): Promise<{ publisher: Desktop; desktops: Desktop[]; admin: pg.Client }> {
+export async function setUpTeam(
+  cluster: PgCluster,
+  dir: string,
+  database: string,
+  items: number,
+  people: { name: string; role: HubRole }[],
+  /** Project settings the lead sets before publishing (overlap, team, order…). */
+  settings?: Record<string, unknown>,
+): Promise<{ publisher: Desktop; desktops: Desktop[]; admin: pg.Client }> {
   const postgres = await connectHub(cluster.url());
   await postgres.query(`CREATE DATABASE ${database}`);
   await postgres.end();
@@ -58,6 +66,7 @@ export async function setUpTeam(cluster: PgCluster, dir: string, database: strin
   writeFileSync(file, `${teamItems(items)}\n`);
   await importFile(publisher.db, { path: file, project: PROJECT, format: 'arbiter', createProject: true });
   await publisher.service.dispatch('saveRubric', { project: PROJECT, name: 'quality', criteria: QUALITY as never });
+  if (settings) await publisher.service.dispatch('updateProjectSettings', { project: PROJECT, settings: settings as never });
   await grant(admin, where, { annotator: 'lead', role: 'lead', uuid: ensureAnnotator(publisher.db, 'lead', 'human').uuid, password: null });
   const leadClient = await connectHub(publisher.url);
   await publishProject(publisher.db, leadClient, PROJECT, { where, url: publisher.url });
