@@ -2,7 +2,7 @@
 // team hub and from it (core/hub/publish.ts, core/hub/join.ts). Each prints one JSON line: what it added.
 import { joinProject } from '../core/hub/join';
 import { publishProject } from '../core/hub/publish';
-import { withHub, type HubIo } from './hub';
+import { withHub, type HubIo } from './hubIo';
 import { parse, withDb } from './io';
 import { requireProjectName } from './options';
 

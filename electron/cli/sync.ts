@@ -7,7 +7,7 @@ import { syncProject } from '../core/hub/sync';
 import { hubLink } from '../core/store/hub';
 import { requireProject } from '../core/store/projects';
 import { plural } from '../../shared/plural';
-import { hubPassword, type HubIo } from './hub';
+import { hubPassword, type HubIo } from './hubIo';
 import { openDbFor, parse, UsageError } from './io';
 
 export async function syncCommand(argv: string[], io: HubIo): Promise<number> {

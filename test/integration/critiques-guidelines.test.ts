@@ -195,7 +195,8 @@ describe('guidelines', () => {
     db.prepare("INSERT INTO rubric (project_id, name, created_at) SELECT id, 'quality', '2026-01-01T00:00:00.000Z' FROM project WHERE name = 'p'").run();
     // Back to schema 3, as a database written before this migration is.
     db.exec(
-      'DROP TABLE project_image; DROP INDEX item_by_external_id; ' +
+      'DROP TABLE hub_deferred; DROP TABLE hub_link; DROP INDEX label_saved_here; ' +
+        'DROP TABLE project_image; DROP INDEX item_by_external_id; ' +
         'DROP TABLE label_import_resolution; DROP TABLE label_import_head; DROP INDEX label_by_import; ALTER TABLE label DROP COLUMN import_id; DROP TABLE label_import; ' +
         'DROP TABLE guidelines_revision; DROP INDEX label_by_rubric_version; ALTER TABLE project DROP COLUMN rubric; PRAGMA user_version = 3;',
     );

@@ -23,6 +23,7 @@ import { initHub } from '../../electron/core/hub/schema';
 import { imageFile, imageStoreOf } from '../../electron/core/images/store';
 import { ArbiterService } from '../../electron/core/service/index';
 import { openDb, type Db } from '../../electron/core/store/db';
+import { findAnnotator } from '../../electron/core/store/annotators';
 import { hubLink, unlinkProject } from '../../electron/core/store/hub';
 import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
 
@@ -147,7 +148,11 @@ describe.skipIf(reason)('hub publish and join (a real PostgreSQL)', () => {
   });
 
   it('a lead publishes the whole project; an annotator is refused, and nothing is left of that try', async () => {
-    await grant(admin, 'test hub', { annotator: 'lena', role: 'lead', password: null });
+    // Lena labeled before publishing: she is granted under the uuid her labels carry (publish would refuse otherwise).
+    const here = openDb(leadDb);
+    const lenaUuid = findAnnotator(here, 'lena')!.uuid;
+    here.close();
+    await grant(admin, 'test hub', { annotator: 'lena', role: 'lead', uuid: lenaUuid, password: null });
     const ann = await grant(admin, 'test hub', { annotator: 'max', role: 'annotator', password: null });
     const refused = await arbiter(['hub', 'publish', '--project', 'team', '--hub', cluster.url(ann.pgRole), '--db', leadDb]);
     expect(refused.code).toBe(1);

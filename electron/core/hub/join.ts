@@ -209,19 +209,23 @@ export async function joinProject(db: Db, client: Client, project: string, optio
 }
 
 /** The local annotator of the hub's name takes the hub's uuid, or the join is refused saying what the lead runs. */
-function adoptHubUuid(db: Db, me: HubIdentity, where: string): JoinSummary['annotator'] {
+/**
+ * Gives the local annotator named as the hub knows this login role the hub's uuid (join and publish), or
+ * refuses in a sentence: `action` is what was not done ('joined', 'published'), and what to run again.
+ */
+export function adoptHubUuid(db: Db, me: HubIdentity, where: string, action: { done: string; again: string } = { done: 'joined', again: 'join' }): JoinSummary['annotator'] {
   const adoption = adoptAnnotatorUuid(db, me.name, me.uuid);
   const quoted = /^[\w.@-]+$/.test(me.name) ? me.name : `"${me.name.replace(/(["\\$`])/g, '\\$1')}"`;
   if (adoption.outcome === 'has-revisions') {
     const n = adoption.revisions;
     throw conflict(
-      `"${me.name}" has ${n === 1 ? '1 revision' : `${n} revisions`} on this machine under uuid ${adoption.localUuid}, but the hub at ${where} knows "${me.name}" (login role ${me.pgRole}) by uuid ${me.uuid}, and takes their revisions only under that; nothing was joined. Ask the lead to run: arbiter hub grant --hub URL --annotator ${quoted} --role ${me.role} --uuid ${adoption.localUuid} — then join again.`,
+      `"${me.name}" has ${n === 1 ? '1 revision' : `${n} revisions`} on this machine under uuid ${adoption.localUuid}, but the hub at ${where} knows "${me.name}" (login role ${me.pgRole}) by uuid ${me.uuid}, and takes their revisions only under that; nothing was ${action.done}. Ask the hub's admin (who ran hub init) to run: arbiter hub grant --hub URL --annotator ${quoted} --role ${me.role} --uuid ${adoption.localUuid} — then ${action.again} again.`,
     );
   }
   if (adoption.outcome === 'not-human') {
     const h = adoption.holder;
     throw conflict(
-      `The hub at ${where} knows "${me.name}" by uuid ${me.uuid}, but here ${h.name === me.name ? `"${h.name}" is` : `that uuid is "${h.name}",`} an annotator of kind ${h.kind}, not a person; nothing was joined. Ask the lead to grant "${me.name}" with a uuid of their own (arbiter hub grant --uuid), or join under another login role.`,
+      `The hub at ${where} knows "${me.name}" by uuid ${me.uuid}, but here ${h.name === me.name ? `"${h.name}" is` : `that uuid is "${h.name}",`} an annotator of kind ${h.kind}, not a person; nothing was ${action.done}. Ask the hub's admin to grant "${me.name}" with a uuid of their own (arbiter hub grant --uuid), or ${action.again} under another login role.`,
     );
   }
   return { name: me.name, uuid: me.uuid, uuidHere: adoption.outcome };

@@ -5,7 +5,8 @@
 // file (Arbiter's cut and people's splits and merges: every version but the file's own, which travels in
 // the item line as `steps`), and the labels no person made here: the file's own preferences and judgements
 // (annotator kind 'source') and models' (kind 'model'), as the exact lines the labels format writes.
-// People's revisions go up with `arbiter sync`, each under its own hub role.
+// People's revisions go up with `arbiter sync`, each under its own hub role. The lead publishing takes
+// the uuid the hub knows them by, as a join does (join.ts adoptHubUuid), before anything is published.
 //
 // Publishing again (the same project, the same hub) adds what the hub lacks and changes nothing there:
 // items whose uid the hub has are skipped and new ones are appended after its last seq; images, rubric
@@ -34,6 +35,8 @@ import { criteriaHash, rubricInForce } from '../store/rubrics';
 import { readGuidelines } from '../store/guidelines';
 import { canonicalJson } from '../../../shared/rubric';
 import { HubError } from './connect';
+import { adoptHubUuid, type JoinSummary } from './join';
+import { whoAmI } from './roles';
 import { requireHubSchema } from './schema';
 
 type Client = Pick<pg.ClientBase, 'query'>;
@@ -61,6 +64,8 @@ export interface PublishSummary {
   settings: 'new' | 'changed' | 'same';
   /** Whether the local project is linked to this hub project (for `arbiter sync`); false when it was linked to another. */
   linked: boolean;
+  /** The person this login role is on the hub, and how their local annotator got the hub's uuid; null for the admin. */
+  annotator: JoinSummary['annotator'];
 }
 
 export interface PublishOptions {
@@ -82,6 +87,9 @@ export async function publishProject(db: Db, client: Client, project: string, op
   const where = options.where ?? 'the hub';
   const local = requireProject(db, project);
   await requireHubSchema(client, where);
+  // The publishing lead's labels go up under the hub's uuid for them: taken here, or refused before anything is published.
+  const me = await whoAmI(client);
+  const annotator = me && adoptHubUuid(db, me, where, { done: 'published', again: 'publish' });
   const settings = projectSettings(local);
   const inForce = rubricInForce(db, local.id);
   const summary: PublishSummary = {
@@ -100,6 +108,7 @@ export async function publishProject(db: Db, client: Client, project: string, op
     revisions: 0,
     settings: 'same',
     linked: false,
+    annotator,
   };
   await client.query('BEGIN');
   try {
