@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
+import { runCli } from '../../electron/cli/main';
 import { importFile } from '../../electron/core/formats';
 import { connectHub } from '../../electron/core/hub/connect';
 import { joinProject } from '../../electron/core/hub/join';
@@ -16,6 +17,14 @@ import { openDb, type Db } from '../../electron/core/store/db';
 import type { PgCluster } from './postgres';
 
 export const PROJECT = 'team';
+
+/** Runs the CLI in this process, capturing what it prints. */
+export async function cli(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out, err };
+}
 
 export interface Desktop {
   name: string;

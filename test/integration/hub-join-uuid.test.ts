@@ -6,14 +6,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/main';
 import { importFile } from '../../electron/core/formats';
 import { syncProject } from '../../electron/core/hub/sync';
 import { ArbiterService } from '../../electron/core/service';
 import { adoptAnnotatorUuid, ensureAnnotator, ensureAnnotatorByUuid, findAnnotator } from '../../electron/core/store/annotators';
 import { openDb } from '../../electron/core/store/db';
 import { findProject } from '../../electron/core/store/projects';
-import { itemIds, labelState, PROJECT, setUpTeam, teamItems, type Desktop } from '../helpers/hubTeam';
+import { cli, itemIds, labelState, PROJECT, setUpTeam, teamItems, type Desktop } from '../helpers/hubTeam';
 import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
 
 const reason = skipReason();
@@ -32,13 +31,6 @@ describe.skipIf(reason)('hub join adopts the uuid the hub granted', () => {
     await cluster?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
-
-  async function cli(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
-    return { code, out, err };
-  }
 
   function desktop(name: string): Desktop {
     const dbPath = join(dir, `${name}.db`);

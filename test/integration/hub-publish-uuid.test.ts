@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/main';
 import { importFile } from '../../electron/core/formats';
 import { connectHub } from '../../electron/core/hub/connect';
 import { initHub } from '../../electron/core/hub/schema';
@@ -15,7 +14,7 @@ import { syncProject } from '../../electron/core/hub/sync';
 import { ArbiterService } from '../../electron/core/service';
 import { ensureAnnotator, findAnnotator } from '../../electron/core/store/annotators';
 import { openDb } from '../../electron/core/store/db';
-import { itemIds, PROJECT, teamItems, type Desktop } from '../helpers/hubTeam';
+import { cli, itemIds, PROJECT, teamItems, type Desktop } from '../helpers/hubTeam';
 import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
 
 const reason = skipReason();
@@ -40,13 +39,6 @@ describe.skipIf(reason)('hub publish adopts the uuid the hub granted the lead', 
     await cluster?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
-
-  async function cli(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
-    return { code, out, err };
-  }
 
   async function desktop(name: string, project: string): Promise<Desktop> {
     const dbPath = join(dir, `${name}.db`);

@@ -34,31 +34,17 @@ import { findProject, projectSettings, requireProject, updateSettings } from '..
 import { rubricInForce, setRubricInForce } from '../store/rubrics';
 import { writeNow } from '../store/write';
 import { whoAmI, type HubIdentity } from './roles';
+import type { HubPersonHere, HubProjectCounts } from './summary';
 import { requireHubSchema } from './schema';
 
 type Client = Pick<pg.ClientBase, 'query'>;
 
-export interface JoinSummary {
-  project: string;
-  hubProject: number;
-  /** True when the local project was made by this join; false when it was here (joined again). */
-  created: boolean;
-  /** Each count is what THIS join added here. */
-  items: number;
-  itemsOnHub: number;
-  images: number;
-  rubricVersions: number;
-  rubricInForce: string | null;
-  guidelines: number;
-  criteria: number;
-  segmentations: number;
+export interface JoinSummary extends HubProjectCounts {
   /** Numbers (rubric versions, guidelines revisions, cuts, criteria) held here with other content: kept as they are. */
   differing: number;
   settings: 'set' | 'same';
   /** Label revisions of the project on the hub: the next `arbiter sync` brings them. */
   revisionsOnHub: number;
-  /** The person this login role is on the hub, and how their local annotator got the hub's uuid; null for the admin. */
-  annotator: { name: string; uuid: string; uuidHere: 'same' | 'adopted' | 'made' | 'renamed' } | null;
 }
 
 export interface JoinOptions {
@@ -213,7 +199,7 @@ export async function joinProject(db: Db, client: Client, project: string, optio
  * Gives the local annotator named as the hub knows this login role the hub's uuid (join and publish), or
  * refuses in a sentence: `action` is what was not done ('joined', 'published'), and what to run again.
  */
-export function adoptHubUuid(db: Db, me: HubIdentity, where: string, action: { done: string; again: string } = { done: 'joined', again: 'join' }): JoinSummary['annotator'] {
+export function adoptHubUuid(db: Db, me: HubIdentity, where: string, action: { done: string; again: string } = { done: 'joined', again: 'join' }): HubPersonHere {
   const adoption = adoptAnnotatorUuid(db, me.name, me.uuid);
   const quoted = /^[\w.@-]+$/.test(me.name) ? me.name : `"${me.name.replace(/(["\\$`])/g, '\\$1')}"`;
   if (adoption.outcome === 'has-revisions') {

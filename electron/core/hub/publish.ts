@@ -35,28 +35,14 @@ import { criteriaHash, rubricInForce } from '../store/rubrics';
 import { readGuidelines } from '../store/guidelines';
 import { canonicalJson } from '../../../shared/rubric';
 import { HubError } from './connect';
-import { adoptHubUuid, type JoinSummary } from './join';
+import { adoptHubUuid } from './join';
+import type { HubProjectCounts } from './summary';
 import { whoAmI } from './roles';
 import { requireHubSchema } from './schema';
 
 type Client = Pick<pg.ClientBase, 'query'>;
 
-export interface PublishSummary {
-  project: string;
-  /** The project's id on the hub. */
-  hubProject: number;
-  /** True when this publish made the project on the hub; false when it was there (a re-publish). */
-  created: boolean;
-  /** Each count is what THIS publish added to the hub. */
-  items: number;
-  /** Items the hub holds for the project after it. */
-  itemsOnHub: number;
-  images: number;
-  rubricVersions: number;
-  rubricInForce: string | null;
-  guidelines: number;
-  criteria: number;
-  segmentations: number;
+export interface PublishSummary extends HubProjectCounts {
   /** Segmentation versions the hub holds under the same number with other steps (someone's cut went up first): left as they are. */
   segmentationsDiffering: number;
   /** The file's own and models' label revisions. */
@@ -64,8 +50,6 @@ export interface PublishSummary {
   settings: 'new' | 'changed' | 'same';
   /** Whether the local project is linked to this hub project (for `arbiter sync`); false when it was linked to another. */
   linked: boolean;
-  /** The person this login role is on the hub, and how their local annotator got the hub's uuid; null for the admin. */
-  annotator: JoinSummary['annotator'];
 }
 
 export interface PublishOptions {
