@@ -3,11 +3,11 @@
 // `datasets.load_dataset("json")` and runs one step of TRL's DPOTrainer or PRM trainer on a tiny model built
 // from a config (no download). It needs the Python environment of scripts/python-env.mjs (made here when
 // missing, about a minute from local wheels); where it cannot be made, the tests are skipped with the reason.
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useCliDir } from '../helpers/cliDir';
+import { runPythonChecks } from '../helpers/python';
 import { ArbiterService } from '../../electron/core/service/index';
 import { openDb } from '../../electron/core/store/db';
 import { trlEnv } from '../../scripts/python-env.mjs';
@@ -51,16 +51,7 @@ async function exportAs(project: string, format: string) {
 /** Runs the Python checks (`kind=file` each); returns the report, failing with TRL's own words. */
 function runChecks(checks: [string, string][]): Check[] {
   const report = join(work.dir, `report-${Date.now()}.json`);
-  const run = spawnSync(env.python!, [CHECKS, '--report', report, ...checks.map(([kind, file]) => `${kind}=${file}`)], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 240_000,
-    env: { ...process.env, HF_HOME: join(work.dir, 'hf'), OMP_NUM_THREADS: '2', PYTHONDONTWRITEBYTECODE: '1' },
-  });
-  const said = `${run.stdout}\n${run.stderr}`;
-  expect(run.error, said).toBeUndefined();
-  expect(run.stdout, said).toContain(`TRL checks: ${checks.length} of ${checks.length} passed`);
-  expect(run.status, said).toBe(0);
+  runPythonChecks(env.python!, CHECKS, ['--report', report, ...checks.map(([kind, file]) => `${kind}=${file}`)], work.dir, `TRL checks: ${checks.length} of ${checks.length} passed`);
   return (JSON.parse(readFileSync(report, 'utf8')) as { checks: Check[] }).checks;
 }
 

@@ -7,13 +7,13 @@
 // multimodal_rewardbench's judge script from the relative path) and compares its pixels with the original,
 // and reads the labels as those scripts do. It needs the Python environment of scripts/python-env.mjs;
 // where it cannot be made, the test is skipped with the reason.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { useCliDir } from '../helpers/cliDir';
+import { runPythonChecks } from '../helpers/python';
 import { trlEnv } from '../../scripts/python-env.mjs';
 
 const ROOT = join(__dirname, '../..');
@@ -98,14 +98,6 @@ describe.skipIf(!env.python)('the benchmarks’ own reading code takes the expor
       mmrb_rows: [{ ID: 'm1', image: src('fox2.jpg'), label: 'A' }],
     };
     writeFileSync(join(work.dir, 'manifest.json'), JSON.stringify(manifest));
-    const run = spawnSync(env.python!, [CHECKS, join(work.dir, 'manifest.json')], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 240_000,
-      env: { ...process.env, HF_HOME: join(work.dir, 'hf'), OMP_NUM_THREADS: '2', PYTHONDONTWRITEBYTECODE: '1' },
-    });
-    const said = `${run.stdout}\n${run.stderr}`;
-    expect(run.error, said).toBeUndefined();
-    expect(run.stdout, said).toContain('bench checks: 4 of 4 passed');
+    runPythonChecks(env.python!, CHECKS, [join(work.dir, 'manifest.json')], work.dir, 'bench checks: 4 of 4 passed');
   }, 300_000);
 });

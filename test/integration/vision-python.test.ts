@@ -6,12 +6,12 @@
 // original file's (numpy, PIL), and fills the prompts' placeholders with TRL's prepare_multimodal_messages.
 // It needs the Python environment of scripts/python-env.mjs (Pillow included); where it cannot be made, the
 // test is skipped with the reason.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { useCliDir } from '../helpers/cliDir';
+import { runPythonChecks } from '../helpers/python';
 import { trlEnv } from '../../scripts/python-env.mjs';
 
 const ROOT = join(__dirname, '../..');
@@ -69,15 +69,7 @@ describe.skipIf(!env.python)('datasets decodes the TRL vision exports to the ori
     };
     writeFileSync(join(work.dir, 'manifest.json'), JSON.stringify(manifest));
     const report = join(work.dir, 'report.json');
-    const run = spawnSync(env.python!, [CHECKS, '--report', report, join(work.dir, 'manifest.json')], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 240_000,
-      env: { ...process.env, HF_HOME: join(work.dir, 'hf'), OMP_NUM_THREADS: '2', PYTHONDONTWRITEBYTECODE: '1' },
-    });
-    const said = `${run.stdout}\n${run.stderr}`;
-    expect(run.error, said).toBeUndefined();
-    expect(run.stdout, said).toContain('vision checks: 2 of 2 passed');
+    runPythonChecks(env.python!, CHECKS, ['--report', report, join(work.dir, 'manifest.json')], work.dir, 'vision checks: 2 of 2 passed');
     const checks = (JSON.parse(readFileSync(report, 'utf8')) as { checks: { kind: string; images: number; trl_filled?: number; features?: string }[] }).checks;
     const parquet = checks.find((c) => c.kind === 'parquet')!;
     expect(parquet.images).toBe(3);
