@@ -3,7 +3,8 @@
 // sees it waiting in the Team panel (Datasets) with her uuid, the lead grants her under that uuid, and
 // Connect sends it up (waiting → nothing, the revision on the hub). Then a teammate, ben, saves a label on
 // his own machine and pushes it with `arbiter sync`: the Review screen's "Where the team stands" shows it
-// within seconds, through the hub's NOTIFY, with nobody touching the page.
+// within seconds, through the hub's NOTIFY, with nobody touching the page. With ARBITER_SHOTS=1 it also
+// writes docs/screenshots/team-{panel,stands}-{light,dark}.png.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +22,7 @@ import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
 import { launchBrowser, openApp, ROOT, startHost, type Host } from './helpers';
 
 const run = promisify(execFile);
+const SHOTS = process.env.ARBITER_SHOTS === '1';
 const reason = skipReason();
 if (reason) console.warn(`team-hub skipped: ${reason}`);
 
@@ -142,6 +144,26 @@ describe.skipIf(reason)('the team hub in the page', () => {
     expect(await card.locator('[data-annotator="ben"]').innerText()).toMatch(/ben\s+2\s+0\s+0%/);
     // The queue is read again too: the item ana and ben split on is there.
     await expect.poll(() => page.getByTestId('queue-row').count(), { timeout: 10_000 }).toBe(1);
+    if (SHOTS) await shoot();
     expect(problems).toEqual([]);
   });
+
+  /** The Team panel (Datasets) and Where the team stands (Review), light and dark, as ana sees them. */
+  async function shoot() {
+    for (const theme of ['light', 'dark'] as const) {
+      const { page: p } = await openApp(browser, host, { annotator: 'ana', theme, width: 1440, height: 1000 });
+      await p.evaluate(() => (location.hash = '#/p/p/review'));
+      await p.getByTestId('team-stands').waitFor();
+      await expect.poll(() => p.getByTestId('queue-row').count(), { timeout: 10_000 }).toBe(1);
+      await p.mouse.move(0, 0);
+      await p.screenshot({ path: join(ROOT, 'docs', 'screenshots', `team-stands-${theme}.png`) });
+      await p.evaluate(() => (location.hash = '#/p/p/datasets'));
+      const teamPanel = p.getByTestId('team-panel');
+      await teamPanel.waitFor();
+      await expect.poll(() => teamPanel.getAttribute('data-state'), { timeout: 15_000 }).toMatch(/^(connected|syncing)$/);
+      await teamPanel.scrollIntoViewIfNeeded();
+      await p.screenshot({ path: join(ROOT, 'docs', 'screenshots', `team-panel-${theme}.png`) });
+      await p.context().close();
+    }
+  }
 });
