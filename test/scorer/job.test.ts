@@ -82,6 +82,6 @@ describe('score job in a worker thread', () => {
     const { db, dbPath } = makeDb(items(1));
     db.close();
     const job = startScoreJob({ dbPath, project: 'p', dirs: [join(tempDir(), 'nothing-here')], provider: 'cpu' });
-    await expect(job.promise).rejects.toThrow(/not a folder Arbiter can read/);
+    await expect(job.promise).rejects.toThrow(/Arbiter cannot read the model folder .*: it is missing or not a folder/);
   });
 });

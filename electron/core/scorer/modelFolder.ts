@@ -72,7 +72,7 @@ export function readModelFolder(dirInput: string): ModelFolder {
     if (!statSync(dir).isDirectory()) throw new Error('not a folder');
     names = readdirSync(dir);
   } catch {
-    throw new Error(`${dir} is not a folder Arbiter can read`);
+    throw new Error(`Arbiter cannot read the model folder ${dir}: it is missing or not a folder`);
   }
   const missing = [MODEL_FILE, TOKENIZER_FILE].filter((n) => !names.includes(n));
   if (missing.length) {
