@@ -4,7 +4,7 @@
 // Connect sends it up (waiting → nothing, the revision on the hub). Then a teammate, ben, saves a label on
 // his own machine and pushes it with `arbiter sync`: the Review screen's "Where the team stands" shows it
 // within seconds, through the hub's NOTIFY, with nobody touching the page. With ARBITER_SHOTS=1 it also
-// writes docs/screenshots/team-{panel,stands}-{light,dark}.png.
+// writes docs/screenshots/team-{panel,stands,join}-{light,dark}.png.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -148,6 +148,38 @@ describe.skipIf(reason)('the team hub in the page', () => {
     expect(problems).toEqual([]);
   });
 
+  it('a project ana lacks is joined from the project list: it opens on its first screen, connected', async () => {
+    // The lead publishes a second project, "q" (4 pairs).
+    const lead = pairProject(join(host.home, 'lead-q.db'), { items: 4, texts: (i) => [`Left ${i}.`, `Right ${i}.`], annotator: 'lead', visibleSeq: 'all' });
+    await lead.service.dispatch('renameProject', { project: 'p', name: 'q' });
+    await publishProject(lead.db, admin, 'q', { where: 'test hub', url: cluster.url() });
+    lead.service.stopBackgroundWork();
+    lead.db.close();
+
+    await go('#/');
+    await page.getByTestId('project-list').waitFor();
+    await page.getByTestId('join-hub-open').click();
+    await page.getByTestId('join-hub').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('join-hub-project');
+    // A name the hub lacks: the hub's sentence, nothing made here.
+    await page.keyboard.type('nope');
+    await page.getByTestId('join-hub-url').fill(hubUrl('ana'));
+    await page.getByTestId('join-hub-url').press('Enter');
+    await expect.poll(() => page.getByTestId('join-hub-error').innerText(), { timeout: 15_000 }).toMatch(/no project named "nope"/);
+    expect((await host.api<{ name: string }[]>('listProjects', {})).map((p) => p.name).sort()).toEqual(['p']);
+
+    await page.getByTestId('join-hub-project').fill('q');
+    await page.getByTestId('join-hub-submit').click();
+    await page.getByTestId('compare').waitFor({ timeout: 20_000 });
+    expect(await page.evaluate(() => location.hash)).toMatch(/^#\/p\/q\/compare/);
+    await page.getByTestId('response-body-left').waitFor();
+    const projects = await host.api<{ name: string; items: number }[]>('listProjects', {});
+    expect(projects.find((p) => p.name === 'q')?.items).toBe(4);
+    const status = await host.api<{ connected: boolean; hub: string }>('teamStatus', { project: 'q' });
+    expect(status).toMatchObject({ connected: true, hub: hubUrl('ana') });
+    expect(problems).toEqual([]);
+  });
+
   /** The Team panel (Datasets) and Where the team stands (Review), light and dark, as ana sees them. */
   async function shoot() {
     for (const theme of ['light', 'dark'] as const) {
@@ -163,6 +195,11 @@ describe.skipIf(reason)('the team hub in the page', () => {
       await expect.poll(() => teamPanel.getAttribute('data-state'), { timeout: 15_000 }).toMatch(/^(connected|syncing)$/);
       await teamPanel.scrollIntoViewIfNeeded();
       await p.screenshot({ path: join(ROOT, 'docs', 'screenshots', `team-panel-${theme}.png`) });
+      await p.evaluate(() => (location.hash = '#/'));
+      await p.getByTestId('join-hub-open').click();
+      await p.getByTestId('join-hub-url').fill('postgres://arbiter_ana@hub.example.org:5432/arbiter?sslmode=verify-full');
+      await p.getByTestId('join-hub-project').fill('support');
+      await p.screenshot({ path: join(ROOT, 'docs', 'screenshots', `team-join-${theme}.png`) });
       await p.context().close();
     }
   }

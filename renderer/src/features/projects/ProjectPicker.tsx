@@ -8,6 +8,7 @@ import { api, errorMessage } from '../../api';
 import { Kbd } from '../../components/Kbd';
 import { useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
+import { JoinFromHub } from '../team/JoinFromHub';
 import { GRID, ProjectRow, type DeleteState, type RenameState } from './ProjectRow';
 
 /** The schema's sentence for a name the API would refuse, or null. */
@@ -198,7 +199,7 @@ export function ProjectPicker() {
       <div className="mx-auto flex max-w-5xl flex-col gap-8 px-6 py-10">
         <section>
           <h1 className="text-[20px] font-semibold tracking-tight">Projects</h1>
-          <p className="mt-1 text-[13px] text-muted">Pick a project to label, or create one and import a JSONL file into it.</p>
+          <p className="mt-1 text-[13px] text-muted">Pick a project to label, create one and import a file into it, or join your team’s project from a hub.</p>
         </section>
 
         <section className="flex flex-wrap items-end gap-3 rounded-md border border-line bg-surface p-4">
@@ -251,7 +252,7 @@ export function ProjectPicker() {
               <span />
             </div>
             {projects === null && !error && <div className="px-4 py-6 text-[13px] text-muted">Loading…</div>}
-            {projects?.length === 0 && <div className="px-4 py-6 text-[13px] text-muted">No projects yet. Create the first one below.</div>}
+            {projects?.length === 0 && <div className="px-4 py-6 text-[13px] text-muted">No projects yet. Create the first one below, or join your team’s.</div>}
             {projects?.map((p) => (
               <ProjectRow
                 key={p.name}
@@ -325,6 +326,8 @@ export function ProjectPicker() {
             {creating ? 'Creating…' : 'Create project'}
           </button>
         </form>
+
+        <JoinFromHub />
       </div>
     </main>
   );

@@ -142,13 +142,20 @@ export function TeamPanel({ project }: { project: string }) {
           {s.you.uuid ? (
             <>
               {' '}
-              (uuid <span className="font-mono select-all" data-testid="team-you-uuid">{s.you.uuid}</span>). The hub takes your labels when your lead grants this name and uuid:{' '}
-              <code className="font-mono text-[11px]">
-                arbiter hub grant --annotator {s.you.name} --uuid {s.you.uuid}
-              </code>
+              (uuid <span className="font-mono select-all" data-testid="team-you-uuid">{s.you.uuid}</span>)
+              {connected && !s.lastError && s.notices.length === 0 ? (
+                '.'
+              ) : (
+                <>
+                  . The hub takes your labels under this name and uuid; if it refuses them, the hub’s admin grants you with:{' '}
+                  <code className="font-mono text-[11px] select-all">
+                    arbiter hub grant --hub URL --annotator {s.you.name} --role annotator --uuid {s.you.uuid}
+                  </code>
+                </>
+              )}
             </>
           ) : (
-            '; your uuid is made with your first label, and your lead grants you with it (arbiter hub grant --uuid).'
+            '; joining gives you the uuid the hub granted you, or your first label makes one here.'
           )}
         </div>
       )}
