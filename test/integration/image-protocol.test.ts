@@ -13,6 +13,7 @@ import { openDb } from '../../electron/core/store/db';
 import { projectImageAdder } from '../../electron/core/store/images';
 import { createProject } from '../../electron/core/store/projects';
 import { serveApp } from '../../electron/main/protocol';
+import { expectStoredImage } from '../helpers/imageResponse';
 import { electronStandIn as electron } from '../helpers/fakeElectron';
 
 vi.mock('electron', async () => (await import('../helpers/fakeElectron')).electronStandIn.module);
@@ -52,13 +53,7 @@ const get = (path: string, method = 'GET') => electron.protocolHandlers.get('app
 
 describe('app:// image route', () => {
   it('sends a stored PNG of the project as it is, with the image headers', async () => {
-    const response = await get(imagePath('Pics', sha.png!));
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('image/png');
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
-    expect(response.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
-    expect(Buffer.from(await response.arrayBuffer()).equals(bytes.png!)).toBe(true);
+    await expectStoredImage(await get(imagePath('Pics', sha.png!)), 'image/png', bytes.png!);
   });
 
   it('draws an SVG to PNG', async () => {

@@ -15,6 +15,7 @@ import { imageStoreDir, putImage } from '../../electron/core/images/store';
 import { openDb } from '../../electron/core/store/db';
 import { projectImageAdder } from '../../electron/core/store/images';
 import { createProject } from '../../electron/core/store/projects';
+import { expectStoredImage } from '../helpers/imageResponse';
 import { buildNodeSide, call, startHostProcess, type HostProcess } from '../helpers/host';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -103,13 +104,7 @@ async function refusal(response: Response): Promise<string> {
 
 describe('the image route of the browser host', () => {
   it('sends a small PNG as it is, with headers that keep it a picture and cache it for good', async () => {
-    const response = await get('Pics', 'png');
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('image/png');
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
-    expect(response.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
-    expect(Buffer.from(await response.arrayBuffer()).equals(bytes.png!)).toBe(true);
+    await expectStoredImage(await get('Pics', 'png'), 'image/png', bytes.png!);
   });
 
   it('sends a 6000 × 6000 image as a WebP copy at most 4096 on a side, made once and then served from the cache', async () => {
