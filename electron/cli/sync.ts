@@ -32,7 +32,8 @@ export async function syncCommand(argv: string[], io: HubIo): Promise<number> {
     if (summary.notPushed) {
       io.err(
         `${plural(summary.notPushed, 'revision')} saved here by ${summary.notPushedBy.join(', ')} ${summary.notPushed === 1 ? 'was' : 'were'} not pushed: ` +
-          `this login role (${summary.as ?? 'no annotator'}) may push only its own annotator's revisions, and adjudications only as a lead.`,
+          `this login role (${summary.as ?? 'no annotator'}) may push only its own annotator's revisions, and adjudications only as a lead. ` +
+          `They are held here and go up at a sync under a login role granted to whoever saved them.`,
       );
     }
     if (summary.deferred) io.err(`${plural(summary.deferred, 'revision')} from the hub cannot merge here yet and will be tried again at the next sync; the first: ${summary.deferredReason}`);

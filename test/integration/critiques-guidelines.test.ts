@@ -195,7 +195,7 @@ describe('guidelines', () => {
     db.prepare("INSERT INTO rubric (project_id, name, created_at) SELECT id, 'quality', '2026-01-01T00:00:00.000Z' FROM project WHERE name = 'p'").run();
     // Back to schema 3, as a database written before this migration is.
     db.exec(
-      'DROP TABLE hub_deferred; DROP TABLE hub_link; DROP INDEX label_saved_here; ' +
+      'DROP TABLE hub_held; DROP TABLE hub_deferred; DROP TABLE hub_link; DROP INDEX label_saved_here; ' +
         'DROP TABLE project_image; DROP INDEX item_by_external_id; ' +
         'DROP TABLE label_import_resolution; DROP TABLE label_import_head; DROP INDEX label_by_import; ALTER TABLE label DROP COLUMN import_id; DROP TABLE label_import; ' +
         'DROP TABLE guidelines_revision; DROP INDEX label_by_rubric_version; ALTER TABLE project DROP COLUMN rubric; PRAGMA user_version = 3;',
@@ -203,7 +203,7 @@ describe('guidelines', () => {
     db.close();
     const reopened = openDb(path);
     // Every migration since runs again too: the newest schema.
-    expect(reopened.pragma('user_version', { simple: true })).toBe(8);
+    expect(reopened.pragma('user_version', { simple: true })).toBe(9);
     expect(reopened.prepare("SELECT rubric FROM project WHERE name = 'p'").pluck().get()).toBe('quality');
     expect(reopened.prepare('SELECT revision, text FROM guidelines_revision').all()).toEqual([{ revision: 1, text: 'Old rules.' }]);
     reopened.close();

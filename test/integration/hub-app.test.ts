@@ -157,6 +157,9 @@ describe.skipIf(reason)('the team hub in the app', () => {
     const status = await ana.service.dispatch('syncNow', { project: 'p' });
     expect(await onHub(other.id)).toBe(false);
     expect(status.notices).toEqual([expect.stringMatching(/^1 revision saved here by zed did not go up: the hub's user arbiter_ana is granted to the annotator "ana"/)]);
+    // Held, not passed over: it still waits to go up, under zed's name.
+    expect(status.waiting).toBe(1);
+    expect(status.annotators).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'zed', waiting: 1 })]));
     expect(ana.service.team.status('p', 'ana').you).toEqual({ name: 'ana', uuid: ana.db.prepare("SELECT uuid FROM annotator WHERE name = 'ana'").pluck().get() });
   });
 
@@ -172,6 +175,7 @@ describe.skipIf(reason)('the team hub in the app', () => {
     for (const itemId of itemIds(ana).slice(3, 13)) times.push((await save(ana, itemId, 'A')).ms);
     console.log(`hub-app: 10 saves with the hub down: max ${Math.max(...times).toFixed(1)} ms`);
     expect(Math.max(...times)).toBeLessThan(200);
-    expect(ana.service.team.status('p')).toMatchObject({ connected: true, waiting: 10 });
+    // The 10 saves, and zed's revision held since the test before.
+    expect(ana.service.team.status('p')).toMatchObject({ connected: true, waiting: 11 });
   });
 });

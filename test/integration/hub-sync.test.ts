@@ -14,6 +14,7 @@ import { encodeLabel } from '../../electron/core/formats/exchange/labels';
 import { connectHub } from '../../electron/core/hub/connect';
 import { joinProject } from '../../electron/core/hub/join';
 import { publishProject } from '../../electron/core/hub/publish';
+import { grant } from '../../electron/core/hub/roles';
 import { syncProject, type SyncSummary } from '../../electron/core/hub/sync';
 import { findAnnotator } from '../../electron/core/store/annotators';
 import { hubLink, ownRevisionsAfter, ownRevisionsWaiting } from '../../electron/core/store/hub';
@@ -128,7 +129,7 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     await admin.end();
   }, 120_000);
 
-  it('keeps a revision for an item this desktop lacks waiting, merges it once the item is joined; passes over what this role may not push; prints one JSON line', async () => {
+  it('keeps a revision for an item this desktop lacks waiting, merges it once the item is joined; holds what this role may not push until a role that may sends it; prints one JSON line', async () => {
     const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_wait', 5, [
       { name: 'alice', role: 'annotator' },
       { name: 'bob', role: 'annotator' },
@@ -151,9 +152,22 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     // Someone else labels under their own name on Alice's desktop: her login role may not push that.
     await alice.service.dispatch('saveLabel', { project: PROJECT, annotator: 'carol', itemId: itemIds(alice).get('q2')!, choice: 'A', shownOrder: [0, 1] });
     expect(await sync(alice)).toMatchObject({ pushed: 2, notPushed: 1, notPushedBy: ['carol'] });
+    // Carol's revision is held, not passed over: it still waits, and a later sync by alice still says so.
+    const aliceProject = requireProject(alice.db, PROJECT).id;
+    expect(ownRevisionsWaiting(alice.db, aliceProject)).toBe(1);
+    expect(await sync(alice)).toMatchObject({ pushed: 0, notPushed: 1, notPushedBy: ['carol'] });
+    // Carol is granted (under the uuid her label carries) and syncs the same desktop as herself: it goes up.
+    const carolUuid = findAnnotator(alice.db, 'carol')!.uuid;
+    await grant(admin, where, { annotator: 'carol', role: 'annotator', uuid: carolUuid, password: null });
+    const asCarol = await syncProject(alice.db, { project: PROJECT, url: cluster.url('arbiter_carol', undefined, 'hub_wait'), batch: 40 });
+    expect(asCarol).toMatchObject({ as: 'carol', pushed: 1, notPushed: 0, notPushedBy: [] });
+    expect(ownRevisionsWaiting(alice.db, aliceProject)).toBe(0);
+    expect(Number((await admin.query('SELECT count(*) AS n FROM arbiter.revision WHERE annotator_uuid = $1', [carolUuid])).rows[0].n)).toBe(1);
+    expect(await sync(alice)).toMatchObject({ pushed: 0, notPushed: 0 });
 
     const waiting = await sync(bob);
-    expect(waiting).toMatchObject({ pulled: 1, deferred: 1 });
+    // Alice's label on q1 and Carol's on q2 merge; Alice's on q5 waits for the item.
+    expect(waiting).toMatchObject({ pulled: 2, deferred: 1 });
     expect(waiting.deferredReason).toMatch(/item q5, which this project lacks/);
     expect(await sync(bob)).toMatchObject({ pulled: 0, deferred: 1 });
     await again(bob, joinProject);

@@ -46,6 +46,17 @@ export class HubError extends ArbiterError {
 const KNOWN_PARAMS = ['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'connect_timeout', 'application_name'];
 const SSL_MODES: readonly string[] = ['disable', 'require', 'verify-ca', 'verify-full'];
 
+/** Host, port and database: the same hub whichever login role connects to it (URLs that do not parse: the same text). */
+export function sameHub(a: string, b: string): boolean {
+  try {
+    const x = new URL(a);
+    const y = new URL(b);
+    return x.hostname === y.hostname && (x.port || '5432') === (y.port || '5432') && x.pathname === y.pathname;
+  } catch {
+    return a === b;
+  }
+}
+
 /** Reads a hub URL; a mistake in it is a sentence naming the part that is wrong. */
 export function parseHubUrl(text: string): HubAddress {
   const bad = (why: string) => new HubError('address', `The hub address ${JSON.stringify(redact(text))} ${why}`);

@@ -8,8 +8,10 @@
 // Bounded batches, short SQLite writes, a yield between batches, so a save never waits long. A kill at
 // any point leaves both sides consistent, and the next sync completes the work:
 // - push: one INSERT … ON CONFLICT (id) DO NOTHING per batch, committed on the hub; only then the push
-//   watermark (the batch's last own label seq) moves here. Killed in between: the batch goes again and
-//   the hub keeps the copies it has (pushed counts only rows new there).
+//   watermark (the batch's last own label seq) moves here, holding in the same transaction the batch's
+//   revisions this login role may not send (another local person's), which later syncs offer first.
+//   Killed in between: the batch goes again and the hub keeps the copies it has (pushed counts only
+//   rows new there).
 // - pull: a batch merges as one labels merge (pending until complete, removed at the next open when a
 //   kill cuts it short); only after it completed the pull watermark (hub_seq) moves, with the batch's
 //   deferred revisions, in one transaction. Killed in between: the batch merges again and adds nothing
@@ -20,10 +22,11 @@ import type pg from 'pg';
 import { cancelledError, conflict } from '../errors';
 import { encodeLabel, importLabelsLines } from '../formats/exchange/labels';
 import type { Db } from '../store/db';
-import { deferredCount, deferredRevisions, hubLink, knownLabelIds, ownRevisionsAfter, recordSyncOutcome, setPulledSeq, setPushedLabelSeq, settleDeferred, type HubLink } from '../store/hub';
+import { deferredCount, deferredRevisions, hubLink, knownLabelIds, ownRevisionsAfter, recordSyncOutcome, setPulledSeq, settleDeferred, type HubLink, type OwnRevision } from '../store/hub';
+import { advancePushMark, heldByAnnotator, heldRevisions, releaseHeld } from '../store/hubHeld';
 import { lastingItemResolver } from '../store/items';
 import { requireProject } from '../store/projects';
-import { connectHub, parseHubUrl, type HubAddress, type HubPassword } from './connect';
+import { connectHub, parseHubUrl, sameHub, type HubAddress, type HubPassword } from './connect';
 import { whoAmI, type HubIdentity } from './roles';
 import { requireHubSchema } from './schema';
 import { noCounts, pullRubricVersions, pullSegmentations, pushRubricVersions, pushSegmentations, type PartCounts } from './syncParts';
@@ -57,7 +60,8 @@ export interface SyncSummary {
   alreadyOnHub: number;
   /**
    * Revisions saved here that this login role may not push (PostgreSQL's row-level security would refuse
-   * them): another local person's, or an adjudication by someone not a lead. Passed over, with who made them.
+   * them): another local person's, or an adjudication by someone not a lead. Held here after the sync (every
+   * one held, from this sync or before), with who made them; they go up at a sync by a role that may send them.
    */
   notPushed: number;
   notPushedBy: string[];
@@ -94,7 +98,8 @@ export async function syncProject(db: Db, options: SyncOptions): Promise<SyncSum
   }
   const address = parseHubUrl(options.url ?? link.url);
   const linked = parseHubUrl(link.url);
-  if (address.url !== linked.url) {
+  // Another login role on the same hub is fine (a shared desktop: each person syncs their own revisions).
+  if (!sameHub(address.url, linked.url)) {
     throw conflict(`The project "${options.project}" is linked to the hub ${linked.url}, not ${address.url}; sync it with its own hub (leave out --hub), or join the project on the other hub into another database.`);
   }
   const client = await connectHub(address, { password: options.password });
@@ -162,49 +167,70 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
   return summary;
 }
 
-/** Own revisions after the push watermark, a batch per hub statement, the watermark moved after each commit. */
+/** Whether the hub takes this revision from this login role: its own uuid, and an adjudication only from a lead. */
+const mayPush = (r: OwnRevision, me: HubIdentity | null): boolean =>
+  me !== null && r.annotatorUuid.toLowerCase() === me.uuid.toLowerCase() && (r.body.adjudicated !== true || me.role === 'lead');
+
+/** One hub statement for a batch of lines; counts what was new there. */
+async function insertLines(client: pg.Client, link: HubLink, lines: string[], summary: SyncSummary): Promise<void> {
+  if (lines.length === 0) return;
+  const result = await client.query(
+    `INSERT INTO arbiter.revision (id, project_id, annotator_uuid, adjudicated, line)
+     SELECT l->>'id', $1, (l->>'annotator_uuid')::uuid, coalesce(l->'adjudicated' = 'true'::jsonb, false), l
+     FROM jsonb_array_elements($2::jsonb) AS l
+     ON CONFLICT (id) DO NOTHING`,
+    // One JSON text joined from the lines (a text[] parameter costs node-postgres tens of ms to escape).
+    [link.hubProjectId, `[${lines.join(',')}]`],
+  );
+  const added = result.rowCount ?? 0;
+  summary.pushed += added;
+  summary.alreadyOnHub += lines.length - added;
+}
+
+/**
+ * Up: first the held revisions this login role may send now (released once the hub committed them),
+ * then the own revisions after the push watermark, a batch per hub statement; the watermark moves after
+ * each commit, holding (hubHeld.ts) in the same transaction the batch's revisions this role may not send.
+ * notPushed / notPushedBy: what stays held after the sync, and whose.
+ */
 async function pushRevisions(db: Db, client: pg.Client, link: HubLink, me: HubIdentity | null, batch: number, summary: SyncSummary, step: () => Promise<void>): Promise<void> {
+  for (let after = 0; ; ) {
+    const rows = heldRevisions(db, link.projectId, after, batch);
+    if (rows.length === 0) break;
+    const sendable = rows.filter((r) => mayPush(r, me));
+    await insertLines(client, link, sendable.map((r) => JSON.stringify(encodeLabel(r))), summary);
+    releaseHeld(db, link.projectId, sendable.map((r) => r.seq));
+    after = rows[rows.length - 1]!.seq;
+    await step();
+  }
   let after = link.pushedLabelSeq;
-  const notPushedBy = new Set<string>();
   for (;;) {
     // Read and encoded a slice at a time, yielding between slices, so the thread a save needs is free often.
     const lines: string[] = [];
+    const held: number[] = [];
     let read = 0;
     let last = after;
     while (read < batch) {
       const rows = ownRevisionsAfter(db, link.projectId, last, Math.min(SLICE, batch - read));
       if (rows.length === 0) break;
       for (const r of rows) {
-        const adjudicated = r.body.adjudicated === true;
-        if (!me || r.annotatorUuid.toLowerCase() !== me.uuid.toLowerCase() || (adjudicated && me.role !== 'lead')) {
-          summary.notPushed++;
-          notPushedBy.add(r.annotator);
-        } else lines.push(JSON.stringify(encodeLabel(r)));
+        if (mayPush(r, me)) lines.push(JSON.stringify(encodeLabel(r)));
+        else held.push(r.seq);
       }
       read += rows.length;
       last = rows[rows.length - 1]!.seq;
       await between();
     }
     if (read === 0) break;
-    if (lines.length) {
-      const result = await client.query(
-        `INSERT INTO arbiter.revision (id, project_id, annotator_uuid, adjudicated, line)
-         SELECT l->>'id', $1, (l->>'annotator_uuid')::uuid, coalesce(l->'adjudicated' = 'true'::jsonb, false), l
-         FROM jsonb_array_elements($2::jsonb) AS l
-         ON CONFLICT (id) DO NOTHING`,
-        // One JSON text joined from the lines (a text[] parameter costs node-postgres tens of ms to escape).
-        [link.hubProjectId, `[${lines.join(',')}]`],
-      );
-      const added = result.rowCount ?? 0;
-      summary.pushed += added;
-      summary.alreadyOnHub += lines.length - added;
-    }
+    await insertLines(client, link, lines, summary);
     // Committed on the hub (autocommit): only now the watermark moves, to an own row's seq.
     after = last;
-    setPushedLabelSeq(db, link.projectId, after);
+    advancePushMark(db, link.projectId, after, held);
     await step();
   }
-  summary.notPushedBy = [...notPushedBy].sort();
+  const stillHeld = heldByAnnotator(db, link.projectId);
+  summary.notPushed = [...stillHeld.values()].reduce((a, b) => a + b, 0);
+  summary.notPushedBy = [...stillHeld.keys()].sort();
 }
 
 interface HubLine {

@@ -10,6 +10,7 @@ import type { EventEmitter } from 'node:events';
 import type { ApiParsed } from '../../../shared/api';
 import { hubAddressShown, type TeamStatus } from '../../../shared/api/team';
 import { conflict } from '../errors';
+import { sameHub } from '../hub/connect';
 import type { Db } from '../store/db';
 import { findAnnotator } from '../store/annotators';
 import { findProject } from '../store/projects';
@@ -68,17 +69,6 @@ export function splitHubUrl(url: string): { address: string; password: string | 
     return { address: hubAddressShown(url), password };
   } catch {
     return { address: url, password: undefined };
-  }
-}
-
-/** Host, port and database: the same hub whichever role connects to it. */
-function sameHub(a: string, b: string): boolean {
-  try {
-    const x = new URL(a);
-    const y = new URL(b);
-    return x.hostname === y.hostname && (x.port || '5432') === (y.port || '5432') && x.pathname === y.pathname;
-  } catch {
-    return a === b;
   }
 }
 
@@ -182,7 +172,8 @@ export class TeamHub {
 
   private passwordFor(project: string, projectId: number, url: string): string | undefined {
     const held = this.passwords.get(projectId);
-    if (held && sameHub(held.url, url)) return held.password;
+    // The password kept is that user's: another user on the same hub needs their own.
+    if (held && held.url === url) return held.password;
     return this.keeper?.password(project, url) ?? (process.env[HUB_PASSWORD_ENV] || undefined);
   }
 

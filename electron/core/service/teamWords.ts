@@ -87,7 +87,7 @@ export function syncNotices(result: SyncResult, url: string): string[] {
     const who = result.notPushedBy?.length ? ` by ${result.notPushedBy.join(', ')}` : '';
     const granted = result.as ? `is granted to the annotator "${result.as}"` : 'is granted to no annotator';
     notices.push(
-      `${plural(result.notPushed, 'revision')} saved here${who} did not go up: the hub's user ${user} ${granted}, and a revision goes up only under that annotator's uuid. Ask your lead to grant your name with your uuid (arbiter hub grant --annotator NAME --uuid UUID; the Team panel shows yours); the revisions passed over stay here and can reach the team as a labels file (Team labels).`,
+      `${plural(result.notPushed, 'revision')} saved here${who} did not go up: the hub's user ${user} ${granted}, and a revision goes up only under that annotator's uuid. They are held here and go up at the first sync under a hub user granted to the person who saved them (a lead's for adjudications); meanwhile they can reach the team as a labels file (Team labels). If they are yours, ask the hub's admin to grant your name with your uuid (arbiter hub grant --annotator NAME --uuid UUID; the Team panel shows yours).`,
     );
   }
   if (result.deferred) {

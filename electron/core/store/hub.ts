@@ -62,7 +62,10 @@ export function linkProject(db: Db, projectId: number, url: string, hubProjectId
   return writeNow(db, () => {
     const before = hubLink(db, projectId);
     const same = before !== null && before.url === url && before.hubProjectId === hubProjectId;
-    if (before && !same) db.prepare('DELETE FROM hub_deferred WHERE project_id = ?').run(projectId);
+    if (before && !same) {
+      db.prepare('DELETE FROM hub_deferred WHERE project_id = ?').run(projectId);
+      db.prepare('DELETE FROM hub_held WHERE project_id = ?').run(projectId);
+    }
     db.prepare(
       `INSERT INTO hub_link (project_id, url, hub_project_id, joined_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (project_id) DO UPDATE SET
@@ -84,14 +87,6 @@ export function unlinkProject(db: Db, projectId: number): boolean {
 export function hubLink(db: Db, projectId: number): HubLink | null {
   const row = db.prepare('SELECT * FROM hub_link WHERE project_id = ?').get(projectId) as LinkRow | undefined;
   return row ? toLink(row) : null;
-}
-
-/**
- * Moves the push watermark to `seq` (the last own revision the hub committed), never back: a sync that
- * raced another one finishing later cannot undo its progress.
- */
-export function setPushedLabelSeq(db: Db, projectId: number, seq: number): void {
-  writeNow(db, () => db.prepare('UPDATE hub_link SET pushed_label_seq = ? WHERE project_id = ? AND pushed_label_seq < ?').run(seq, projectId, seq));
 }
 
 /**
@@ -160,58 +155,67 @@ export type OwnRevision = LabelRevision & { seq: number; itemExternalId: string 
 export function ownRevisionsAfter(db: Db, projectId: number, after: number, limit: number): OwnRevision[] {
   const rows = db
     .prepare(
-      `SELECT l.seq, l.id, l.item_id, a.name AS annotator, a.uuid AS annotator_uuid, a.kind, l.task, l.created_at, l.choice,
-              l.ranking, l.strength, l.shown_order, l.body, i.external_id, i.uid
+      `SELECT ${OWN_REVISION_COLUMNS}
        FROM label l CROSS JOIN item i ON i.id = l.item_id CROSS JOIN annotator a ON a.id = l.annotator_id
        WHERE l.seq > ? AND l.import_id IS NULL AND a.kind = 'human' AND i.project_id = ?
        ORDER BY l.seq LIMIT ?`,
     )
-    .all(after, projectId, limit) as {
-    seq: number;
-    id: string;
-    item_id: number;
-    annotator: string;
-    annotator_uuid: string;
-    kind: LabelRevision['annotatorKind'];
-    task: LabelRevision['task'];
-    created_at: string;
-    choice: LabelRevision['choice'];
-    ranking: string | null;
-    strength: LabelRevision['strength'];
-    shown_order: string | null;
-    body: string;
-    external_id: string | null;
-    uid: string;
-  }[];
-  return rows.map((r) => ({
-    seq: r.seq,
-    id: r.id,
-    itemId: r.item_id,
-    annotator: r.annotator,
-    annotatorUuid: r.annotator_uuid,
-    annotatorKind: r.kind,
-    task: r.task,
-    createdAt: r.created_at,
-    choice: r.choice,
-    ranking: r.ranking ? (JSON.parse(r.ranking) as number[][]) : null,
-    strength: r.strength,
-    shownOrder: r.shown_order ? (JSON.parse(r.shown_order) as number[]) : null,
-    body: JSON.parse(r.body) as LabelRevision['body'],
-    itemExternalId: r.external_id,
-    itemUid: r.uid,
-  }));
+    .all(after, projectId, limit) as OwnRevisionRow[];
+  return rows.map(toOwnRevision);
 }
 
-/** How many own revisions wait to go up (seq above the push watermark). */
+/** What an own revision is read with: label l, item i, annotator a. */
+export const OWN_REVISION_COLUMNS = `l.seq, l.id, l.item_id, a.name AS annotator, a.uuid AS annotator_uuid, a.kind, l.task, l.created_at, l.choice,
+              l.ranking, l.strength, l.shown_order, l.body, i.external_id, i.uid`;
+
+export interface OwnRevisionRow {
+  seq: number;
+  id: string;
+  item_id: number;
+  annotator: string;
+  annotator_uuid: string;
+  kind: LabelRevision['annotatorKind'];
+  task: LabelRevision['task'];
+  created_at: string;
+  choice: LabelRevision['choice'];
+  ranking: string | null;
+  strength: LabelRevision['strength'];
+  shown_order: string | null;
+  body: string;
+  external_id: string | null;
+  uid: string;
+}
+
+export const toOwnRevision = (r: OwnRevisionRow): OwnRevision => ({
+  seq: r.seq,
+  id: r.id,
+  itemId: r.item_id,
+  annotator: r.annotator,
+  annotatorUuid: r.annotator_uuid,
+  annotatorKind: r.kind,
+  task: r.task,
+  createdAt: r.created_at,
+  choice: r.choice,
+  ranking: r.ranking ? (JSON.parse(r.ranking) as number[][]) : null,
+  strength: r.strength,
+  shownOrder: r.shown_order ? (JSON.parse(r.shown_order) as number[]) : null,
+  body: JSON.parse(r.body) as LabelRevision['body'],
+  itemExternalId: r.external_id,
+  itemUid: r.uid,
+});
+
+/** How many own revisions wait to go up: those above the push watermark, and those held (hubHeld.ts). */
 export function ownRevisionsWaiting(db: Db, projectId: number): number {
   const link = hubLink(db, projectId);
-  return db
+  const after = db
     .prepare(
       `SELECT COUNT(*) FROM label l CROSS JOIN item i ON i.id = l.item_id CROSS JOIN annotator a ON a.id = l.annotator_id
        WHERE l.seq > ? AND l.import_id IS NULL AND a.kind = 'human' AND i.project_id = ?`,
     )
     .pluck()
     .get(link?.pushedLabelSeq ?? 0, projectId) as number;
+  const held = db.prepare('SELECT COUNT(*) FROM hub_held WHERE project_id = ?').pluck().get(projectId) as number;
+  return after + held;
 }
 
 /** A version of a response's steps as the hub keeps it (by item uid and response index). */

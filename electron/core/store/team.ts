@@ -28,11 +28,18 @@ export function teamFigures(db: Db, projectId: number, pushedSeq: number): TeamF
        WHERE l.seq > ? AND i.project_id = ? AND l.import_id IS NULL AND a.kind = 'human' GROUP BY a.id`,
     )
     .all(pushedSeq, projectId) as { id: number; name: string; uuid: string; waiting: number }[];
+  // Revisions a sync held (another person's, on a shared desktop: migration 0009) wait too.
+  const held = db
+    .prepare(
+      `SELECT a.id, a.name, a.uuid, COUNT(*) AS waiting FROM hub_held h JOIN label l ON l.seq = h.seq JOIN annotator a ON a.id = l.annotator_id
+       WHERE h.project_id = ? GROUP BY a.id`,
+    )
+    .all(projectId) as { id: number; name: string; uuid: string; waiting: number }[];
   const rows = new Map<number, TeamFigureRow>();
   for (const r of done) rows.set(r.id, { name: r.name, uuid: r.uuid, labels: r.labels, waiting: 0 });
-  for (const r of waiting) {
+  for (const r of [...waiting, ...held]) {
     const row = rows.get(r.id) ?? { name: r.name, uuid: r.uuid, labels: 0, waiting: 0 };
-    row.waiting = r.waiting;
+    row.waiting += r.waiting;
     rows.set(r.id, row);
   }
   return [...rows.values()].filter((r) => r.labels > 0 || r.waiting > 0).sort((a, b) => a.name.localeCompare(b.name));
