@@ -11,6 +11,7 @@
 // set to the seq of an own row (never to a merged row's seq, which a removed merge could free for reuse).
 import type { LabelRevision } from '../../../shared/domain';
 import type { Db } from './db';
+import { LABEL_COLUMNS, toRevision, type LabelRow } from './labels';
 import { writeNow } from './write';
 
 export interface HubLink {
@@ -165,44 +166,11 @@ export function ownRevisionsAfter(db: Db, projectId: number, after: number, limi
 }
 
 /** What an own revision is read with: label l, item i, annotator a. */
-export const OWN_REVISION_COLUMNS = `l.seq, l.id, l.item_id, a.name AS annotator, a.uuid AS annotator_uuid, a.kind, l.task, l.created_at, l.choice,
-              l.ranking, l.strength, l.shown_order, l.body, i.external_id, i.uid`;
+export const OWN_REVISION_COLUMNS = `l.seq, ${LABEL_COLUMNS}, i.external_id, i.uid`;
 
-export interface OwnRevisionRow {
-  seq: number;
-  id: string;
-  item_id: number;
-  annotator: string;
-  annotator_uuid: string;
-  kind: LabelRevision['annotatorKind'];
-  task: LabelRevision['task'];
-  created_at: string;
-  choice: LabelRevision['choice'];
-  ranking: string | null;
-  strength: LabelRevision['strength'];
-  shown_order: string | null;
-  body: string;
-  external_id: string | null;
-  uid: string;
-}
+export type OwnRevisionRow = LabelRow & { seq: number; external_id: string | null; uid: string };
 
-export const toOwnRevision = (r: OwnRevisionRow): OwnRevision => ({
-  seq: r.seq,
-  id: r.id,
-  itemId: r.item_id,
-  annotator: r.annotator,
-  annotatorUuid: r.annotator_uuid,
-  annotatorKind: r.kind,
-  task: r.task,
-  createdAt: r.created_at,
-  choice: r.choice,
-  ranking: r.ranking ? (JSON.parse(r.ranking) as number[][]) : null,
-  strength: r.strength,
-  shownOrder: r.shown_order ? (JSON.parse(r.shown_order) as number[]) : null,
-  body: JSON.parse(r.body) as LabelRevision['body'],
-  itemExternalId: r.external_id,
-  itemUid: r.uid,
-});
+export const toOwnRevision = (r: OwnRevisionRow): OwnRevision => ({ ...toRevision(r), seq: r.seq, itemExternalId: r.external_id, itemUid: r.uid });
 
 /** How many own revisions wait to go up: those above the push watermark, and those held (hubHeld.ts). */
 export function ownRevisionsWaiting(db: Db, projectId: number): number {

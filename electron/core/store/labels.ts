@@ -25,7 +25,7 @@ export interface RevisionDraft {
   done?: boolean;
 }
 
-interface LabelRow {
+export interface LabelRow {
   id: string;
   item_id: number;
   annotator: string;
@@ -40,11 +40,11 @@ interface LabelRow {
   body: string;
 }
 
-const LABEL_COLUMNS = `l.id, l.item_id, a.name AS annotator, a.uuid AS annotator_uuid, a.kind, l.task, l.created_at, l.choice,
+export const LABEL_COLUMNS = `l.id, l.item_id, a.name AS annotator, a.uuid AS annotator_uuid, a.kind, l.task, l.created_at, l.choice,
   l.ranking, l.strength, l.shown_order, l.body`;
 const LABEL_SELECT = `SELECT ${LABEL_COLUMNS} FROM label l JOIN annotator a ON a.id = l.annotator_id`;
 
-function toRevision(row: LabelRow): LabelRevision {
+export function toRevision(row: LabelRow): LabelRevision {
   return {
     id: row.id,
     itemId: row.item_id,
