@@ -160,7 +160,7 @@ describe.skipIf(reason)('the team hub in the page', () => {
     await page.getByTestId('project-list').waitFor();
     await page.getByTestId('join-hub-open').click();
     await page.getByTestId('join-hub').waitFor();
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('join-hub-project');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('join-hub-project');
     // A name the hub lacks: the hub's sentence, nothing made here.
     await page.keyboard.type('nope');
     await page.getByTestId('join-hub-url').fill(hubUrl('ana'));

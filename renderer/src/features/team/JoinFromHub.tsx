@@ -3,7 +3,7 @@
 // settings, cuts), pulls the team's labels and keeps syncing in the background, as the Team panel's
 // Connect does (the same connectHub call); then the project opens on its first screen. The password is
 // sent once and never shown back.
-import { useRef, useState, type FormEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { hubUrlProblem } from '../../../../shared/api/team';
 import { api, errorMessage } from '../../api';
 import { useShell } from '../../context';
@@ -19,6 +19,10 @@ export function JoinFromHub() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const first = useRef<HTMLInputElement>(null);
+  // The form opens with the cursor in its first field, in the same commit that shows it.
+  useLayoutEffect(() => {
+    if (open) first.current?.focus();
+  }, [open]);
 
   const join = async (event: FormEvent) => {
     event.preventDefault();
@@ -46,10 +50,7 @@ export function JoinFromHub() {
         <button
           type="button"
           className="text-[13px] text-accent hover:underline"
-          onClick={() => {
-            setOpen(true);
-            requestAnimationFrame(() => first.current?.focus());
-          }}
+          onClick={() => setOpen(true)}
           data-testid="join-hub-open"
         >
           Join a team project from a hub…
