@@ -121,7 +121,8 @@ function readPem(path: string, what: string, address: HubAddress): string {
 /** node-postgres' ssl option for an sslmode, as libpq means it. */
 function tlsOptions(address: HubAddress): false | ConnectionOptions {
   if (address.sslmode === 'disable') return false;
-  const ssl: ConnectionOptions = { servername: address.host };
+  // No servername here: node-postgres sends the host name as SNI itself, and never an IP address (RFC 6066).
+  const ssl: ConnectionOptions = {};
   const systemRoots = address.sslrootcert === 'system';
   if (address.sslrootcert && !systemRoots) ssl.ca = readPem(address.sslrootcert, 'the root certificate', address);
   if (address.sslcert) ssl.cert = readPem(address.sslcert, 'the client certificate', address);
