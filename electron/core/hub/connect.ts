@@ -106,7 +106,7 @@ export function parseHubUrl(text: string): HubAddress {
 }
 
 /** The URL with any password taken out, for messages. */
-function redact(text: string): string {
+export function redact(text: string): string {
   return text.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
 }
 
@@ -168,28 +168,6 @@ export async function connectHub(url: string | HubAddress, options: HubConnectOp
     throw explainHubError(error, address);
   }
   return client;
-}
-
-export interface HubPool {
-  pool: pg.Pool;
-  address: HubAddress;
-  /** A connection from the pool; a failure to open one is explained like connectHub's. The caller releases it. */
-  connect(): Promise<pg.PoolClient>;
-  end(): Promise<void>;
-}
-
-/** A Pool of hub connections (for work that runs several queries at once). */
-export function hubPool(url: string | HubAddress, options: HubConnectOptions & { max?: number } = {}): HubPool {
-  const address = typeof url === 'string' ? parseHubUrl(url) : url;
-  const pool = new pg.Pool({ ...hubClientConfig(address, options), max: options.max ?? 4 });
-  // An idle connection the server dropped must not crash the process; the next connect reports it.
-  pool.on('error', () => undefined);
-  return {
-    pool,
-    address,
-    connect: () => pool.connect().catch((error: unknown) => Promise.reject(explainHubError(error, address))),
-    end: () => pool.end(),
-  };
 }
 
 /** A failure to connect (or an error the server sent while connecting) in a sentence. */

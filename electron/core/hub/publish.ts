@@ -20,7 +20,6 @@ import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import type { Content } from '../../../shared/domain';
 import { imagesOf } from '../../../shared/images';
-import { plural } from '../../../shared/plural';
 import { conflict, invalidInput } from '../errors';
 import { encodeArbiter } from '../formats/exchange/arbiter';
 import { encodeLabel } from '../formats/exchange/labels';
@@ -338,9 +337,4 @@ function explainPublishError(error: unknown, where: string, project: string): un
       `${where} refused to publish "${project}": publishing needs the lead role on the hub (its admin gives it with arbiter hub grant --role lead) or the hub's owner; nothing was published. (${(e.message ?? '').replace(/\s+/g, ' ')})`,
     );
   return error;
-}
-
-/** "3 items, 1 image": for people. */
-export function describePublish(s: PublishSummary): string {
-  return [plural(s.items, 'item'), plural(s.images, 'image'), plural(s.rubricVersions, 'rubric version'), plural(s.guidelines, 'guidelines revision'), plural(s.segmentations, 'segmentation'), plural(s.revisions, 'file label')].join(', ');
 }

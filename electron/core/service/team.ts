@@ -10,7 +10,7 @@ import type { EventEmitter } from 'node:events';
 import type { ApiParsed } from '../../../shared/api';
 import { hubAddressShown, type TeamStatus } from '../../../shared/api/team';
 import { conflict } from '../errors';
-import { sameHub } from '../hub/connect';
+import { redact, sameHub } from '../hub/connect';
 import type { Db } from '../store/db';
 import { findAnnotator } from '../store/annotators';
 import { findProject } from '../store/projects';
@@ -68,7 +68,8 @@ export function splitHubUrl(url: string): { address: string; password: string | 
     const password = parsed.password ? decodeURIComponent(parsed.password) : undefined;
     return { address: hubAddressShown(url), password };
   } catch {
-    return { address: url, password: undefined };
+    // Not a URL: whatever stands where a password would is never repeated in a message.
+    return { address: redact(url), password: undefined };
   }
 }
 

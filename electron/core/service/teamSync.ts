@@ -101,10 +101,6 @@ export class BackgroundSync {
     await Promise.allSettled([listener?.close(), this.loop]);
   }
 
-  get isStopped(): boolean {
-    return this.stopped;
-  }
-
   /** Runs `ms` from now; an earlier timer stays unless `reset` (a debounce) asks to move it. */
   private schedule(ms: number, reset = false): void {
     const due = Date.now() + ms;

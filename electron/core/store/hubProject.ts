@@ -73,11 +73,6 @@ export function guidelinesRevisionsOf(db: Db, projectId: number): GuidelinesRevi
     .all(projectId) as GuidelinesRevisionRow[];
 }
 
-/** The sha256 of every image the project holds (project_image). */
-export function projectImageHashes(db: Db, projectId: number): string[] {
-  return db.prepare('SELECT sha256 FROM project_image WHERE project_id = ? ORDER BY sha256').pluck().all(projectId) as string[];
-}
-
 /** Item ids by uid, for the project's visible items. */
 export function itemIdsByUid(db: Db, projectId: number): Map<string, number> {
   const rows = db.prepare(`SELECT i.uid, i.id FROM item i WHERE i.project_id = @project AND ${VISIBLE}`).raw().all({ project: projectId }) as [string, number][];

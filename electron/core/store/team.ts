@@ -24,7 +24,7 @@ export function teamFigures(db: Db, projectId: number, pushedSeq: number): TeamF
     .all(projectId) as { id: number; name: string; uuid: string; labels: number }[];
   const waiting = db
     .prepare(
-      `SELECT a.id, a.name, a.uuid, COUNT(*) AS waiting FROM label l JOIN item i ON i.id = l.item_id JOIN annotator a ON a.id = l.annotator_id
+      `SELECT a.id, a.name, a.uuid, COUNT(*) AS waiting FROM label l CROSS JOIN item i ON i.id = l.item_id CROSS JOIN annotator a ON a.id = l.annotator_id
        WHERE l.seq > ? AND i.project_id = ? AND l.import_id IS NULL AND a.kind = 'human' GROUP BY a.id`,
     )
     .all(pushedSeq, projectId) as { id: number; name: string; uuid: string; waiting: number }[];
