@@ -22,3 +22,10 @@ export interface RegionMark {
   tag: string;
   note?: string;
 }
+
+/**
+ * A tag on one image in one place (the prompt's, or a response's): "not present" for a tag conflicts
+ * with a box or point of the same tag there. The host's check (shared/api/regions.ts) and the marking
+ * screen (regionModel.ts, by image and samePlace) use this same rule.
+ */
+export const tagOnImage = (m: Pick<RegionMark, 'image' | 'at' | 'tag'>): string => `${m.image}\u0000${String(m.at)}\u0000${m.tag}`;

@@ -4,7 +4,7 @@
 // refusal names the mark and the field ("regions[3].box: …") and says what fits there. What the item
 // holds (the image, the response) is checked against the item in electron/core/labelRules.ts.
 import { z } from 'zod';
-import type { RegionMark } from '../regions';
+import { tagOnImage, type RegionMark } from '../regions';
 import { shownValue } from './common';
 
 /** At most this many marks in one revision. */
@@ -72,10 +72,10 @@ export const regionMarks = z.custom<RegionMark[]>(() => true).superRefine((value
   const marks = value as RegionMark[];
   const placed = new Map<string, number>();
   marks.forEach((m, i) => {
-    if (m.kind !== 'absent' && !placed.has(`${m.image}\u0000${m.tag}`)) placed.set(`${m.image}\u0000${m.tag}`, i);
+    if (m.kind !== 'absent' && !placed.has(tagOnImage(m))) placed.set(tagOnImage(m), i);
   });
   marks.forEach((m, i) => {
-    const other = m.kind === 'absent' ? placed.get(`${m.image}\u0000${m.tag}`) : undefined;
+    const other = m.kind === 'absent' ? placed.get(tagOnImage(m)) : undefined;
     if (other !== undefined)
       say(`expected "not present" only for a tag not marked on the same image, but regions[${other}] marks "${m.tag}" there: take one of the two out`, [i, 'kind']);
   });

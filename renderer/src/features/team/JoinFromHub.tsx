@@ -4,9 +4,9 @@
 // Connect does (the same connectHub call); then the project opens on its first screen. The password is
 // sent once and never shown back.
 import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import { hubUrlProblem } from '../../../../shared/api/team';
 import { api, errorMessage } from '../../api';
 import { useShell } from '../../context';
+import { addressProblem } from './addressProblem';
 
 const field = 'h-8 rounded border border-line-strong bg-surface px-2 text-[13px] outline-none focus:border-accent';
 
@@ -29,8 +29,8 @@ export function JoinFromHub() {
     const name = project.trim();
     const address = url.trim();
     if (!name) return setError('Type the project’s name as your lead published it.');
-    const problem = address ? hubUrlProblem(address) : 'Type the hub’s address: postgres://you@host:5432/database.';
-    if (problem) return setError(problem.charAt(0).toUpperCase() + problem.slice(1) + (problem.endsWith('.') ? '' : '.'));
+    const problem = addressProblem(address);
+    if (problem) return setError(problem);
     setBusy(true);
     setError(null);
     try {

@@ -2,10 +2,11 @@
 // the last sync, how many of this machine's revisions wait to go up, and what failed and why. While
 // connected, sync runs in the background (after saves, and when a teammate pushes); nothing here ever
 // holds a save. The password is typed here and sent once; the page never gets it back.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { plural } from '../../../../shared/plural';
 import { api, errorMessage } from '../../api';
 import { useShell } from '../../context';
+import { addressProblem } from './addressProblem';
 import { agoWords, inWords, useTeamStatus } from './useTeamStatus';
 
 const button = 'h-8 rounded-md border border-line-strong bg-surface px-3 font-medium hover:bg-surface-2 disabled:opacity-50';
@@ -18,10 +19,15 @@ export function TeamPanel({ project }: { project: string }) {
   const [busy, setBusy] = useState<null | 'connect' | 'disconnect' | 'sync'>(null);
   const [error, setError] = useState<string | null>(null);
 
-  // The stored address fills the field once it is known (the user may still change it).
+  // The stored address fills the field once it is known, and again only when it changes (the user may
+  // still change or clear the field).
+  const filledWith = useRef<string | null>(null);
   useEffect(() => {
-    if (status?.hub && !url) setUrl(status.hub);
-  }, [status?.hub, url]);
+    if (status?.hub && filledWith.current !== status.hub) {
+      filledWith.current = status.hub;
+      setUrl(status.hub);
+    }
+  }, [status?.hub]);
 
   const act = async (what: 'connect' | 'disconnect' | 'sync', call: () => Promise<unknown>) => {
     setBusy(what);
@@ -38,7 +44,8 @@ export function TeamPanel({ project }: { project: string }) {
   };
   const connect = (event: FormEvent) => {
     event.preventDefault();
-    if (!url.trim()) return setError('Type the hub’s address first: postgres://you@host:5432/database.');
+    const problem = addressProblem(url);
+    if (problem) return setError(problem);
     void act('connect', () => api.connectHub({ project, url: url.trim(), ...(password ? { password } : {}) }));
   };
 

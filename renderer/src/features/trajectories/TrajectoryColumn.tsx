@@ -17,12 +17,17 @@ export const TrajectoryColumn = memo(function TrajectoryColumn({ messages, at }:
   // A GUI agent's screenshots: a frame per turn; a click brings that turn's card into view.
   const project = useContext(ShellContext)?.project ?? null;
   const film = useMemo(() => filmFrames(view), [view]);
-  const [picked, setPicked] = useState(0);
+  // The frame picked, for this item and response only: another item starts at its first frame.
+  const [pickedAt, setPickedAt] = useState<{ at: string; index: number }>({ at, index: 0 });
+  const picked = pickedAt.at === at ? pickedAt.index : 0;
   const list = useRef<HTMLOListElement>(null);
-  const pick = useCallback((i: number) => {
-    setPicked(i);
-    list.current?.querySelector(`:scope > li[data-index="${i}"]`)?.scrollIntoView({ block: 'start' });
-  }, []);
+  const pick = useCallback(
+    (i: number) => {
+      setPickedAt({ at, index: i });
+      list.current?.querySelector(`:scope > li[data-index="${i}"]`)?.scrollIntoView({ block: 'start' });
+    },
+    [at],
+  );
   // `at` is "<item>:<response index>": where the images sit in the item.
   const place = Number(at.slice(at.lastIndexOf(':') + 1)) || 0;
   return (
