@@ -4,7 +4,7 @@
 // minute after the download; the desktop save dialog's move takes the folder along under the chosen name,
 // the rows' image paths rewritten. A real SQLite file, a real host on a port, real fetches.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importFile } from '../../electron/core/formats/index';
 import { moveImagesBeside } from '../../electron/core/formats/vision/imagesBeside';
+import { imageFile, imageStoreDir } from '../../electron/core/images/store';
 import { exportsDir } from '../../electron/core/paths';
 import { ArbiterService } from '../../electron/core/service/index';
 import { openDb } from '../../electron/core/store/db';
@@ -138,5 +139,27 @@ describe('the save dialog moves an export with its images folder', () => {
     const rows = readFileSync(chosen, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { images: string[] });
     expect(rows.flatMap((r) => r.images).sort()).toEqual([`my pairs_images/${sha(cat)}.png`, `my pairs_images/${sha(dog)}.jpg`].sort());
     for (const path of rows.flatMap((r) => r.images)) expect(sha(readFileSync(join(home, 'saved', path)))).toBe(path.split('/')[1]!.split('.')[0]);
+  });
+});
+
+describe('an image the store has lost', () => {
+  it('stops every image export with the same sentence and kind, naming the item and the image', async () => {
+    const file = imageFile(imageStoreDir(service.options.dbPath), sha(cat));
+    renameSync(file, `${file}.aside`);
+    try {
+      const said = new Set<string>();
+      for (const format of ['trl-vision-parquet', 'openai-vision'] as const) {
+        const error = (await service.dispatch('exportProject', { project: 'vis', format }).then(
+          () => null,
+          (e: unknown) => e,
+        )) as { code: string; message: string } | null;
+        expect(error, format).not.toBeNull();
+        expect(error!.message).toMatch(new RegExp(`holds the image ${sha(cat).slice(0, 12)}…, which is not in the image store .*; nothing was written`));
+        said.add(`${error!.code} ${error!.message}`);
+      }
+      expect(said.size).toBe(1);
+    } finally {
+      renameSync(`${file}.aside`, file);
+    }
   });
 });

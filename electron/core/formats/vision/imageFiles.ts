@@ -38,8 +38,12 @@ export function outStem(out: string): string {
 
 /** An image's bytes from the store, or an error naming the item and the image when the store has lost them. */
 export async function storedBytes(store: string, ref: ImageRef, itemName: string): Promise<Uint8Array> {
-  if (!hasImage(store, ref.sha256)) throw missing(store, ref, itemName);
-  return readFile(imageFile(store, ref.sha256));
+  try {
+    return await readFile(imageFile(store, ref.sha256));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw missing(store, ref, itemName);
+    throw error;
+  }
 }
 
 function missing(store: string, ref: ImageRef, itemName: string) {

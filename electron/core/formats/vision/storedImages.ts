@@ -3,12 +3,10 @@
 // (never re-encoded) and the path the name the image came with (its column's or file's path), else null
 // (as `datasets` writes an image that had none, so a Parquet file reads back to the same items). Rows are handed to HfParquetWriter (./hfImage.ts), which bounds its row groups by
 // image bytes, so memory stays at one row group's images. A null row is left out.
-import { readFile } from 'node:fs/promises';
 import { isImagePart, type ImagePart } from '../../../../shared/images';
-import { ArbiterError } from '../../errors';
-import { imageFile } from '../../images/store';
 import type { RecordWriter } from '../recordWriter';
 import { HfParquetWriter, type HfFeature, type HfImageValue } from './hfImage';
+import { storedBytes } from './imageFiles';
 import { ROW_ITEM } from './rows';
 
 /** The name an image goes by in an `Image` cell: the path it came with, else none. */
@@ -21,16 +19,7 @@ export function imagePathOf(part: ImagePart): string | null {
 
 /** An `Image` cell from a stored part: its bytes from the store. */
 export async function hfImageOf(store: string, part: ImagePart, item: string): Promise<HfImageValue> {
-  const ref = part.image!;
-  try {
-    return { bytes: await readFile(imageFile(store, ref.sha256)), path: imagePathOf(part) };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    throw new ArbiterError(
-      'not_found',
-      `Item ${item} holds the image ${ref.sha256.slice(0, 12)}…, which is not in the image store (${store}); nothing was written. Import the item's file again to put its images back, then export.`,
-    );
-  }
+  return { bytes: await storedBytes(store, part.image!, item), path: imagePathOf(part) };
 }
 
 export class StoredImagesParquetWriter implements RecordWriter {
