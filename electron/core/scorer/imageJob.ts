@@ -102,6 +102,8 @@ export async function scoreImagePass(
   };
 
   for (const item of items) {
+    // The prompt's tokens depend on the item only: encoded once, for its first response to score.
+    let itemPrompt: ReturnType<typeof encodePromptText> | undefined;
     for (const responseIndex of item.responses.keys()) {
       const hash = hooks.hashOf(item, responseIndex);
       if (!hooks.pending.delete(hash)) continue;
@@ -116,7 +118,7 @@ export async function scoreImagePass(
         hooks.skip(`its image is not in the image store (${file}): import the file again to store it`, where);
         continue;
       }
-      const prompt = encodePromptText(spec, tok, item.prompt);
+      const prompt = (itemPrompt ??= encodePromptText(spec, tok, item.prompt));
       if (prompt.truncated) hooks.truncated();
       gathering.push({ hash, itemId: item.id, responseIndex, file, prompt, where });
       if (gathering.length >= batchSize) {
