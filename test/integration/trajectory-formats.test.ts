@@ -303,4 +303,14 @@ describe('trajectory formats: detect, import, export back exactly', () => {
     expect(run.code).toBe(1);
     expect(run.err.join('\n')).toMatch(/bad\.jsonl:1: .*no agent turn/);
   });
+
+  it('a SWE-agent task message whose content is neither text nor typed parts is refused, naming the field (fuzz seed 1831633044)', async () => {
+    const traj = JSON.parse(fixture('swe-agent.traj')) as Record<string, unknown>;
+    traj.history = [{ role: 'system', content: [null, 1, 'two'], agent: 'main', message_type: 'system_prompt' }, ...(traj.history as unknown[])];
+    const path = join(dir, 'bad-task.jsonl');
+    writeFileSync(path, JSON.stringify(traj) + '\n');
+    const run = await cli(['import', path, '--project', 'p', '--format', 'swe-agent']);
+    expect(run.code).toBe(1);
+    expect(run.err.join('\n')).toMatch(/bad-task\.jsonl:1: history\[0\]\.content: expected text, a list of typed parts or null, got /);
+  });
 });

@@ -42,6 +42,12 @@ export function leadingTask(messages: readonly ChatMessage[]): number {
   return n;
 }
 
+/** Checks a message's content: text, a list of typed parts, or null / missing. */
+export function checkContent(c: unknown, where: string): void {
+  if (!(c === null || c === undefined || typeof c === 'string' || (Array.isArray(c) && c.every((p) => isPlainObject(p) && typeof p.type === 'string'))))
+    throw new RecordError(`${where}: expected text, a list of typed parts or null, got ${describe(c)}`);
+}
+
 /** Checks a message list's shape (roles, content, tool calls) and names the first thing wrong. */
 export function checkMessages(value: unknown, where: string): TrajectoryMessage[] {
   if (!Array.isArray(value)) throw new RecordError(`${where}: ${value === undefined ? 'missing' : `expected a list of messages, got ${describe(value)}`}`);
@@ -49,9 +55,7 @@ export function checkMessages(value: unknown, where: string): TrajectoryMessage[
     const at = `${where}[${i}]`;
     if (!isPlainObject(m)) throw new RecordError(`${at}: expected a message object, got ${describe(m)}`);
     if (typeof m.role !== 'string' || !m.role) throw new RecordError(`${at}.role: ${m.role === undefined ? 'missing' : `expected a role (system, user, assistant, tool), got ${JSON.stringify(m.role)}`}`);
-    const c = m.content;
-    if (!(c === null || c === undefined || typeof c === 'string' || (Array.isArray(c) && c.every((p) => isPlainObject(p) && typeof p.type === 'string'))))
-      throw new RecordError(`${at}.content: expected text, a list of typed parts or null, got ${describe(c)}`);
+    checkContent(m.content, `${at}.content`);
     const calls = m.tool_calls;
     if (calls !== undefined && calls !== null) {
       if (!Array.isArray(calls)) throw new RecordError(`${at}.tool_calls: expected a list, got ${describe(calls)}`);

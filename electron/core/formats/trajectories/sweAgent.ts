@@ -22,7 +22,7 @@ import type { ChatMessage, ItemRecord } from '../../../../shared/domain';
 import { argumentsText, arbiterFields, messageContentText, plainMessage, trajectoryTurns, type ToolCall, type TrajectoryMessage } from '../../../../shared/trajectory';
 import { RecordError, type ParsedRecord } from '../types';
 import { isPlainObject } from '../validate';
-import { describe, runFields, runMessages, runRecord, without, type Json, type Outcome } from './common';
+import { checkContent, describe, runFields, runMessages, runRecord, without, type Json, type Outcome } from './common';
 
 export const SWE_AGENT = 'swe-agent';
 const STEP_FIELDS = ['thought', 'action', 'observation'] as const;
@@ -37,9 +37,10 @@ function outcome(info: unknown): Outcome | null {
 function taskMessages(history: unknown): ChatMessage[] {
   if (!Array.isArray(history)) return [];
   const task: ChatMessage[] = [];
-  for (const h of history) {
+  for (const [i, h] of history.entries()) {
     if (!isPlainObject(h) || h.is_demo === true) continue;
     if (h.role !== 'system' && h.role !== 'user') break;
+    checkContent(h.content, `history[${i}].content`);
     task.push({ role: h.role, content: (h.content ?? '') as ChatMessage['content'] });
   }
   return task;
