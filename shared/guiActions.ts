@@ -335,7 +335,8 @@ export interface ScreenRef {
   image: ImagePart;
 }
 
-function imagesOfMessage(messages: readonly ChatMessage[], i: number): ScreenRef[] {
+/** The images of message `i`, in order, with where each is. */
+export function imagesOfMessage(messages: readonly ChatMessage[], i: number): ScreenRef[] {
   const content = messages[i]?.content;
   if (!Array.isArray(content)) return [];
   const out: ScreenRef[] = [];

@@ -10,7 +10,9 @@
 // committed: any own row saved later has a larger seq and is never missed. The watermark is only ever
 // set to the seq of an own row (never to a merged row's seq, which a removed merge could free for reuse).
 import type { LabelRevision } from '../../../shared/domain';
+import type { Criterion } from '../../../shared/rubric';
 import type { Db } from './db';
+import { placeRubricVersion, placeSegmentation } from './hubProject';
 import { LABEL_COLUMNS, toRevision, type LabelRow } from './labels';
 import { writeNow } from './write';
 
@@ -213,15 +215,13 @@ export function annotatorSegmentationsAfter(db: Db, projectId: number, after: nu
 
 /**
  * Stores segmentations pulled from the hub under their own version numbers (a step label names the
- * version it rated), in one short write. A version already here with the same steps adds nothing; one
- * here with other steps (two machines numbered their own cuts alike) is kept as it is and counted as a
- * conflict; an item this project lacks is counted as unmatched.
+ * version it rated), in one short write (hubProject.ts placeSegmentation, as join does). A version already
+ * here with the same steps adds nothing; one here with other steps (two machines numbered their own cuts
+ * alike) is kept as it is and counted as a conflict; an item this project lacks is counted as unmatched.
  */
 export function adoptSegmentations(db: Db, projectId: number, rows: HubSegmentation[]): { added: number; same: number; conflicts: number; unmatched: number } {
   const item = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
-  const existing = db.prepare('SELECT steps FROM segmentation WHERE item_id = ? AND response_idx = ? AND version = ?').pluck();
   const responses = db.prepare('SELECT 1 FROM response WHERE item_id = ? AND idx = ?');
-  const insert = db.prepare('INSERT INTO segmentation (item_id, response_idx, version, steps, origin, created_at) VALUES (?, ?, ?, ?, ?, ?)');
   const out = { added: 0, same: 0, conflicts: 0, unmatched: 0 };
   writeNow(db, () => {
     for (const r of rows) {
@@ -230,12 +230,9 @@ export function adoptSegmentations(db: Db, projectId: number, rows: HubSegmentat
         out.unmatched++;
         continue;
       }
-      const steps = JSON.stringify(r.steps);
-      const here = existing.get(itemId, r.response, r.version) as string | undefined;
-      if (here === undefined) {
-        insert.run(itemId, r.response, r.version, steps, r.origin, r.createdAt);
-        out.added++;
-      } else if (here === steps) out.same++;
+      const placed = placeSegmentation(db, itemId, { response: r.response, version: r.version, steps: JSON.stringify(r.steps), origin: r.origin, createdAt: r.createdAt });
+      if (placed === 'added') out.added++;
+      else if (placed === 'kept') out.same++;
       else out.conflicts++;
     }
   });
@@ -262,26 +259,18 @@ export function projectRubricVersions(db: Db, projectId: number): (HubRubricVers
 
 /**
  * Stores rubric versions published on the hub under their own numbers (a rating names its version), in
- * one short write; `hash` is criteriaHash of the criteria. A version here with other criteria is kept
- * (versions are immutable) and counted as a conflict.
+ * one short write (hubProject.ts placeRubricVersion, as join does). A version here with other criteria is
+ * kept (versions are immutable) and counted as a conflict.
  */
-export function adoptRubricVersions(db: Db, projectId: number, rows: (HubRubricVersion & { hash: string })[]): { added: number; conflicts: number } {
+export function adoptRubricVersions(db: Db, projectId: number, rows: HubRubricVersion[]): { added: number; conflicts: number } {
   const out = { added: 0, conflicts: 0 };
   if (rows.length === 0) return out;
-  const makeRubric = db.prepare('INSERT OR IGNORE INTO rubric (project_id, name, created_at) VALUES (?, ?, ?)');
-  const rubricId = db.prepare('SELECT id FROM rubric WHERE project_id = ? AND name = ?').pluck();
-  const existing = db.prepare('SELECT hash FROM rubric_version WHERE rubric_id = ? AND version = ?').pluck();
-  const insert = db.prepare('INSERT INTO rubric_version (rubric_id, version, criteria, hash, created_at) VALUES (?, ?, ?, ?, ?)');
   const now = new Date().toISOString();
   writeNow(db, () => {
     for (const r of rows) {
-      makeRubric.run(projectId, r.name, now);
-      const id = rubricId.get(projectId, r.name) as number;
-      const here = existing.get(id, r.version) as string | undefined;
-      if (here === undefined) {
-        insert.run(id, r.version, JSON.stringify(r.criteria), r.hash, now);
-        out.added++;
-      } else if (here !== r.hash) out.conflicts++;
+      const placed = placeRubricVersion(db, projectId, { name: r.name, version: r.version, criteria: r.criteria as Criterion[], createdAt: now });
+      if (placed === 'added') out.added++;
+      else if (placed === 'conflict') out.conflicts++;
     }
   });
   return out;

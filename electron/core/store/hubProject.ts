@@ -114,7 +114,7 @@ export function placeGuidelinesRevision(db: Db, projectId: number, g: Guidelines
 }
 
 /** Writes a segmentation version with its number (call inside a write transaction). `steps` is its JSON. */
-export function placeSegmentation(db: Db, itemId: number, s: Omit<MadeSegmentation, 'itemUid'>): Placed {
+export function placeSegmentation(db: Db, itemId: number, s: Omit<MadeSegmentation, 'itemUid' | 'origin'> & { origin: MadeSegmentation['origin'] | 'file' }): Placed {
   const there = db.prepare('SELECT steps FROM segmentation WHERE item_id = ? AND response_idx = ? AND version = ?').pluck().get(itemId, s.response, s.version) as string | undefined;
   if (there !== undefined) return sameJson(there, s.steps) ? 'kept' : 'conflict';
   db.prepare('INSERT INTO segmentation (item_id, response_idx, version, steps, origin, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(itemId, s.response, s.version, s.steps, s.origin, s.createdAt);

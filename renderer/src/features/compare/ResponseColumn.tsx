@@ -3,10 +3,9 @@
 // by side, and takes the page keys for itself once it has the focus (a click or Tab).
 import { memo, type ReactNode, type RefObject } from 'react';
 import type { ResponseRecord } from '../../../../shared/domain';
-import { approxTokens, contentText } from '../../../../shared/choices';
-import { imagesOf } from '../../../../shared/images';
 import { ContentView } from '../../components/ContentView';
 import { DiffText } from './DiffText';
+import { responseSize } from '../images/responseSize';
 import { StepChips, type ColumnSteps } from './PrelabelViews';
 import { StepsLink } from '../steps/StepsLink';
 import { isTrajectory } from '../../../../shared/trajectory';
@@ -67,10 +66,7 @@ export const ResponseColumn = memo(function ResponseColumn({
   rating?: boolean;
 }) {
   const s = SIDE[side];
-  const images = response ? imagesOf(response.content, response.index) : [];
-  // An image reads as "[image]" in contentText: count the words people read, and the images apart.
-  const text = response ? contentText(response.content).replaceAll('[image]', '').trim() : '';
-  const first = images[0]?.image.image;
+  const size = response ? responseSize(response) : { images: 0, pictured: '', written: `${plural(0, 'char')} · ~${plural(0, 'token')}` };
   return (
     <article
       className={`group/column flex min-h-0 min-w-0 flex-col border-line bg-surface ${side === 'left' ? 'wide:border-r' : 'border-t wide:border-t-0'}`}
@@ -97,14 +93,13 @@ export const ResponseColumn = memo(function ResponseColumn({
               {diff.onlyHere.toLocaleString()} {diff.onlyHere === 1 ? 'word' : 'words'} only here ·{' '}
             </span>
           )}
-          {images.length > 0 && (
+          {size.pictured && (
             <span data-testid={`image-count-${side}`}>
-              {plural(images.length, 'image')}
-              {images.length === 1 && first ? ` · ${first.width} × ${first.height}` : ''}
-              {text.length > 0 ? ' · ' : ''}
+              {size.pictured}
+              {size.written ? ' · ' : ''}
             </span>
           )}
-          {(text.length > 0 || images.length === 0) && `${plural(text.length, 'char')} · ~${plural(approxTokens(text), 'token')}`}
+          {size.written}
         </span>
       </header>
       <StepChips rows={steps} side={side} />
@@ -119,7 +114,7 @@ export const ResponseColumn = memo(function ResponseColumn({
       >
         {!response ? (
           <p className="text-muted">No response.</p>
-        ) : diff && images.length === 0 ? (
+        ) : diff && size.images === 0 ? (
           <DiffText side={side} segments={diff.segments} />
         ) : isTrajectory(response.content) ? (
           <TrajectoryColumn messages={response.content} at={`${itemId ?? ''}:${response.index}`} />

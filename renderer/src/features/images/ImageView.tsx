@@ -47,17 +47,15 @@ function StoredImage({ project, part, place, overlay, fit = 'column' }: ImageVie
   const drawOverlay = useImageOverlay(overlay);
   const { src, error } = useImageSource(project, image.sha256);
   const [painted, setPainted] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  // Why the page could not paint it, for the image it was asked of (a late answer for the image shown
+  // before is never this one's).
+  const [failure, setFailure] = useState<{ key: string; message: string } | null>(null);
+  const key = `${project}/${image.sha256}`;
   const [box, setBox] = useState({ width: 0, height: 0 });
   const figure = useRef<HTMLElement>(null);
   const id = useMemo(() => newImageId(), []);
   const zoomed = useZoomed();
-  const problem = error ?? failure;
-
-  useEffect(() => {
-    setFailure(null);
-    setPainted(null);
-  }, [project, image.sha256]);
+  const problem = error ?? (failure?.key === key ? failure.message : null);
 
   // Listed for `z` while it can be shown. The entry is kept current in place: registering again on each
   // render would close an open zoom view (an image that leaves the page closes it).
@@ -105,7 +103,7 @@ function StoredImage({ project, part, place, overlay, fit = 'column' }: ImageVie
           draggable={false}
           className={`absolute inset-0 h-full w-full rounded-[3px] object-contain transition-opacity duration-100 ${shown ? 'opacity-100' : 'opacity-0'}`}
           onLoad={() => setPainted(src)}
-          onError={() => void imageFailure(project, image.sha256).then(setFailure)}
+          onError={() => void imageFailure(project, image.sha256).then((message) => setFailure({ key, message }))}
         />
       )}
       {shown && drawOverlay && (

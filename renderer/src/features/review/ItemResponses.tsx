@@ -4,9 +4,8 @@
 import { memo } from 'react';
 import type { AdjudicationLabel } from '../../../../shared/api';
 import type { ResponseRecord } from '../../../../shared/domain';
-import { approxTokens, contentText } from '../../../../shared/choices';
-import { imagesOf } from '../../../../shared/images';
 import { ContentView } from '../../components/ContentView';
+import { responseSizeLine } from '../images/responseSize';
 import { Markdown } from '../../components/Markdown';
 import type { Draft } from './drafts';
 import { TurnLabels } from './TurnLabels';
@@ -17,17 +16,6 @@ function gridFor(n: number): string {
   if (n <= 1) return 'grid-cols-1 max-w-[980px]';
   if (n === 2 || n === 4) return 'grid-cols-1 wide:grid-cols-2';
   return 'grid-cols-1 wide:grid-cols-2 xl:grid-cols-3';
-}
-
-/** A response's size: its images (how many, and the size of one) and the characters of its text, as on Compare. */
-function lengthWords(response: ResponseRecord): string {
-  const images = imagesOf(response.content, response.index);
-  // An image reads as "[image]" in contentText: count the words people read, and the images apart.
-  const text = contentText(response.content).replaceAll('[image]', '').trim();
-  const first = images[0]?.image.image;
-  const pictured = images.length ? `${plural(images.length, 'image')}${images.length === 1 && first ? ` · ${first.width} × ${first.height}` : ''}` : '';
-  const written = text.length > 0 || !images.length ? `${plural(text.length, 'char')} · ~${plural(approxTokens(text), 'token')}` : '';
-  return [pictured, written].filter(Boolean).join(' · ');
 }
 
 function ResponseHead({ response, extra }: { response: ResponseRecord; extra?: string }) {
@@ -41,7 +29,7 @@ function ResponseHead({ response, extra }: { response: ResponseRecord; extra?: s
       )}
       {extra && <span className="text-[12px] text-muted">{extra}</span>}
       <span className="ml-auto text-[12px] tabular-nums text-faint" data-testid={`adjudication-length-${letter(response.index)}`}>
-        {lengthWords(response)}
+        {responseSizeLine(response)}
       </span>
     </header>
   );

@@ -3,7 +3,7 @@
 // text, its tool calls (pretty arguments, a code edit when the arguments hold one, a shell command) and
 // the results that answer them (size, lines, terminal output, errors and exit codes). Pure.
 import type { ChatMessage } from '../../../../shared/domain';
-import { turnActions, turnScreens, type GuiAction, type ScreenRef } from '../../../../shared/guiActions';
+import { imagesOfMessage, turnActions, turnScreens, type GuiAction, type ScreenRef } from '../../../../shared/guiActions';
 import { isImagePart } from '../../../../shared/images';
 import { arbiterFields, messageContentText, parseArguments, trajectoryTurns, type Turn, type TrajectoryMessage } from '../../../../shared/trajectory';
 
@@ -262,11 +262,7 @@ function turnView(messages: readonly ChatMessage[], turn: Turn): TurnView {
   for (const c of context) size += c.text.length;
   const screens = turnScreens(messages, turn);
   const actions = turnActions(messages, turn);
-  const images: ScreenRef[] = [];
-  for (const i of turn.messages) {
-    const content = messages[i]!.content;
-    if (Array.isArray(content)) content.forEach((part, p) => isImagePart(part) && images.push({ message: i, part: p, image: part }));
-  }
+  const images = turn.messages.flatMap((i) => imagesOfMessage(messages, i));
   return { turn, context, said, thought: calls.length > 0 || arbiterFields(action).kind === 'thought', calls, results, size, error: turn.error || results.some((r) => r.error), actions, screens, images };
 }
 

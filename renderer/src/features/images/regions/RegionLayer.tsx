@@ -8,7 +8,7 @@ import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, ty
 import type { RegionMark } from '../../../../../shared/regions';
 import { boxStyle, fractionAt, pointStyle, SMALL_IMAGE_PX, type OverlayInfo } from '../overlay';
 import { useRegionState, type RegionState } from './context';
-import { boxFrom, labelStyle, marksOn, pointAt, type Point } from './regionModel';
+import { boxFrom, labelStyle, marksOn, pointAt, samePlace, type Point } from './regionModel';
 
 /** The line of a mark: the accent colour with a dark outer and a light inner edge (reads on any image). */
 const LINE = '2px solid var(--accent)';
@@ -26,8 +26,8 @@ function Layer({ info, state }: { info: OverlayInfo; state: RegionState }) {
   const [drag, setDrag] = useState<{ from: Point; to: Point } | null>(null);
   const inline = where === 'inline';
   const mine = marksOn(state.marks, image.sha256, place);
-  const active = state.active && state.active.image === image.sha256 && String(state.active.place) === String(place) ? state.active : null;
-  const editingHere = state.editing && state.editing.draft.image === image.sha256 && String(state.editing.draft.at) === String(place) ? state.editing : null;
+  const active = state.active && state.active.image === image.sha256 && samePlace(state.active.place, place) ? state.active : null;
+  const editingHere = state.editing && state.editing.draft.image === image.sha256 && samePlace(state.editing.draft.at, place) ? state.editing : null;
 
   const { register } = state;
   useEffect(() => {
@@ -154,7 +154,7 @@ function Crosshair({ at }: { at: Point }) {
 /** Box / point / not present, for the mouse: shown on hover and while the keyboard marks this image. */
 function Toolbar({ info, state, layer, shown }: { info: OverlayInfo; state: RegionState; layer: RefObject<HTMLDivElement | null>; shown: boolean }) {
   const { image, place } = info;
-  const kind = state.active && state.active.image === image.sha256 && String(state.active.place) === String(place) ? state.active.kind : null;
+  const kind = state.active && state.active.image === image.sha256 && samePlace(state.active.place, place) ? state.active.kind : null;
   const button = (pressed: boolean) =>
     `pointer-events-auto flex h-5 min-w-5 items-center justify-center rounded-[3px] border px-0.5 text-[12px] leading-none font-semibold ${pressed ? 'border-accent bg-accent text-white dark:text-[#111]' : 'border-black/50 bg-white/90 text-[#111]'}`;
   // On a small image the tools would cover a good part of it: they sit beside it, to its right.

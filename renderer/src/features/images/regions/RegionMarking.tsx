@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import type { ImagePlace, RegionMark } from '../../../../../shared/regions';
-import { useGlobalKeys } from '../../../components/keys';
+import { digitOf, useGlobalKeys } from '../../../components/keys';
 import { ImageOverlayProvider, type OverlayInfo } from '../overlay';
 import { zoomTargets } from '../zoomStore';
 import { RegionContext, type ActiveImage, type DrawKind, type Editing, type RegionState } from './context';
@@ -135,9 +135,9 @@ export function RegionMarking({ itemId, marks, onChange, enabled, placeName, chi
       if (!layer) return setActive(null);
       const moved = moveCursor(a.cursor, event.key, event);
       if (moved) return setActive({ ...a, cursor: moved });
-      const digit = /^Digit([1-9])$/.exec(event.code)?.[1] ?? (/^[1-9]$/.test(event.key) ? event.key : null);
+      const digit = digitOf(event) || null;
       if (digit) {
-        const index = Number(digit) - 1;
+        const index = digit - 1;
         const mark = marksRef.current[index];
         const its = mark && layerOf(mark.image, mark.at);
         if (mark && its) edit(mark, its.element, index);

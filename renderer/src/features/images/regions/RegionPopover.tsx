@@ -8,6 +8,7 @@ import { createPortal } from 'react-dom';
 import { REGION_TAG_MAX, REGION_NOTE_MAX } from '../../../../../shared/api/regions';
 import { REGION_TAGS, type RegionMark } from '../../../../../shared/regions';
 import { Kbd } from '../../../components/Kbd';
+import { digitOf } from '../../../components/keys';
 
 export interface PopoverProps {
   draft: RegionMark;
@@ -84,9 +85,9 @@ export function RegionPopover({ draft, number, layer, placed, lastTag, onSave, o
 
   const onRootKey = (event: ReactKeyboardEvent) => {
     if (event.target !== root.current) return;
-    const digit = /^Digit([1-9])$/.exec(event.code)?.[1] ?? (/^[1-9]$/.test(event.key) ? event.key : null);
+    const digit = digitOf(event.nativeEvent) || null;
     const own = event.key === 't' || event.key === 'T';
-    if (digit && !event.ctrlKey && !event.metaKey && REGION_TAGS[Number(digit) - 1]) choose(REGION_TAGS[Number(digit) - 1]!);
+    if (digit && !event.ctrlKey && !event.metaKey && REGION_TAGS[digit - 1]) choose(REGION_TAGS[digit - 1]!);
     else if (own) ownBox.current?.focus();
     else if (event.key === 'Enter') save();
     else if (event.key === 'Escape') onCancel();

@@ -1,0 +1,23 @@
+// A response's size as its header says it, on Compare and in adjudication: its images (how many, and the
+// pixels of a lone one) and the characters and tokens of its text. An image reads as "[image]" in
+// contentText: the words people read are counted, and the images apart.
+import type { ResponseRecord } from '../../../../shared/domain';
+import { approxTokens, contentText } from '../../../../shared/choices';
+import { imagesOf } from '../../../../shared/images';
+import { plural } from '../../../../shared/plural';
+
+/** `pictured`: "2 images" or "1 image · 640 × 480" ('' without images); `written`: "120 chars · ~30 tokens" ('' for an image-only response). */
+export function responseSize(response: ResponseRecord): { images: number; pictured: string; written: string } {
+  const images = imagesOf(response.content, response.index);
+  const text = contentText(response.content).replaceAll('[image]', '').trim();
+  const first = images[0]?.image.image;
+  const pictured = images.length ? `${plural(images.length, 'image')}${images.length === 1 && first ? ` · ${first.width} × ${first.height}` : ''}` : '';
+  const written = text.length > 0 || !images.length ? `${plural(text.length, 'char')} · ~${plural(approxTokens(text), 'token')}` : '';
+  return { images: images.length, pictured, written };
+}
+
+/** The size in one line: "1 image · 640 × 480 · 12 chars · ~3 tokens". */
+export function responseSizeLine(response: ResponseRecord): string {
+  const size = responseSize(response);
+  return [size.pictured, size.written].filter(Boolean).join(' · ');
+}
