@@ -129,6 +129,39 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     await admin.end();
   }, 120_000);
 
+  it("carries the lead's guidelines revisions to every desktop at its next sync; the newest is the text people read; a number held here with another text is kept", async () => {
+    const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_guide', 3, [{ name: 'alice', role: 'annotator' }]);
+    opened.push(publisher, ...desktops);
+    const [alice] = desktops as [Desktop];
+    const write = (d: Desktop, text: string, baseRevision: number) => d.service.dispatch('saveGuidelines', { project: PROJECT, text, baseRevision, annotator: d.name });
+    const read = (d: Desktop) => d.service.dispatch('getGuidelines', { project: PROJECT });
+    await write(publisher, '# Rules\n\nPrefer the correct answer.', 0);
+    expect((await sync(publisher)).guidelines).toEqual({ pushed: 1, pulled: 0, conflicts: 0 });
+    expect((await sync(alice)).guidelines).toEqual({ pushed: 0, pulled: 1, conflicts: 0 });
+    expect(await read(alice)).toMatchObject({ text: '# Rules\n\nPrefer the correct answer.', revision: 1 });
+    await write(publisher, '# Rules\n\nPrefer the correct answer; a tie when both are wrong.', 1);
+    await sync(publisher);
+    expect((await sync(alice)).guidelines).toEqual({ pushed: 0, pulled: 1, conflicts: 0 });
+    expect(await read(alice)).toMatchObject({ text: '# Rules\n\nPrefer the correct answer; a tie when both are wrong.', revision: 2 });
+    // Syncing again moves nothing.
+    expect((await sync(publisher)).guidelines).toEqual({ pushed: 0, pulled: 0, conflicts: 0 });
+    expect((await sync(alice)).guidelines).toEqual({ pushed: 0, pulled: 0, conflicts: 0 });
+    // Alice edits her own copy (revision 3 here); an annotator's guidelines never go up, and the lead's
+    // revision 3 does not overwrite hers: it is counted as a conflict.
+    await write(alice, 'My notes.', 2);
+    await write(publisher, '# Rules v3', 2);
+    expect((await sync(alice)).guidelines).toEqual({ pushed: 0, pulled: 0, conflicts: 0 });
+    expect((await sync(publisher)).guidelines).toEqual({ pushed: 1, pulled: 0, conflicts: 0 });
+    expect((await sync(alice)).guidelines).toEqual({ pushed: 0, pulled: 0, conflicts: 1 });
+    expect(await read(alice)).toMatchObject({ text: 'My notes.', revision: 3 });
+    expect((await admin.query('SELECT revision, text FROM arbiter.guidelines ORDER BY revision')).rows).toEqual([
+      { revision: 1, text: '# Rules\n\nPrefer the correct answer.' },
+      { revision: 2, text: '# Rules\n\nPrefer the correct answer; a tie when both are wrong.' },
+      { revision: 3, text: '# Rules v3' },
+    ]);
+    await admin.end();
+  }, 120_000);
+
   it('keeps a revision for an item this desktop lacks waiting, merges it once the item is joined; holds what this role may not push until a role that may sends it; prints one JSON line', async () => {
     const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_wait', 5, [
       { name: 'alice', role: 'annotator' },

@@ -3,7 +3,7 @@
 // through the merge `arbiter labels import` uses (importLabelsLines: idempotent by revision id,
 // order-independent, a merged revision current only when later by (created_at, id), a lead's
 // `adjudicated` revision an adjudication). Rubric versions and annotators' cuts go first both ways, since
-// ratings and step labels name them (syncParts.ts).
+// ratings and step labels name them, and a lead's guidelines revisions with them (syncParts.ts).
 //
 // Bounded batches, short SQLite writes, a yield between batches, so a save never waits long. A kill at
 // any point leaves both sides consistent, and the next sync completes the work:
@@ -29,7 +29,7 @@ import { requireProject } from '../store/projects';
 import { connectHub, parseHubUrl, sameHub, type HubAddress, type HubPassword } from './connect';
 import { whoAmI, type HubIdentity } from './roles';
 import { requireHubSchema } from './schema';
-import { noCounts, pullRubricVersions, pullSegmentations, pushRubricVersions, pushSegmentations, type PartCounts } from './syncParts';
+import { noCounts, pullGuidelines, pullRubricVersions, pullSegmentations, pushGuidelines, pushRubricVersions, pushSegmentations, type PartCounts } from './syncParts';
 
 export interface SyncOptions {
   project: string;
@@ -76,6 +76,8 @@ export interface SyncSummary {
   conflicts: number;
   rubricVersions: PartCounts;
   segmentations: PartCounts;
+  /** Guidelines revisions: a lead's go up; everyone's newest comes down and is the text people read. */
+  guidelines: PartCounts;
   /** The pull watermark after this sync. */
   hubSeq: number;
 }
@@ -144,6 +146,7 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
     conflicts: 0,
     rubricVersions: noCounts(),
     segmentations: noCounts(),
+    guidelines: noCounts(),
     hubSeq: link.pulledSeq,
   };
   const step = async (phase: SyncProgress['phase']) => {
@@ -153,11 +156,15 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
   };
 
   // Up: what ratings and step labels name first, then the revisions.
-  if (me?.role === 'lead') await pushRubricVersions(db, client, link, summary.rubricVersions);
+  if (me?.role === 'lead') {
+    await pushRubricVersions(db, client, link, summary.rubricVersions);
+    await pushGuidelines(db, client, link, summary.guidelines);
+  }
   await pushSegmentations(db, client, link, batch, summary.segmentations, () => step('push'));
   await pushRevisions(db, client, link, me, batch, summary, () => step('push'));
   // Down: the same order.
   await pullRubricVersions(db, client, link, summary.rubricVersions);
+  await pullGuidelines(db, client, link, summary.guidelines);
   await pullSegmentations(db, client, link, batch, summary.segmentations, () => step('pull'));
   const merge = lineMerger(db, link, options.project, address, summary, options.isCancelled);
   await retryDeferred(db, client, link, batch, merge, () => step('pull'));

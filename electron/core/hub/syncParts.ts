@@ -1,10 +1,13 @@
 // What travels with the revisions in a sync: rubric versions (a rating names its version, so they go
-// before the revisions on both sides) and annotators' cuts of a response into steps (a step label names
-// the segmentation version it rated). PostgreSQL SQL only; SQLite work goes through store/hub.ts.
+// before the revisions on both sides), annotators' cuts of a response into steps (a step label names
+// the segmentation version it rated), and the lead's guidelines revisions (a lead who edits the
+// guidelines after publishing reaches every desktop at its next sync; the newest revision is the text
+// people read). PostgreSQL SQL only; SQLite work goes through store/hub.ts.
 import type pg from 'pg';
 import type { Criterion } from '../../../shared/rubric';
 import type { Db } from '../store/db';
-import { adoptRubricVersions, adoptSegmentations, annotatorSegmentationsAfter, projectRubricVersions, setSegmentationWatermarks, type HubLink } from '../store/hub';
+import { adoptGuidelines, adoptRubricVersions, adoptSegmentations, annotatorSegmentationsAfter, projectRubricVersions, setSegmentationWatermarks, type HubLink } from '../store/hub';
+import { guidelinesRevisionsOf } from '../store/hubProject';
 import { criteriaHash, rubricInForce } from '../store/rubrics';
 
 type Client = Pick<pg.ClientBase, 'query'>;
@@ -93,4 +96,34 @@ export async function pullSegmentations(db: Db, client: Client, link: HubLink, b
     setSegmentationWatermarks(db, link.projectId, { pulledSeq: after });
     await between();
   }
+}
+
+/** A lead offers the guidelines revisions the hub lacks (the policy lets only leads write guidelines). */
+export async function pushGuidelines(db: Db, client: Client, link: HubLink, counts: PartCounts): Promise<void> {
+  const local = guidelinesRevisionsOf(db, link.projectId);
+  if (local.length === 0) return;
+  const result = await client.query(
+    `INSERT INTO arbiter.guidelines (project_id, revision, text, author, created_at)
+     SELECT $1, (g->>'revision')::int, g->>'text', g->>'author', (g->>'createdAt')::timestamptz FROM jsonb_array_elements($2::jsonb) g
+     ON CONFLICT (project_id, revision) DO NOTHING`,
+    [link.hubProjectId, JSON.stringify(local)],
+  );
+  counts.pushed += result.rowCount ?? 0;
+}
+
+/**
+ * Every guidelines revision on the hub that this project lacks, under its own number; the newest becomes
+ * the current text. Revision 0 (a text published with no revision) came down with join and is not read again.
+ */
+export async function pullGuidelines(db: Db, client: Client, link: HubLink, counts: PartCounts): Promise<void> {
+  const { rows } = await client.query<{ revision: number; text: string; author: string | null; created_at: Date }>(
+    'SELECT revision, text, author, created_at FROM arbiter.guidelines WHERE project_id = $1 AND revision > 0 ORDER BY revision',
+    [link.hubProjectId],
+  );
+  if (rows.length === 0) return;
+  const here = new Map(guidelinesRevisionsOf(db, link.projectId).map((g) => [g.revision, g.text]));
+  const missing = rows.filter((r) => here.get(r.revision) !== r.text).map((r) => ({ revision: r.revision, text: r.text, author: r.author, createdAt: r.created_at.toISOString() }));
+  const result = adoptGuidelines(db, link.projectId, missing);
+  counts.pulled += result.added;
+  counts.conflicts += result.conflicts;
 }

@@ -12,7 +12,7 @@
 import type { LabelRevision } from '../../../shared/domain';
 import type { Criterion } from '../../../shared/rubric';
 import type { Db } from './db';
-import { placeRubricVersion, placeSegmentation } from './hubProject';
+import { placeGuidelinesRevision, placeRubricVersion, placeSegmentation, type GuidelinesRevisionRow } from './hubProject';
 import { LABEL_COLUMNS, toRevision, type LabelRow } from './labels';
 import { writeNow } from './write';
 
@@ -269,6 +269,24 @@ export function adoptRubricVersions(db: Db, projectId: number, rows: HubRubricVe
   writeNow(db, () => {
     for (const r of rows) {
       const placed = placeRubricVersion(db, projectId, { name: r.name, version: r.version, criteria: r.criteria as Criterion[], createdAt: now });
+      if (placed === 'added') out.added++;
+      else if (placed === 'conflict') out.conflicts++;
+    }
+  });
+  return out;
+}
+
+/**
+ * Stores guidelines revisions from the hub under their own numbers, in one short write; the newest
+ * revision becomes the text people read (hubProject.ts placeGuidelinesRevision, as join does). A number
+ * here with another text is kept as it is and counted as a conflict.
+ */
+export function adoptGuidelines(db: Db, projectId: number, rows: GuidelinesRevisionRow[]): { added: number; conflicts: number } {
+  const out = { added: 0, conflicts: 0 };
+  if (rows.length === 0) return out;
+  writeNow(db, () => {
+    for (const g of rows) {
+      const placed = placeGuidelinesRevision(db, projectId, g);
       if (placed === 'added') out.added++;
       else if (placed === 'conflict') out.conflicts++;
     }
