@@ -92,7 +92,8 @@ export interface TeamStatus {
   hasPassword: boolean;
   annotators: TeamAnnotator[];
   /** The last sync's counts. */
-  lastSync: { pushed: number; pulled: number; at: string } | null;
+  /** `items`: items a lead published since, that came down with the sync. */
+  lastSync: { pushed: number; pulled: number; items: number; at: string } | null;
   /** What the last sync could not do, in sentences (revisions the hub's user may not push, revisions that cannot merge here yet). */
   notices: string[];
   /** The annotator asked about: their uuid here (null before their first label), which the hub grant must name. */

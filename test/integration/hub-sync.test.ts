@@ -162,7 +162,7 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     await admin.end();
   }, 120_000);
 
-  it('keeps a revision for an item this desktop lacks waiting, merges it once the item is joined; holds what this role may not push until a role that may sends it; prints one JSON line', async () => {
+  it('keeps a revision for an item this desktop lacks waiting, merges it once the lead publishes the item (which the sync brings); holds what this role may not push until a role that may sends it; prints one JSON line', async () => {
     const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_wait', 5, [
       { name: 'alice', role: 'annotator' },
       { name: 'bob', role: 'annotator' },
@@ -175,11 +175,9 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
       await work(d.db, client, PROJECT, { where, url: d.url });
       await client.end();
     };
-    // The lead publishes one more item; Alice joins again and labels it, Bob has not joined it yet.
+    // Alice has one more item, from a file of her own that the hub does not have yet, and labels it.
     writeFileSync(join(dir, 'more.jsonl'), `${teamItems(6).split('\n')[5]}\n`);
-    await importFile(publisher.db, { path: join(dir, 'more.jsonl'), project: PROJECT, format: 'arbiter' });
-    await again(publisher, publishProject);
-    await again(alice, joinProject);
+    await importFile(alice.db, { path: join(dir, 'more.jsonl'), project: PROJECT, format: 'arbiter' });
     await alice.service.dispatch('saveLabel', { project: PROJECT, annotator: 'alice', itemId: itemIds(alice).get('q5')!, choice: 'B', shownOrder: [0, 1] });
     await alice.service.dispatch('saveLabel', { project: PROJECT, annotator: 'alice', itemId: itemIds(alice).get('q1')!, choice: 'A', shownOrder: [0, 1] });
     // Someone else labels under their own name on Alice's desktop: her login role may not push that.
@@ -202,15 +200,31 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     // Alice's label on q1 and Carol's on q2 merge; Alice's on q5 waits for the item.
     expect(waiting).toMatchObject({ pulled: 2, deferred: 1 });
     expect(waiting.deferredReason).toMatch(/item q5, which this project lacks/);
-    expect(await sync(bob)).toMatchObject({ pulled: 0, deferred: 1 });
-    await again(bob, joinProject);
+    expect(await sync(bob)).toMatchObject({ pulled: 0, deferred: 1, items: 0 });
+    // The lead publishes that item: Bob's next sync brings it (no join again), then Alice's label on it.
+    await importFile(publisher.db, { path: join(dir, 'more.jsonl'), project: PROJECT, format: 'arbiter' });
+    await again(publisher, publishProject);
+    expect(itemIds(bob).has('q5')).toBe(false);
     // The CLI: one JSON line on stdout, the same summary.
     const out: string[] = [];
     const err: string[] = [];
     const code = await runCli(['sync', '--project', PROJECT, '--db', bob.dbPath], { out: (l) => out.push(l), err: (l) => err.push(l) });
     expect(code, err.join('\n')).toBe(0);
     expect(out).toHaveLength(1);
-    expect(JSON.parse(out[0]!)).toMatchObject({ pushed: 0, pulled: 1, deferred: 0, deferredReason: null });
+    expect(JSON.parse(out[0]!)).toMatchObject({ pushed: 0, pulled: 1, items: 1, deferred: 0, deferredReason: null });
+    expect(itemIds(bob).get('q5')).toBeDefined();
+    // Alice had it already (the same content is the same item): nothing new; nothing more for Bob either.
+    expect(await sync(alice)).toMatchObject({ items: 0 });
+    expect(await sync(bob)).toMatchObject({ pulled: 0, items: 0 });
+    expect(itemIds(alice).size).toBe(6);
+    expect(itemIds(bob).size).toBe(6);
+    const bobProject = requireProject(bob.db, PROJECT).id;
+    expect(hubLink(bob.db, bobProject)!.pulledItemSeq).toBe(6);
+    // A link made before the item mark was kept (migration 0010) reads every line once, adds nothing, and keeps the mark.
+    bob.db.prepare('UPDATE hub_link SET pulled_item_seq = NULL').run();
+    expect(await sync(bob)).toMatchObject({ items: 0, pulled: 0 });
+    expect(hubLink(bob.db, bobProject)!.pulledItemSeq).toBe(6);
+    expect(itemIds(bob).size).toBe(6);
     const mine = (d: Desktop) => labelState(d.db).revisions.filter((r) => (r as { kind?: string }).kind === 'human' && (r as { annotator?: string }).annotator === findAnnotator(d.db, 'alice')?.uuid);
     expect(mine(bob)).toEqual(mine(alice));
     // A hub other than the project's own is refused, naming both.

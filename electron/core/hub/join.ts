@@ -4,8 +4,9 @@
 // makes the same items, byte for byte, with the same uids, as the publisher's. Then, in short SQLite
 // writes, each with the number it has on the hub: rubric versions and the one in force, guidelines
 // revisions, the project's settings, items' own criteria, and the segmentations made after the file;
-// last the link (store/hub.ts), which is what `arbiter sync` reads. Label revisions, the file's own
-// included, come down with the first sync (the link's pull watermark starts at 0).
+// last the link (store/hub.ts), which is what `arbiter sync` reads, with the hub's last item seq read (a
+// sync reads the lines after it through here: items a lead publishes later). Label revisions, the
+// file's own included, come down with the first sync (the link's pull watermark starts at 0).
 //
 // Everything is read from the hub in one REPEATABLE READ transaction, so a publish running meanwhile is
 // seen whole or not at all. Joining again (the project linked to this hub project) adds what the hub got
@@ -28,7 +29,7 @@ import { adoptAnnotatorUuid } from '../store/annotators';
 import { importLines } from '../formats/import/importer';
 import { hasImage, imageSha256, imageStoreOf, putImage } from '../images/store';
 import type { Db } from '../store/db';
-import { hubLink, linkProject } from '../store/hub';
+import { hubLink, linkProject, setPulledItemSeq } from '../store/hub';
 import { itemIdsByUid, placeGuidelinesRevision, placeOwnCriteria, placeRubricVersion, placeSegmentation, type Placed } from '../store/hubProject';
 import { findProject, projectSettings, requireProject, updateSettings } from '../store/projects';
 import { rubricInForce, setRubricInForce } from '../store/rubrics';
@@ -53,6 +54,12 @@ export interface JoinOptions {
   /** The hub URL without password: recorded as the project's link. */
   url: string;
   onProgress?: (linesRead: number) => void;
+  /** The hub's project by id (a sync: the link's, whatever the project is called here); else by the name `project`. */
+  hubProjectId?: number;
+  /** Read the item lines after this hub seq only (a sync: the link's pulledItemSeq); all of them by default. */
+  afterItemSeq?: number;
+  /** Give the local annotator the hub's uuid (join, publish); a sync, which may run as another person on a shared desktop, does not. */
+  adopt?: boolean;
 }
 
 /** Item lines read from the hub per query (their images are fetched before the importer reads them). */
@@ -68,7 +75,12 @@ export async function joinProject(db: Db, client: Client, project: string, optio
   const store = imageStoreOf(db);
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
-    const hub = (await client.query<{ id: string; settings: Partial<ProjectSettings> }>('SELECT id, settings FROM arbiter.project WHERE name = $1', [project])).rows[0];
+    const hub = (
+      await client.query<{ id: string; settings: Partial<ProjectSettings> }>(
+        options.hubProjectId === undefined ? 'SELECT id, settings FROM arbiter.project WHERE name = $1' : 'SELECT id, settings FROM arbiter.project WHERE id = $1',
+        [options.hubProjectId ?? project],
+      )
+    ).rows[0];
     if (!hub) {
       const names = (await client.query<{ name: string }>('SELECT name FROM arbiter.project ORDER BY name LIMIT 11')).rows.map((r) => r.name);
       throw notFound(
@@ -82,12 +94,13 @@ export async function joinProject(db: Db, client: Client, project: string, optio
     const before = findProject(db, project);
     if (before) await checkJoinable(db, client, before.id, hubId, project, where, options.url);
     const me = await whoAmI(client);
-    const annotator = me && adoptHubUuid(db, me, where);
+    const annotator = me && options.adopt !== false ? adoptHubUuid(db, me, where) : null;
 
     let images = 0;
     // Pages of item lines; each page's images are stored before its lines reach the importer.
+    let lastItemSeq = options.afterItemSeq ?? -1;
     async function* lines(): AsyncGenerator<string> {
-      for (let after = -1; ; ) {
+      for (let after = lastItemSeq; ; ) {
         const rows = (await client.query<{ seq: number; line: string }>('SELECT seq, line::text AS line FROM arbiter.item_line WHERE project_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [hubId, after, PAGE])).rows;
         if (!rows.length) return;
         const wanted = new Set<string>();
@@ -95,6 +108,7 @@ export async function joinProject(db: Db, client: Client, project: string, optio
         images += await fetchImages(client, [...wanted], store, where);
         for (const row of rows) yield row.line;
         after = rows[rows.length - 1]!.seq;
+        lastItemSeq = after;
       }
     }
     const imported = await importLines(db, {
@@ -186,7 +200,9 @@ export async function joinProject(db: Db, client: Client, project: string, optio
       after = Number(rows[rows.length - 1]!.hub_seq);
     }
     await client.query('COMMIT');
-    linkProject(db, local.id, options.url, hubId);
+    // (A sync reads through here from a project linked already: its link stays as it is.)
+    if (options.hubProjectId === undefined) linkProject(db, local.id, options.url, hubId);
+    if (lastItemSeq >= 0) setPulledItemSeq(db, local.id, lastItemSeq);
     return summary;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

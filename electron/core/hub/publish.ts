@@ -25,7 +25,7 @@ import { encodeArbiter } from '../formats/exchange/arbiter';
 import { encodeLabel } from '../formats/exchange/labels';
 import { imageFile, imageStoreOf } from '../images/store';
 import type { Db } from '../store/db';
-import { hubLink, linkProject } from '../store/hub';
+import { hubLink, linkProject, setPulledItemSeq } from '../store/hub';
 import { fileStepsBetween, guidelinesRevisionsOf, madeSegmentations, ownCriteria, rubricVersionsOf } from '../store/hubProject';
 import { iterateItems } from '../store/items';
 import { iterateRevisions } from '../store/labels';
@@ -93,6 +93,8 @@ export async function publishProject(db: Db, client: Client, project: string, op
     linked: false,
     annotator,
   };
+  // The hub's last item line, where this project holds every item the hub does (its sync reads from there).
+  let pulledItemSeq: number | null = null;
   await client.query('BEGIN');
   try {
     // The project row, locked for the rest of the transaction: two publishes of one project take turns.
@@ -107,7 +109,8 @@ export async function publishProject(db: Db, client: Client, project: string, op
       summary.settings = 'changed';
     }
 
-    const images = await publishItems(db, client, local.id, hubId, summary, options);
+    const { images, itemSeq } = await publishItems(db, client, local.id, hubId, summary, options);
+    pulledItemSeq = itemSeq;
     summary.images = await publishImages(db, client, images, where, options);
     await publishRubrics(db, client, local.id, hubId, inForce, summary, where);
     summary.guidelines = await publishGuidelines(db, client, local.id, hubId, where);
@@ -123,14 +126,18 @@ export async function publishProject(db: Db, client: Client, project: string, op
     const link = hubLink(db, local.id);
     if (link === null || (link.url === options.url && link.hubProjectId === summary.hubProject)) {
       linkProject(db, local.id, options.url, summary.hubProject);
+      if (pulledItemSeq !== null) setPulledItemSeq(db, local.id, pulledItemSeq);
       summary.linked = true;
     }
   }
   return summary;
 }
 
-/** Items the hub lacks, as item lines in seq order. Returns every image the project's items hold (sha256 → mime). */
-async function publishItems(db: Db, client: Client, projectId: number, hubId: number, summary: PublishSummary, options: PublishOptions): Promise<Map<string, string>> {
+/**
+ * Items the hub lacks, as item lines in seq order. Returns every image the project's items hold (sha256 →
+ * mime), and the hub's last item seq where this project now holds every item the hub does (else null).
+ */
+async function publishItems(db: Db, client: Client, projectId: number, hubId: number, summary: PublishSummary, options: PublishOptions): Promise<{ images: Map<string, string>; itemSeq: number | null }> {
   const onHub = new Set((await client.query<{ uid: string }>('SELECT uid FROM arbiter.item_line WHERE project_id = $1', [hubId])).rows.map((r) => r.uid));
   let seq = Number((await client.query<{ s: number | null }>('SELECT max(seq) AS s FROM arbiter.item_line WHERE project_id = $1', [hubId])).rows[0]?.s ?? 0);
   const criteria = new Map<string, string>();
@@ -172,14 +179,16 @@ async function publishItems(db: Db, client: Client, projectId: number, hubId: nu
     }
     page = [];
   };
+  let here = 0;
   for (const item of iterateItems(db, projectId, PAGE)) {
+    here++;
     page.push(item);
     if (page.length >= PAGE) await writePage();
   }
   await writePage();
   await flush();
   summary.itemsOnHub = onHub.size;
-  return images;
+  return { images, itemSeq: onHub.size === here ? seq : null };
 }
 
 /** Images the hub lacks, with the local store's bytes. Returns how many went up. */

@@ -3,7 +3,9 @@
 // through the merge `arbiter labels import` uses (importLabelsLines: idempotent by revision id,
 // order-independent, a merged revision current only when later by (created_at, id), a lead's
 // `adjudicated` revision an adjudication). Rubric versions and annotators' cuts go first both ways, since
-// ratings and step labels name them, and a lead's guidelines revisions with them (syncParts.ts).
+// ratings and step labels name them, and a lead's guidelines revisions with them (syncParts.ts); items
+// published since this desktop last read the hub's item lines come down before all of them, through
+// join's reader (from the link's item mark, migration 0010).
 //
 // Bounded batches, short SQLite writes, a yield between batches, so a save never waits long. A kill at
 // any point leaves both sides consistent, and the next sync completes the work:
@@ -28,6 +30,7 @@ import { lastingItemResolver } from '../store/items';
 import { requireProject } from '../store/projects';
 import { connectHub, parseHubUrl, sameHub, type HubAddress, type HubPassword } from './connect';
 import { whoAmI, type HubIdentity } from './roles';
+import { joinProject } from './join';
 import { requireHubSchema } from './schema';
 import { noCounts, pullGuidelines, pullRubricVersions, pullSegmentations, pushGuidelines, pushRubricVersions, pushSegmentations, type PartCounts } from './syncParts';
 
@@ -76,6 +79,9 @@ export interface SyncSummary {
   conflicts: number;
   rubricVersions: PartCounts;
   segmentations: PartCounts;
+  /** Items a lead published after this desktop joined (or last synced), and the images they brought. */
+  items: number;
+  images: number;
   /** Guidelines revisions: a lead's go up; everyone's newest comes down and is the text people read. */
   guidelines: PartCounts;
   /** The pull watermark after this sync. */
@@ -147,6 +153,8 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
     rubricVersions: noCounts(),
     segmentations: noCounts(),
     guidelines: noCounts(),
+    items: 0,
+    images: 0,
     hubSeq: link.pulledSeq,
   };
   const step = async (phase: SyncProgress['phase']) => {
@@ -162,7 +170,8 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
   }
   await pushSegmentations(db, client, link, batch, summary.segmentations, () => step('push'));
   await pushRevisions(db, client, link, me, batch, summary, () => step('push'));
-  // Down: the same order.
+  // Down: new items first (revisions on them then merge), then the same order.
+  await pullItems(db, client, link, options.project, address.where, summary);
   await pullRubricVersions(db, client, link, summary.rubricVersions);
   await pullGuidelines(db, client, link, summary.guidelines);
   await pullSegmentations(db, client, link, batch, summary.segmentations, () => step('pull'));
@@ -172,6 +181,20 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
   summary.deferred = deferredCount(db, link.projectId);
   if (summary.deferred && !summary.deferredReason) summary.deferredReason = deferredRevisions(db, link.projectId, 0, 1)[0]?.reason ?? null;
   return summary;
+}
+
+/**
+ * Items published on the hub after the link's item mark, through join's reader (the importer, images
+ * first): the same items, uids and bytes as the publisher's. A link made before the mark was kept reads
+ * every line once (the importer adds only what is new).
+ */
+async function pullItems(db: Db, client: pg.Client, link: HubLink, project: string, where: string, summary: SyncSummary): Promise<void> {
+  const last = (await client.query<{ s: string | null }>('SELECT max(seq) AS s FROM arbiter.item_line WHERE project_id = $1', [link.hubProjectId])).rows[0]?.s;
+  const after = link.pulledItemSeq ?? -1;
+  if (last === null || last === undefined || Number(last) <= after) return;
+  const joined = await joinProject(db, client, project, { where, url: link.url, hubProjectId: link.hubProjectId, afterItemSeq: after, adopt: false });
+  summary.items = joined.items;
+  summary.images = joined.images;
 }
 
 /** Whether the hub takes this revision from this login role: its own uuid, and an adjudication only from a lead. */

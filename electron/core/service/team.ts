@@ -165,7 +165,7 @@ export class TeamHub {
       retryAt: sync?.retryAt ? new Date(sync.retryAt).toISOString() : null,
       hasPassword: url ? this.passwordFor(project, row.id, url) !== undefined : false,
       annotators,
-      lastSync: last ? { pushed: last.pushed, pulled: last.pulled, at: last.at } : null,
+      lastSync: last ? { pushed: last.pushed, pulled: last.pulled, items: last.items ?? 0, at: last.at } : null,
       notices: last && url ? syncNotices(last, url) : [],
       you: annotator ? { name: annotator, uuid: findAnnotator(this.db, annotator)?.uuid ?? null } : null,
     };
@@ -261,6 +261,6 @@ export class TeamHub {
   }
 
   private changed(project: string, synced?: SyncResult): void {
-    this.events.emit('event', { type: 'team', project, ...(synced ? { pushed: synced.pushed, pulled: synced.pulled } : {}) });
+    this.events.emit('event', { type: 'team', project, ...(synced ? { pushed: synced.pushed, pulled: synced.pulled, items: synced.items ?? 0 } : {}) });
   }
 }

@@ -8,6 +8,8 @@
 export interface SyncResult {
   pushed: number;
   pulled: number;
+  /** Items a lead published since, that came down with it. */
+  items?: number;
   /** Who the hub's user is granted to (null: nobody). */
   as?: string | null;
   /** Revisions saved here that the hub's user may not push, and whose they are. */

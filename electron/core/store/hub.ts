@@ -1,5 +1,5 @@
 // A project's link to a team hub (migration 0008 hub_link) and what the sync reads and moves here: the
-// hub address (never a password), the hub's project id, and the two watermarks.
+// hub address (never a password), the hub's project id, and the watermarks.
 //
 // "Own" revisions, the ones this machine pushes: label rows SAVED HERE, i.e. label.import_id IS NULL
 // (every merged revision, from a labels file or from the hub, carries the id of its merge record, so
@@ -25,6 +25,8 @@ export interface HubLink {
   pushedLabelSeq: number;
   pulledSegmentationSeq: number;
   pushedSegmentationId: number;
+  /** The hub's item_line.seq read up to (join, then sync); null on a link made before migration 0010. */
+  pulledItemSeq: number | null;
   lastSyncAt: string | null;
   lastError: string | null;
 }
@@ -38,6 +40,7 @@ interface LinkRow {
   pushed_label_seq: number;
   pulled_segmentation_seq: number;
   pushed_segmentation_id: number;
+  pulled_item_seq: number | null;
   last_sync_at: string | null;
   last_error: string | null;
 }
@@ -51,6 +54,7 @@ const toLink = (r: LinkRow): HubLink => ({
   pushedLabelSeq: r.pushed_label_seq,
   pulledSegmentationSeq: r.pulled_segmentation_seq,
   pushedSegmentationId: r.pushed_segmentation_id,
+  pulledItemSeq: r.pulled_item_seq,
   lastSyncAt: r.last_sync_at,
   lastError: r.last_error,
 });
@@ -76,6 +80,7 @@ export function linkProject(db: Db, projectId: number, url: string, hubProjectId
          pushed_label_seq = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pushed_label_seq ELSE 0 END,
          pulled_segmentation_seq = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pulled_segmentation_seq ELSE 0 END,
          pushed_segmentation_id = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pushed_segmentation_id ELSE 0 END,
+         pulled_item_seq = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pulled_item_seq ELSE NULL END,
          url = excluded.url, hub_project_id = excluded.hub_project_id, joined_at = excluded.joined_at, last_error = NULL`,
     ).run(projectId, url, hubProjectId, at);
     return hubLink(db, projectId)!;
@@ -101,6 +106,13 @@ export function setPulledSeq(db: Db, projectId: number, seq: number, deferred: {
   writeNow(db, () => {
     for (const d of deferred) defer.run(projectId, d.hubSeq, d.reason);
     db.prepare('UPDATE hub_link SET pulled_seq = ? WHERE project_id = ? AND pulled_seq < ?').run(seq, projectId, seq);
+  });
+}
+
+/** The hub's item_line.seq that the project's item lines were read up to (join, sync). Never back. */
+export function setPulledItemSeq(db: Db, projectId: number, seq: number): void {
+  writeNow(db, () => {
+    db.prepare('UPDATE hub_link SET pulled_item_seq = ? WHERE project_id = ? AND (pulled_item_seq IS NULL OR pulled_item_seq < ?)').run(seq, projectId, seq);
   });
 }
 

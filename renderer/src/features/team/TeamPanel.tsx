@@ -74,7 +74,7 @@ export function TeamPanel({ project }: { project: string }) {
           </div>
           <div className="text-muted" data-testid="team-last-sync">
             Last sync {agoWords(s!.lastSyncAt, now)}
-            {s!.lastSync && ` (${plural(s!.lastSync.pushed, 'revision')} up, ${plural(s!.lastSync.pulled, 'revision')} down)`}
+            {s!.lastSync && ` (${plural(s!.lastSync.pushed, 'revision')} up, ${plural(s!.lastSync.pulled, 'revision')} down${s!.lastSync.items ? `, ${plural(s!.lastSync.items, 'new item')}` : ''})`}
           </div>
         </div>
       ) : (

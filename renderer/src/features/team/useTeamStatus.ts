@@ -43,7 +43,7 @@ export function useTeamStatus(project: string, annotator?: string): TeamState {
     const unsubscribe = subscribeEvents((event) => {
       if (event.project !== project) return;
       if (event.type === 'team') {
-        if (typeof event.pulled === 'number' && event.pulled > 0) setPulls((n) => n + 1);
+        if ((typeof event.pulled === 'number' && event.pulled > 0) || (typeof event.items === 'number' && event.items > 0)) setPulls((n) => n + 1);
         reload();
       } else if (event.type === 'label' && !timer) {
         timer = setTimeout(() => {
