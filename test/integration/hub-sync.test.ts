@@ -162,6 +162,36 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     await admin.end();
   }, 120_000);
 
+  it("keeps every desktop on the lead's settings and rubric in force: a lead's change goes up at their sync, everyone else's sync takes the hub's", async () => {
+    const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_settings', 4, [{ name: 'alice', role: 'annotator' }]);
+    opened.push(publisher, ...desktops);
+    const [alice] = desktops as [Desktop];
+    const settingsOf = async (d: Desktop) => (await d.service.dispatch('getProject', { project: PROJECT })) as unknown as { settings: Record<string, unknown>; rubricInForce?: string | null };
+    const inForce = (d: Desktop) => d.db.prepare('SELECT rubric FROM project WHERE name = ?').pluck().get(PROJECT);
+    expect((await sync(publisher)).settings).toBe('same');
+    expect((await sync(alice)).settings).toBe('same');
+    // The lead splits the work between two people and puts a new rubric in force.
+    await publisher.service.dispatch('updateProjectSettings', { project: PROJECT, settings: { overlap: 1, team: ['alice', 'bob'], order: 'random' } as never });
+    await publisher.service.dispatch('saveRubric', { project: PROJECT, name: 'tone', criteria: QUALITY as never });
+    await publisher.service.dispatch('setRubricInForce', { project: PROJECT, name: 'tone' });
+    expect((await sync(publisher)).settings).toBe('sent');
+    expect((await sync(alice)).settings).toBe('taken');
+    expect((await settingsOf(alice)).settings).toMatchObject({ overlap: 1, team: ['alice', 'bob'], order: 'random' });
+    expect(inForce(alice)).toBe('tone');
+    expect((await sync(publisher)).settings).toBe('same');
+    expect((await sync(alice)).settings).toBe('same');
+    // An annotator's own change does not go up: their next sync puts the lead's back.
+    await alice.service.dispatch('updateProjectSettings', { project: PROJECT, settings: { overlap: 0, order: 'source' } as never });
+    expect((await sync(alice)).settings).toBe('taken');
+    expect((await settingsOf(alice)).settings).toMatchObject({ overlap: 1, order: 'random' });
+    expect((await admin.query('SELECT settings FROM arbiter.project')).rows[0].settings).toMatchObject({ overlap: 1, team: ['alice', 'bob'], order: 'random' });
+    // A lead who has not changed anything since takes the hub's (another lead's change is not undone).
+    await admin.query("UPDATE arbiter.project SET settings = jsonb_set(settings, '{overlap}', '2')");
+    expect((await sync(publisher)).settings).toBe('taken');
+    expect((await settingsOf(publisher)).settings).toMatchObject({ overlap: 2 });
+    await admin.end();
+  }, 120_000);
+
   it('keeps a revision for an item this desktop lacks waiting, merges it once the lead publishes the item (which the sync brings); holds what this role may not push until a role that may sends it; prints one JSON line', async () => {
     const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_wait', 5, [
       { name: 'alice', role: 'annotator' },

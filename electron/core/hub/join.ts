@@ -157,12 +157,15 @@ export async function joinProject(db: Db, client: Client, project: string, optio
 
     writeNow(db, () => {
       for (const r of rubrics) count(placeRubricVersion(db, local.id, { name: r.name, version: r.version, criteria: r.criteria, createdAt: r.published_at.toISOString() }), 'rubricVersions');
-      if (rubricInForce(db, local.id) !== summary.rubricInForce) setRubricInForce(db, local.id, summary.rubricInForce);
       for (const g of guidelines) count(placeGuidelinesRevision(db, local.id, { revision: g.revision, text: g.text, author: g.author, createdAt: g.created_at.toISOString() }), 'guidelines');
-      const settings = { ...projectSettings(local), ...hub.settings };
-      if (canonicalJson(settings) !== canonicalJson(projectSettings(local))) {
-        updateSettings(db, project, settings);
-        summary.settings = 'set';
+      // The settings and the rubric in force: the hub's at a join; a sync decides them itself (syncParts.ts syncTeamSettings: a lead's own may be newer).
+      if (options.hubProjectId === undefined) {
+        if (rubricInForce(db, local.id) !== summary.rubricInForce) setRubricInForce(db, local.id, summary.rubricInForce);
+        const settings = { ...projectSettings(local), ...hub.settings };
+        if (canonicalJson(settings) !== canonicalJson(projectSettings(local))) {
+          updateSettings(db, project, settings);
+          summary.settings = 'set';
+        }
       }
       // An item's own criteria: the newest version of its `item/<uid>` rubric where people changed them, else the file's.
       const ids = itemIdsByUid(db, local.id);

@@ -32,7 +32,7 @@ import { connectHub, parseHubUrl, sameHub, type HubAddress, type HubPassword } f
 import { whoAmI, type HubIdentity } from './roles';
 import { joinProject } from './join';
 import { requireHubSchema } from './schema';
-import { noCounts, pullGuidelines, pullRubricVersions, pullSegmentations, pushGuidelines, pushRubricVersions, pushSegmentations, type PartCounts } from './syncParts';
+import { noCounts, pullGuidelines, pullRubricVersions, pullSegmentations, pushGuidelines, pushRubricVersions, pushSegmentations, syncTeamSettings, type PartCounts } from './syncParts';
 
 export interface SyncOptions {
   project: string;
@@ -79,6 +79,8 @@ export interface SyncSummary {
   conflicts: number;
   rubricVersions: PartCounts;
   segmentations: PartCounts;
+  /** The project's settings and rubric in force: sent (a lead's, changed here), taken (the hub's), or the same. */
+  settings: 'sent' | 'taken' | 'same';
   /** Items a lead published after this desktop joined (or last synced), and the images they brought. */
   items: number;
   images: number;
@@ -153,6 +155,7 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
     rubricVersions: noCounts(),
     segmentations: noCounts(),
     guidelines: noCounts(),
+    settings: 'same',
     items: 0,
     images: 0,
     hubSeq: link.pulledSeq,
@@ -173,6 +176,7 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
   // Down: new items first (revisions on them then merge), then the same order.
   await pullItems(db, client, link, options.project, address.where, summary);
   await pullRubricVersions(db, client, link, summary.rubricVersions);
+  summary.settings = await syncTeamSettings(db, client, link, me?.role === 'lead');
   await pullGuidelines(db, client, link, summary.guidelines);
   await pullSegmentations(db, client, link, batch, summary.segmentations, () => step('pull'));
   const merge = lineMerger(db, link, options.project, address, summary, options.isCancelled);

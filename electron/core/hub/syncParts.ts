@@ -2,11 +2,13 @@
 // before the revisions on both sides), annotators' cuts of a response into steps (a step label names
 // the segmentation version it rated), and the lead's guidelines revisions (a lead who edits the
 // guidelines after publishing reaches every desktop at its next sync; the newest revision is the text
-// people read). PostgreSQL SQL only; SQLite work goes through store/hub.ts.
+// people read), and the lead's project settings and rubric in force. PostgreSQL SQL only; SQLite work
+// goes through store/hub.ts.
 import type pg from 'pg';
+import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../../shared/domain';
 import type { Criterion } from '../../../shared/rubric';
 import type { Db } from '../store/db';
-import { adoptGuidelines, adoptRubricVersions, adoptSegmentations, annotatorSegmentationsAfter, projectRubricVersions, setSegmentationWatermarks, type HubLink } from '../store/hub';
+import { adoptGuidelines, adoptRubricVersions, adoptSegmentations, adoptTeamSettings, agreeTeamSettings, teamSettingsHash, teamSettingsOf, type TeamSettings, annotatorSegmentationsAfter, projectRubricVersions, setSegmentationWatermarks, type HubLink } from '../store/hub';
 import { guidelinesRevisionsOf } from '../store/hubProject';
 import { criteriaHash, rubricInForce } from '../store/rubrics';
 
@@ -126,4 +128,37 @@ export async function pullGuidelines(db: Db, client: Client, link: HubLink, coun
   const result = adoptGuidelines(db, link.projectId, missing);
   counts.pulled += result.added;
   counts.conflicts += result.conflicts;
+}
+
+/**
+ * The project's settings (overlap, team, order, prelabels, segmentation, error tags) and the rubric in
+ * force are the team's, and the lead's call: a lead's sync sends its own where they changed here since
+ * this desktop and the hub last agreed (link.settingsHash); every other sync that finds the hub's
+ * different takes them (so every desktop splits the work and orders it the same way). Call after the
+ * rubric versions went both ways (the rubric in force must be there). 'sent', 'taken' or 'same'.
+ */
+export async function syncTeamSettings(db: Db, client: Client, link: HubLink, lead: boolean): Promise<'sent' | 'taken' | 'same'> {
+  const row = (await client.query<{ settings: Partial<ProjectSettings> | null; in_force: string | null }>(
+    'SELECT p.settings, (SELECT name FROM arbiter.rubric_version v WHERE v.project_id = p.id AND v.in_force ORDER BY name LIMIT 1) AS in_force FROM arbiter.project p WHERE p.id = $1',
+    [link.hubProjectId],
+  )).rows[0];
+  if (!row) return 'same';
+  const hub: TeamSettings = { settings: { ...DEFAULT_PROJECT_SETTINGS, ...(row.settings ?? {}) }, inForce: row.in_force };
+  const here = teamSettingsOf(db, link.projectId);
+  const [hubHash, hereHash] = [teamSettingsHash(hub), teamSettingsHash(here)];
+  if (hubHash === hereHash) {
+    if (link.settingsHash !== hereHash) agreeTeamSettings(db, link.projectId, hereHash);
+    return 'same';
+  }
+  if (lead && hereHash !== link.settingsHash) {
+    await client.query('UPDATE arbiter.project SET settings = $2::jsonb WHERE id = $1', [link.hubProjectId, JSON.stringify(here.settings)]);
+    await client.query(
+      'UPDATE arbiter.rubric_version SET in_force = (name IS NOT DISTINCT FROM $2) WHERE project_id = $1 AND in_force IS DISTINCT FROM (name IS NOT DISTINCT FROM $2)',
+      [link.hubProjectId, here.inForce],
+    );
+    agreeTeamSettings(db, link.projectId, hereHash);
+    return 'sent';
+  }
+  adoptTeamSettings(db, link.projectId, hub);
+  return 'taken';
 }

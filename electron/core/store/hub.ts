@@ -9,8 +9,9 @@
 // is never deleted while the project lives, so the push watermark is the seq of the last own row the hub
 // committed: any own row saved later has a larger seq and is never missed. The watermark is only ever
 // set to the seq of an own row (never to a merged row's seq, which a removed merge could free for reuse).
-import type { LabelRevision } from '../../../shared/domain';
-import type { Criterion } from '../../../shared/rubric';
+import { createHash } from 'node:crypto';
+import { DEFAULT_PROJECT_SETTINGS, type LabelRevision, type ProjectSettings } from '../../../shared/domain';
+import { canonicalJson, type Criterion } from '../../../shared/rubric';
 import type { Db } from './db';
 import { placeGuidelinesRevision, placeRubricVersion, placeSegmentation, type GuidelinesRevisionRow } from './hubProject';
 import { LABEL_COLUMNS, toRevision, type LabelRow } from './labels';
@@ -27,6 +28,8 @@ export interface HubLink {
   pushedSegmentationId: number;
   /** The hub's item_line.seq read up to (join, then sync); null on a link made before migration 0010. */
   pulledItemSeq: number | null;
+  /** The settings and rubric in force as this desktop and the hub last agreed on them (teamSettingsHash), or null. */
+  settingsHash: string | null;
   lastSyncAt: string | null;
   lastError: string | null;
 }
@@ -41,6 +44,7 @@ interface LinkRow {
   pulled_segmentation_seq: number;
   pushed_segmentation_id: number;
   pulled_item_seq: number | null;
+  settings_hash: string | null;
   last_sync_at: string | null;
   last_error: string | null;
 }
@@ -55,6 +59,7 @@ const toLink = (r: LinkRow): HubLink => ({
   pulledSegmentationSeq: r.pulled_segmentation_seq,
   pushedSegmentationId: r.pushed_segmentation_id,
   pulledItemSeq: r.pulled_item_seq,
+  settingsHash: r.settings_hash,
   lastSyncAt: r.last_sync_at,
   lastError: r.last_error,
 });
@@ -81,6 +86,7 @@ export function linkProject(db: Db, projectId: number, url: string, hubProjectId
          pulled_segmentation_seq = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pulled_segmentation_seq ELSE 0 END,
          pushed_segmentation_id = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pushed_segmentation_id ELSE 0 END,
          pulled_item_seq = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pulled_item_seq ELSE NULL END,
+         settings_hash = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.settings_hash ELSE NULL END,
          url = excluded.url, hub_project_id = excluded.hub_project_id, joined_at = excluded.joined_at, last_error = NULL`,
     ).run(projectId, url, hubProjectId, at);
     return hubLink(db, projectId)!;
@@ -113,6 +119,35 @@ export function setPulledSeq(db: Db, projectId: number, seq: number, deferred: {
 export function setPulledItemSeq(db: Db, projectId: number, seq: number): void {
   writeNow(db, () => {
     db.prepare('UPDATE hub_link SET pulled_item_seq = ? WHERE project_id = ? AND (pulled_item_seq IS NULL OR pulled_item_seq < ?)').run(seq, projectId, seq);
+  });
+}
+
+/** The project's settings and the rubric in force: what a team shares (the lead's call). */
+export interface TeamSettings {
+  settings: ProjectSettings;
+  inForce: string | null;
+}
+
+export function teamSettingsOf(db: Db, projectId: number): TeamSettings {
+  const row = db.prepare('SELECT settings, rubric FROM project WHERE id = ?').get(projectId) as { settings: string; rubric: string | null };
+  return { settings: { ...DEFAULT_PROJECT_SETTINGS, ...(JSON.parse(row.settings) as Partial<ProjectSettings>) }, inForce: row.rubric };
+}
+
+/** What tells two sides' team settings apart: sha256 of their canonical JSON. */
+export function teamSettingsHash(team: TeamSettings): string {
+  return createHash('sha256').update(canonicalJson({ settings: team.settings, inForce: team.inForce })).digest('hex');
+}
+
+/** Notes the team settings this desktop and the hub agree on (after a sync sent or took them, or found them the same). */
+export function agreeTeamSettings(db: Db, projectId: number, hash: string): void {
+  writeNow(db, () => db.prepare('UPDATE hub_link SET settings_hash = ? WHERE project_id = ?').run(hash, projectId));
+}
+
+/** Takes the hub's team settings here, and notes them as agreed, in one short write. */
+export function adoptTeamSettings(db: Db, projectId: number, team: TeamSettings): void {
+  writeNow(db, () => {
+    db.prepare('UPDATE project SET settings = ?, rubric = ? WHERE id = ?').run(JSON.stringify(team.settings), team.inForce, projectId);
+    db.prepare('UPDATE hub_link SET settings_hash = ? WHERE project_id = ?').run(teamSettingsHash(team), projectId);
   });
 }
 
