@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AppInfo } from '../../shared/api';
 import type { ProjectSettings } from '../../shared/domain';
-import { api, errorMessage } from './api';
+import { api, errorMessage, subscribeEvents } from './api';
 import { ShellContext, type PrelabelMode, type Shell } from './context';
 import { Header } from './components/Header';
 import { ShortcutsOverlay } from './components/ShortcutsOverlay';
@@ -96,6 +96,14 @@ export function App() {
       .getProject({ project })
       .then((summary) => setSettings(summary.settings))
       .catch(() => setSettings(null));
+    // A team sync that took the lead's settings (pre-labels blind or assist among them) shows them at once.
+    return subscribeEvents((event) => {
+      if (event.type !== 'team' || event.project !== project || event.settings !== 'taken') return;
+      api
+        .getProject({ project })
+        .then((summary) => setSettings(summary.settings))
+        .catch(() => undefined);
+    });
   }, [project]);
 
   // The blind / assist switch is a project setting: everyone labeling this project sees the change.

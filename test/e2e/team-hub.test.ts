@@ -130,6 +130,9 @@ describe.skipIf(reason)('the team hub in the page', () => {
     await service.dispatch('saveLabel', { project: 'p', annotator: 'ben', itemId: items[1]!, choice: 'A', strength: 1, shownOrder: [1, 0] });
     service.stopBackgroundWork();
     benDesk.close();
+    // Meanwhile the lead turns pre-labels to assist for the team (on the hub): ana's next sync takes it.
+    expect(await page.getByTestId('prelabels').getAttribute('data-mode')).toBe('blind');
+    await admin.query(`UPDATE arbiter.project SET settings = jsonb_set(settings, '{prelabels}', '"assist"') WHERE name = 'p'`);
     const summary = JSON.parse((await arbiter(['sync', '--project', 'p', '--db', benDb])).trim().split('\n').pop()!) as { pushed: number };
     expect(summary.pushed).toBe(2);
     const pushed = performance.now();
@@ -144,6 +147,8 @@ describe.skipIf(reason)('the team hub in the page', () => {
     expect(await card.locator('[data-annotator="ben"]').innerText()).toMatch(/ben\s+2\s+0\s+0%/);
     // The queue is read again too: the item ana and ben split on is there.
     await expect.poll(() => page.getByTestId('queue-row').count(), { timeout: 10_000 }).toBe(1);
+    // The sync that brought ben's labels took the lead's settings too: the header shows assist, unasked.
+    await expect.poll(() => page.getByTestId('prelabels').getAttribute('data-mode'), { timeout: 10_000 }).toBe('assist');
     if (SHOTS) await shoot();
     expect(problems).toEqual([]);
   });

@@ -261,6 +261,6 @@ export class TeamHub {
   }
 
   private changed(project: string, synced?: SyncResult): void {
-    this.events.emit('event', { type: 'team', project, ...(synced ? { pushed: synced.pushed, pulled: synced.pulled, items: synced.items ?? 0 } : {}) });
+    this.events.emit('event', { type: 'team', project, ...(synced ? { pushed: synced.pushed, pulled: synced.pulled, items: synced.items ?? 0, settings: synced.settings ?? 'same' } : {}) });
   }
 }

@@ -10,6 +10,8 @@ export interface SyncResult {
   pulled: number;
   /** Items a lead published since, that came down with it. */
   items?: number;
+  /** The project's settings and rubric in force: 'taken' when the hub's replaced this desktop's. */
+  settings?: 'sent' | 'taken' | 'same';
   /** Who the hub's user is granted to (null: nobody). */
   as?: string | null;
   /** Revisions saved here that the hub's user may not push, and whose they are. */
