@@ -29,7 +29,7 @@ import { adoptAnnotatorUuid } from '../store/annotators';
 import { importLines } from '../formats/import/importer';
 import { hasImage, imageSha256, imageStoreOf, putImage } from '../images/store';
 import type { Db } from '../store/db';
-import { hubLink, linkProject, setPulledItemSeq } from '../store/hub';
+import { hubLink, linkProject, setPulledItemSeq, setSegmentationWatermarks } from '../store/hub';
 import { itemIdsByUid, placeGuidelinesRevision, placeOwnCriteria, placeRubricVersion, placeSegmentation, type Placed } from '../store/hubProject';
 import { findProject, projectSettings, requireProject, updateSettings } from '../store/projects';
 import { rubricInForce, setRubricInForce } from '../store/rubrics';
@@ -184,7 +184,10 @@ export async function joinProject(db: Db, client: Client, project: string, optio
     });
 
     // Segmentations, in short writes: a project may have many.
+    // Every cut, from the first (a cut pulled before its item was published is placed now); the link's
+    // segmentation mark then moves past them, so the next sync does not read them again.
     const ids = itemIdsByUid(db, local.id);
+    let lastCut = 0;
     for (let after = 0; ; ) {
       const rows = (
         await client.query<{ hub_seq: string; item_uid: string; response: number; version: number; steps: string; origin: 'auto' | 'annotator' | 'file'; created_at: Date }>(
@@ -201,11 +204,13 @@ export async function joinProject(db: Db, client: Client, project: string, optio
         }
       });
       after = Number(rows[rows.length - 1]!.hub_seq);
+      lastCut = after;
     }
     await client.query('COMMIT');
     // (A sync reads through here from a project linked already: its link stays as it is.)
     if (options.hubProjectId === undefined) linkProject(db, local.id, options.url, hubId);
     if (lastItemSeq >= 0) setPulledItemSeq(db, local.id, lastItemSeq);
+    if (lastCut > 0) setSegmentationWatermarks(db, local.id, { pulledSeq: lastCut });
     return summary;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
