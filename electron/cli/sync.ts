@@ -8,16 +8,15 @@ import { hubLink } from '../core/store/hub';
 import { requireProject } from '../core/store/projects';
 import { plural } from '../../shared/plural';
 import { hubPassword, type HubIo } from './hubIo';
-import { openDbFor, parse, UsageError } from './io';
+import { parse, UsageError, withDb } from './io';
+import { requireProjectName } from './options';
 
 export async function syncCommand(argv: string[], io: HubIo): Promise<number> {
   const { values } = parse(argv, { project: { type: 'string' }, hub: { type: 'string' }, batch: { type: 'string' } });
-  const project = values.project;
-  if (typeof project !== 'string' || project === '') throw new UsageError('--project is required');
+  const project = requireProjectName(values);
   const batch = values.batch === undefined ? undefined : Number(values.batch);
   if (batch !== undefined && !(Number.isInteger(batch) && batch > 0)) throw new UsageError(`--batch ${String(values.batch)}: a whole number of revisions, more than 0`);
-  const db = openDbFor(values);
-  try {
+  return withDb(values, async (db) => {
     const row = requireProject(db, project);
     const link = hubLink(db, row.id);
     const url = typeof values.hub === 'string' ? values.hub : link?.url;
@@ -37,9 +36,9 @@ export async function syncCommand(argv: string[], io: HubIo): Promise<number> {
       );
     }
     if (summary.deferred) io.err(`${plural(summary.deferred, 'revision')} from the hub cannot merge here yet and will be tried again at the next sync; the first: ${summary.deferredReason}`);
+    if (summary.items) io.err(`${plural(summary.items, 'new item')} came down from the hub.`);
+    if (summary.settings === 'taken') io.err("The project's settings and rubric in force are now the hub's (the lead's).");
     io.out(JSON.stringify(summary));
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 }
