@@ -3,14 +3,18 @@
 // sees it waiting in the Team panel (Datasets) with her uuid, the lead grants her under that uuid, and
 // Connect sends it up (waiting → nothing, the revision on the hub). Then a teammate, ben, saves a label on
 // his own machine and pushes it with `arbiter sync`: the Review screen's "Where the team stands" shows it
-// within seconds, through the hub's NOTIFY, with nobody touching the page. With ARBITER_SHOTS=1 it also
+// within seconds, through the hub's NOTIFY, with nobody touching the page, and the lead's settings
+// (pre-labels assist) taken by that sync show in the header. An item the lead publishes later comes down
+// with Sync now and the Datasets table shows it. With ARBITER_SHOTS=1 it also
 // writes docs/screenshots/team-{panel,stands,join}-{light,dark}.png.
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importFile } from '../../electron/core/formats';
 import { publishProject } from '../../electron/core/hub/publish';
 import { grant, loginRoleFor } from '../../electron/core/hub/roles';
 import { initHub } from '../../electron/core/hub/schema';
@@ -150,6 +154,23 @@ describe.skipIf(reason)('the team hub in the page', () => {
     // The sync that brought ben's labels took the lead's settings too: the header shows assist, unasked.
     await expect.poll(() => page.getByTestId('prelabels').getAttribute('data-mode'), { timeout: 10_000 }).toBe('assist');
     if (SHOTS) await shoot();
+    expect(problems).toEqual([]);
+  });
+
+  it('items the lead publishes later come down with Sync now: the Datasets table grows, unasked', async () => {
+    await go('#/p/p/datasets');
+    await panel().waitFor();
+    await expect.poll(() => page.getByTestId('item-row').count(), { timeout: 10_000 }).toBe(6);
+    // The lead imports one more pair and publishes again (only what is new goes up).
+    const leadDb = openDb(join(host.home, 'lead.db'));
+    const file = join(host.home, 'later.jsonl');
+    writeFileSync(file, `${JSON.stringify({ id: 'late-1', prompt: 'A question added later?', responses: [{ text: 'Yes, later.' }, { text: 'No, never.' }] })}\n`);
+    await importFile(leadDb, { path: file, project: 'p', format: 'arbiter' });
+    expect(await publishProject(leadDb, admin, 'p', { where: 'test hub', url: cluster.url() })).toMatchObject({ items: 1, itemsOnHub: 7 });
+    leadDb.close();
+    await page.getByTestId('team-sync-now').click();
+    await expect.poll(() => page.getByTestId('item-row').count(), { timeout: 15_000 }).toBe(7);
+    await expect.poll(() => page.getByTestId('team-last-sync').innerText(), { timeout: 10_000 }).toMatch(/, 1 new item\)$/);
     expect(problems).toEqual([]);
   });
 

@@ -2,6 +2,7 @@
 // itself), then import and export, then the project's settings (steps, rubric, order and overlap, team
 // labels). An empty project: import first, then the rest.
 import { useEffect, useState } from 'react';
+import { subscribeEvents } from '../../api';
 import { useShell } from '../../context';
 import { useOverview } from '../projects/useOverview';
 import { ExportPanel } from './ExportPanel';
@@ -21,6 +22,21 @@ export function DatasetsScreen({ project }: { project: string }) {
     setVersion((v) => v + 1);
     refreshProgress();
   };
+  // A team sync that brought items reads the table again; one that took the lead's settings reads the
+  // settings panels again (they hold what they read when they opened).
+  const [settingsVersion, setSettingsVersion] = useState(0);
+  useEffect(
+    () =>
+      subscribeEvents((event) => {
+        if (event.type !== 'team' || event.project !== project) return;
+        if (typeof event.items === 'number' && event.items > 0) {
+          setVersion((v) => v + 1);
+          refreshProgress();
+        }
+        if (event.settings === 'taken') setSettingsVersion((v) => v + 1);
+      }),
+    [project, refreshProgress],
+  );
   // Decided once, when the screen opens: an import made here keeps its summary where it was.
   const [tableFirst, setTableFirst] = useState<boolean | null>(null);
   useEffect(() => {
@@ -42,12 +58,12 @@ export function DatasetsScreen({ project }: { project: string }) {
           <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_360px]">
             <div className="flex flex-col gap-4">
               <ImportPanel project={project} onImported={changed} />
-              <StepSettingsPanel project={project} />
-              <WorkSplitPanel project={project} />
+              <StepSettingsPanel key={`steps-${settingsVersion}`} project={project} />
+              <WorkSplitPanel key={`split-${settingsVersion}`} project={project} />
             </div>
             <div className="flex flex-col gap-4">
               <ExportPanel project={project} version={version} />
-              <RubricSettingsPanel project={project} />
+              <RubricSettingsPanel key={`rubric-${settingsVersion}`} project={project} />
               <TeamPanel project={project} />
               <LabelExchangePanel project={project} annotator={annotator} onMerged={changed} />
             </div>
