@@ -73,22 +73,14 @@ const toLink = (r: LinkRow): HubLink => ({
 export function linkProject(db: Db, projectId: number, url: string, hubProjectId: number, at = new Date().toISOString()): HubLink {
   return writeNow(db, () => {
     const before = hubLink(db, projectId);
-    const same = before !== null && before.url === url && before.hubProjectId === hubProjectId;
-    if (before && !same) {
-      db.prepare('DELETE FROM hub_deferred WHERE project_id = ?').run(projectId);
-      db.prepare('DELETE FROM hub_held WHERE project_id = ?').run(projectId);
+    if (before && before.url === url && before.hubProjectId === hubProjectId) {
+      db.prepare('UPDATE hub_link SET joined_at = ?, last_error = NULL WHERE project_id = ?').run(at, projectId);
+    } else {
+      // Another hub, or another project on it: a new link, every mark at its start (what was deferred or
+      // held for the old one goes with it: ON DELETE CASCADE).
+      db.prepare('DELETE FROM hub_link WHERE project_id = ?').run(projectId);
+      db.prepare('INSERT INTO hub_link (project_id, url, hub_project_id, joined_at) VALUES (?, ?, ?, ?)').run(projectId, url, hubProjectId, at);
     }
-    db.prepare(
-      `INSERT INTO hub_link (project_id, url, hub_project_id, joined_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (project_id) DO UPDATE SET
-         pulled_seq = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pulled_seq ELSE 0 END,
-         pushed_label_seq = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pushed_label_seq ELSE 0 END,
-         pulled_segmentation_seq = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pulled_segmentation_seq ELSE 0 END,
-         pushed_segmentation_id = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pushed_segmentation_id ELSE 0 END,
-         pulled_item_seq = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.pulled_item_seq ELSE NULL END,
-         settings_hash = CASE WHEN hub_link.url = excluded.url AND hub_link.hub_project_id = excluded.hub_project_id THEN hub_link.settings_hash ELSE NULL END,
-         url = excluded.url, hub_project_id = excluded.hub_project_id, joined_at = excluded.joined_at, last_error = NULL`,
-    ).run(projectId, url, hubProjectId, at);
     return hubLink(db, projectId)!;
   });
 }
