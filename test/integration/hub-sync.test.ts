@@ -192,6 +192,58 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     await admin.end();
   }, 120_000);
 
+  it("two leads: a publish again or a new rubric version never undoes the other lead's settings or rubric in force; items the hub holds but this desktop refuses do not stop the rest of the sync", async () => {
+    const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_leads', 4, [
+      { name: 'alice', role: 'annotator' },
+      { name: 'bob', role: 'lead' },
+    ]);
+    opened.push(publisher, ...desktops);
+    const [alice, bob] = desktops as [Desktop, Desktop];
+    const where = `127.0.0.1:${cluster.port}`;
+    const settingsOf = async (d: Desktop) => ((await d.service.dispatch('getProject', { project: PROJECT })) as unknown as { settings: Record<string, unknown> }).settings;
+    const inForce = (d: Desktop) => d.db.prepare('SELECT rubric FROM project WHERE name = ?').pluck().get(PROJECT);
+    const hubInForce = async () => (await admin.query('SELECT DISTINCT name FROM arbiter.rubric_version WHERE in_force ORDER BY name')).rows.map((r) => r.name as string);
+    // The publisher walks the items in random order now; Bob, a lead who joined before, takes that at his
+    // first sync (his join agreed on the hub's settings, so his copy is older, not his own change).
+    await publisher.service.dispatch('updateProjectSettings', { project: PROJECT, settings: { order: 'random' } as never });
+    expect((await sync(publisher)).settings).toBe('sent');
+    expect((await sync(bob)).settings).toBe('taken');
+    expect(await settingsOf(bob)).toMatchObject({ order: 'random', overlap: 0 });
+    // Bob splits the work; his next sync sends it.
+    await bob.service.dispatch('updateProjectSettings', { project: PROJECT, settings: { overlap: 1, team: ['alice', 'bob'] } as never });
+    expect((await sync(bob)).settings).toBe('sent');
+    // The publisher, whose copy is older, imports one more item and publishes again: the item goes up, Bob's settings stay.
+    writeFileSync(join(dir, 'leads-more.jsonl'), `${teamItems(5).split('\n')[4]}\n`);
+    await importFile(publisher.db, { path: join(dir, 'leads-more.jsonl'), project: PROJECT, format: 'arbiter' });
+    const client = await connectHub(publisher.url);
+    expect(await publishProject(publisher.db, client, PROJECT, { where, url: publisher.url })).toMatchObject({ items: 1, settings: 'same' });
+    await client.end();
+    expect((await admin.query('SELECT settings FROM arbiter.project')).rows[0].settings).toMatchObject({ overlap: 1, team: ['alice', 'bob'] });
+    expect(await sync(publisher)).toMatchObject({ settings: 'taken', items: 0 });
+    expect(await settingsOf(publisher)).toMatchObject({ overlap: 1, team: ['alice', 'bob'], order: 'random' });
+    expect(await sync(alice)).toMatchObject({ settings: 'taken', items: 1 });
+    // The publisher puts a new rubric in force; Bob, not synced since, saves a new version of the old one.
+    await publisher.service.dispatch('saveRubric', { project: PROJECT, name: 'tone', criteria: QUALITY as never });
+    await publisher.service.dispatch('setRubricInForce', { project: PROJECT, name: 'tone' });
+    expect((await sync(publisher)).settings).toBe('sent');
+    expect(await hubInForce()).toEqual(['tone']);
+    await bob.service.dispatch('saveRubric', { project: PROJECT, name: 'quality', criteria: [{ ...QUALITY[0]!, description: 'Is it right, and why?' }] as never });
+    expect(inForce(bob)).toBe('quality');
+    expect(await sync(bob)).toMatchObject({ settings: 'taken', rubricVersions: { pushed: 1 } });
+    expect(await hubInForce()).toEqual(['tone']);
+    expect(inForce(bob)).toBe('tone');
+    // A line on the hub this desktop refuses: the items wait, said why; Bob's label still comes down.
+    const hubProject = hubLink(alice.db, requireProject(alice.db, PROJECT).id)!.hubProjectId;
+    await admin.query(`INSERT INTO arbiter.item_line (project_id, seq, uid, line) VALUES ($1, 99, 'not-an-item', '{"prompt": 5}')`, [hubProject]);
+    await bob.service.dispatch('saveLabel', { project: PROJECT, annotator: 'bob', itemId: itemIds(bob).get('q1')!, choice: 'A', shownOrder: [0, 1] });
+    await sync(bob);
+    const refused = await sync(alice);
+    expect(refused).toMatchObject({ items: 0, pulled: 1 });
+    expect(refused.itemsProblem).toMatch(/prompt/);
+    expect((await sync(alice)).itemsProblem).toMatch(/prompt/);
+    await admin.end();
+  }, 120_000);
+
   it('keeps a revision for an item this desktop lacks waiting, merges it once the lead publishes the item (which the sync brings); holds what this role may not push until a role that may sends it; prints one JSON line', async () => {
     const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_wait', 5, [
       { name: 'alice', role: 'annotator' },

@@ -21,7 +21,7 @@
 // join is refused saying the grant the lead runs (hub grant --uuid the local one). The admin adopts nothing.
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { Content, ProjectSettings } from '../../../shared/domain';
+import { DEFAULT_PROJECT_SETTINGS, type Content, type ProjectSettings } from '../../../shared/domain';
 import { imagesOf } from '../../../shared/images';
 import { canonicalJson, type Criterion } from '../../../shared/rubric';
 import { conflict, notFound } from '../errors';
@@ -29,7 +29,7 @@ import { adoptAnnotatorUuid } from '../store/annotators';
 import { importLines } from '../formats/import/importer';
 import { hasImage, imageSha256, imageStoreOf, putImage } from '../images/store';
 import type { Db } from '../store/db';
-import { hubLink, linkProject, setPulledItemSeq, setSegmentationWatermarks } from '../store/hub';
+import { agreeTeamSettings, hubLink, linkProject, setPulledItemSeq, setSegmentationWatermarks, teamSettingsHash } from '../store/hub';
 import { itemIdsByUid, placeGuidelinesRevision, placeOwnCriteria, placeRubricVersion, placeSegmentation, type Placed } from '../store/hubProject';
 import { findProject, projectSettings, requireProject, updateSettings } from '../store/projects';
 import { rubricInForce, setRubricInForce } from '../store/rubrics';
@@ -99,9 +99,11 @@ export async function joinProject(db: Db, client: Client, project: string, optio
     let images = 0;
     // Pages of item lines; each page's images are stored before its lines reach the importer.
     let lastItemSeq = options.afterItemSeq ?? -1;
+    const readUids = new Set<string>();
     async function* lines(): AsyncGenerator<string> {
       for (let after = lastItemSeq; ; ) {
-        const rows = (await client.query<{ seq: number; line: string }>('SELECT seq, line::text AS line FROM arbiter.item_line WHERE project_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [hubId, after, PAGE])).rows;
+        const rows = (await client.query<{ seq: number; uid: string; line: string }>('SELECT seq, uid, line::text AS line FROM arbiter.item_line WHERE project_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [hubId, after, PAGE])).rows;
+        for (const row of rows) readUids.add(row.uid);
         if (!rows.length) return;
         const wanted = new Set<string>();
         for (const row of rows) for (const sha of imageHashes(row.line)) if (!hasImage(store, sha)) wanted.add(sha);
@@ -130,7 +132,13 @@ export async function joinProject(db: Db, client: Client, project: string, optio
       )
     ).rows;
     const guidelines = (await client.query<{ revision: number; text: string; author: string | null; created_at: Date }>('SELECT revision, text, author, created_at FROM arbiter.guidelines WHERE project_id = $1 ORDER BY revision', [hubId])).rows;
-    const criteria = (await client.query<{ uid: string; criteria: string }>('SELECT uid, criteria::text AS criteria FROM arbiter.item_line WHERE project_id = $1 AND criteria IS NOT NULL ORDER BY seq', [hubId])).rows;
+    // Items' own criteria: of every item at a join; of the items just read at a sync (the others have theirs).
+    const criteria = (
+      await client.query<{ uid: string; criteria: string }>('SELECT uid, criteria::text AS criteria FROM arbiter.item_line WHERE project_id = $1 AND seq > $2 AND criteria IS NOT NULL ORDER BY seq', [
+        hubId,
+        options.afterItemSeq ?? -1,
+      ])
+    ).rows;
     const revisionsOnHub = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM arbiter.revision WHERE project_id = $1', [hubId])).rows[0]!.n);
 
     const summary: JoinSummary = {
@@ -170,7 +178,7 @@ export async function joinProject(db: Db, client: Client, project: string, optio
       // An item's own criteria: the newest version of its `item/<uid>` rubric where people changed them, else the file's.
       const ids = itemIdsByUid(db, local.id);
       const newest = new Map<string, Criterion[]>();
-      for (const r of rubrics) if (r.name.startsWith('item/')) newest.set(r.name.slice(5), r.criteria);
+      for (const r of rubrics) if (r.name.startsWith('item/') && (options.afterItemSeq === undefined || readUids.has(r.name.slice(5)))) newest.set(r.name.slice(5), r.criteria);
       const own = new Map(criteria.map((c) => [c.uid, c.criteria]));
       // (The line's text where it says the same: it keeps the file's key order, which jsonb does not.)
       for (const [uid, latest] of newest) {
@@ -208,7 +216,12 @@ export async function joinProject(db: Db, client: Client, project: string, optio
     }
     await client.query('COMMIT');
     // (A sync reads through here from a project linked already: its link stays as it is.)
-    if (options.hubProjectId === undefined) linkProject(db, local.id, options.url, hubId);
+    if (options.hubProjectId === undefined) {
+      linkProject(db, local.id, options.url, hubId);
+      // The settings and rubric in force came from the hub: agreed on (a sync then sends a lead's own
+      // only once they change here).
+      agreeTeamSettings(db, local.id, teamSettingsHash({ settings: { ...DEFAULT_PROJECT_SETTINGS, ...hub.settings }, inForce: summary.rubricInForce }));
+    }
     if (lastItemSeq >= 0) setPulledItemSeq(db, local.id, lastItemSeq);
     if (lastCut > 0) setSegmentationWatermarks(db, local.id, { pulledSeq: lastCut });
     return summary;

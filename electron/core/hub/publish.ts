@@ -11,8 +11,9 @@
 // Publishing again (the same project, the same hub) adds what the hub lacks and changes nothing there:
 // items whose uid the hub has are skipped and new ones are appended after its last seq; images, rubric
 // versions, guidelines revisions, criteria, segmentations and revisions already there are left as they
-// are. Only the project's settings and the rubric in force are set to the publisher's current ones
-// (the summary says "same" where they already were). A rubric version or guidelines revision that the
+// are. The project's settings and the rubric in force are set to the publisher's current ones, unless
+// this project is linked to that hub project already: then they travel by sync, which knows whose are
+// newer (the summary says "same" where they were left). A rubric version or guidelines revision that the
 // hub holds under the same number with other content is a conflict: nothing is published, and the
 // sentence names it. Items go up with the local image store's bytes, so a join stores the same images
 // and makes byte-identical items with the same uids.
@@ -25,7 +26,7 @@ import { encodeArbiter } from '../formats/exchange/arbiter';
 import { encodeLabel } from '../formats/exchange/labels';
 import { imageFile, imageStoreOf } from '../images/store';
 import type { Db } from '../store/db';
-import { hubLink, linkProject, setPulledItemSeq } from '../store/hub';
+import { agreeTeamSettings, hubLink, linkProject, setPulledItemSeq, teamSettingsHash } from '../store/hub';
 import { fileStepsBetween, guidelinesRevisionsOf, madeSegmentations, ownCriteria, rubricVersionsOf } from '../store/hubProject';
 import { iterateItems } from '../store/items';
 import { iterateRevisions } from '../store/labels';
@@ -95,6 +96,7 @@ export async function publishProject(db: Db, client: Client, project: string, op
   };
   // The hub's last item line, where this project holds every item the hub does (its sync reads from there).
   let pulledItemSeq: number | null = null;
+  let linkedHere = false;
   await client.query('BEGIN');
   try {
     // The project row, locked for the rest of the transaction: two publishes of one project take turns.
@@ -103,8 +105,12 @@ export async function publishProject(db: Db, client: Client, project: string, op
     const row = (await client.query<{ id: string; settings: unknown }>('SELECT id, settings FROM arbiter.project WHERE name = $1 FOR UPDATE', [project])).rows[0]!;
     const hubId = Number(row.id);
     summary.hubProject = hubId;
+    // A project linked to this hub project already: its settings and rubric in force travel by sync, which
+    // knows whose are newer (syncParts.ts syncTeamSettings); publishing again must not undo another lead's.
+    const before = hubLink(db, local.id);
+    linkedHere = options.url !== undefined && before !== null && before.url === options.url && before.hubProjectId === hubId;
     if (summary.created) summary.settings = 'new';
-    else if (canonicalJson(row.settings) !== canonicalJson(settings)) {
+    else if (!linkedHere && canonicalJson(row.settings) !== canonicalJson(settings)) {
       await client.query('UPDATE arbiter.project SET settings = $2::jsonb WHERE id = $1', [hubId, JSON.stringify(settings)]);
       summary.settings = 'changed';
     }
@@ -112,7 +118,7 @@ export async function publishProject(db: Db, client: Client, project: string, op
     const { images, itemSeq } = await publishItems(db, client, local.id, hubId, summary, options);
     pulledItemSeq = itemSeq;
     summary.images = await publishImages(db, client, images, where, options);
-    await publishRubrics(db, client, local.id, hubId, inForce, summary, where);
+    await publishRubrics(db, client, local.id, hubId, linkedHere ? undefined : inForce, summary, where);
     summary.guidelines = await publishGuidelines(db, client, local.id, hubId, where);
     await publishSegmentations(db, client, local.id, hubId, summary);
     summary.revisions = await publishFileLabels(db, client, local.id, hubId, options);
@@ -127,6 +133,8 @@ export async function publishProject(db: Db, client: Client, project: string, op
     if (link === null || (link.url === options.url && link.hubProjectId === summary.hubProject)) {
       linkProject(db, local.id, options.url, summary.hubProject);
       if (pulledItemSeq !== null) setPulledItemSeq(db, local.id, pulledItemSeq);
+      // What the hub holds now is this desktop's: the settings and rubric in force agreed on.
+      if (!linkedHere) agreeTeamSettings(db, local.id, teamSettingsHash({ settings, inForce }));
       summary.linked = true;
     }
   }
@@ -233,7 +241,8 @@ async function publishImages(db: Db, client: Client, images: Map<string, string>
   return added;
 }
 
-async function publishRubrics(db: Db, client: Client, projectId: number, hubId: number, inForce: string | null, summary: PublishSummary, where: string): Promise<void> {
+/** `inForce` undefined: the rubric in force is left as the hub has it (a sync sets it). */
+async function publishRubrics(db: Db, client: Client, projectId: number, hubId: number, inForce: string | null | undefined, summary: PublishSummary, where: string): Promise<void> {
   const there = new Map<string, string>();
   for (const r of (await client.query<{ name: string; version: number; criteria: unknown }>('SELECT name, version, criteria FROM arbiter.rubric_version WHERE project_id = $1', [hubId])).rows)
     there.set(`${r.name}\u0000${r.version}`, criteriaHash(r.criteria as never));
@@ -256,6 +265,7 @@ async function publishRubrics(db: Db, client: Client, projectId: number, hubId: 
   }
   summary.rubricVersions = fresh.length;
   // Which rubric is in force: every version row of that rubric says so, no other does.
+  if (inForce === undefined) return;
   await client.query('UPDATE arbiter.rubric_version SET in_force = (name IS NOT DISTINCT FROM $2) WHERE project_id = $1 AND in_force IS DISTINCT FROM (name IS NOT DISTINCT FROM $2)', [hubId, inForce]);
 }
 

@@ -21,7 +21,7 @@
 // hub_seq is in commit order on the hub (hub migration 0002), so a watermark never skips a revision
 // that commits late.
 import type pg from 'pg';
-import { cancelledError, conflict } from '../errors';
+import { cancelledError, conflict, InvalidFileError } from '../errors';
 import { encodeLabel, importLabelsLines } from '../formats/exchange/labels';
 import type { Db } from '../store/db';
 import { deferredCount, deferredRevisions, hubLink, knownLabelIds, ownRevisionsAfter, recordSyncOutcome, setPulledSeq, settleDeferred, type HubLink, type OwnRevision } from '../store/hub';
@@ -84,6 +84,8 @@ export interface SyncSummary {
   /** Items a lead published after this desktop joined (or last synced), and the images they brought. */
   items: number;
   images: number;
+  /** Why the new items did not come down this time (an import running here, a line refused…), or null: the rest of the sync went on. */
+  itemsProblem: string | null;
   /** Guidelines revisions: a lead's go up; everyone's newest comes down and is the text people read. */
   guidelines: PartCounts;
   /** The pull watermark after this sync. */
@@ -158,6 +160,7 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
     settings: 'same',
     items: 0,
     images: 0,
+    itemsProblem: null,
     hubSeq: link.pulledSeq,
   };
   const step = async (phase: SyncProgress['phase']) => {
@@ -175,6 +178,7 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
   await pushRevisions(db, client, link, me, batch, summary, () => step('push'));
   // Down: new items first (revisions on them then merge), then the same order.
   await pullItems(db, client, link, options.project, address.where, summary);
+  link = hubLink(db, link.projectId) ?? link;
   await pullRubricVersions(db, client, link, summary.rubricVersions);
   summary.settings = await syncTeamSettings(db, client, link, me?.role === 'lead');
   await pullGuidelines(db, client, link, summary.guidelines);
@@ -196,9 +200,20 @@ async function pullItems(db: Db, client: pg.Client, link: HubLink, project: stri
   const last = (await client.query<{ s: string | null }>('SELECT max(seq) AS s FROM arbiter.item_line WHERE project_id = $1', [link.hubProjectId])).rows[0]?.s;
   const after = link.pulledItemSeq ?? -1;
   if (last === null || last === undefined || Number(last) <= after) return;
-  const joined = await joinProject(db, client, project, { where, url: link.url, hubProjectId: link.hubProjectId, afterItemSeq: after, adopt: false });
-  summary.items = joined.items;
-  summary.images = joined.images;
+  try {
+    const joined = await joinProject(db, client, project, { where, url: link.url, hubProjectId: link.hubProjectId, afterItemSeq: after, adopt: false });
+    summary.items = joined.items;
+    summary.images = joined.images;
+  } catch (error) {
+    // Labels, cuts and settings still sync; the items are read again (from the same mark) next time.
+    // (join rolled its hub transaction back, and the importer keeps nothing of an import that failed.)
+    summary.itemsProblem =
+      error instanceof InvalidFileError && error.errors[0]
+        ? `the hub holds ${error.errors.length === 1 ? 'an item line' : `${error.errors.length} item lines`} this desktop refuses (the first: ${error.errors[0].reason.replace(/\.$/, '')})`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+  }
 }
 
 /** Whether the hub takes this revision from this login role: its own uuid, and an adjudication only from a lead. */

@@ -10,7 +10,7 @@ import type { Criterion } from '../../../shared/rubric';
 import type { Db } from '../store/db';
 import { adoptGuidelines, adoptRubricVersions, adoptSegmentations, adoptTeamSettings, agreeTeamSettings, teamSettingsHash, teamSettingsOf, type TeamSettings, annotatorSegmentationsAfter, projectRubricVersions, setSegmentationWatermarks, type HubLink } from '../store/hub';
 import { guidelinesRevisionsOf } from '../store/hubProject';
-import { criteriaHash, rubricInForce } from '../store/rubrics';
+import { criteriaHash } from '../store/rubrics';
 
 type Client = Pick<pg.ClientBase, 'query'>;
 
@@ -27,11 +27,14 @@ export const noCounts = (): PartCounts => ({ pushed: 0, pulled: 0, conflicts: 0 
 export async function pushRubricVersions(db: Db, client: Client, link: HubLink, counts: PartCounts): Promise<void> {
   const local = projectRubricVersions(db, link.projectId);
   if (local.length === 0) return;
-  const inForce = rubricInForce(db, link.projectId);
-  const rows = local.map((v) => ({ name: v.name, version: v.version, criteria: v.criteria, in_force: v.name === inForce }));
+  const rows = local.map((v) => ({ name: v.name, version: v.version, criteria: v.criteria }));
+  // A new version is in force where its rubric is on the hub; which rubric is in force is syncTeamSettings'
+  // to send (this desktop's may be older than another lead's).
   const result = await client.query(
     `INSERT INTO arbiter.rubric_version (project_id, name, version, criteria, in_force)
-     SELECT $1, r->>'name', (r->>'version')::int, r->'criteria', (r->>'in_force')::boolean FROM jsonb_array_elements($2::jsonb) r
+     SELECT $1, r->>'name', (r->>'version')::int, r->'criteria',
+            coalesce((SELECT bool_or(o.in_force) FROM arbiter.rubric_version o WHERE o.project_id = $1 AND o.name = r->>'name'), false)
+     FROM jsonb_array_elements($2::jsonb) r
      ON CONFLICT (project_id, name, version) DO NOTHING`,
     [link.hubProjectId, JSON.stringify(rows)],
   );
@@ -133,32 +136,49 @@ export async function pullGuidelines(db: Db, client: Client, link: HubLink, coun
 /**
  * The project's settings (overlap, team, order, prelabels, segmentation, error tags) and the rubric in
  * force are the team's, and the lead's call: a lead's sync sends its own where they changed here since
- * this desktop and the hub last agreed (link.settingsHash); every other sync that finds the hub's
- * different takes them (so every desktop splits the work and orders it the same way). Call after the
- * rubric versions went both ways (the rubric in force must be there). 'sent', 'taken' or 'same'.
+ * this desktop and the hub last agreed (link.settingsHash, set by join, publish and each sync; a link
+ * from before it agrees with the hub); every other sync that finds the hub's different takes them (so
+ * every desktop splits the work and orders it the same way). A lead reads and sends in one transaction
+ * holding the project row, so two leads' sends take turns. Call after the rubric versions went both ways
+ * (the rubric in force must be there). 'sent', 'taken' or 'same'.
  */
 export async function syncTeamSettings(db: Db, client: Client, link: HubLink, lead: boolean): Promise<'sent' | 'taken' | 'same'> {
-  const row = (await client.query<{ settings: Partial<ProjectSettings> | null; in_force: string | null }>(
-    'SELECT p.settings, (SELECT name FROM arbiter.rubric_version v WHERE v.project_id = p.id AND v.in_force ORDER BY name LIMIT 1) AS in_force FROM arbiter.project p WHERE p.id = $1',
-    [link.hubProjectId],
-  )).rows[0];
-  if (!row) return 'same';
-  const hub: TeamSettings = { settings: { ...DEFAULT_PROJECT_SETTINGS, ...(row.settings ?? {}) }, inForce: row.in_force };
-  const here = teamSettingsOf(db, link.projectId);
-  const [hubHash, hereHash] = [teamSettingsHash(hub), teamSettingsHash(here)];
-  if (hubHash === hereHash) {
-    if (link.settingsHash !== hereHash) agreeTeamSettings(db, link.projectId, hereHash);
-    return 'same';
+  await client.query('BEGIN');
+  try {
+    const row = (
+      await client.query<{ settings: Partial<ProjectSettings> | null; in_force: string | null }>(
+        `SELECT p.settings, (SELECT name FROM arbiter.rubric_version v WHERE v.project_id = p.id AND v.in_force ORDER BY name LIMIT 1) AS in_force
+         FROM arbiter.project p WHERE p.id = $1${lead ? ' FOR UPDATE OF p' : ''}`,
+        [link.hubProjectId],
+      )
+    ).rows[0];
+    if (!row) {
+      await client.query('COMMIT');
+      return 'same';
+    }
+    const hub: TeamSettings = { settings: { ...DEFAULT_PROJECT_SETTINGS, ...(row.settings ?? {}) }, inForce: row.in_force };
+    const here = teamSettingsOf(db, link.projectId);
+    const [hubHash, hereHash] = [teamSettingsHash(hub), teamSettingsHash(here)];
+    const agreed = link.settingsHash ?? hubHash;
+    if (hubHash !== hereHash && lead && hereHash !== agreed) {
+      await client.query('UPDATE arbiter.project SET settings = $2::jsonb WHERE id = $1', [link.hubProjectId, JSON.stringify(here.settings)]);
+      await client.query(
+        'UPDATE arbiter.rubric_version SET in_force = (name IS NOT DISTINCT FROM $2) WHERE project_id = $1 AND in_force IS DISTINCT FROM (name IS NOT DISTINCT FROM $2)',
+        [link.hubProjectId, here.inForce],
+      );
+      await client.query('COMMIT');
+      agreeTeamSettings(db, link.projectId, hereHash);
+      return 'sent';
+    }
+    await client.query('COMMIT');
+    if (hubHash === hereHash) {
+      if (link.settingsHash !== hereHash) agreeTeamSettings(db, link.projectId, hereHash);
+      return 'same';
+    }
+    // (A change made here meanwhile is kept: adoptTeamSettings takes the hub's only over what was read.)
+    return adoptTeamSettings(db, link.projectId, hub, hereHash) ? 'taken' : 'same';
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
   }
-  if (lead && hereHash !== link.settingsHash) {
-    await client.query('UPDATE arbiter.project SET settings = $2::jsonb WHERE id = $1', [link.hubProjectId, JSON.stringify(here.settings)]);
-    await client.query(
-      'UPDATE arbiter.rubric_version SET in_force = (name IS NOT DISTINCT FROM $2) WHERE project_id = $1 AND in_force IS DISTINCT FROM (name IS NOT DISTINCT FROM $2)',
-      [link.hubProjectId, here.inForce],
-    );
-    agreeTeamSettings(db, link.projectId, hereHash);
-    return 'sent';
-  }
-  adoptTeamSettings(db, link.projectId, hub);
-  return 'taken';
 }

@@ -17,8 +17,8 @@ import type { SyncResult } from './teamSync';
 const CANCEL_POLL_MS = 100;
 
 function counts(summary: SyncSummary): SyncResult {
-  const { pushed, pulled, items, settings, as, notPushed, notPushedBy, deferred, deferredReason } = summary;
-  return { pushed, pulled, items, settings, as, notPushed, notPushedBy, deferred, deferredReason };
+  const { pushed, pulled, items, itemsProblem, settings, as, notPushed, notPushedBy, deferred, deferredReason } = summary;
+  return { pushed, pulled, items, itemsProblem, settings, as, notPushed, notPushedBy, deferred, deferredReason };
 }
 
 export function hubBackend(dbPath: string): HubBackend {

@@ -10,6 +10,8 @@ export interface SyncResult {
   pulled: number;
   /** Items a lead published since, that came down with it. */
   items?: number;
+  /** Why new items on the hub did not come down (tried again at the next sync), or null. */
+  itemsProblem?: string | null;
   /** The project's settings and rubric in force: 'taken' when the hub's replaced this desktop's. */
   settings?: 'sent' | 'taken' | 'same';
   /** Who the hub's user is granted to (null: nobody). */

@@ -90,6 +90,7 @@ export function syncNotices(result: SyncResult, url: string): string[] {
       `${plural(result.notPushed, 'revision')} saved here${who} did not go up: the hub's user ${user} ${granted}, and a revision goes up only under that annotator's uuid. They are held here and go up at the first sync under a hub user granted to the person who saved them (a lead's for adjudications); meanwhile they can reach the team as a labels file (Team labels). If they are yours, ask the hub's admin to grant your name with your uuid (arbiter hub grant --annotator NAME --uuid UUID; the Team panel shows yours).`,
     );
   }
+  if (result.itemsProblem) notices.push(`New items on the hub did not come down: ${result.itemsProblem.replace(/\.$/, '')}. Arbiter tries again at the next sync; labels and everything else synced.`);
   if (result.deferred) {
     notices.push(
       `${plural(result.deferred, 'revision')} from the hub cannot merge here yet${result.deferredReason ? `: ${result.deferredReason.replace(/\.$/, '')}` : ''}. Arbiter tries them again at every sync.`,

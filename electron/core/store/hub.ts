@@ -135,11 +135,16 @@ export function agreeTeamSettings(db: Db, projectId: number, hash: string): void
   writeNow(db, () => db.prepare('UPDATE hub_link SET settings_hash = ? WHERE project_id = ?').run(hash, projectId));
 }
 
-/** Takes the hub's team settings here, and notes them as agreed, in one short write. */
-export function adoptTeamSettings(db: Db, projectId: number, team: TeamSettings): void {
-  writeNow(db, () => {
+/**
+ * Takes the hub's team settings here, and notes them as agreed, in one short write; only over the
+ * settings whose hash is `over` (what the sync read): a change made here meanwhile is kept. Whether it took them.
+ */
+export function adoptTeamSettings(db: Db, projectId: number, team: TeamSettings, over: string): boolean {
+  return writeNow(db, () => {
+    if (teamSettingsHash(teamSettingsOf(db, projectId)) !== over) return false;
     db.prepare('UPDATE project SET settings = ?, rubric = ? WHERE id = ?').run(JSON.stringify(team.settings), team.inForce, projectId);
     db.prepare('UPDATE hub_link SET settings_hash = ? WHERE project_id = ?').run(teamSettingsHash(team), projectId);
+    return true;
   });
 }
 
