@@ -323,7 +323,9 @@ async function fuzzFormat(format: ImportFormat, template: unknown, others: unkno
     return;
   }
   const records = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: string; prompt: unknown; responses: { text: unknown }[] });
-  const byId = new Map(records.map((r) => [r.id, r]));
+  // Items may share an external id (two lines of the file may say the same id): every item with it.
+  const byId = new Map<string | undefined, (typeof records)[number][]>();
+  for (const r of records) byId.set(r.id, [...(byId.get(r.id) ?? []), r]);
   const byPrompt = new Map<string, (typeof records)[number][]>();
   for (const r of records) byPrompt.set(canonical(r.prompt), [...(byPrompt.get(canonical(r.prompt)) ?? []), r]);
   for (const c of cases) {
@@ -334,12 +336,12 @@ async function fuzzFormat(format: ImportFormat, template: unknown, others: unkno
     if (kept.whole) {
       const record = c.parsed as Record<string, unknown>;
       if (typeof record.id !== 'string' || record.id.trim() === '') continue;
-      const got = byId.get(record.id);
+      const got = byId.get(record.id) ?? [];
       // The same prompt and responses as an earlier line: a duplicate (counted in the summary), not an item.
-      if (!got && records.some((r) => sameContent(r, record))) continue;
-      if (!got) failures.push(`FUZZ_SEED=${SEED} ${where(c)}: imported (not refused) but item ${record.id} is not in the export`);
-      else if (canonical(got) !== expectedArbiter(record))
-        failures.push(`FUZZ_SEED=${SEED} ${where(c)}: imported with values changed (silent change):\n  file:   ${expectedArbiter(record).slice(0, 400)}\n  export: ${canonical(got).slice(0, 400)}`);
+      if (!got.length && records.some((r) => sameContent(r, record))) continue;
+      if (!got.length) failures.push(`FUZZ_SEED=${SEED} ${where(c)}: imported (not refused) but item ${record.id} is not in the export`);
+      else if (!got.some((g) => canonical(g) === expectedArbiter(record)))
+        failures.push(`FUZZ_SEED=${SEED} ${where(c)}: imported with values changed (silent change):\n  file:   ${expectedArbiter(record).slice(0, 400)}\n  export: ${canonical(got[0]).slice(0, 400)}`);
       continue;
     }
     const matches = byPrompt.get(canonical(kept.prompt)) ?? [];
