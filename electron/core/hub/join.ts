@@ -21,7 +21,7 @@
 // join is refused saying the grant the lead runs (hub grant --uuid the local one). The admin adopts nothing.
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { DEFAULT_PROJECT_SETTINGS, type Content, type ProjectSettings } from '../../../shared/domain';
+import type { Content, ProjectSettings } from '../../../shared/domain';
 import { imagesOf } from '../../../shared/images';
 import { canonicalJson, type Criterion } from '../../../shared/rubric';
 import { conflict, notFound } from '../errors';
@@ -29,7 +29,7 @@ import { adoptAnnotatorUuid } from '../store/annotators';
 import { importLines } from '../formats/import/importer';
 import { hasImage, imageSha256, imageStoreOf, putImage } from '../images/store';
 import type { Db } from '../store/db';
-import { agreeTeamSettings, hubLink, linkProject, setPulledItemSeq, setSegmentationWatermarks, teamSettingsHash } from '../store/hub';
+import { agreeTeamSettings, hubLink, linkProject, setPulledItemSeq, setSegmentationWatermarks, teamSettings, teamSettingsHash } from '../store/hub';
 import { itemIdsByUid, placeGuidelinesRevision, placeOwnCriteria, placeRubricVersion, placeSegmentation, type Placed } from '../store/hubProject';
 import { findProject, projectSettings, requireProject, updateSettings } from '../store/projects';
 import { rubricInForce, setRubricInForce } from '../store/rubrics';
@@ -220,7 +220,7 @@ export async function joinProject(db: Db, client: Client, project: string, optio
       linkProject(db, local.id, options.url, hubId);
       // The settings and rubric in force came from the hub: agreed on (a sync then sends a lead's own
       // only once they change here).
-      agreeTeamSettings(db, local.id, teamSettingsHash({ settings: { ...DEFAULT_PROJECT_SETTINGS, ...hub.settings }, inForce: summary.rubricInForce }));
+      agreeTeamSettings(db, local.id, teamSettingsHash(teamSettings(hub.settings, summary.rubricInForce)));
     }
     if (lastItemSeq >= 0) setPulledItemSeq(db, local.id, lastItemSeq);
     if (lastCut > 0) setSegmentationWatermarks(db, local.id, { pulledSeq: lastCut });

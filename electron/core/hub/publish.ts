@@ -27,6 +27,7 @@ import { encodeLabel } from '../formats/exchange/labels';
 import { imageFile, imageStoreOf } from '../images/store';
 import type { Db } from '../store/db';
 import { agreeTeamSettings, hubLink, linkProject, setPulledItemSeq, teamSettingsHash } from '../store/hub';
+import { setHubRubricInForce } from './syncParts';
 import { fileStepsBetween, guidelinesRevisionsOf, madeSegmentations, ownCriteria, rubricVersionsOf } from '../store/hubProject';
 import { iterateItems } from '../store/items';
 import { iterateRevisions } from '../store/labels';
@@ -264,9 +265,8 @@ async function publishRubrics(db: Db, client: Client, projectId: number, hubId: 
     );
   }
   summary.rubricVersions = fresh.length;
-  // Which rubric is in force: every version row of that rubric says so, no other does.
-  if (inForce === undefined) return;
-  await client.query('UPDATE arbiter.rubric_version SET in_force = (name IS NOT DISTINCT FROM $2) WHERE project_id = $1 AND in_force IS DISTINCT FROM (name IS NOT DISTINCT FROM $2)', [hubId, inForce]);
+  // Which rubric is in force (left to sync where undefined).
+  if (inForce !== undefined) await setHubRubricInForce(client, hubId, inForce);
 }
 
 async function publishGuidelines(db: Db, client: Client, projectId: number, hubId: number, where: string): Promise<number> {

@@ -5,10 +5,10 @@
 // people read), and the lead's project settings and rubric in force. PostgreSQL SQL only; SQLite work
 // goes through store/hub.ts.
 import type pg from 'pg';
-import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../../shared/domain';
+import type { ProjectSettings } from '../../../shared/domain';
 import type { Criterion } from '../../../shared/rubric';
 import type { Db } from '../store/db';
-import { adoptGuidelines, adoptRubricVersions, adoptSegmentations, adoptTeamSettings, agreeTeamSettings, teamSettingsHash, teamSettingsOf, type TeamSettings, annotatorSegmentationsAfter, projectRubricVersions, setSegmentationWatermarks, type HubLink } from '../store/hub';
+import { adoptGuidelines, adoptRubricVersions, adoptSegmentations, adoptTeamSettings, agreeTeamSettings, teamSettings, teamSettingsHash, teamSettingsOf, annotatorSegmentationsAfter, projectRubricVersions, setSegmentationWatermarks, type HubLink } from '../store/hub';
 import { guidelinesRevisionsOf } from '../store/hubProject';
 import { criteriaHash } from '../store/rubrics';
 
@@ -133,6 +133,11 @@ export async function pullGuidelines(db: Db, client: Client, link: HubLink, coun
   counts.conflicts += result.conflicts;
 }
 
+/** Puts rubric `name` in force on the hub (every version row of it says so, no other does), or none. */
+export async function setHubRubricInForce(client: Client, hubProjectId: number, name: string | null): Promise<void> {
+  await client.query('UPDATE arbiter.rubric_version SET in_force = (name IS NOT DISTINCT FROM $2) WHERE project_id = $1 AND in_force IS DISTINCT FROM (name IS NOT DISTINCT FROM $2)', [hubProjectId, name]);
+}
+
 /**
  * The project's settings (overlap, team, order, prelabels, segmentation, error tags) and the rubric in
  * force are the team's, and the lead's call: a lead's sync sends its own where they changed here since
@@ -156,16 +161,13 @@ export async function syncTeamSettings(db: Db, client: Client, link: HubLink, le
       await client.query('COMMIT');
       return 'same';
     }
-    const hub: TeamSettings = { settings: { ...DEFAULT_PROJECT_SETTINGS, ...(row.settings ?? {}) }, inForce: row.in_force };
+    const hub = teamSettings(row.settings, row.in_force);
     const here = teamSettingsOf(db, link.projectId);
     const [hubHash, hereHash] = [teamSettingsHash(hub), teamSettingsHash(here)];
     const agreed = link.settingsHash ?? hubHash;
     if (hubHash !== hereHash && lead && hereHash !== agreed) {
       await client.query('UPDATE arbiter.project SET settings = $2::jsonb WHERE id = $1', [link.hubProjectId, JSON.stringify(here.settings)]);
-      await client.query(
-        'UPDATE arbiter.rubric_version SET in_force = (name IS NOT DISTINCT FROM $2) WHERE project_id = $1 AND in_force IS DISTINCT FROM (name IS NOT DISTINCT FROM $2)',
-        [link.hubProjectId, here.inForce],
-      );
+      await setHubRubricInForce(client, link.hubProjectId, here.inForce);
       await client.query('COMMIT');
       agreeTeamSettings(db, link.projectId, hereHash);
       return 'sent';

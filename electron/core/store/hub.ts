@@ -120,9 +120,14 @@ export interface TeamSettings {
   inForce: string | null;
 }
 
+/** Team settings from stored settings (the defaults where a key is missing, as every side reads them) and the rubric in force. */
+export function teamSettings(settings: Partial<ProjectSettings> | null, inForce: string | null): TeamSettings {
+  return { settings: { ...DEFAULT_PROJECT_SETTINGS, ...(settings ?? {}) }, inForce };
+}
+
 export function teamSettingsOf(db: Db, projectId: number): TeamSettings {
   const row = db.prepare('SELECT settings, rubric FROM project WHERE id = ?').get(projectId) as { settings: string; rubric: string | null };
-  return { settings: { ...DEFAULT_PROJECT_SETTINGS, ...(JSON.parse(row.settings) as Partial<ProjectSettings>) }, inForce: row.rubric };
+  return teamSettings(JSON.parse(row.settings) as Partial<ProjectSettings>, row.rubric);
 }
 
 /** What tells two sides' team settings apart: sha256 of their canonical JSON. */

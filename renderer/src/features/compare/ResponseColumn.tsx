@@ -11,7 +11,6 @@ import { StepsLink } from '../steps/StepsLink';
 import { isTrajectory } from '../../../../shared/trajectory';
 import { TrajectoryColumn } from '../trajectories/TrajectoryColumn';
 import type { Segment } from './wordDiff';
-import { plural } from '../../../../shared/plural';
 
 export type Side = 'left' | 'right';
 
@@ -66,7 +65,7 @@ export const ResponseColumn = memo(function ResponseColumn({
   rating?: boolean;
 }) {
   const s = SIDE[side];
-  const size = response ? responseSize(response) : { images: 0, pictured: '', written: `${plural(0, 'char')} · ~${plural(0, 'token')}` };
+  const size = responseSize(response ?? null);
   return (
     <article
       className={`group/column flex min-h-0 min-w-0 flex-col border-line bg-surface ${side === 'left' ? 'wide:border-r' : 'border-t wide:border-t-0'}`}

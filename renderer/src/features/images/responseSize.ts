@@ -6,10 +6,13 @@ import { approxTokens, contentText } from '../../../../shared/choices';
 import { imagesOf } from '../../../../shared/images';
 import { plural } from '../../../../shared/plural';
 
-/** `pictured`: "2 images" or "1 image · 640 × 480" ('' without images); `written`: "120 chars · ~30 tokens" ('' for an image-only response). */
-export function responseSize(response: ResponseRecord): { images: number; pictured: string; written: string } {
-  const images = imagesOf(response.content, response.index);
-  const text = contentText(response.content).replaceAll('[image]', '').trim();
+/**
+ * `pictured`: "2 images" or "1 image · 640 × 480" ('' without images); `written`: "120 chars · ~30 tokens"
+ * ('' for an image-only response). No response: nothing pictured, 0 chars.
+ */
+export function responseSize(response: ResponseRecord | null): { images: number; pictured: string; written: string } {
+  const images = response ? imagesOf(response.content, response.index) : [];
+  const text = response ? contentText(response.content).replaceAll('[image]', '').trim() : '';
   const first = images[0]?.image.image;
   const pictured = images.length ? `${plural(images.length, 'image')}${images.length === 1 && first ? ` · ${first.width} × ${first.height}` : ''}` : '';
   const written = text.length > 0 || !images.length ? `${plural(text.length, 'char')} · ~${plural(approxTokens(text), 'token')}` : '';
