@@ -6,7 +6,7 @@
 // made by sharp, real child processes for the CLI.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -301,6 +301,25 @@ describe('hostile images', () => {
     const error = await refused(importFile(db, { path: file, project: 'p', createProject: true }));
     expect(Date.now() - started).toBeLessThan(2000);
     expect(error.errors[0]!.reason).toBe('prompt message 1, part 2: imgs/huge.png: the image is 190.7 MiB, more than the 64 MiB one image may be (ARBITER_IMAGE_MAX_BYTES raises it)');
+  });
+
+  it('a link inside the folder to a file outside it is refused naming the file; a link that stays inside imports', async () => {
+    symlinkSync(join(dir, 'secret.png'), join(dir, 'set', 'imgs', 'leak.png'));
+    symlinkSync(dir, join(dir, 'set', 'up'));
+    symlinkSync('ok.png', join(dir, 'set', 'imgs', 'alias.png'));
+    const file = write('set/links.jsonl', lines(item('leak', { type: 'image', image: 'imgs/leak.png' }), item('via', { type: 'image', image: 'up/secret.png' }), item('alias', { type: 'image', image: 'imgs/alias.png' })));
+    const error = await refused(importFile(db, { path: file, project: 'p', createProject: true }));
+    expect(error.errors.map((e) => e.line)).toEqual([1, 2]);
+    expect(error.errors[0]!.reason).toBe(`prompt message 1, part 2: imgs/leak.png: a link to ${join(dir, 'secret.png')}, outside ${join(dir, 'set')} (the file’s folder); image paths may not leave it`);
+    expect(error.errors[1]!.reason).toMatch(/up\/secret\.png: a link to .*secret\.png, outside .*\/set \(the file’s folder\)/);
+    // The same with the images folder given, and reached through a link of its own.
+    symlinkSync(join(dir, 'set', 'imgs'), join(dir, 'imgs-link'));
+    const named = write('set/named.jsonl', lines(item('leak', { type: 'image', image: 'leak.png' })));
+    const viaFolder = await refused(importFile(db, { path: named, project: 'p', createProject: true, imagesDir: join(dir, 'imgs-link') }));
+    expect(viaFolder.errors[0]!.reason).toBe(`prompt message 1, part 2: leak.png: a link to ${join(dir, 'secret.png')}, outside ${join(dir, 'imgs-link')} (the images folder); image paths may not leave it`);
+    const only = write('set/alias.jsonl', lines(item('alias', { type: 'image', image: 'alias.png' })));
+    expect(await importFile(db, { path: only, project: 'p', createProject: true, imagesDir: join(dir, 'imgs-link') })).toMatchObject({ items: 1 });
+    expect(storedFiles()).toHaveLength(1);
   });
 
   it('a symlink or folder named as an image, and an images folder that is not one', async () => {

@@ -20,7 +20,7 @@
 // Anything else (a missing or unreadable file, bytes that are not an image, an image over imageMaxBytes or
 // imageMaxPixels) is a RecordError naming the place and the image, so an all-or-nothing import stops at
 // the line and --skip-invalid makes it a reject.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, win32 } from 'node:path';
 import type { ChatMessage, Content, ContentPart } from '../../../shared/domain';
 import { isImagePart, SHA256_HEX, type ImageOrigin, type ImagePart, type ImageRef } from '../../../shared/images';
@@ -268,6 +268,11 @@ function fromPath(written: string, column: { column: string; index: number } | n
     return fail(what, `cannot be read in ${base} (${folder}): ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? 'error')}`);
   }
   if (!stat.isFile()) fail(what, `not a file in ${base} (${folder}) but ${stat.isDirectory() ? 'a folder' : 'something else'}`);
+  // A link (the file, or a folder on its way) may lead out of the folder: the real path must lie inside
+  // the folder's real path, as the app:// protocol requires (electron/main/protocol.ts).
+  const real = realPathInside(full, base);
+  if (typeof real !== 'string')
+    return fail(what, real ? `a link to ${real.outside}, outside ${base} (${folder}); image paths may not leave it` : `cannot be read in ${base} (${folder}): it went away while being read`);
   if (stat.size > ctx.bounds.maxBytes) fail(what, tooManyBytes(stat.size, ctx.bounds.maxBytes));
   const origin: ImageOrigin = column ? { kind: 'column', ...column, path: written } : { kind: 'path', path: written };
   const seen = ctx.seen?.get(full);
@@ -277,7 +282,7 @@ function fromPath(written: string, column: { column: string; index: number } | n
   }
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(full);
+    bytes = readFileSync(real);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return fail(what, `cannot be read in ${base} (${folder}): ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? 'error')}`);
@@ -288,6 +293,21 @@ function fromPath(written: string, column: { column: string; index: number } | n
     ctx.seen.set(full, { ref: part.image!, mtimeMs: stat.mtimeMs, size: stat.size });
   }
   return part;
+}
+
+/** The real path of `full` when it lies inside the real `base`; where it leads when it does not; null when it vanished. */
+function realPathInside(full: string, base: string): string | { outside: string } | null {
+  let real: string;
+  let realBase: string;
+  try {
+    real = realpathSync(full);
+    realBase = realpathSync(base);
+  } catch {
+    return null;
+  }
+  const inside = relative(realBase, real);
+  if (inside === '' || inside === '..' || inside.startsWith('../') || inside.startsWith('..\\') || isAbsolute(inside)) return { outside: real };
+  return real;
 }
 
 const BASE64 = /^[A-Za-z0-9+/\-_\s]*={0,2}\s*$/;
