@@ -1,8 +1,10 @@
 // The header's labeled count. It moves at the key, not after the save and a second round trip for
 // the counters: each label write counts at once, and the counters the host keeps are read again once
-// no write is in flight, so a fast run never shows a figure one or two saves behind.
+// no write is in flight, so a fast run never shows a figure one or two saves behind. A screen that does
+// not count its writes (steps, rubric ratings) is counted as its save lands: the host's label event of
+// the project has the counters read again.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api } from './api';
+import { api, subscribeEvents } from './api';
 import type { Task } from '../../shared/domain';
 import type { Progress } from './context';
 
@@ -57,6 +59,14 @@ export function useProgress(project: string | null, annotator: string, task: Tas
     writesNow();
     refreshProgress();
   }, [writesNow, refreshProgress]);
+
+  // Any label saved in this project (from any screen or task) may move the figures: read them again.
+  useEffect(() => {
+    if (!project) return;
+    return subscribeEvents((event) => {
+      if (event.type === 'label' && event.project === project) refreshProgress();
+    });
+  }, [project, refreshProgress]);
 
   return { progress, refreshProgress, countLabelWrite };
 }

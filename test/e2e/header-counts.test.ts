@@ -1,0 +1,56 @@
+// Every screen's header counts a judgement the moment its save lands (issue 20, item 11): on the demo, a
+// new annotator's Steps header went from "0 / 8 labeled" to 1 only after a reload, whatever was rated; the
+// Verdict and Rank headers count too. Each screen's "Item N of M" numbers the item among the items that
+// screen walks (item 22): the demo's last pair is pair 53 of 53, not item 65 of 66.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openApp, startHost, type Host } from './helpers';
+
+const ANNOTATOR = 'e2e-counts';
+const PROJECT = 'Demo';
+
+let host: Host;
+let browser: Browser;
+let page: Page;
+let problems: string[];
+
+const go = (hash: string) => page.evaluate((h) => (location.hash = h), hash);
+const header = () => page.getByTestId('progress').innerText();
+
+beforeAll(async () => {
+  host = await startHost({ demo: true });
+  browser = await launchBrowser();
+  ({ page, problems } = await openApp(browser, host, { annotator: ANNOTATOR }));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.stop();
+});
+
+describe('the header counts', () => {
+  it('a step judgement the moment it is saved, without a reload', async () => {
+    await go(`#/p/${PROJECT}/steps`);
+    await page.getByTestId('step-list').waitFor();
+    await expect.poll(header, { timeout: 10_000 }).toMatch(/^0 \/ 8 labeled/);
+    for (const key of ['=', '=', 'f']) await page.keyboard.press(key);
+    await expect.poll(() => page.getByTestId('status-text').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
+    await expect.poll(header, { timeout: 5_000 }).toMatch(/^1 \/ 8 labeled/);
+  });
+
+  it('a verdict and a ranking as they are saved', async () => {
+    await go(`#/p/${PROJECT}/verdict`);
+    await expect.poll(header, { timeout: 10_000 }).toMatch(/^0 \/ 8 labeled/);
+    await page.locator('[data-testid="verdict-screen"]:not([data-item-id=""])').waitFor();
+    await page.keyboard.press('1');
+    await expect.poll(header, { timeout: 5_000 }).toMatch(/^1 \/ 8 labeled/);
+
+    await go(`#/p/${PROJECT}/rank`);
+    await expect.poll(header, { timeout: 10_000 }).toMatch(/^0 \/ 5 labeled/);
+    await page.locator('[data-testid="ranking-screen"]:not([data-item-id=""])').waitFor();
+    for (const key of ['1', '2', '3']) await page.keyboard.press(key);
+    await page.keyboard.press('Enter');
+    await expect.poll(header, { timeout: 5_000 }).toMatch(/^1 \/ 5 labeled/);
+    expect(problems).toEqual([]);
+  });
+});
