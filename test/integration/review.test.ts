@@ -3,6 +3,7 @@
 // counts; a lead's adjudication is recorded without becoming one more vote, and is the gold label.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openApp } from '../../electron/core/app';
 import { exportProject, importLabelsFile } from '../../electron/core/formats';
 import { readFileSync } from 'node:fs';
 import { pairProject } from '../helpers/project';
@@ -144,10 +145,51 @@ describe('team review', () => {
     expect(Object.values(q1.dawid_skene).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 3);
     // q4: alice B, bob A — an even split, which the lead settled as B.
     const q4 = lines.find((l) => l.id === 'q4')!;
-    expect(q4).toMatchObject({ soft: { A: 0.5, B: 0.5 }, majority: 'tie between votes', adjudicated: 'B', label: 'B' });
+    expect(q4).toMatchObject({ soft: { A: 0.5, B: 0.5 }, majority: 'split', adjudicated: 'B', label: 'B' });
     // The export filters apply: only the adjudicated item.
     const gold = await exportProject(s.db, { project: 'p', format: 'consensus', out: join(s.dir, 'gold.jsonl'), adjudicatedOnly: true });
     expect(gold.written).toBe(1);
+  });
+
+  // Issue 20, item 12: on the demo, "A vs tie" was exported as "both bad" and "tie vs B" as B (Dawid–Skene
+  // with two people). A consensus is one of the labels given on the item, or `split` on an even split.
+  it('the demo’s consensus is only ever a label given on the item, or split, in the export and the queue', async () => {
+    const dir = tempDir();
+    const saved = process.env.ARBITER_NO_DEMO;
+    delete process.env.ARBITER_NO_DEMO;
+    const service = await openApp(join(dir, 'arbiter.db'), 'http');
+    if (saved !== undefined) process.env.ARBITER_NO_DEMO = saved;
+    try {
+      const [demo] = await service.dispatch('listProjects', {});
+      const out = join(dir, 'consensus.jsonl');
+      await exportProject(service.db, { project: demo!.name, format: 'consensus', out });
+      type Line = { id: string; labels: { choice: string }[]; majority: string; adjudicated: string | null; label: string };
+      const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
+      const splits = lines.filter((l) => new Set(l.labels.map((x) => x.choice)).size === l.labels.length && l.labels.length === 2);
+      expect(splits.length, 'the demo has pairs two people split on').toBeGreaterThanOrEqual(2);
+      for (const line of lines) {
+        const given = line.labels.map((l) => l.choice);
+        const counts = given.map((c) => given.filter((x) => x === c).length);
+        const even = counts.filter((n) => n === Math.max(...counts)).length > Math.max(...counts);
+        expect(line.label, `${line.id}: ${given.join(' vs ')}`).toBe(even ? 'split' : line.label);
+        expect([...given, 'split'], `${line.id}: ${given.join(' vs ')} gave ${line.label}`).toContain(line.label);
+        if (even) expect(line.majority).toBe('split');
+      }
+      for (const task of ['pairwise', 'ranking', 'verdict', 'steps'] as const) {
+        const queue = await service.dispatch('reviewQueue', { project: demo!.name, task });
+        for (const row of queue.rows) {
+          const top = Math.max(...Object.values(row.votes));
+          const even = Object.values(row.votes).filter((n) => n === top).length > 1;
+          if (task !== 'steps' || !row.trajectory) {
+            if (even) expect(row.consensus, `${task} ${row.externalId}`).toBeNull();
+            else expect(Object.keys(row.votes), `${task} ${row.externalId}`).toContain(row.consensus);
+          }
+        }
+      }
+    } finally {
+      service.stopBackgroundWork();
+      service.db.close();
+    }
   });
 
   it('two leads’ adjudications of one item, merged in either order, agree on the gold label: the later one', async () => {

@@ -9,7 +9,7 @@
 // not run: the labels are the majority vote and reliability is undefined.
 // EM runs on response patterns (patterns.ts), not units: exact, and independent of the number of units.
 import { estimate, REASONS, undefinedEstimate, type Estimate } from './estimate';
-import { argmaxOrTie, categoryCount, isCode, majorityVote, NO_LABEL, type Consensus } from './majority';
+import { argmaxOrTie, categoryCount, isCode, majorityVote, NO_LABEL, TIE, type Consensus } from './majority';
 import { groupPatterns, type Patterns } from './patterns';
 import type { Ratings } from './ratings';
 
@@ -158,13 +158,25 @@ function perUnit(patterns: Patterns, K: number, posterior: Float64Array, prior: 
   return soft;
 }
 
-/** Hard labels from the posterior; a unit nobody labelled keeps NO_LABEL. */
+/**
+ * Hard labels from the posterior, each one of the labels given on its unit: the posterior's highest among
+ * the categories someone chose there (the posterior itself may put mass on a category nobody chose, as
+ * "both bad" on an A-or-tie item, and that is no consensus). An even split of the votes stays a tie: with
+ * as many votes each way, the reliabilities that would break it are learnt mostly from the very items in
+ * question (two people, a handful of shared items), and a confident pick there is invented. A unit
+ * nobody labelled keeps NO_LABEL.
+ */
 function labelsFrom(units: number, K: number, soft: Float64Array, start: Consensus): Consensus {
   const label = new Int32Array(units).fill(NO_LABEL);
+  const given = new Float64Array(K);
   let ties = 0;
   for (let u = 0; u < units; u++) {
     if (start.label[u] === NO_LABEL) continue;
-    label[u] = argmaxOrTie(soft, u * K, K, TIE_SLACK);
+    if (start.label[u] === TIE) label[u] = TIE;
+    else {
+      for (let k = 0; k < K; k++) given[k] = start.soft[u * K + k]! > 0 ? soft[u * K + k]! : -1;
+      label[u] = argmaxOrTie(given, 0, K, TIE_SLACK);
+    }
     if (label[u]! < 0) ties++;
   }
   return { categories: K, label, soft, n: start.n, ties, ignored: start.ignored };

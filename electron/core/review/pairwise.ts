@@ -6,7 +6,7 @@ import { agreementWithConsensus, agreementWithOthers, lengthBias, positionBias, 
 import { collect, Columns, Index, type ItemInfo } from './collect';
 import { dawidSkene } from './dawidSkene';
 import { fieldAgreement } from './fields';
-import { majorityVote, TIE } from './majority';
+import { majorityVote } from './majority';
 import { anchoring, calibration, modelAccuracy } from './modelVsPeople';
 import { ratingsFromTriples } from './ratings';
 
@@ -27,12 +27,11 @@ export interface PairwiseReview {
 }
 
 /**
- * An item's consensus: the majority of the votes (the items table's and the exports' rule); where the
- * votes split evenly, Dawid–Skene's pick when it has one.
+ * An item's consensus: the majority of the votes (the items table's and the exports' rule); none (said as
+ * an even split) where the votes split evenly.
  */
-function pairConsensus(majority: number, ds: number): Pick<QueueRow, 'consensus' | 'consensusMethod'> {
+function pairConsensus(majority: number): Pick<QueueRow, 'consensus' | 'consensusMethod'> {
   if (majority >= 0) return { consensus: CHOICES[majority]!, consensusMethod: 'majority' };
-  if (majority === TIE && ds >= 0) return { consensus: CHOICES[ds]!, consensusMethod: 'dawid-skene' };
   return { consensus: null, consensusMethod: null };
 }
 
@@ -205,7 +204,7 @@ export function reviewPairwise(rows: Iterable<ReviewLabelRow>, lengths: Map<numb
       votes,
       labels: total,
       modelPA: hasModel ? pA : null,
-      ...pairConsensus(majority.label[u]!, ds.label[u]!),
+      ...pairConsensus(majority.label[u]!),
       adjudicated: adjudicated.has(info[u]!.itemId),
     });
   }

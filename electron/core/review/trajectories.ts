@@ -115,15 +115,18 @@ export class TrajectoryAgreement {
 
 /**
  * One queue row's trajectory part for an item, from its disputed trajectory responses: the dispute is the
- * most split kind of any; the votes hold every disputed kind; the consensus is each kind's majority.
+ * most split kind of any; the votes hold every disputed kind; the consensus is each kind's majority, or
+ * that kind split ("A: outcome split"); none where every kind is split evenly.
  */
 export function trajectoryRowParts(disputes: TrajectoryDisputes[]): Pick<QueueRow, 'dispute' | 'votes' | 'labels' | 'consensus' | 'consensusMethod' | 'trajectory'> {
-  const groups = disputes.flatMap((d) => d.groups.map((g) => ({ ...g, turns: d.turns })));
+  const groups = disputes.flatMap((d) => d.groups.map((g) => ({ ...g, key: d.key, turns: d.turns })));
   const worst = groups.reduce((a, b) => (b.dispute > a.dispute ? b : a));
   const votes: Record<string, number> = {};
   for (const g of groups) Object.assign(votes, g.votes);
-  const majorities = groups.map((g) => majorityOfVotes(g.votes)).filter((m): m is string => m !== null);
-  const consensus = majorities.length ? majorities.join(' · ') : null;
+  const majorities = groups.map((g) => majorityOfVotes(g.votes));
+  // A kind split evenly is said as such beside the others' majorities; split on every kind, no consensus.
+  const parts = majorities.map((m, i) => m ?? `${groups[i]!.key}: ${groups[i]!.kind === 'outcome' ? 'outcome' : 'first error'} split`);
+  const consensus = majorities.some((m) => m !== null) ? parts.join(' · ') : null;
   const disputed = (['first_error', 'outcome'] as const).filter((k) => groups.some((g) => g.kind === k));
   return {
     dispute: worst.dispute,

@@ -50,6 +50,37 @@ function accuracy(label: Int32Array, truth: Int32Array): number {
 }
 
 describe('Dawid–Skene', () => {
+  // Issue 20, item 12: on the demo's two annotators, "A vs tie" came out "both bad" (a label nobody gave)
+  // and "tie vs B" came out B with 0.98. A hard label is one of the labels given on its unit, and an even
+  // split of the votes is said as a split (TIE), whatever the posterior leans to.
+  it('gives as a hard label only a label someone gave on the unit, and leaves an even split a tie', () => {
+    // Rater 0 says A on everything; rater 1 says tie, B or both_bad where rater 0 says A.
+    const rows: (number | null)[][] = [[0, 0], [0, 0], [0, 0], [0, 2], [2, 1], [0, 3], [0, 0], [0, 3], [0, 3], [0, 3]];
+    const ratings = ratingsFromMatrix(rows);
+    const ds = dawidSkene(ratings, { categories: 4 });
+    const majority = majorityVote(ratings, 4);
+    rows.forEach((row, u) => {
+      const given = new Set(row.filter((v) => v !== null));
+      const label = ds.label[u]!;
+      if (majority.label[u] === TIE) expect(label, `unit ${u}: an even split`).toBe(TIE);
+      else expect(given.has(label), `unit ${u}: ${label} is one of ${[...given].join(', ')}`).toBe(true);
+    });
+    expect(ds.ties).toBe(majority.ties);
+  });
+
+  it('never labels a unit with a category nobody chose there, even where the posterior leans to it', () => {
+    // Three raters: 1 and 2 always agree with each other; rater 0 says A where they say both_bad. On the
+    // last unit only rater 0 and rater 1 labelled (A, tie): the posterior leans to both_bad, nobody's label.
+    const rows: (number | null)[][] = [...Array.from({ length: 8 }, () => [0, 3, 3]), [0, 0, 0], [1, 1, 1], [0, 2, null], [0, 2, null], [0, 0, 2]];
+    const ds = dawidSkene(ratingsFromMatrix(rows), { categories: 4 });
+    rows.forEach((row, u) => {
+      const label = ds.label[u]!;
+      if (label >= 0) expect(row.includes(label), `unit ${u}: ${label} among ${row.join(',')}`).toBe(true);
+    });
+    // The last unit, A ×2 · tie ×1: one of those two.
+    expect([0, 2]).toContain(ds.label[12]);
+  });
+
   // Dawid & Skene (1979), "Maximum likelihood estimation of observer error-rates using the EM algorithm",
   // Applied Statistics 28(1). No published table is reproduced here; the property the method exists for is:
   // two honest annotators (85%) and an adversary who is right 10% of the time and otherwise says the other

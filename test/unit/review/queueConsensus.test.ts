@@ -1,6 +1,7 @@
 // The review queue's consensus is the one the items table and the export use (the majority of the
-// current human labels), and the row says which method decided. Before, the queue took Dawid–Skene's
-// label: on this data (found by a seeded search) it called an item with votes B ×2 · A ×1 "A".
+// current human labels), and the row says which method decided; an even split has none. Before, the
+// queue took Dawid–Skene's label: on this data (found by a seeded search) it called an item with votes
+// B ×2 · A ×1 "A".
 // Rubric criteria on a numeric (Likert) scale report Krippendorff's α at the ordinal level, the textbook
 // level for rating scales, and at the interval level too, each with its level named.
 import { describe, expect, it } from 'vitest';
@@ -32,8 +33,9 @@ describe('the review queue consensus', () => {
     expect(first.consensus).toBe('B');
     expect(first.consensusMethod).toBe('majority');
     const second = review.queue.find((q) => q.itemId === 2)!;
-    // An even split has no majority: Dawid–Skene decides where it can, and the row says so.
-    expect(second.consensusMethod === 'dawid-skene' || second.consensus === null).toBe(true);
+    // An even split is said as such (issue 20, item 12): no consensus and no method, where Dawid–Skene
+    // had picked B with two people's votes tie ×1 · B ×1.
+    expect(second).toMatchObject({ votes: { tie: 1, B: 1 }, consensus: null, consensusMethod: null });
   });
 });
 

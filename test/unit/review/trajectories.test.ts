@@ -123,9 +123,10 @@ describe('agreement per turn on trajectories', () => {
       labels: 3,
     });
     expect(byItem.get(1)!.dispute).toBeCloseTo(1 / 3, 12);
-    // Item 2: the outcome is split three ways (dispute 2/3), more than its first error (1/3).
+    // Item 2: the outcome is split three ways (dispute 2/3), more than its first error (1/3); the consensus
+    // says the split beside the first error's majority (issue 20, item 12: it said the majority alone).
     expect(byItem.get(2)!.dispute).toBeCloseTo(2 / 3, 12);
-    expect(byItem.get(2)).toMatchObject({ trajectory: { turns: 5, disputed: ['first_error', 'outcome'] }, consensus: 'A: turn 2' });
+    expect(byItem.get(2)).toMatchObject({ trajectory: { turns: 5, disputed: ['first_error', 'outcome'] }, consensus: 'A: turn 2 · A: outcome split' });
     // Item 3 agrees on the first error and splits on the outcome only.
     expect(byItem.get(3)).toMatchObject({ trajectory: { turns: 4, disputed: ['outcome'] }, votes: { 'A: success': 1, 'A: failure': 1 }, dispute: 0.5, consensus: null, consensusMethod: null });
     // The chain keeps its step words and no trajectory.

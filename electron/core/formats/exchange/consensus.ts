@@ -1,7 +1,9 @@
 // The `consensus` export: one line per pair people judged, with every annotator's label, the vote
 // fractions (soft labels), Dawid–Skene's posterior (votes weighted by each annotator's estimated
 // reliability), the hard label, and the lead's adjudication where there is one (which then is the hard
-// label). For training on soft targets, for filtering by agreement, or for auditing who said what.
+// label). The hard label is one of the labels people gave on the item, or `split` where their votes split
+// evenly (dawidSkene.ts labelsFrom). For training on soft targets, for filtering by agreement, or for
+// auditing who said what.
 import { dawidSkene } from '../../review/dawidSkene';
 import { majorityVote, TIE } from '../../review/majority';
 import { ratingsFromTriples } from '../../review/ratings';
@@ -53,7 +55,7 @@ export async function writeConsensus(db: Db, pass: ConsensusPass): Promise<void>
   const adjudicated = adjudicatedChoices(db, pass.projectId);
   const gate = exportGate(db, pass.projectId, pass.filter ?? {}, ['pairwise']);
   const fractions = (soft: Float64Array, u: number) => Object.fromEntries(CHOICES.map((c, k) => [c, round(soft[u * CHOICES.length + k]!)]));
-  const hard = (label: number) => (label >= 0 ? CHOICES[label]! : label === TIE ? 'tie between votes' : null);
+  const hard = (label: number) => (label >= 0 ? CHOICES[label]! : label === TIE ? 'split' : null);
 
   let read = 0;
   let page: { id: number; seq: number; line: () => Record<string, unknown> }[] = [];
