@@ -31,14 +31,14 @@ export interface HubAddress {
 }
 
 /** Why a hub could not be used, for programs (the Team panel picks its words by it). */
-export type HubFailure = 'address' | 'unreachable' | 'password' | 'refused' | 'no_database' | 'tls' | 'schema';
+export type HubFailure = 'address' | 'unreachable' | 'password' | 'refused' | 'no_database' | 'tls' | 'schema' | 'auth' | 'timeout';
 
 export class HubError extends ArbiterError {
   constructor(
     readonly reason: HubFailure,
     message: string,
   ) {
-    super(reason === 'password' || reason === 'refused' ? 'unauthorized' : reason === 'address' ? 'invalid_input' : 'conflict', message, { hub: reason });
+    super(reason === 'password' || reason === 'refused' || reason === 'auth' ? 'unauthorized' : reason === 'address' ? 'invalid_input' : 'conflict', message, { hub: reason });
     this.name = 'HubError';
   }
 }
@@ -152,13 +152,45 @@ export function hubClientConfig(url: string | HubAddress, options: HubConnectOpt
     ssl: tlsOptions(address),
     connectionTimeoutMillis: 1000 * (options.connectTimeoutSeconds ?? address.connectTimeoutSeconds ?? 10),
     application_name: address.applicationName ?? 'arbiter',
+    // SCRAM-SHA-256-PLUS where TLS is on: a man in the middle (sslmode=require checks no certificate) cannot finish it.
+    enableChannelBinding: address.sslmode !== 'disable',
   };
+}
+
+/** A request for the password in a form a server could read or replay, as node-postgres would answer it. */
+class ScramOnlyError extends Error {
+  readonly code = 'ARBITER_NOT_SCRAM';
+  constructor(readonly asked: string) {
+    super(`the server asked for ${asked}`);
+  }
+}
+
+/**
+ * A node-postgres Client that answers a password request by SCRAM only (libpq's
+ * require_auth=scram-sha-256): a server asking for the password in plain text or as an MD5 hash (what a
+ * server at the hub's address that is not the hub would do to learn it) gets nothing, and the
+ * connection is cut before the password is even fetched. pg hands each request to these methods.
+ */
+class ScramOnlyClient extends pg.Client {
+  _handleAuthCleartextPassword(): void {
+    this.refuse('the password in plain text');
+  }
+
+  _handleAuthMD5Password(): void {
+    this.refuse('an MD5 hash of the password');
+  }
+
+  private refuse(asked: string): void {
+    const connection = (this as unknown as { connection: { stream: { destroy(): void }; emit(event: 'error', error: Error): void } }).connection;
+    connection.stream.destroy();
+    connection.emit('error', new ScramOnlyError(asked));
+  }
 }
 
 /** A connected Client, or a HubError saying why not. The caller ends it. */
 export async function connectHub(url: string | HubAddress, options: HubConnectOptions = {}): Promise<pg.Client> {
   const address = typeof url === 'string' ? parseHubUrl(url) : url;
-  const client = new pg.Client(hubClientConfig(address, options));
+  const client = new ScramOnlyClient(hubClientConfig(address, options));
   // An error after connecting (the server went away) must not crash the process; queries report it.
   client.on('error', () => undefined);
   try {
@@ -179,6 +211,12 @@ export function explainHubError(error: unknown, address: HubAddress): ArbiterErr
   const at = `the hub at ${address.where}`;
   const reach = (why: string, next: string) => new HubError('unreachable', `Could not reach ${at} (${why}). ${next}`);
   const check = 'Check that PostgreSQL runs there, and the address.';
+  if (error instanceof ScramOnlyError) {
+    return new HubError(
+      'auth',
+      `The server at ${address.where} asked for ${error.asked}; Arbiter sends a password only by SCRAM (scram-sha-256), which never reveals it, so it sent nothing. PostgreSQL 14 and later use SCRAM by default: check the address (this server may not be the hub), or ask the hub's admin to set password_encryption = scram-sha-256 and set the password again.`,
+    );
+  }
   if (code === 'ECONNREFUSED') return reach('connection refused', check);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return reach(`no host named ${address.host}`, 'Check the host name in the address.');
   if (code === 'ETIMEDOUT' || /timeout/i.test(message)) return reach('no answer in time', `${check} A firewall may be in the way.`);
