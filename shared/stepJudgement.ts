@@ -38,8 +38,11 @@ export interface CorrectedCall {
   arguments: Record<string, unknown>;
 }
 
-/** A step's correction: the text it should have been, or (an agent turn) the tool calls it should have made. */
-export type StepCorrection = string | { tool_calls: CorrectedCall[] };
+/**
+ * A step's correction: the text it should have been, or (an agent turn) the tool calls it should have made,
+ * with the text (the thought) before them where the annotator corrected that too.
+ */
+export type StepCorrection = string | { tool_calls: CorrectedCall[]; content?: string };
 
 /** Who and when (Who&When, 2025): the agent whose turn decided the failure, and that turn's index. */
 export interface Attribution {

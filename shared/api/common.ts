@@ -32,7 +32,8 @@ export const severity = z.enum(SEVERITIES, { error: (issue) => `expected a sever
 export const toolVerdict = z.enum(TOOL_VERDICTS, { error: (issue) => `expected a tool call verdict: correct, wrong or unnecessary, got ${shownValue(issue.input)}` });
 /**
  * A step's correction: its corrected text, or the tool calls the turn should have made, each
- * `{id?, name, arguments}` with the arguments a JSON object (as TRL writes them). Checked by hand so
+ * `{id?, name, arguments}` with the arguments a JSON object (as TRL writes them), and optionally the
+ * corrected text (the thought) before them as `content`. Checked by hand so
  * that every refusal names the call and says what fits there, in the API and in a labels file alike.
  */
 export const stepCorrection = z.custom<StepCorrection>(() => true).superRefine((value, ctx) => {
@@ -42,8 +43,10 @@ export const stepCorrection = z.custom<StepCorrection>(() => true).superRefine((
     return;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return say(`expected a correction: text, or {"tool_calls": [{"name", "arguments"}]}, got ${shownValue(value)}`);
-  const extra = Object.keys(value).filter((k) => k !== 'tool_calls');
-  if (extra.length) return say(`expected only "tool_calls" in a corrected call, not ${extra.map((k) => `"${k}"`).join(', ')}`);
+  const extra = Object.keys(value).filter((k) => k !== 'tool_calls' && k !== 'content');
+  if (extra.length) return say(`expected only "tool_calls" and "content" in a corrected call, not ${extra.map((k) => `"${k}"`).join(', ')}`);
+  const content = (value as { content?: unknown }).content;
+  if (content !== undefined && (typeof content !== 'string' || content.length > 20_000)) return say(`expected "content" (the corrected text before the calls) as text of at most 20,000 characters, got ${shownValue(content)}`, ['content']);
   const calls = (value as { tool_calls?: unknown }).tool_calls;
   if (!Array.isArray(calls) || calls.length === 0 || calls.length > 20) return say(`expected "tool_calls" to be a list of 1 to 20 calls, got ${shownValue(calls)}`, ['tool_calls']);
   calls.forEach((call: unknown, i) => {

@@ -2,7 +2,7 @@
 // CLI, labeled through the service on the same SQLite file (a pairwise choice, turn ratings with a first
 // error, tags, severity, a tool call verdict, a corrected call, a corrected text, attribution, outcomes),
 // then exported with the real CLI in each trainer shape and checked line by line, field by field.
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,5 +148,45 @@ describe('trajectory exports to trainers', () => {
       { ...common, item: 'lights-1', response: 'B', turn: 1, turn_id: ids(lights!.id, 1)[1], agent: null, kinds: ['message'], calls: [], rating: null, is_first_error: false, tags: [], severity: null, tool_verdicts: null, correction: null, first_error: 0, outcome: 'failure', attribution: { step: 0 }, is_decisive: false },
     ]);
     expect(rows[5]).toMatchObject({ item: weather!.uid, item_uid: weather!.uid, response: 'A', turn: 1, rating: 0, correction: 'It is 14 °C and raining in Paris right now.', outcome: 'partial' });
+  });
+  // Issue 20, item 13: a corrected call exported beside the turn's original thought ("…so the test must be
+  // wrong. I will edit the test.") is an incoherent target: the reasoning says one thing, the call another.
+  // The corrected call goes out without the original thought unless the annotator corrected the thought
+  // too, and the summary says how many rows dropped it.
+  // Its own project, after the other tests: their item lists hold the fixture's items only.
+  it('corrections-sft: a corrected call without the wrong thought that led to it, or with the corrected thought', async () => {
+    const thought = 'The function looks right, so the test must be wrong. I will edit the test.';
+    const editTest = { type: 'function', function: { name: 'edit', arguments: { path: 'test_math.py', text: 'assert add(2, 2) == 5' } } };
+    const line = (id: string) => ({
+      id,
+      messages: [
+        { role: 'user', content: `Fix the failing test (${id}): test_math.py says add(2, 2) != 4.` },
+        { role: 'assistant', content: thought, tool_calls: [editTest] },
+        { role: 'tool', name: 'edit', content: 'Edited test_math.py.' },
+        { role: 'assistant', content: 'Done.' },
+      ],
+      tools: [{ type: 'function', function: { name: 'edit', parameters: { type: 'object', properties: { path: { type: 'string' }, text: { type: 'string' } } } } }],
+    });
+    const file = join(dir, 'thoughts.jsonl');
+    writeFileSync(file, [line('call-only'), line('with-thought')].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const imported = await cli(['import', file, '--project', 'thoughts']);
+    expect(imported.code, imported.err.join('\n')).toBe(0);
+    const fixCall = { name: 'edit', arguments: { path: 'math.py', text: 'return a + b' } };
+    const newThought = 'The test is right: add() returns a - b. I will fix add().';
+    const save = (external: string, correction: object) =>
+      service.dispatch('saveSteps', { project: 'thoughts', annotator: 'ann', itemId: idOf(external), response: 0, steps: { version: 1, ratings: [-1, null], firstError: 0, corrections: { '0': correction } } } as never);
+    await save('call-only', { tool_calls: [fixCall] });
+    await save('with-thought', { tool_calls: [fixCall], content: newThought });
+    const out = join(dir, 'thoughts-sft.jsonl');
+    const run = await cli(['export', '--project', 'thoughts', '--format', 'corrections-sft', '--out', out]);
+    expect(run.code, run.err.join('\n')).toBe(0);
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { prompt: unknown[]; completion: { role: string; content: string | null; tool_calls: unknown[] }[] });
+    const fixed = { type: 'function', function: { name: 'edit', arguments: fixCall.arguments } };
+    // As an ML engineer reads them: the target never says "the test must be wrong" and then edits math.py.
+    expect(rows.map((r) => r.completion)).toEqual([[{ role: 'assistant', content: null, tool_calls: [fixed] }], [{ role: 'assistant', content: newThought, tool_calls: [fixed] }]]);
+    for (const r of rows) expect(JSON.stringify(r.completion)).not.toContain('must be wrong');
+    const summary = JSON.parse(run.out[run.out.length - 1]!) as { written: number; note: string };
+    expect(summary.written).toBe(2);
+    expect(summary.note).toContain("1 corrected call was written without the turn's original text (the reasoning that led to the wrong call; the annotator corrected the call, not the text); 1 with the text the annotator corrected");
   });
 });

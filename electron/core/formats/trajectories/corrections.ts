@@ -4,8 +4,9 @@
 // turn rather than per whole trace, in TRL's conversational shapes with a `tools` column:
 //   corrections-sft  {"prompt": [task + the trajectory before the turn], "completion": [corrected turn], "tools"}
 //   corrections-dpo  {"prompt": [same], "chosen": [corrected turn], "rejected": [the turn as it was], "tools"}
-// A corrected turn is one assistant message: a text correction is its content; a corrected tool call keeps
-// the turn's own text and carries the calls it should have made (arguments as JSON objects). Whose
+// A corrected turn is one assistant message: a text correction is its content; a corrected tool call
+// carries the calls it should have made (arguments as JSON objects) and the text the annotator corrected
+// before them, else no text: never the turn's own reasoning, which led to the wrong call. Whose
 // corrections: the labels that decide (an adjudication, else --annotator, else every current human label,
 // else the file's own); two people's identical corrections of a turn give one line.
 import type { ChatMessage } from '../../../../shared/domain';
@@ -31,20 +32,30 @@ function correctionsOf(label: HeadLabel, letter: string): [number, StepCorrectio
     .sort((a, b) => a[0] - b[0]);
 }
 
-/** The turn as it should have been: one assistant message. */
-function correctedMessage(original: TrajectoryMessage, correction: StepCorrection): ChatMessage {
-  if (typeof correction === 'string') return { role: 'assistant', content: correction };
-  const text = typeof original.content === 'string' && original.content.trim() !== '' ? original.content : null;
+/** A message's text, or null when it has none. */
+const textOf = (m: ChatMessage | TrajectoryMessage) => (typeof m.content === 'string' && m.content.trim() !== '' ? m.content : null);
+
+/**
+ * The turn as it should have been: one assistant message. A corrected call carries the text the annotator
+ * corrected before it, else no text: the turn's own text is the reasoning that led to the wrong call ("the
+ * test must be wrong; I will edit the test"), and beside the right call it is an incoherent target.
+ */
+function correctedMessage(original: TrajectoryMessage, correction: StepCorrection): { message: ChatMessage; thought: 'corrected' | 'dropped' | 'none' } {
+  if (typeof correction === 'string') return { message: { role: 'assistant', content: correction }, thought: 'none' };
+  const corrected = typeof correction.content === 'string' && correction.content.trim() !== '' ? correction.content : null;
   const calls = correction.tool_calls.map((call) => ({ ...(call.id !== undefined ? { id: call.id } : {}), type: 'function', function: { name: call.name, arguments: call.arguments } }));
-  return { role: 'assistant', content: text, tool_calls: calls } as ChatMessage;
+  const thought = corrected !== null ? 'corrected' : textOf(original) !== null ? 'dropped' : 'none';
+  return { message: { role: 'assistant', content: corrected, tool_calls: calls } as ChatMessage, thought };
 }
 
-/** What a trainer compares: the text and the calls (names and arguments as JSON), not ids or Arbiter's fields. */
-function sameTurn(a: ChatMessage, b: ChatMessage): boolean {
+/**
+ * What a trainer compares: the text and the calls (names and arguments as JSON), not ids or Arbiter's
+ * fields; a corrected call that left the text to drop compares its calls only.
+ */
+function sameTurn(a: ChatMessage, b: ChatMessage, callsOnly: boolean): boolean {
   const shape = (m: ChatMessage) => {
     const calls = (m as TrajectoryMessage).tool_calls;
-    const content = typeof m.content === 'string' && m.content.trim() !== '' ? m.content : null;
-    return canonical({ content, calls: Array.isArray(calls) ? calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments })) : [] });
+    return canonical({ content: callsOnly ? null : textOf(m), calls: Array.isArray(calls) ? calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments })) : [] });
   };
   return shape(a) === shape(b);
 }
@@ -55,6 +66,8 @@ export async function writeCorrections(db: Db, pass: TurnPass, tally: TurnTally)
   let repeated = 0;
   let beyond = 0;
   let corrected = 0;
+  let dropped = 0;
+  let rethought = 0;
   await forEachTrajectoryItem(db, pass, tally, async (item, labels, segmentations) => {
     let wrote = false;
     for (const response of item.responses) {
@@ -76,8 +89,8 @@ export async function writeCorrections(db: Db, pass: TurnPass, tally: TurnTally)
             continue;
           }
           const original = trainerMessage(trajectory.messages[turn.action]!, tally);
-          const fixed = correctedMessage(original as TrajectoryMessage, correction);
-          if (sameTurn(fixed, original)) {
+          const { message: fixed, thought } = correctedMessage(original as TrajectoryMessage, correction);
+          if (sameTurn(fixed, original, thought === 'dropped')) {
             unchanged++;
             continue;
           }
@@ -88,6 +101,8 @@ export async function writeCorrections(db: Db, pass: TurnPass, tally: TurnTally)
           }
           seen.add(key);
           corrected++;
+          if (thought === 'dropped') dropped++;
+          if (thought === 'corrected') rethought++;
           const prompt = [...taskMessages(item.prompt, tally), ...trajectory.messages.slice(0, turn.action).map((m) => trainerMessage(m, tally))];
           const tools = toolsOf(item, [response.index], tally);
           const line = dpo ? { prompt, chosen: [fixed], rejected: [original], tools } : { prompt, completion: [fixed], tools };
@@ -100,6 +115,10 @@ export async function writeCorrections(db: Db, pass: TurnPass, tally: TurnTally)
     if (!wrote) pass.skipped.unlabeled++;
   });
   pass.notes.extra.push(`${plural(corrected, 'corrected turn', 'corrected turns')}, one line each: the task and the trajectory before the turn as the prompt, the corrected turn as ${dpo ? 'chosen and the turn as it was as rejected' : 'the completion'}`);
+  if (dropped || rethought)
+    pass.notes.extra.push(
+      `${plural(dropped, 'corrected call was', 'corrected calls were')} written without the turn's original text (the reasoning that led to the wrong call; the annotator corrected the call, not the text); ${rethought} with the text the annotator corrected`,
+    );
   if (unchanged) pass.notes.extra.push(`${plural(unchanged, 'correction', 'corrections')} left the turn as it was and ${unchanged === 1 ? 'was' : 'were'} left out`);
   if (repeated) pass.notes.extra.push(`${plural(repeated, 'correction', 'corrections')} repeated another person's correction of the same turn and ${repeated === 1 ? 'was' : 'were'} written once`);
   if (beyond) pass.notes.extra.push(`${plural(beyond, 'correction names', 'corrections name')} a turn the trajectory does not have and ${beyond === 1 ? 'was' : 'were'} left out`);
