@@ -24,6 +24,7 @@ Commands:
   review --project NAME [--task ${REVIEW_TASKS.join('|')}] [--reason annotators|model|uncertain] [--limit N] [--json]
   adjudicate --project NAME --item ID (--choice A|B|tie|both_bad [--strength 1-3] | --verdict good|bad
          | --ranking 2,[0 1] | --first-error A=2,B=-1 and / or --outcome A=failure) [--note TEXT] [--lead NAME]
+         (ID: the item's external id (the file's "id"), its uid, or the #N review lists for one without)
   score --project NAME [--model DIR ...] [--provider auto|cpu|cuda|dml|coreml] [--batch-size N]
   models [--json]
   projects [--json]

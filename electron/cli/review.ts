@@ -7,7 +7,7 @@ import { invalidInput } from '../core/errors';
 import { buildReview, withExternalIds } from '../core/review/report';
 import { adjudicateItem } from '../core/service/review';
 import type { Db } from '../core/store/db';
-import { itemResolver } from '../core/store/items';
+import { getItem, itemResolver } from '../core/store/items';
 import * as projects from '../core/store/projects';
 import { parse, UsageError, withDb, type CliIo } from './io';
 import { requireProjectName } from './options';
@@ -114,6 +114,17 @@ function rankingOf(text: string): number[][] {
   return ranking;
 }
 
+/** What --item takes, said where an item is not found (and in --help). */
+const ITEM_ID = "ID: the item's external id (the file's \"id\"), its uid, or the #N `arbiter review` lists for an item without one (N alone too).";
+
+/** An item of the project by external id, uid, or `#N` / `N` (its number, as the review queue lists it). */
+function resolveItem(db: Db, projectId: number, ref: string): number | null {
+  const found = itemResolver(db, projectId)(ref);
+  if (found !== null) return found;
+  const number = /^#?(\d{1,15})$/.exec(ref.trim());
+  return number && getItem(db, projectId, Number(number[1])) ? Number(number[1]) : null;
+}
+
 export const adjudicateCommand: Command = async (argv, io) => {
   const { values } = parse(argv, {
     project: { type: 'string' },
@@ -129,13 +140,13 @@ export const adjudicateCommand: Command = async (argv, io) => {
     lead: { type: 'string' },
   });
   const project = requireProjectName(values);
-  if (!values.item) throw new UsageError('--item ID is required (the item\'s external id, or its uid)');
+  if (!values.item) throw new UsageError(`--item ID is required. ${ITEM_ID}`);
   const task = oneOf('task', values.task, REVIEW_TASKS, values.ranking ? 'ranking' : values.verdict ? 'verdict' : values['first-error'] || values.outcome ? 'steps' : 'pairwise');
   const lead = String(values.lead ?? process.env.ARBITER_ANNOTATOR ?? process.env.USER ?? 'lead');
   return withDb(values, (db) => {
     const row = projects.requireProject(db, project);
-    const itemId = itemResolver(db, row.id)(String(values.item));
-    if (itemId === null) throw invalidInput(`No item "${String(values.item)}" in project "${project}".`);
+    const itemId = resolveItem(db, row.id, String(values.item));
+    if (itemId === null) throw invalidInput(`No item "${String(values.item)}" in project "${project}". ${ITEM_ID}`);
     const input = reviewSchemas.adjudicate.safeParse({
       project,
       annotator: lead,

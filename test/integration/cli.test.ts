@@ -362,6 +362,43 @@ describe('arbiter CLI', () => {
     expect(report.queue).toMatchObject({ total: 1, adjudicated: 1 });
   });
 
+  // Issue 20, item 15: review lists an item without an external id as #N, and adjudicate said "No item" to
+  // both '#N' and 'N'. Both reach it now, and --help says what ID is.
+  it('adjudicate reaches an item without an external id by the #N review lists, or by N', () => {
+    const dir = tempDir();
+    const db = join(dir, 'arbiter.db');
+    const items = join(dir, 'items.jsonl');
+    writeFileSync(items, [0, 1].map((i) => JSON.stringify({ prompt: `Question ${i}?`, responses: [{ text: `yes ${i}` }, { text: `no ${i}` }] })).join('\n') + '\n');
+    expect(arbiter(['import', items, '--project', 'anon', '--db', db]).code).toBe(0);
+    const rows = (() => {
+      const handle = new Database(db, { readonly: true });
+      try {
+        return handle.prepare('SELECT id, uid, external_id FROM item ORDER BY seq').all() as { id: number; uid: string; external_id: string | null }[];
+      } finally {
+        handle.close();
+      }
+    })();
+    expect(rows.map((r) => r.external_id)).toEqual([null, null]);
+    const labels = join(dir, 'labels.jsonl');
+    const lines = rows.flatMap((row, i) => [['alice', 'A'], ['bob', i === 0 ? 'B' : 'A']].map(([who, choice]) => JSON.stringify({ id: `${who}-${i}`, item: row.uid, annotator: who, choice, strength: 2, created_at: '2026-11-23T10:00:00Z' })));
+    writeFileSync(labels, lines.join('\n') + '\n');
+    const merged = arbiter(['labels', 'import', labels, '--project', 'anon', '--db', db]);
+    expect(merged.code, merged.stderr).toBe(0);
+    const listed = arbiter(['review', '--project', 'anon', '--db', db]);
+    const shown = `#${rows[0]!.id}`;
+    expect(listed.stdout).toContain(`${shown} `);
+    for (const ref of [shown, String(rows[0]!.id)]) {
+      const resolved = arbiter(['adjudicate', '--project', 'anon', '--item', ref, '--choice', 'B', '--lead', 'lead', '--db', db]);
+      expect(resolved.code, `${ref}: ${resolved.stderr}`).toBe(0);
+      expect(JSON.parse(resolved.stdout)).toMatchObject({ item: ref, task: 'pairwise', by: 'lead' });
+    }
+    const missing = arbiter(['adjudicate', '--project', 'anon', '--item', '#999', '--choice', 'B', '--db', db]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/No item "#999" in project "anon"/);
+    expect(missing.stderr).toMatch(/#N/);
+    expect(arbiter(['--help']).stdout).toMatch(/ID: the item's external id[^\n]*, its uid, or the #N/);
+  });
+
   it('says a missing input file is bad input (exit 1), and a missing FILE argument is usage (exit 2)', () => {
     const { dir, db } = seeded(['p']);
     const missing = arbiter(['import', join(dir, 'nope.jsonl'), '--project', 'p', '--db', db]);
