@@ -17,6 +17,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { failIfRequired } from './required';
 
 const run = promisify(execFile);
 
@@ -49,8 +50,15 @@ export interface PgCluster {
   stop(): Promise<void>;
 }
 
-/** Why PostgreSQL tests cannot run here, or null when they can. */
+/**
+ * Why PostgreSQL tests cannot run here, or null when they can (each test file prints it as it skips).
+ * Under ARBITER_REQUIRE_ALL=1 (CI) a reason throws instead: the test file fails (helpers/required.ts).
+ */
 export function skipReason(): string | null {
+  return failIfRequired('The team hub tests (PostgreSQL)', missingPostgres());
+}
+
+function missingPostgres(): string | null {
   for (const bin of ['initdb', 'pg_ctl', 'postgres']) {
     if (!existsSync(join(PG_BIN, bin))) {
       return `PostgreSQL 15 is not installed (no ${join(PG_BIN, bin)}): install Debian's postgresql package (apt-get install postgresql) to run the hub tests`;

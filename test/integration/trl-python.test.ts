@@ -11,13 +11,14 @@ import { runPythonChecks } from '../helpers/python';
 import { ArbiterService } from '../../electron/core/service/index';
 import { openDb } from '../../electron/core/store/db';
 import { trlEnv } from '../../scripts/python-env.mjs';
+import { skipOrFail } from '../helpers/required';
 
 const ROOT = join(__dirname, '../..');
 const FIXTURES = join(__dirname, '../fixtures/formats');
 const CHECKS = join(ROOT, 'test/python/trl_checks.py');
 
 const env = trlEnv({ log: (line) => console.log(line) });
-if (!env.python) console.log(`TRL checks skipped: ${env.reason}.`);
+skipOrFail('TRL checks', env.python ? null : env.reason);
 
 interface Check {
   kind: string;

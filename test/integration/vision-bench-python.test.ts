@@ -15,12 +15,13 @@ import { describe, it } from 'vitest';
 import { useCliDir } from '../helpers/cliDir';
 import { runPythonChecks } from '../helpers/python';
 import { trlEnv } from '../../scripts/python-env.mjs';
+import { skipOrFail } from '../helpers/required';
 
 const ROOT = join(__dirname, '../..');
 const CHECKS = join(ROOT, 'test/python/bench_checks.py');
 
 const env = trlEnv({ log: (line) => console.log(line) });
-if (!env.python) console.log(`Vision benchmark checks skipped: ${env.reason}.`);
+skipOrFail('Vision benchmark checks', env.python ? null : env.reason);
 
 const work = useCliDir('arbiter-vision-bench-python-');
 const cli = work.cli;

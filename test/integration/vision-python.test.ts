@@ -13,12 +13,13 @@ import { describe, expect, it } from 'vitest';
 import { useCliDir } from '../helpers/cliDir';
 import { runPythonChecks } from '../helpers/python';
 import { trlEnv } from '../../scripts/python-env.mjs';
+import { skipOrFail } from '../helpers/required';
 
 const ROOT = join(__dirname, '../..');
 const CHECKS = join(ROOT, 'test/python/vision_checks.py');
 
 const env = trlEnv({ log: (line) => console.log(line) });
-if (!env.python) console.log(`Vision checks skipped: ${env.reason}.`);
+skipOrFail('Vision checks', env.python ? null : env.reason);
 
 const work = useCliDir('arbiter-vision-python-');
 const cli = work.cli;

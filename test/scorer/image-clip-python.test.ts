@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { inspectModelFolder, prelabelsForItem, startScoreJob } from '../../electron/core/scorer';
 import type { Db } from '../../electron/core/store/db';
 import { trlEnv } from '../../scripts/python-env.mjs';
+import { skipOrFail } from '../helpers/required';
 import { buildVocab, wordPieceTokenizerJson } from '../../scripts/lib/onnx-builder.mjs';
 import { clipPreprocessorConfig } from '../../scripts/lib/onnx-image-builder.mjs';
 import { addItems, makeDb, tempDir } from './helpers';
@@ -35,7 +36,7 @@ function exportEnv(): { python: string; env: NodeJS.ProcessEnv } | { reason: str
 }
 
 const setup = exportEnv();
-if ('reason' in setup) console.log(`CLIP export check skipped: ${setup.reason}.`);
+skipOrFail('CLIP export check', 'reason' in setup ? setup.reason : null);
 
 const open: Db[] = [];
 afterEach(() => {

@@ -10,12 +10,13 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsePreprocessorConfig, preprocessImage } from '../../electron/core/scorer/imageInputs';
 import { trlEnv } from '../../scripts/python-env.mjs';
+import { skipOrFail } from '../helpers/required';
 import { clipPreprocessorConfig } from '../../scripts/lib/onnx-image-builder.mjs';
 
 const ROOT = join(__dirname, '../..');
 const CHECK = join(ROOT, 'test/python/image_preprocess_check.py');
 const env = trlEnv({ log: (line) => console.log(line) });
-if (!env.python) console.log(`Image preprocessing check against transformers skipped: ${env.reason}.`);
+skipOrFail('Image preprocessing check against transformers', env.python ? null : env.reason);
 
 const dir = mkdtempSync(join(tmpdir(), 'arbiter-image-preprocess-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
