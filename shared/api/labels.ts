@@ -12,7 +12,14 @@ const choice = z.enum(['A', 'B', 'tie', 'both_bad']);
 
 export const labelsSchemas = {
   getItem: z
-    .object({ project: projectName, annotator: annotatorName, itemId: itemId.optional(), seq: z.number().int().min(0).optional() })
+    .object({
+      project: projectName,
+      annotator: annotatorName,
+      itemId: itemId.optional(),
+      seq: z.number().int().min(0).optional(),
+      /** The screen asking, where the item's shape does not say it (a single response on Steps): its place and total are that screen's. */
+      task: z.enum(TASKS).optional(),
+    })
     .strict(),
   nextItem: z
     .object({
@@ -57,7 +64,10 @@ export const labelsSchemas = {
 } as const;
 
 export interface ItemView extends ItemRecord {
+  /** The items the screen of this item's shape walks (pairs on Compare, …), as its header counts them. */
   total: number;
+  /** 1-based: the item's place among those items, in file order ("Item 3 of 53" on Compare). */
+  position: number;
   shownOrder: number[];
   label: PairwiseRevision | null;
   /** Labels by other annotators of kind source (the file's own preference), shown as such. */

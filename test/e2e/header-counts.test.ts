@@ -16,6 +16,7 @@ let problems: string[];
 
 const go = (hash: string) => page.evaluate((h) => (location.hash = h), hash);
 const header = () => page.getByTestId('progress').innerText();
+const position = () => page.getByTestId('item-position').innerText();
 
 beforeAll(async () => {
   host = await startHost({ demo: true });
@@ -52,5 +53,22 @@ describe('the header counts', () => {
     await page.keyboard.press('Enter');
     await expect.poll(header, { timeout: 5_000 }).toMatch(/^1 \/ 5 labeled/);
     expect(problems).toEqual([]);
+  });
+
+  it("numbers an item among the items of its screen, as the header's total does", async () => {
+    const { rows } = await host.api<{ rows: { id: number; externalId: string }[] }>('listItems', { project: PROJECT, limit: 1000 });
+    const id = (external: string) => rows.find((r) => r.externalId === external)!.id;
+    // The demo's last pair, its last ranking, its second single answer, its first chain: file items 65, 66, 62, 55.
+    const cases = [
+      [`#/p/${PROJECT}/item/${id('demo-t2i-2')}`, 'Item 53 of 53', /\/ 53 labeled/],
+      [`#/p/${PROJECT}/rank/item/${id('demo-t2i-rank')}`, 'Item 5 of 5', /\/ 5 labeled/],
+      [`#/p/${PROJECT}/verdict/item/${id('demo-single-2')}`, 'Item 8 of 8', /\/ 8 labeled/],
+      [`#/p/${PROJECT}/steps/item/${id('demo-chain-1')}`, 'Item 1 of 8', /\/ 8 labeled/],
+    ] as const;
+    for (const [hash, words, total] of cases) {
+      await go(hash);
+      await expect.poll(position, { timeout: 10_000 }).toBe(words);
+      await expect.poll(header, { timeout: 5_000 }).toMatch(total);
+    }
   });
 });

@@ -1,11 +1,13 @@
 // The demo shows every screen (issue 13, finding 27): pairs, items of three or four responses, chains with
 // their steps and single answers, a rubric in force, and two annotators whose labels disagree on a few
 // items, so the review queue has something; a first `npm start` (ARBITER_OPEN_DEMO=1) opens it.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openApp } from '../../electron/core/app';
 import { hasImage } from '../../electron/core/images/store';
 import { imagesOf } from '../../shared/images';
+import { taskLine } from '../../shared/api/projects';
 import type { Content } from '../../shared/domain';
 import type { ArbiterService } from '../../electron/core/service';
 import { tempDir } from '../helpers/tmp';
@@ -63,6 +65,19 @@ describe('the demo project', () => {
       .pluck()
       .all() as string[];
     expect(new Set(imageScores)).toEqual(new Set(['demo-t2i-1', 'demo-t2i-2', 'demo-t2i-rank']));
+  }, 120_000);
+
+  it('holds what the README says it holds (issue 20, item 22)', async () => {
+    delete process.env.ARBITER_NO_DEMO;
+    service = await openApp(join(tempDir(), 'arbiter.db'), 'http');
+    const [demo] = await service.dispatch('listProjects', {});
+    const { pairs, ranked, chains, single } = demo!.shapes!;
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(
+      `${pairs} pairs (Compare), ${ranked} items of three or four responses (Rank), ${chains} chains of thought with their steps and a reference answer (Steps), ${single - chains} more single answers (Verdict walks all ${single})`,
+    );
+    // The progress line the README shows is the demo's as it opens.
+    expect(readme).toContain(`\`${taskLine(demo!.tasks)}\` (the demo as it opens`);
   }, 120_000);
 
   it('opens on the project list when not started by `npm start`', async () => {

@@ -28,12 +28,12 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
   const { db, events } = context;
   const walkFor = labelingOrder(context);
   const totalFor = screenTotals(context);
-  const itemView = (project: ProjectRow, item: ItemRecord, annotator: string): ItemView => {
+  const itemView = (project: ProjectRow, item: ItemRecord, annotator: string, task?: Task): ItemView => {
     const me = findAnnotator(db, annotator);
     const label = me ? currentLabel(db, item.id, me.id) : null;
     return {
       ...item,
-      total: project.item_count,
+      ...totalFor.place(project, { seq: item.seq, responses: item.responses.length }, task),
       // Shuffled per annotator and item, deterministically: reopening never flips sides.
       shownOrder: shownOrder(annotator, item.uid, item.responses.length),
       label: label && label.choice !== null ? pairwise(label) : null,
@@ -50,11 +50,11 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
   };
 
   return {
-    getItem: ({ project, annotator, itemId, seq }) => {
+    getItem: ({ project, annotator, itemId, seq, task }) => {
       const row = requireProject(db, project);
       if (itemId === undefined && seq === undefined) throw invalidInput('getItem needs itemId or seq.');
       const item = itemId !== undefined ? requireItem(db, row, itemId) : getItemBySeq(db, row.id, seq!);
-      return item ? itemView(row, item, annotator) : null;
+      return item ? itemView(row, item, annotator, task) : null;
     },
     nextItem: ({ project, annotator, afterSeq, direction, unlabeledOnly, task }) => {
       const row = requireProject(db, project);
@@ -64,7 +64,7 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
       const unlabeledBy = unlabeledOnly && me ? me.id : null;
       const plain = walk.order.kind === 'source' && projectSettings(row).overlap === 0;
       const item = plain ? neighbourItem(db, row.id, start, direction, unlabeledBy, task) : walkItem(db, row.id, start, direction, unlabeledBy, task, walk);
-      return item ? itemView(row, item, annotator) : null;
+      return item ? itemView(row, item, annotator, task) : null;
     },
     saveLabel: (input) => {
       const row = requireProject(db, input.project);

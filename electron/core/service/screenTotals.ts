@@ -8,7 +8,7 @@ import { openingScreen, projectTasks, type OpeningScreen, type ProjectOverview, 
 import type { Task } from '../../../shared/domain';
 import { visibleSeqOf } from '../store/items';
 import { summarize, type ProjectRow } from '../store/projects';
-import { labeledByTask, leadingShapes, projectShapes, stepsOnMultiResponseItems } from '../store/shapes';
+import { labeledByTask, leadingShapes, POSITION_BLOCK, projectShapes, shapeBlocks, shapeCountBetween, stepsOnMultiResponseItems, type Shape } from '../store/shapes';
 import type { Db } from '../store/db';
 import { runTask } from '../tasks/run';
 import type { ServiceContext } from './context';
@@ -22,13 +22,29 @@ interface Entry {
   shapes?: ProjectShapes;
   /** Items of two or more responses with human step labels, as of `stepsLabeled` items with step labels. */
   stepsOnOthers?: { stepsLabeled: number; count: number };
+  /** Items of each shape before each block of seqs, read on the first position asked (store/shapes.ts shapeBlocks). */
+  blocks?: Record<Shape, Int32Array>;
+}
+
+/** Where an item stands on its screen: its place among the items that screen walks, in file order, and their number. */
+export interface ScreenPlace {
+  position: number;
+  total: number;
 }
 
 export interface ScreenTotals {
   (project: ProjectRow, task: Task): number;
   shapes(project: ProjectRow): ProjectShapes | undefined;
   overview(project: ProjectRow): ProjectOverview;
+  /**
+   * An item's place on the screen of its shape (pairs on Compare, three or more on Rank, single responses
+   * on Verdict, or on Steps when `task` says so), counted among that screen's items, not the project's.
+   */
+  place(project: ProjectRow, item: { seq: number; responses: number }, task?: Task): ScreenPlace;
 }
+
+const shapeOf = (responses: number): Shape => (responses === 1 ? 'single' : responses === 2 ? 'pairs' : 'ranked');
+const TASK_OF_SHAPE: Record<Shape, Task> = { pairs: 'pairwise', ranked: 'ranking', single: 'verdict' };
 
 const instances = new WeakMap<Db, ScreenTotals>();
 
@@ -83,7 +99,18 @@ function makeScreenTotals({ db, jobs, options }: ServiceContext): ScreenTotals {
     const opensOn: OpeningScreen = project.item_count === 0 ? 'datasets' : openingScreen(shapes ?? leadingShapes(db, project.id));
     return { ...summarize(db, project), shapes, tasks, opensOn, images: projectImageCount(db, project.id) };
   };
-  return Object.assign(total, { shapes: (project: ProjectRow) => entryOf(project).shapes, overview });
+  const place = (project: ProjectRow, item: { seq: number; responses: number }, task?: Task): ScreenPlace => {
+    const entry = entryOf(project);
+    const shape = shapeOf(item.responses);
+    const screenTotal = total(project, shape === 'single' && task === 'steps' ? 'steps' : TASK_OF_SHAPE[shape]);
+    // A project of one shape (most large ones) numbers its items as the file does: nothing to count.
+    if (entry.shapes && entry.shapes[shape] === entry.visibleSeq) return { position: item.seq + 1, total: screenTotal };
+    entry.blocks ??= shapeBlocks(db, project.id);
+    const block = Math.floor(item.seq / POSITION_BLOCK);
+    const before = (entry.blocks[shape][block] ?? 0) + shapeCountBetween(db, project.id, shape, block * POSITION_BLOCK, item.seq);
+    return { position: before + 1, total: screenTotal };
+  };
+  return Object.assign(total, { shapes: (project: ProjectRow) => entryOf(project).shapes, overview, place });
 }
 
 /** A project's overview counted on the spot, for the CLI (it has no host thread to keep free). */

@@ -68,3 +68,35 @@ export function leadingShapes(db: Db, projectId: number): ProjectShapes {
   const n = (shape: number) => rows.find((r) => r.shape === shape)?.n ?? 0;
   return { single: n(1), pairs: n(2), ranked: n(3), chains: rows.find((r) => r.shape === 1)?.chains ?? 0 };
 }
+
+/** The response-count condition of each screen's shape: pairs, three or more, single responses. */
+export type Shape = 'pairs' | 'ranked' | 'single';
+const SHAPE_CONDITION: Record<Shape, string> = { pairs: 'i.response_count = 2', ranked: 'i.response_count >= 3', single: 'i.response_count = 1' };
+/** Seqs per block of the position index: a position counts at most this many rows past its block's start. */
+export const POSITION_BLOCK = 4096;
+
+/**
+ * Items of each shape before each block of POSITION_BLOCK seqs (one pass over the project, grouped in
+ * SQL): with it an item's place among the items of its shape counts only the rows of its own block.
+ */
+export function shapeBlocks(db: Db, projectId: number): Record<Shape, Int32Array> {
+  const rows = db
+    .prepare(
+      `SELECT i.seq / ${POSITION_BLOCK} AS block, SUM(i.response_count = 1) AS single, SUM(i.response_count = 2) AS pairs, SUM(i.response_count >= 3) AS ranked
+       FROM item i WHERE i.project_id = @project AND ${VISIBLE} GROUP BY block ORDER BY block`,
+    )
+    .all({ project: projectId }) as ({ block: number } & Record<Shape, number>)[];
+  const blocks = (rows[rows.length - 1]?.block ?? -1) + 1;
+  const before = { pairs: new Int32Array(blocks + 1), ranked: new Int32Array(blocks + 1), single: new Int32Array(blocks + 1) };
+  for (const row of rows) for (const shape of ['pairs', 'ranked', 'single'] as const) before[shape][row.block + 1] = row[shape];
+  for (const shape of ['pairs', 'ranked', 'single'] as const) for (let b = 1; b <= blocks; b++) before[shape][b] = before[shape][b]! + before[shape][b - 1]!;
+  return before;
+}
+
+/** Items of a shape from `fromSeq` up to, not including, `seq` (a walk of the (project, seq) index). */
+export function shapeCountBetween(db: Db, projectId: number, shape: Shape, fromSeq: number, seq: number): number {
+  return db
+    .prepare(`SELECT COUNT(*) FROM item i WHERE i.project_id = @project AND i.seq >= @from AND i.seq < @seq AND ${SHAPE_CONDITION[shape]}`)
+    .pluck()
+    .get({ project: projectId, from: fromSeq, seq }) as number;
+}

@@ -53,9 +53,9 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   });
   const { item, phase, notice, unsaved } = labeling;
   const shape: ItemShape | null = useMemo(
-    () => (item && phase === 'ready' && item.responses.length === 2 ? { id: item.id, seq: item.seq, responses: item.responses.length, shownOrder: item.shownOrder } : null),
+    () => (item && phase === 'ready' && item.responses.length === 2 ? { id: item.id, seq: item.seq, position: item.position, responses: item.responses.length, shownOrder: item.shownOrder } : null),
     // The shape stands for the item's identity: a new answer for the same item keeps it.
-    [item?.id, item?.seq, item?.responses.length, item?.shownOrder.join(','), phase],
+    [item?.id, item?.seq, item?.position, item?.responses.length, item?.shownOrder.join(','), phase],
   );
   const leftLetter = shape ? responseLetter(shape.shownOrder[0]!) : 'A';
   const rightLetter = shape ? responseLetter(shape.shownOrder[1]!) : 'B';
@@ -125,7 +125,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
       const effective: Strength | null = choice === 'left' || choice === 'right' ? (strength ?? 2) : null;
       setReveal({
         itemId: id,
-        itemNumber: on.seq + 1,
+        itemNumber: on.position,
         choice: toSourceChoice(choice, on.shownOrder),
         words: describeScreenChoice(choice, effective),
         order: on.shownOrder,
@@ -238,7 +238,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
             : mode === 'blind'
               ? 'pre-labels are blind here; the models’ votes show once you have chosen.'
               : 'the models have no vote on this pair.';
-          labeling.say({ text: `Nothing to accept (a): ${why}`, itemNumber: item.seq + 1, state: 'info' });
+          labeling.say({ text: `Nothing to accept (a): ${why}`, itemNumber: item.position, state: 'info' });
         }
         break;
       case 'Escape':
@@ -299,7 +299,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
       {item && phase === 'ready' && (
         <RegionMarking itemId={item.id} marks={labeling.regions} onChange={labeling.editRegions} enabled={keysEnabled} placeName={(p) => (p === item.shownOrder[0] ? 'Left' : 'Right')}>
           <ItemBar
-            itemNumber={item.seq + 1}
+            itemNumber={item.position}
             total={item.total}
             externalId={item.externalId ?? null}
             label={current ? describeLabel(item.label, item.shownOrder) : null}

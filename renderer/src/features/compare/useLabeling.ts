@@ -234,7 +234,7 @@ export function useLabeling(
     if (!current?.label) return;
     const text = rationaleRef.current;
     if ((current.label.body.rationale ?? '') === text) return;
-    const itemNumber = current.seq + 1;
+    const itemNumber = current.position;
     const noticeId = say({ text: 'Rationale', itemNumber, state: 'saving' });
     const label = current.label;
     current.label = { ...label, body: { ...label.body, rationale: text } };
@@ -253,7 +253,7 @@ export function useLabeling(
       setRegions(marks);
       const current = itemRef.current;
       if (!current) return;
-      const itemNumber = current.seq + 1;
+      const itemNumber = current.position;
       const label = current.label;
       // A choice still on its way counts as made: the marks follow it in the item's queue of writes.
       if (!label && !pendingIds.current.has(current.id)) {
@@ -295,7 +295,7 @@ export function useLabeling(
       const current = itemRef.current;
       if (!current || advancing.current) return false;
       if (current.responses.length !== 2) {
-        say({ text: `Item has ${current.responses.length} responses; pairwise labeling needs exactly 2`, itemNumber: current.seq + 1, state: 'info' });
+        say({ text: `Item has ${current.responses.length} responses; pairwise labeling needs exactly 2`, itemNumber: current.position, state: 'info' });
         return false;
       }
       const pairwise = screen === 'left' || screen === 'right';
@@ -315,7 +315,7 @@ export function useLabeling(
         ...(regionsRef.current.length ? { regions: regionsRef.current } : {}),
       };
       const words = describeScreenChoice(screen, effective);
-      const itemNumber = current.seq + 1;
+      const itemNumber = current.position;
       undoStack.current.push({ itemId: current.id, words, itemNumber });
       void persistLabel(input, words, itemNumber, current.label === null).catch(() => undefined);
       advancing.current = true;
@@ -331,7 +331,7 @@ export function useLabeling(
     const current = itemRef.current;
     let target = undoStack.current.pop();
     if (!target && current?.label) {
-      target = { itemId: current.id, words: describeLabel(current.label, current.shownOrder) ?? 'label', itemNumber: current.seq + 1 };
+      target = { itemId: current.id, words: describeLabel(current.label, current.shownOrder) ?? 'label', itemNumber: current.position };
     }
     if (!target) {
       say({ text: 'Nothing to undo', itemNumber: null, state: 'info' });

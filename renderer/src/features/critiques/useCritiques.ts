@@ -99,7 +99,7 @@ export function useCritiques({ project, annotator, item, outbox }: { project: st
         const wrong = waiting ? { ...(waiting.wrongReasoning ?? {}) } : mine ? { ...mine.wrongReasoning } : {};
         const made: Entry = {
           itemId: it.id,
-          itemNumber: it.seq + 1,
+          itemNumber: it.position,
           texts,
           wrong,
           original,

@@ -245,7 +245,7 @@ export function RankingScreen({ project, itemId }: { project: string; itemId?: n
 
       {item && phase === 'ready' && (
         <RegionMarking itemId={item.id} marks={loop.regions} onChange={loop.editRegions} enabled={keysEnabled} placeName={(p) => `response ${order.indexOf(p as number) + 1}`}>
-          <ItemLine itemNumber={item.seq + 1} total={item.total} externalId={item.externalId}>
+          <ItemLine itemNumber={item.position} total={item.total} externalId={item.externalId}>
             <span className="h-4 border-l border-line" aria-hidden />
             <span data-testid="rank-progress">
               {count} responses · <b className="font-semibold text-fg tabular-nums">{effective.length}</b> of {count} placed

@@ -43,7 +43,7 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
   const body = useRef<HTMLDivElement>(null);
   const critiqueBox = useRef<HTMLTextAreaElement>(null);
   const shape: ItemShape | null = useMemo(
-    () => (item && phase === 'ready' && item.responses.length === 1 ? { id: item.id, seq: item.seq, responses: 1, shownOrder: [0] } : null),
+    () => (item && phase === 'ready' && item.responses.length === 1 ? { id: item.id, seq: item.seq, position: item.position, responses: 1, shownOrder: [0] } : null),
     [item, phase],
   );
   const notes = useItemNotes({ project, annotator, item: shape, sideName: () => 'the response' });
@@ -181,7 +181,7 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
 
       {item && response && phase === 'ready' && (
         <RegionMarking itemId={item.id} marks={loop.regions} onChange={loop.editRegions} enabled={keysEnabled} placeName={() => 'the response'}>
-          <ItemLine itemNumber={item.seq + 1} total={item.total} externalId={item.externalId}>
+          <ItemLine itemNumber={item.position} total={item.total} externalId={item.externalId}>
             {current && (
               <span className="text-fg" data-testid="current-verdict" data-verdict={current}>
                 your verdict: <b className={`font-semibold ${current === 'good' ? 'text-ok' : 'text-bad'}`}>{WORDS[current]}</b>

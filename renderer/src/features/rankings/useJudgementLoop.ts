@@ -198,7 +198,7 @@ export function useJudgementLoop(
       const current = shownRef.current;
       if (!current || moving.current) return false;
       const req = request(current.item, judgement, rationaleRef.current);
-      const itemNumber = current.item.seq + 1;
+      const itemNumber = current.item.position;
       const before = current.mine;
       undoStack.current.push({ itemId: current.item.id, itemNumber, words, before, describe });
       current.mine = mineOf(req);
@@ -223,7 +223,7 @@ export function useJudgementLoop(
     if (!judgement) return;
     const req = request(current.item, judgement, text);
     current.mine = mineOf(req);
-    void send(req, 'Rationale', current.item.seq + 1).catch(() => undefined);
+    void send(req, 'Rationale', current.item.position).catch(() => undefined);
   }, [request, send]);
 
   /**
@@ -239,12 +239,12 @@ export function useJudgementLoop(
       const { ranking, verdict } = current.mine ?? { ranking: null, verdict: null };
       const judgement: Judgement | null = ranking ? { ranking } : verdict ? { verdict } : null;
       if (!judgement) {
-        say({ text: `${words} — saved with your ${shape === 'ranking' ? 'ranking' : 'verdict'}`, itemNumber: current.item.seq + 1, state: 'info' });
+        say({ text: `${words} — saved with your ${shape === 'ranking' ? 'ranking' : 'verdict'}`, itemNumber: current.item.position, state: 'info' });
         return;
       }
       const req = request(current.item, judgement, current.mine!.rationale);
       current.mine = mineOf(req);
-      void send(req, words, current.item.seq + 1).catch(() => undefined);
+      void send(req, words, current.item.position).catch(() => undefined);
     },
     [request, send, say, shape],
   );

@@ -19,6 +19,8 @@ export type Stop = { kind: 'rate'; letter: string; key: string } | { kind: 'winn
 export interface ItemShape {
   id: number;
   seq: number;
+  /** The item's place on its screen ("Item 3 of 53"), for the status line. */
+  position: number;
   responses: number;
   /** Source-order indexes left to right (one response: [0]). */
   shownOrder: number[];
@@ -63,7 +65,7 @@ export function lettersOf(responses: number): string[] {
 export type PendingRatings = Omit<NonNullable<RatingSheet['mine']>, 'ratings'> & { ratings: Record<string, Record<string, RatingValue | boolean>> };
 
 export function initialEntry(item: ItemShape, sheet: RatingSheet, pending: PendingRatings | null): Entry {
-  const base: Entry = { itemId: item.id, itemNumber: item.seq + 1, sheet, state: EMPTY, saved: null, history: [], shownAt: performance.now() };
+  const base: Entry = { itemId: item.id, itemNumber: item.position, sheet, state: EMPTY, saved: null, history: [], shownAt: performance.now() };
   const rubric = sheet.rubric;
   const mine = pending ?? sheet.mine;
   if (!rubric || !mine) return base;

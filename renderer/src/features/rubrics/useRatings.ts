@@ -398,7 +398,7 @@ export function useRatings(opts: {
     project,
     /** The item on screen (its id and its number, 1-based), while one is. */
     itemId: item?.id ?? null,
-    itemNumber: item ? item.seq + 1 : null,
+    itemNumber: item ? item.position : null,
     reload,
     sheet: shown?.sheet ?? null,
     rubric: shown?.sheet.rubric ?? null,

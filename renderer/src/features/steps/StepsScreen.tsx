@@ -103,7 +103,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
   const toggleFold = (index: number) => {
     const turn = turns?.turns[index];
     if (!turn || foldable(turn)) fold.toggle(index);
-    else say({ text: `Turn ${index + 1} shows everything already: nothing is folded (x unfolds a long result)`, itemNumber: item ? item.seq + 1 : null, state: 'info' });
+    else say({ text: `Turn ${index + 1} shows everything already: nothing is folded (x unfolds a long result)`, itemNumber: item ? item.position : null, state: 'info' });
   };
   const actions = stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource: () => setSourceOn((v) => !v), toggleFold: turns ? toggleFold : undefined, turns: infos });
 
@@ -118,7 +118,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
   const onCalls: TurnJudging['onCalls'] = (result) => {
     const now = latest();
     setUi({ mode: 'keys' });
-    if ('cancelled' in result) say({ text: result.cancelled, itemNumber: item ? item.seq + 1 : null, state: 'info' });
+    if ('cancelled' in result) say({ text: result.cancelled, itemNumber: item ? item.position : null, state: 'info' });
     else if (now) {
       const e = setCallCorrection(now, cursorRef.current, result.calls);
       if (e) edit(e, visible);
@@ -169,7 +169,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
       {item && seg && j && s.phase === 'ready' && (
         <>
           <StepsBar
-            itemNumber={item.seq + 1}
+            itemNumber={item.position}
             total={item.total}
             externalId={item.externalId}
             response={s.response}

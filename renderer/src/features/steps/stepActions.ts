@@ -35,7 +35,7 @@ export function stepActions({ s, place, steps, visible, suggestion, noSuggestion
   const latest = (): Judgement | null => s.latest();
   // Items can be walked once the first one has loaded (or every item turned out to be labeled).
   const walkable = s.phase === 'ready' || s.phase === 'done';
-  const info = (text: string) => s.say({ text, itemNumber: item ? item.seq + 1 : null, state: 'info' });
+  const info = (text: string) => s.say({ text, itemNumber: item ? item.position : null, state: 'info' });
   return {
     get mode() {
       return uiRef.current.mode;

@@ -142,7 +142,7 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
     if (startItemId !== undefined && current.current?.item.id === startItemId) return;
     let cancelled = false;
     setPhase('loading');
-    const first = startItemId !== undefined ? api.getItem({ project, annotator, itemId: startItemId }) : api.nextItem({ project, annotator, unlabeledOnly: true, task: 'steps' });
+    const first = startItemId !== undefined ? api.getItem({ project, annotator, itemId: startItemId, task: 'steps' }) : api.nextItem({ project, annotator, unlabeledOnly: true, task: 'steps' });
     first
       .then(withSteps)
       .then(async (found) => {

@@ -90,7 +90,7 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
       const before = judgementRef.current;
       if (!edit || !now || !before) return false;
       if ('refused' in edit) {
-        outbox.say({ text: edit.refused, itemNumber: now.item.seq + 1, state: 'info' });
+        outbox.say({ text: edit.refused, itemNumber: now.item.position, state: 'info' });
         return false;
       }
       const id = now.item.id;
@@ -110,7 +110,7 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
       }
       const send = () => save(now, response, edit, prelabelVisible);
       if (settle) {
-        outbox.say({ text: `${edit.words} — saved when you stop pressing`, itemNumber: now.item.seq + 1, state: 'info' });
+        outbox.say({ text: `${edit.words} — saved when you stop pressing`, itemNumber: now.item.position, state: 'info' });
         const timer = setTimeout(() => {
           if (settling.current?.timer === timer) settling.current = null;
           send();
@@ -132,7 +132,7 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
     });
     const wasLabeled = Boolean(now.view.label);
     void outbox
-      .save(input, edit.words, now.item.seq + 1)
+      .save(input, edit.words, now.item.position)
         .then((saved) => {
           if (saved && !wasLabeled) setLabeledHere((list) => (list.includes(id) ? list : [...list, id]));
         })
@@ -171,7 +171,7 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
       if (!loaded || busy) return false;
       flushSettling();
       const id = loaded.item.id;
-      const itemNumber = loaded.item.seq + 1;
+      const itemNumber = loaded.item.position;
       const words = op === 'split' ? `Split step ${step + 1} in two` : `Merged steps ${step + 1} and ${step + 2}`;
       setBusy(true);
       const statusId = outbox.say({ text: words, itemNumber, state: 'saving' });
