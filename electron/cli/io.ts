@@ -1,8 +1,10 @@
 // What every command shares: the terminal it talks to, its option parser, its usage error and the
 // database it opens. Commands import this, never main.ts (which imports the command table).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { invalidInput } from '../core/errors';
 import { defaultDbPath } from '../core/paths';
 import { openDb } from '../core/store/db';
 
@@ -49,8 +51,17 @@ export function parse(argv: string[], options: ParseArgsConfig['options']): Pars
   }
 }
 
+/**
+ * The database a command uses: --db, else the default (which the app creates, folders and all). A --db in
+ * a folder that does not exist is a mistyped path, refused before anything is made there.
+ */
 export function dbPathFrom(values: ParsedArgs['values']): string {
-  return typeof values.db === 'string' ? resolve(values.db) : defaultDbPath();
+  if (typeof values.db !== 'string') return defaultDbPath();
+  const path = resolve(values.db);
+  const folder = dirname(path);
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw invalidInput(`--db names a database in a folder that does not exist: ${folder}. Make the folder first, or check the path.`);
+  return path;
 }
 
 export function openDbFor(values: ParsedArgs['values']) {

@@ -37,13 +37,15 @@ Commands:
   hub grant --hub URL --annotator NAME --role annotator|lead [--uuid UUID] [--no-password]
          (URL: postgres://USER@HOST:PORT/DB[?sslmode=require|verify-full&sslrootcert=FILE], no password
          in it: ARBITER_HUB_PASSWORD or a prompt; the new login role's from ARBITER_HUB_NEW_PASSWORD or a prompt)
+  hub revoke --hub URL --annotator NAME  (their login role may no longer log in nor write; what they pushed stays)
   hub publish --project NAME --hub URL   (the project to the hub: items, images, rubrics, guidelines, settings,
          cuts, the file's own labels; again: adds what is new)
   hub join --project NAME --hub URL      (the hub's project into this database, linked for sync; again: adds what is new)
   sync --project NAME [--hub URL]    (pushes this machine's revisions, pulls the team's; prints {"pushed", "pulled", …};
          the hub from the project's link when --hub is left out)
 
-The database defaults to the desktop app's (${defaultDbPath()}); ARBITER_DB or --db override it.`;
+The database defaults to the desktop app's (${defaultDbPath()}); ARBITER_DB or --db override it
+(--db's folder must exist: a mistyped path is refused, not made).`;
 
 /** What follows a usage mistake: where the whole usage is, not all of it. */
 export const HELP_HINT = 'See arbiter --help for the commands and their options.';

@@ -399,6 +399,24 @@ describe('arbiter CLI', () => {
     expect(arbiter(['--help']).stdout).toMatch(/ID: the item's external id[^\n]*, its uid, or the #N/);
   });
 
+  // Issue 20, item 16: a mistyped --db in a folder that does not exist made the folders and an empty
+  // database, silently. It is refused with a sentence (exit 1) and nothing is made; the default path
+  // (ARBITER_DB here, as the app's own) is still created with its folders.
+  it('refuses a --db whose folder does not exist, and makes nothing; the default path is still created', () => {
+    const { dir, file } = seeded([]);
+    const typo = join(dir, 'nonexistent', 'dir', 'a.db');
+    for (const args of [['projects'], ['import', file, '--project', 'p'], ['stats', '--project', 'p'], ['backup']]) {
+      const run = arbiter([...args, '--db', typo]);
+      expect(run.code, `${args[0]}: ${run.stderr}`).toBe(1);
+      expect(run.stderr).toContain(`arbiter ${args[0]}: --db names a database in a folder that does not exist: ${join(dir, 'nonexistent', 'dir')}`);
+      expect(existsSync(join(dir, 'nonexistent')), args[0]).toBe(false);
+    }
+    const home = join(dir, 'home', 'deeper', 'arbiter.db');
+    const fresh = arbiter(['projects', '--json'], { ARBITER_DB: home });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(existsSync(home)).toBe(true);
+  });
+
   it('says a missing input file is bad input (exit 1), and a missing FILE argument is usage (exit 2)', () => {
     const { dir, db } = seeded(['p']);
     const missing = arbiter(['import', join(dir, 'nope.jsonl'), '--project', 'p', '--db', db]);
