@@ -8,6 +8,7 @@ import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import rehypeKatex from 'rehype-katex';
 import rehypeHighlight, { type Options as HighlightOptions } from 'rehype-highlight';
+import { remarkCurrency } from './currencyMath';
 
 type Extra = { node?: unknown };
 
@@ -25,8 +26,9 @@ const components: Components = {
 };
 
 // Line breaks are kept as the model wrote them: poems, addresses and step lists read as lines, the way
-// chat interfaces show model output, rather than collapsing into one paragraph.
-const remarkPlugins = [remarkGfm, remarkMath, remarkBreaks];
+// chat interfaces show model output, rather than collapsing into one paragraph. Money ("$0.75 ÷ 3 =
+// $0.25") is text, not inline math (currencyMath.ts).
+const remarkPlugins = [remarkGfm, remarkMath, remarkCurrency, remarkBreaks];
 // URLs are only ever shown as text (a title), never followed or fetched, so they are kept as written:
 // the annotator can see that a response links to javascript: or to a tracker.
 const keepUrl = (url: string) => url;
