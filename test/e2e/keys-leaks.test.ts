@@ -115,12 +115,12 @@ describe('the step screen', () => {
     await page.context().close();
   });
 
-  it('with the tag menu open, `c` opens the correction box and what is typed goes into it', async () => {
+  it('with the tag menu open, `Tab` opens the correction box and what is typed goes into it', async () => {
     const { page } = await openApp(browser, host, { annotator: ME });
     await onSteps(page, 'code');
     await page.keyboard.press('t');
     await page.getByTestId('tag-picker').waitFor();
-    await page.keyboard.press('c');
+    await page.keyboard.press('Tab');
     const box = page.getByTestId('correction-input');
     await box.waitFor();
     await page.keyboard.type(' fe=-');

@@ -46,7 +46,7 @@ const STEPS: Shortcut[] = [
   [[['0']], 'Neutral: 0'],
   [[['-']], 'Bad: −1'],
   [[['f']], 'First error here (the steps after it need no rating); again: take it back'],
-  [[['t']], 'Error tags: ↑ ↓ and Enter, or 1–9; Esc done (c: on to the correction). Trajectory: then 1 minor / 2 major / 3 critical'],
+  [[['t']], 'Error tags: type to filter, ↑ ↓ and Enter, or 1–9; Esc clears the filter, then done (Tab: on to the correction). Trajectory: then 1 minor / 2 major / 3 critical'],
   [[['c']], 'Write the corrected step (Esc or Ctrl+Enter: done). Tool-call turn: the corrected call, arguments checked as JSON (Ctrl+Enter saves)'],
   [[['1–9']], 'Trajectory: cycle the verdict of the turn’s tool call 1–9: correct / wrong / unnecessary'],
   [[['w']], 'Multi-agent trajectory: this turn (its agent) decided the failure; again: take it back'],

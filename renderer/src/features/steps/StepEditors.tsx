@@ -1,27 +1,54 @@
 // The small editors that open on the current step: the tag picker (t), the correction box (c) and the
-// split caret (s). The picker and the caret take their keys from the screen; the box is a text box,
+// split caret (s). The picker and the caret take their keys from the screen (the picker's letters filter it); the box is a text box,
 // so no shortcut fires while typing in it, and Esc returns to the keys.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Kbd } from '../../components/Kbd';
 import { CallEditor, callDrafts } from './CallEditor';
 import { SeverityPrompt, useTurnJudging } from './TurnJudging';
+import { shownTags } from './tagFilter';
+import { useOnScreen } from './useOnScreen';
 
-export function TagPicker({ tags, chosen, highlight, onToggle }: { tags: string[]; chosen: string[]; highlight: number; onToggle(tag: string): void }) {
+export function TagPicker({ tags, chosen, filter, highlight, onToggle }: { tags: string[]; chosen: string[]; filter: string; highlight: number; onToggle(tag: string): void }) {
   // A trajectory turn: once a tag is applied, the picker asks how bad it is (1 / 2 / 3).
   const judging = useTurnJudging();
   const asking = Boolean(judging?.askSeverity);
+  const shown = useMemo(() => shownTags(tags, filter), [tags, filter]);
+  const root = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  useOnScreen(root, list, `${asking}:${shown.length}`);
+  // The highlighted row scrolled into view within the list as the arrows move it.
+  useLayoutEffect(() => {
+    const row = list.current?.children[highlight] as HTMLElement | undefined;
+    // Not an expression body: Chromium's scrollIntoView answers a promise, which React would take for a cleanup.
+    if (row) void row.scrollIntoView({ block: 'nearest' });
+  }, [highlight, shown]);
   return (
-    <div className="mt-2 w-full max-w-md rounded-md border border-line-strong bg-surface shadow-md" data-testid="tag-picker" role="listbox" aria-label="Error tags" aria-multiselectable>
-      <div className="flex items-center justify-between border-b border-line px-2.5 py-1 text-[11.5px] text-muted">
+    <div ref={root} className="mt-2 w-full max-w-md rounded-md border border-line-strong bg-surface shadow-md" data-testid="tag-picker" role="listbox" aria-label="Error tags" aria-multiselectable>
+      <div className="flex flex-wrap items-center justify-between gap-x-2 border-b border-line px-2.5 py-1 text-[11.5px] text-muted">
         <span>Error tags for this step</span>
         <span className="flex items-center gap-1">
-          <Kbd>↑</Kbd>
-          <Kbd>↓</Kbd> <Kbd>Enter</Kbd> toggle · <Kbd>1</Kbd>–<Kbd>9</Kbd> · <Kbd>c</Kbd> correct · <Kbd>Esc</Kbd> done
+          type to filter · <Kbd>↑</Kbd>
+          <Kbd>↓</Kbd> <Kbd>Enter</Kbd> toggle · <Kbd>1</Kbd>–<Kbd>9</Kbd> · <Kbd>Tab</Kbd> correct · <Kbd>Esc</Kbd> done
         </span>
       </div>
+      {filter && (
+        <div className="flex items-center gap-1.5 border-b border-line px-2.5 py-1 text-[12.5px]" data-testid="tag-filter">
+          <span className="text-muted">Filter</span>
+          <span className="font-mono text-fg">{filter}</span>
+          <span className="h-[1.1em] w-px bg-accent" aria-hidden />
+          <span className="ml-auto text-faint">
+            {shown.length} of {tags.length} · <Kbd>Esc</Kbd> clears
+          </span>
+        </div>
+      )}
       {tags.length === 0 && <p className="px-2.5 py-2 text-[13px] text-muted">This project has no error tags. Add them in the project’s settings.</p>}
-      <ul className="max-h-64 overflow-y-auto py-1">
-        {tags.map((tag, i) => {
+      {tags.length > 0 && shown.length === 0 && (
+        <p className="px-2.5 py-2 text-[13px] text-muted" data-testid="tag-none">
+          No tag holds “{filter}”. <Kbd>Backspace</Kbd> or <Kbd>Esc</Kbd>
+        </p>
+      )}
+      <ul ref={list} className="max-h-64 overflow-y-auto py-1" data-testid="tag-list">
+        {shown.map((tag, i) => {
           const on = chosen.includes(tag);
           return (
             <li key={tag}>
@@ -35,6 +62,7 @@ export function TagPicker({ tags, chosen, highlight, onToggle }: { tags: string[
                 data-testid="tag-option"
                 data-tag={tag}
                 data-on={on}
+                data-highlighted={i === highlight}
               >
                 <span className={`flex h-4 w-4 items-center justify-center rounded border text-[11px] ${on ? 'border-accent bg-accent text-white dark:text-[#111]' : 'border-line-strong'}`} aria-hidden>
                   {on ? '✓' : ''}
@@ -72,12 +100,14 @@ function TextCorrectionBox({ initial, onDone }: { initial: string; onDone(text: 
     done.current = true;
     onDone(value);
   };
-  // Focused in the frame that shows it, so the keys typed right after `c` land in the box.
+  // Focused in the frame that shows it, so the keys typed right after `c` land in the box. The step's
+  // text is selected whole: what is typed replaces it (a rewrite, not text added after the old step),
+  // and an arrow key keeps it to edit where the caret goes.
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
     el.focus();
-    el.setSelectionRange(el.value.length, el.value.length);
+    el.setSelectionRange(0, el.value.length, 'backward');
   }, []);
   useLayoutEffect(() => {
     const el = box.current;

@@ -21,6 +21,7 @@ interface Props {
   mode: Mode;
   tags: string[];
   tagHighlight: number;
+  tagFilter: string;
   splitAt: number | null;
   /** Process models' scores, only when they may be shown (assist, or blind once the chain is judged). */
   models: ModelSteps[];
@@ -101,6 +102,7 @@ export const StepList = memo(function StepList(props: Props) {
       correction: held === undefined ? undefined : correctionText(held),
       allTags: props.tags,
       tagHighlight: isCurrent ? props.tagHighlight : 0,
+      tagFilter: isCurrent ? props.tagFilter : '',
       splitAt: isCurrent ? props.splitAt : null,
       aligned,
       showAgreement,

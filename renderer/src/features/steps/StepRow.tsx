@@ -35,6 +35,8 @@ export interface StepRowProps {
   correction: string | undefined;
   allTags: string[];
   tagHighlight: number;
+  /** What was typed in the tag picker. */
+  tagFilter: string;
   splitAt: number | null;
   /** Process models whose steps line up with these, when their scores may be shown. */
   aligned: ModelSteps[];
@@ -93,7 +95,7 @@ export const StepRow = memo(function StepRow(p: StepRowProps) {
               )}
             </div>
           )}
-          {isCurrent && mode === 'tags' && <TagPicker tags={p.allTags} chosen={tags} highlight={p.tagHighlight} onToggle={p.onToggleTag} />}
+          {isCurrent && mode === 'tags' && <TagPicker tags={p.allTags} chosen={tags} filter={p.tagFilter} highlight={p.tagHighlight} onToggle={p.onToggleTag} />}
           {isCurrent && mode === 'correct' && <CorrectionBox initial={correction ?? p.text} onDone={p.onCorrection} />}
         </div>
         <div className="flex w-[9.5rem] shrink-0 flex-col items-end gap-1 pt-px">

@@ -235,6 +235,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
                 mode={ui.mode}
                 tags={s.loaded?.view.tags ?? []}
                 tagHighlight={ui.tagHighlight}
+                tagFilter={ui.tagFilter}
                 splitAt={ui.splitAt}
                 models={visible ? models : []}
                 showAgreement={visible}

@@ -7,6 +7,7 @@ import { agentsOf, type TurnInfo } from './TurnJudging';
 import type { suggestedJudgement } from './modelSteps';
 import { initialPoint, movePoint, splitPoints } from './splitPoints';
 import type { StepActions } from './stepKeys';
+import { shownTags } from './tagFilter';
 import type { useStepCursor } from './useStepCursor';
 import type { useSteps } from './useSteps';
 
@@ -35,6 +36,8 @@ export function stepActions({ s, place, steps, visible, suggestion, noSuggestion
   const latest = (): Judgement | null => s.latest();
   // Items can be walked once the first one has loaded (or every item turned out to be labeled).
   const walkable = s.phase === 'ready' || s.phase === 'done';
+  const allTags = () => s.loaded?.view.tags ?? [];
+  const shown = () => shownTags(allTags(), uiRef.current.tagFilter);
   const info = (text: string) => s.say({ text, itemNumber: item ? item.position : null, state: 'info' });
   return {
     get mode() {
@@ -55,7 +58,7 @@ export function stepActions({ s, place, steps, visible, suggestion, noSuggestion
       const now = latest();
       if (now) edit(toggleFirstError(now, cursorRef.current), visible);
     },
-    openTags: () => setUi({ mode: 'tags', tagHighlight: 0 }),
+    openTags: () => setUi({ mode: 'tags', tagHighlight: 0, tagFilter: '' }),
     openCorrection: () => setUi({ mode: 'correct' }),
     outcome: () => {
       const now = latest();
@@ -154,20 +157,34 @@ export function stepActions({ s, place, steps, visible, suggestion, noSuggestion
     page: (direction) => scroller.current && scrollByPage(scroller.current, direction),
     tags: {
       move: (delta) => {
-        const count = s.loaded?.view.tags.length ?? 0;
+        const count = shown().length;
         if (count) setUi({ tagHighlight: (uiRef.current.tagHighlight + delta + count) % count });
       },
       toggle: (index) => {
-        const tag = s.loaded?.view.tags[index ?? uiRef.current.tagHighlight];
+        const tag = shown()[index ?? uiRef.current.tagHighlight];
         const now = latest();
         if (!tag || !now) return;
         const e = toggleTag(now, cursorRef.current, tag);
         edit(e, visible);
         // On a trajectory turn, a tag just applied is followed by how bad it is (1 / 2 / 3).
         const on = 'judgement' in e && (e.judgement.tags[String(cursorRef.current)] ?? []).includes(tag);
-        setUi({ ...(index !== undefined ? { tagHighlight: index } : {}), askSeverity: turns !== null && on });
+        // The filter has done its work: the whole list again, on the tag just picked.
+        setUi({ tagFilter: '', tagHighlight: Math.max(0, allTags().indexOf(tag)), askSeverity: turns !== null && on });
       },
-      close: () => setUi({ mode: 'keys', askSeverity: false }),
+      type: (char) => {
+        const filter = uiRef.current.tagFilter;
+        // A space before anything is typed toggles (as it always has); after letters it is part of a name.
+        if (char === ' ' && !filter) return false;
+        setUi({ tagFilter: (filter + char).slice(0, 60), tagHighlight: 0 });
+        return true;
+      },
+      erase: () => setUi({ tagFilter: uiRef.current.tagFilter.slice(0, -1), tagHighlight: 0 }),
+      clearFilter: () => {
+        if (!uiRef.current.tagFilter) return false;
+        setUi({ tagFilter: '', tagHighlight: 0 });
+        return true;
+      },
+      close: () => setUi({ mode: 'keys', askSeverity: false, tagFilter: '' }),
       get asking() {
         return uiRef.current.askSeverity;
       },

@@ -2,6 +2,7 @@
 // split caret. (The correction box is a text box: its keys are its own.) Answers whether the key was used.
 import { digitOf, pageDirection } from '../../components/keys';
 import type { Mode } from './mode';
+import { filterChar } from './tagFilter';
 
 export interface StepActions {
   mode: Mode;
@@ -33,8 +34,14 @@ export interface StepActions {
   back(): boolean;
   page(direction: 1 | -1): void;
   tags: {
+    /** In the tags shown (those that hold what was typed). */
     move(delta: number): void;
     toggle(index?: number): void;
+    /** Types a character into the filter (false: a space with nothing typed, which toggles). */
+    type(char: string): boolean;
+    erase(): void;
+    /** Empties the filter (false: it was empty). */
+    clearFilter(): boolean;
     close(): void;
     /** After a tag on a trajectory turn: asking its severity (1 minor, 2 major, 3 critical). */
     asking: boolean;
@@ -68,6 +75,11 @@ function severityKey(event: KeyboardEvent, a: StepActions): boolean {
   }
 }
 
+/**
+ * The tag picker: letters type into its filter (the list narrows to the tags that hold them), digits
+ * pick among the tags shown, the arrows move, Enter (or Space before anything is typed) picks the
+ * highlighted one, Backspace erases, Esc empties the filter and then closes, Tab goes on to the correction.
+ */
 function pickerKey(event: KeyboardEvent, a: StepActions): boolean {
   if (a.tags.asking) return severityKey(event, a);
   const digit = digitOf(event);
@@ -75,25 +87,26 @@ function pickerKey(event: KeyboardEvent, a: StepActions): boolean {
     a.tags.toggle(digit - 1);
     return true;
   }
+  const char = filterChar(event);
+  if (char !== null && a.tags.type(char)) return true;
   switch (event.key) {
     case 'ArrowDown':
-    case 'j':
       a.tags.move(1);
       return true;
     case 'ArrowUp':
-    case 'k':
       a.tags.move(-1);
       return true;
     case 'Enter':
     case ' ':
-    case 'x':
       a.tags.toggle();
       return true;
-    case 'Escape':
-    case 't':
-      a.tags.close();
+    case 'Backspace':
+      a.tags.erase();
       return true;
-    case 'c':
+    case 'Escape':
+      if (!a.tags.clearFilter()) a.tags.close();
+      return true;
+    case 'Tab':
       // From the tags straight to the correction box: what is typed next goes into the box.
       a.tags.close();
       a.openCorrection();

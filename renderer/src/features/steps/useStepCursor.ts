@@ -9,6 +9,8 @@ export interface Ui {
   key: string;
   mode: Mode;
   tagHighlight: number;
+  /** What was typed in the tag picker: it shows only the tags that hold it. */
+  tagFilter: string;
   splitAt: number | null;
   /** The tag picker on a trajectory turn asks the severity of the tag just applied. */
   askSeverity: boolean;
@@ -24,8 +26,8 @@ export function useStepCursor(at: string, stepCount: number) {
     cursorRef.current = clamped;
     setCursorState({ key: at, index: clamped });
   };
-  const [uiState, setUiState] = useState<Ui>({ key: '', mode: 'keys', tagHighlight: 0, splitAt: null, askSeverity: false });
-  const ui: Ui = uiState.key === at ? uiState : { key: at, mode: 'keys', tagHighlight: 0, splitAt: null, askSeverity: false };
+  const [uiState, setUiState] = useState<Ui>({ key: '', mode: 'keys', tagHighlight: 0, tagFilter: '', splitAt: null, askSeverity: false });
+  const ui: Ui = uiState.key === at ? uiState : { key: at, mode: 'keys', tagHighlight: 0, tagFilter: '', splitAt: null, askSeverity: false };
   // Read through a ref, so a second key before the next render sees what the first one did.
   const uiRef = useRef(ui);
   uiRef.current = ui;
