@@ -1,6 +1,6 @@
 // `arbiter hub …`: the team hub on PostgreSQL. Each subcommand is one entry in hubSubcommands; they share
 // how a hub is named and its password (hubIo.ts).
-import { grant, HUB_ROLES, loginRoleExists, loginRoleFor, type HubRole } from '../core/hub/roles';
+import { grant, HUB_ROLES, loginRoleExists, loginRoleFor, revoke, type HubRole } from '../core/hub/roles';
 import { initHub } from '../core/hub/schema';
 import { parse, UsageError } from './io';
 import { hubAddress, secretAsker, withHub, type HubIo } from './hubIo';
@@ -71,10 +71,34 @@ const grantCommand: Command = async (argv, io) => {
   });
 };
 
+const revokeCommand: Command = async (argv, io) => {
+  const { values } = parse(argv, { hub: { type: 'string' }, annotator: { type: 'string' } });
+  const address = hubAddress(values);
+  if (typeof values.annotator !== 'string' || values.annotator.trim() === '') throw new UsageError('--annotator NAME is required');
+  return withHub({ ...values, hub: address.url }, io, async (client) => {
+    const r = await revoke(client, address.where, values.annotator as string);
+    io.out(JSON.stringify({ annotator: r.annotator, uuid: r.uuid, login_role: r.pgRole, was: r.was, revoked: true, already: r.already, sessions_ended: r.sessionsEnded, revisions: r.revisions, cuts: r.cuts }));
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const sessions =
+      r.sessionsEnded === null
+        ? ' Their open sessions could not be ended from this role (it needs pg_signal_backend); they can no longer write in them.'
+        : r.sessionsEnded > 0
+          ? ` ${plural(r.sessionsEnded, 'open session')} ended.`
+          : '';
+    io.err(
+      `arbiter hub revoke: ${r.annotator} (${r.was}, login role ${r.pgRole}) ${r.already ? 'was already revoked' : 'can no longer log in, nor write'}.${sessions} ` +
+        `Their ${plural(r.revisions, 'revision')} and ${plural(r.cuts, 'cut')} stay on the hub under their name, and every desktop keeps what it pulled; ` +
+        `arbiter hub grant gives their access back.`,
+    );
+    return 0;
+  });
+};
+
 /** `arbiter hub <sub> …`; publish and join add themselves here. */
 export const hubSubcommands: Record<string, Command> = {
   init: initCommand,
   grant: grantCommand,
+  revoke: revokeCommand,
   publish: publishCommand,
   join: joinCommand,
 };

@@ -16,12 +16,17 @@ const ALICE = '11111111-1111-4111-8111-111111111111';
 const BOB = '22222222-2222-4222-8222-222222222222';
 const CAROL = '33333333-3333-4333-8333-333333333333';
 
+/** The names the hub knows the uuids by (schema 3 checks a line's `annotator` against them); any other uuid is a file's. */
+const NAMES: Record<string, string> = { [ALICE]: 'Alice', [BOB]: 'Bob', [CAROL]: 'Carol' };
+/** The item every line is for (schema 3 refuses a revision for an item the project does not hold). */
+const ITEM_LINE = JSON.stringify({ id: 'q1', prompt: 'Which?', responses: [{ text: 'A' }, { text: 'B' }] });
+
 let n = 0;
 /** A label line as exchange/labels.ts writes it (the fields the hub's checks read, and a few more). */
 type Line = { id: string; annotator_uuid: string; adjudicated?: boolean } & Record<string, unknown>;
 function line(annotatorUuid: string, extra: Record<string, unknown> = {}): Line {
   const id = `0190f0f0-0000-7000-8000-${String(++n).padStart(12, '0')}`;
-  return { id, item: 'q1', item_uid: 'u1', annotator: 'x', annotator_uuid: annotatorUuid, annotator_kind: 'human', task: 'pairwise', choice: 'A', created_at: '2026-01-01T00:00:00.000Z', ...extra };
+  return { id, item: 'q1', item_uid: 'u1', annotator: NAMES[annotatorUuid] ?? 'the file', annotator_uuid: annotatorUuid, annotator_kind: 'human', task: 'pairwise', choice: 'A', created_at: '2026-01-01T00:00:00.000Z', ...extra };
 }
 
 async function insert(client: pg.Client, projectId: number, l: Line, adjudicated = l.adjudicated === true) {
@@ -100,6 +105,7 @@ describe.skipIf(reason)('hub schema on PostgreSQL', () => {
     expect(await requireHubSchema(admin, where())).toBe(first.version);
     const { rows } = await admin.query("INSERT INTO arbiter.project (name) VALUES ('p') RETURNING id");
     projectId = Number(rows[0].id);
+    await admin.query("INSERT INTO arbiter.item_line (project_id, seq, uid, line) VALUES ($1, 1, 'u1', $2)", [projectId, ITEM_LINE]);
   });
 
   it('refuses a hub whose schema is newer than the code, and changes nothing', async () => {
@@ -134,6 +140,9 @@ describe.skipIf(reason)('hub schema on PostgreSQL', () => {
     expect(dave.pgRole).toBe('arbiter_dave_o_neil');
     const alice = await track(as('arbiter_alice'));
     expect(await whoAmI(alice)).toEqual({ uuid: ALICE, name: 'Alice', role: 'annotator', pgRole: 'arbiter_alice' });
+    // Alice and Bob join the project (a member writes only into projects they joined).
+    await alice.query('INSERT INTO arbiter.project_member (project_id) VALUES ($1)', [projectId]);
+    await admin.query('INSERT INTO arbiter.project_member (project_id, annotator_uuid) VALUES ($1, $2)', [projectId, BOB]);
     await expect(grant(admin, where(), { annotator: 'Eve', role: 'annotator', uuid: ALICE })).rejects.toThrow(/uuid 11111111-.* already belongs to annotator "Alice"/);
   });
 
@@ -197,6 +206,8 @@ describe.skipIf(reason)('hub schema on PostgreSQL', () => {
     await grant(owner, where(), { annotator: 'Alice', role: 'annotator', uuid: ALICE });
     const { rows } = await owner.query("INSERT INTO arbiter.project (name) VALUES ('p') RETURNING id");
     const weakProject = Number(rows[0].id);
+    await owner.query("INSERT INTO arbiter.item_line (project_id, seq, uid, line) VALUES ($1, 1, 'u1', $2)", [weakProject, ITEM_LINE]);
+    await owner.query('INSERT INTO arbiter.project_member (project_id, annotator_uuid) VALUES ($1, $2)', [weakProject, ALICE]);
     await owner.query(`DROP POLICY revision_insert_own ON arbiter.revision;
       CREATE POLICY anything ON arbiter.revision FOR ALL USING (true) WITH CHECK (true);
       GRANT UPDATE, DELETE ON arbiter.revision TO arbiter_hub_member;

@@ -34,7 +34,7 @@ import { itemIdsByUid, placeGuidelinesRevision, placeOwnCriteria, placeRubricVer
 import { findProject, projectSettings, requireProject, updateSettings } from '../store/projects';
 import { rubricInForce, setRubricInForce } from '../store/rubrics';
 import { writeNow } from '../store/write';
-import { whoAmI, type HubIdentity } from './roles';
+import { recordJoin, whoAmI, type HubIdentity } from './roles';
 import type { HubPersonHere, HubProjectCounts } from './summary';
 import { requireHubSchema } from './schema';
 
@@ -72,6 +72,8 @@ const WRITE_BATCH = 1000;
 export async function joinProject(db: Db, client: Client, project: string, options: JoinOptions): Promise<JoinSummary> {
   const where = options.where ?? 'the hub';
   await requireHubSchema(client, where);
+  // The hub records the join (a member writes only into projects they joined); a sync's read of new items is no join.
+  if (options.adopt !== false) await recordJoin(client, options.hubProjectId ?? project, where);
   const store = imageStoreOf(db);
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {

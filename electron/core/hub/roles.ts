@@ -12,7 +12,7 @@
 import { createHash, createHmac, pbkdf2Sync, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { annotatorName } from '../../../shared/api/common';
-import { conflict, invalidInput } from '../errors';
+import { conflict, invalidInput, notFound } from '../errors';
 
 export const HUB_ROLES = ['annotator', 'lead'] as const;
 export type HubRole = (typeof HUB_ROLES)[number];
@@ -143,7 +143,8 @@ export async function grant(client: pg.ClientBase, where: string, input: GrantIn
     if (input.role === 'annotator' && isLead.rows[0]?.m) await client.query(`REVOKE ${LEAD_GROUP} FROM ${quoteIdent(pgRole)}`);
 
     if (byName) {
-      await client.query('UPDATE arbiter.annotator SET uuid = $2, role = $3, pg_role = $4, granted_at = now(), granted_by = current_user WHERE name = $1', [
+      // Granting again gives back what a revoke took (hub schema 3 keeps revoked_at).
+      await client.query('UPDATE arbiter.annotator SET uuid = $2, role = $3, pg_role = $4, granted_at = now(), granted_by = current_user, revoked_at = NULL, revoked_by = NULL WHERE name = $1', [
         name,
         uuid,
         input.role,
@@ -161,6 +162,7 @@ export async function grant(client: pg.ClientBase, where: string, input: GrantIn
       throw conflict(`The hub at ${where} refused the grant (${e.message}); nothing was changed. Run hub grant as the role that ran hub init (the hub's admin; it needs CREATEROLE).`);
     }
     if (e.code === '42P01') throw conflict(`The hub at ${where} has no Arbiter schema yet; create it first with: arbiter hub init --hub URL`);
+    if (e.code === '42703') throw conflict(`The hub at ${where} has an older Arbiter schema; update it first with: arbiter hub init --hub URL`);
     throw error;
   }
 }
@@ -182,4 +184,97 @@ export async function whoAmI(client: Pick<pg.ClientBase, 'query'>): Promise<HubI
   const { rows } = await client.query<AnnotatorRow>('SELECT uuid::text AS uuid, name, role, pg_role FROM arbiter.annotator WHERE pg_role = current_user');
   const row = rows[0];
   return row ? { uuid: row.uuid, name: row.name, role: row.role, pgRole: row.pg_role } : null;
+}
+
+export interface RevokeResult {
+  annotator: string;
+  uuid: string;
+  /** The role they had: a lead's published work and adjudications stay, like everyone's revisions. */
+  was: HubRole;
+  pgRole: string;
+  /** Whether the row was revoked already (the command changes nothing more then). */
+  already: boolean;
+  /** Their sessions ended now; null where this admin may not end them (it needs pg_signal_backend, or membership in the role). */
+  sessionsEnded: number | null;
+  /** What stays on the hub under their uuid. */
+  revisions: number;
+  cuts: number;
+}
+
+function directMember(client: pg.ClientBase, group: string, pgRole: string): Promise<boolean> {
+  return client
+    .query<{ m: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid JOIN pg_roles r ON r.oid = m.member WHERE g.rolname = $1 AND r.rolname = $2) AS m',
+      [group, pgRole],
+    )
+    .then((r) => r.rows[0]?.m === true);
+}
+
+/**
+ * Takes an annotator's access away: their login role may no longer log in (NOLOGIN) and leaves the member
+ * and lead groups, so a session still open writes nothing either; their sessions are ended where this admin
+ * may. Their row stays, marked revoked, so the uuid still names their revisions everywhere; what they
+ * pushed stays. `hub grant` gives it all back.
+ */
+export async function revoke(client: pg.ClientBase, where: string, annotator: string): Promise<RevokeResult> {
+  await client.query('BEGIN');
+  let result: Omit<RevokeResult, 'sessionsEnded'>;
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [GRANT_LOCK]);
+    const row = (
+      await client.query<AnnotatorRow & { revoked: boolean; revisions: string; cuts: string }>(
+        `SELECT a.uuid::text AS uuid, a.name, a.role, a.pg_role, a.revoked_at IS NOT NULL AS revoked,
+                (SELECT count(*) FROM arbiter.revision r WHERE r.annotator_uuid = a.uuid) AS revisions,
+                (SELECT count(*) FROM arbiter.segmentation s WHERE s.pushed_by = a.pg_role) AS cuts
+         FROM arbiter.annotator a WHERE a.name = $1`,
+        [annotator],
+      )
+    ).rows[0];
+    if (!row) throw notFound(`The hub at ${where} has granted nobody named "${annotator}"; nothing was changed. (Names are as hub grant was given them, letter case included.)`);
+    const role = quoteIdent(row.pg_role);
+    if ((await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [row.pg_role])).rowCount) {
+      await client.query(`ALTER ROLE ${role} NOLOGIN`);
+      for (const group of [LEAD_GROUP, MEMBER_GROUP]) if (await directMember(client, group, row.pg_role)) await client.query(`REVOKE ${group} FROM ${role}`);
+    }
+    if (!row.revoked) await client.query('UPDATE arbiter.annotator SET revoked_at = now(), revoked_by = current_user WHERE name = $1', [row.name]);
+    await client.query('COMMIT');
+    result = { annotator: row.name, uuid: row.uuid, was: row.role, pgRole: row.pg_role, already: row.revoked, revisions: Number(row.revisions), cuts: Number(row.cuts) };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    const e = error as { code?: string; message?: string };
+    if (e.code === '42501') throw conflict(`The hub at ${where} refused the revoke (${e.message}); nothing was changed. Run hub revoke as the role that ran hub init (the hub's admin).`);
+    if (e.code === '42P01' || e.code === '42703') throw conflict(`The hub at ${where} has no Arbiter schema, or an older one; update it first with: arbiter hub init --hub URL`);
+    throw error;
+  }
+  // After the commit: a session that began before it holds no privilege now, and ends here where this admin may end it.
+  let sessionsEnded: number | null = 0;
+  try {
+    const ended = await client.query<{ ok: boolean }>('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE usename = $1 AND pid <> pg_backend_pid()', [result.pgRole]);
+    sessionsEnded = ended.rows.filter((r) => r.ok).length;
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42501') throw error;
+    sessionsEnded = null;
+  }
+  return { ...result, sessionsEnded };
+}
+
+/**
+ * Records on the hub that this login role's person joined the project (hub schema 3: a member writes only
+ * into the projects they joined; one whose settings name a team, only when it names them). Nothing for the
+ * admin, who is no annotator, nor for someone who joined before.
+ */
+export async function recordJoin(client: Pick<pg.ClientBase, 'query'>, project: string | number, where: string): Promise<void> {
+  try {
+    await client.query(
+      `INSERT INTO arbiter.project_member (project_id)
+       SELECT p.id FROM arbiter.project p
+       WHERE ${typeof project === 'number' ? 'p.id = $1' : 'p.name = $1'} AND arbiter.my_uuid() IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM arbiter.project_member m WHERE m.project_id = p.id AND m.annotator_uuid = arbiter.my_uuid())`,
+      [project],
+    );
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    if (e.code === '42501') throw conflict(`The hub at ${where} refused the join: ${e.message ?? 'no reason given'}. Nothing was joined.`);
+    throw error;
+  }
 }
