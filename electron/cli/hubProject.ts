@@ -27,6 +27,7 @@ export async function joinCommand(argv: string[], io: HubIo): Promise<number> {
   return withHub(values, io, (client, address) =>
     withDb(values, async (db) => {
       const summary = await joinProject(db, client, project, { where: address.where, url: address.url });
+      for (const sentence of summary.refused) io.err(`arbiter hub join: ${sentence}`);
       if (summary.differing)
         io.err(`arbiter hub join: ${summary.differing} rubric version${summary.differing === 1 ? '' : 's'}, guidelines revisions, criteria or cuts here differ from the hub's under the same number and were kept as they are here.`);
       if (summary.revisionsOnHub) io.err(`arbiter hub join: ${summary.revisionsOnHub} label revision${summary.revisionsOnHub === 1 ? '' : 's'} on the hub come down with: arbiter sync --project "${project}"`);

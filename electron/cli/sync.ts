@@ -38,6 +38,7 @@ export async function syncCommand(argv: string[], io: HubIo): Promise<number> {
     if (summary.deferred) io.err(`${plural(summary.deferred, 'revision')} from the hub cannot merge here yet and will be tried again at the next sync; the first: ${summary.deferredReason}`);
     if (summary.items) io.err(`${plural(summary.items, 'new item')} came down from the hub.`);
     if (summary.itemsProblem) io.err(`New items on the hub did not come down (the next sync tries again): ${summary.itemsProblem}`);
+    for (const sentence of summary.refused) io.err(sentence);
     if (summary.settings === 'taken') io.err("The project's settings and rubric in force are now the hub's (the lead's).");
     io.out(JSON.stringify(summary));
     return 0;

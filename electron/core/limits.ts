@@ -47,6 +47,9 @@ export const LIMITS = {
   imageMaxBytes: bytes(64 * MiB, 'the largest image an import stores (a file, a data URI, a Parquet cell); a larger one is an invalid line naming it', 1 * KiB),
   imageMaxPixels: count(100_000_000, 'the most pixels (width × height) an image may have; a larger one (a decompression bomb) is an invalid line naming it', 1_000_000),
   imageDisplayMaxEdge: count(4096, 'the longest edge of the copy a page is sent of a bigger image (the original stays as it is for exports)', 256),
+  hubPullBatchBytes: bytes(16 * MiB, 'the most revision text one batch of a team sync reads from the hub (the batch stops there; a line over recordMaxBytes is skipped, never read)', 1 * KiB),
+  hubDeferredMax: count(10_000, 'revisions from the team hub kept waiting to merge (an item or rubric version this project lacks); more are dropped, counted in the sync summary'),
+  hubDeferredMaxAgeMs: duration(14 * 24 * 60 * MINUTE, 'how long a revision from the team hub may wait to merge; older ones are dropped, counted in the sync summary'),
   backupsKept: count(5, "copies of the database kept in backups/ (made before each project delete) and among `arbiter backup`'s default-named copies; after each new copy the oldest go"),
 } as const satisfies Record<string, LimitSpec>;
 

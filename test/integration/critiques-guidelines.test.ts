@@ -203,7 +203,7 @@ describe('guidelines', () => {
     db.close();
     const reopened = openDb(path);
     // Every migration since runs again too: the newest schema.
-    expect(reopened.pragma('user_version', { simple: true })).toBe(10);
+    expect(reopened.pragma('user_version', { simple: true })).toBe(11);
     expect(reopened.prepare("SELECT rubric FROM project WHERE name = 'p'").pluck().get()).toBe('quality');
     expect(reopened.prepare('SELECT revision, text FROM guidelines_revision').all()).toEqual([{ revision: 1, text: 'Old rules.' }]);
     reopened.close();

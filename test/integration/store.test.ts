@@ -46,7 +46,7 @@ describe('upgrading a database written by release 0.1.0 (schema 2)', () => {
 
     const db = openDb(path);
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(10);
+      expect(db.pragma('user_version', { simple: true })).toBe(11);
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       expect(db.pragma('foreign_key_check')).toEqual([]);
       // The copy made before the migration opens as the old schema, with the old rows.

@@ -30,11 +30,14 @@ import { importLines } from '../formats/import/importer';
 import { hasImage, imageSha256, imageStoreOf, putImage } from '../images/store';
 import type { Db } from '../store/db';
 import { agreeTeamSettings, hubLink, linkProject, setPulledItemSeq, setSegmentationWatermarks, teamSettings, teamSettingsHash } from '../store/hub';
-import { itemIdsByUid, placeGuidelinesRevision, placeOwnCriteria, placeRubricVersion, placeSegmentation, type Placed } from '../store/hubProject';
+import { itemIdsByUid, placeGuidelinesRevision, placeOwnCriteria, placeRubricVersion, placeSegmentation, pulledCutProblem, type Placed } from '../store/hubProject';
 import { findProject, projectSettings, requireProject, updateSettings } from '../store/projects';
 import { rubricInForce, setRubricInForce } from '../store/rubrics';
 import { writeNow } from '../store/write';
+import { checkedRubricVersion, checkedSettings } from './pullChecks';
+import { Refusals } from './refusals';
 import { recordJoin, whoAmI, type HubIdentity } from './roles';
+import { readCuts, unreadCutProblem } from './syncParts';
 import type { HubPersonHere, HubProjectCounts } from './summary';
 import { requireHubSchema } from './schema';
 
@@ -43,9 +46,12 @@ type Client = Pick<pg.ClientBase, 'query'>;
 export interface JoinSummary extends HubProjectCounts {
   /** Numbers (rubric versions, guidelines revisions, cuts, criteria) held here with other content: kept as they are. */
   differing: number;
-  settings: 'set' | 'same';
+  /** 'refused': the hub's settings (or its rubric in force) fail the app's checks, and this project's are kept. */
+  settings: 'set' | 'same' | 'refused';
   /** Label revisions of the project on the hub: the next `arbiter sync` brings them. */
   revisionsOnHub: number;
+  /** What this join refused of what the hub holds (cuts, rubric versions, criteria, settings), in sentences. */
+  refused: string[];
 }
 
 export interface JoinOptions {
@@ -60,6 +66,8 @@ export interface JoinOptions {
   afterItemSeq?: number;
   /** Give the local annotator the hub's uuid (join, publish); a sync, which may run as another person on a shared desktop, does not. */
   adopt?: boolean;
+  /** Where to note what is refused (a sync's own, said in its summary); a join of its own by default. */
+  refusals?: Refusals;
 }
 
 /** Item lines read from the hub per query (their images are fetched before the importer reads them). */
@@ -75,6 +83,7 @@ export async function joinProject(db: Db, client: Client, project: string, optio
   // The hub records the join (a member writes only into projects they joined); a sync's read of new items is no join.
   if (options.adopt !== false) await recordJoin(client, options.hubProjectId ?? project, where);
   const store = imageStoreOf(db);
+  const refusals = options.refusals ?? new Refusals();
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     const hub = (
@@ -127,12 +136,19 @@ export async function joinProject(db: Db, client: Client, project: string, optio
     });
     const local = requireProject(db, project);
 
-    const rubrics = (
-      await client.query<{ name: string; version: number; criteria: Criterion[]; in_force: boolean; published_at: Date }>(
+    // Rubric versions and items' own criteria as saveRubric and saveItemCriteria check them: one that fails is refused.
+    const rubrics: { name: string; version: number; criteria: Criterion[]; in_force: boolean; published_at: Date }[] = [];
+    for (const r of (
+      await client.query<{ name: string; version: number; criteria: unknown; in_force: boolean; published_at: Date }>(
         'SELECT name, version, criteria, in_force, published_at FROM arbiter.rubric_version WHERE project_id = $1 ORDER BY name, version',
         [hubId],
       )
-    ).rows;
+    ).rows) {
+      const checked = checkedRubricVersion(r.name, r.version, r.criteria);
+      if (checked.ok) rubrics.push({ ...r, criteria: checked.criteria });
+      // (A sync that reads new items through here says them once, from its own read of the versions.)
+      else if (options.hubProjectId === undefined) refusals.note('rubricVersion', checked.problem);
+    }
     const guidelines = (await client.query<{ revision: number; text: string; author: string | null; created_at: Date }>('SELECT revision, text, author, created_at FROM arbiter.guidelines WHERE project_id = $1 ORDER BY revision', [hubId])).rows;
     // Items' own criteria: of every item at a join; of the items just read at a sync (the others have theirs).
     const criteria = (
@@ -140,7 +156,11 @@ export async function joinProject(db: Db, client: Client, project: string, optio
         hubId,
         options.afterItemSeq ?? -1,
       ])
-    ).rows;
+    ).rows.filter((c) => {
+      const checked = checkedRubricVersion(`item/${c.uid}`, 1, JSON.parse(c.criteria));
+      if (!checked.ok) refusals.note('criteria', `item ${c.uid}: ${checked.problem.replace(/^version 1 of "[^"]*": /, '')}`);
+      return checked.ok;
+    });
     const revisionsOnHub = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM arbiter.revision WHERE project_id = $1', [hubId])).rows[0]!.n);
 
     const summary: JoinSummary = {
@@ -159,7 +179,18 @@ export async function joinProject(db: Db, client: Client, project: string, optio
       settings: 'same',
       revisionsOnHub,
       annotator,
+      refused: [],
     };
+    // The hub's settings as updateProjectSettings checks them, and a rubric in force that came down (or is here).
+    const settingsChecked = checkedSettings(hub.settings ?? {});
+    let settingsProblem = settingsChecked.ok ? null : settingsChecked.problem;
+    if (settingsProblem === null && summary.rubricInForce !== null && !rubrics.some((r) => r.name === summary.rubricInForce))
+      settingsProblem = `the rubric in force, "${summary.rubricInForce}", has no version this desktop took`;
+    if (settingsProblem !== null && options.hubProjectId === undefined) {
+      refusals.note('settings', settingsProblem);
+      summary.settings = 'refused';
+      summary.rubricInForce = rubricInForce(db, local.id);
+    }
     const count = (placed: Placed, key: 'rubricVersions' | 'guidelines' | 'criteria' | 'segmentations') => {
       if (placed === 'added') summary[key]++;
       else if (placed === 'conflict') summary.differing++;
@@ -169,9 +200,9 @@ export async function joinProject(db: Db, client: Client, project: string, optio
       for (const r of rubrics) count(placeRubricVersion(db, local.id, { name: r.name, version: r.version, criteria: r.criteria, createdAt: r.published_at.toISOString() }), 'rubricVersions');
       for (const g of guidelines) count(placeGuidelinesRevision(db, local.id, { revision: g.revision, text: g.text, author: g.author, createdAt: g.created_at.toISOString() }), 'guidelines');
       // The settings and the rubric in force: the hub's at a join; a sync decides them itself (syncParts.ts syncTeamSettings: a lead's own may be newer).
-      if (options.hubProjectId === undefined) {
+      if (options.hubProjectId === undefined && settingsChecked.ok && summary.settings !== 'refused') {
         if (rubricInForce(db, local.id) !== summary.rubricInForce) setRubricInForce(db, local.id, summary.rubricInForce);
-        const settings = { ...projectSettings(local), ...hub.settings };
+        const settings = { ...projectSettings(local), ...settingsChecked.value };
         if (canonicalJson(settings) !== canonicalJson(projectSettings(local))) {
           updateSettings(db, project, settings);
           summary.settings = 'set';
@@ -197,23 +228,21 @@ export async function joinProject(db: Db, client: Client, project: string, optio
     // Every cut, from the first (a cut pulled before its item was published is placed now); the link's
     // segmentation mark then moves past them, so the next sync does not read them again.
     const ids = itemIdsByUid(db, local.id);
+    // Each checked as a sync checks one (hubProject.ts pulledCutProblem): a refused one is said, never placed.
     let lastCut = 0;
     for (let after = 0; ; ) {
-      const rows = (
-        await client.query<{ hub_seq: string; item_uid: string; response: number; version: number; steps: string; origin: 'auto' | 'annotator' | 'file'; created_at: Date }>(
-          'SELECT hub_seq, item_uid, response, version, steps::text AS steps, origin, created_at FROM arbiter.segmentation WHERE project_id = $1 AND hub_seq > $2 ORDER BY hub_seq LIMIT $3',
-          [hubId, after, WRITE_BATCH],
-        )
-      ).rows;
+      const rows = await readCuts(client, hubId, after, WRITE_BATCH);
       if (!rows.length) break;
       writeNow(db, () => {
         for (const s of rows) {
-          const id = ids.get(s.item_uid);
+          const id = ids.get(s.itemUid);
           if (id === undefined) continue;
-          count(placeSegmentation(db, id, { response: s.response, version: s.version, steps: s.steps, origin: s.origin === 'file' ? 'auto' : s.origin, createdAt: s.created_at.toISOString() }), 'segmentations');
+          const problem = unreadCutProblem(s) ?? pulledCutProblem(db, id, s);
+          if (problem) refusals.note('cut', problem);
+          else count(placeSegmentation(db, id, { response: s.response, version: s.version, steps: JSON.stringify(s.steps), origin: s.origin === 'file' ? 'auto' : s.origin, createdAt: s.createdAt }), 'segmentations');
         }
       });
-      after = Number(rows[rows.length - 1]!.hub_seq);
+      after = rows[rows.length - 1]!.hubSeq;
       lastCut = after;
     }
     await client.query('COMMIT');
@@ -226,6 +255,7 @@ export async function joinProject(db: Db, client: Client, project: string, optio
     }
     if (lastItemSeq >= 0) setPulledItemSeq(db, local.id, lastItemSeq);
     if (lastCut > 0) setSegmentationWatermarks(db, local.id, { pulledSeq: lastCut });
+    summary.refused = refusals.sentences();
     return summary;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -23,8 +23,11 @@
 import type pg from 'pg';
 import { cancelledError, conflict, InvalidFileError } from '../errors';
 import { encodeLabel, importLabelsLines } from '../formats/exchange/labels';
+import { parseJson, recordBounds } from '../formats/import/prepare';
+import { RecordError } from '../formats/types';
+import { formatBytes, limit } from '../limits';
 import type { Db } from '../store/db';
-import { deferredCount, deferredRevisions, hubLink, knownLabelIds, ownRevisionsAfter, recordSyncOutcome, setPulledSeq, settleDeferred, type HubLink, type OwnRevision } from '../store/hub';
+import { deferredCount, deferredRevisions, dropDeferredBefore, hubLink, knownLabelIds, ownRevisionsAfter, recordSyncOutcome, setPulledSeq, settleDeferred, type HubLink, type OwnRevision } from '../store/hub';
 import { advancePushMark, heldByAnnotator, heldRevisions, releaseHeld } from '../store/hubHeld';
 import { lastingItemResolver } from '../store/items';
 import { requireProject } from '../store/projects';
@@ -32,6 +35,7 @@ import { connectHub, parseHubUrl, sameHub, type HubAddress, type HubPassword } f
 import { whoAmI, type HubIdentity } from './roles';
 import { joinProject } from './join';
 import { requireHubSchema } from './schema';
+import { Refusals } from './refusals';
 import { noCounts, pullGuidelines, pullRubricVersions, pullSegmentations, pushGuidelines, pushRubricVersions, pushSegmentations, syncTeamSettings, type PartCounts } from './syncParts';
 
 export interface SyncOptions {
@@ -75,12 +79,19 @@ export interface SyncSummary {
   deferred: number;
   /** The first reason a revision is deferred, for people. */
   deferredReason: string | null;
+  /**
+   * Deferred revisions dropped by this sync: more than hubDeferredMax waited, or one waited longer than
+   * hubDeferredMaxAgeMs (limits.ts). Never read again; `refused` says it.
+   */
+  deferredDropped: number;
+  /** Revisions on the hub longer than a labels line may be (recordMaxBytes): skipped unread, never merged. */
+  tooLarge: number;
   /** Revisions whose id is stored here for a different label: not merged, never overwritten. */
   conflicts: number;
   rubricVersions: PartCounts;
   segmentations: PartCounts;
-  /** The project's settings and rubric in force: sent (a lead's, changed here), taken (the hub's), or the same. */
-  settings: 'sent' | 'taken' | 'same';
+  /** The project's settings and rubric in force: sent (a lead's, changed here), taken (the hub's), the same, or refused (the hub's fail the app's checks: this desktop's kept). */
+  settings: 'sent' | 'taken' | 'same' | 'refused';
   /** Items a lead published after this desktop joined (or last synced), and the images they brought. */
   items: number;
   images: number;
@@ -88,6 +99,8 @@ export interface SyncSummary {
   itemsProblem: string | null;
   /** Guidelines revisions: a lead's go up; everyone's newest comes down and is the text people read. */
   guidelines: PartCounts;
+  /** What this desktop refused of what the hub holds (cuts, rubric versions, settings, lines too long or malformed, deferred revisions dropped), in sentences. */
+  refused: string[];
   /** The pull watermark after this sync. */
   hubSeq: number;
 }
@@ -153,6 +166,8 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
     alreadyHere: 0,
     deferred: 0,
     deferredReason: null,
+    deferredDropped: 0,
+    tooLarge: 0,
     conflicts: 0,
     rubricVersions: noCounts(),
     segmentations: noCounts(),
@@ -161,8 +176,10 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
     items: 0,
     images: 0,
     itemsProblem: null,
+    refused: [],
     hubSeq: link.pulledSeq,
   };
+  const refusals = new Refusals();
   const step = async (phase: SyncProgress['phase']) => {
     options.onProgress?.({ phase, pushed: summary.pushed, pulled: summary.pulled });
     await between();
@@ -177,16 +194,19 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
   await pushSegmentations(db, client, link, batch, summary.segmentations, () => step('push'));
   await pushRevisions(db, client, link, me, batch, summary, () => step('push'));
   // Down: new items first (revisions on them then merge), then the same order.
-  await pullItems(db, client, link, options.project, address.where, summary);
+  await pullItems(db, client, link, options.project, address.where, summary, refusals);
   link = hubLink(db, link.projectId) ?? link;
-  await pullRubricVersions(db, client, link, summary.rubricVersions);
-  summary.settings = await syncTeamSettings(db, client, link, me?.role === 'lead');
+  await pullRubricVersions(db, client, link, summary.rubricVersions, refusals);
+  summary.settings = await syncTeamSettings(db, client, link, me?.role === 'lead', refusals);
   await pullGuidelines(db, client, link, summary.guidelines);
-  await pullSegmentations(db, client, link, batch, summary.segmentations, () => step('pull'));
-  const merge = lineMerger(db, link, options.project, address, summary, options.isCancelled);
-  await retryDeferred(db, client, link, batch, merge, () => step('pull'));
-  summary.hubSeq = await pullRevisions(db, client, link, batch, merge, () => step('pull'));
+  await pullSegmentations(db, client, link, batch, summary.segmentations, refusals, () => step('pull'));
+  const merge = lineMerger(db, link, options.project, address, summary, refusals, options.isCancelled);
+  await retryDeferred(db, client, link, batch, merge, refusals, () => step('pull'));
+  summary.hubSeq = await pullRevisions(db, client, link, batch, merge, refusals, () => step('pull'));
   summary.deferred = deferredCount(db, link.projectId);
+  summary.tooLarge = refusals.count('tooLarge');
+  summary.deferredDropped = refusals.count('deferredCap') + refusals.count('deferredAge');
+  summary.refused = refusals.sentences();
   if (summary.deferred && !summary.deferredReason) summary.deferredReason = deferredRevisions(db, link.projectId, 0, 1)[0]?.reason ?? null;
   return summary;
 }
@@ -196,12 +216,12 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
  * first): the same items, uids and bytes as the publisher's. A link made before the mark was kept reads
  * every line once (the importer adds only what is new).
  */
-async function pullItems(db: Db, client: pg.Client, link: HubLink, project: string, where: string, summary: SyncSummary): Promise<void> {
+async function pullItems(db: Db, client: pg.Client, link: HubLink, project: string, where: string, summary: SyncSummary, refusals: Refusals): Promise<void> {
   const last = (await client.query<{ s: string | null }>('SELECT max(seq) AS s FROM arbiter.item_line WHERE project_id = $1', [link.hubProjectId])).rows[0]?.s;
   const after = link.pulledItemSeq ?? -1;
   if (last === null || last === undefined || Number(last) <= after) return;
   try {
-    const joined = await joinProject(db, client, project, { where, url: link.url, hubProjectId: link.hubProjectId, afterItemSeq: after, adopt: false });
+    const joined = await joinProject(db, client, project, { where, url: link.url, hubProjectId: link.hubProjectId, afterItemSeq: after, adopt: false, refusals });
     summary.items = joined.items;
     summary.images = joined.images;
   } catch (error) {
@@ -282,9 +302,12 @@ async function pushRevisions(db: Db, client: pg.Client, link: HubLink, me: HubId
   summary.notPushedBy = [...stillHeld.keys()].sort();
 }
 
+/** A revision line as read from the hub: its text (null when longer than recordMaxBytes: left unread), its length, and the name of the hub's annotator row of its uuid (null: no person's). */
 interface HubLine {
   hubSeq: number;
-  text: string;
+  text: string | null;
+  bytes: number;
+  name: string | null;
 }
 
 type Merger = (rows: HubLine[]) => Promise<{ settled: number[]; deferred: { hubSeq: number; reason: string }[] }>;
@@ -294,14 +317,19 @@ type Merger = (rows: HubLine[]) => Promise<{ settled: number[]; deferred: { hubS
  * (this machine's own coming back), lines whose item this project lacks are deferred, and lines that
  * fail a check here are deferred with the check's words. Returns which hub_seqs are done for good.
  */
-function lineMerger(db: Db, link: HubLink, project: string, address: HubAddress, summary: SyncSummary, isCancelled?: () => boolean): Merger {
+function lineMerger(db: Db, link: HubLink, project: string, address: HubAddress, summary: SyncSummary, refusals: Refusals, isCancelled?: () => boolean): Merger {
   // One resolver for the whole sync, read again only when the project's items change: made afresh for
   // each slice (here and in the merge), it read every item's external id twice per 500 lines.
   const resolvers = lastingItemResolver(db, link.projectId);
   return async (rows) => {
     const settled: number[] = [];
     const deferred: { hubSeq: number; reason: string }[] = [];
-    const parsed = rows.map((r) => ({ ...r, line: JSON.parse(r.text) as { id: string; item: string | number; item_uid?: string } }));
+    const parsed: PulledLine[] = [];
+    for (const r of rows) {
+      const line = pulledLine(r, refusals);
+      if (line) parsed.push(line);
+      else settled.push(r.hubSeq);
+    }
     const known = knownLabelIds(db, parsed.map((p) => p.line.id));
     const resolve = resolvers();
     const toMerge: typeof parsed = [];
@@ -338,42 +366,99 @@ function lineMerger(db: Db, link: HubLink, project: string, address: HubAddress,
   };
 }
 
+type PulledLine = { hubSeq: number; text: string; line: { id: string; item: string | number; item_uid?: string } };
+
 /**
- * Revisions after the pull watermark: read a batch at a time, merged a slice at a time (each slice one
- * labels merge, short and yielding), the watermark moved once a slice merged.
+ * A line from the hub as a labels file's line is read (its record bounds: prepare.ts parseJson), named
+ * after the hub's annotator row of its uuid, never after the name the line carries (anyone may write any
+ * name in a line; the hub's row is who the uuid is), and as a person's. Null when refused (too long,
+ * too deep, not an object): said, never merged, never tried again.
  */
-async function pullRevisions(db: Db, client: pg.Client, link: HubLink, batch: number, merge: Merger, step: () => Promise<void>): Promise<number> {
+function pulledLine(r: HubLine, refusals: Refusals): PulledLine | null {
+  if (r.text === null) {
+    refusals.note('tooLarge', `hub seq ${r.hubSeq}, ${formatBytes(r.bytes)}`);
+    return null;
+  }
+  let line: Record<string, unknown>;
+  try {
+    line = parseJson(r.text, recordBounds());
+  } catch (error) {
+    if (!(error instanceof RecordError)) throw error;
+    refusals.note('line', `hub seq ${r.hubSeq}: ${error.message}`);
+    return null;
+  }
+  let text = r.text;
+  if (r.name !== null && (line.annotator !== r.name || (line.annotator_kind !== undefined && line.annotator_kind !== 'human'))) {
+    line.annotator = r.name;
+    line.annotator_kind = 'human';
+    text = JSON.stringify(line);
+  }
+  return { hubSeq: r.hubSeq, text, line: line as PulledLine['line'] };
+}
+
+/**
+ * Revisions after the pull watermark: read a batch at a time (bounded in rows and in bytes), merged a
+ * slice at a time (each slice one labels merge, short and yielding), the watermark moved once a slice
+ * merged, with the slice's deferred revisions while fewer than hubDeferredMax wait (the rest dropped, said).
+ */
+async function pullRevisions(db: Db, client: pg.Client, link: HubLink, batch: number, merge: Merger, refusals: Refusals, step: () => Promise<void>): Promise<number> {
   let after = link.pulledSeq;
+  const cap = limit('hubDeferredMax');
   for (;;) {
-    const rows = await readLines(client, 'hub_seq > $2 ORDER BY hub_seq LIMIT $3', [link.hubProjectId, after, batch]);
+    const rows = await readLines(client, link.hubProjectId, { after }, batch);
     if (rows.length === 0) return after;
     for (let i = 0; i < rows.length; i += SLICE) {
       const slice = rows.slice(i, i + SLICE);
       const { deferred } = await merge(slice);
       after = slice[slice.length - 1]!.hubSeq;
-      setPulledSeq(db, link.projectId, after, deferred);
+      const { dropped, first } = setPulledSeq(db, link.projectId, after, deferred, cap);
+      refusals.note('deferredCap', first ?? '', dropped);
       await step();
     }
   }
 }
 
-/** Deferred revisions, tried again: those that merge now (or are here already) are forgotten. */
-async function retryDeferred(db: Db, client: pg.Client, link: HubLink, batch: number, merge: Merger, step: () => Promise<void>): Promise<void> {
+/**
+ * Deferred revisions, tried again: those that merge now (or are here already) are forgotten; those set
+ * aside longer than hubDeferredMaxAgeMs ago are dropped first (said), so revisions for items nobody
+ * publishes are not read again at every sync forever.
+ */
+async function retryDeferred(db: Db, client: pg.Client, link: HubLink, batch: number, merge: Merger, refusals: Refusals, step: () => Promise<void>): Promise<void> {
+  const stale = dropDeferredBefore(db, link.projectId, new Date(Date.now() - limit('hubDeferredMaxAgeMs')).toISOString());
+  refusals.note('deferredAge', stale.first ?? '', stale.dropped);
   let after = 0;
   for (;;) {
     const waiting = deferredRevisions(db, link.projectId, after, Math.min(batch, SLICE));
     if (waiting.length === 0) return;
-    const rows = await readLines(client, 'hub_seq = ANY($2::bigint[]) ORDER BY hub_seq LIMIT $3', [link.hubProjectId, waiting.map((w) => w.hubSeq), batch]);
+    const rows = await readLines(client, link.hubProjectId, { seqs: waiting.map((w) => w.hubSeq) }, batch);
     const { settled, deferred } = await merge(rows);
-    // A deferred revision gone from the hub (it never is: no one may delete one) would be forgotten too.
+    // The read stops at a byte budget: the waiting rows up to the last one read were answered; a deferred
+    // revision among them gone from the hub (it never is: no one may delete one) is forgotten too.
+    const reached = rows.length ? rows[rows.length - 1]!.hubSeq : waiting[waiting.length - 1]!.hubSeq;
     const found = new Set(rows.map((r) => r.hubSeq));
-    settleDeferred(db, link.projectId, [...settled, ...waiting.filter((w) => !found.has(w.hubSeq)).map((w) => w.hubSeq)], deferred);
-    after = waiting[waiting.length - 1]!.hubSeq;
+    settleDeferred(db, link.projectId, [...settled, ...waiting.filter((w) => w.hubSeq <= reached && !found.has(w.hubSeq)).map((w) => w.hubSeq)], deferred);
+    after = reached;
     await step();
   }
 }
 
-async function readLines(client: pg.Client, where: string, params: unknown[]): Promise<HubLine[]> {
-  const { rows } = await client.query<{ hub_seq: string; line: string }>(`SELECT hub_seq, line::text AS line FROM arbiter.revision WHERE project_id = $1 AND ${where}`, params);
-  return rows.map((r) => ({ hubSeq: Number(r.hub_seq), text: r.line }));
+/**
+ * Revision lines of the project, in hub_seq order: those after `after`, or those of `seqs`; at most
+ * `rows`, and no more text than hubPullBatchBytes (at least one line). A line longer than recordMaxBytes
+ * is measured on the hub and never sent (text null). Each with the name of the hub's annotator row of its uuid.
+ */
+async function readLines(client: pg.Client, hubProjectId: number, which: { after: number } | { seqs: number[] }, rows: number): Promise<HubLine[]> {
+  const max = limit('recordMaxBytes');
+  const { rows: read } = await client.query<{ hub_seq: string; bytes: number; name: string | null; line: string | null }>(
+    `SELECT s.hub_seq, s.bytes, a.name, CASE WHEN s.bytes <= $4 THEN r.line::text END AS line
+     FROM (SELECT hub_seq, bytes, sum(CASE WHEN bytes <= $4 THEN bytes ELSE 0 END) OVER (ORDER BY hub_seq) AS upto
+           FROM (SELECT hub_seq, octet_length(line::text) AS bytes FROM arbiter.revision
+                 WHERE project_id = $1 AND ${'after' in which ? 'hub_seq > $2' : 'hub_seq = ANY($2::bigint[])'} ORDER BY hub_seq LIMIT $3) x) s
+     JOIN arbiter.revision r ON r.hub_seq = s.hub_seq
+     LEFT JOIN arbiter.annotator a ON a.uuid = r.annotator_uuid
+     WHERE s.upto - CASE WHEN s.bytes <= $4 THEN s.bytes ELSE 0 END < $5
+     ORDER BY s.hub_seq`,
+    [hubProjectId, 'after' in which ? which.after : which.seqs, rows, max, limit('hubPullBatchBytes')],
+  );
+  return read.map((r) => ({ hubSeq: Number(r.hub_seq), text: r.line, bytes: r.bytes, name: r.name }));
 }

@@ -6,11 +6,15 @@
 // goes through store/hub.ts.
 import type pg from 'pg';
 import type { ProjectSettings } from '../../../shared/domain';
+import { responseLetter } from '../../../shared/letters';
 import type { Criterion } from '../../../shared/rubric';
 import type { Db } from '../store/db';
-import { adoptGuidelines, adoptRubricVersions, adoptSegmentations, adoptTeamSettings, agreeTeamSettings, teamSettings, teamSettingsHash, teamSettingsOf, annotatorSegmentationsAfter, projectRubricVersions, setSegmentationWatermarks, type HubLink } from '../store/hub';
+import { adoptGuidelines, adoptRubricVersions, adoptSegmentations, adoptTeamSettings, agreeTeamSettings, teamSettings, teamSettingsHash, teamSettingsOf, annotatorSegmentationsAfter, projectRubricVersions, setSegmentationWatermarks, type HubLink, type PulledSegmentation } from '../store/hub';
 import { guidelinesRevisionsOf } from '../store/hubProject';
 import { criteriaHash } from '../store/rubrics';
+import { formatBytes, limit } from '../limits';
+import { checkedRubricVersion, checkedSettings } from './pullChecks';
+import type { Refusals } from './refusals';
 
 type Client = Pick<pg.ClientBase, 'query'>;
 
@@ -19,9 +23,11 @@ export interface PartCounts {
   pulled: number;
   /** The same number holding other content on the two sides: each side keeps its own (never overwritten). */
   conflicts: number;
+  /** Rows on the hub this desktop refused (they fail the checks a save here passes): left out, said in the summary's `refused`. */
+  refused: number;
 }
 
-export const noCounts = (): PartCounts => ({ pushed: 0, pulled: 0, conflicts: 0 });
+export const noCounts = (): PartCounts => ({ pushed: 0, pulled: 0, conflicts: 0, refused: 0 });
 
 /** A lead offers the project rubrics' versions the hub lacks (the policy lets only leads publish). */
 export async function pushRubricVersions(db: Db, client: Client, link: HubLink, counts: PartCounts): Promise<void> {
@@ -41,18 +47,24 @@ export async function pushRubricVersions(db: Db, client: Client, link: HubLink, 
   counts.pushed += result.rowCount ?? 0;
 }
 
-/** Every rubric version published on the hub that this project lacks, under its own number. */
-export async function pullRubricVersions(db: Db, client: Client, link: HubLink, counts: PartCounts): Promise<void> {
+/** Every rubric version published on the hub that this project lacks, under its own number; one that fails saveRubric's checks is refused. */
+export async function pullRubricVersions(db: Db, client: Client, link: HubLink, counts: PartCounts, refusals: Refusals): Promise<void> {
   const { rows } = await client.query<{ name: string; version: number; criteria: string }>(
     `SELECT name, version, criteria::text AS criteria FROM arbiter.rubric_version WHERE project_id = $1 AND name NOT LIKE 'item/%' ORDER BY name, version`,
     [link.hubProjectId],
   );
   if (rows.length === 0) return;
   const here = new Map(projectRubricVersions(db, link.projectId).map((v) => [`${v.name}\u0000${v.version}`, v.hash]));
-  const hub = rows.map((r) => {
-    const criteria = JSON.parse(r.criteria) as Criterion[];
-    return { name: r.name, version: r.version, criteria, hash: criteriaHash(criteria) };
-  });
+  const hub: { name: string; version: number; criteria: Criterion[]; hash: string }[] = [];
+  for (const r of rows) {
+    const checked = checkedRubricVersion(r.name, r.version, JSON.parse(r.criteria));
+    if (!checked.ok) {
+      counts.refused++;
+      refusals.note('rubricVersion', checked.problem);
+      continue;
+    }
+    hub.push({ name: r.name, version: r.version, criteria: checked.criteria, hash: criteriaHash(checked.criteria) });
+  }
   const missing = hub.filter((v) => here.get(`${v.name}\u0000${v.version}`) !== v.hash);
   const result = adoptRubricVersions(db, link.projectId, missing);
   counts.pulled += result.added;
@@ -80,24 +92,63 @@ export async function pushSegmentations(db: Db, client: Client, link: HubLink, b
   }
 }
 
-/** Cuts pushed by others since the last pull, in bounded batches, each stored in one short write. */
-export async function pullSegmentations(db: Db, client: Client, link: HubLink, batch: number, counts: PartCounts, between: () => Promise<void>): Promise<void> {
+/** A cut as read from the hub: its steps parsed (null when longer than a record may be: never read), and whether a lead pushed it. */
+export type HubCut = Omit<PulledSegmentation, 'steps'> & { hubSeq: number; steps: unknown; bytes: number };
+
+/**
+ * Cuts after hub_seq `after`, at most `rows`. A cut's steps longer than a labels line may be
+ * (recordMaxBytes) are left on the hub (steps null, `bytes` says how long). byLead: pushed by a lead's
+ * login role or by the hub's owner (a member of the role that owns the table), who may place the file's
+ * own steps and Arbiter's.
+ */
+export async function readCuts(client: Client, hubProjectId: number, after: number, rows: number): Promise<HubCut[]> {
+  const result = await client.query<{ hub_seq: string; item_uid: string; response: number; version: number; bytes: number; steps: string | null; origin: 'file' | 'auto' | 'annotator'; created_at: Date; by_lead: boolean }>(
+    `SELECT s.hub_seq, s.item_uid, s.response, s.version, s.origin, s.created_at, s.bytes, CASE WHEN s.bytes <= $4 THEN s.steps::text END AS steps,
+            (EXISTS (SELECT 1 FROM arbiter.annotator a WHERE a.pg_role = s.pushed_by AND a.role = 'lead')
+             OR EXISTS (SELECT 1 FROM pg_roles o WHERE o.rolname = s.pushed_by
+                          AND pg_has_role(o.oid, (SELECT c.relowner FROM pg_class c WHERE c.oid = 'arbiter.segmentation'::regclass), 'MEMBER'))) AS by_lead
+     FROM (SELECT *, octet_length(steps::text) AS bytes FROM arbiter.segmentation WHERE project_id = $1 AND hub_seq > $2 ORDER BY hub_seq LIMIT $3) s
+     ORDER BY s.hub_seq`,
+    [hubProjectId, after, rows, limit('recordMaxBytes')],
+  );
+  return result.rows.map((r) => ({
+    hubSeq: Number(r.hub_seq),
+    itemUid: r.item_uid,
+    response: r.response,
+    version: r.version,
+    steps: r.steps === null ? null : (JSON.parse(r.steps) as unknown),
+    bytes: r.bytes,
+    origin: r.origin,
+    byLead: r.by_lead,
+    createdAt: r.created_at.toISOString(),
+  }));
+}
+
+/** Why a cut read from the hub is refused before anything reads its steps (too long), or null. */
+export function unreadCutProblem(cut: HubCut): string | null {
+  return cut.steps === null ? `version ${cut.version} of the steps of response ${responseLetter(cut.response)} of item ${cut.itemUid}: ${formatBytes(cut.bytes)}, longer than ${formatBytes(limit('recordMaxBytes'))}` : null;
+}
+
+/** Cuts pushed by others since the last pull, in bounded batches, each stored in one short write; one that is not a cut of its response, or a file or auto cut not by a lead, is refused. */
+export async function pullSegmentations(db: Db, client: Client, link: HubLink, batch: number, counts: PartCounts, refusals: Refusals, between: () => Promise<void>): Promise<void> {
   let after = link.pulledSegmentationSeq;
   for (;;) {
-    const { rows } = await client.query<{ hub_seq: string; item_uid: string; response: number; version: number; steps: string; origin: 'file' | 'auto' | 'annotator'; created_at: Date }>(
-      `SELECT hub_seq, item_uid, response, version, steps::text AS steps, origin, created_at FROM arbiter.segmentation
-       WHERE project_id = $1 AND hub_seq > $2 ORDER BY hub_seq LIMIT $3`,
-      [link.hubProjectId, after, batch],
-    );
+    const rows = await readCuts(client, link.hubProjectId, after, batch);
     if (rows.length === 0) return;
-    const result = adoptSegmentations(
-      db,
-      link.projectId,
-      rows.map((r) => ({ itemUid: r.item_uid, response: r.response, version: r.version, steps: JSON.parse(r.steps) as string[], origin: r.origin, createdAt: r.created_at.toISOString() })),
-    );
+    const readable: HubCut[] = [];
+    for (const cut of rows) {
+      const problem = unreadCutProblem(cut);
+      if (problem) {
+        counts.refused++;
+        refusals.note('cut', problem);
+      } else readable.push(cut);
+    }
+    const result = adoptSegmentations(db, link.projectId, readable);
     counts.pulled += result.added;
     counts.conflicts += result.conflicts;
-    after = Number(rows[rows.length - 1]!.hub_seq);
+    counts.refused += result.refused.length;
+    refusals.note('cut', result.refused[0] ?? '', result.refused.length);
+    after = rows[rows.length - 1]!.hubSeq;
     setSegmentationWatermarks(db, link.projectId, { pulledSeq: after });
     await between();
   }
@@ -147,7 +198,7 @@ export async function setHubRubricInForce(client: Client, hubProjectId: number, 
  * holding the project row, so two leads' sends take turns. Call after the rubric versions went both ways
  * (the rubric in force must be there). 'sent', 'taken' or 'same'.
  */
-export async function syncTeamSettings(db: Db, client: Client, link: HubLink, lead: boolean): Promise<'sent' | 'taken' | 'same'> {
+export async function syncTeamSettings(db: Db, client: Client, link: HubLink, lead: boolean, refusals: Refusals): Promise<'sent' | 'taken' | 'same' | 'refused'> {
   await client.query('BEGIN');
   try {
     const row = (
@@ -161,11 +212,23 @@ export async function syncTeamSettings(db: Db, client: Client, link: HubLink, le
       await client.query('COMMIT');
       return 'same';
     }
-    const hub = teamSettings(row.settings, row.in_force);
+    // The hub's are checked as updateProjectSettings checks a change, and the rubric in force must be one
+    // this desktop took (pullRubricVersions refuses malformed versions): else this desktop keeps its own,
+    // says so, and a lead's sends its own.
+    const checked = checkedSettings(row.settings ?? {});
+    let problem = checked.ok ? null : checked.problem;
+    if (problem === null && row.in_force !== null && !projectRubricVersions(db, link.projectId).some((v) => v.name === row.in_force))
+      problem = `the rubric in force, "${row.in_force}", has no version this desktop took`;
+    if (problem !== null) refusals.note('settings', problem);
+    const hub = teamSettings(checked.ok ? checked.value : null, row.in_force);
     const here = teamSettingsOf(db, link.projectId);
     const [hubHash, hereHash] = [teamSettingsHash(hub), teamSettingsHash(here)];
     const agreed = link.settingsHash ?? hubHash;
-    if (hubHash !== hereHash && lead && hereHash !== agreed) {
+    if (problem !== null && !lead) {
+      await client.query('COMMIT');
+      return 'refused';
+    }
+    if (hubHash !== hereHash && lead && (hereHash !== agreed || problem !== null)) {
       await client.query('UPDATE arbiter.project SET settings = $2::jsonb WHERE id = $1', [link.hubProjectId, JSON.stringify(here.settings)]);
       await setHubRubricInForce(client, link.hubProjectId, here.inForce);
       await client.query('COMMIT');

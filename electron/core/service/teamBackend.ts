@@ -16,9 +16,10 @@ import type { SyncResult } from './teamSync';
 /** How often a running sync in a worker is asked whether it was stopped. */
 const CANCEL_POLL_MS = 100;
 
-function counts(summary: SyncSummary): SyncResult {
-  const { pushed, pulled, items, itemsProblem, settings, as, notPushed, notPushedBy, deferred, deferredReason } = summary;
-  return { pushed, pulled, items, itemsProblem, settings, as, notPushed, notPushedBy, deferred, deferredReason };
+/** What the Team panel keeps of a sync's summary. */
+export function syncResultOf(summary: SyncSummary): SyncResult {
+  const { pushed, pulled, items, itemsProblem, settings, as, notPushed, notPushedBy, deferred, deferredReason, refused } = summary;
+  return { pushed, pulled, items, itemsProblem, settings, as, notPushed, notPushedBy, deferred, deferredReason, refused };
 }
 
 export function hubBackend(dbPath: string): HubBackend {
@@ -41,12 +42,12 @@ export function hubBackend(dbPath: string): HubBackend {
       try {
         handle = startTask(dbPath, { kind: 'hubSync', project, url, ...(password === undefined ? {} : { password }) });
       } catch {
-        return counts(await syncProject(db, { project, url, password, isCancelled }));
+        return syncResultOf(await syncProject(db, { project, url, password, isCancelled }));
       }
       const poll = setInterval(() => isCancelled() && handle.cancel(), CANCEL_POLL_MS);
       poll.unref?.();
       try {
-        return counts(await handle.promise);
+        return syncResultOf(await handle.promise);
       } finally {
         clearInterval(poll);
       }

@@ -12,8 +12,8 @@ export interface SyncResult {
   items?: number;
   /** Why new items on the hub did not come down (tried again at the next sync), or null. */
   itemsProblem?: string | null;
-  /** The project's settings and rubric in force: 'taken' when the hub's replaced this desktop's. */
-  settings?: 'sent' | 'taken' | 'same';
+  /** The project's settings and rubric in force: 'taken' when the hub's replaced this desktop's, 'refused' when the hub's fail the app's checks. */
+  settings?: 'sent' | 'taken' | 'same' | 'refused';
   /** Who the hub's user is granted to (null: nobody). */
   as?: string | null;
   /** Revisions saved here that the hub's user may not push, and whose they are. */
@@ -22,6 +22,8 @@ export interface SyncResult {
   /** Revisions from the hub that cannot merge here yet, and the first reason. */
   deferred?: number;
   deferredReason?: string | null;
+  /** What the sync refused of what the hub holds (forged cuts, malformed settings or rubric versions, lines too long…), in sentences. */
+  refused?: string[];
 }
 
 export interface ListenHandle {

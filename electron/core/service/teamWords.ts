@@ -91,6 +91,7 @@ export function syncNotices(result: SyncResult, url: string): string[] {
     );
   }
   if (result.itemsProblem) notices.push(`New items on the hub did not come down: ${result.itemsProblem.replace(/\.$/, '')}. Arbiter tries again at the next sync; labels and everything else synced.`);
+  if (result.refused?.length) notices.push(...result.refused);
   if (result.deferred) {
     notices.push(
       `${plural(result.deferred, 'revision')} from the hub cannot merge here yet${result.deferredReason ? `: ${result.deferredReason.replace(/\.$/, '')}` : ''}. Arbiter tries them again at every sync.`,

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { DEFAULT_PROJECT_SETTINGS, type LabelRevision, type ProjectSettings } from '../../../shared/domain';
 import { canonicalJson, type Criterion } from '../../../shared/rubric';
 import type { Db } from './db';
-import { placeGuidelinesRevision, placeRubricVersion, placeSegmentation, type GuidelinesRevisionRow } from './hubProject';
+import { placeGuidelinesRevision, placeRubricVersion, placeSegmentation, pulledCutProblem, type GuidelinesRevisionRow } from './hubProject';
 import { LABEL_COLUMNS, toRevision, type LabelRow } from './labels';
 import { writeNow } from './write';
 
@@ -97,13 +97,27 @@ export function hubLink(db: Db, projectId: number): HubLink | null {
 
 /**
  * Moves the pull watermark to hub_seq `seq` (everything up to it merged here, or deferred), never back,
- * and in the same transaction notes the revisions of the batch that could not merge yet (hub_deferred).
+ * and in the same transaction notes the revisions of the batch that could not merge yet (hub_deferred),
+ * while fewer than `cap` wait: the rest are dropped, and returned (how many, and the first one's reason).
  */
-export function setPulledSeq(db: Db, projectId: number, seq: number, deferred: { hubSeq: number; reason: string }[] = []): void {
-  const defer = db.prepare('INSERT INTO hub_deferred (project_id, hub_seq, reason) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET reason = excluded.reason');
-  writeNow(db, () => {
-    for (const d of deferred) defer.run(projectId, d.hubSeq, d.reason);
+export function setPulledSeq(db: Db, projectId: number, seq: number, deferred: { hubSeq: number; reason: string }[] = [], cap = Infinity): { dropped: number; first: string | null } {
+  const defer = db.prepare('INSERT INTO hub_deferred (project_id, hub_seq, reason, deferred_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET reason = excluded.reason');
+  return writeNow(db, () => {
+    const room = deferred.length ? Math.max(0, cap - deferredCount(db, projectId)) : 0;
+    const now = new Date().toISOString();
+    for (const d of deferred.slice(0, room)) defer.run(projectId, d.hubSeq, d.reason, now);
     db.prepare('UPDATE hub_link SET pulled_seq = ? WHERE project_id = ? AND pulled_seq < ?').run(seq, projectId, seq);
+    const dropped = deferred.slice(room);
+    return { dropped: dropped.length, first: dropped[0]?.reason ?? null };
+  });
+}
+
+/** Drops the deferred revisions set aside before `before` (an ISO time); how many, and the first one's reason. */
+export function dropDeferredBefore(db: Db, projectId: number, before: string): { dropped: number; first: string | null } {
+  return writeNow(db, () => {
+    const first = db.prepare('SELECT reason FROM hub_deferred WHERE project_id = ? AND deferred_at < ? ORDER BY hub_seq LIMIT 1').pluck().get(projectId, before) as string | undefined;
+    if (first === undefined) return { dropped: 0, first: null };
+    return { dropped: db.prepare('DELETE FROM hub_deferred WHERE project_id = ? AND deferred_at < ?').run(projectId, before).changes, first };
   });
 }
 
@@ -177,10 +191,10 @@ export function deferredCount(db: Db, projectId: number): number {
 /** Forgets deferred revisions that merged (or were stored here already); notes a new reason for the rest. */
 export function settleDeferred(db: Db, projectId: number, merged: number[], still: { hubSeq: number; reason: string }[]): void {
   const remove = db.prepare('DELETE FROM hub_deferred WHERE project_id = ? AND hub_seq = ?');
-  const update = db.prepare('UPDATE hub_deferred SET reason = ? WHERE project_id = ? AND hub_seq = ?');
+  const update = db.prepare('UPDATE hub_deferred SET reason = ? WHERE project_id = ? AND hub_seq = ? AND reason IS NOT ?');
   writeNow(db, () => {
     for (const seq of merged) remove.run(projectId, seq);
-    for (const d of still) update.run(d.reason, projectId, d.hubSeq);
+    for (const d of still) update.run(d.reason, projectId, d.hubSeq, d.reason);
   });
 }
 
@@ -262,21 +276,30 @@ export function annotatorSegmentationsAfter(db: Db, projectId: number, after: nu
   return rows.map((r) => ({ id: r.id, itemUid: r.uid, response: r.response_idx, version: r.version, steps: JSON.parse(r.steps) as string[], origin: r.origin, createdAt: r.created_at }));
 }
 
+/** A cut as a sync reads it from the hub: its steps as parsed (unchecked), and whether a lead (or the hub's owner) pushed it. */
+export type PulledSegmentation = Omit<HubSegmentation, 'steps'> & { steps: unknown; byLead: boolean };
+
 /**
  * Stores segmentations pulled from the hub under their own version numbers (a step label names the
- * version it rated), in one short write (hubProject.ts placeSegmentation, as join does). A version already
+ * version it rated), in one short write (hubProject.ts placeSegmentation, as join does). Each is checked
+ * first (hubProject.ts pulledCutProblem): one refused is counted, with why, and never stored. A version already
  * here with the same steps adds nothing; one here with other steps (two machines numbered their own cuts
  * alike) is kept as it is and counted as a conflict; an item this project lacks is counted as unmatched.
  */
-export function adoptSegmentations(db: Db, projectId: number, rows: HubSegmentation[]): { added: number; same: number; conflicts: number; unmatched: number } {
+export function adoptSegmentations(db: Db, projectId: number, rows: PulledSegmentation[]): { added: number; same: number; conflicts: number; unmatched: number; refused: string[] } {
   const item = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
   const responses = db.prepare('SELECT 1 FROM response WHERE item_id = ? AND idx = ?');
-  const out = { added: 0, same: 0, conflicts: 0, unmatched: 0 };
+  const out = { added: 0, same: 0, conflicts: 0, unmatched: 0, refused: [] as string[] };
   writeNow(db, () => {
     for (const r of rows) {
       const itemId = item.get(projectId, r.itemUid) as number | undefined;
       if (itemId === undefined || !responses.get(itemId, r.response)) {
         out.unmatched++;
+        continue;
+      }
+      const problem = pulledCutProblem(db, itemId, r);
+      if (problem) {
+        out.refused.push(problem);
         continue;
       }
       const placed = placeSegmentation(db, itemId, { response: r.response, version: r.version, steps: JSON.stringify(r.steps), origin: r.origin, createdAt: r.createdAt });

@@ -5,6 +5,10 @@
 // number it has on the hub, so a label line naming "version 2" of a rubric or of a response's steps means
 // the same on every machine; a number already here with other content is a conflict, never overwritten.
 import { criteriaHash } from './rubrics';
+import { contentText } from '../../../shared/choices';
+import { cutProblem } from '../../../shared/cuts';
+import type { Content } from '../../../shared/domain';
+import { responseLetter } from '../../../shared/letters';
 import { canonicalJson, type Criterion } from '../../../shared/rubric';
 import type { Db } from './sqlite';
 
@@ -119,6 +123,23 @@ export function placeSegmentation(db: Db, itemId: number, s: Omit<MadeSegmentati
   if (there !== undefined) return sameJson(there, s.steps) ? 'kept' : 'conflict';
   db.prepare('INSERT INTO segmentation (item_id, response_idx, version, steps, origin, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(itemId, s.response, s.version, s.steps, s.origin, s.createdAt);
   return 'added';
+}
+
+/**
+ * Why a cut pulled from the hub is refused, as a sentence naming it, or null: its steps must be a cut of
+ * the response's text (shared/cuts.ts, the rule every stored cut follows), and only a lead (or the hub's
+ * owner, who publishes) places the file's own steps or Arbiter's ('file', 'auto'); everyone else's are
+ * splits and merges ('annotator'). `steps` is the parsed JSON, whatever it is.
+ */
+export function pulledCutProblem(db: Db, itemId: number, s: { response: number; version: number; steps: unknown; origin: string; byLead: boolean }): string | null {
+  const row = db.prepare('SELECT i.external_id, i.uid, r.content FROM item i JOIN response r ON r.item_id = i.id AND r.idx = ? WHERE i.id = ?').get(s.response, itemId) as
+    | { external_id: string | null; uid: string; content: string }
+    | undefined;
+  const where = `version ${s.version} of the steps of response ${responseLetter(s.response)} of item ${row?.external_id ?? row?.uid ?? itemId}`;
+  if (!row) return `${where}: the item has no such response`;
+  if (s.origin !== 'annotator' && !s.byLead) return `${where}: a cut of origin "${s.origin}" (the file's own or Arbiter's) pushed by someone who is not a lead`;
+  const problem = cutProblem(contentText(JSON.parse(row.content) as Content), s.steps);
+  return problem && `${where}: ${problem}`;
 }
 
 /** An item's own criteria (JSON text) where it has none yet (call inside a write transaction). */
