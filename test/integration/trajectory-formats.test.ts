@@ -75,6 +75,16 @@ function storedIn(path: string) {
   }
 }
 
+/** The stored items' references, in file order. */
+function references_(): (string | null)[] {
+  const db = openDb(join(dir, 'arbiter.db'));
+  try {
+    return db.prepare('SELECT reference FROM item ORDER BY seq').pluck().all() as (string | null)[];
+  } finally {
+    db.close();
+  }
+}
+
 /** Every response's steps are its turns' texts. */
 function expectStepsAreTurns(items: ReturnType<typeof stored>) {
   for (const item of items) for (const r of item.responses) expect(r.steps).toEqual(trajectoryTurns(r.content).map((t) => t.text));
@@ -183,6 +193,11 @@ describe('trajectory formats: detect, import, export back exactly', () => {
     expect((items[0]!.prompt as { role: string }[]).map((m) => m.role)).toEqual(['system']);
     expect(trajectoryTurns(items[0]!.responses[0]!.content)[0]!.context).toEqual([0]);
     expectStepsAreTurns(items);
+    // The expected outcome is what the task expects done (issue 20, item 21: it repeated the user's
+    // instruction, which the trajectory's first user message already says).
+    const references = references_();
+    expect(references).toEqual(['Expected actions:\n\n- `cancel_pending_order({"order_id":"#W2378156","reason":"ordered by mistake"})`', 'Expected actions:\n\n- `cancel_pending_order({"order_id":"#W2378156","reason":"ordered by mistake"})`']);
+    for (const reference of references) expect(reference).not.toContain('You are Yusuf Rossi');
     const back = await exportAs('tau-bench');
     const key = (r: Record<string, unknown>) => `${String(r.task_id)}/${String(r.trial)}`;
     const original = JSON.parse(fixture('tau-bench.json')) as Record<string, unknown>[];

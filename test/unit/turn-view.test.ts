@@ -1,8 +1,8 @@
 // The turn cards' model (renderer/src/features/trajectories): what a call and a result are shown as.
 import { describe, expect, it } from 'vitest';
 import { ansiSegments } from '../../renderer/src/features/trajectories/ansi';
-import { diffOf } from '../../renderer/src/features/trajectories/Blocks';
-import { foldedHead, isLong, prettyJson, sizeWords, trajectoryView, utf8Bytes } from '../../renderer/src/features/trajectories/turnModel';
+import { diffCounts, diffOf } from '../../renderer/src/features/trajectories/Blocks';
+import { foldedHead, isLong, prettyJson, sizeWords, trajectoryCounts, trajectoryView, utf8Bytes } from '../../renderer/src/features/trajectories/turnModel';
 import type { ChatMessage } from '../../shared/domain';
 
 const call = (name: string, args: unknown, id = 'c1') => ({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name, arguments: args } }] }) as unknown as ChatMessage;
@@ -24,7 +24,7 @@ describe('turn cards', () => {
     expect(diffOf(a!.calls[0]!.edit!).map((l) => `${l.sign}${l.text}`)).toEqual(['-a = 1', '+a = 2']);
     expect(diffOf(b!.calls[0]!.edit!).filter((l) => l.sign === '+' || l.sign === '-').map((l) => `${l.sign}${l.text}`)).toEqual(['-old', '+new']);
     expect(c!.calls[0]!.edit).toEqual({ kind: 'replace', path: '/r/f.py', before: 'x = int(v)', after: 'x = round(v)' });
-    expect(d!.calls[0]!.edit).toEqual({ kind: 'lines', path: null, range: 'lines 10–11', text: '    return 1' });
+    expect(d!.calls[0]!.edit).toEqual({ kind: 'lines', path: null, range: 'lines 10–11', replaced: 2, text: '    return 1' });
   });
 
   it('shows shell commands and their output as a terminal, with the exit code; a non-zero exit is an error', () => {
@@ -64,5 +64,28 @@ describe('turn cards', () => {
       { text: ' ok', cls: '', bold: false },
       { text: ' done', cls: '', bold: false },
     ]);
+  });
+});
+
+// Issue 20, item 21: what a new user read wrong on a τ-bench and a SWE-agent trajectory.
+describe('trajectory counts and line edits, in words', () => {
+  it("counts a column's turns and tool calls with the singular for one", () => {
+    const one = trajectoryView([call('get_order', { id: 1 }), tool('{"status": "pending"}'), { role: 'assistant', content: 'Done.' } as ChatMessage]);
+    expect(trajectoryCounts(one)).toBe('2 turns · 1 tool call');
+    const none = trajectoryView([{ role: 'assistant', content: 'Hello.' } as ChatMessage]);
+    expect(trajectoryCounts(none)).toBe('1 turn · 0 tool calls');
+  });
+
+  it('counts an `edit 11:11` of one line by one line as +1 −1, and an insert as +N −0', () => {
+    const [edit, insert] = trajectoryView([
+      call('edit', { action: 'edit 11:11\n    return a + b\nend_of_edit' }, 'e'),
+      tool('ok', 'e'),
+      call('str_replace_editor', { action: "str_replace_editor insert /r/f.py --insert_line 3 --new_str 'x = 1'" }, 'i'),
+      tool('ok', 'i'),
+    ]).turns;
+    expect(diffCounts(edit!.calls[0]!.edit!)).toEqual({ added: 1, removed: 1 });
+    expect(diffCounts(insert!.calls[0]!.edit!)).toEqual({ added: 1, removed: 0 });
+    const wider = trajectoryView([call('edit', { action: 'edit 10:14\n    return 1\nend_of_edit' })]).turns[0]!;
+    expect(diffCounts(wider.calls[0]!.edit!)).toEqual({ added: 1, removed: 5 });
   });
 });

@@ -10,7 +10,7 @@
 // are one item; the messages every trial begins with (the wiki, and the first user message when the trials
 // share it) are the prompt. The reward is the source's outcome: 1 is success, 0 (or less) failure, between them partial;
 // the reward itself, info and trial stay with the run and are written back.
-// info.task.instruction (what the simulated user was told to get done) is the item's reference.
+// The item's reference is what the task expects: info.task.actions and info.task.outputs (expectedOf).
 import type { ItemRecord } from '../../../../shared/domain';
 import { plainMessages } from '../../../../shared/trajectory';
 import { RecordError, type ParsedRecord } from '../types';
@@ -33,11 +33,33 @@ export function parseTauBench(record: Json): ParsedRecord {
     messages,
     fallbackPrompt: `τ-bench task ${String(taskId)}`,
     model: null,
-    reference: task && typeof task.instruction === 'string' ? task.instruction : null,
+    reference: task ? expectedOf(task) : null,
     run: without(record, ['traj']),
     outcome: typeof reward === 'number' ? (reward >= SUCCESS_MIN ? 'success' : reward > 0 ? 'partial' : 'failure') : null,
     where: 'traj',
   });
+}
+
+/** At most this many expected actions and outputs are listed in the reference (the rest are counted). */
+const LISTED = 50;
+/** A longer action or output is cut to this many characters there. */
+const LINE = 500;
+
+/**
+ * The item's reference, the "Expected outcome" beside the turns: the actions the task expects
+ * (info.task.actions, each {name, kwargs}) and the outputs its answer must hold (info.task.outputs); null
+ * when it names neither. Not the instruction: the simulated user says it in the trajectory already.
+ */
+function expectedOf(task: Record<string, unknown>): string | null {
+  const actions = Array.isArray(task.actions) ? task.actions.filter((a): a is Record<string, unknown> => isPlainObject(a) && typeof a.name === 'string') : [];
+  const outputs = Array.isArray(task.outputs) ? task.outputs.filter((o): o is string => typeof o === 'string') : [];
+  const list = (title: string, lines: string[]) =>
+    `${title}:\n\n${lines.slice(0, LISTED).map((l) => `- \`${(l.length > LINE ? `${l.slice(0, LINE)}…` : l).replace(/`/g, "'")}\``).join('\n')}${lines.length > LISTED ? `\n- … ${lines.length - LISTED} more` : ''}`;
+  const parts = [
+    actions.length ? list('Expected actions', actions.map((a) => `${a.name as string}(${JSON.stringify(a.kwargs ?? {})})`)) : '',
+    outputs.length ? list('Expected outputs', outputs) : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join('\n\n') : null;
 }
 
 /** The trials of one task are one item, wherever they are in the file. */

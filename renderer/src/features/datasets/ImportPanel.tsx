@@ -7,7 +7,7 @@ import type { PreviewResult } from '../../../../shared/api';
 import type { LineError } from '../../../../shared/domain';
 import { FORMAT_TITLES, IMPORT_FORMATS, type ImportFormat } from '../../../../shared/formatNames';
 import { importNotes } from '../../../../shared/importNotes';
-import { carriedWords, IMPORT_FORMAT_TITLES } from './words';
+import { IMPORT_FORMAT_TITLES, importedWords } from './words';
 import { api, ApiError, errorMessage, subscribeEvents } from '../../api';
 import { isPlainLines, uploadFile, type UploadHandle } from './upload';
 import { TextWithImages } from './TextWithImages';
@@ -364,10 +364,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
         <div className="flex flex-col gap-2" data-testid="import-result">
           <div className="rounded-md border border-ok/40 bg-surface-2 px-3 py-2 text-[13px]">
             <b className="font-semibold text-ok">Imported {result.items.toLocaleString()} new item{result.items === 1 ? '' : 's'}</b> from {result.file} as{' '}
-            <span className="font-mono text-[12px]">{result.format}</span>: {result.lines.toLocaleString()} lines read
-            {result.duplicates ? `, ${result.duplicates.toLocaleString()} already in the project` : ''}
-            {result.labels ? `, ${carriedWords(result.format, result.labels)} from the file kept as “source”` : ''}
-            {result.rejected ? `, ${result.rejected.toLocaleString()} rejected` : ''}.
+            <span className="font-mono text-[12px]">{result.format}</span>: {importedWords(result)}.
             {importNotes(result).map((note) => (
               <div key={note} className="mt-1 text-muted" data-testid="import-note">
                 {note}

@@ -86,6 +86,13 @@ function settle(j: Judgement): Judgement {
 
 export type Edit = { judgement: Judgement; words: string } | { refused: string };
 
+/** An edit's words where the steps are a trajectory's turns, as the screen calls them: "Turn 5 rated +1". */
+export function inTurns(edit: Edit | null): Edit | null {
+  if (!edit) return edit;
+  const say = (words: string) => words.replace(/\b([Ss])tep(s?)\b/g, (_, s: string, many: string) => `${s === 'S' ? 'T' : 't'}urn${many}`);
+  return 'refused' in edit ? { refused: say(edit.refused) } : { ...edit, words: say(edit.words) };
+}
+
 const RATING_WORD: Record<string, string> = { '1': '+1', '0': '0', '-1': '−1' };
 export const ratingWord = (r: StepRating | null) => (r === null ? 'unrated' : RATING_WORD[String(r)]!);
 

@@ -2,7 +2,7 @@
 // Edits are made on the newest judgement (`latest`), so keys pressed faster than the screen draws still
 // build on each other.
 import { scrollByPage } from '../../components/keys';
-import { cycleFinishReason, cycleOutcome, cycleReferenceMatch, cycleToolVerdict, fromModel, isAfterError, rate, setSeverity, SEVERITIES, toggleAttribution, toggleFirstError, toggleTag, type Judgement } from './judgement';
+import { cycleFinishReason, cycleOutcome, cycleReferenceMatch, cycleToolVerdict, fromModel, inTurns, isAfterError, rate, setSeverity, SEVERITIES, toggleAttribution, toggleFirstError, toggleTag, type Judgement } from './judgement';
 import { agentsOf, type TurnInfo } from './TurnJudging';
 import type { suggestedJudgement } from './modelSteps';
 import { initialPoint, movePoint, splitPoints } from './splitPoints';
@@ -32,7 +32,8 @@ export interface ActionContext {
 export function stepActions({ s, place, steps, visible, suggestion, noSuggestion, scroller, backToCompare, toggleSource, toggleFold, turns = null }: ActionContext): StepActions {
   const { cursorRef, setCursor, uiRef, setUi } = place;
   const item = s.loaded?.item ?? null;
-  const edit = s.apply;
+  // A trajectory's steps are its turns: the status line says "turn", as the screen does.
+  const edit: typeof s.apply = (e, ...rest) => s.apply(turns ? inTurns(e) : e, ...rest);
   const latest = (): Judgement | null => s.latest();
   // Items can be walked once the first one has loaded (or every item turned out to be labeled).
   const walkable = s.phase === 'ready' || s.phase === 'done';

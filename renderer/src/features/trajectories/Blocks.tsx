@@ -146,13 +146,22 @@ export function diffOf(edit: Edit): DiffLine[] {
   return linesOf(edit.text).map((text) => ({ sign: '+', text }));
 }
 
+/**
+ * Lines added and removed: an edit of a line range removes the lines it replaces (`edit 11:11` of one line
+ * by one line is +1 −1), though their old text is not in the trajectory to show.
+ */
+export function diffCounts(edit: Edit, lines: DiffLine[] = diffOf(edit)): { added: number; removed: number } {
+  const added = lines.filter((l) => l.sign === '+').length;
+  const removed = edit.kind === 'lines' && edit.replaced !== null ? edit.replaced : lines.filter((l) => l.sign === '-').length;
+  return { added, removed };
+}
+
 const DIFF_LIMIT = 400;
 
 /** A code edit as red / green lines, each with a sign as well as a colour. */
 export const EditDiff = memo(function EditDiff({ edit, open }: { edit: Edit; open: boolean }) {
   const lines = diffOf(edit);
-  const added = lines.filter((l) => l.sign === '+').length;
-  const removed = lines.filter((l) => l.sign === '-').length;
+  const { added, removed } = diffCounts(edit, lines);
   const shown = open ? lines : lines.slice(0, DIFF_LIMIT);
   const where = edit.kind === 'lines' && edit.range ? edit.range : edit.kind === 'create' ? 'new file' : null;
   return (

@@ -7,7 +7,7 @@ import { ShellContext } from '../../context';
 import { Filmstrip, filmFrames } from './Filmstrip';
 import { TurnCard } from './TurnCard';
 import { TurnPlace } from './TurnScreens';
-import { trajectoryView } from './turnModel';
+import { trajectoryCounts, trajectoryView } from './turnModel';
 import { useUnfolded } from './useUnfolded';
 
 export const TrajectoryColumn = memo(function TrajectoryColumn({ messages, at }: { messages: ChatMessage[]; at: string }) {
@@ -35,7 +35,7 @@ export const TrajectoryColumn = memo(function TrajectoryColumn({ messages, at }:
     <div className="flex flex-col gap-2" data-testid="trajectory-column">
       {film && <Filmstrip project={project} frames={film} cursor={picked} onPick={pick} />}
       <div className="text-[12px] text-faint" data-testid="trajectory-summary">
-        {view.turns.length} {view.turns.length === 1 ? 'turn' : 'turns'} · {view.turns.reduce((n, t) => n + t.calls.length, 0)} tool calls
+        {trajectoryCounts(view)}
         {errors > 0 && (
           <span className="text-bad">
             {' '}

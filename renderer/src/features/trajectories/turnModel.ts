@@ -5,13 +5,15 @@
 import type { ChatMessage } from '../../../../shared/domain';
 import { imagesOfMessage, turnActions, turnScreens, type GuiAction, type ScreenRef } from '../../../../shared/guiActions';
 import { isImagePart } from '../../../../shared/images';
+import { plural } from '../../../../shared/plural';
 import { arbiterFields, messageContentText, parseArguments, trajectoryTurns, type Turn, type TrajectoryMessage } from '../../../../shared/trajectory';
 
 /** A code edit found in a call's arguments. */
 export type Edit =
   | { kind: 'replace'; path: string | null; before: string; after: string }
   | { kind: 'create'; path: string | null; text: string }
-  | { kind: 'lines'; path: string | null; range: string | null; text: string }
+  /** New text for a range of lines; `replaced`: how many lines it replaces (0 for an insert, null when unknown). */
+  | { kind: 'lines'; path: string | null; range: string | null; replaced: number | null; text: string }
   | { kind: 'patch'; path: string | null; text: string };
 
 export interface CallView {
@@ -141,12 +143,12 @@ function editOfAction(action: string): Edit | null {
     const path = words[2] ?? null;
     if (words[1] === 'str_replace' && flag('old_str') !== null) return { kind: 'replace', path, before: flag('old_str')!, after: flag('new_str') ?? '' };
     if (words[1] === 'create' && flag('file_text') !== null) return { kind: 'create', path, text: flag('file_text')! };
-    if (words[1] === 'insert' && flag('new_str') !== null) return { kind: 'lines', path, range: flag('insert_line') ? `after line ${flag('insert_line')}` : null, text: flag('new_str')! };
+    if (words[1] === 'insert' && flag('new_str') !== null) return { kind: 'lines', path, range: flag('insert_line') ? `after line ${flag('insert_line')}` : null, replaced: 0, text: flag('new_str')! };
     return null;
   }
   // SWE-agent's classic `edit 10:12` … `end_of_edit`: the new text of lines 10 to 12.
   const edit = /^edit\s+(\d+):(\d+)\n([\s\S]*?)\n?end_of_edit\s*$/.exec(trimmed);
-  if (edit) return { kind: 'lines', path: null, range: `lines ${edit[1]}–${edit[2]}`, text: edit[3]! };
+  if (edit) return { kind: 'lines', path: null, range: `lines ${edit[1]}–${edit[2]}`, replaced: Math.max(0, Number(edit[2]) - Number(edit[1]) + 1), text: edit[3]! };
   if (/^(diff --git |--- \S)/m.test(trimmed) && /^@@ /m.test(trimmed)) return { kind: 'patch', path: null, text: trimmed };
   return null;
 }
@@ -269,6 +271,11 @@ function turnView(messages: readonly ChatMessage[], turn: Turn): TurnView {
 const cache = new WeakMap<readonly ChatMessage[], TrajectoryView>();
 
 /** The turns of a trajectory as the cards show them; worked out once per message list. */
+/** A column's header count: "2 turns · 1 tool call". */
+export function trajectoryCounts(view: TrajectoryView): string {
+  return `${plural(view.turns.length, 'turn')} · ${plural(view.turns.reduce((n, t) => n + t.calls.length, 0), 'tool call')}`;
+}
+
 export function trajectoryView(messages: readonly ChatMessage[]): TrajectoryView {
   const hit = cache.get(messages);
   if (hit) return hit;
