@@ -36,7 +36,7 @@ import { whoAmI, type HubIdentity } from './roles';
 import { joinProject } from './join';
 import { requireHubSchema } from './schema';
 import { Refusals } from './refusals';
-import { noCounts, pullGuidelines, pullRubricVersions, pullSegmentations, pushGuidelines, pushRubricVersions, pushSegmentations, syncTeamSettings, type PartCounts } from './syncParts';
+import { noCheckedCounts, noCounts, pullGuidelines, pullRubricVersions, pullSegmentations, pushGuidelines, pushRubricVersions, pushSegmentations, syncTeamSettings, type CheckedCounts, type PartCounts } from './syncParts';
 
 export interface SyncOptions {
   project: string;
@@ -88,8 +88,8 @@ export interface SyncSummary {
   tooLarge: number;
   /** Revisions whose id is stored here for a different label: not merged, never overwritten. */
   conflicts: number;
-  rubricVersions: PartCounts;
-  segmentations: PartCounts;
+  rubricVersions: CheckedCounts;
+  segmentations: CheckedCounts;
   /** The project's settings and rubric in force: sent (a lead's, changed here), taken (the hub's), the same, or refused (the hub's fail the app's checks: this desktop's kept). */
   settings: 'sent' | 'taken' | 'same' | 'refused';
   /** Items a lead published after this desktop joined (or last synced), and the images they brought. */
@@ -169,8 +169,8 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
     deferredDropped: 0,
     tooLarge: 0,
     conflicts: 0,
-    rubricVersions: noCounts(),
-    segmentations: noCounts(),
+    rubricVersions: noCheckedCounts(),
+    segmentations: noCheckedCounts(),
     guidelines: noCounts(),
     settings: 'same',
     items: 0,

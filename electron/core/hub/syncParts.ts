@@ -23,11 +23,16 @@ export interface PartCounts {
   pulled: number;
   /** The same number holding other content on the two sides: each side keeps its own (never overwritten). */
   conflicts: number;
+}
+
+/** Counts of what is checked as it comes down (rubric versions, cuts). */
+export interface CheckedCounts extends PartCounts {
   /** Rows on the hub this desktop refused (they fail the checks a save here passes): left out, said in the summary's `refused`. */
   refused: number;
 }
 
-export const noCounts = (): PartCounts => ({ pushed: 0, pulled: 0, conflicts: 0, refused: 0 });
+export const noCounts = (): PartCounts => ({ pushed: 0, pulled: 0, conflicts: 0 });
+export const noCheckedCounts = (): CheckedCounts => ({ ...noCounts(), refused: 0 });
 
 /** A lead offers the project rubrics' versions the hub lacks (the policy lets only leads publish). */
 export async function pushRubricVersions(db: Db, client: Client, link: HubLink, counts: PartCounts): Promise<void> {
@@ -48,7 +53,7 @@ export async function pushRubricVersions(db: Db, client: Client, link: HubLink, 
 }
 
 /** Every rubric version published on the hub that this project lacks, under its own number; one that fails saveRubric's checks is refused. */
-export async function pullRubricVersions(db: Db, client: Client, link: HubLink, counts: PartCounts, refusals: Refusals): Promise<void> {
+export async function pullRubricVersions(db: Db, client: Client, link: HubLink, counts: CheckedCounts, refusals: Refusals): Promise<void> {
   const { rows } = await client.query<{ name: string; version: number; criteria: string }>(
     `SELECT name, version, criteria::text AS criteria FROM arbiter.rubric_version WHERE project_id = $1 AND name NOT LIKE 'item/%' ORDER BY name, version`,
     [link.hubProjectId],
@@ -130,7 +135,7 @@ export function unreadCutProblem(cut: HubCut): string | null {
 }
 
 /** Cuts pushed by others since the last pull, in bounded batches, each stored in one short write; one that is not a cut of its response, or a file or auto cut not by a lead, is refused. */
-export async function pullSegmentations(db: Db, client: Client, link: HubLink, batch: number, counts: PartCounts, refusals: Refusals, between: () => Promise<void>): Promise<void> {
+export async function pullSegmentations(db: Db, client: Client, link: HubLink, batch: number, counts: CheckedCounts, refusals: Refusals, between: () => Promise<void>): Promise<void> {
   let after = link.pulledSegmentationSeq;
   for (;;) {
     const rows = await readCuts(client, link.hubProjectId, after, batch);
