@@ -15,6 +15,8 @@ import { prelabelLine, type Reveal } from './PrelabelLine';
 import { suggestion, usePrelabelCache, type LoadedPrelabels } from './prelabels';
 import { Centered } from '../rankings/parts';
 import { PromptPane } from './PromptPane';
+import { PairTools } from '../trajectories/ToolsSchema';
+import { toolsOf } from '../trajectories/tools';
 import { ResponseColumn, type Verdict } from './ResponseColumn';
 import { describeLabel, useLabeling } from './useLabeling';
 import { useColumnDiffs, useReading } from './useReading';
@@ -255,6 +257,11 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   const source = item?.sourceLabel ? describeLabel(item.sourceLabel, item.shownOrder) : null;
   const showSource = Boolean(source && (current || revealSource));
   const diff = useColumnDiffs(reading.diffOn, left?.content, right?.content);
+  // A tool-calling pair: the tools each run was given, shown folded under the prompt.
+  const tools = useMemo(
+    () => ({ left: left ? toolsOf(item?.metadata, left.index) : null, right: right ? toolsOf(item?.metadata, right.index) : null }),
+    [item?.metadata, left, right],
+  );
 
   const preLine = prelabelLine({ item, mode, prelabels, show: showPrelabels, labeled, reveal, loaded });
 
@@ -311,7 +318,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
             syncOn={reading.syncOn}
             onSync={reading.toggleSync}
           />
-          <PromptPane prompt={item.prompt} folded={folded} onToggle={() => setFolded((v) => !v)} />
+          <PromptPane prompt={item.prompt} folded={folded} onToggle={() => setFolded((v) => !v)} extra={tools.left || tools.right ? <PairTools left={tools.left} right={tools.right} /> : undefined} />
           <div ref={reading.responses} className="min-h-0 flex-1 overflow-y-auto bg-surface wide:grid wide:grid-cols-2 wide:overflow-hidden" data-testid="responses">
             <ResponseColumn
               side="left"

@@ -37,7 +37,8 @@ function useOverflows(boxes: RefObject<HTMLDivElement | null>[], key: unknown): 
   return overflows;
 }
 
-export function PromptPane({ prompt, folded, onToggle }: { prompt: Content; folded: boolean; onToggle(): void }) {
+/** `extra`: under the prompt, in its column (a tool-calling pair's tools). */
+export function PromptPane({ prompt, folded, onToggle, extra }: { prompt: Content; folded: boolean; onToggle(): void; extra?: ReactNode }) {
   const text = contentText(prompt);
   const chat = splitAtLastUserTurn(prompt);
   return (
@@ -51,6 +52,7 @@ export function PromptPane({ prompt, folded, onToggle }: { prompt: Content; fold
           ) : (
             <TextPrompt prompt={prompt} folded={folded} onToggle={onToggle} text={text} />
           )}
+          {extra && <div className="mt-1.5">{extra}</div>}
         </div>
       </div>
     </section>

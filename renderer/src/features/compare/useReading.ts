@@ -3,11 +3,11 @@
 // focus (click or Tab into it; Esc gives the keys back to both). With scrolling together on, the
 // longer column takes the page and the other follows. Stacked columns share one scroll: it takes it.
 import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
-import { contentText } from '../../../../shared/choices';
 import type { Content } from '../../../../shared/domain';
 import { scrollByPage, scrollsItself } from '../../components/keys';
 import { useStoredToggle } from '../../components/useStoredToggle';
 import type { ColumnDiff } from './ResponseColumn';
+import { diffSource } from './diffSource';
 import { useSyncedScroll } from './useSyncedScroll';
 import { wordDiff } from './wordDiff';
 
@@ -49,11 +49,11 @@ export function useReading(itemId: number | undefined) {
   return { diffOn, toggleDiff, syncOn, toggleSync, leftBody, rightBody, responses, scrollPage, releaseColumn };
 }
 
-/** Both columns' part of the diff view while it is on; computed once per pair. */
+/** Both columns' part of the diff view while it is on (a trajectory's tool calls included); computed once per pair. */
 export function useColumnDiffs(on: boolean, left: Content | undefined, right: Content | undefined): { left: ColumnDiff; right: ColumnDiff } | null {
   return useMemo(() => {
     if (!on || left === undefined || right === undefined) return null;
-    const found = wordDiff(contentText(left), contentText(right));
+    const found = wordDiff(diffSource(left), diffSource(right));
     return {
       left: { segments: found?.left ?? null, onlyHere: found?.onlyLeft ?? 0 },
       right: { segments: found?.right ?? null, onlyHere: found?.onlyRight ?? 0 },

@@ -24,8 +24,11 @@ export interface WordDiff {
 const SENTENCES_BUDGET_MS = 150;
 const WORDS_BUDGET_MS = 40;
 
-/** Sentences and lines, each with the spacing after it: joined, they give back the text exactly. */
-const chunks = (text: string) => text.split(/(?<=[.!?:;][\])"'*_]*)(?=\s)|(?<=\n)(?=[^\n])/);
+/**
+ * Sentences and lines, each with the spacing after it: joined, they give back the text exactly. A quoted
+ * key's colon (`"path": …`, a tool call's JSON arguments) ends no sentence: each argument stays one line.
+ */
+const chunks = (text: string) => text.split(/(?<=(?:[.!?;]|(?<!["']):)[\])"'*_]*)(?=\s)|(?<=\n)(?=[^\n])/);
 
 const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const isSpace = (text: string) => !/\S/.test(text);
@@ -98,14 +101,19 @@ export function wordDiff(left: string, right: string): WordDiff | null {
       pieces.right.push({ text, only: false });
       continue;
     }
-    // A removed run next to an added one is the same place rewritten: diff it word by word.
+    // A removed run next to an added one is the same place rewritten: diff it word by word. Runs of as
+    // many lines (or sentences) each are diffed line against line, so two arguments that swapped places
+    // (`"from": "alice",` / `"to": "bob",`) are marked on both lines, not matched across them.
     const next = runs[i + 1];
     const paired = next && (next.added || next.removed) && next.added !== run.added;
-    const other = paired ? next.value.join('') : '';
     if (paired) i++;
-    const counts = run.removed ? diffRun(text, other, pieces) : diffRun(other, text, pieces);
-    onlyLeft += counts.left;
-    onlyRight += counts.right;
+    const mine = paired && next.value.length === run.value.length ? run.value : [text];
+    const theirs = paired ? (mine.length > 1 ? next.value : [next.value.join('')]) : [''];
+    mine.forEach((chunk, k) => {
+      const counts = run.removed ? diffRun(chunk, theirs[k]!, pieces) : diffRun(theirs[k]!, chunk, pieces);
+      onlyLeft += counts.left;
+      onlyRight += counts.right;
+    });
   }
   return { left: tidy(pieces.left), right: tidy(pieces.right), onlyLeft, onlyRight };
 }

@@ -12,6 +12,7 @@ import { derivedFinishReason, FINISH_WORDS, isAfterError, type Judgement, type O
 import { firstErrorWords, sameFirstError, stepAgreement, type ModelSteps } from './modelSteps';
 import { plural } from '../../../../shared/plural';
 import { TaskView } from '../trajectories/TaskView';
+import { ToolsSchema } from '../trajectories/ToolsSchema';
 
 interface Props {
   prompt: Content;
@@ -23,6 +24,8 @@ interface Props {
   prelabelError: string | null;
   /** A trajectory: `o` is the task's outcome (success / partial / failure), not a final answer. */
   trajectory?: boolean;
+  /** The tools the trajectory was given, where its file listed them (shown folded under the task). */
+  tools?: unknown[] | null;
   /** The outcome the file recorded (the `source` annotator's: a τ-bench reward, a verifier's result). */
   fileOutcome?: string | null;
   onOutcome(): void;
@@ -86,6 +89,11 @@ export function ContextPanel(props: Props) {
     <>
       <Section title={props.trajectory ? 'Task' : 'Prompt'} testid="steps-prompt">
         <div className="text-[15px]">{props.trajectory ? <TaskView prompt={props.prompt} /> : <ContentView content={props.prompt} />}</div>
+        {props.tools && (
+          <div className="mt-2">
+            <ToolsSchema tools={props.tools} />
+          </div>
+        )}
       </Section>
       {props.reference !== null && (
         <Section title={props.trajectory ? 'Expected outcome' : 'Reference answer'} testid="steps-reference">

@@ -6,6 +6,7 @@ import { EmptyState } from '../projects/EmptyState';
 import { useShell } from '../../context';
 import { parseRoute, routeHash } from '../../route';
 import { afterPaint } from './ahead';
+import { toolsOf } from '../trajectories/tools';
 import { ContextPanel } from './ContextPanel';
 import { isComplete, setCallCorrection, setCorrection, toggleTag } from './judgement';
 import { KeyBar } from './KeyBar';
@@ -193,6 +194,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
                 mode={mode}
                 prelabelError={s.prelabels?.error ?? null}
                 trajectory={infos !== null}
+                tools={infos !== null ? toolsOf(item.metadata, s.response) : null}
                 fileOutcome={s.loaded?.view.fileOutcomes?.[s.response] ?? null}
                 onOutcome={() => actions.outcome()}
                 onFinish={() => actions.finish()}
