@@ -35,6 +35,11 @@ export async function syncCommand(argv: string[], io: HubIo): Promise<number> {
           `They are held here and go up at a sync under a login role granted to whoever saved them.`,
       );
     }
+    if (summary.waitingForItems)
+      io.err(
+        `${plural(summary.waitingForItems, 'revision')} saved here ${summary.waitingForItems === 1 ? 'is' : 'are'} for items the hub does not hold (not published by a lead): ` +
+          `held here, they go up at the first sync after a lead publishes those items (arbiter hub publish).`,
+      );
     if (summary.deferred) io.err(`${plural(summary.deferred, 'revision')} from the hub cannot merge here yet and will be tried again at the next sync; the first: ${summary.deferredReason}`);
     if (summary.items) io.err(`${plural(summary.items, 'new item')} came down from the hub.`);
     if (summary.itemsProblem) io.err(`New items on the hub did not come down (the next sync tries again): ${summary.itemsProblem}`);

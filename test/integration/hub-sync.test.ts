@@ -244,7 +244,7 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     await admin.end();
   }, 120_000);
 
-  it('keeps a revision for an item this desktop lacks waiting, merges it once the lead publishes the item (which the sync brings); holds what this role may not push until a role that may sends it; prints one JSON line', async () => {
+  it('holds a revision for an item the hub lacks until the lead publishes the item (which the sync brings), then it merges everywhere; holds what this role may not push until a role that may sends it; prints one JSON line', async () => {
     const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_wait', 5, [
       { name: 'alice', role: 'annotator' },
       { name: 'bob', role: 'annotator' },
@@ -264,28 +264,34 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     await alice.service.dispatch('saveLabel', { project: PROJECT, annotator: 'alice', itemId: itemIds(alice).get('q1')!, choice: 'A', shownOrder: [0, 1] });
     // Someone else labels under their own name on Alice's desktop: her login role may not push that.
     await alice.service.dispatch('saveLabel', { project: PROJECT, annotator: 'carol', itemId: itemIds(alice).get('q2')!, choice: 'A', shownOrder: [0, 1] });
-    expect(await sync(alice)).toMatchObject({ pushed: 2, notPushed: 1, notPushedBy: ['carol'] });
+    // She merges two steps of q5's first response, and of q1's.
+    for (const q of ['q5', 'q1']) await alice.service.dispatch('resegment', { project: PROJECT, annotator: 'alice', itemId: itemIds(alice).get(q)!, response: 0, op: 'merge', fromVersion: 1, step: 0 });
+    // The hub refuses a revision or a cut for an item it does not hold (schema 3): Alice's label and cut of q5
+    // are held here, the label said apart; the cut of q1 goes up.
+    expect(await sync(alice)).toMatchObject({ pushed: 1, notPushed: 1, notPushedBy: ['carol'], waitingForItems: 1, segmentations: { pushed: 1 } });
     // Carol's revision is held, not passed over: it still waits, and a later sync by alice still says so.
     const aliceProject = requireProject(alice.db, PROJECT).id;
-    expect(ownRevisionsWaiting(alice.db, aliceProject)).toBe(1);
-    expect(await sync(alice)).toMatchObject({ pushed: 0, notPushed: 1, notPushedBy: ['carol'] });
+    expect(ownRevisionsWaiting(alice.db, aliceProject)).toBe(2);
+    expect(await sync(alice)).toMatchObject({ pushed: 0, notPushed: 1, notPushedBy: ['carol'], waitingForItems: 1, segmentations: { pushed: 0 } });
     // Carol is granted (under the uuid her label carries) and syncs the same desktop as herself: it goes up.
     const carolUuid = findAnnotator(alice.db, 'carol')!.uuid;
     await grant(admin, where, { annotator: 'carol', role: 'annotator', uuid: carolUuid, password: null });
     const asCarol = await syncProject(alice.db, { project: PROJECT, url: cluster.url('arbiter_carol', undefined, 'hub_wait'), batch: 40 });
-    expect(asCarol).toMatchObject({ as: 'carol', pushed: 1, notPushed: 0, notPushedBy: [] });
-    expect(ownRevisionsWaiting(alice.db, aliceProject)).toBe(0);
+    // (Alice's on q5 is not Carol's to push.)
+    expect(asCarol).toMatchObject({ as: 'carol', pushed: 1, notPushed: 1, notPushedBy: ['alice'] });
+    expect(ownRevisionsWaiting(alice.db, aliceProject)).toBe(1);
     expect(Number((await admin.query('SELECT count(*) AS n FROM arbiter.revision WHERE annotator_uuid = $1', [carolUuid])).rows[0].n)).toBe(1);
-    expect(await sync(alice)).toMatchObject({ pushed: 0, notPushed: 0 });
+    expect(await sync(alice)).toMatchObject({ pushed: 0, notPushed: 0, waitingForItems: 1 });
 
-    const waiting = await sync(bob);
-    // Alice's label on q1 and Carol's on q2 merge; Alice's on q5 waits for the item.
-    expect(waiting).toMatchObject({ pulled: 2, deferred: 1 });
-    expect(waiting.deferredReason).toMatch(/item q5, which this project lacks/);
-    expect(await sync(bob)).toMatchObject({ pulled: 0, deferred: 1, items: 0 });
-    // The lead publishes that item: Bob's next sync brings it (no join again), then Alice's label on it.
+    // Alice's label on q1 and Carol's on q2 merge; Alice's on q5 is not on the hub.
+    expect(await sync(bob)).toMatchObject({ pulled: 2, deferred: 0 });
+    expect(await sync(bob)).toMatchObject({ pulled: 0, deferred: 0, items: 0 });
+    // The lead publishes that item: Alice's next sync sends her label on it (she has the item already);
+    // Bob's next sync brings the item (no join again), then Alice's label on it.
     await importFile(publisher.db, { path: join(dir, 'more.jsonl'), project: PROJECT, format: 'arbiter' });
     await again(publisher, publishProject);
+    expect(await sync(alice)).toMatchObject({ pushed: 1, notPushed: 0, waitingForItems: 0, items: 0, segmentations: { pushed: 1 } });
+    expect(ownRevisionsWaiting(alice.db, aliceProject)).toBe(0);
     expect(itemIds(bob).has('q5')).toBe(false);
     // The CLI: one JSON line on stdout, the same summary.
     const out: string[] = [];
@@ -295,6 +301,8 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     expect(out).toHaveLength(1);
     expect(JSON.parse(out[0]!)).toMatchObject({ pushed: 0, pulled: 1, items: 1, deferred: 0, deferredReason: null });
     expect(itemIds(bob).get('q5')).toBeDefined();
+    // Alice's cut of q5 came with it.
+    expect(bob.db.prepare("SELECT count(*) FROM segmentation s JOIN item i ON i.id = s.item_id WHERE i.external_id = 'q5' AND s.origin = 'annotator'").pluck().get()).toBe(1);
     // Alice had it already (the same content is the same item): nothing new; nothing more for Bob either.
     expect(await sync(alice)).toMatchObject({ items: 0 });
     expect(await sync(bob)).toMatchObject({ pulled: 0, items: 0 });

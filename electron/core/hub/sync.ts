@@ -32,7 +32,7 @@ import { advancePushMark, heldByAnnotator, heldRevisions, releaseHeld } from '..
 import { lastingItemResolver } from '../store/items';
 import { requireProject } from '../store/projects';
 import { connectHub, parseHubUrl, sameHub, type HubAddress, type HubPassword } from './connect';
-import { whoAmI, type HubIdentity } from './roles';
+import { recordJoin, whoAmI, type HubIdentity } from './roles';
 import { joinProject } from './join';
 import { requireHubSchema } from './schema';
 import { Refusals } from './refusals';
@@ -72,6 +72,12 @@ export interface SyncSummary {
    */
   notPushed: number;
   notPushedBy: string[];
+  /**
+   * Own revisions for items the hub does not hold yet (imported here, not published by a lead): the hub
+   * refuses them (schema 3), so they are held here too, and go up at the first sync after a lead publishes
+   * the item. Not counted in notPushed.
+   */
+  waitingForItems: number;
   /** Others' revisions merged here now; and those here already (this machine's own, coming back). */
   pulled: number;
   alreadyHere: number;
@@ -153,6 +159,9 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
     throw conflict(`The hub at ${address.where} has no project ${link.hubProjectId} (the one "${options.project}" was joined from); nothing was synced. Join the project again from the hub.`);
   }
   const me = await whoAmI(client);
+  // A member writes only into projects they joined (hub schema 3); a sync under a login role that has not
+  // (a shared desktop, a link from before schema 3) joins as a join would, where the project's team allows.
+  await recordJoin(client, link.hubProjectId, address.where);
   const batch = Math.max(1, Math.trunc(options.batch ?? DEFAULT_BATCH));
   const summary: SyncSummary = {
     project: options.project,
@@ -162,6 +171,7 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
     alreadyOnHub: 0,
     notPushed: 0,
     notPushedBy: [],
+    waitingForItems: 0,
     pulled: 0,
     alreadyHere: 0,
     deferred: 0,
@@ -263,10 +273,13 @@ async function insertLines(client: pg.Client, link: HubLink, lines: string[], su
  * notPushed / notPushedBy: what stays held after the sync, and whose.
  */
 async function pushRevisions(db: Db, client: pg.Client, link: HubLink, me: HubIdentity | null, batch: number, summary: SyncSummary, step: () => Promise<void>): Promise<void> {
+  let waiting = 0;
   for (let after = 0; ; ) {
     const rows = heldRevisions(db, link.projectId, after, batch);
     if (rows.length === 0) break;
-    const sendable = rows.filter((r) => mayPush(r, me));
+    const onHub = await itemsOnHub(client, link, rows.filter((r) => mayPush(r, me)).map((r) => r.itemUid));
+    const sendable = rows.filter((r) => mayPush(r, me) && onHub.has(r.itemUid));
+    waiting += rows.filter((r) => mayPush(r, me) && !onHub.has(r.itemUid)).length;
     await insertLines(client, link, sendable.map((r) => JSON.stringify(encodeLabel(r))), summary);
     releaseHeld(db, link.projectId, sendable.map((r) => r.seq));
     after = rows[rows.length - 1]!.seq;
@@ -275,7 +288,7 @@ async function pushRevisions(db: Db, client: pg.Client, link: HubLink, me: HubId
   let after = link.pushedLabelSeq;
   for (;;) {
     // Read and encoded a slice at a time, yielding between slices, so the thread a save needs is free often.
-    const lines: string[] = [];
+    const sendable: { seq: number; itemUid: string; line: string }[] = [];
     const held: number[] = [];
     let read = 0;
     let last = after;
@@ -283,7 +296,7 @@ async function pushRevisions(db: Db, client: pg.Client, link: HubLink, me: HubId
       const rows = ownRevisionsAfter(db, link.projectId, last, Math.min(SLICE, batch - read));
       if (rows.length === 0) break;
       for (const r of rows) {
-        if (mayPush(r, me)) lines.push(JSON.stringify(encodeLabel(r)));
+        if (mayPush(r, me)) sendable.push({ seq: r.seq, itemUid: r.itemUid, line: JSON.stringify(encodeLabel(r)) });
         else held.push(r.seq);
       }
       read += rows.length;
@@ -291,6 +304,16 @@ async function pushRevisions(db: Db, client: pg.Client, link: HubLink, me: HubId
       await between();
     }
     if (read === 0) break;
+    // The hub takes a revision only for an item it holds: one for an item only this desktop has waits, held.
+    const onHub = await itemsOnHub(client, link, sendable.map((r) => r.itemUid));
+    const lines: string[] = [];
+    for (const r of sendable) {
+      if (onHub.has(r.itemUid)) lines.push(r.line);
+      else {
+        held.push(r.seq);
+        waiting++;
+      }
+    }
     await insertLines(client, link, lines, summary);
     // Committed on the hub (autocommit): only now the watermark moves, to an own row's seq.
     after = last;
@@ -298,8 +321,19 @@ async function pushRevisions(db: Db, client: pg.Client, link: HubLink, me: HubId
     await step();
   }
   const stillHeld = heldByAnnotator(db, link.projectId);
+  // What waits for its item is this role's own: the rest is what this role may not push.
+  if (me && waiting) stillHeld.set(me.name, (stillHeld.get(me.name) ?? 0) - waiting);
+  for (const [name, count] of stillHeld) if (count <= 0) stillHeld.delete(name);
+  summary.waitingForItems = waiting;
   summary.notPushed = [...stillHeld.values()].reduce((a, b) => a + b, 0);
   summary.notPushedBy = [...stillHeld.keys()].sort();
+}
+
+/** Which of these item uids the hub's project holds. */
+async function itemsOnHub(client: pg.Client, link: HubLink, uids: string[]): Promise<Set<string>> {
+  if (uids.length === 0) return new Set();
+  const { rows } = await client.query<{ uid: string }>('SELECT uid FROM arbiter.item_line WHERE project_id = $1 AND uid = ANY($2::text[])', [link.hubProjectId, [...new Set(uids)]]);
+  return new Set(rows.map((r) => r.uid));
 }
 
 /** A revision line as read from the hub: its text (null when longer than recordMaxBytes: left unread), its length, and the name of the hub's annotator row of its uuid (null: no person's). */

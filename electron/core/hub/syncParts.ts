@@ -79,20 +79,32 @@ export async function pullRubricVersions(db: Db, client: Client, link: HubLink, 
 /** Annotators' cuts made (or adopted) here since the last push, in bounded batches. */
 export async function pushSegmentations(db: Db, client: Client, link: HubLink, batch: number, counts: PartCounts, between: () => Promise<void>): Promise<void> {
   let after = link.pushedSegmentationId;
+  // The hub takes a cut only for an item it holds (schema 3): a cut of an item only this desktop has is left
+  // out, and the push mark stops before the first such cut, so it goes up at a sync after a lead publishes
+  // the item (the cuts after it are offered again meanwhile; the hub keeps the first copy).
+  let waitingFrom: number | null = null;
   for (;;) {
     const rows = annotatorSegmentationsAfter(db, link.projectId, after, batch);
     if (rows.length === 0) return;
-    const payload = rows.map((r) => ({ item_uid: r.itemUid, response: r.response, version: r.version, steps: r.steps, origin: r.origin, created_at: r.createdAt }));
-    const result = await client.query(
-      `INSERT INTO arbiter.segmentation (project_id, item_uid, response, version, steps, origin, created_at)
-       SELECT $1, s->>'item_uid', (s->>'response')::int, (s->>'version')::int, s->'steps', s->>'origin', (s->>'created_at')::timestamptz
-       FROM jsonb_array_elements($2::jsonb) s
-       ON CONFLICT (project_id, item_uid, response, version) DO NOTHING`,
-      [link.hubProjectId, JSON.stringify(payload)],
-    );
-    counts.pushed += result.rowCount ?? 0;
+    const uids = [...new Set(rows.map((r) => r.itemUid))];
+    const onHub = new Set((await client.query<{ uid: string }>('SELECT uid FROM arbiter.item_line WHERE project_id = $1 AND uid = ANY($2::text[])', [link.hubProjectId, uids])).rows.map((r) => r.uid));
+    const payload = rows
+      .filter((r) => onHub.has(r.itemUid))
+      .map((r) => ({ item_uid: r.itemUid, response: r.response, version: r.version, steps: r.steps, origin: r.origin, created_at: r.createdAt }));
+    if (payload.length) {
+      const result = await client.query(
+        `INSERT INTO arbiter.segmentation (project_id, item_uid, response, version, steps, origin, created_at)
+         SELECT $1, s->>'item_uid', (s->>'response')::int, (s->>'version')::int, s->'steps', s->>'origin', (s->>'created_at')::timestamptz
+         FROM jsonb_array_elements($2::jsonb) s
+         ON CONFLICT (project_id, item_uid, response, version) DO NOTHING`,
+        [link.hubProjectId, JSON.stringify(payload)],
+      );
+      counts.pushed += result.rowCount ?? 0;
+    }
+    const firstWaiting = rows.find((r) => !onHub.has(r.itemUid));
+    if (firstWaiting && waitingFrom === null) waitingFrom = firstWaiting.id;
     after = rows[rows.length - 1]!.id;
-    setSegmentationWatermarks(db, link.projectId, { pushedId: after });
+    setSegmentationWatermarks(db, link.projectId, { pushedId: waitingFrom === null ? after : Math.min(after, waitingFrom - 1) });
     await between();
   }
 }
