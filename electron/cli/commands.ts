@@ -1,8 +1,10 @@
 // One function per CLI command; each parses its own options and prints what DESIGN.md promises.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS, TRL_VISION_FORMATS, type ExportFormat, type ImportFormat, type RankingPairs } from '../../shared/formatNames';
 import { openApp } from '../core/app';
 import { doctorReport } from '../core/doctor';
+import { invalidInput } from '../core/errors';
 import { exportProject, importFile, importLabelsFile } from '../core/formats/index';
 import { importNotes } from '../../shared/importNotes';
 import { projectStats } from '../core/store/stats';
@@ -60,6 +62,7 @@ const exportCommand: Command = async (argv, io) => {
     'adjudicated-only': { type: 'boolean', default: false },
     'min-agreement': { type: 'string' },
     images: { type: 'string' },
+    force: { type: 'boolean', default: false },
   });
   if (values.images !== undefined && values.images !== 'refuse' && values.images !== 'drop') throw new UsageError('--images takes refuse (the default) or drop');
   const project = requireProjectName(values);
@@ -72,6 +75,7 @@ const exportCommand: Command = async (argv, io) => {
   const out = resolve(requireString(values, 'out'));
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`unknown export format "${format}"; one of: ${EXPORT_FORMATS.join(', ')}`);
+  if (existsSync(out) && values.force !== true) throw invalidInput(`${out} exists; pass --force to overwrite it.`);
   if (format === 'trl-vision-parquet' && !/\.parquet$/i.test(out)) throw new UsageError('--format trl-vision-parquet writes Parquet: name the output .parquet (trl-vision writes JSON Lines with its images in a folder beside it)');
   const annotator = optionalAnnotatorName(values);
   const minAgreement = values['min-agreement'] === undefined ? undefined : Number(values['min-agreement']);

@@ -11,6 +11,19 @@ import { openDb } from '../core/store/db';
 /** A mistake in how the command was called (exit 2), as opposed to bad input (exit 1). */
 export class UsageError extends Error {}
 
+/** An option the command does not take (exit 2): said with the command's own --help. */
+export class UnknownOptionError extends UsageError {
+  constructor(readonly option: string) {
+    super(`Unknown option ${option}`);
+  }
+}
+
+/** `--help` or `-h` among a command's arguments (before a `--`): the command's own help answers. */
+export function asksForHelp(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
 export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
@@ -47,6 +60,9 @@ export function parse(argv: string[], options: ParseArgsConfig['options']): Pars
     const { values, positionals } = parseArgs({ args: argv, options: { ...options, db: { type: 'string' } }, allowPositionals: true, strict: true });
     return { values: values as ParsedArgs['values'], positionals };
   } catch (error) {
+    // parseArgs says "Unknown option '--x'. To specify a positional argument starting with a '-', …".
+    const unknown = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec((error as Error).message) : null;
+    if (unknown) throw new UnknownOptionError(unknown[1]!);
     throw new UsageError((error as Error).message);
   }
 }

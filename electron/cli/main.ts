@@ -4,18 +4,19 @@ import { REVIEW_TASKS } from '../../shared/api/review';
 import { ArbiterError, InvalidFileError, toErrorShape, UnknownFormatError } from '../core/errors';
 import { defaultDbPath } from '../core/paths';
 import { commands } from './commands';
-import { processIo, UsageError, type CliIo } from './io';
+import { asksForHelp, processIo, UnknownOptionError, UsageError, type CliIo } from './io';
 
 export const USAGE = `arbiter <command> [options] [--db PATH]
 
 Commands:
   import FILE --project NAME [--format auto|${IMPORT_FORMATS.join('|')}] [--skip-invalid]
          [--images-dir DIR]           (where the file's relative image paths are; default: its folder)
-  export --project NAME --format ${EXPORT_FORMATS.join('|')} --out FILE [--annotator NAME]
+  export --project NAME --format ${EXPORT_FORMATS.join('|')} --out FILE [--force] [--annotator NAME]
          [--neutral true|false] [--ranking-pairs ${RANKING_PAIRS.join('|')}] [--from-ratings]
          [--adjudicated-only] [--min-agreement 0-1]
-         (trl-vision writes FILE and its images in STEM_images/ beside it; trl-vision-parquet, or
-         trl-vision to a .parquet FILE, writes Parquet with the Image feature)
+         (an existing FILE is left as it is unless --force; trl-vision writes FILE and its images in
+         STEM_images/ beside it; trl-vision-parquet, or trl-vision to a .parquet FILE, writes Parquet
+         with the Image feature)
   labels import FILE --project NAME [--skip-invalid]
   rubric import FILE --project NAME
   rubric export --project NAME [--rubric R] [--version N] --out FILE
@@ -47,6 +48,19 @@ Commands:
 The database defaults to the desktop app's (${defaultDbPath()}); ARBITER_DB or --db override it
 (--db's folder must exist: a mistyped path is refused, not made).`;
 
+/** One command's lines of the usage (its subcommands too, each with its continuation lines), and the --db line. */
+export function commandUsage(name: string): string {
+  const lines = USAGE.split('\n');
+  const mine: string[] = [];
+  let inside = false;
+  for (const line of lines) {
+    if (/^ {2}\S/.test(line)) inside = line.slice(2).split(' ')[0] === name;
+    else if (!/^ {3,}\S/.test(line)) inside = false;
+    if (inside) mine.push(line);
+  }
+  return [`arbiter ${name} [options] [--db PATH]`, '', ...mine, '', ...lines.slice(lines.findIndex((l) => l.startsWith('The database defaults')))].join('\n');
+}
+
 /** What follows a usage mistake: where the whole usage is, not all of it. */
 export const HELP_HINT = 'See arbiter --help for the commands and their options.';
 
@@ -62,9 +76,17 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
     io.err(HELP_HINT);
     return 2;
   }
+  if (asksForHelp(rest)) {
+    io.out(commandUsage(name));
+    return 0;
+  }
   try {
     return await command(rest, io);
   } catch (error) {
+    if (error instanceof UnknownOptionError) {
+      io.err(`arbiter ${name}: ${error.message}. See \`arbiter ${name} --help\`.`);
+      return 2;
+    }
     if (error instanceof UsageError) {
       io.err(`arbiter ${name}: ${error.message}`);
       io.err(HELP_HINT);

@@ -161,7 +161,6 @@ describe('arbiter CLI', () => {
       ['import', 'x.jsonl', '--project', 'a/b'],
       ['stats', '--project', 'tab\there'],
       ['export', '--project', 'p', '--format', 'csv', '--out', 'x'],
-      ['stats', '--bogus'],
       ['frobnicate'],
     ]) {
       const result = arbiter([...args, '--db', db]);
@@ -176,6 +175,40 @@ describe('arbiter CLI', () => {
     const bare = arbiter([]);
     expect(bare.code).toBe(2);
     expect(bare.stdout).toMatch(/^arbiter <command>/);
+  });
+
+  // Issue 20, item 23: an unknown option printed parseArgs' own text ("Unknown option '--bogus'. To specify
+  // a positional argument starting with a '-', place it at the end…"), and `arbiter export --help` was itself
+  // an unknown option. Now one sentence naming the option and the command's own help, which answers.
+  it('answers an unknown option with one sentence and the command’s own --help, which answers', () => {
+    const db = join(tempDir(), 'u.db');
+    for (const [option, command, ...rest] of [['--bogus', 'stats', '--bogus'], ['--formt', 'export', '--project', 'p', '--formt', 'trl'], ['-x', 'review', '-x']]) {
+      const result = arbiter([command!, ...rest, '--db', db]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toBe(`arbiter ${command}: Unknown option ${option}. See \`arbiter ${command} --help\`.\n`);
+      expect(existsSync(db)).toBe(false);
+    }
+    for (const command of ['stats', 'export', 'adjudicate', 'projects', 'hub']) {
+      const help = arbiter([command, '--help']);
+      expect(help.code, `${command}: ${help.stderr}`).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^ {2}${command}\\b`, 'm'));
+      expect(help.stdout).toContain('--db');
+    }
+    expect(arbiter(['export', '-h']).stdout).toContain('--force');
+  });
+
+  // Issue 20, item 23: `export --out` overwrote an existing file silently.
+  it('export refuses to overwrite --out unless --force', () => {
+    const { dir, db } = seeded(['p']);
+    const out = join(dir, 'pairs-out.jsonl');
+    writeFileSync(out, 'keep me\n');
+    const refused = arbiter(['export', '--project', 'p', '--format', 'trl', '--out', out, '--db', db]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`arbiter export: ${out} exists; pass --force to overwrite it.`);
+    expect(readFileSync(out, 'utf8')).toBe('keep me\n');
+    const forced = arbiter(['export', '--project', 'p', '--format', 'trl', '--out', out, '--force', '--db', db]);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(3);
   });
 
   it('backs up the database with VACUUM INTO beside it or to --out, and never overwrites a file', () => {
@@ -358,7 +391,8 @@ describe('arbiter CLI', () => {
 
     const stats = arbiter(['stats', '--project', 'team', '--json', '--db', db]);
     const report = JSON.parse(stats.stdout).review as { fields: { field: string; percent: { value: number; n: number } }[]; queue: { total: number; adjudicated: number } };
-    expect(report.fields.find((f) => f.field === 'choice')?.percent).toMatchObject({ value: 2 / 3, n: 3 });
+    // Three items are fewer than a figure needs (10): null, with the reason, in --json too.
+    expect(report.fields.find((f) => f.field === 'choice')?.percent).toMatchObject({ value: null, n: 3, reason: 'not enough data: 3 items (10 needed)' });
     expect(report.queue).toMatchObject({ total: 1, adjudicated: 1 });
   });
 

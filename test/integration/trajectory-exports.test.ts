@@ -29,7 +29,8 @@ async function cli(args: string[]) {
 
 async function exported(format: string, extra: string[] = []) {
   const out = join(dir, `${format}${extra.join('')}.jsonl`);
-  const run = await cli(['export', '--project', 'p', '--format', format, '--out', out, ...extra]);
+  // --force: a format is exported again by a later test to the same file.
+  const run = await cli(['export', '--project', 'p', '--format', format, '--out', out, '--force', ...extra]);
   expect(run.code, run.err.join('\n')).toBe(0);
   const rows = readFileSync(out, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
   return { rows, summary: JSON.parse(run.out[run.out.length - 1]!) as { written: number; skipped: Record<string, number>; note: string | null } };
