@@ -1,5 +1,5 @@
-// One image of a prompt or a response, where the text sits: fitted to the column (never cropped, never
-// wider than its own pixels, at most 60% of the window's height), in a box of its own aspect ratio from the first paint so the layout never
+// One image of a prompt or a response, where the text sits: fitted to the column (never cropped, at
+// most 60% of the window's height; a small one drawn up to a readable size, pixel for pixel), in a box of its own aspect ratio from the first paint so the layout never
 // jumps when the bytes arrive. Hover says its size and format. An image that cannot be shown says why in
 // its own box (an http URL is never fetched; a damaged file gets the host's sentence), and the rest of
 // the item stays usable. `z` zooms it (zoomStore.ts, ZoomView.tsx); `overlay` draws over it (overlay.ts).
@@ -33,12 +33,22 @@ export function ImageView(props: ImageViewProps) {
   return <StoredImage {...props} project={props.project} />;
 }
 
+/** The longer side a column draws a small image at, at least (a 64 × 48 crop was unreadable under its mark's label). */
+const READABLE_PX = 200;
+
+/** How far a column enlarges an image: a small one up to READABLE_PX on its longer side, at most 4×; others not. */
+export function columnScale(width: number, height: number): number {
+  return Math.min(4, Math.max(1, READABLE_PX / Math.max(width, height, 1)));
+}
+
 /** The figure's size rule: its own aspect ratio, within the column (or the box) and its own pixels. */
 function figureStyle(width: number, height: number, fit: 'column' | 'box'): CSSProperties {
   const ratio = width / height;
-  // A grid card may enlarge a small image up to twice its pixels; a column never enlarges one.
+  // A grid card may enlarge a small image up to twice its pixels; a column a small one up to a readable size.
   const across =
-    fit === 'box' ? `min(100cqw, ${2 * width}px, calc(100cqh * ${ratio.toFixed(6)}))` : `min(100%, ${width}px, calc(var(--image-max-h, 60vh) * ${ratio.toFixed(6)}))`;
+    fit === 'box'
+      ? `min(100cqw, ${2 * width}px, calc(100cqh * ${ratio.toFixed(6)}))`
+      : `min(100%, ${Math.round(columnScale(width, height) * width)}px, calc(var(--image-max-h, 60vh) * ${ratio.toFixed(6)}))`;
   return { width: across, aspectRatio: `${width} / ${height}` };
 }
 
@@ -102,6 +112,8 @@ function StoredImage({ project, part, place, overlay, fit = 'column' }: ImageVie
           decoding="async"
           draggable={false}
           className={`absolute inset-0 h-full w-full rounded-[3px] object-contain transition-opacity duration-100 ${shown ? 'opacity-100' : 'opacity-0'}`}
+          // Drawn at twice its pixels or more, its pixels stay sharp squares (a blur reads worse).
+          style={box.width >= 2 * image.width ? { imageRendering: 'pixelated' } : undefined}
           onLoad={() => setPainted(src)}
           onError={() => void imageFailure(project, image.sha256).then((message) => setFailure({ key, message }))}
         />
