@@ -50,6 +50,13 @@ export const reviewSchemas = {
     .strict(),
 } as const;
 
+/**
+ * The least data a figure is shown on: below it the figure is null with the reason "not enough data: 1 item
+ * (10 needed)". Items for agreement and model figures, labels for a person's (labels per hour: timed labels).
+ */
+export const MIN_ITEMS = 10;
+export const MIN_LABELS = 10;
+
 /** A figure with the number of items (or labels, pairs: each says) it rests on; null with a reason when undefined. */
 export interface Figure {
   value: number | null;

@@ -1,7 +1,8 @@
 // Every screen's header counts a judgement the moment its save lands (issue 20, item 11): on the demo, a
 // new annotator's Steps header went from "0 / 8 labeled" to 1 only after a reload, whatever was rated; the
 // Verdict and Rank headers count too. Each screen's "Item N of M" numbers the item among the items that
-// screen walks (item 22): the demo's last pair is pair 53 of 53, not item 65 of 66.
+// screen walks (item 22): the demo's last pair is pair 53 of 53, not item 65 of 66. The agreement dashboard
+// shows no coefficient on fewer than 10 items and no labels per hour from the clock between saves (item 20).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openApp, startHost, type Host } from './helpers';
@@ -70,5 +71,23 @@ describe('the header counts', () => {
       await expect.poll(position, { timeout: 10_000 }).toBe(words);
       await expect.poll(header, { timeout: 5_000 }).toMatch(total);
     }
+  });
+
+  it('the dashboard says "not enough data" under its minimum n, and no rate from the clock between saves', async () => {
+    await go(`#/p/${PROJECT}/review/agreement`);
+    await page.getByTestId('dashboard').waitFor({ timeout: 20_000 });
+    // Ana and ben share one verdict: no κ of 0.00 or −1.00, no 0% bar, but the reason.
+    const verdictRow = page.getByTestId('fields-table').locator('tr', { hasText: 'Verdict' });
+    expect(await verdictRow.innerText()).not.toMatch(/[−-]1\.00|0\.00/);
+    expect(await verdictRow.getByTestId('not-enough').count()).toBe(3);
+    expect(await verdictRow.getByTestId('not-enough').first().getAttribute('title')).toBe('not enough data: 1 item (10 needed)');
+    const bars = await page.locator('[data-chart="fields"] .recharts-label-list text').allTextContents();
+    expect(bars).toContain('not enough data: 1 item (10 needed)');
+    // Ten shared pairs are enough: the choice keeps its figures.
+    expect(await page.getByTestId('fields-table').locator('tr', { hasText: 'Choice' }).getByTestId('not-enough').count()).toBe(0);
+    // The demo's labels record no time spent: no rate (it was 553,846 an hour from saves milliseconds apart).
+    const people = await page.getByTestId('people-table').innerText();
+    expect(people).not.toMatch(/\d{3},?\d{3}/);
+    expect(problems).toEqual([]);
   });
 });

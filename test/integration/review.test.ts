@@ -31,30 +31,41 @@ async function label(s: Setup, annotator: string, choices: ('A' | 'B' | 'tie')[]
 
 describe('team review', () => {
   it('queues exactly the items people disagree on, and figures each field and person on the right counts', async () => {
-    const s = setup();
-    await label(s, 'alice', ['A', 'A', 'B', 'A', 'B']);
-    await label(s, 'bob', ['A', 'B', 'B', 'A', 'A']);
+    // Ten pairs (a figure needs ten items: electron/core/review/minimums.ts), the same five choices twice.
+    const s = setup(10);
+    await label(s, 'alice', ['A', 'A', 'B', 'A', 'B', 'A', 'A', 'B', 'A', 'B']);
+    await label(s, 'bob', ['A', 'B', 'B', 'A', 'A', 'A', 'B', 'B', 'A', 'A']);
     const queue = await s.service.dispatch('reviewQueue', { project: 'p' });
-    expect(queue.total).toBe(2);
-    expect(queue.rows.map((r) => r.externalId).sort()).toEqual(['q1', 'q4']);
+    expect(queue.total).toBe(4);
+    expect(queue.rows.map((r) => r.externalId).sort()).toEqual(['q1', 'q4', 'q6', 'q9']);
     expect(queue.rows[0]).toMatchObject({ reasons: ['annotators'], votes: { A: 1, B: 1 }, labels: 2, dispute: 0.5, adjudicated: false });
 
     const report = await s.service.dispatch('reviewReport', { project: 'p' });
-    expect(report).toMatchObject({ labels: 10, items: 5, annotators: 2 });
+    expect(report).toMatchObject({ labels: 20, items: 10, annotators: 2 });
     const choice = report.fields.find((f) => f.field === 'choice')!;
-    expect(choice.percent).toEqual({ value: 3 / 5, n: 5, reason: null });
+    expect(choice.percent).toEqual({ value: 6 / 10, n: 10, reason: null });
     expect(choice.cohen?.between.sort()).toEqual(['alice', 'bob']);
-    // 2×2 table: both A on 2, both B on 1, A/B and B/A once each. p_o = 0.6, p_e = 0.6·0.6 + 0.4·0.4 = 0.52.
+    // 2×2 table: both A on 4, both B on 2, A/B and B/A twice each. p_o = 0.6, p_e = 0.6·0.6 + 0.4·0.4 = 0.52.
     expect(choice.cohen?.value).toBeCloseTo((0.6 - 0.52) / (1 - 0.52), 10);
-    expect(choice.alpha.n).toBe(5);
+    expect(choice.alpha.n).toBe(10);
     const alice = report.people.find((p) => p.name === 'alice')!;
-    expect(alice.labels).toBe(5);
-    expect(alice.withOthers).toMatchObject({ value: 0.6, n: 5 });
-    // Left is response A (shown order [0, 1]): alice picked A three times out of five.
-    expect(alice.leftPicks).toMatchObject({ value: 0.6, n: 5 });
-    // The longer response is B: alice picked it twice.
-    expect(alice.longerPicks).toMatchObject({ value: 0.4, n: 5 });
-    expect(report.queue).toMatchObject({ total: 2, byReason: { annotators: 2, model: 0, uncertain: 0 }, adjudicated: 0 });
+    expect(alice.labels).toBe(10);
+    expect(alice.withOthers).toMatchObject({ value: 0.6, n: 10 });
+    // Left is response A (shown order [0, 1]): alice picked A six times out of ten.
+    expect(alice.leftPicks).toMatchObject({ value: 0.6, n: 10 });
+    // The longer response is B: alice picked it four times.
+    expect(alice.longerPicks).toMatchObject({ value: 0.4, n: 10 });
+    // Per hour of time spent: 4 s a label.
+    expect(alice.labelsPerHour).toMatchObject({ value: 900, n: 10 });
+    expect(report.queue).toMatchObject({ total: 4, byReason: { annotators: 4, model: 0, uncertain: 0 }, adjudicated: 0 });
+
+    // Five items are too few for a figure: each says so, with its n.
+    const five = setup();
+    await label(five, 'alice', ['A', 'A', 'B', 'A', 'B']);
+    await label(five, 'bob', ['A', 'B', 'B', 'A', 'A']);
+    const few = await five.service.dispatch('reviewReport', { project: 'p' });
+    expect(few.fields.find((f) => f.field === 'choice')!.cohen).toMatchObject({ value: null, n: 5, reason: 'not enough data: 5 items (10 needed)' });
+    expect(few.people.find((p) => p.name === 'alice')!.withOthers).toMatchObject({ value: null, n: 5, reason: 'not enough data: 5 labels (10 needed)' });
   });
 
   it('a lead adjudicates one item: it is marked, it decides the export, and it is not one more vote', async () => {

@@ -112,16 +112,18 @@ describe('reviewing trajectories', () => {
     const s = await labeled();
     const report = await s.service.dispatch('reviewReport', { project: 'p' });
     const field = (name: string) => report.fields.find((f) => f.field === name);
-    // First error turn: swe-1 7 / 7, swe-2 2 / 3, swe-3 none / none: exact 2 of 3, within one 3 of 3.
-    expect(field('first_error_turn')).toMatchObject({ percent: { value: 2 / 3, n: 3 }, withinOne: { value: 1, n: 3 } });
-    // Turn ratings: swe-1 turns 1–7 (all agree), swe-2 turns 1–2 (ana −1 at 2, ben +1; turn 3 ben's alone).
-    expect(field('turn_ratings')?.percent.n).toBe(7 + 2);
-    expect(field('turn_ratings')?.percent.value).toBeCloseTo(8 / 9, 12);
-    // Error category: wrong arguments twice, ignored error twice (at different turns): all agree.
-    expect(field('error_category')?.percent).toMatchObject({ value: 1, n: 2 });
+    // Three trajectories are fewer than a figure needs (10: electron/core/review/minimums.ts): each field
+    // keeps its n and says so; the values on these counts are worked by hand in unit/review/trajectories.test.ts.
+    const few = (n: number) => ({ value: null, n, reason: `not enough data: ${n} item${n === 1 ? '' : 's'} (10 needed)` });
+    // First error turn: swe-1 7 / 7, swe-2 2 / 3, swe-3 none / none: three trajectories.
+    expect(field('first_error_turn')).toMatchObject({ percent: few(3), withinOne: few(3) });
+    // Turn ratings: swe-1 turns 1–7, swe-2 turns 1–2 (turn 3 ben's alone).
+    expect(field('turn_ratings')?.percent).toMatchObject(few(7 + 2));
+    // Error category: the two trajectories both people tagged.
+    expect(field('error_category')?.percent).toMatchObject(few(2));
     // Turn tags: only swe-1 turn 7 is tagged by both.
-    expect(field('turn_tags')?.percent).toMatchObject({ value: 1, n: 1 });
-    expect(field('outcome')).toMatchObject({ level: 'ordinal', percent: { value: 2 / 3, n: 3 }, alsoAlpha: { level: 'nominal' } });
+    expect(field('turn_tags')?.percent).toMatchObject(few(1));
+    expect(field('outcome')).toMatchObject({ level: 'ordinal', percent: few(3), alsoAlpha: { level: 'nominal', ...few(3) } });
     for (const name of ['first_error_turn', 'turn_ratings', 'error_category', 'turn_tags', 'outcome']) expect(field(name)?.about).toMatch(/\. n: /);
     // The chain has no second label: no chain field shows.
     expect(field('first_error')).toBeUndefined();

@@ -85,42 +85,38 @@ export function lengthBias(rater: ArrayLike<number>, chosenLength: ArrayLike<num
 
 export interface Throughput {
   labels: number;
-  /** Labels per hour of active time (n = labels). */
+  /** Labels per hour of time actually spent on them (n = labels with a recorded time). */
   labelsPerHour: Estimate;
   /** Median time spent per label, ms (n = labels with a recorded time). */
   medianTimeMs: Estimate;
 }
 
-/** A gap between two saves longer than this is a break, not work. */
+/** A label's recorded time past this is a label left open over a break: it counts this much. */
 export const IDLE_CAP_MS = 10 * 60 * 1000;
 
 /**
  * Per rater, from each label's save time (ms since the epoch) and time spent (ms; ≤ 0 or non-finite =
- * not recorded). Active time is the sum of the gaps between a rater's consecutive saves; a gap over
- * idleCapMs is a break, and the label after it (like a rater's first) counts its own time spent instead.
+ * not recorded). The rate is per active hour: labels with a recorded time over the sum of those times
+ * (each capped at idleCapMs), never the wall clock between saves, which two saves a second apart (an
+ * import, a script, a quick undo and redo) would make 3,600 an hour.
  */
 export function throughput(rater: ArrayLike<number>, savedAt: ArrayLike<number>, timeMs: ArrayLike<number>, raters: number, idleCapMs = IDLE_CAP_MS): Throughput[] {
   const { offsets, order } = groupByRater(rater, savedAt, Math.min(rater.length, savedAt.length, timeMs.length), raters);
-  const spent = (i: number): number => (timeMs[i]! > 0 && Number.isFinite(timeMs[i]!) ? Math.min(timeMs[i]!, idleCapMs) : 0);
+  const recorded = (i: number): boolean => timeMs[i]! > 0 && Number.isFinite(timeMs[i]!);
   return Array.from({ length: raters }, (_, r) => {
     const rows = order.subarray(offsets[r]!, offsets[r + 1]!);
-    // Labels usually arrive in save order already; sort only when they do not.
-    let sorted = true;
-    for (let k = 1; k < rows.length && sorted; k++) sorted = savedAt[rows[k - 1]!]! <= savedAt[rows[k]!]!;
-    if (!sorted) rows.set(Array.from(rows).sort((a, b) => savedAt[a]! - savedAt[b]!));
     let active = 0;
     const times = new Float64Array(rows.length);
     let timed = 0;
-    for (let k = 0; k < rows.length; k++) {
-      const row = rows[k]!;
-      const gap = k === 0 ? Infinity : savedAt[row]! - savedAt[rows[k - 1]!]!;
-      active += gap <= idleCapMs ? gap : spent(row);
-      if (spent(row) > 0) times[timed++] = timeMs[row]!;
+    for (const row of rows) {
+      if (!recorded(row)) continue;
+      active += Math.min(timeMs[row]!, idleCapMs);
+      times[timed++] = timeMs[row]!;
     }
     const labels = rows.length;
     return {
       labels,
-      labelsPerHour: labels === 0 ? undefinedEstimate(0, REASONS.noData) : active > 0 ? estimate((labels * 3_600_000) / active, labels) : undefinedEstimate(labels, REASONS.noTime),
+      labelsPerHour: labels === 0 ? undefinedEstimate(0, REASONS.noData) : timed > 0 ? estimate((timed * 3_600_000) / active, timed) : undefinedEstimate(0, REASONS.noTime),
       medianTimeMs: timed === 0 ? undefinedEstimate(0, REASONS.noTime) : estimate(median(times.subarray(0, timed).sort()), timed),
     };
   });

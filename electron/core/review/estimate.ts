@@ -28,6 +28,8 @@ export const REASONS = {
   allTied: 'every rater tied every object: the tie-corrected denominator is 0',
   noTime: 'no time recorded',
   noData: 'no usable rows',
+  /** A figure below its minimum n (./minimums.ts): the start of its reason, the counts follow. */
+  notEnough: 'not enough data',
 } as const;
 
 export function estimate(value: number, n: number): Estimate {

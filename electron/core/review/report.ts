@@ -4,6 +4,7 @@ import type { QueueReason, QueueRow, ReviewReport, ReviewTask } from '../../../s
 import type { Db } from '../store/db';
 import { adjudicatedItems, humanAnnotatorCount, humanLabels, itemExternalIds, modelPairRewards, pairLengths, trajectoryResponses, withReadCache } from '../store/review';
 import { reviewRankings, reviewRubrics, reviewSteps, reviewVerdicts } from './judgements';
+import { withMinimums } from './minimums';
 import { reviewPairwise } from './pairwise';
 import { regionWatcher } from './regions';
 
@@ -48,7 +49,7 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
     const byReason = { annotators: 0, model: 0, uncertain: 0 } as Record<QueueReason, number>;
     for (const row of all) for (const reason of row.reasons) byReason[reason]++;
     const annotators = humanAnnotatorCount(db, project.id);
-    const report: ReviewReport = {
+    const report: ReviewReport = withMinimums({
       project: project.name,
       computedAt: new Date().toISOString(),
       labels: pairwise.labels + ranking.labels + verdict.labels + steps.labels + rubric.labels,
@@ -63,7 +64,7 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
       overTime: pairwise.overTime,
       queue: { total: all.length, byReason, adjudicated: all.filter((r) => r.adjudicated).length },
       regions: regions.result(),
-    };
+    });
     return { report, queues };
   }).deferred();
 }

@@ -94,21 +94,33 @@ describe('position and length bias', () => {
 
 describe('throughput', () => {
   const minute = 60_000;
-  it('counts active time between saves, a long gap as the time spent on the next label', () => {
-    // Rater 0: saves at 0, 1, 3 min, then a break, then 60 and 62 min. Active: first label's own 30 s,
-    // gaps 1 + 2 min, after the break the label's own 45 s, then 2 min = 6.25 min for 5 labels.
+  it('is per hour of time actually spent: the sum of the labels’ recorded times, not the clock between saves', () => {
+    // Rater 0: saves at 0, 1, 3, 60 and 62 min, having spent 30, 50, 70, 45 and 100 s on the labels: 295 s for 5.
     const savedAt = [0, 1, 3, 60, 62].map((m) => m * minute);
     const timeMs = [30_000, 50_000, 70_000, 45_000, 100_000];
     const [r0, r1] = throughput([0, 0, 0, 0, 0], savedAt, timeMs, 2);
     expect(r0!.labels).toBe(5);
-    expect(r0!.labelsPerHour.value).toBeCloseTo(5 / (6.25 / 60), 9);
+    expect(r0!.labelsPerHour.value).toBeCloseTo(5 / (295 / 3600), 9);
+    expect(r0!.labelsPerHour.n).toBe(5);
     expect(r0!.medianTimeMs).toMatchObject({ value: 50_000, n: 5 });
     expect(r1).toMatchObject({ labels: 0, labelsPerHour: { value: null }, medianTimeMs: { value: null } });
   });
 
-  it('takes labels in save order whatever order they come in, and an even count has the middle mean', () => {
+  it('two saves a second apart, 20 s spent on each, are 180 an hour, not the 343 the clock between them made it', () => {
+    const [r0] = throughput([0, 0], [0, 1000], [20_000, 20_000], 1);
+    expect(r0!.labelsPerHour.value).toBeCloseTo(180, 9);
+  });
+
+  it('caps a label left open over a break, and leaves labels without a time out of the rate', () => {
+    const [r0] = throughput([0, 0, 0], [0, minute, 2 * minute], [3 * 3_600_000, 0, 60_000], 1);
+    expect(r0!.labelsPerHour.value).toBeCloseTo(2 / (11 / 60), 9);
+    expect(r0!.labelsPerHour.n).toBe(2);
+    expect(r0!.medianTimeMs.n).toBe(2);
+  });
+
+  it('takes labels in any order, and an even count has the middle mean', () => {
     const [r0] = throughput([0, 0, 0, 0], [3 * minute, 0, 2 * minute, minute], [40, 10, 30, 20], 1);
-    expect(r0!.labelsPerHour.value).toBeCloseTo(4 / ((3 * minute + 10) / 3_600_000), 9);
+    expect(r0!.labelsPerHour.value).toBeCloseTo(4 / (100 / 3_600_000), 9);
     expect(r0!.medianTimeMs.value).toBe(25);
   });
 

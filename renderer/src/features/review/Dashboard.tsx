@@ -4,7 +4,8 @@
 import type { AnnotatorFigures, FieldAgreement, Figure, ModelFigures, ReviewReport } from '../../../../shared/api';
 import { CalibrationChart, ChartCard, HBarChart, NoData, OverTimeChart, missingNotes, pct, type BarRow, type BarSeries } from './charts';
 import { RegionAgreement } from './RegionAgreement';
-import { durationWords, figureText, plural } from './words';
+import { durationWords, figureText, notEnough, plural } from './words';
+import { MIN_ITEMS, MIN_LABELS } from '../../../../shared/api';
 
 const FIELD_NAMES: Record<string, string> = {
   choice: 'Choice',
@@ -54,7 +55,7 @@ function FieldsChart({ fields }: { fields: FieldAgreement[] }) {
       testId="fields"
       title="Agreement per field"
       n={nRange(fields.map((f) => f.percent.n), 'per field (items; responses or steps for step fields)')}
-      sentence="How often annotators give the same answer on what they both labeled, and Krippendorff’s α, which discounts the agreement chance alone would give (1 is perfect, 0 is chance)."
+      sentence={`How often annotators give the same answer on what they both labeled, and Krippendorff’s α, which discounts the agreement chance alone would give (1 is perfect, 0 is chance). A figure on fewer than ${MIN_ITEMS} items says “not enough data”.`}
       notes={missingNotes(rows, series)}
     >
       {fields.length === 0 ? <NoData>No field has labels from two annotators yet.</NoData> : <HBarChart rows={rows} series={series} domain={[lowest < 0 ? Math.floor(lowest * 4) / 4 : 0, 1]} xLabel="Agreement (share; α on the same scale)" />}
@@ -65,6 +66,12 @@ function FieldsChart({ fields }: { fields: FieldAgreement[] }) {
 
 function cell(f: Figure | null | undefined, format: (v: number) => string = (v) => v.toFixed(2)) {
   if (!f) return <span className="text-faint">—</span>;
+  if (notEnough(f))
+    return (
+      <span className="text-faint italic" title={f.reason ?? ''} data-testid="not-enough">
+        not enough data
+      </span>
+    );
   if (f.value === null)
     return (
       <span className="text-faint" title={`${f.reason ?? 'no value'} (n = ${f.n})`}>
@@ -294,7 +301,9 @@ function PeopleTable({ people }: { people: AnnotatorFigures[] }) {
             <th className="px-2 py-1 font-medium">With consensus</th>
             <th className="px-2 py-1 font-medium">Left picks</th>
             <th className="px-2 py-1 font-medium">Longer picks</th>
-            <th className="px-2 py-1 font-medium">Labels / hour</th>
+            <th className="px-2 py-1 font-medium" title={`Labels per hour of time spent on them (the time each label records), shown from ${MIN_LABELS} timed labels`}>
+              Labels / hour
+            </th>
             <th className="px-2 py-1 font-medium">Median time</th>
             <th className="px-4 py-1 font-medium" title="Dawid–Skene’s estimate of the share of this person’s labels that are right">Reliability</th>
           </tr>

@@ -6,6 +6,7 @@ import {
   Bar,
   BarChart,
   CartesianGrid,
+  Cell,
   ErrorBar,
   LabelList,
   Legend,
@@ -23,6 +24,7 @@ import {
 } from 'recharts';
 import type { Figure, ProportionFigure } from '../../../../shared/api';
 import { plural } from '../../../../shared/plural';
+import { notEnough } from './words';
 
 /** Series colours: the accent, then two that stay apart for colour-blind readers, in both themes. */
 export const SERIES = ['var(--accent)', 'var(--right)', 'var(--ok)', 'var(--left)', 'var(--tie)'];
@@ -91,7 +93,7 @@ export function missingNotes(rows: BarRow[], series: BarSeries[]): string[] {
   for (const row of rows)
     for (const s of series) {
       const f = row.figures[s.key];
-      if (f && f.value === null && (f.reason ?? '').length > REASON_CHARS) notes.push(`${s.name}, ${row.label}: ${f.reason} (n = ${f.n})`);
+      if (f && f.value === null && !notEnough(f) && (f.reason ?? '').length > REASON_CHARS) notes.push(`${s.name}, ${row.label}: ${f.reason} (n = ${f.n})`);
     }
   return notes;
 }
@@ -112,7 +114,7 @@ function ValueLabel(props: LabelProps) {
   const viewBox = props.viewBox as Box | undefined;
   const value = props.value;
   if (!viewBox || typeof value !== 'string' || !value) return null;
-  const missing = value.startsWith('n/a');
+  const missing = value.startsWith('n/a') || value.startsWith('not enough data');
   const y = (viewBox.y ?? 0) + (viewBox.height ?? 0) / 2;
   const x = missing || !plot ? (viewBox.x ?? 0) + (missing ? 4 : (viewBox.width ?? 0) + 8) : plot.x + plot.width + 10;
   return (
@@ -132,7 +134,8 @@ export function HBarChart({ rows, series, domain, xLabel, reference, showN = tru
     for (const s of series) {
       const f = row.figures[s.key];
       entry[s.key] = f?.value ?? 0;
-      entry[`${s.key}:text`] = !f ? '' : f.value === null ? `n/a: ${short(f.reason ?? 'no value')}` : `${s.format(f.value)}${showN ? `  n=${f.n}` : ''}`;
+      entry[`${s.key}:missing`] = !f || f.value === null;
+      entry[`${s.key}:text`] = !f ? '' : notEnough(f) ? f.reason : f.value === null ? `n/a: ${short(f.reason ?? 'no value')}` : `${s.format(f.value)}${showN ? `  n=${f.n}` : ''}`;
       const p = f as ProportionFigure | undefined;
       entry[`${s.key}:err`] = p && p.value !== null && p.low != null && p.high != null ? [p.value - p.low, p.high - p.value] : [0, 0];
     }
@@ -148,7 +151,11 @@ export function HBarChart({ rows, series, domain, xLabel, reference, showN = tru
       {reference && <ReferenceLine x={reference.x} stroke="var(--faint)" strokeDasharray="4 3" />}
       {domain[0] < 0 && <ReferenceLine x={0} stroke="var(--border-strong)" />}
       {series.map((s, i) => (
-        <Bar key={s.key} dataKey={s.key} name={s.name} fill={SERIES[i]} barSize={barSize} isAnimationActive={false} radius={[0, 2, 2, 0]}>
+        // A zero still draws a sliver, so its value (or why there is none) is printed: Recharts skips a bar of 0 and its label.
+        <Bar key={s.key} dataKey={s.key} name={s.name} fill={SERIES[i]} barSize={barSize} isAnimationActive={false} radius={[0, 2, 2, 0]} minPointSize={2}>
+          {data.map((entry, j) => (
+            <Cell key={j} fill={entry[`${s.key}:missing`] ? 'transparent' : SERIES[i]} />
+          ))}
           {s.interval && <ErrorBar dataKey={`${s.key}:err`} direction="x" stroke="var(--fg)" strokeWidth={1.25} width={6} isAnimationActive={false} />}
           <LabelList dataKey={`${s.key}:text`} content={<ValueLabel />} />
         </Bar>

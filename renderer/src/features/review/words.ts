@@ -55,7 +55,11 @@ export function percent(value: number, digits = 0): string {
 }
 
 /** A figure's value as text, or "n/a" when it has none (its reason says why). */
+/** A figure the host held back below its minimum n (electron/core/review/minimums.ts): "not enough data: 1 item (10 needed)". */
+export const notEnough = (figure: Figure | null | undefined): boolean => figure?.value === null && (figure.reason ?? '').startsWith('not enough data');
+
 export function figureText(figure: Figure | null | undefined, format: (v: number) => string = (v) => v.toFixed(2)): string {
+  if (notEnough(figure)) return 'not enough data';
   if (!figure || figure.value === null) return 'n/a';
   return format(figure.value);
 }
