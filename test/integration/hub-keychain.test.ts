@@ -24,7 +24,7 @@ function standInHub() {
   let link: HubLinkView | null = null;
   const backend: HubBackend = {
     link: () => link,
-    join: async (_db, { url }) => void (link = { url, hubProjectId: '1', pushedLabelSeq: 0, lastSyncAt: null, lastError: null }),
+    join: async (_db, { url }) => void (link = { url, hubProjectId: '1', pushedLabelSeq: 0, pulledSeq: 0, lastSyncAt: null, lastError: null }),
     sync: async (_db, { password }) => (given.push(password), { pushed: 0, pulled: 0 }),
     listen: async ({ password }) => (given.push(password), { close: async () => undefined }),
   };

@@ -15,6 +15,8 @@ function standIn() {
   let lose: (error: Error) => void = () => undefined;
   let release: (() => void) | null = null;
   let hold = false;
+  let moved: boolean | null = null;
+  let checks = 0;
   const hooks: SyncHooks = {
     async run() {
       running++;
@@ -34,7 +36,8 @@ function standIn() {
       if (fail) throw fail;
       notify = onNotify;
       lose = onLost;
-      return { close: async () => void log.push('close') };
+      // moved (when set): the hub's cheap answer to "anything new since this desktop's pull mark?"
+      return { close: async () => void log.push('close'), ...(moved === null ? {} : { moved: async () => (checks++, moved!) }) };
     },
     describe: (error) => `said: ${(error as Error).message}`,
     changed: () => undefined,
@@ -49,6 +52,8 @@ function standIn() {
     lose: (e: Error) => lose(e),
     hold: (on: boolean) => (hold = on),
     release: () => release?.(),
+    setMoved: (m: boolean | null) => (moved = m),
+    checks: () => checks,
   };
 }
 
@@ -128,6 +133,53 @@ describe('background sync', () => {
     await vi.waitFor(() => expect(sync!.lastError).toBeNull(), { timeout: 3000 });
     expect(sync.listening).toBe(true);
     expect(sync.failures).toBe(0);
+  });
+
+  it('a storm of 100 NOTIFYs makes at most a couple of syncs (hints: coalesced, one per notify gap), and none when the hub has nothing new', async () => {
+    const hub = standIn();
+    hub.setMoved(true);
+    sync = new BackgroundSync(hub.hooks, { ...TIMING, notifyGapMs: 400 });
+    await sync.start();
+    await vi.waitFor(() => expect(hub.runs()).toBe(1));
+    const started = performance.now();
+    while (performance.now() - started < 600) {
+      for (let i = 0; i < 10; i++) hub.notify();
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    // 100 notifications over 600 ms; the last one's sync comes within a notify gap.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(hub.runs() - 1).toBeGreaterThanOrEqual(1);
+    expect(hub.runs() - 1).toBeLessThanOrEqual(3);
+    // Nothing new on the hub: the check is asked, no sync runs.
+    hub.setMoved(false);
+    const runs = hub.runs();
+    const checks = hub.checks();
+    await sync.stop();
+    sync = new BackgroundSync(hub.hooks, { ...TIMING, notifyGapMs: 400 });
+    await sync.start();
+    await vi.waitFor(() => expect(hub.runs()).toBe(runs + 1));
+    for (let i = 0; i < 100; i++) hub.notify();
+    await vi.waitFor(() => expect(hub.checks()).toBeGreaterThan(checks));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(hub.runs()).toBe(runs + 1);
+    // A save is not a hint: it syncs whatever the hub says.
+    sync.afterSave();
+    await vi.waitFor(() => expect(hub.runs()).toBe(runs + 2), { timeout: 2000 });
+  });
+
+  it('stop returns at once even when the running sync does not end', async () => {
+    const hub = standIn();
+    sync = new BackgroundSync(hub.hooks, { ...TIMING, stopWaitMs: 300 });
+    await sync.start();
+    await vi.waitFor(() => expect(hub.runs()).toBe(1));
+    hub.hold(true);
+    void sync.syncNow();
+    await vi.waitFor(() => expect(sync!.syncing).toBe(true));
+    const started = performance.now();
+    await sync.stop();
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(sync.syncing).toBe(false);
+    hub.release();
   });
 
   it('stop closes the LISTEN connection and starts nothing after', async () => {

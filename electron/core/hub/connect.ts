@@ -139,7 +139,22 @@ export interface HubConnectOptions {
   password?: HubPassword;
   /** Seconds to wait for the server; the URL's connect_timeout, else 10. */
   connectTimeoutSeconds?: number;
+  /** Seconds one statement may run (PostgreSQL's statement_timeout); none when left out. */
+  statementTimeoutSeconds?: number;
+  /** Polled while connected: true ends the connection at once, under a statement that waits (Disconnect). */
+  isCancelled?: () => boolean;
 }
+
+/**
+ * How long a hub session waits. lock: for any lock (PostgreSQL's lock_timeout, every session), so a
+ * session holding a lock the hub's writes need (anyone may take an advisory lock) stalls no one for
+ * long; syncStatement: for one statement of a sync. Past either, the statement fails and the sync says
+ * the hub did not answer in time (hubTimeoutError), and tries again later. Tests may shorten them.
+ */
+export const HUB_TIMEOUTS = { lockSeconds: 15, syncStatementSeconds: 300 };
+
+/** How often a connection asks isCancelled. */
+const CANCEL_POLL_MS = 100;
 
 export function hubClientConfig(url: string | HubAddress, options: HubConnectOptions = {}): pg.ClientConfig {
   const address = typeof url === 'string' ? parseHubUrl(url) : url;
@@ -152,6 +167,8 @@ export function hubClientConfig(url: string | HubAddress, options: HubConnectOpt
     ssl: tlsOptions(address),
     connectionTimeoutMillis: 1000 * (options.connectTimeoutSeconds ?? address.connectTimeoutSeconds ?? 10),
     application_name: address.applicationName ?? 'arbiter',
+    lock_timeout: 1000 * HUB_TIMEOUTS.lockSeconds,
+    ...(options.statementTimeoutSeconds ? { statement_timeout: 1000 * options.statementTimeoutSeconds } : {}),
     // SCRAM-SHA-256-PLUS where TLS is on: a man in the middle (sslmode=require checks no certificate) cannot finish it.
     enableChannelBinding: address.sslmode !== 'disable',
   };
@@ -199,7 +216,41 @@ export async function connectHub(url: string | HubAddress, options: HubConnectOp
     await client.end().catch(() => undefined);
     throw explainHubError(error, address);
   }
+  if (options.isCancelled) endWhenCancelled(client, options.isCancelled);
   return client;
+}
+
+/** Ends the client as soon as isCancelled says so: a statement waiting on the hub fails at once (pg destroys the socket under it). */
+function endWhenCancelled(client: pg.Client, isCancelled: () => boolean): void {
+  // Stopped while connecting (a worker that took its time to start): nothing is sent.
+  if (isCancelled()) {
+    void client.end().catch(() => undefined);
+    return;
+  }
+  const poll = setInterval(() => {
+    if (!isCancelled()) return;
+    clearInterval(poll);
+    void client.end().catch(() => undefined);
+  }, CANCEL_POLL_MS);
+  poll.unref?.();
+  client.once('end', () => clearInterval(poll));
+}
+
+/**
+ * A statement the hub stopped because it waited too long (55P03: lock_timeout; 57014: statement_timeout,
+ * or cancelled there) as a sentence saying so; any other error as it was.
+ */
+export function hubTimeoutError(error: unknown, address: HubAddress): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== '55P03' && code !== '57014') return error;
+  const what =
+    code === '55P03'
+      ? `${HUB_TIMEOUTS.lockSeconds} s: a statement waited that long for a lock another session holds there`
+      : `${HUB_TIMEOUTS.syncStatementSeconds} s: a statement ran that long, or was cancelled there`;
+  return new HubError(
+    'timeout',
+    `The hub at ${address.where} did not answer in ${what}. What went up is kept there, your labels are kept here, and the next sync goes on from there; if it keeps happening, ask the hub's admin what holds the hub up (pg_stat_activity).`,
+  );
 }
 
 /** A failure to connect (or an error the server sent while connecting) in a sentence. */

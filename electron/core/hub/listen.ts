@@ -3,6 +3,8 @@
 // teammate's label reaches the others within seconds without polling. One connection per connected
 // project; when it drops (the server restarted, the network went away) onLost is called once and the
 // caller reconnects with backoff. A keepalive query every 30 s notices a connection that died quietly.
+// Anyone granted may NOTIFY the channel too, so a notification is only a hint: the caller asks
+// latestRevisionSeq, on this connection, whether anything is new before it syncs.
 import { connectHub, type HubPassword } from './connect';
 
 export const HUB_CHANNEL = 'arbiter_hub';
@@ -10,6 +12,8 @@ const KEEPALIVE_MS = 30_000;
 
 export interface HubListener {
   close(): Promise<void>;
+  /** The hub's last revision seq in a hub project (null: none yet): one indexed max() on this connection. */
+  latestRevisionSeq(hubProjectId: string): Promise<number | null>;
 }
 
 export async function listenHub(
@@ -49,6 +53,10 @@ export async function listenHub(
       closed = true;
       clearInterval(keepalive);
       await client.end().catch(() => undefined);
+    },
+    async latestRevisionSeq(hubProjectId) {
+      const { rows } = await client.query<{ s: string | null }>('SELECT max(hub_seq) AS s FROM arbiter.revision WHERE project_id = $1', [hubProjectId]);
+      return rows[0]?.s == null ? null : Number(rows[0].s);
     },
   };
 }

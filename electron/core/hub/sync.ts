@@ -31,7 +31,7 @@ import { deferredCount, deferredRevisions, dropDeferredBefore, hubLink, knownLab
 import { advancePushMark, heldByAnnotator, heldRevisions, releaseHeld } from '../store/hubHeld';
 import { lastingItemResolver } from '../store/items';
 import { requireProject } from '../store/projects';
-import { connectHub, parseHubUrl, sameHub, type HubAddress, type HubPassword } from './connect';
+import { connectHub, HUB_TIMEOUTS, hubTimeoutError, parseHubUrl, sameHub, type HubAddress, type HubPassword } from './connect';
 import { recordJoin, whoAmI, type HubIdentity } from './roles';
 import { joinProject } from './join';
 import { requireHubSchema } from './schema';
@@ -133,12 +133,14 @@ export async function syncProject(db: Db, options: SyncOptions): Promise<SyncSum
   if (!sameHub(address.url, linked.url)) {
     throw conflict(`The project "${options.project}" is linked to the hub ${linked.url}, not ${address.url}; sync it with its own hub (leave out --hub), or join the project on the other hub into another database.`);
   }
-  const client = await connectHub(address, { password: options.password });
+  const client = await connectHub(address, { password: options.password, statementTimeoutSeconds: HUB_TIMEOUTS.syncStatementSeconds, isCancelled: options.isCancelled });
   try {
     const summary = await run(db, client, address, link, options);
     recordSyncOutcome(db, project.id, null);
     return summary;
-  } catch (error) {
+  } catch (caught) {
+    // Stopped (the connection ends under a statement waiting on the hub), or a hub that did not answer in time.
+    const error = options.isCancelled?.() ? stopped(options.project, caught) : hubTimeoutError(caught, address);
     if (!(error instanceof Error && (error as { details?: { cancelled?: boolean } }).details?.cancelled)) {
       try {
         recordSyncOutcome(db, project.id, error instanceof Error ? error.message : String(error));
@@ -150,6 +152,12 @@ export async function syncProject(db: Db, options: SyncOptions): Promise<SyncSum
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/** The error of a sync stopped on request (the one thrown already, when it is that). */
+function stopped(project: string, caught?: unknown): Error {
+  if (caught instanceof Error && (caught as { details?: { cancelled?: boolean } }).details?.cancelled) return caught;
+  return cancelledError(`The sync of "${project}" was stopped; what it did so far is kept, and the next sync goes on from there.`);
 }
 
 async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink, options: SyncOptions): Promise<SyncSummary> {
@@ -193,7 +201,7 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
   const step = async (phase: SyncProgress['phase']) => {
     options.onProgress?.({ phase, pushed: summary.pushed, pulled: summary.pulled });
     await between();
-    if (options.isCancelled?.()) throw cancelledError(`The sync of "${options.project}" was stopped; what it did so far is kept, and the next sync goes on from there.`);
+    if (options.isCancelled?.()) throw stopped(options.project);
   };
 
   // Up: what ratings and step labels name first, then the revisions.

@@ -27,6 +27,8 @@ export interface HubLinkView {
   url: string;
   hubProjectId: string;
   pushedLabelSeq: number;
+  /** The pull mark: the hub's last revision seq merged here. */
+  pulledSeq: number;
   lastSyncAt: string | null;
   lastError: string | null;
 }
@@ -37,7 +39,7 @@ export interface HubBackend {
   /** Links a project that is not linked yet to the hub's project of the same name (join). */
   join(db: Db, input: { project: string; url: string; password?: string }): Promise<void>;
   sync(db: Db, input: { project: string; url: string; password?: string; isCancelled(): boolean }): Promise<SyncResult>;
-  listen(input: { url: string; password?: string; onNotify(payload: string): void; onLost(error: Error): void }): Promise<ListenHandle>;
+  listen(input: { url: string; password?: string; onNotify(payload: string): void; onLost(error: Error): void }): Promise<ListenHandle & { latestRevisionSeq?(hubProjectId: string): Promise<number | null> }>;
 }
 
 /** Where the desktop app keeps hub passwords (the OS keychain) and which projects were connected. */
@@ -212,8 +214,8 @@ export class TeamHub {
     const sync: BackgroundSync = new BackgroundSync(
       {
         run: (isCancelled) => this.backend.sync(this.db, { project: name(), url, password, isCancelled }),
-        listen: (onNotify, onLost) =>
-          this.backend.listen({
+        listen: async (onNotify, onLost) => {
+          const handle = await this.backend.listen({
             url,
             password,
             onNotify: (payload) => {
@@ -221,7 +223,17 @@ export class TeamHub {
               if (!payload || current === undefined || String(current) === payload) onNotify(payload);
             },
             onLost,
-          }),
+          });
+          const latest = handle.latestRevisionSeq?.bind(handle);
+          // A NOTIFY's check: a revision on the hub past this desktop's pull mark.
+          const moved = async () => {
+            const now = this.backend.link(this.db, projectId);
+            if (!latest || !now) return true;
+            const seq = await latest(now.hubProjectId);
+            return seq !== null && seq > now.pulledSeq;
+          };
+          return { close: () => handle.close(), moved };
+        },
         describe: (error) => hubErrorSentence(error, url),
         changed: ({ synced }) => {
           if (synced) this.results.set(projectId, { ...synced, at: new Date().toISOString() });

@@ -26,7 +26,7 @@ export function hubBackend(dbPath: string): HubBackend {
   return {
     link: (db, projectId) => {
       const link = hubLink(db, projectId);
-      return link && { url: link.url, hubProjectId: String(link.hubProjectId), pushedLabelSeq: link.pushedLabelSeq, lastSyncAt: link.lastSyncAt, lastError: link.lastError };
+      return link && { url: link.url, hubProjectId: String(link.hubProjectId), pushedLabelSeq: link.pushedLabelSeq, pulledSeq: link.pulledSeq, lastSyncAt: link.lastSyncAt, lastError: link.lastError };
     },
     join: async (db, { project, url, password }) => {
       const address = parseHubUrl(url);

@@ -4,6 +4,9 @@
 // yields between them. What starts a sync: connecting, a save (2 s after the last one), the hub's NOTIFY
 // on the LISTEN connection (a teammate pushed), Sync now, and after a failure the retry timer, with
 // exponential backoff (1 s, 2 s, 4 s … at most 5 minutes, ±20%), during which saves start nothing.
+// A NOTIFY is a hint (anyone granted may send one): hints coalesce into one timer, start at most one sync
+// per notify gap (3 s), and one starts nothing when the hub has no revision past this desktop's pull
+// mark (one indexed max() on the LISTEN connection). Stop returns within a bound whatever a sync does.
 
 export interface SyncResult {
   pushed: number;
@@ -28,6 +31,8 @@ export interface SyncResult {
 
 export interface ListenHandle {
   close(): Promise<void>;
+  /** Whether the hub holds something this desktop has not pulled (a cheap check); absent: assume so. */
+  moved?(): Promise<boolean>;
 }
 
 /** What the scheduler needs from the hub (the real one: core/hub; tests may give their own). */
@@ -47,9 +52,13 @@ export interface SyncTiming {
   afterNotifyMs: number;
   backoffFirstMs: number;
   backoffMaxMs: number;
+  /** At most one sync started by NOTIFYs per this many ms. */
+  notifyGapMs?: number;
+  /** How long stop waits for the running sync and the LISTEN connection to close before it returns anyway. */
+  stopWaitMs?: number;
 }
 
-export const DEFAULT_TIMING: SyncTiming = { afterSaveMs: 2000, afterNotifyMs: 50, backoffFirstMs: 1000, backoffMaxMs: 5 * 60_000 };
+export const DEFAULT_TIMING: SyncTiming = { afterSaveMs: 2000, afterNotifyMs: 50, backoffFirstMs: 1000, backoffMaxMs: 5 * 60_000, notifyGapMs: 3000, stopWaitMs: 2000 };
 
 export class BackgroundSync {
   listening = false;
@@ -64,6 +73,10 @@ export class BackgroundSync {
   private listener: ListenHandle | null = null;
   private loop: Promise<void> | null = null;
   private pending = false;
+  /** The pending run was asked for by more than a NOTIFY (connecting, a save, Sync now, a retry): it runs whatever the hub says. */
+  private full = false;
+  /** When a NOTIFY last led to a check or a sync (ms since the epoch). */
+  private lastHintAt = 0;
   private stopped = false;
 
   constructor(
@@ -74,19 +87,22 @@ export class BackgroundSync {
   /** Opens the LISTEN connection (a failure is thrown: Connect says it at once), then syncs. */
   async start(): Promise<void> {
     await this.openListener();
+    this.full = true;
     this.schedule(0);
   }
 
   /** A save here: a sync 2 s after the last one (nothing while a failure waits for its retry). */
   afterSave(): void {
     if (this.stopped || this.retryAt !== null) return;
+    this.full = true;
     this.schedule(this.timing.afterSaveMs, true);
   }
 
-  /** The hub said something new is there. */
+  /** The hub hinted that something new is there: one timer for every hint, one per notify gap. */
   notified(): void {
     if (this.stopped) return;
-    this.schedule(this.timing.afterNotifyMs);
+    const gap = this.lastHintAt + (this.timing.notifyGapMs ?? 0) - Date.now();
+    this.schedule(Math.max(this.timing.afterNotifyMs, gap));
   }
 
   /** Syncs now, past any backoff; resolves when it (and any run it queued behind) is over. */
@@ -95,10 +111,14 @@ export class BackgroundSync {
     this.clearTimer();
     this.retryAt = null;
     this.pending = true;
+    this.full = true;
     return this.drain();
   }
 
-  /** Stops: no new runs, the running one stops at its next batch, the LISTEN connection closes. */
+  /**
+   * Stops: no new runs, the running one stops (its hub connection is ended, core/hub/connect.ts), the
+   * LISTEN connection closes. Returns once they did, or after stopWaitMs whatever they do.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.clearTimer();
@@ -106,7 +126,14 @@ export class BackgroundSync {
     const listener = this.listener;
     this.listener = null;
     this.listening = false;
-    await Promise.allSettled([listener?.close(), this.loop]);
+    let bound: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => {
+      bound = setTimeout(resolve, this.timing.stopWaitMs ?? 2000);
+      bound.unref?.();
+    });
+    await Promise.race([Promise.allSettled([listener?.close(), this.loop]), waited]);
+    clearTimeout(bound);
+    this.syncing = false;
   }
 
   /** Runs `ms` from now; an earlier timer stays unless `reset` (a debounce) asks to move it. */
@@ -134,11 +161,28 @@ export class BackgroundSync {
       this.loop = (async () => {
         while (this.pending && !this.stopped) {
           this.pending = false;
+          const full = this.full;
+          this.full = false;
+          if (!full) {
+            this.lastHintAt = Date.now();
+            if (!(await this.hubMoved())) continue;
+          }
           await this.attempt();
         }
       })().finally(() => (this.loop = null));
     }
     return this.loop;
+  }
+
+  /** A hint's check: whether the hub holds anything new for this desktop (yes when it cannot tell). */
+  private async hubMoved(): Promise<boolean> {
+    const listener = this.listener;
+    if (!listener?.moved) return true;
+    try {
+      return await listener.moved();
+    } catch {
+      return true;
+    }
   }
 
   private async openListener(): Promise<void> {
@@ -195,6 +239,7 @@ export class BackgroundSync {
       this.timer = null;
       this.retryAt = null;
       this.pending = true;
+      this.full = true;
       void this.drain();
     }, delay);
     this.timer.unref?.();
