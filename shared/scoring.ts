@@ -184,6 +184,12 @@ export interface UnscorableReason {
   count: number;
   /** The first few it happened to, as "item q-17, response A" (A / B: source order). */
   examples: string[];
+  /**
+   * Set when the model does not take such responses by design (images for a text model, text for an
+   * image model): what they are, in a few words ("text responses (an image reward model scores generated
+   * images)"). A note, not a problem to fix.
+   */
+  byDesign?: string;
 }
 
 export interface ScoreJobResult {

@@ -189,7 +189,12 @@ describe('score jobs with an image model', () => {
     const [run] = (await job.promise).models;
     expect(run).toMatchObject({ scored: 8, cached: 0, unscorable: 2, truncated: 0 });
     expect(run!.unscorableReasons).toEqual([
-      { reason: 'the response is text, not an image: an image reward model scores generated images', count: 2, examples: ['item extra-3, response A', 'item extra-3, response B'] },
+      {
+        reason: 'the response is text, not an image: an image reward model scores generated images',
+        count: 2,
+        examples: ['item extra-3, response A', 'item extra-3, response B'],
+        byDesign: 'text responses (an image reward model scores generated images)',
+      },
     ]);
 
     // Each reward is the model's forward pass (plain JS) on the pixel values of that colour.

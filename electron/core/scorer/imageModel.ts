@@ -11,6 +11,7 @@ import { cutToBudget, promptText } from './inputs';
 import type { TextTokenizer } from './tokenize';
 import { runBatch, type OutputTensor } from './session';
 import type { ImageInputSpec, ModelSpec } from './types';
+import { IMAGE_PROMPT, TEXT_RESPONSE } from './unscorable';
 
 /** What an image model reads for one response: its image's sha256, or why there is none to read. */
 export type ImageTarget = { sha256: string } | { unscorable: string };
@@ -20,11 +21,11 @@ export type ImageTarget = { sha256: string } | { unscorable: string };
  * it can score. The prompt is read as text only, so a prompt holding images is refused too.
  */
 export function imageTarget(prompt: Content, response: Content): ImageTarget {
-  if (holdsImages(prompt)) return { unscorable: "the prompt holds images, and an image reward model reads a prompt's text only: image-to-image and vision-language items are not scored by it" };
+  if (holdsImages(prompt)) return { unscorable: IMAGE_PROMPT };
   const images = imagesOf(response, 0);
   if (images.length === 0) {
     if (holdsImages(response)) return { unscorable: 'its image was kept as the file wrote it, not stored (imported before Arbiter stored images): import the file again to score it' };
-    return { unscorable: 'the response is text, not an image: an image reward model scores generated images' };
+    return { unscorable: TEXT_RESPONSE };
   }
   if (images.length > 1) return { unscorable: `the response holds ${images.length} images; an image reward model scores one image per response` };
   const part = images[0]!.image;

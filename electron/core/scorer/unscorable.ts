@@ -19,6 +19,24 @@ export const IMAGE_RESPONSE = 'the responses are images, which a text model cann
 export const VISION_LANGUAGE =
   'the prompt holds images, which a text model would read as the words "[image]": a vision-language reward model is not supported yet; image reward models score generated images';
 
+/** An image model on a text response. */
+export const TEXT_RESPONSE = 'the response is text, not an image: an image reward model scores generated images';
+
+/** An image model on an item whose prompt holds images. */
+export const IMAGE_PROMPT =
+  "the prompt holds images, and an image reward model reads a prompt's text only: image-to-image and vision-language items are not scored by it";
+
+/**
+ * Responses a model does not take by design, in a few words: the Models screen says them as notes, not
+ * as warnings (a demo project scored by its text and image models is not six problems).
+ */
+const BY_DESIGN = new Map<string, string>([
+  [IMAGE_RESPONSE, 'image responses (a text model reads text)'],
+  [VISION_LANGUAGE, 'prompts with images (a vision-language reward model is not supported yet)'],
+  [TEXT_RESPONSE, 'text responses (an image reward model scores generated images)'],
+  [IMAGE_PROMPT, 'prompts with images (image-to-image and vision-language items are not for an image reward model)'],
+]);
+
 /** Why a text model cannot score this response (it or its prompt holds images), or null when it can. */
 export function textModelCannotRead(prompt: Content, response: Content): string | null {
   if (holdsImages(response)) return IMAGE_RESPONSE;
@@ -50,7 +68,10 @@ export class UnscorableLog {
 
   add(reason: string, where: string): void {
     let entry = this.byReason.get(reason);
-    if (!entry) this.byReason.set(reason, (entry = { reason, count: 0, examples: [] }));
+    if (!entry) {
+      const byDesign = BY_DESIGN.get(reason);
+      this.byReason.set(reason, (entry = { reason, count: 0, examples: [], ...(byDesign ? { byDesign } : {}) }));
+    }
     entry.count++;
     if (entry.examples.length < EXAMPLES) entry.examples.push(where);
   }

@@ -255,11 +255,17 @@ function Skipped({ list }: { list: ModelRunSummary['provider']['skipped'] }) {
 }
 
 function ModelRun({ run, showSkipped }: { run: ModelRunSummary; showSkipped: boolean }) {
+  // Responses the model does not take by design (text for an image model) are notes; the rest are problems.
+  const notes = run.unscorableReasons.filter((r) => r.byDesign);
+  const problems = run.unscorableReasons.filter((r) => !r.byDesign);
+  const notScored = notes.reduce((n, r) => n + r.count, 0);
+  const unscorable = run.unscorable - notScored;
   const figures = [
     `${run.scored.toLocaleString()} scored`,
     `${run.cached.toLocaleString()} cached`,
     run.truncated ? `${run.truncated.toLocaleString()} truncated` : null,
-    run.unscorable ? `${run.unscorable.toLocaleString()} unscorable` : null,
+    notScored ? `${notScored.toLocaleString()} not scored` : null,
+    unscorable > 0 ? `${unscorable.toLocaleString()} unscorable` : null,
     seconds(run.seconds),
   ].filter(Boolean);
   return (
@@ -273,9 +279,22 @@ function ModelRun({ run, showSkipped }: { run: ModelRunSummary; showSkipped: boo
         <span className="ml-auto text-[12px] tabular-nums text-muted">{figures.join(' · ')}</span>
       </div>
       {showSkipped && run.provider.skipped.length > 0 && <Skipped list={run.provider.skipped} />}
-      {run.unscorableReasons.length > 0 && (
+      {notes.length > 0 && (
+        <ul className="flex flex-col gap-0.5 text-[12px] text-muted" data-testid="job-not-scored">
+          {notes.map(({ reason, byDesign, count, examples }) => (
+            <li key={reason} className="break-words" title={reason}>
+              <span className="font-medium text-fg">Not scored:</span> {count.toLocaleString()} {byDesign}.{' '}
+              <span className="text-faint">
+                {examples.join('; ')}
+                {count > examples.length ? '; …' : ''}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {problems.length > 0 && (
         <ul className="flex flex-col gap-0.5 text-[12px]" data-testid="job-unscorable">
-          {run.unscorableReasons.map(({ reason, count, examples }) => (
+          {problems.map(({ reason, count, examples }) => (
             <li key={reason} className="break-words">
               <span className="font-medium text-bad">⚠ {count.toLocaleString()} unscorable:</span> {reason}.{' '}
               <span className="text-muted">

@@ -1,0 +1,51 @@
+// The Models screen after scoring the demo (issue 20, item 23): the responses a model does not take by
+// design (images for a text model, text for an image model, prompts with images) are said as calm notes,
+// "not scored", not as red "unscorable" warnings; a real problem (an empty response for a process model,
+// unscorable.test.ts) is still a warning.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openApp, startHost, type Host } from './helpers';
+
+let host: Host;
+let browser: Browser;
+
+beforeAll(async () => {
+  host = await startHost({ demo: true });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.stop();
+});
+
+describe('scoring the demo', () => {
+  it('says the exclusions by design as notes, not warnings', async () => {
+    const { page, problems } = await openApp(browser, host, { annotator: 'e2e-models' });
+    await page.evaluate(() => (location.hash = '#/p/Demo/models'));
+    await page.getByTestId('score-start').click();
+    await page.locator('[data-testid="job"][data-state="done"]').waitFor({ timeout: 90_000 });
+    const run = (name: string) => page.locator(`[data-testid="job-model"][data-model="${name}"]`);
+    const job = page.getByTestId('job');
+    expect(await job.getByTestId('job-unscorable').count()).toBe(0);
+    expect(await job.innerText()).not.toContain('⚠');
+    expect(await job.locator('[data-testid="job-model"] .text-bad').count()).toBe(0);
+
+    expect(await run('demo-image').innerText()).toMatch(/124 not scored/);
+    expect(await run('demo-image').innerText()).not.toMatch(/unscorable/);
+    const notes = (name: string) => run(name).getByTestId('job-not-scored').locator('li').allInnerTexts();
+    expect(await notes('demo-image')).toEqual([
+      expect.stringMatching(/^Not scored: 122 text responses \(an image reward model scores generated images\)\. item demo-001, response A; /),
+      expect.stringMatching(/^Not scored: 2 prompts with images \(image-to-image and vision-language items are not for an image reward model\)\. item demo-vl-1, response A/),
+    ]);
+    for (const name of ['demo-outcome', 'demo-process']) {
+      expect(await run(name).innerText()).toMatch(/10 not scored/);
+      expect(await notes(name)).toEqual([
+        expect.stringMatching(/^Not scored: 8 image responses \(a text model reads text\)\./),
+        expect.stringMatching(/^Not scored: 2 prompts with images \(a vision-language reward model is not supported yet\)\./),
+      ]);
+    }
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
