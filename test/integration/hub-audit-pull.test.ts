@@ -152,7 +152,7 @@ describe.skipIf(reason)('a sync and a join check what they pull from the hub', (
 
   it("keeps this desktop's settings and rubric in force where the hub's fail the app's checks, refuses malformed rubric versions, and says so", async () => {
     const { admin, bob, hubProject, where } = await team('hub_settings');
-    await forge(admin, `UPDATE arbiter.project SET settings = '{"prelabels": "show-everything", "overlap": -7, "team": [1, 2]}' WHERE id = $1`, [hubProject]);
+    await forge(admin, `UPDATE arbiter.project SET settings = '{"prelabels": "show-everything", "overlap": -7, "team": [1, 2, "carol"]}' WHERE id = $1`, [hubProject]);
     await forge(
       admin,
       `INSERT INTO arbiter.rubric_version (project_id, name, version, criteria, in_force) VALUES
@@ -199,6 +199,14 @@ describe.skipIf(reason)('a sync and a join check what they pull from the hub', (
       line(0, uids.get('q0')!, aliceWho, { deep }),
       ...Array.from({ length: 8 }, (_, i) => line(i % 5, uids.get(`q${i % 5}`)!, aliceWho, { note: `${i}`.repeat(30_000) })),
     ]);
+    // Cuts too: six of 30,000 characters each (not cuts of their response: refused once read).
+    for (let v = 2; v < 8; v++)
+      await forge(admin, "INSERT INTO arbiter.segmentation (project_id, item_uid, response, version, steps, origin, pushed_by) VALUES ($1, $2, 0, $3, $4::jsonb, 'annotator', 'arbiter_alice')", [
+        hubProject,
+        uids.get('q1')!,
+        v,
+        JSON.stringify([`${v}`.repeat(30_000)]),
+      ]);
     // What comes back from the hub to this process, per query: the longest text in it, and its total.
     const reads: { longest: number; total: number; sql: string }[] = [];
     const query = pg.Client.prototype.query;
@@ -231,6 +239,10 @@ describe.skipIf(reason)('a sync and a join check what they pull from the hub', (
     const revisionReads = reads.filter((r) => /octet_length\(line::text\)/.test(r.sql) && r.total > 0);
     expect(revisionReads.length).toBeGreaterThanOrEqual(3);
     for (const r of revisionReads) expect(r.total).toBeLessThan(2 * 64 * 1024);
+    const cutReads = reads.filter((r) => /octet_length\(steps::text\)/.test(r.sql) && r.total > 0);
+    expect(cutReads.length).toBeGreaterThanOrEqual(2);
+    for (const r of cutReads) expect(r.total).toBeLessThan(2 * 64 * 1024);
+    expect(summary.segmentations.refused).toBe(6);
     // Said once: the next sync has nothing new.
     expect(await sync(bob)).toMatchObject({ pulled: 0, tooLarge: 0, refused: [] });
     await admin.end();

@@ -113,20 +113,24 @@ export async function pushSegmentations(db: Db, client: Client, link: HubLink, b
 export type HubCut = Omit<PulledSegmentation, 'steps'> & { hubSeq: number; steps: unknown; bytes: number };
 
 /**
- * Cuts after hub_seq `after`, at most `rows`. A cut's steps longer than a labels line may be
+ * Cuts after hub_seq `after`, at most `rows` and no more steps text than hubPullBatchBytes (at least
+ * one cut: the caller reads on from the last one). A cut's steps longer than a labels line may be
  * (recordMaxBytes) are left on the hub (steps null, `bytes` says how long). byLead: pushed by a lead's
  * login role or by the hub's owner (a member of the role that owns the table), who may place the file's
  * own steps and Arbiter's.
  */
 export async function readCuts(client: Client, hubProjectId: number, after: number, rows: number): Promise<HubCut[]> {
   const result = await client.query<{ hub_seq: string; item_uid: string; response: number; version: number; bytes: number; steps: string | null; origin: 'file' | 'auto' | 'annotator'; created_at: Date; by_lead: boolean }>(
-    `SELECT s.hub_seq, s.item_uid, s.response, s.version, s.origin, s.created_at, s.bytes, CASE WHEN s.bytes <= $4 THEN s.steps::text END AS steps,
-            (EXISTS (SELECT 1 FROM arbiter.annotator a WHERE a.pg_role = s.pushed_by AND a.role = 'lead')
-             OR EXISTS (SELECT 1 FROM pg_roles o WHERE o.rolname = s.pushed_by
+    `SELECT g.hub_seq, g.item_uid, g.response, g.version, g.origin, g.created_at, s.bytes, CASE WHEN s.bytes <= $4 THEN g.steps::text END AS steps,
+            (EXISTS (SELECT 1 FROM arbiter.annotator a WHERE a.pg_role = g.pushed_by AND a.role = 'lead')
+             OR EXISTS (SELECT 1 FROM pg_roles o WHERE o.rolname = g.pushed_by
                           AND pg_has_role(o.oid, (SELECT c.relowner FROM pg_class c WHERE c.oid = 'arbiter.segmentation'::regclass), 'MEMBER'))) AS by_lead
-     FROM (SELECT *, octet_length(steps::text) AS bytes FROM arbiter.segmentation WHERE project_id = $1 AND hub_seq > $2 ORDER BY hub_seq LIMIT $3) s
+     FROM (SELECT hub_seq, bytes, sum(CASE WHEN bytes <= $4 THEN bytes ELSE 0 END) OVER (ORDER BY hub_seq) AS upto
+           FROM (SELECT hub_seq, octet_length(steps::text) AS bytes FROM arbiter.segmentation WHERE project_id = $1 AND hub_seq > $2 ORDER BY hub_seq LIMIT $3) x) s
+     JOIN arbiter.segmentation g ON g.hub_seq = s.hub_seq
+     WHERE s.upto - CASE WHEN s.bytes <= $4 THEN s.bytes ELSE 0 END < $5
      ORDER BY s.hub_seq`,
-    [hubProjectId, after, rows, limit('recordMaxBytes')],
+    [hubProjectId, after, rows, limit('recordMaxBytes'), limit('hubPullBatchBytes')],
   );
   return result.rows.map((r) => ({
     hubSeq: Number(r.hub_seq),
