@@ -27,8 +27,8 @@ const reason = skipReason();
 if (reason) console.warn(`hub-kill skipped: ${reason}`);
 
 const REVISIONS = 8000;
-/** The hub's commit-order lock on arbiter.revision (hub migration 0002). */
-const ORDER_LOCK = [1098015347, 1] as const;
+/** Takes the hub's commit-order lock on arbiter.revision (hub migration 0003: a row of arbiter.commit_order) until ROLLBACK. */
+const ORDER_LOCK = "SELECT 1 FROM arbiter.commit_order WHERE writes = 'revision' FOR UPDATE";
 
 /** Saves `n` revisions by `d.name` on its desktop, as the app's saves store them (here, import_id NULL). */
 function saveMany(d: Desktop, n: number): void {
@@ -137,7 +137,8 @@ describe.skipIf(reason)('kill -9 during a sync', () => {
       // A few batches in, the test takes the hub's commit-order lock: the child's next INSERT waits on it,
       // inside its hub transaction. That is where it is killed.
       await until('three batches pushed', () => pushed >= 1500, () => output);
-      await locker.query('SELECT pg_advisory_lock($1, $2)', [...ORDER_LOCK]);
+      await locker.query('BEGIN');
+      await locker.query(ORDER_LOCK);
       await until(
         'the child waiting on the lock',
         async () => ((await locker.query("SELECT 1 FROM pg_stat_activity WHERE usename = 'arbiter_alice' AND wait_event_type = 'Lock'")).rowCount ?? 0) > 0,
@@ -149,7 +150,7 @@ describe.skipIf(reason)('kill -9 during a sync', () => {
       // and rolls the batch back. Only then is the lock let go: else the waiting INSERT would go on and commit.
       await until('the killed connection gone', async () => ((await admin.query("SELECT 1 FROM pg_stat_activity WHERE usename = 'arbiter_alice'")).rowCount ?? 0) === 0, () => output);
     } finally {
-      await locker.query('SELECT pg_advisory_unlock_all()');
+      await locker.query('ROLLBACK');
       await locker.end();
     }
 
