@@ -91,10 +91,23 @@ export function responseCount(db: Db, projectId: number, itemId: number): number
   return responseCounter(db, projectId)(itemId);
 }
 
-/** responseCount with its statement prepared once, for a loop over many items (a labels merge). */
+/**
+ * responseCount with its statement prepared once, for a loop over many items (a labels merge): each item
+ * is asked once and remembered (an item's responses never change), since a merge meets an item once per
+ * annotator and reads its file twice. It remembers at most the project's items, as itemResolver does.
+ */
 export function responseCounter(db: Db, projectId: number): (itemId: number) => number {
-  const query = db.prepare(`SELECT i.response_count FROM item i WHERE i.project_id = @project AND i.id = @id AND ${VISIBLE}`).pluck();
-  return (itemId) => (query.get({ project: projectId, id: itemId }) as number | undefined) ?? 0;
+  const query = db.prepare(`SELECT i.response_count FROM item i WHERE i.project_id = ? AND i.id = ? AND i.seq < (SELECT visible_seq FROM project WHERE id = ?)`).pluck();
+  const known = new Map<number, number>();
+  return (itemId) => {
+    let count = known.get(itemId);
+    if (count === undefined) {
+      count = (query.get(projectId, itemId, projectId) as number | undefined) ?? 0;
+      // An item not (yet) visible is asked again next time: an import may complete meanwhile.
+      if (count > 0) known.set(itemId, count);
+    }
+    return count;
+  };
 }
 
 /**

@@ -15,12 +15,13 @@ export function mergedRevisionWriter(db: Db, importId: number) {
     `INSERT OR IGNORE INTO label (id, item_id, annotator_id, task, created_at, choice, ranking, strength, shown_order, rubric_version_id, segmentation_id, body, import_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  return (draft: RevisionDraft & { id: string }): { id: string; inserted: boolean; seq: number; createdAt: string; done: boolean } => {
+  // The annotator apart from the draft: a merge's drafts say who labeled by name and uuid, resolved as written.
+  return (draft: Omit<RevisionDraft, 'annotatorId'> & { id: string }, annotatorId: number): { id: string; inserted: boolean; seq: number; createdAt: string; done: boolean } => {
     const createdAt = draft.createdAt ? normalizeTimestamp(draft.createdAt) : new Date().toISOString();
     const result = insert.run(
       draft.id,
       draft.itemId,
-      draft.annotatorId,
+      annotatorId,
       draft.task ?? 'pairwise',
       createdAt,
       draft.choice,

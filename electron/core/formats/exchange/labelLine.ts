@@ -113,7 +113,9 @@ const EXTRA_FIELD = { tags: 'step_tags', severity: 'step_severity', toolVerdicts
 export function itemRules(db: Db, projectId: number, line: LabelLine, itemId: number, count: number, ranking: number[][] | null): { rubricVersionId: number | null; ratings?: LabelLine['ratings'] } {
   const problems: string[] = [];
   for (const field of PER_RESPONSE) {
-    for (const letter of Object.keys(line[field] ?? {})) {
+    const perLetter = line[field];
+    if (perLetter === undefined) continue;
+    for (const letter of Object.keys(perLetter)) {
       const why = letterProblem(letter, count);
       if (why) problems.push(`${field}.${letter}: ${why}`);
     }
@@ -143,6 +145,8 @@ export function itemRules(db: Db, projectId: number, line: LabelLine, itemId: nu
  * (labelRules.ts stepExtrasProblems), against those steps and a trajectory's turns.
  */
 function checkSteps(db: Db, projectId: number, line: LabelLine, itemId: number): void {
+  // Most lines (a pairwise choice) have no step field: nothing to check, nothing to gather.
+  if (line.steps === undefined && line.first_error === undefined && EXTRAS.every((field) => line[field] === undefined)) return;
   const letters = new Set([...Object.keys(line.steps ?? {}), ...Object.keys(line.first_error ?? {})]);
   const extraLetters = new Set(EXTRAS.flatMap((field) => Object.keys(line[field] ?? {})));
   if (!letters.size && !extraLetters.size) return;

@@ -21,9 +21,10 @@ import { mergedRevisionWriter as labelAppenderFor, storedRevision, type StoredRe
 import { requireProject } from '../../store/projects';
 import { stepAsideForWaitingWriters, writeNow } from '../../store/write';
 import { readLines } from '../jsonl';
-import { labelSchema, itemRules, type LabelLine } from './labelLine';
+import { itemRules, type LabelLine } from './labelLine';
+import { checkLabelLine } from './labelLineQuick';
 import { RecordError } from '../types';
-import { check as checkSchema, isPlainObject } from '../validate';
+import { isPlainObject } from '../validate';
 
 /** Body fields, in the order they are written. */
 const BODY_KEYS = ['ratings', 'steps', 'first_error', 'rationale', 'rubric_version', 'time_ms', 'prelabel_visible'] as const;
@@ -165,7 +166,7 @@ export async function importLabelsLines(
       throw new RecordError(`invalid JSON: ${(error as Error).message}`);
     }
     if (!isPlainObject(value)) throw new RecordError('not a JSON object');
-    const line: LabelLine = checkSchema(labelSchema, value);
+    const line: LabelLine = checkLabelLine(value);
     let itemId: number | null = line.item_uid !== undefined ? resolveItem(line.item_uid) : null;
     if (itemId === null) itemId = resolveItem(String(line.item));
     if (itemId === null) throw new UnmatchedItem(String(line.item));
@@ -257,17 +258,18 @@ export async function importLabelsLines(
       if (opts.isCancelled?.()) throw cancelledError('The labels merge was cancelled; nothing of it was kept.');
       stepAsideForWaitingWriters(db);
       writeNow(db, () => {
-        for (const { draft: { who, ...draft }, line } of batch) {
-          const saved = append({ ...draft, annotatorId: annotatorId(who) });
+        for (const { draft, line } of batch) {
+          const annotator = annotatorId(draft.who);
+          const saved = append(draft, annotator);
           if (saved.inserted) {
             added++;
             // A lead's resolution from another machine is an adjudication here too, never one more vote.
             if (draft.body?.adjudicated === true) stager.resolve(saved.id, typeof draft.body.rationale === 'string' ? draft.body.rationale : '');
-            else stager.stage({ ...saved, itemId: draft.itemId, annotatorId: annotatorId(who), task: draft.task ?? 'pairwise', done: saved.done, choice: draft.choice });
+            else stager.stage({ itemId: draft.itemId, annotatorId: annotator, task: draft.task ?? 'pairwise', seq: saved.seq, createdAt: saved.createdAt, id: saved.id, done: saved.done, choice: draft.choice });
             continue;
           }
           // The id is stored: a true duplicate adds nothing; the same id for a different label is said.
-          if (sameRevision(stored(saved.id), { ...draft, annotatorId: annotatorId(who) })) duplicates++;
+          if (sameRevision(stored(saved.id), draft, annotator)) duplicates++;
           else {
             reusedIds++;
             if (reusedIdLines.length < LISTED) reusedIdLines.push({ line, id: saved.id });
@@ -297,11 +299,11 @@ export async function importLabelsLines(
 const MAX_ERRORS = 100;
 
 /** Whether a stored revision is the one a line describes (its id reused for nothing else). */
-function sameRevision(stored: StoredRevision | null, draft: Omit<RevisionDraft, 'id'>): boolean {
+function sameRevision(stored: StoredRevision | null, draft: Omit<RevisionDraft, 'id' | 'annotatorId'>, annotatorId: number): boolean {
   if (!stored) return false;
   return (
     stored.itemId === draft.itemId &&
-    stored.annotatorId === draft.annotatorId &&
+    stored.annotatorId === annotatorId &&
     stored.task === (draft.task ?? 'pairwise') &&
     stored.createdAt === normalizeTimestamp(draft.createdAt ?? '') &&
     stored.choice === draft.choice &&
