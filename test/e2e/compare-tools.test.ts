@@ -1,10 +1,12 @@
 // A tool-calling pair on Compare (issue 20, items 14 and 23): the diff view (w) marks the tool calls'
 // names and arguments too (the arguments pretty-printed, one a line), so two runs that differ only in an
 // argument swap show the swap; and the tools the runs were given are shown under the prompt, folded to
-// their names, their schemas unfolded (and beside the task on the step screen).
+// their names, their schemas unfolded (and beside the task on the step screen). With ARBITER_SHOTS=1
+// it writes docs/screenshots/compare-tools-diff-{light,dark}.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openApp, startHost, type Host } from './helpers';
+import { join } from 'node:path';
+import { launchBrowser, openApp, ROOT, startHost, type Host } from './helpers';
 
 const PROJECT = 'tool pairs';
 const ANNOTATOR = 'e2e-tools';
@@ -94,5 +96,18 @@ describe('a tool-calling pair on Compare', () => {
     expect(await page.getByTestId('tools-json').innerText()).toContain('"name": "balance"');
     expect(problems).toEqual([]);
     await page.context().close();
+  });
+
+  it.runIf(process.env.ARBITER_SHOTS === '1')('screenshots: the diff of a tool-calling pair with its tools unfolded, light and dark', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const { page } = await openApp(browser, host, { annotator: `${ANNOTATOR}-${theme}`, height: 760, theme });
+      await openPair(page);
+      await page.getByTestId('prompt').getByTestId('tools-toggle').click();
+      await page.keyboard.press('w');
+      await page.getByTestId('diff-left').waitFor();
+      await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `compare-tools-diff-${theme}.png`) });
+      await page.keyboard.press('w');
+      await page.context().close();
+    }
   });
 });

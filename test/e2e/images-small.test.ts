@@ -1,10 +1,12 @@
 // A small image (a 64 × 48 crop or icon) is drawn at a readable size (issue 20, item 23): up to 200 px
 // on its longer side, at most 4× its pixels, its pixels kept square (pixelated), never cropped (the box
-// keeps its aspect ratio). A large image is still drawn at its own pixels at most.
+// keeps its aspect ratio). A large image is still drawn at its own pixels at most. With ARBITER_SHOTS=1
+// it writes docs/screenshots/images-small-{light,dark}.png.
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openApp, startHost, type Host } from './helpers';
+import { join } from 'node:path';
+import { launchBrowser, openApp, ROOT, startHost, type Host } from './helpers';
 
 const PROJECT = 'small images';
 const png = (width: number, height: number, r: number) => sharp({ create: { width, height, channels: 3, background: { r, g: 120, b: 200 } } }).png().toBuffer();
@@ -62,5 +64,15 @@ describe('small images', () => {
     expect(large!.rendering).toBe('auto');
     expect(problems).toEqual([]);
     await page.context().close();
+  });
+
+  it.runIf(process.env.ARBITER_SHOTS === '1')('screenshots, light and dark', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const { page } = await openApp(browser, host, { annotator: `e2e-small-${theme}`, height: 700, theme });
+      await page.evaluate(([p, id]) => (location.hash = `#/p/${encodeURIComponent(p)}/item/${id}`), [PROJECT, String(itemId)] as const);
+      await expect.poll(async () => (await drawn(page, '[data-testid="responses"]')).length, { timeout: 15_000 }).toBe(2);
+      await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `images-small-${theme}.png`) });
+      await page.context().close();
+    }
   });
 });

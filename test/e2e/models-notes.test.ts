@@ -1,10 +1,12 @@
 // The Models screen after scoring the demo (issue 20, item 23): the responses a model does not take by
 // design (images for a text model, text for an image model, prompts with images) are said as calm notes,
 // "not scored", not as red "unscorable" warnings; a real problem (an empty response for a process model,
-// unscorable.test.ts) is still a warning.
+// unscorable.test.ts) is still a warning. With ARBITER_SHOTS=1 it writes
+// docs/screenshots/models-notes-{light,dark}.png.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openApp, startHost, type Host } from './helpers';
+import { join } from 'node:path';
+import { launchBrowser, openApp, ROOT, startHost, type Host } from './helpers';
 
 let host: Host;
 let browser: Browser;
@@ -47,5 +49,16 @@ describe('scoring the demo', () => {
     }
     expect(problems).toEqual([]);
     await page.context().close();
+  });
+
+  it.runIf(process.env.ARBITER_SHOTS === '1')('screenshots of the run, light and dark', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const { page } = await openApp(browser, host, { annotator: `e2e-models-${theme}`, height: 1000, theme });
+      await page.evaluate(() => (location.hash = '#/p/Demo/models'));
+      await page.getByTestId('score-start').click();
+      await page.locator('[data-testid="job"][data-state="done"]').waitFor({ timeout: 90_000 });
+      await page.getByTestId('job').screenshot({ path: join(ROOT, 'docs', 'screenshots', `models-notes-${theme}.png`) });
+      await page.context().close();
+    }
   });
 });

@@ -1,12 +1,14 @@
 // The step screen as a new user meets it (issue 20): money in a GSM8K-style step stays money ("$0.75"),
 // not KaTeX; the correction box opens with the step selected, so typing replaces it; and the agent tag
 // picker with 26 tags narrows as letters are typed, keeps its highlighted row in view, and stays on
-// screen above the key bar with its severity prompt, in a short window, on the last turn.
+// screen above the key bar with its severity prompt, in a short window, on the last turn. With
+// ARBITER_SHOTS=1 it writes docs/screenshots/steps-tag-filter-{light,dark}.png and steps-money-{light,dark}.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ERROR_TAGS } from '../../shared/domain';
 import { TAG_PRESETS } from '../../shared/stepJudgement';
-import { launchBrowser, openApp, startHost, type Host } from './helpers';
+import { join } from 'node:path';
+import { launchBrowser, openApp, ROOT, startHost, type Host } from './helpers';
 
 const ANNOTATOR = 'e2e-picker';
 const PROJECT = 'picker';
@@ -134,5 +136,27 @@ describe('the tag picker with 26 agent tags', () => {
     expect(await last.getByTestId('step-severity').getAttribute('data-severity')).toBe('major');
     expect(problems).toEqual([]);
     await page.context().close();
+  });
+
+  it.runIf(process.env.ARBITER_SHOTS === '1')('screenshots: the filtered picker, a chain with money, light and dark', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const { page } = await openApp(browser, host, { annotator: `${ANNOTATOR}-${theme}`, height: 620, theme });
+      await onSteps(page, 'agent');
+      await page.keyboard.press('End');
+      await page.keyboard.press('t');
+      await page.getByTestId('tag-picker').waitFor();
+      await page.keyboard.type('wro');
+      await expect.poll(() => page.getByTestId('tag-option').count()).toBe(4);
+      await page.keyboard.press('ArrowDown');
+      await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `steps-tag-filter-${theme}.png`) });
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
+      await onSteps(page, 'money');
+      await page.keyboard.press('c');
+      await page.getByTestId('correction-input').waitFor();
+      await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `steps-money-${theme}.png`) });
+      await page.keyboard.press('Escape');
+      await page.context().close();
+    }
   });
 });
