@@ -163,8 +163,8 @@ function editOf(name: string, args: Record<string, unknown>): Edit | null {
   const command = str(args.command);
   const text = str(args.file_text) ?? str(args.content) ?? str(args.contents);
   if (text !== null && (command === 'create' || /write|create/i.test(name))) return { kind: 'create', path, text };
-  if (command === 'insert' && after !== null) return { kind: 'lines', path, range: args.insert_line !== undefined ? `after line ${String(args.insert_line)}` : null, text: after };
-  if (command === 'insert' && str(args.new_str) !== null) return { kind: 'lines', path, range: null, text: str(args.new_str)! };
+  if (command === 'insert' && after !== null) return { kind: 'lines', path, range: args.insert_line !== undefined ? `after line ${String(args.insert_line)}` : null, replaced: 0, text: after };
+  if (command === 'insert' && str(args.new_str) !== null) return { kind: 'lines', path, range: null, replaced: 0, text: str(args.new_str)! };
   const action = str(args.action);
   if (action !== null) return editOfAction(action);
   if (EDIT_TOOLS.test(name)) {
