@@ -183,6 +183,14 @@ describe.skipIf(reason)('hub schema 3 refuses what the audit did as a member', (
     }
     // Nor may it lock what commit order rests on now.
     expect(await refusal(stranger.query('SELECT 1 FROM arbiter.commit_order FOR UPDATE'))).toMatchObject({ code: '42501' });
+    // Nor stall hub grant (and revoke), which took an advisory lock too.
+    await stranger.query('SELECT pg_advisory_lock($1)', [0x4172_6267]);
+    await admin.query("SET statement_timeout = '5s'");
+    try {
+      expect(await grant(admin, where(), { annotator: 'ana', role: 'annotator' })).toMatchObject({ uuid: ANA, created: false });
+    } finally {
+      await admin.query('RESET statement_timeout');
+    }
     // Still in commit order: a push waits for an earlier one to commit, and takes the later hub_seq.
     const ben = await as('arbiter_ben');
     await ben.query('INSERT INTO arbiter.project_member (project_id) VALUES ($1)', [p]);

@@ -20,8 +20,12 @@ export const MEMBER_GROUP = 'arbiter_hub_member';
 export const LEAD_GROUP = 'arbiter_hub_lead';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Serialises grants, so two at once cannot both make the same role. */
-const GRANT_LOCK = 0x4172_6267; // "Arbg"
+/**
+ * Serialises grants and revokes, so two at once cannot both make the same role: a lock on the annotator table
+ * that conflicts with itself and not with reads, which only the table's owner may take (an advisory lock is
+ * anyone's to take and hold, stalling every grant).
+ */
+const GRANT_LOCK = 'LOCK TABLE arbiter.annotator IN SHARE ROW EXCLUSIVE MODE';
 
 /**
  * The login role for an annotator: arbiter_ + the name in lower case, letters and digits kept and the rest
@@ -103,7 +107,7 @@ export async function grant(client: pg.ClientBase, where: string, input: GrantIn
 
   await client.query('BEGIN');
   try {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [GRANT_LOCK]);
+    await client.query(GRANT_LOCK);
     const rows = async (sql: string, params: unknown[]) => (await client.query<AnnotatorRow>(sql, params)).rows;
     const cols = 'uuid::text AS uuid, name, role, pg_role';
     const [byName] = await rows(`SELECT ${cols} FROM arbiter.annotator WHERE name = $1`, [name]);
@@ -220,7 +224,7 @@ export async function revoke(client: pg.ClientBase, where: string, annotator: st
   await client.query('BEGIN');
   let result: Omit<RevokeResult, 'sessionsEnded'>;
   try {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [GRANT_LOCK]);
+    await client.query(GRANT_LOCK);
     const row = (
       await client.query<AnnotatorRow & { revoked: boolean; revisions: string; cuts: string }>(
         `SELECT a.uuid::text AS uuid, a.name, a.role, a.pg_role, a.revoked_at IS NOT NULL AS revoked,
