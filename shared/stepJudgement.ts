@@ -109,6 +109,15 @@ export const TAG_PRESETS: { name: string; note: string; tags: string[] }[] = [
 ];
 
 /**
+ * The error tags a project of agent trajectories starts with (instead of the math ones): the "General
+ * agent" and "Tool use" presets, or for GUI / web agents "General agent" and "GUI / web agent", each tag once.
+ */
+export function agentErrorTags(gui: boolean): string[] {
+  const names = ['General agent', gui ? GUI_PRESET : 'Tool use'];
+  return [...new Set(TAG_PRESETS.filter((p) => names.includes(p.name)).flatMap((p) => p.tags))];
+}
+
+/**
  * The error tags the step screen offers on an item: the project's own, then, on a GUI agent's trajectory
  * (shared/guiActions.ts isGuiTrajectory), the "GUI / web agent" preset's tags the project does not have
  * (at most 50 in all, as a project's list).

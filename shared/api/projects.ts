@@ -60,6 +60,8 @@ export interface ProjectOverview extends ProjectSummary {
   opensOn: OpeningScreen;
   /** Images the project's items hold (stored ones, each counted once). */
   images: number;
+  /** The formats its items were imported from (each once; `arbiter` for a hub join): what the export dialog offers. */
+  formats: string[];
 }
 
 const TASK_WORDS: Record<TaskCount['task'], [string, string]> = {

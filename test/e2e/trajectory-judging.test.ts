@@ -1,11 +1,12 @@
-// Judging an agent trajectory from the keyboard (issue 14): the Step labels panel adds the "General
-// agent" and "Tool use" tag presets; on the step screen a tag takes a severity, each tool call a verdict,
-// a tool-call turn a corrected call whose arguments are checked as JSON as they are typed, a multi-agent
-// trajectory the agent and turn that decided the failure, and `o` the task outcome success / partial /
-// failure. Everything is checked through the API.
+// Judging an agent trajectory from the keyboard (issue 14): the project starts with the "General agent"
+// and "Tool use" tag presets, and the Step labels panel adds another's; on the step screen a tag takes a
+// severity, each tool call a verdict, a tool-call turn a corrected call whose arguments are checked as
+// JSON as they are typed, a multi-agent trajectory the agent and turn that decided the failure, and `o`
+// the task outcome success / partial / failure. Everything is checked through the API.
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentErrorTags } from '../../shared/stepJudgement';
 import { createProjectViaUi, importViaUi, launchBrowser, openApp, ROOT, startHost, writeJsonl, type Host } from './helpers';
 
 const ANNOTATOR = 'e2e-judge';
@@ -70,20 +71,22 @@ afterAll(async () => {
 });
 
 describe('judging a trajectory', () => {
-  it('adds the "Tool use" and "General agent" tag presets from the Step labels panel', async () => {
+  // Issue 20, item 23: an agent's project started with the math tags (calculation, logic…); it starts with
+  // the "General agent" and "Tool use" presets now, and a preset adds only what the list lacks.
+  it('starts with the agent tags; a tag preset from the Step labels panel adds what the list lacks', async () => {
+    expect((await project()).settings.errorTags).toEqual(agentErrorTags(false));
+    expect((await project()).settings.errorTags).not.toContain('calculation');
     await go(`#/p/${encodeURIComponent(PROJECT)}/datasets`);
     const tool = page.locator('[data-testid="tag-preset"][data-preset="Tool use"]');
     await tool.waitFor();
-    await tool.click();
     await page.locator('[data-testid="error-tag"][data-tag="wrong arguments"]').waitFor();
-    await expect.poll(async () => (await project()).settings.errorTags).toEqual(expect.arrayContaining(['wrong tool', 'wrong arguments', 'wrong order', 'hallucinated result', 'ignored error', 'unsafe action']));
-    expect(await page.getByTestId('tag-preset-notice').innerText()).toMatch(/Added 10 tags from “Tool use”/);
-    await page.locator('[data-testid="tag-preset"][data-preset="General agent"]').click();
-    await expect.poll(async () => (await project()).settings.errorTags).toEqual(expect.arrayContaining(['goal deviation', 'premature stop', 'repeated action']));
-    // "unsafe action" is in both: added once.
-    expect((await project()).settings.errorTags.filter((t) => t === 'unsafe action')).toHaveLength(1);
     await tool.click();
     await expect.poll(() => page.getByTestId('tag-preset-notice').innerText()).toMatch(/Every tag of “Tool use” is in the list already/);
+    await page.locator('[data-testid="tag-preset"][data-preset="GUI / web agent"]').click();
+    await expect.poll(async () => (await project()).settings.errorTags).toEqual(expect.arrayContaining(['wrong element', 'hallucinated page', 'wrong text']));
+    expect(await page.getByTestId('tag-preset-notice').innerText()).toMatch(/Added 5 tags from “GUI \/ web agent”/);
+    // "premature stop" is in both: there once.
+    expect((await project()).settings.errorTags.filter((t) => t === 'premature stop')).toHaveLength(1);
     expect(problems).toEqual([]);
   });
 

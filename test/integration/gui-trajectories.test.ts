@@ -15,9 +15,11 @@ import { imageFile, imageStoreDir } from '../../electron/core/images/store';
 import { HF_IMAGE, HF_STRING, HfParquetWriter, hfList } from '../../electron/core/formats/vision/hfImage';
 import { ArbiterService } from '../../electron/core/service';
 import { openDb } from '../../electron/core/store/db';
+import { updateSettings } from '../../electron/core/store/projects';
 import type { ChatMessage } from '../../shared/domain';
 import { placeAction, turnActions, turnScreens } from '../../shared/guiActions';
 import { isImagePart, type ImagePart } from '../../shared/images';
+import { agentErrorTags } from '../../shared/stepJudgement';
 import { trajectoryTurns } from '../../shared/trajectory';
 import { tempDir } from '../helpers/tmp';
 
@@ -188,12 +190,16 @@ describe('the GUI tags on the step screen', () => {
     const db = openDb(join(dir, 'arbiter.db'));
     try {
       const service = new ArbiterService(db, { dbPath: join(dir, 'arbiter.db'), transport: 'http', version: 't', defaultAnnotator: 'ann' });
+      // A project a GUI agent import made starts with the agent taxonomy and the GUI preset (issue 20,
+      // item 23); with tags of its own, a GUI trajectory is offered the preset's after them.
+      expect((await service.dispatch('getProject', { project: 'p' })).settings.errorTags).toEqual(agentErrorTags(true));
+      updateSettings(db, 'p', { errorTags: ['misread page', 'premature stop'] });
       const ids = db.prepare('SELECT id FROM item ORDER BY seq').pluck().all() as number[];
       const gui = await service.dispatch('getSteps', { project: 'p', annotator: 'ann', itemId: ids[0]! });
       const text = await service.dispatch('getSteps', { project: 'p', annotator: 'ann', itemId: ids[2]! });
       const project = await service.dispatch('getProject', { project: 'p' });
       expect(text.tags).toEqual(project.settings.errorTags);
-      expect(gui.tags).toEqual([...project.settings.errorTags, 'wrong element', 'wrong action', 'hallucinated element', 'hallucinated page', 'wrong text', 'premature stop']);
+      expect(gui.tags).toEqual(['misread page', 'premature stop', 'wrong element', 'wrong action', 'hallucinated element', 'hallucinated page', 'wrong text']);
       await service.dispatch('saveSteps', { project: 'p', annotator: 'ann', itemId: ids[0]!, response: 0, steps: { version: 1, ratings: [1, -1, null], firstError: 1, tags: { '1': ['wrong element'] } } } as never);
       const saved = await service.dispatch('getSteps', { project: 'p', annotator: 'ann', itemId: ids[0]! });
       expect(saved.judgements[0]?.tags).toEqual({ '1': ['wrong element'] });

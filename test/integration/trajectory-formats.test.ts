@@ -10,8 +10,9 @@ import { runCli } from '../../electron/cli/main';
 import { previewHead } from '../../electron/core/formats';
 import { headLines } from '../../electron/core/formats/sources';
 import { openDb } from '../../electron/core/store/db';
+import { agentErrorTags } from '../../shared/stepJudgement';
 import { iterateItems } from '../../electron/core/store/items';
-import { requireProject } from '../../electron/core/store/projects';
+import { createProject, requireProject, updateSettings } from '../../electron/core/store/projects';
 import { trajectoryTools } from '../../electron/core/formats/trajectories/common';
 import { trajectoryTurns, type TrajectoryMessage } from '../../shared/trajectory';
 
@@ -202,6 +203,33 @@ describe('trajectory formats: detect, import, export back exactly', () => {
     const key = (r: Record<string, unknown>) => `${String(r.task_id)}/${String(r.trial)}`;
     const original = JSON.parse(fixture('tau-bench.json')) as Record<string, unknown>[];
     expect([...back].sort((a, b) => key(a).localeCompare(key(b)))).toEqual([...original].sort((a, b) => key(a).localeCompare(key(b))));
+  });
+
+  // Issue 20, item 23: an agent's project started with the math error tags (calculation, logic…) and its
+  // export dialog listed every format. A project an agent trajectory import makes (or fills while empty,
+  // its tags untouched) starts with the agent taxonomy, and its overview names its formats.
+  it('a project of agent trajectories starts with the agent error tags, and says what it was imported from', async () => {
+    await importFixture('tau-bench.json');
+    const listed = await cli(['projects', '--json']);
+    const [project] = JSON.parse(listed.out.join('')) as { settings: { errorTags: string[] }; formats: string[] }[];
+    expect(project!.formats).toEqual(['tau-bench']);
+    expect(project!.settings.errorTags).toEqual(agentErrorTags(false));
+    expect(project!.settings.errorTags).toContain('wrong tool');
+    expect(project!.settings.errorTags).not.toContain('calculation');
+    // A project made empty first (as the app's "New project" does) takes them too; one with tags of its own keeps them.
+    const db = openDb(join(dir, 'arbiter.db'));
+    try {
+      createProject(db, 'empty');
+      updateSettings(db, 'empty', {});
+      createProject(db, 'mine');
+      updateSettings(db, 'mine', { errorTags: ['my tag'] });
+    } finally {
+      db.close();
+    }
+    for (const name of ['empty', 'mine']) expect((await cli(['import', join(FIXTURES, 'swe-agent.traj'), '--project', name])).code).toBe(0);
+    const after = JSON.parse((await cli(['projects', '--json'])).out.join('')) as { name: string; settings: { errorTags: string[] } }[];
+    expect(after.find((p) => p.name === 'empty')!.settings.errorTags).toEqual(agentErrorTags(false));
+    expect(after.find((p) => p.name === 'mine')!.settings.errorTags).toEqual(['my tag']);
   });
 
   it('arbiter-trajectory: turn ids, agents and kinds are kept; the outcome is the source label and comes back', async () => {

@@ -13,6 +13,7 @@ import type { Db } from '../store/db';
 import { runTask } from '../tasks/run';
 import type { ServiceContext } from './context';
 import { projectImageCount } from '../store/images';
+import { importFormats } from '../store/imports';
 
 /** Projects up to this size are counted on the spot (a few milliseconds). */
 const COUNT_INLINE = 50_000;
@@ -97,7 +98,7 @@ function makeScreenTotals({ db, jobs, options }: ServiceContext): ScreenTotals {
     const shapes = entry.shapes ?? null;
     const tasks = projectTasks(shapes, labeled, stepsOnOthers(project, entry, labeled.steps ?? 0));
     const opensOn: OpeningScreen = project.item_count === 0 ? 'datasets' : openingScreen(shapes ?? leadingShapes(db, project.id));
-    return { ...summarize(db, project), shapes, tasks, opensOn, images: projectImageCount(db, project.id) };
+    return { ...summarize(db, project), shapes, tasks, opensOn, images: projectImageCount(db, project.id), formats: importFormats(db, project.id) };
   };
   const place = (project: ProjectRow, item: { seq: number; responses: number }, task?: Task): ScreenPlace => {
     const entry = entryOf(project);
@@ -119,5 +120,5 @@ export function overviewNow(db: Db, project: ProjectRow): ProjectOverview {
   const labeled = labeledByTask(db, project.id);
   const others = shapes.pairs + shapes.ranked > 0 && (labeled.steps ?? 0) > 0 ? stepsOnMultiResponseItems(db, project.id) : 0;
   const opensOn = project.item_count === 0 ? 'datasets' : openingScreen(shapes);
-  return { ...summarize(db, project), shapes, tasks: projectTasks(shapes, labeled, others), opensOn, images: projectImageCount(db, project.id) };
+  return { ...summarize(db, project), shapes, tasks: projectTasks(shapes, labeled, others), opensOn, images: projectImageCount(db, project.id), formats: importFormats(db, project.id) };
 }

@@ -8,7 +8,7 @@
 // completes, and goes with the import's rows when it fails or was killed.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { DEFAULT_PROJECT_SETTINGS } from '../../../shared/domain';
+import { DEFAULT_ERROR_TAGS, DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../../shared/domain';
 import { conflict } from '../errors';
 import { removeImportImages } from './images';
 import type { Db } from './sqlite';
@@ -46,6 +46,11 @@ export function importProject(db: Db, name: string): { id: number } {
     .prepare('INSERT INTO project (name, created_at, guidelines, settings) VALUES (?, ?, ?, ?)')
     .run(`${HIDDEN_PROJECT}${randomUUID()}`, new Date().toISOString(), '', JSON.stringify(DEFAULT_PROJECT_SETTINGS));
   return { id: Number(result.lastInsertRowid) };
+}
+
+/** The formats a project's completed imports read, each once, in the order first imported. */
+export function importFormats(db: Db, projectId: number): string[] {
+  return db.prepare("SELECT format FROM import_file WHERE project_id = ? AND state = 'complete' GROUP BY format ORDER BY MIN(id)").pluck().all(projectId) as string[];
 }
 
 /** Whether a project is one an import made and has not completed yet. */
@@ -93,6 +98,11 @@ export interface ImportCounts {
   labelsBy: Map<string, number>;
   /** A project the import made (importProject): it takes this name now and is listed from then on. */
   projectName?: string;
+  /**
+   * The error tags the file's kind of items starts a project with (an agent's trajectories: the agent
+   * taxonomy): taken by a project that had no items and still has the default tags.
+   */
+  errorTags?: string[];
 }
 
 /** Makes a pending import's rows visible and counts them, in one short transaction (run inside it). */
@@ -102,6 +112,7 @@ export function completeImport(db: Db, pending: PendingImport, counts: ImportCou
       throw conflict(`A project named "${counts.projectName}" was created while the import ran; nothing was imported. Import into that project, or choose another name.`);
     db.prepare('UPDATE project SET name = ? WHERE id = ?').run(counts.projectName, pending.projectId);
   }
+  if (counts.errorTags && counts.items > 0) startingTags(db, pending.projectId, counts.errorTags);
   db.prepare('UPDATE project SET visible_seq = MAX(visible_seq, ?), item_count = item_count + ? WHERE id = ?').run(counts.endSeq, counts.items, pending.projectId);
   const bump = db.prepare(
     `INSERT INTO progress (project_id, task, annotator_id, done) VALUES (?, ?, ?, ?)
@@ -118,6 +129,15 @@ export function completeImport(db: Db, pending: PendingImport, counts: ImportCou
     counts.labels,
     pending.id,
   );
+}
+
+/** A project's first items set its error tags, where it has none yet and its tags are still the defaults. */
+function startingTags(db: Db, projectId: number, errorTags: string[]): void {
+  const row = db.prepare('SELECT item_count, settings FROM project WHERE id = ?').get(projectId) as { item_count: number; settings: string } | undefined;
+  if (!row || row.item_count > 0) return;
+  const settings = { ...DEFAULT_PROJECT_SETTINGS, ...(JSON.parse(row.settings) as Partial<ProjectSettings>) };
+  if (JSON.stringify(settings.errorTags) !== JSON.stringify(DEFAULT_ERROR_TAGS)) return;
+  db.prepare('UPDATE project SET settings = ? WHERE id = ?').run(JSON.stringify({ ...settings, errorTags }), projectId);
 }
 
 /** Rows deleted per transaction while removing an import: a few ms each, so saves slip in between. */

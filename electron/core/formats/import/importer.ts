@@ -9,7 +9,8 @@
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Choice, ImportSummary, LineError, NamedCount } from '../../../../shared/domain';
-import type { ImportFormat } from '../../../../shared/formatNames';
+import { GUI_TRAJECTORY_FORMATS, TRAJECTORY_FORMATS, type ImportFormat } from '../../../../shared/formatNames';
+import { agentErrorTags } from '../../../../shared/stepJudgement';
 import { ArbiterError, cancelledError, InvalidFileError, UnknownFormatError } from '../../errors';
 import { imageContext, type ImageSources, type RecordImages } from '../../images/resolve';
 import { imageStoreOf } from '../../images/store';
@@ -100,6 +101,12 @@ export interface ImportRun extends ImageFolders {
 }
 
 /** The import's image sources; an images folder that is not one is refused before anything is read. */
+/** The error tags a project of this format's items starts with: the agent taxonomy for agent trajectories. */
+function startingErrorTags(format: string): string[] | null {
+  if ((GUI_TRAJECTORY_FORMATS as readonly string[]).includes(format)) return agentErrorTags(true);
+  return (TRAJECTORY_FORMATS as readonly string[]).includes(format) ? agentErrorTags(false) : null;
+}
+
 function imageSources(db: Db, folders: ImageFolders): ImageSources {
   let imagesDir: string | null = null;
   if (folders.imagesDir) {
@@ -448,7 +455,8 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
         if (hasSourceLabel(db, itemId)) continue;
         if (append({ projectId: project.id, itemId, annotatorId: sourceId!, createdAt, choice, strength: null, shownOrder: null }).inserted) labels++;
       }
-      completeImport(db, finished, { sha256: opts.sha256(), format: format!, endSeq, items, labels, labelsBy, projectName: madeProject === null ? undefined : opts.project });
+      const errorTags = startingErrorTags(format!);
+      completeImport(db, finished, { sha256: opts.sha256(), format: format!, endSeq, items, labels, labelsBy, projectName: madeProject === null ? undefined : opts.project, ...(errorTags ? { errorTags } : {}) });
     });
     running = null;
   } catch (error) {

@@ -3,24 +3,17 @@
 // dialog. The page never learns a path.
 import { useEffect, useState } from 'react';
 import type { ExportedFile } from '../../../../shared/api';
-import { EXPORT_FORMATS, FORMAT_TITLES, type ExportFormat } from '../../../../shared/formatNames';
+import { FORMAT_TITLES, type ExportFormat } from '../../../../shared/formatNames';
 import { api, downloadExport, errorMessage, transport } from '../../api';
 import { useOverview } from '../projects/useOverview';
 import { DEFAULT_EXPORT_CHOICES, ExportOptions, exportInput, type ExportChoices } from './ExportOptions';
+import { defaultExportFormat, exportGroups } from './exportChoices';
 import { inAppWords } from './words';
-
-/**
- * The format a project exports to unless the user picks another: its items' shape (chains: TRL stepwise,
- * single answers: KTO, else TRL pairs, or TRL vision where the project holds images).
- */
-function defaultFormat(opensOn: string | undefined, images: number): ExportFormat {
-  return opensOn === 'steps' ? 'trl-stepwise' : opensOn === 'verdict' ? 'trl-unpaired' : images > 0 ? 'trl-vision' : 'trl';
-}
 
 export function ExportPanel({ project, version }: { project: string; version: number }) {
   const { overview } = useOverview(project, version);
   const [picked, setFormat] = useState<ExportFormat | null>(null);
-  const format = picked ?? defaultFormat(overview?.opensOn, overview?.images ?? 0);
+  const format = picked ?? defaultExportFormat(overview);
   const [annotator, setAnnotator] = useState('');
   const [choices, setChoices] = useState<ExportChoices>(DEFAULT_EXPORT_CHOICES);
   const [annotators, setAnnotators] = useState<string[]>([]);
@@ -82,10 +75,14 @@ export function ExportPanel({ project, version }: { project: string; version: nu
             className="h-8 rounded-md border border-line-strong bg-surface px-2"
             data-testid="export-format"
           >
-            {EXPORT_FORMATS.map((f) => (
-              <option key={f} value={f}>
-                {FORMAT_TITLES[f] ?? f}
-              </option>
+            {exportGroups(overview).map((group) => (
+              <optgroup key={group.label} label={group.label}>
+                {group.formats.map((f) => (
+                  <option key={f} value={f}>
+                    {FORMAT_TITLES[f] ?? f}
+                  </option>
+                ))}
+              </optgroup>
             ))}
           </select>
         </label>

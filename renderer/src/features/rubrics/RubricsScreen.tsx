@@ -15,7 +15,7 @@ import { CriterionCard } from './CriterionCard';
 import { EditHistory } from './editHistory';
 import { RubricList } from './RubricList';
 import { SaveButton } from './SaveButton';
-import { blankCriterion, blankDraft, checkDraft, fromCriterion, helpfulnessSafetyTemplate, imageGenerationTemplate, sameCriteria, type Draft, type DraftCriterion } from './draft';
+import { blankCriterion, blankDraft, checkDraft, fromCriterion, helpfulnessSafetyTemplate, imageGenerationTemplate, sameCriteria, starterTemplate, type Draft, type DraftCriterion } from './draft';
 
 type Tab = 'rubric' | 'guidelines';
 
@@ -86,9 +86,14 @@ export function RubricsScreen({ project, tab: initialTab }: { project: string; t
       if (!rubrics) return;
       const first = rubrics.find((r) => r.inForce) ?? rubrics[0];
       if (first) void open(first.name);
-      else start(helpfulnessSafetyTemplate(), { latest: null, from: null });
+      // No rubric yet: a template that fits the project's items (an image generation project: its own).
+      else
+        void api
+          .getProject({ project })
+          .then((overview) => overview, () => null)
+          .then((overview) => start(starterTemplate(overview), { latest: null, from: null }));
     });
-  }, [refreshList, open, start]);
+  }, [refreshList, open, start, project]);
 
   const check = useMemo(() => (draft ? checkDraft(draft) : null), [draft]);
   const isNew = loaded.latest === null;

@@ -174,6 +174,19 @@ export function imageGenerationTemplate(): Draft {
   return { name: IMAGE_GENERATION_RUBRIC.name, criteria: IMAGE_GENERATION_RUBRIC.criteria.map(fromCriterion) };
 }
 
+/** Formats whose images are in the question and whose responses are text: a text rubric fits them. */
+const IMAGE_QUESTION_FORMATS = ['vl-rewardbench', 'multimodal-rewardbench', 'openai-vision', 'mm-rlhf', 'vlfeedback', 'rlaif-v', 'trl-vision'];
+
+/**
+ * The template the editor starts on in a project with no rubric: the image generation one where the
+ * project holds images and none of its files is of questions about an image answered in words; else
+ * helpfulness and safety of a written answer.
+ */
+export function starterTemplate(project: { images: number; formats?: string[] } | null): Draft {
+  const imageQuestions = (project?.formats ?? []).some((f) => IMAGE_QUESTION_FORMATS.includes(f));
+  return project && project.images > 0 && !imageQuestions ? imageGenerationTemplate() : helpfulnessSafetyTemplate();
+}
+
 export function blankDraft(existing: string[]): Draft {
   let name = 'rubric';
   for (let i = 2; existing.includes(name); i++) name = `rubric-${i}`;
