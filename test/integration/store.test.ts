@@ -108,7 +108,7 @@ describe('upgrading a database written by release 0.1.0 (schema 2)', () => {
     const raw = new Database(path);
     raw.pragma('user_version = 99');
     raw.close();
-    expect(() => openDb(path)).toThrow(/written by a newer Arbiter \(schema 99; this version knows up to 10\)/);
+    expect(() => openDb(path)).toThrow(/written by a newer Arbiter \(schema 99; this version knows up to 11\)/);
     const after = new Database(path, { readonly: true });
     expect(after.pragma('user_version', { simple: true })).toBe(99);
     expect(count(after, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'response'")).toBe(0);
