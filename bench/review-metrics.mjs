@@ -1,6 +1,11 @@
 // Agreement and consensus figures at scale: `npm run bench:review`, or
-//   node --import tsx bench/review-metrics.mjs [--units 100000] [--raters 3] [--reps 5]
-// It imports the TypeScript sources through tsx. On synthetic labels (--units items, each labelled by
+//   node --import tsx bench/review-metrics.mjs [--units 100000] [--raters 3] [--reps 5] [--runs 3]
+// First, what a user waits for: `arbiter stats --project P --json` (the built CLI, start-up included: every
+// agreement figure, Dawid–Skene, people, models, the queue) on a project of --units pairs labelled by
+// --raters people, against a plain GROUP BY pass over the same current labels run in this process (the
+// votes per item and choice, the least any consensus reads); the median of --runs each, and their ratio.
+// The project is made once through the TypeScript sources and kept in bench/.data.
+// Then it imports the TypeScript sources through tsx. On synthetic labels (--units items, each labelled by
 // --raters annotators of differing accuracy: a pairwise choice of 4 categories, a first-error index, a
 // ranking of 3 responses, the model's P(A better), a save time and time spent) it times every figure of
 // electron/core/review and prints each against a baseline run in the same process: a bare loop over the
@@ -11,6 +16,7 @@ import {
   kendallWByUnit, krippendorffAlpha, lengthBias, majorityVote, modelAccuracy, percentAgreement, positionBias, rankingsFromUnits, ratingsFromTriples,
   throughput,
 } from '../electron/core/review/index.ts';
+import { statsAgainstGroupBy } from './lib/stats-cli.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -20,6 +26,8 @@ const UNITS = arg('units', 100_000);
 const RATERS = arg('raters', 3);
 const REPS = arg('reps', 5);
 const K = 4;
+
+await statsAgainstGroupBy({ items: UNITS, raters: RATERS, runs: arg('runs', 3) });
 
 // mulberry32: the same labels on every run.
 let seed = 20_240_601;
