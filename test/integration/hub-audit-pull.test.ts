@@ -14,7 +14,7 @@ import { grant } from '../../electron/core/hub/roles';
 import { syncProject, type SyncSummary } from '../../electron/core/hub/sync';
 import { syncResultOf } from '../../electron/core/service/teamBackend';
 import { syncNotices } from '../../electron/core/service/teamWords';
-import { ensureAnnotator, findAnnotator } from '../../electron/core/store/annotators';
+import { ensureAnnotator, ensureAnnotatorByUuid, findAnnotator } from '../../electron/core/store/annotators';
 import { openDb } from '../../electron/core/store/db';
 import { hubLink } from '../../electron/core/store/hub';
 import { projectSettings, requireProject } from '../../electron/core/store/projects';
@@ -137,7 +137,7 @@ describe.skipIf(reason)('a sync and a join check what they pull from the hub', (
   }, 120_000);
 
   it("names people after the hub's annotator row of their uuid, never after the name a line carries", async () => {
-    const { admin, bob, alice, uids, hubProject } = await team('hub_names');
+    const { admin, bob, alice, uids, hubProject, where } = await team('hub_names');
     const aliceUuid = findAnnotator(alice.db, 'alice')!.uuid;
     await insertLines(admin, hubProject, [
       line(1, uids.get('q1')!, { name: 'lead', uuid: aliceUuid }),
@@ -147,6 +147,13 @@ describe.skipIf(reason)('a sync and a join check what they pull from the hub', (
     const who = bob.db.prepare('SELECT name, kind FROM annotator WHERE uuid = ?').all(aliceUuid);
     expect(who).toEqual([{ name: 'alice', kind: 'human' }]);
     expect(findAnnotator(bob.db, 'lead')).toBeUndefined();
+    // A person named here before after what a line said (an older sync) takes the hub's name at the next line of theirs.
+    const carolUuid = '0195f0a2-7c1d-7000-8000-00000000ca01';
+    await grant(admin, where, { annotator: 'carol', role: 'annotator', uuid: carolUuid, password: null });
+    ensureAnnotatorByUuid(bob.db, carolUuid, 'mallory', 'human');
+    await insertLines(admin, hubProject, [line(3, uids.get('q3')!, { name: 'mallory', uuid: carolUuid })]);
+    expect(await sync(bob)).toMatchObject({ pulled: 1 });
+    expect(bob.db.prepare('SELECT name FROM annotator WHERE uuid = ?').pluck().all(carolUuid)).toEqual(['carol']);
     await admin.end();
   }, 120_000);
 

@@ -28,6 +28,7 @@ import { RecordError } from '../formats/types';
 import { formatBytes, limit } from '../limits';
 import type { Db } from '../store/db';
 import { deferredCount, deferredRevisions, dropDeferredBefore, hubLink, knownLabelIds, ownRevisionsAfter, recordSyncOutcome, setPulledSeq, settleDeferred, type HubLink, type OwnRevision } from '../store/hub';
+import { nameAfterHub } from '../store/annotators';
 import { advancePushMark, heldByAnnotator, heldRevisions, releaseHeld } from '../store/hubHeld';
 import { lastingItemResolver } from '../store/items';
 import { requireProject } from '../store/projects';
@@ -372,6 +373,10 @@ function lineMerger(db: Db, link: HubLink, project: string, address: HubAddress,
       if (line) parsed.push(line);
       else settled.push(r.hubSeq);
     }
+    // People here under a name a line said (an older sync) take the hub's name for their uuid.
+    const people = new Map<string, string>();
+    for (const p of parsed) if (p.name !== null && typeof p.line.annotator_uuid === 'string') people.set(p.line.annotator_uuid, p.name);
+    nameAfterHub(db, people);
     const known = knownLabelIds(db, parsed.map((p) => p.line.id));
     const resolve = resolvers();
     const toMerge: typeof parsed = [];
@@ -408,7 +413,7 @@ function lineMerger(db: Db, link: HubLink, project: string, address: HubAddress,
   };
 }
 
-type PulledLine = { hubSeq: number; text: string; line: { id: string; item: string | number; item_uid?: string } };
+type PulledLine = { hubSeq: number; text: string; line: { id: string; item: string | number; item_uid?: string; annotator_uuid?: string }; name: string | null };
 
 /**
  * A line from the hub as a labels file's line is read (its record bounds: prepare.ts parseJson), named
@@ -435,7 +440,7 @@ function pulledLine(r: HubLine, refusals: Refusals): PulledLine | null {
     line.annotator_kind = 'human';
     text = JSON.stringify(line);
   }
-  return { hubSeq: r.hubSeq, text, line: line as PulledLine['line'] };
+  return { hubSeq: r.hubSeq, text, line: line as PulledLine['line'], name: r.name };
 }
 
 /**

@@ -42,6 +42,33 @@ export function ensureAnnotatorByUuid(db: Db, uuid: string, name: string, kind: 
   return db.prepare(`SELECT ${COLUMNS} FROM annotator WHERE uuid = ?`).get(uuid) as AnnotatorRow;
 }
 
+/**
+ * People named as the team hub names them (a sync: the hub's annotator row of each uuid it pulled lines
+ * of, never the name a line carries): a person here under another name (one a line said, before a sync
+ * read the hub's rows) takes the hub's, where no one here has that name already. How many were renamed.
+ */
+export function nameAfterHub(db: Db, people: ReadonlyMap<string, string>): number {
+  if (people.size === 0) return 0;
+  const byUuid = db.prepare(`SELECT ${COLUMNS} FROM annotator WHERE uuid = ? COLLATE NOCASE`);
+  const rename = db.prepare('UPDATE annotator SET name = ? WHERE id = ?');
+  const due = (uuid: string, name: string) => {
+    const row = byUuid.get(uuid) as AnnotatorRow | undefined;
+    return row && row.kind === 'human' && row.name !== name && !findAnnotator(db, name) ? row : null;
+  };
+  // Read first: almost always everyone has the hub's name already, and no write is needed.
+  if (![...people].some(([uuid, name]) => due(uuid, name))) return 0;
+  return writeNow(db, () => {
+    let renamed = 0;
+    for (const [uuid, name] of people) {
+      const row = due(uuid, name);
+      if (!row) continue;
+      rename.run(name, row.id);
+      renamed++;
+    }
+    return renamed;
+  });
+}
+
 export function findAnnotator(db: Db, name: string): AnnotatorRow | undefined {
   return db.prepare(`SELECT ${COLUMNS} FROM annotator WHERE name = ?`).get(name) as AnnotatorRow | undefined;
 }
