@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main';
 import { connectHub } from '../../electron/core/hub/connect';
 import { grant, revoke } from '../../electron/core/hub/roles';
-import { initHub } from '../../electron/core/hub/schema';
+import { initHub, listHubMigrations } from '../../electron/core/hub/schema';
 import { mergeSteps, segment, splitStep } from '../../shared/segment';
 import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
 
@@ -208,6 +208,30 @@ describe.skipIf(reason)('hub schema 3 refuses what the audit did as a member', (
     await waiting;
     const seqs = (await admin.query('SELECT id, hub_seq FROM arbiter.revision WHERE id = ANY($1) ORDER BY hub_seq', [[first.id, second.id]])).rows.map((r) => r.id);
     expect(seqs).toEqual([first.id, second.id]);
+  });
+
+  it('a hub at version 2 brought to 3 keeps its writers writing: who pushed or published into a project has joined it', async () => {
+    await admin.query('CREATE DATABASE older');
+    const owner = await connectHub(cluster.url(undefined, undefined, 'older'));
+    open.push(owner);
+    await initHub(owner, where(), listHubMigrations().filter((m) => m.version <= 2));
+    await grant(owner, where(), { annotator: 'lena', role: 'lead', uuid: LENA, password: null });
+    await grant(owner, where(), { annotator: 'ana', role: 'annotator', uuid: ANA, password: null });
+    await grant(owner, where(), { annotator: 'ben', role: 'annotator', uuid: BEN, password: null });
+    const lead = await connectHub(cluster.url('arbiter_lena', undefined, 'older'));
+    const anaOld = await connectHub(cluster.url('arbiter_ana', undefined, 'older'));
+    open.push(lead, anaOld);
+    const id = Number((await lead.query("INSERT INTO arbiter.project (name) VALUES ('p') RETURNING id")).rows[0].id);
+    await lead.query("INSERT INTO arbiter.item_line (project_id, seq, uid, line) VALUES ($1, 1, 'u1', $2)", [id, JSON.stringify(ITEM)]);
+    await revision(anaOld, id, line(ANA, 'ana'));
+    expect(await initHub(owner, where())).toMatchObject({ from: 2, applied: ['0003_audit.sql'] });
+    const members = (await owner.query('SELECT a.name FROM arbiter.project_member m JOIN arbiter.annotator a ON a.uuid = m.annotator_uuid ORDER BY 1')).rows.map((r) => r.name);
+    expect(members).toEqual(['ana', 'lena']);
+    expect((await revision(anaOld, id, line(ANA, 'ana'))).rowCount).toBe(1);
+    // Ben never wrote there: he joins first.
+    const benOld = await connectHub(cluster.url('arbiter_ben', undefined, 'older'));
+    open.push(benOld);
+    expect(await refusal(revision(benOld, id, line(BEN, 'ben')))).toMatchObject({ code: '42501', message: expect.stringContaining('"ben" has not joined the project "p"') });
   });
 
   it('hub revoke: the login role no longer logs in nor writes, its open session ends, its work stays; grant gives it back', async () => {
