@@ -18,8 +18,10 @@ export function DatasetsScreen({ project }: { project: string }) {
   const { annotator, navigate, refreshProgress } = useShell();
   const [version, setVersion] = useState(0);
   const { overview, error } = useOverview(project, version);
+  // An import reads the table again, and the settings panels: a project's first agent trajectories set its error tags.
   const changed = () => {
     setVersion((v) => v + 1);
+    setSettingsVersion((v) => v + 1);
     refreshProgress();
   };
   // A team sync that brought items reads the table again; one that took the lead's settings reads the
