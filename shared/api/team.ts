@@ -29,6 +29,22 @@ export function hubUrlProblem(text: string): string | null {
   return null;
 }
 
+/**
+ * Why the connection to a hub at this address is not encrypted, in a sentence for the Team panel; null
+ * when the address asks for TLS. No sslmode means sslmode=disable (Arbiter never tries TLS and falls
+ * back, as libpq's default `prefer` would).
+ */
+export function hubUnencrypted(text: string): string | null {
+  let mode: string | null;
+  try {
+    mode = new URL(text.trim()).searchParams.get('sslmode');
+  } catch {
+    return null;
+  }
+  if (mode !== null && mode !== 'disable') return null;
+  return `${mode === null ? 'This address names no sslmode, which means sslmode=disable' : 'This address says sslmode=disable'}: the connection to the hub is not encrypted, and labels, items and your user name cross the network readable by anyone on the way (your password goes by SCRAM, which never reveals it). Ask the hub’s admin for an address with sslmode=verify-full (or at least sslmode=require).`;
+}
+
 /** The address as people may see it: the password (if the URL held one) left out. */
 export function hubAddressShown(text: string): string {
   try {
@@ -59,6 +75,11 @@ export const teamSchemas = {
   disconnectHub: z.object({ project: projectName }).strict(),
   /** Syncs now (waits for it) and answers the status after it. */
   syncNow: z.object({ project: projectName }).strict(),
+  /**
+   * A shared desktop: the annotator takes the uuid the hub granted their name, while they have no labels
+   * in another project here (teamStatus's you.hub says whether they may); then a sync sends what waited.
+   */
+  adoptHubUuid: z.object({ project: projectName, annotator: annotatorName }).strict(),
 } as const;
 
 /** Per annotator of the project: what they labeled here, and what of it has not gone up yet. */
@@ -69,6 +90,8 @@ export interface TeamAnnotator {
   labels: number;
   /** Revisions saved on this machine that have not reached the hub yet (0 for teammates' labels). */
   waiting: number;
+  /** The hub grants this person (as its last sync while connected read): their role there; null: not granted, or not known. */
+  granted?: 'lead' | 'annotator' | null;
 }
 
 export interface TeamStatus {
@@ -97,7 +120,16 @@ export interface TeamStatus {
   /** What the last sync could not do, in sentences (revisions the hub's user may not push, revisions that cannot merge here yet). */
   notices: string[];
   /** The annotator asked about: their uuid here (null before their first label), which the hub grant must name. */
-  you: { name: string; uuid: string | null } | null;
+  you: {
+    name: string;
+    uuid: string | null;
+    /**
+     * The hub grants this name another uuid (a name typed here before the grant): `uuid` the hub's, `role`
+     * theirs there, `adoptable` whether this desktop may take it (adoptHubUuid), else `why` not and the
+     * grant command the hub's admin runs instead.
+     */
+    hub?: { uuid: string; role: 'lead' | 'annotator'; adoptable: boolean; why: string | null; command: string } | null;
+  } | null;
 }
 
 export interface TeamOutputs {
@@ -105,4 +137,5 @@ export interface TeamOutputs {
   connectHub: TeamStatus;
   disconnectHub: TeamStatus;
   syncNow: TeamStatus;
+  adoptHubUuid: TeamStatus;
 }

@@ -14,7 +14,18 @@ export interface HubListener {
   close(): Promise<void>;
   /** The hub's last revision seq in a hub project (null: none yet): one indexed max() on this connection. */
   latestRevisionSeq(hubProjectId: string): Promise<number | null>;
+  /** Everyone the hub grants (name, uuid, role; `me`: this connection's login role), at most MEMBERS_MAX. */
+  members(): Promise<HubMember[]>;
 }
+
+export interface HubMember {
+  name: string;
+  uuid: string;
+  role: 'lead' | 'annotator';
+  me: boolean;
+}
+
+const MEMBERS_MAX = 1000;
 
 export async function listenHub(
   url: string,
@@ -57,6 +68,15 @@ export async function listenHub(
     async latestRevisionSeq(hubProjectId) {
       const { rows } = await client.query<{ s: string | null }>('SELECT max(hub_seq) AS s FROM arbiter.revision WHERE project_id = $1', [hubProjectId]);
       return rows[0]?.s == null ? null : Number(rows[0].s);
+    },
+    async members() {
+      const { rows } = await client.query<{ name: string; uuid: string; role: string; me: boolean }>(
+        `SELECT name, uuid::text AS uuid, role, pg_role = current_user AS me FROM arbiter.annotator ORDER BY name LIMIT ${MEMBERS_MAX}`,
+      );
+      // Hub data is untrusted: names and roles as a grant writes them, nothing else.
+      return rows
+        .filter((r) => typeof r.name === 'string' && r.name.length > 0 && r.name.length <= 200 && /^[0-9a-f-]{36}$/i.test(r.uuid))
+        .map((r) => ({ name: r.name, uuid: r.uuid.toLowerCase(), role: r.role === 'lead' ? 'lead' : 'annotator', me: r.me === true }));
     },
   };
 }

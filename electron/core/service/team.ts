@@ -11,13 +11,15 @@ import type { ApiParsed } from '../../../shared/api';
 import { hubAddressShown, type TeamStatus } from '../../../shared/api/team';
 import { conflict } from '../errors';
 import { redact, sameHub } from '../hub/connect';
+import type { HubMember } from '../hub/listen';
 import type { Db } from '../store/db';
-import { findAnnotator } from '../store/annotators';
 import { findProject } from '../store/projects';
 import { projectNameOf, teamFigures } from '../store/team';
+import { adoptHubUuidHere } from '../store/teamUuid';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireProject } from './guards';
 import { BackgroundSync, DEFAULT_TIMING, type ListenHandle, type SyncResult, type SyncTiming } from './teamSync';
+import { grantCommand, hubYou, withMembers } from './teamMembers';
 import { hubErrorSentence, syncNotices } from './teamWords';
 
 export const HUB_PASSWORD_ENV = 'ARBITER_HUB_PASSWORD';
@@ -39,7 +41,12 @@ export interface HubBackend {
   /** Links a project that is not linked yet to the hub's project of the same name (join). */
   join(db: Db, input: { project: string; url: string; password?: string }): Promise<void>;
   sync(db: Db, input: { project: string; url: string; password?: string; isCancelled(): boolean }): Promise<SyncResult>;
-  listen(input: { url: string; password?: string; onNotify(payload: string): void; onLost(error: Error): void }): Promise<ListenHandle & { latestRevisionSeq?(hubProjectId: string): Promise<number | null> }>;
+  listen(input: {
+    url: string;
+    password?: string;
+    onNotify(payload: string): void;
+    onLost(error: Error): void;
+  }): Promise<ListenHandle & { latestRevisionSeq?(hubProjectId: string): Promise<number | null>; members?(): Promise<HubMember[]> }>;
 }
 
 /** Where the desktop app keeps hub passwords (the OS keychain) and which projects were connected. */
@@ -58,7 +65,7 @@ interface Session {
   sync: BackgroundSync;
 }
 
-type TeamOps = 'teamStatus' | 'connectHub' | 'disconnectHub' | 'syncNow';
+type TeamOps = 'teamStatus' | 'connectHub' | 'disconnectHub' | 'syncNow' | 'adoptHubUuid';
 
 /** Events after which there is something of this machine's to push. */
 const CHANGES = new Set(['label', 'adjudication', 'rubricInForce', 'segmentation']);
@@ -81,6 +88,8 @@ export class TeamHub {
   private readonly passwords = new Map<number, { url: string; password: string }>();
   /** The last sync's summary per project (this session). */
   private readonly results = new Map<number, SyncResult & { at: string }>();
+  /** Who the hub grants, per project, as the last sync while connected read it (this session). */
+  private readonly members = new Map<number, HubMember[]>();
   private keeper: HubKeeper | null = null;
   private readonly db: Db;
   private readonly events: EventEmitter;
@@ -139,7 +148,29 @@ export class TeamHub {
         else await this.syncOnce(row.name, row.id);
         return this.status(project);
       },
+      adoptHubUuid: ({ project, annotator }) => this.adopt(project, annotator),
     };
+  }
+
+  /** The annotator takes the uuid the hub grants their name (you.hub.adoptable), and a sync sends what waited. */
+  private adopt(project: string, annotator: string): TeamStatus {
+    const row = requireProject(this.db, project);
+    const member = this.members.get(row.id)?.find((m) => m.name === annotator);
+    if (!member) {
+      throw conflict(`As far as this desktop knows, the hub grants nobody named "${annotator}": connect to the hub (the Team panel reads who it grants at each sync), or ask the hub's admin to grant the name.`);
+    }
+    const outcome = adoptHubUuidHere(this.db, annotator, member.uuid, row.id);
+    if (outcome.outcome === 'elsewhere' || outcome.outcome === 'taken') {
+      const why =
+        outcome.outcome === 'elsewhere'
+          ? `"${annotator}" has labels in ${outcome.projects.map((p) => `"${p}"`).join(', ')} on this desktop, which keep the uuid ${outcome.localUuid}`
+          : `the hub's uuid ${member.uuid} belongs to "${outcome.holder}" here`;
+      throw conflict(`${why}; nothing was changed. Ask the hub's admin to run: ${grantCommand(annotator, member.role, outcome.localUuid)}`);
+    }
+    if (outcome.outcome !== 'adopted' && outcome.outcome !== 'same') throw conflict(`"${annotator}" is not a person who labels on this desktop; nothing was changed.`);
+    this.changed(row.name);
+    void this.sessions.get(row.id)?.sync.syncNow();
+    return this.status(row.name, annotator);
   }
 
   /** Stops every background sync and closes every LISTEN connection. */
@@ -151,7 +182,8 @@ export class TeamHub {
     const row = requireProject(this.db, project);
     const link = this.backend.link(this.db, row.id);
     const session = this.sessions.get(row.id);
-    const annotators = teamFigures(this.db, row.id, link?.pushedLabelSeq ?? 0);
+    const members = this.members.get(row.id) ?? [];
+    const annotators = withMembers(teamFigures(this.db, row.id, link?.pushedLabelSeq ?? 0), members);
     const sync = session?.sync;
     const url = session?.url ?? link?.url ?? null;
     const last = this.results.get(row.id) ?? null;
@@ -169,7 +201,7 @@ export class TeamHub {
       annotators,
       lastSync: last ? { pushed: last.pushed, pulled: last.pulled, items: last.items ?? 0, at: last.at } : null,
       notices: last && url ? syncNotices(last, url) : [],
-      you: annotator ? { name: annotator, uuid: findAnnotator(this.db, annotator)?.uuid ?? null } : null,
+      you: annotator ? hubYou(this.db, row.id, annotator, members) : null,
     };
   }
 
@@ -211,6 +243,7 @@ export class TeamHub {
     const link = this.backend.link(this.db, projectId);
     const hubProjectId = link?.hubProjectId;
     const name = () => projectNameOf(this.db, projectId) ?? project;
+    let listening: Awaited<ReturnType<HubBackend['listen']>> | null = null;
     const sync: BackgroundSync = new BackgroundSync(
       {
         run: (isCancelled) => this.backend.sync(this.db, { project: name(), url, password, isCancelled }),
@@ -224,6 +257,7 @@ export class TeamHub {
             },
             onLost,
           });
+          listening = handle;
           const latest = handle.latestRevisionSeq?.bind(handle);
           // A NOTIFY's check: a revision on the hub past this desktop's pull mark.
           const moved = async () => {
@@ -238,6 +272,7 @@ export class TeamHub {
         changed: ({ synced }) => {
           if (synced) this.results.set(projectId, { ...synced, at: new Date().toISOString() });
           this.changed(name(), synced);
+          if (synced && listening?.members) void this.readMembers(projectId, listening.members.bind(listening), name);
         },
       },
       this.timing,
@@ -252,6 +287,18 @@ export class TeamHub {
     this.sessions.set(projectId, session);
     this.changed(project);
     return session;
+  }
+
+  /** Who the hub grants, read after a sync on the LISTEN connection; the page is told when it changed. */
+  private async readMembers(projectId: number, read: () => Promise<HubMember[]>, name: () => string): Promise<void> {
+    try {
+      const members = await read();
+      const before = JSON.stringify(this.members.get(projectId) ?? null);
+      this.members.set(projectId, members);
+      if (JSON.stringify(members) !== before) this.changed(name());
+    } catch {
+      /* the connection went away: the next sync reads them again */
+    }
   }
 
   /** Sync now while not connected: one sync, its failure said at once. */
@@ -276,3 +323,4 @@ export class TeamHub {
     this.events.emit('event', { type: 'team', project, ...(synced ? { pushed: synced.pushed, pulled: synced.pulled, items: synced.items ?? 0, settings: synced.settings ?? 'same' } : {}) });
   }
 }
+

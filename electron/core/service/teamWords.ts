@@ -87,7 +87,7 @@ export function syncNotices(result: SyncResult, url: string): string[] {
     const who = result.notPushedBy?.length ? ` by ${result.notPushedBy.join(', ')}` : '';
     const granted = result.as ? `is granted to the annotator "${result.as}"` : 'is granted to no annotator';
     notices.push(
-      `${plural(result.notPushed, 'revision')} saved here${who} did not go up: the hub's user ${user} ${granted}, and a revision goes up only under that annotator's uuid. They are held here and go up at the first sync under a hub user granted to the person who saved them (a lead's for adjudications); meanwhile they can reach the team as a labels file (Team labels). If they are yours, ask the hub's admin to grant your name with your uuid (arbiter hub grant --annotator NAME --uuid UUID; the Team panel shows yours).`,
+      `${plural(result.notPushed, 'revision')} saved here${who} did not go up: the hub's user ${user} ${granted}, and takes revisions only under that uuid. They wait here for a sync under their author's own hub user. Yours? See your uuid below.`,
     );
   }
   if (result.itemsProblem) notices.push(`New items on the hub did not come down: ${result.itemsProblem.replace(/\.$/, '')}. Arbiter tries again at the next sync; labels and everything else synced.`);

@@ -3,6 +3,7 @@
 // connected, sync runs in the background (after saves, and when a teammate pushes); nothing here ever
 // holds a save. The password is typed here and sent once; the page never gets it back.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { hubUnencrypted } from '../../../../shared/api/team';
 import { plural } from '../../../../shared/plural';
 import { api, errorMessage } from '../../api';
 import { useShell } from '../../context';
@@ -16,7 +17,7 @@ export function TeamPanel({ project }: { project: string }) {
   const { status, error: readError, reload, now } = useTeamStatus(project, annotator || undefined);
   const [url, setUrl] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState<null | 'connect' | 'disconnect' | 'sync'>(null);
+  const [busy, setBusy] = useState<null | 'connect' | 'disconnect' | 'sync' | 'adopt'>(null);
   const [error, setError] = useState<string | null>(null);
 
   // The stored address fills the field once it is known, and again only when it changes (the user may
@@ -29,7 +30,7 @@ export function TeamPanel({ project }: { project: string }) {
     }
   }, [status?.hub]);
 
-  const act = async (what: 'connect' | 'disconnect' | 'sync', call: () => Promise<unknown>) => {
+  const act = async (what: 'connect' | 'disconnect' | 'sync' | 'adopt', call: () => Promise<unknown>) => {
     setBusy(what);
     setError(null);
     try {
@@ -51,6 +52,9 @@ export function TeamPanel({ project }: { project: string }) {
 
   const s = status;
   const connected = s?.connected ?? false;
+  // The address connected to, or the one typed (once it is one).
+  const shownUrl = connected ? (s?.hub ?? '') : url;
+  const unencrypted = shownUrl && !addressProblem(shownUrl) ? hubUnencrypted(shownUrl) : null;
   const state = !s ? 'loading' : connected ? (s.lastError ? 'failing' : s.syncing ? 'syncing' : 'connected') : s.hub ? 'disconnected' : 'unlinked';
   return (
     <section className="flex flex-col gap-3 rounded-md border border-line bg-surface p-4" data-testid="team-panel" data-state={state} aria-labelledby="team-panel-title">
@@ -111,6 +115,11 @@ export function TeamPanel({ project }: { project: string }) {
           </div>
         </form>
       )}
+      {unencrypted && (
+        <div className="rounded-md border border-bad/50 bg-bg px-3 py-2 text-[13px]" role="note" data-testid="team-unencrypted">
+          {unencrypted}
+        </div>
+      )}
       {s && s.hub && (
         <div className="text-[13px]" data-testid="team-waiting">
           {s.waiting === 0 ? (
@@ -143,7 +152,27 @@ export function TeamPanel({ project }: { project: string }) {
           {notice}
         </div>
       ))}
-      {s?.you && (
+      {s?.you?.hub && (
+        <div className="flex flex-col gap-2 rounded-md border border-line-strong bg-bg px-3 py-2 text-[13px]" data-testid="team-you-hub">
+          <span>
+            The hub grants <b className="font-medium">{s.you.name}</b> the uuid <span className="font-mono text-[12px] select-all">{s.you.hub.uuid}</span>, not this
+            desktop’s <span className="font-mono text-[12px] select-all">{s.you.uuid}</span>, so your labels wait here.
+            {s.you.hub.adoptable ? ' Nothing else here carries this desktop’s uuid: take the hub’s, and your labels go up.' : ` ${s.you.hub.why}: the hub’s admin grants you with this one instead:`}
+          </span>
+          {s.you.hub.adoptable ? (
+            <div>
+              <button onClick={() => void act('adopt', () => api.adoptHubUuid({ project, annotator: s.you!.name }))} disabled={busy !== null} className={button} data-testid="team-adopt-uuid">
+                {busy === 'adopt' ? 'Taking it…' : 'Use the hub’s uuid'}
+              </button>
+            </div>
+          ) : (
+            <code className="font-mono text-[11px] select-all" data-testid="team-grant-command">
+              {s.you.hub.command}
+            </code>
+          )}
+        </div>
+      )}
+      {s?.you && !s.you.hub && (
         <div className="text-[12px] text-muted" data-testid="team-you">
           You label as <b className="font-medium text-fg">{s.you.name}</b>
           {s.you.uuid ? (

@@ -10,8 +10,10 @@ import { agoWords, useTeamStatus } from './useTeamStatus';
 
 function mainField(report: ReviewReport | null): FieldAgreement | null {
   if (!report) return null;
-  const withValue = report.fields.filter((f) => !f.about && f.percent.value !== null);
-  return withValue.find((f) => f.field === 'choice') ?? withValue[0] ?? null;
+  // A field people labeled together, with a figure or (below the minimum of items) the reason it has none.
+  const shared = report.fields.filter((f) => !f.about && f.percent.n > 0);
+  const pick = (list: FieldAgreement[]) => list.find((f) => f.field === 'choice') ?? list[0] ?? null;
+  return pick(shared.filter((f) => f.percent.value !== null)) ?? pick(shared.filter((f) => f.percent.reason !== null));
 }
 
 const FIELD_WORDS: Record<string, string> = { choice: 'choices', verdict: 'verdicts', 'best response': 'best responses', first_error: 'first errors' };
@@ -31,9 +33,11 @@ export function TeamStandsCard({ project, report, onPulled }: { project: string;
           Where the team stands
         </h2>
         <span className="text-muted" data-testid="team-stands-agreement">
-          {field
-            ? `Agreement on ${FIELD_WORDS[field.field] ?? field.field}: ${Math.round(field.percent.value! * 100)}%${field.alpha.value !== null ? `, α ${field.alpha.value.toFixed(2)}` : ''} (n = ${plural(field.percent.n, 'item')})`
-            : 'Agreement: no item has labels from two people yet'}
+          {!field
+            ? 'Agreement: no item has labels from two people yet'
+            : field.percent.value === null
+              ? `Agreement on ${FIELD_WORDS[field.field] ?? field.field}: ${field.percent.reason}`
+              : `Agreement on ${FIELD_WORDS[field.field] ?? field.field}: ${Math.round(field.percent.value * 100)}%${field.alpha.value !== null ? `, α ${field.alpha.value.toFixed(2)}` : ''} (n = ${plural(field.percent.n, 'item')})`}
         </span>
         <span className="text-faint" data-testid="team-stands-sync">
           {status.connected ? 'connected' : 'not connected'} · synced {agoWords(status.lastSyncAt, now)}
@@ -55,7 +59,10 @@ export function TeamStandsCard({ project, report, onPulled }: { project: string;
               const withOthers = people.get(a.name)?.withOthers;
               return (
                 <tr key={a.uuid} data-testid="team-stands-row" data-annotator={a.name}>
-                  <td className="pr-4">{a.name}</td>
+                  <td className="pr-4">
+                    {a.name}
+                    {a.granted === 'lead' && <span className="text-faint"> (lead)</span>}
+                  </td>
                   <td className="pr-4 text-right tabular-nums" data-testid="team-stands-labels">
                     {a.labels.toLocaleString()}
                   </td>
