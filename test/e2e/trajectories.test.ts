@@ -173,9 +173,10 @@ describe('a SWE-agent trajectory judged turn by turn', () => {
       expect(call.tool_calls?.[0]?.id).toBe(`call_0${k + 1}`);
       expect(record.prompt[3 + 2 * k]!.content).toBe(file.trajectory[k]!.observation);
     }
-    // Chosen: one assistant message, the turn's words with the corrected call (arguments a JSON object).
+    // Chosen: one assistant message, the corrected call (arguments a JSON object) without the turn's own
+    // words, the reasoning that led to the wrong call (issue 20, item 13): the call was corrected, not them.
     expect(record.chosen).toHaveLength(1);
-    expect(record.chosen[0]).toMatchObject({ role: 'assistant', content: file.trajectory[6]!.thought });
+    expect(record.chosen[0]).toMatchObject({ role: 'assistant', content: null });
     expect(record.chosen[0]!.tool_calls).toHaveLength(1);
     expect(record.chosen[0]!.tool_calls![0]).toMatchObject({ id: 'call_07', function: { name: 'str_replace_editor', arguments: FIX } });
     // Rejected: the turn as it was: the call on field.py.
