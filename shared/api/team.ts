@@ -126,9 +126,9 @@ export interface TeamStatus {
     /**
      * The hub grants this name another uuid (a name typed here before the grant): `uuid` the hub's, `role`
      * theirs there, `adoptable` whether this desktop may take it (adoptHubUuid), else `why` not and the
-     * grant command the hub's admin runs instead.
+     * grant command the hub's admin runs instead. Absent when the hub knows this name by this uuid, or nothing is known.
      */
-    hub?: { uuid: string; role: 'lead' | 'annotator'; adoptable: boolean; why: string | null; command: string } | null;
+    hub?: { uuid: string; role: 'lead' | 'annotator'; adoptable: boolean; why: string | null; command: string };
   } | null;
 }
 

@@ -77,7 +77,7 @@ describe.skipIf(reason)('a shared desktop: a name typed here, another uuid on th
     ]);
 
     const after = await desk.service.dispatch('adoptHubUuid', { project: PROJECT, annotator: 'ana' });
-    expect(after.you).toEqual({ name: 'ana', uuid: granted, hub: null });
+    expect(after.you).toEqual({ name: 'ana', uuid: granted });
     expect(findAnnotator(desk.db, 'ana')!.uuid).toBe(granted);
     await expect.poll(() => onHub(saved.id), { timeout: 20_000 }).toBe(granted);
     await expect.poll(async () => (await status('ana')).waiting, { timeout: 10_000 }).toBe(0);

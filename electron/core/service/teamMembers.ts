@@ -12,7 +12,7 @@ import { annotatorNameByUuid, labelsElsewhere } from '../store/teamUuid';
 export function hubYou(db: Db, projectId: number, name: string, members: HubMember[]): NonNullable<TeamStatus['you']> {
   const here = findAnnotator(db, name);
   const member = members.find((m) => m.name === name);
-  if (!here || !member || here.uuid.toLowerCase() === member.uuid) return { name, uuid: here?.uuid ?? null, hub: null };
+  if (!here || !member || here.uuid.toLowerCase() === member.uuid) return { name, uuid: here?.uuid ?? null };
   const elsewhere = here.kind === 'human' ? labelsElsewhere(db, here.id, projectId) : [];
   const taken = annotatorNameByUuid(db, member.uuid);
   const why =
