@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { exportProject, importFile, importLabelsFile } from '../../electron/core/formats';
+import { exportProject, importFile, importLabelsFile, importLabelsLines } from '../../electron/core/formats';
 import { ArbiterService } from '../../electron/core/service';
 import { ensureAnnotator } from '../../electron/core/store/annotators';
 import { openDb, type Db } from '../../electron/core/store/db';
@@ -257,7 +257,8 @@ describe('a labels merge cut short while applying', () => {
       const write = mergedRevisionWriter(db, pending.id);
       const stager = labelImportStager(db, pending);
       itemIds.forEach((itemId, i) => {
-        const saved = write({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, projectId, itemId, annotatorId, task: 'pairwise', choice: 'A', createdAt: '2026-11-01T00:00:00Z' });
+        const saved = write({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, projectId, itemId, task: 'pairwise', choice: 'A', createdAt: '2026-11-01T00:00:00Z' }, annotatorId);
+        expect(saved.inserted).toBe(true);
         stager.stage({ ...saved, itemId, annotatorId, task: 'pairwise', choice: 'A' });
       });
     });
@@ -274,5 +275,39 @@ describe('a labels merge cut short while applying', () => {
     expect(reopened.prepare('SELECT state FROM label_import WHERE id = ?').pluck().get(pending.id)).toBe('complete');
     expect(reopened.prepare('SELECT COUNT(*) FROM label_import_head').pluck().get()).toBe(0);
     reopened.close();
+  });
+});
+
+describe('two merges at once', () => {
+  it('one completing leaves what the other staged, and each ends with its own current labels', async () => {
+    const dir = tempDir();
+    const db = openDb(join(dir, 'two.db'));
+    const itemsFile = join(dir, 'items.jsonl');
+    writeFileSync(itemsFile, Array.from({ length: 10 }, (_, i) => JSON.stringify({ id: `q${i}`, prompt: `Q ${i}?`, responses: [{ text: `a${i}` }, { text: `b${i}` }] })).join('\n') + '\n');
+    await importFile(db, { path: itemsFile, project: 'p', format: 'arbiter', createProject: true });
+    const projectId = db.prepare("SELECT id FROM project WHERE name = 'p'").pluck().get() as number;
+    const mate = ensureAnnotator(db, 'mate', 'human').id;
+    const itemIds = db.prepare('SELECT id FROM item WHERE project_id = ? ORDER BY seq').pluck().all(projectId) as number[];
+    // The first merge has written and staged its revisions and is still pending (another process, say).
+    const first = writeNow(db, () => beginLabelImport(db, projectId, 'mate.jsonl'));
+    writeNow(db, () => {
+      const write = mergedRevisionWriter(db, first.id);
+      const stager = labelImportStager(db, first);
+      itemIds.forEach((itemId, i) => {
+        const saved = write({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, projectId, itemId, task: 'pairwise', choice: 'A', createdAt: '2026-11-01T00:00:00Z' }, mate);
+        stager.stage({ ...saved, itemId, annotatorId: mate, task: 'pairwise', choice: 'A' });
+      });
+    });
+    // A second merge runs whole meanwhile.
+    const lines = itemIds.map((_, i) => JSON.stringify({ id: `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`, item: `q${i}`, annotator: 'other', task: 'pairwise', choice: 'B', created_at: '2026-11-01T00:00:00Z' }));
+    const second = await importLabelsLines(db, { project: 'p', fileName: 'other.jsonl', lines });
+    expect(second.added).toBe(10);
+    expect(db.prepare('SELECT COUNT(*) FROM label_import_head WHERE import_id = ?').pluck().get(first.id)).toBe(10);
+    await completeLabelImport(db, first, 10);
+    expect(db.prepare('SELECT COUNT(*) FROM label_head').pluck().get()).toBe(20);
+    expect(db.prepare("SELECT COUNT(*) FROM label_head WHERE choice = 'A' AND annotator_id = ?").pluck().get(mate)).toBe(10);
+    // The last to complete, alone, leaves nothing staged.
+    expect(db.prepare('SELECT COUNT(*) FROM label_import_head').pluck().get()).toBe(0);
+    db.close();
   });
 });

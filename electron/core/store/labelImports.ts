@@ -128,6 +128,14 @@ function applyResolutions(db: Db, importId: number): void {
 
 function finish(db: Db, importId: number, revisions: number | null): void {
   db.prepare(`UPDATE label_import SET state = 'complete', owner = NULL${revisions === null ? '' : ', revisions = ?'} WHERE id = ?`).run(...(revisions === null ? [] : [revisions]), importId);
+  // With no other merge pending or applying (this transaction holds the write lock, so none can start),
+  // what is staged is this merge's alone: the tables are emptied whole, which SQLite does without visiting
+  // each row (300k staged heads took 0.9 s one by one).
+  const others = db.prepare("SELECT COUNT(*) FROM label_import WHERE state <> 'complete' AND id <> ?").pluck().get(importId) as number;
+  if (others === 0) {
+    db.exec('DELETE FROM label_import_head; DELETE FROM label_import_resolution;');
+    return;
+  }
   db.prepare('DELETE FROM label_import_head WHERE import_id = ?').run(importId);
   db.prepare('DELETE FROM label_import_resolution WHERE import_id = ?').run(importId);
 }
