@@ -158,7 +158,7 @@ describe.skipIf(reason)('a sync and a join check what they pull from the hub', (
   }, 120_000);
 
   it("keeps this desktop's settings and rubric in force where the hub's fail the app's checks, refuses malformed rubric versions, and says so", async () => {
-    const { admin, bob, hubProject, where } = await team('hub_settings');
+    const { admin, bob, publisher, hubProject, where } = await team('hub_settings');
     await forge(admin, `UPDATE arbiter.project SET settings = '{"prelabels": "show-everything", "overlap": -7, "team": [1, 2, "carol"]}' WHERE id = $1`, [hubProject]);
     await forge(
       admin,
@@ -191,6 +191,15 @@ describe.skipIf(reason)('a sync and a join check what they pull from the hub', (
     expect(projectSettings(carolProject).prelabels).toBe('blind');
     expect(rubricInForce(carol.db, carolProject.id)).toBeNull();
     carol.db.close();
+    // The lead's sync puts the lead's own back on the hub (its settings are the defaults), and the next sync here finds them the same.
+    expect(await sync(publisher)).toMatchObject({ settings: 'sent' });
+    const back = (await admin.query<{ settings: { prelabels: string } }>('SELECT settings FROM arbiter.project WHERE id = $1', [hubProject])).rows[0]!.settings;
+    expect(back.prelabels).toBe('blind');
+    expect(await sync(bob)).toMatchObject({ settings: 'same' });
+    // Also where the rubric in force is the same on both sides and only the settings are bad.
+    await forge(admin, `UPDATE arbiter.project SET settings = '{"order": "chaos"}' WHERE id = $1`, [hubProject]);
+    expect(await sync(publisher)).toMatchObject({ settings: 'sent' });
+    expect((await admin.query<{ settings: { order: string } }>('SELECT settings FROM arbiter.project WHERE id = $1', [hubProject])).rows[0]!.settings.order).toBe('source');
     await admin.end();
   }, 120_000);
 

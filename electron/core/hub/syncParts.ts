@@ -249,7 +249,8 @@ export async function syncTeamSettings(db: Db, client: Client, link: HubLink, le
       await client.query('COMMIT');
       return 'refused';
     }
-    if (hubHash !== hereHash && lead && (hereHash !== agreed || problem !== null)) {
+    // (Bad settings on the hub may read as this desktop's once the defaults fill in: a lead sends its own anyway.)
+    if (lead && (problem !== null || (hubHash !== hereHash && hereHash !== agreed))) {
       await client.query('UPDATE arbiter.project SET settings = $2::jsonb WHERE id = $1', [link.hubProjectId, JSON.stringify(here.settings)]);
       await setHubRubricInForce(client, link.hubProjectId, here.inForce);
       await client.query('COMMIT');
