@@ -1,22 +1,37 @@
 // The datasets screen's items table: a page of rows from the walk (./store/itemList.ts), each with what
-// the annotators and the models say about it. "Model disagrees" keeps the items whose pre-label picks
-// the other response than the annotator's own label or, where they have none, the label that decides
-// the item on export (the majority of human labels, else the file's own preference).
-import type { ItemListRow, ItemPage, ListItemsRequest } from '../../shared/api';
+// the annotators and the models say about it, of every task (a pair's choice, a ranking, step judgements,
+// a verdict: ./itemJudgementWords.ts), and the screen it opens on. "Model disagrees" keeps the pairs whose
+// pre-label picks the other response than the annotator's own label or, where they have none, the label
+// that decides the item on export (the majority of human labels, else the file's own preference).
+import { ITEM_FILTERS, type ItemFilter, type ItemListRow, type ItemPage, type ListItemsRequest, type ProjectShapes } from '../../shared/api';
 import { contentText } from '../../shared/choices';
 import type { Choice, Content } from '../../shared/domain';
 import { decide } from './formats/export/resolve';
-import { itemVoter, type ItemVote } from './scorer/itemVotes';
+import { judgementColumns, screenOf } from './itemJudgementWords';
+import { itemRanker, itemVoter, type ItemVote } from './scorer/itemVotes';
 import { findAnnotator } from './store/annotators';
 import type { Db } from './store/db';
+import { judgementHeads, stepsStored } from './store/itemJudgements';
 import { walkItems, type ListRow } from './store/itemList';
 import { countItems, getItem } from './store/items';
 import { pairwiseHeads, progressCounts } from './store/labels';
 
+/** The filters of a pair's choice, offered where the project has pairs. */
+const PAIR_FILTERS: ItemFilter[] = ['A', 'B', 'tie', 'both_bad', 'disagrees'];
 
-export function listItemsTable(db: Db, projectId: number, request: ListItemsRequest): ItemPage {
+/** The filters that fit a project of these shapes (not counted yet: every filter). */
+export function filtersFor(shapes: ProjectShapes | undefined): ItemFilter[] {
+  return !shapes || shapes.pairs > 0 ? [...ITEM_FILTERS] : ITEM_FILTERS.filter((f) => !PAIR_FILTERS.includes(f));
+}
+
+
+export function listItemsTable(db: Db, projectId: number, request: ListItemsRequest, shapes?: ProjectShapes): ItemPage {
   const me = request.annotator ? (findAnnotator(db, request.annotator)?.id ?? null) : null;
   const heads = pairwiseHeads(db);
+  const judgements = judgementHeads(db);
+  const hasSteps = stepsStored(db);
+  const ranker = itemRanker(db, projectId);
+  const filters = filtersFor(shapes);
 
   const voter = itemVoter(db, projectId);
   const details = new Map<number, { consensus: ItemListRow['consensus']; model: ItemVote | null; decided: Choice | null }>();
@@ -40,13 +55,14 @@ export function listItemsTable(db: Db, projectId: number, request: ListItemsRequ
   };
   const total = countItems(db, projectId);
   // No model added: nothing can disagree, and there is no need to look.
-  if (request.filter === 'disagrees' && !voter) return { total, matching: 0, rows: [], next: null, scanned: total };
+  if (request.filter === 'disagrees' && !voter) return { total, matching: 0, rows: [], next: null, scanned: total, filters };
   const walked = walkItems(db, projectId, { ...request, me }, request.filter === 'disagrees' ? disagrees : undefined);
   return {
     total,
     matching: request.search?.trim() ? null : matchingCount(db, projectId, me, request.filter, total),
     rows: walked.rows.map((row) => {
       const { consensus, model } = describe(row);
+      const ranking = ranker && row.responses >= 3 ? ranker(getItem(db, projectId, row.id)!) : null;
       return {
         id: row.id,
         seq: row.seq,
@@ -59,17 +75,25 @@ export function listItemsTable(db: Db, projectId: number, request: ListItemsRequ
         consensus,
         model,
         adjudicated: row.adjudicated === 1,
+        screen: screenOf(row.responses, row.responses === 1 && hasSteps(row.id)),
+        ...judgementColumns(judgements(row.id, me)),
+        modelRanking: ranking ? ranking.map((g) => g.map((i) => String.fromCharCode(65 + i)).join(' = ')).join(' > ') : null,
       };
     }),
     next: walked.next,
     scanned: walked.scanned,
+    filters,
   };
 }
 
-/** What the counters tell without a scan: the project's size and this annotator's done count. */
+/**
+ * What the counters tell without a scan: the project's size and this annotator's done count, while their
+ * only judgements are pairwise choices (an item judged in two tasks would count twice: then the walk counts).
+ */
 function matchingCount(db: Db, projectId: number, me: number | null, filter: ListItemsRequest['filter'], total: number): number | null {
   if (filter === 'all') return total;
   if (filter !== 'unlabeled' && filter !== 'labeled') return null;
+  if ((['ranking', 'steps', 'verdict'] as const).some((task) => progressCounts(db, projectId, me, task).mine > 0)) return null;
   const mine = progressCounts(db, projectId, me).mine;
   return filter === 'labeled' ? mine : total - mine;
 }

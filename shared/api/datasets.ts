@@ -7,9 +7,10 @@ import { annotatorName, projectName } from './common';
 import type { TaskCount } from './projects';
 
 /**
- * What the items table can show: every item; the annotator's unlabeled or labeled items, or those they
- * gave one choice; items where the models' pre-label picks the other response than the annotator's
- * label (or, where they have none, the label that decides the item on export).
+ * What the items table can show: every item; the annotator's unlabeled or labeled items (a judgement of
+ * any task: a choice, a ranking, step labels, a verdict), or the pairs they gave one choice; pairs where
+ * the models' pre-label picks the other response than the annotator's label (or, where they have none,
+ * the label that decides the item on export).
  */
 export const ITEM_FILTERS = ['all', 'unlabeled', 'labeled', 'A', 'B', 'tie', 'both_bad', 'disagrees'] as const;
 export type ItemFilter = (typeof ITEM_FILTERS)[number];
@@ -117,6 +118,12 @@ export interface PreviewResult {
   linesRead: number;
 }
 
+/** A current ranking, step judgement or verdict in words: "B > A = C", "first error at 3", "all good", "good". */
+export interface JudgementWords {
+  task: 'ranking' | 'steps' | 'verdict';
+  text: string;
+}
+
 export interface ItemListRow {
   id: number;
   seq: number;
@@ -133,6 +140,16 @@ export interface ItemListRow {
   model: { vote: Vote; pA: number; models: number } | null;
   /** A lead adjudicated the item (its gold label on export). */
   adjudicated: boolean;
+  /** The screen that judges it: a pair Compare, three or more responses Rank, a single response with steps Steps, else Verdict. */
+  screen: 'compare' | 'rank' | 'steps' | 'verdict';
+  /** The annotator's current rankings, step judgements and verdicts (the pairwise choice is `myChoice`). */
+  mine: JudgementWords[];
+  /** The people's, per task: the judgement they share, or "split", and how many gave one. */
+  humans: (JudgementWords & { labels: number })[];
+  /** The file's own (annotator "source"). */
+  source: JudgementWords[];
+  /** Three or more responses: the models' ranking by mean reward ("B > A > C"), where every response was scored. */
+  modelRanking: string | null;
 }
 
 export interface ItemPage {
@@ -145,6 +162,8 @@ export interface ItemPage {
   next: number | null;
   /** Items looked through so far in this order, up to `next` (all of them once `next` is null). */
   scanned: number;
+  /** The filters that fit the project's items: the choice filters and "model disagrees" only where it has pairs. */
+  filters: ItemFilter[];
 }
 
 export interface ProjectStats {

@@ -3,6 +3,8 @@
 // Verdict and Rank headers count too. Each screen's "Item N of M" numbers the item among the items that
 // screen walks (item 22): the demo's last pair is pair 53 of 53, not item 65 of 66. The agreement dashboard
 // shows no coefficient on fewer than 10 items and no labels per hour from the clock between saves (item 20).
+// The items table shows every task's judgement, counts every task as labeled, offers the filters the
+// project's items fit and opens each item on the screen of its shape (item 10).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openApp, startHost, type Host } from './helpers';
@@ -43,9 +45,14 @@ describe('the header counts', () => {
   it('a verdict and a ranking as they are saved', async () => {
     await go(`#/p/${PROJECT}/verdict`);
     await expect.poll(header, { timeout: 10_000 }).toMatch(/^0 \/ 8 labeled/);
-    await page.locator('[data-testid="verdict-screen"]:not([data-item-id=""])').waitFor();
+    const verdictScreen = page.locator('[data-testid="verdict-screen"]:not([data-item-id=""])');
+    await verdictScreen.waitFor();
+    const judged = await verdictScreen.getAttribute('data-item-id');
     await page.keyboard.press('1');
     await expect.poll(header, { timeout: 5_000 }).toMatch(/^1 \/ 8 labeled/);
+    // The verdict saved, the screen goes on to the next single response: leave it once it has.
+    await expect.poll(() => verdictScreen.getAttribute('data-item-id'), { timeout: 5_000 }).not.toBe(judged);
+    await expect.poll(() => page.evaluate(() => location.hash), { timeout: 5_000 }).not.toContain(`/item/${judged}`);
 
     await go(`#/p/${PROJECT}/rank`);
     await expect.poll(header, { timeout: 10_000 }).toMatch(/^0 \/ 5 labeled/);
@@ -88,6 +95,39 @@ describe('the header counts', () => {
     // The demo's labels record no time spent: no rate (it was 553,846 an hour from saves milliseconds apart).
     const people = await page.getByTestId('people-table').innerText();
     expect(people).not.toMatch(/\d{3},?\d{3}/);
+    expect(problems).toEqual([]);
+  });
+
+  it('the items table shows each task’s judgement, counts it as labeled, and opens the item on its screen', async () => {
+    await go(`#/p/${PROJECT}/datasets`);
+    await page.getByTestId('items-table').waitFor();
+    expect(await page.getByTestId('items-filter').locator('option').allTextContents()).toContain('You chose A');
+    await page.getByTestId('items-filter').selectOption('labeled');
+    // This annotator ranked demo-rank-1, and judged demo-chain-1's steps and gave it a verdict (the tests above).
+    await expect.poll(() => page.getByTestId('item-row').count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => page.getByTestId('items-count').innerText()).toMatch(/^2 of 66 · labeled by you/);
+    const mine = await page.getByTestId('item-mine').allInnerTexts();
+    expect(mine[0]).toMatch(/^[A-D] > [A-D] > [A-D] > [A-D]$/);
+    expect(mine[1]).toBe('first error at 3 · good');
+    // Enter opens the ranking on Rank, and the chain on Steps.
+    await page.getByTestId('items-scroller').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/\/rank\/item\/\d+$/);
+    await page.locator('[data-testid="ranking-screen"]:not([data-item-id=""])').waitFor();
+    await go(`#/p/${PROJECT}/datasets`);
+    await expect.poll(() => page.getByTestId('item-row').count(), { timeout: 10_000 }).toBe(2);
+    await page.getByTestId('items-scroller').focus();
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/\/steps\/item\/\d+$/);
+    await page.getByTestId('step-list').waitFor();
+
+    // A project of single responses is offered no choice filters and no "model disagrees".
+    const lines = [1, 2].map((k) => JSON.stringify({ id: `s${k}`, prompt: `q${k}`, responses: [{ text: `answer ${k}` }] })).join('\n');
+    await host.api('importContent', { project: 'singles', fileName: 's.jsonl', content: lines, createProject: true });
+    await go('#/p/singles/datasets');
+    await expect.poll(() => page.getByTestId('item-row').count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => page.getByTestId('items-filter').locator('option').allTextContents()).toEqual(['All items', 'Not labeled by you', 'Labeled by you']);
     expect(problems).toEqual([]);
   });
 });

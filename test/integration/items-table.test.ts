@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ItemFilter, ItemOrder } from '../../shared/api';
 import { importLines } from '../../electron/core/formats';
-import { listItemsTable } from '../../electron/core/itemsTable';
+import { filtersFor, listItemsTable } from '../../electron/core/itemsTable';
 import { inputHash } from '../../electron/core/scorer/inputs';
 import { ensureAnnotator } from '../../electron/core/store/annotators';
 import { openDb, type Db } from '../../electron/core/store/db';
@@ -119,6 +119,46 @@ describe('the items table', () => {
     expect(row.model!.pA).toBeCloseTo(1 / (1 + Math.exp(-4)), 6);
     db.prepare('DELETE FROM model').run();
     expect(listItemsTable(db, projectId, { project: 'p', annotator: 'me', filter: 'disagrees', order: 'first', offset: 0, limit: 5 })).toMatchObject({ rows: [], next: null, matching: 0 });
+    db.close();
+  });
+
+  // Issue 20, item 10: the table knew only pairs. A ranking showed "—" everywhere, "labeled by you" left out
+  // rankings, steps and verdicts, and Enter opened every item on Compare.
+  it('shows every task’s judgement, counts every task as labeled, and names the screen of each shape', async () => {
+    const db = openDb(join(tempDir(), 'arbiter.db'));
+    const lines = [
+      { id: 'pair', prompt: 'p', responses: [{ text: 'a' }, { text: 'b' }] },
+      { id: 'rank', prompt: 'r', responses: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] },
+      { id: 'chain', prompt: 'c', responses: [{ text: 'x', steps: ['one', 'two', 'three'] }] },
+      { id: 'single', prompt: 's', responses: [{ text: 'y' }] },
+      { id: 'open', prompt: 'o', responses: [{ text: 'z' }] },
+    ].map((l) => JSON.stringify(l));
+    await importLines(db, { project: 'p', fileName: 'f.jsonl', lines, sha256: 'x', format: 'arbiter', skipInvalid: false, createProject: true });
+    const projectId = requireProject(db, 'p').id;
+    const id = (external: string) => db.prepare('SELECT id FROM item WHERE external_id = ?').pluck().get(external) as number;
+    const save = labelAppender(db);
+    const as = (who: string) => ensureAnnotator(db, who, 'human').id;
+    const base = (who: string, item: string) => ({ projectId, itemId: id(item), annotatorId: as(who) });
+    save({ ...base('me', 'rank'), task: 'ranking', choice: null, ranking: [[1], [0, 2]] });
+    save({ ...base('ben', 'rank'), task: 'ranking', choice: null, ranking: [[1], [0, 2]] });
+    save({ ...base('me', 'chain'), task: 'steps', choice: null, body: { steps: { A: [1, -1, null] }, first_error: { A: 1 } }, done: true });
+    save({ ...base('ben', 'chain'), task: 'steps', choice: null, body: { steps: { A: [1, 1, 1] }, first_error: { A: -1 } }, done: true });
+    save({ ...base('me', 'single'), task: 'verdict', choice: 'good' });
+    save({ ...base('ben', 'single'), task: 'verdict', choice: 'good' });
+    const page = (filter: ItemFilter) => listItemsTable(db, projectId, { project: 'p', annotator: 'me', filter, order: 'first', offset: 0, limit: 10 });
+    const rows = new Map(page('all').rows.map((r) => [r.externalId, r]));
+    expect(rows.get('rank')).toMatchObject({ screen: 'rank', mine: [{ task: 'ranking', text: 'B > A = C' }], humans: [{ task: 'ranking', text: 'B > A = C', labels: 2 }] });
+    expect(rows.get('chain')).toMatchObject({ screen: 'steps', mine: [{ task: 'steps', text: 'first error at 2' }], humans: [{ task: 'steps', text: 'split', labels: 2 }] });
+    expect(rows.get('single')).toMatchObject({ screen: 'verdict', mine: [{ task: 'verdict', text: 'good' }], humans: [{ task: 'verdict', text: 'good', labels: 2 }] });
+    expect(rows.get('pair')).toMatchObject({ screen: 'compare', mine: [], humans: [] });
+    expect(rows.get('open')).toMatchObject({ screen: 'verdict', mine: [] });
+    // Labeled by you: the ranking, the chain and the verdict; the counters know only choices, so the walk counts.
+    expect(page('labeled').rows.map((r) => r.externalId)).toEqual(['rank', 'chain', 'single']);
+    expect(page('unlabeled').rows.map((r) => r.externalId)).toEqual(['pair', 'open']);
+    expect(page('labeled').matching).toBeNull();
+    // The choice filters and "model disagrees" are offered where there are pairs only.
+    expect(filtersFor({ pairs: 1, ranked: 1, single: 3, chains: 1 })).toContain('A');
+    expect(filtersFor({ pairs: 0, ranked: 0, single: 3, chains: 3 })).toEqual(['all', 'unlabeled', 'labeled']);
     db.close();
   });
 });

@@ -41,3 +41,35 @@ export function itemVoter(db: Db, projectId: number): ((item: ItemRecord) => Ite
     return { vote: split ? voteOf(stats.mean) : stats.vote, pA: stats.mean, models: stats.models };
   };
 }
+
+/**
+ * The models' ranking of an item of three or more responses, for lists: each response's mean reward over
+ * the models that scored every response, best first, equal means tied. Null when no model did (or the
+ * item is not a ranking); the function is null when no model has been added.
+ */
+export function itemRanker(db: Db, projectId: number): ((item: ItemRecord) => number[][] | null) | null {
+  const models = listModelRows(db);
+  if (models.length === 0) return null;
+  const reward = rewardLookup(db);
+  const segmentation = projectSegmentation(db, projectId);
+  return (item) => {
+    if (item.responses.length < 3) return null;
+    const sums = new Float64Array(item.responses.length);
+    let scored = 0;
+    for (const model of models) {
+      const rewards = item.responses.map((_, index) => reward(model.id, inputHash(model.kind, responseInput(item, index, segmentation))));
+      if (!rewards.every((r): r is number => typeof r === 'number')) continue;
+      rewards.forEach((r, i) => (sums[i] = sums[i]! + r));
+      scored++;
+    }
+    if (scored === 0) return null;
+    const order = Array.from(sums.keys()).sort((a, b) => sums[b]! - sums[a]! || a - b);
+    const groups: number[][] = [];
+    for (const index of order) {
+      const last = groups[groups.length - 1];
+      if (last && sums[last[0]!] === sums[index]) last.push(index);
+      else groups.push([index]);
+    }
+    return groups;
+  };
+}

@@ -14,10 +14,13 @@ import { projectAnnotators, projectStats } from '../store/stats';
 import { runTask } from '../tasks/run';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireProject } from './guards';
+import { screenTotals } from './screenTotals';
 
 type DatasetOps = 'previewImport' | 'importContent' | 'listItems' | 'exportProject' | 'downloadTicket' | 'stats' | 'annotators';
 
-export function datasetsHandlers({ db, jobs, events, options }: ServiceContext): FeatureHandlers<DatasetOps> {
+export function datasetsHandlers(context: ServiceContext): FeatureHandlers<DatasetOps> {
+  const { db, jobs, events, options } = context;
+  const totals = screenTotals(context);
   return {
     previewImport: ({ head, format }) => previewHead(head, format),
     importContent: async ({ project, fileName, content, format, skipInvalid, createProject, imagesDir }) => {
@@ -35,7 +38,11 @@ export function datasetsHandlers({ db, jobs, events, options }: ServiceContext):
         },
       });
     },
-    listItems: (request) => listItemsTable(db, requireProject(db, request.project).id, request),
+    listItems: (request) => {
+      const row = requireProject(db, request.project);
+      // The shapes as counted (a large project's once its worker has counted them: until then every filter).
+      return listItemsTable(db, row.id, request, totals.shapes(row));
+    },
     exportProject: async ({ project, format, annotator, neutral, rankingPairs, fromRatings, adjudicatedOnly, minAgreement, images }) => {
       const row = requireProject(db, project);
       const target = join(exportsDir(options.dbPath), exportFileName(project, format));

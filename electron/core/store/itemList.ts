@@ -52,11 +52,14 @@ const BUDGET_MS = 40;
 
 const mine = (condition: string) =>
   `EXISTS (SELECT 1 FROM label_head h WHERE h.item_id = i.id AND h.annotator_id = @me AND h.task = 'pairwise' AND ${condition})`;
+/** A current judgement of the annotator's of any task the screens make: a choice, a ranking, step labels, a verdict. */
+export const JUDGED_TASKS = "('pairwise', 'ranking', 'steps', 'verdict')";
+const judged = `EXISTS (SELECT 1 FROM label_head h WHERE h.item_id = i.id AND h.annotator_id = @me AND h.task IN ${JUDGED_TASKS} AND h.done = 1)`;
 
 const CONDITIONS: Record<ItemFilter, string> = {
   all: '1',
-  unlabeled: `NOT ${mine('h.done = 1')}`,
-  labeled: mine('h.done = 1'),
+  unlabeled: `NOT ${judged}`,
+  labeled: judged,
   A: mine("h.choice = 'A'"),
   B: mine("h.choice = 'B'"),
   tie: mine("h.choice = 'tie'"),

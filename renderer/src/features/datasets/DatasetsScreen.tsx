@@ -49,7 +49,7 @@ export function DatasetsScreen({ project }: { project: string }) {
   // Sized by its content it grew to every row, and the virtualized list rendered them all.
   const table = (
     <div className={`flex min-h-[420px] flex-col ${hasItems ? 'h-[calc(100vh-7rem)] shrink-0' : 'flex-[1_1_0px]'}`}>
-      <ItemsTable project={project} annotator={annotator} version={version} onOpen={(id) => navigate({ name: 'compare', project, itemId: id })} />
+      <ItemsTable project={project} annotator={annotator} version={version} onOpen={(row) => navigate({ name: row.screen, project, itemId: row.id })} />
     </div>
   );
   return (

@@ -1,10 +1,11 @@
-// Every item of the project in a virtualized table: filtered (yours unlabeled or labeled, by your
-// choice, where the model disagrees), in file order first or last first, and driven from the keyboard:
-// ↑ / ↓ or j / k move, Enter opens the item on the compare screen, f the filter, o the order, / the search
+// Every item of the project in a virtualized table: filtered (yours unlabeled or labeled in any task; in a
+// project with pairs, by your choice, where the model disagrees), in file order first or last first, and
+// driven from the keyboard: ↑ / ↓ or j / k move, Enter opens the item on the screen of its shape (a pair on
+// Compare, a ranking on Rank, a chain or trajectory on Steps, a single response on Verdict), f the filter, o the order, / the search
 // (an external id exactly or by its start, through an index; else a part of the prompt, walked like a filter).
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { ITEM_FILTERS, type ItemFilter, type ItemOrder } from '../../../../shared/api';
+import { ITEM_FILTERS, type ItemFilter, type ItemListRow, type ItemOrder } from '../../../../shared/api';
 import { useGlobalKeys } from '../../components/keys';
 import { COLUMNS, ItemRow } from './ItemRow';
 import { EmptyState, PendingRow, TableHeader } from './ItemsTableParts';
@@ -38,11 +39,15 @@ function useTableView(project: string) {
   return [view, setView] as const;
 }
 
-export function ItemsTable({ project, annotator, version, onOpen }: { project: string; annotator: string; version: number; onOpen(id: number): void }) {
+export function ItemsTable({ project, annotator, version, onOpen }: { project: string; annotator: string; version: number; onOpen(row: ItemListRow): void }) {
   const [{ filter, order }, setView] = useTableView(project);
   const [typed, setTyped] = useState('');
   const search = useSettled(typed.trim(), 250);
   const pages = useItemPages(project, annotator, filter, order, version, search);
+  // A filter kept from before that this project's items do not fit (a choice where there is no pair): all.
+  useEffect(() => {
+    if (!pages.filters.includes(filter)) setView((v) => ({ ...v, filter: 'all' }));
+  }, [pages.filters, filter, setView]);
   const [cursor, setCursor] = useState(0);
   // The selected row is the focus mark: strong while the table has the keys, quiet otherwise.
   const [focused, setFocused] = useState(false);
@@ -74,7 +79,7 @@ export function ItemsTable({ project, annotator, version, onOpen }: { project: s
   };
   const open = () => {
     const row = pages.row(cursor);
-    if (row) onOpen(row.id);
+    if (row) onOpen(row);
   };
   const pageRows = Math.max(1, Math.floor((scroller.current?.clientHeight ?? ROW * 10) / ROW) - 1);
 
@@ -131,10 +136,10 @@ export function ItemsTable({ project, annotator, version, onOpen }: { project: s
         <span className="text-right">#</span>
         <span>ID</span>
         <span>Prompt</span>
-        <span title="Your label">You</span>
-        <span title="The human annotators' majority, and how many labeled">Humans</span>
-        <span title="The preference the imported file carried (annotator “source”); not anyone's progress">Source</span>
-        <span title="The models' pre-label and how sure they are">Model</span>
+        <span title="Your current judgement of each task: a pair's choice, a ranking (best first), step labels, a verdict">You</span>
+        <span title="The people's: a pair's majority, else the judgement they share or “split”, and how many gave one">Humans</span>
+        <span title="The judgement the imported file carried (annotator “source”); not anyone's progress">Source</span>
+        <span title="The models' pre-label: a pair's pick and how sure they are, a ranking by mean reward">Model</span>
         <span title="Whether a lead adjudicated the item (the gold label on export)">Adjudicated</span>
       </div>
       <div
@@ -165,7 +170,7 @@ export function ItemsTable({ project, annotator, version, onOpen }: { project: s
                 onClick={() => {
                   if (!row) return;
                   setCursor(v.index);
-                  onOpen(row.id);
+                  onOpen(row);
                 }}
                 data-testid={row ? 'item-row' : 'item-row-pending'}
                 data-selected={selected || undefined}

@@ -1,7 +1,7 @@
 // The items table's header (count, filter and order pickers, the keys) and the rows that stand for
 // what is not there: a filtered list still looking further, a list with nothing in it.
 import type { KeyboardEvent as ReactKeyboardEvent, RefObject } from 'react';
-import { ITEM_FILTERS, type ItemFilter, type ItemOrder } from '../../../../shared/api';
+import type { ItemFilter, ItemOrder } from '../../../../shared/api';
 import { Kbd } from '../../components/Kbd';
 import type { ItemPages } from './useItemPages';
 
@@ -73,7 +73,8 @@ export function TableHeader(props: {
             className="h-7 rounded-md border border-line-strong bg-surface px-1.5 text-[13px] text-fg"
             data-testid="items-filter"
           >
-            {ITEM_FILTERS.map((f) => (
+            {/* Only the filters the project's items fit: no "You chose A" where there is no pair. */}
+            {(pages.filters.includes(filter) ? pages.filters : [...pages.filters, filter]).map((f) => (
               <option key={f} value={f}>
                 {FILTER_TITLES[f]}
               </option>
@@ -102,7 +103,7 @@ export function TableHeader(props: {
           <Kbd>k</Kbd> move
         </span>
         <span className="flex items-center gap-1">
-          <Kbd>Enter</Kbd> opens the item
+          <Kbd>Enter</Kbd> opens the item on its screen
         </span>
         <span className="flex items-center gap-1">
           <Kbd>/</Kbd> search: an id (exact or its start) or a part of the prompt

@@ -4,7 +4,7 @@
 // the last ended; the host answers after a bounded look even when few items match, and more is asked for
 // while the end of what is loaded is in view.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ItemFilter, ItemListRow, ItemOrder } from '../../../../shared/api';
+import { ITEM_FILTERS, type ItemFilter, type ItemListRow, type ItemOrder } from '../../../../shared/api';
 import { api, errorMessage } from '../../api';
 
 const PAGE = 200;
@@ -24,6 +24,8 @@ export interface ItemPages {
   scanned: number;
   done: boolean;
   error: string | null;
+  /** The filters that fit the project's items (every filter until the host has said). */
+  filters: readonly ItemFilter[];
   /** Loads what the rows from `first` to `last` need. */
   ensure(first: number, last: number): void;
 }
@@ -37,6 +39,7 @@ export function useItemPages(project: string, annotator: string, filter: ItemFil
   const [next, setNext] = useState<number | null | undefined>(undefined);
   const [scanned, setScanned] = useState(0);
   const [error, setError] = useState<string | null>(null);
+  const [filters, setFilters] = useState<readonly ItemFilter[]>(ITEM_FILTERS);
   // Pages asked for (all) or whether a page is on its way (filtered); a new query starts a new generation.
   const asked = useRef(new Set<number>());
   const busy = useRef(false);
@@ -67,6 +70,7 @@ export function useItemPages(project: string, annotator: string, filter: ItemFil
           if (mine !== generation.current) return;
           setTotal(result.total);
           setMatching(result.matching);
+          setFilters(result.filters);
           setByIndex((old) => {
             const map = new Map(old);
             result.rows.forEach((row, i) => map.set(page * PAGE + i, row));
@@ -92,6 +96,7 @@ export function useItemPages(project: string, annotator: string, filter: ItemFil
         busy.current = false;
         setTotal(result.total);
         setMatching(result.matching);
+        setFilters(result.filters);
         setList((old) => [...old, ...result.rows]);
         setScanned(result.scanned);
         setNext(result.next);
@@ -129,6 +134,7 @@ export function useItemPages(project: string, annotator: string, filter: ItemFil
     scanned: all ? (total ?? 0) : scanned,
     done,
     error,
+    filters,
     ensure,
   };
 }
