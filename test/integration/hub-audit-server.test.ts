@@ -11,7 +11,9 @@ import { runCli } from '../../electron/cli/main';
 import { connectHub } from '../../electron/core/hub/connect';
 import { grant, revoke } from '../../electron/core/hub/roles';
 import { initHub, listHubMigrations } from '../../electron/core/hub/schema';
+import { cutProblem } from '../../shared/cuts';
 import { mergeSteps, segment, splitStep } from '../../shared/segment';
+import { seededRng } from '../helpers/seeded';
 import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
 
 const reason = skipReason();
@@ -123,6 +125,48 @@ describe.skipIf(reason)('hub schema 3 refuses what the audit did as a member', (
     );
     expect(batch.code).toBe('23514');
     expect(Number((await admin.query('SELECT count(*) AS n FROM arbiter.segmentation WHERE version IN (500, 501)')).rows[0].n)).toBe(0);
+  });
+
+  it('takes every cut the app makes of 300 drawn texts (splits and merges inside code blocks too), and refuses each one altered', async () => {
+    const seed = Number(process.env.FUZZ_SEED ?? 20261128);
+    const rng = seededRng(seed);
+    const words = ['Take', '3.', 'x', '=', 'y', 'So', '6.', 'Done.', 'é', 'δ', '\u00a0', '\t'];
+    const fence = () => rng.pick(['```', '~~~', '````']);
+    const piece = () => {
+      const kind = rng.int(5);
+      const text = Array.from({ length: 1 + rng.int(6) }, () => rng.pick(words)).join(rng.pick([' ', ' ', '  ', '\u00a0']));
+      if (kind === 0) return `${1 + rng.int(9)}. ${text}`;
+      if (kind === 1) return `Step ${1 + rng.int(9)}: ${text}`;
+      if (kind === 2) return `${fence()}${rng.pick(['', 'py', 'js x'])}\n${text}\n${text}\n${fence()}`;
+      return text;
+    };
+    const hub = async (text: string, steps: unknown) => (await admin.query('SELECT arbiter.cut_problem($1::json, $2::jsonb) AS why', [JSON.stringify({ text }), JSON.stringify(steps)])).rows[0].why as string | null;
+    let desktopRefused = 0;
+    for (let c = 0; c < 300; c++) {
+      const text = Array.from({ length: 1 + rng.int(6) }, piece).join(rng.pick(['\n', '\n\n', '\n \n']));
+      let steps = segment(text, rng.pick(['auto', 'markers', 'numbered', 'paragraphs', 'lines'] as const)).steps;
+      if (steps.length === 0) continue;
+      for (let k = rng.int(5); k > 0; k--) {
+        const i = rng.int(steps.length);
+        const next = rng.chance(0.6) ? splitStep(steps, i, 1 + rng.int(Math.max(1, steps[i]!.length - 1))) : mergeSteps(steps, i);
+        if (next) steps = next;
+      }
+      const where = `seed ${seed}, case ${c}: ${JSON.stringify({ text, steps })}`;
+      expect(await hub(text, steps), where).toBeNull();
+      if (cutProblem(text, steps) !== null) desktopRefused++;
+      // Altered: a word added at the end or the start of a step, or a letter or digit taken out (not from a
+      // fence line: what a fence's info string says is the one thing the hub lets a cut say otherwise).
+      const altered = [...steps];
+      const i = rng.int(altered.length);
+      const how = rng.int(3);
+      const lastLine = altered[i]!.slice(altered[i]!.lastIndexOf('\n') + 1);
+      if (how === 1) altered[i] = `Step 0: ${altered[i]}`;
+      else if (how === 2 && /[A-Za-z0-9]/.test(lastLine) && !/^\s*(`{3,}|~{3,})/.test(lastLine)) altered[i] = altered[i]!.replace(/[A-Za-z0-9](?=[^A-Za-z0-9]*$)/, '');
+      else altered[i] = `${altered[i]} seven`;
+      expect(await hub(text, altered), `${where} altered ${JSON.stringify(altered)}`).not.toBeNull();
+    }
+    // The desktop's rule (shared/cuts.ts) is the stricter one: here it refuses a few cuts made by splits inside a fence's opening line.
+    expect(desktopRefused).toBeLessThan(30);
   });
 
   it("refuses 'file' and 'auto' cuts from an annotator, and any write into a project they have not joined", async () => {

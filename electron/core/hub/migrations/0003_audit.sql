@@ -2,9 +2,9 @@
 --
 -- 1. Forged cuts: a segmentation was taken as sent. Now its steps must be a list of texts, none blank,
 --    that put back together give the response's text as the hub holds the item (whitespace aside, and the
---    fence lines a split inside a code block adds: shared/cuts.ts says the same for the desktop); only a
---    lead (or the hub's owner) places a cut of origin 'file' or 'auto'; and a member writes cuts and
---    revisions only into the projects they joined (arbiter.project_member, below).
+--    fence lines splits and merges inside a code block add and take out; shared/cuts.ts for the desktop);
+--    only a lead (or the hub's owner) places a cut of origin 'file' or 'auto'; and a member writes cuts
+--    and revisions only into the projects they joined (arbiter.project_member, below).
 -- 2. Names: a revision's line said any `annotator`. Now a line under a person's uuid names that person as
 --    the hub knows them, and a line under no person's uuid (a file's, a model's) names no person.
 -- 5. Ghost revisions: a revision for an item the project does not hold is refused.
@@ -186,27 +186,60 @@ CREATE FUNCTION arbiter.content_text(c json) RETURNS text LANGUAGE sql IMMUTABLE
     ELSE NULL END
 $$;
 
+-- What a split inside a code block adds, and a merge takes out again (shared/segment.ts splitStep,
+-- mergeSteps), is fence lines: runs of backticks or tildes, and copies of a fence's opening line, whose
+-- info string ("py") is the only letters they bring. The info strings of every fence line of a text, as
+-- letters, longest first.
+CREATE FUNCTION arbiter.fence_words(t text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT AS $$
+  SELECT coalesce(array_agg(w ORDER BY length(w) DESC, w), '{}') FROM (
+    SELECT DISTINCT translate(arbiter.letters(m[1]), '`~', '') AS w
+    FROM regexp_matches(t, '^ {0,3}(?:`{3,}|~{3,})([^\n]*)$', 'gn') AS m
+  ) x WHERE w <> ''
+$$;
+
+-- The fence words a split may copy: the text's, and those of the steps' fence lines that begin one of the
+-- text's (a split inside an opening line copies the part of it before the split).
+CREATE FUNCTION arbiter.split_fence_words(t text, steps text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT AS $$
+  SELECT coalesce(array_agg(w ORDER BY length(w) DESC, w), '{}') FROM (
+    SELECT DISTINCT w FROM unnest(arbiter.fence_words(t) || arbiter.fence_words(steps)) AS w
+    WHERE EXISTS (SELECT 1 FROM unnest(arbiter.fence_words(t)) AS whole WHERE left(whole, length(w)) = w)
+  ) x
+$$;
+
+-- A text's letters without backticks, tildes and the given fence words (taken out again until none is
+-- left, since taking one out can join the pieces of another).
+CREATE FUNCTION arbiter.unfenced(t text, words text[]) RETURNS text LANGUAGE plpgsql IMMUTABLE STRICT AS $$
+DECLARE
+  s text := translate(arbiter.letters(t), '`~', '');
+  before text;
+  w text;
+BEGIN
+  LOOP
+    before := s;
+    FOREACH w IN ARRAY words LOOP
+      s := replace(s, w, '');
+    END LOOP;
+    EXIT WHEN s = before;
+  END LOOP;
+  RETURN s;
+END
+$$;
+
 -- Why `steps` is not a cut of `response` (an item line's response: its text, and the file's own steps when
 -- it gave them), or NULL when it is: a non-empty list of texts, none blank, that put back together give the
--- text (or the file's steps), whitespace aside; or do so once the fence lines a split inside a code block
--- added are taken out where two steps meet (the first ends with a bare fence, the second starts with a
--- fence line of the same run that the first holds).
+-- text (or the file's steps), whitespace aside, and aside from the fence lines splits and merges inside a
+-- code block add and take out (shared/cuts.ts says the same for the desktop, putting the halves back
+-- together as mergeSteps does; the hub is the more lenient of the two, never the stricter: a cut the app
+-- made must never stop a push).
 CREATE FUNCTION arbiter.cut_problem(response json, steps jsonb) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
   texts text[];
   inks text[];
   not_text bigint;
-  n int;
-  want text;
+  text_itself text;
   file_steps text;
-  fenced boolean[];
-  a text;
-  b text;
-  pos int;
-  closing text;
-  first_line text;
-  t text;
-  merged text := '';
+  joined text;
+  words text[];
 BEGIN
   IF jsonb_typeof(steps) IS DISTINCT FROM 'array' THEN
     RETURN format('the steps are %s, not a list of texts', coalesce('a JSON ' || jsonb_typeof(steps), 'missing'));
@@ -216,37 +249,21 @@ BEGIN
     INTO texts, inks, not_text FROM jsonb_array_elements(steps) WITH ORDINALITY AS x(e, k);
   IF texts IS NULL THEN RETURN 'the steps are an empty list'; END IF;
   IF not_text IS NOT NULL THEN RETURN format('step %s is not a text', not_text); END IF;
-  n := array_length(texts, 1);
-  FOR i IN 1..n LOOP
+  FOR i IN 1..array_length(texts, 1) LOOP
     IF inks[i] = '' THEN RETURN format('step %s is blank', i); END IF;
   END LOOP;
-  want := arbiter.letters(arbiter.content_text(response -> 'text'));
+  text_itself := coalesce(arbiter.content_text(response -> 'text'), '');
   IF json_typeof(response -> 'steps') = 'array' THEN
-    SELECT arbiter.letters(string_agg(CASE WHEN json_typeof(s) = 'string' THEN s #>> '{}' ELSE '' END, '' ORDER BY k)) INTO file_steps
+    SELECT string_agg(CASE WHEN json_typeof(s) = 'string' THEN s #>> '{}' ELSE '' END, E'\n' ORDER BY k) INTO file_steps
     FROM json_array_elements(response -> 'steps') WITH ORDINALITY AS x(s, k);
   END IF;
-  t := array_to_string(inks, '');
-  IF t = want OR t = file_steps THEN RETURN NULL; END IF;
-
-  fenced := array_fill(false, ARRAY[n]);
-  FOR i IN 1..n - 1 LOOP
-    a := texts[i];
-    b := texts[i + 1];
-    pos := strpos(reverse(a), E'\n');
-    CONTINUE WHEN pos = 0 OR pos = length(a);
-    closing := arbiter.letters(substr(a, length(a) - pos + 2));
-    CONTINUE WHEN closing !~ '^(`{3,}|~{3,})$' OR strpos(b, E'\n') = 0;
-    first_line := substr(b, 1, strpos(b, E'\n') - 1);
-    fenced[i] := substring(first_line FROM '^(`{3,}|~{3,})') = closing AND strpos(a, first_line) > 0;
-  END LOOP;
-  FOR i IN 1..n LOOP
-    t := texts[i];
-    IF fenced[i] THEN t := substr(t, 1, length(t) - strpos(reverse(t), E'\n')); END IF;
-    IF i > 1 AND fenced[i - 1] THEN t := substr(t, strpos(t, E'\n') + 1); END IF;
-    merged := merged || t;
-  END LOOP;
-  merged := arbiter.letters(merged);
-  IF merged = want OR merged = file_steps THEN RETURN NULL; END IF;
+  joined := array_to_string(inks, '');
+  IF joined = arbiter.letters(text_itself) OR joined = arbiter.letters(file_steps) THEN RETURN NULL; END IF;
+  joined := array_to_string(texts, E'\n');
+  IF arbiter.unfenced(joined, arbiter.split_fence_words(text_itself, joined)) = arbiter.unfenced(text_itself, arbiter.split_fence_words(text_itself, joined)) THEN RETURN NULL; END IF;
+  IF file_steps IS NOT NULL AND arbiter.unfenced(joined, arbiter.split_fence_words(file_steps, joined)) = arbiter.unfenced(file_steps, arbiter.split_fence_words(file_steps, joined)) THEN
+    RETURN NULL;
+  END IF;
   RETURN 'the steps put together are not the response''s text';
 END
 $$;
