@@ -137,7 +137,7 @@ export async function importLabelsLines(
   // A merge left half-applied (a failure after it counted as done) is finished first.
   recoverLabelImports(db);
   const resolveItem = opts.resolveItem ?? itemResolver(db, project.id);
-  const responsesOf = responseCounter(db, project.id);
+  const responsesOf = responseCounter(db, project.id, resolveItem);
   // Who labeled: checked against this database while reading (read-only), made when writing, so an
   // invalid file leaves nothing behind, not even an annotator.
   const whoKey = (w: Who) => `${w.uuid ?? ''}\u0000${w.name}\u0000${w.kind ?? ''}`;
