@@ -12,6 +12,7 @@ import { connectHub } from '../../electron/core/hub/connect';
 import { joinProject } from '../../electron/core/hub/join';
 import { grant } from '../../electron/core/hub/roles';
 import { syncProject, type SyncSummary } from '../../electron/core/hub/sync';
+import { ArbiterService } from '../../electron/core/service';
 import { syncResultOf } from '../../electron/core/service/teamBackend';
 import { syncNotices } from '../../electron/core/service/teamWords';
 import { ensureAnnotator, ensureAnnotatorByUuid, findAnnotator } from '../../electron/core/store/annotators';
@@ -133,6 +134,19 @@ describe.skipIf(reason)('a sync and a join check what they pull from the hub', (
     expect(carol.joined.segmentations).toBe(2);
     expect(carol.joined.refused.join('\n')).toMatch(/3 cuts .*refused/);
     carol.db.close();
+    // Joined from the app (the Team panel's Connect): its notices say what the join refused.
+    const danPath = join(dir, 'hub_cuts-dan.db');
+    const danDb = openDb(danPath);
+    const dan = new ArbiterService(danDb, { dbPath: danPath, transport: 'http', version: 'test', defaultAnnotator: 'dan' });
+    try {
+      await grant(admin, where, { annotator: 'dan', role: 'annotator', uuid: ensureAnnotator(danDb, 'dan', 'human').uuid, password: null });
+      const status = await dan.dispatch('connectHub', { project: PROJECT, url: cluster.url('arbiter_dan', undefined, 'hub_cuts') });
+      expect(status.notices.join('\n')).toMatch(/3 cuts .*refused/);
+    } finally {
+      await dan.team.stop();
+      dan.stopBackgroundWork();
+      danDb.close();
+    }
     await admin.end();
   }, 120_000);
 

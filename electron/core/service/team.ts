@@ -38,8 +38,8 @@ export interface HubLinkView {
 /** What the app needs from core/hub: the link, join, one sync, and a LISTEN connection. */
 export interface HubBackend {
   link(db: Db, projectId: number): HubLinkView | null;
-  /** Links a project that is not linked yet to the hub's project of the same name (join). */
-  join(db: Db, input: { project: string; url: string; password?: string }): Promise<void>;
+  /** Links a project that is not linked yet to the hub's project of the same name (join); what it refused of the hub's, in sentences. */
+  join(db: Db, input: { project: string; url: string; password?: string }): Promise<string[] | void>;
   sync(db: Db, input: { project: string; url: string; password?: string; isCancelled(): boolean }): Promise<SyncResult>;
   listen(input: {
     url: string;
@@ -88,6 +88,8 @@ export class TeamHub {
   private readonly passwords = new Map<number, { url: string; password: string }>();
   /** The last sync's summary per project (this session). */
   private readonly results = new Map<number, SyncResult & { at: string }>();
+  /** What the join that made a project here refused of the hub's (cuts, rubric versions…): said until the next Connect. */
+  private readonly joinRefused = new Map<number, string[]>();
   /** Who the hub grants, per project, as the last sync while connected read it (this session). */
   private readonly members = new Map<number, HubMember[]>();
   private keeper: HubKeeper | null = null;
@@ -200,7 +202,7 @@ export class TeamHub {
       hasPassword: url ? this.passwordFor(project, row.id, url) !== undefined : false,
       annotators,
       lastSync: last ? { pushed: last.pushed, pulled: last.pulled, items: last.items ?? 0, at: last.at } : null,
-      notices: last && url ? syncNotices(last, url) : [],
+      notices: [...(this.joinRefused.get(row.id) ?? []), ...(last && url ? syncNotices(last, url) : [])],
       you: annotator ? hubYou(this.db, row.id, annotator, members) : null,
     };
   }
@@ -224,14 +226,17 @@ export class TeamHub {
     const password = typed || inUrl || (here ? this.passwordFor(project, here.id, address) : (this.keeper?.password(project, address) ?? (process.env[HUB_PASSWORD_ENV] || undefined)));
     const before = here && this.sessions.get(here.id);
     if (here && before) await this.end(here.id, before);
+    let refused: string[] = [];
     if (!link) {
       try {
-        await this.backend.join(this.db, { project, url: address, password });
+        refused = (await this.backend.join(this.db, { project, url: address, password })) ?? [];
       } catch (error) {
         throw conflict(hubErrorSentence(error, address));
       }
     }
     const row = requireProject(this.db, project);
+    if (refused.length) this.joinRefused.set(row.id, refused);
+    else this.joinRefused.delete(row.id);
     await this.openSession(row.name, row.id, { url: address, password });
     if (password) this.passwords.set(row.id, { url: address, password });
     this.keeper?.remember(row.name, address, { password: typed || inUrl || undefined, connected: true });

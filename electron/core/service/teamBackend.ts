@@ -32,7 +32,7 @@ export function hubBackend(dbPath: string): HubBackend {
       const address = parseHubUrl(url);
       const client = await connectHub(address, { password });
       try {
-        await joinProject(db, client, project, { where: address.where, url: address.url });
+        return (await joinProject(db, client, project, { where: address.where, url: address.url })).refused;
       } finally {
         await client.end().catch(() => undefined);
       }
