@@ -122,6 +122,13 @@ describe('the header counts', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/\/steps\/item\/\d+$/);
     await page.getByTestId('step-list').waitFor();
 
+    // A ranking's address on Compare (an old link, a typed one) opens it on Rank, in place of Compare's.
+    const { rows } = await host.api<{ rows: { id: number; externalId: string }[] }>('listItems', { project: PROJECT, limit: 1000 });
+    const rankId = rows.find((r) => r.externalId === 'demo-rank-2')!.id;
+    await go(`#/p/${PROJECT}/item/${rankId}`);
+    await expect.poll(() => page.evaluate(() => location.hash), { timeout: 10_000 }).toBe(`#/p/${PROJECT}/rank/item/${rankId}`);
+    await page.locator(`[data-testid="ranking-screen"][data-item-id="${rankId}"]`).waitFor();
+
     // A project of single responses is offered no choice filters and no "model disagrees".
     const lines = [1, 2].map((k) => JSON.stringify({ id: `s${k}`, prompt: `q${k}`, responses: [{ text: `answer ${k}` }] })).join('\n');
     await host.api('importContent', { project: 'singles', fileName: 's.jsonl', content: lines, createProject: true });

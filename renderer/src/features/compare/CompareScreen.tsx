@@ -14,6 +14,7 @@ import { columnSteps, SuggestionButton } from './PrelabelViews';
 import { prelabelLine, type Reveal } from './PrelabelLine';
 import { suggestion, usePrelabelCache, type LoadedPrelabels } from './prelabels';
 import { Centered } from '../rankings/parts';
+import { screenFor } from '../rankings/ScreenTabs';
 import { PromptPane } from './PromptPane';
 import { PairTools } from '../trajectories/ToolsSchema';
 import { toolsOf } from '../trajectories/tools';
@@ -54,6 +55,11 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
     prefetchItemImages(project, next);
   });
   const { item, phase, notice, unsaved } = labeling;
+  // An item of another shape asked for here by its address (a ranking, a single response) opens on its own
+  // screen, as Rank and Verdict send a pair here: Compare would show two of its responses and refuse to save.
+  useEffect(() => {
+    if (item && itemId === item.id && item.responses.length !== 2) navigate({ name: screenFor(item.responses.length), project, itemId: item.id }, true);
+  }, [item, itemId, navigate, project]);
   const shape: ItemShape | null = useMemo(
     () => (item && phase === 'ready' && item.responses.length === 2 ? { id: item.id, seq: item.seq, position: item.position, responses: item.responses.length, shownOrder: item.shownOrder } : null),
     // The shape stands for the item's identity: a new answer for the same item keeps it.
