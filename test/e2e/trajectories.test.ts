@@ -136,6 +136,15 @@ describe('a SWE-agent trajectory judged turn by turn', () => {
   });
 
   it('exports TRL stepwise over turns: one line, the task as the prompt, turns 1–7 with labels true ×6 then false', async () => {
+    // The export panel of a trajectory project starts on TRL stepwise over turns, its formats by family,
+    // only the families that fit (issue 20, item 23: it started on a chain's trl-stepwise, 41 formats flat).
+    await go(`#/p/${encodeURIComponent(PROJECT)}/datasets`);
+    const format = page.getByTestId('export-format');
+    await expect.poll(() => format.inputValue(), { timeout: 15_000 }).toBe('trl-stepwise-turns');
+    const groups = await format.locator('optgroup').evaluateAll((list) => list.map((g) => g.getAttribute('label')));
+    expect(groups).toContain('Agent trajectories');
+    expect(groups).not.toContain('Steps (process supervision)');
+    expect(groups).not.toContain('Images');
     const { lines, note } = await exportViaUi(PROJECT, 'trl-stepwise-turns');
     expect(lines).toHaveLength(1);
     const record = JSON.parse(lines[0]!) as { prompt: string; completions: string[]; labels: boolean[] };
