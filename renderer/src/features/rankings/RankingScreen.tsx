@@ -7,7 +7,7 @@ import { Kbd } from '../../components/Kbd';
 import { EmptyState } from '../projects/EmptyState';
 import { digitOf, pageDirection, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
-import { routeHash } from '../../route';
+import { parseRoute, routeHash } from '../../route';
 import { PromptPane } from '../compare/PromptPane';
 import { Centered, ItemLine, UnsavedBanner } from './parts';
 import { RankBar, type DropTarget } from './RankBar';
@@ -66,7 +66,10 @@ export function RankingScreen({ project, itemId }: { project: string; itemId?: n
   useEffect(() => {
     if (!item) return;
     const hash = routeHash({ name: 'rank', project, itemId: item.id });
-    if (location.hash !== hash) history.replaceState(null, '', hash);
+    // Only while the address is still this screen's: a save that moved on after the user left (a tab key,
+    // a link) must not write this screen's address over the one they went to.
+    const here = parseRoute(location.hash);
+    if (location.hash !== hash && here.name === 'rank' && here.project === project) history.replaceState(null, '', hash);
   }, [project, item]);
 
   const state = placement(picks, count, tieArmed);
