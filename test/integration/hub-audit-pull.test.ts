@@ -3,11 +3,12 @@
 // refuse them. Forged cuts, a line naming someone else, a lead's settings and rubric versions the app
 // would refuse, lines past a labels file's bounds and revisions for items nobody has: each is refused
 // (or bounded), counted and said, and the rest of the sync goes on.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { importFile } from '../../electron/core/formats';
 import { connectHub } from '../../electron/core/hub/connect';
 import { joinProject } from '../../electron/core/hub/join';
 import { grant } from '../../electron/core/hub/roles';
@@ -18,6 +19,7 @@ import { syncNotices } from '../../electron/core/service/teamWords';
 import { ensureAnnotator, ensureAnnotatorByUuid, findAnnotator } from '../../electron/core/store/annotators';
 import { openDb } from '../../electron/core/store/db';
 import { hubLink } from '../../electron/core/store/hub';
+import { itemIdsByUid, pulledCutProblem } from '../../electron/core/store/hubProject';
 import { projectSettings, requireProject } from '../../electron/core/store/projects';
 import { rubricInForce } from '../../electron/core/store/rubrics';
 import { uuidv7 } from '../../electron/core/uuidv7';
@@ -57,6 +59,26 @@ async function insertLines(admin: pg.Client, hubProject: number, lines: Record<s
     [hubProject, JSON.stringify(lines)],
   );
 }
+
+describe('a pulled cut is checked against its response (store/hubProject.ts pulledCutProblem)', () => {
+  it("passes a split of the file's own steps where they are not the response's text, and refuses what is neither", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arbiter-cut-'));
+    const db = openDb(join(dir, 'a.db'));
+    try {
+      const file = join(dir, 'items.jsonl');
+      writeFileSync(file, `${JSON.stringify({ id: 'q', prompt: 'Sum?', responses: [{ text: 'The answer is 4.', steps: ['Add 2 and 2.', 'So 4.'] }] })}\n`);
+      await importFile(db, { path: file, project: 'p', format: 'arbiter', createProject: true });
+      const itemId = itemIdsByUid(db, requireProject(db, 'p').id).values().next().value!;
+      const check = (steps: unknown) => pulledCutProblem(db, itemId, { response: 0, version: 2, steps, origin: 'annotator', byLead: false });
+      expect(check(['Add 2', 'and 2.', 'So 4.'])).toBeNull();
+      expect(check(['The answer', 'is 4.'])).toBeNull();
+      expect(check(['Add 3 and 1.', 'So 4.'])).toMatch(/version 2 of the steps of response A of item q: the steps put together are not the response's text/);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe.skipIf(reason)('a sync and a join check what they pull from the hub', () => {
   let cluster: PgCluster;

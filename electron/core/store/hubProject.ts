@@ -127,7 +127,8 @@ export function placeSegmentation(db: Db, itemId: number, s: Omit<MadeSegmentati
 
 /**
  * Why a cut pulled from the hub is refused, as a sentence naming it, or null: its steps must be a cut of
- * the response's text (shared/cuts.ts, the rule every stored cut follows), and only a lead (or the hub's
+ * the response's text, or of the file's own steps where the file gave them apart from it (shared/cuts.ts,
+ * the rule every stored cut follows), and only a lead (or the hub's
  * owner, who publishes) places the file's own steps or Arbiter's ('file', 'auto'); everyone else's are
  * splits and merges ('annotator'). `steps` is the parsed JSON, whatever it is.
  */
@@ -139,7 +140,11 @@ export function pulledCutProblem(db: Db, itemId: number, s: { response: number; 
   if (!row) return `${where}: the item has no such response`;
   if (s.origin !== 'annotator' && !s.byLead) return `${where}: a cut of origin "${s.origin}" (the file's own or Arbiter's) pushed by someone who is not a lead`;
   const problem = cutProblem(contentText(JSON.parse(row.content) as Content), s.steps);
-  return problem && `${where}: ${problem}`;
+  if (problem === null) return null;
+  // A file may give a response's steps apart from its text: a cut of those (a split of the file's own steps) is a cut too.
+  const fileSteps = db.prepare("SELECT steps FROM segmentation WHERE item_id = ? AND response_idx = ? AND version = 1 AND origin = 'file'").pluck().get(itemId, s.response) as string | undefined;
+  if (fileSteps !== undefined && cutProblem((JSON.parse(fileSteps) as string[]).join('\n'), s.steps) === null) return null;
+  return `${where}: ${problem}`;
 }
 
 /** An item's own criteria (JSON text) where it has none yet (call inside a write transaction). */
