@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Screenshots of the items table for docs/screenshots/ (items-table-light.png, items-table-dark.png):
-// the demo project with a few of maria's labels (two against the models' pre-label) and a filter on.
+// the demo project with a few of maria's labels (two against the models' pre-label; a ranking, a chain's
+// steps and a verdict) and a filter on.
 // Separate from screenshots.mjs so the table can be shot alone, without the score job and the others.
 // Usage: node scripts/screenshots-items.mjs   (after `npm run build`; CHROMIUM_PATH overrides /usr/bin/chromium)
 import { spawn } from 'node:child_process';
@@ -84,6 +85,15 @@ try {
     await api('saveLabel', { project: demo, annotator: 'maria', itemId: row.id, choice, strength: 2, shownOrder: [0, 1] });
   }
   for (const row of rows.slice(0, 6)) await api('saveLabel', { project: demo, annotator: 'lee', itemId: row.id, choice: 'A', shownOrder: [1, 0] });
+  // And one judgement of every other task, so "labeled by you" shows a ranking, steps and a verdict too.
+  const all = (await api('listItems', { project: demo, limit: 1000 })).rows;
+  const id = (external) => all.find((r) => r.externalId === external).id;
+  await api('saveRanking', { project: demo, annotator: 'maria', itemId: id('demo-rank-1'), ranking: [[2], [0, 1], [3]], shownOrder: [0, 1, 2, 3] });
+  const chain = { project: demo, annotator: 'maria', itemId: id('demo-chain-1') };
+  const { responses } = await api('getSteps', chain);
+  const ratings = responses[0].steps.map((_, i) => (i < 2 ? 1 : i === 2 ? -1 : null));
+  await api('saveSteps', { ...chain, response: 0, steps: { version: responses[0].version, ratings, firstError: 2 } });
+  await api('saveVerdict', { project: demo, annotator: 'maria', itemId: id('demo-single-1'), verdict: 'good' });
   await shotTable({ theme: 'light', filter: 'labeled', name: 'items-table-light' });
   await shotTable({ theme: 'dark', filter: 'disagrees', name: 'items-table-dark' });
 } finally {
