@@ -108,6 +108,10 @@ describe.skipIf(reason)('hub schema 3 refuses what the audit did as a member', (
     expect(await refusal(cut(ana, p, []))).toMatchObject(sentence('the steps are an empty list'));
     expect(await refusal(cut(ana, p, [TEXT, 5]))).toMatchObject(sentence('step 2 is not a text'));
     expect(await refusal(cut(ana, p, [TEXT, ' \n']))).toMatchObject(sentence('step 2 is blank'));
+    // Whitespace is JavaScript's (\s): a vertical tab or a no-break space goes, a letter v stays.
+    const letters = (text: string, steps: string[]) => admin.query('SELECT arbiter.cut_problem($1::json, $2::jsonb) AS why', [JSON.stringify({ text }), JSON.stringify(steps)]).then((r) => r.rows[0].why as string | null);
+    expect(await letters('a\u000bvery\u00a0vivid\u2003end', ['a', 'very', 'vivid', 'end'])).toBeNull();
+    expect(await letters('a very vivid end', ['a', 'ery', 'ivid', 'end'])).toMatch(/not the response's text/);
     // A fence line that is not the text's is no split's.
     expect(await refusal(cut(ana, p, ['1. Take 3.\n2. Add 3.\n\n3. So 6.\n\n```py\nx = 3\n```', '```evil words\ny = x + 3\nprint(y)\n```\nDone.']))).toMatchObject(
       sentence("not the response's text"),
