@@ -104,8 +104,9 @@ function makeScreenTotals({ db, jobs, options }: ServiceContext): ScreenTotals {
     const entry = entryOf(project);
     const shape = shapeOf(item.responses);
     const screenTotal = total(project, shape === 'single' && task === 'steps' ? 'steps' : TASK_OF_SHAPE[shape]);
-    // A project of one shape (most large ones) numbers its items as the file does: nothing to count.
-    if (entry.shapes && entry.shapes[shape] === entry.visibleSeq) return { position: item.seq + 1, total: screenTotal };
+    // A project of one shape (most large ones) numbers its items as the file does: nothing to count. A large
+    // project not counted yet numbers them in the file too, over its size, as the header counts until then.
+    if (!entry.shapes || entry.shapes[shape] === entry.visibleSeq) return { position: item.seq + 1, total: screenTotal };
     entry.blocks ??= shapeBlocks(db, project.id);
     const block = Math.floor(item.seq / POSITION_BLOCK);
     const before = (entry.blocks[shape][block] ?? 0) + shapeCountBetween(db, project.id, shape, block * POSITION_BLOCK, item.seq);
