@@ -31,7 +31,7 @@ const workers = {
   'backup-worker': 'electron/core/store/backupWorker.ts',
 };
 const jobs = [
-  build({ ...common, format: 'esm', banner: esmBanner, entryPoints: { cli: 'electron/cli/index.ts', core: 'electron/core/lib.ts' }, outdir: 'out/node', outExtension: { '.js': '.mjs' } }),
+  build({ ...common, format: 'esm', banner: esmBanner, entryPoints: { cli: 'electron/cli/index.ts', core: 'electron/core/service/lib.ts' }, outdir: 'out/node', outExtension: { '.js': '.mjs' } }),
   build({ ...common, ...cjsOptions, entryPoints: { main: 'electron/main/index.ts' }, outdir: 'out/electron', outExtension: { '.js': '.cjs' } }),
   build({ ...common, ...cjsOptions, entryPoints: { preload: 'electron/preload/index.ts' }, outdir: 'out/electron', outExtension: { '.js': '.cjs' } }),
 ];

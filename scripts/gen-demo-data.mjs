@@ -6,7 +6,7 @@
 //   PNGs in images/ (drawn by scripts/lib/demoImages.mjs);
 // - seed.json: a rubric put in force, and two annotators' labels (ana and ben) that agree on most items and
 //   disagree on a few, so the review queue and the agreement dashboard have something to show.
-// electron/core/demo.ts loads both on a first launch. Pairs come first and are most of the items, so the
+// electron/core/service/demo.ts loads both on a first launch. Pairs come first and are most of the items, so the
 // demo opens on Compare.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -67,7 +67,7 @@ function serveInBrowser(reason) {
 }
 
 ensureBuilt();
-// A first launch opens the demo project it makes, ready to label (electron/core/app.ts).
+// A first launch opens the demo project it makes, ready to label (electron/core/service/openApp.ts).
 process.env.ARBITER_OPEN_DEMO ??= '1';
 if (process.env.ARBITER_BROWSER === '1') serveInBrowser('ARBITER_BROWSER=1 asks for the browser host');
 else {

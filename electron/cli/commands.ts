@@ -2,9 +2,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS, TRL_VISION_FORMATS, type ExportFormat, type ImportFormat, type RankingPairs } from '../../shared/formatNames';
-import { openApp } from '../core/app';
-import { doctorReport } from '../core/doctor';
-import { invalidInput } from '../core/errors';
+import { openApp } from '../core/service/openApp';
+import { doctorReport } from '../core/service/doctor';
+import { invalidInput } from '../core/base/errors';
 import { exportProject, importFile, importLabelsFile } from '../core/formats/index';
 import { importNotes } from '../../shared/importNotes';
 import { projectStats } from '../core/store/stats';

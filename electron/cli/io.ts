@@ -4,8 +4,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { invalidInput } from '../core/errors';
-import { defaultDbPath } from '../core/paths';
+import { invalidInput } from '../core/base/errors';
+import { defaultDbPath } from '../core/base/paths';
 import { openDb } from '../core/store/db';
 
 /** A mistake in how the command was called (exit 2), as opposed to bad input (exit 1). */

@@ -1,8 +1,8 @@
 // The `arbiter` command line: a contract that tests and users script against (DESIGN.md).
 import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS } from '../../shared/formatNames';
 import { REVIEW_TASKS } from '../../shared/api/review';
-import { ArbiterError, InvalidFileError, toErrorShape, UnknownFormatError } from '../core/errors';
-import { defaultDbPath } from '../core/paths';
+import { ArbiterError, InvalidFileError, toErrorShape, UnknownFormatError } from '../core/base/errors';
+import { defaultDbPath } from '../core/base/paths';
 import { commands } from './commands';
 import { asksForHelp, processIo, UnknownOptionError, UsageError, type CliIo } from './io';
 

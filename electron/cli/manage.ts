@@ -2,7 +2,7 @@
 // the project changes that the app's project picker makes, for scripts.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { invalidInput } from '../core/errors';
+import { invalidInput } from '../core/base/errors';
 import { backupBeforeDelete, copyDatabase, defaultBackupPath, rotateDefaultBackups } from '../core/store/backups';
 import { openDb } from '../core/store/db';
 import * as projects from '../core/store/projects';

@@ -5,7 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { annotatorName, projectName } from '../../shared/api/common';
-import { invalidInput } from '../core/errors';
+import { invalidInput } from '../core/base/errors';
 import { UsageError, type ParsedArgs } from './io';
 
 export function requireString(values: ParsedArgs['values'], key: string): string {

@@ -3,7 +3,7 @@
 // --verdict V | --ranking R | --first-error A=2,B=-1 and / or --outcome A=failure) [--strength N] [--task T] [--note TEXT] [--lead NAME]`;
 // and the review figures that `arbiter stats` prints (DESIGN.md "Command line").
 import { QUEUE_REASONS, REVIEW_TASKS, reviewSchemas, type Figure, type QueueRow, type ReviewReport } from '../../shared/api/review';
-import { invalidInput } from '../core/errors';
+import { invalidInput } from '../core/base/errors';
 import { buildReview, withExternalIds } from '../core/review/report';
 import { adjudicateItem } from '../core/service/review';
 import type { Db } from '../core/store/db';

@@ -1,8 +1,8 @@
 // `arbiter serve`: the browser host, kept running until the process is stopped.
 import { statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
-import { checkLimits } from '../core/limits';
-import { appRoot } from '../core/paths';
+import { checkLimits } from '../core/base/limits';
+import { appRoot } from '../core/base/paths';
 import type { ArbiterService } from '../core/service';
 import { MODELS_DIRS_ENV, modelRoots } from '../core/service/models';
 import { startHost } from '../host/server';

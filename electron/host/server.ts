@@ -1,7 +1,7 @@
 // The browser host: serves the built renderer and the same API over HTTP on 127.0.0.1, guarded by a
 // per-launch random token. It is what `npm start` falls back to where Electron cannot start. The page
 // is untrusted: see guards.ts for what every request must show, downloads.ts for how exports leave,
-// images.ts for how stored images reach the page, and core/limits.ts for how large a body each
+// images.ts for how stored images reach the page, and core/base/limits.ts for how large a body each
 // operation may send and how many are read at once.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { API_NAMES, type ApiErrorShape, type ApiName } from '../../shared/api';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
-import { invalidInput, toErrorShape } from '../core/errors';
-import { bodyLimitFor, formatBytes, limit, limitEnvName, type LimitName } from '../core/limits';
+import { invalidInput, toErrorShape } from '../core/base/errors';
+import { bodyLimitFor, formatBytes, limit, limitEnvName, type LimitName } from '../core/base/limits';
 import type { ArbiterService } from '../core/service';
 import { DOWNLOAD_PREFIX, serveDownload } from './downloads';
 import { acceptedHosts, refuseRequest } from './guards';

@@ -7,9 +7,9 @@ import { app, BrowserWindow, dialog, type IpcMainInvokeEvent } from 'electron';
 import { copyFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiOutputs } from '../../shared/api';
-import { ArbiterError } from '../core/errors';
+import { ArbiterError } from '../core/base/errors';
 import { imagesFolderOf, moveImagesBeside } from '../core/formats/vision/imagesBeside';
-import { exportsDir } from '../core/paths';
+import { exportsDir } from '../core/base/paths';
 import type { ArbiterService } from '../core/service';
 
 export async function exportWithSaveDialog(service: ArbiterService, event: IpcMainInvokeEvent, input: unknown): Promise<ApiOutputs['exportProject']> {

@@ -3,8 +3,8 @@
 // navigation, no new windows (security.ts). Everything else is core.
 import { app, BrowserWindow, protocol, session } from 'electron';
 import { dirname, join } from 'node:path';
-import { openApp } from '../core/app';
-import { appRoot, defaultDbPath } from '../core/paths';
+import { openApp } from '../core/service/openApp';
+import { appRoot, defaultDbPath } from '../core/base/paths';
 import type { ArbiterService } from '../core/service';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
 import { keychainHubKeeper } from './hubKeychain';

@@ -3,7 +3,7 @@
 // service never sees the call.
 import { BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron';
 import { API_NAMES, type ApiErrorShape } from '../../shared/api';
-import { toErrorShape } from '../core/errors';
+import { toErrorShape } from '../core/base/errors';
 import type { ArbiterService } from '../core/service';
 import { exportWithSaveDialog } from './exportDialog';
 import { isTrustedSender } from './security';

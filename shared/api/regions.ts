@@ -2,7 +2,7 @@
 // way whether the app saves them (saveLabel, saveRanking, saveVerdict, saveRatings, saveRegions) or a
 // labels file brings them (electron/core/formats/exchange/labelLine.ts). Checked by hand so that every
 // refusal names the mark and the field ("regions[3].box: …") and says what fits there. What the item
-// holds (the image, the response) is checked against the item in electron/core/labelRules.ts.
+// holds (the image, the response) is checked against the item in electron/core/base/labelRules.ts.
 import { z } from 'zod';
 import { tagOnImage, type RegionMark } from '../regions';
 import { shownValue } from './common';

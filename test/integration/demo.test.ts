@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openApp } from '../../electron/core/app';
+import { openApp } from '../../electron/core/service/openApp';
 import { hasImage } from '../../electron/core/images/store';
 import { imagesOf } from '../../shared/images';
 import { taskLine } from '../../shared/api/projects';

@@ -15,7 +15,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage, ContentPart, LineError } from '../../shared/domain';
 import { isImagePart, type ImagePart } from '../../shared/images';
 import { importNotes } from '../../shared/importNotes';
-import { ArbiterError, type InvalidFileError } from '../../electron/core/errors';
+import { ArbiterError, type InvalidFileError } from '../../electron/core/base/errors';
 import { exportProject, importFile, importLines } from '../../electron/core/formats';
 import { imageFile, imageStoreOf } from '../../electron/core/images/store';
 import { ArbiterService } from '../../electron/core/service';

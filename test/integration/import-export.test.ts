@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Choice } from '../../shared/domain';
 import type { ExportFormat, ImportFormat } from '../../shared/formatNames';
-import { InvalidFileError } from '../../electron/core/errors';
+import { InvalidFileError } from '../../electron/core/base/errors';
 import { exportProject, importFile, importLabelsFile, importLines } from '../../electron/core/formats';
 import { ensureAnnotator } from '../../electron/core/store/annotators';
 import { openDb, type Db } from '../../electron/core/store/db';

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ArbiterError, InvalidFileError } from '../../electron/core/errors';
+import { ArbiterError, InvalidFileError } from '../../electron/core/base/errors';
 import { exportProject, importFile, importLabelsFile } from '../../electron/core/formats';
 import { ArbiterService } from '../../electron/core/service';
 import { ensureAnnotator } from '../../electron/core/store/annotators';

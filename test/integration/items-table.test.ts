@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ItemFilter, ItemOrder } from '../../shared/api';
 import { importLines } from '../../electron/core/formats';
-import { filtersFor, listItemsTable } from '../../electron/core/itemsTable';
+import { filtersFor, listItemsTable } from '../../electron/core/service/itemsTable';
 import { inputHash } from '../../electron/core/scorer/inputs';
 import { ensureAnnotator } from '../../electron/core/store/annotators';
 import { openDb, type Db } from '../../electron/core/store/db';

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main';
-import { toErrorShape } from '../../electron/core/errors';
+import { toErrorShape } from '../../electron/core/base/errors';
 import { importLines, previewHead } from '../../electron/core/formats';
 import { ArbiterService } from '../../electron/core/service';
 import { openDb } from '../../electron/core/store/db';

@@ -3,7 +3,7 @@
 // counts; a lead's adjudication is recorded without becoming one more vote, and is the gold label.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openApp } from '../../electron/core/app';
+import { openApp } from '../../electron/core/service/openApp';
 import { exportProject, importLabelsFile } from '../../electron/core/formats';
 import { readFileSync } from 'node:fs';
 import { pairProject } from '../helpers/project';

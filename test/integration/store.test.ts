@@ -5,10 +5,10 @@ import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openApp } from '../../electron/core/app';
+import { openApp } from '../../electron/core/service/openApp';
 import { ArbiterService } from '../../electron/core/service/index';
 import { openDb } from '../../electron/core/store/db';
-import { uuidv7 } from '../../electron/core/uuidv7';
+import { uuidv7 } from '../../electron/core/base/uuidv7';
 import { tempDir } from '../helpers/tmp';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'db', 'release-0.1.0-v2.sqlite');

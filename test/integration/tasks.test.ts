@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JobInfo } from '../../shared/api';
-import { ArbiterError } from '../../electron/core/errors';
+import { ArbiterError } from '../../electron/core/base/errors';
 import { exportProject } from '../../electron/core/formats';
 import { ArbiterService } from '../../electron/core/service';
 import { openDb } from '../../electron/core/store/db';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importFile } from '../../electron/core/formats/index';
 import { moveImagesBeside } from '../../electron/core/formats/vision/imagesBeside';
 import { imageFile, imageStoreDir } from '../../electron/core/images/store';
-import { exportsDir } from '../../electron/core/paths';
+import { exportsDir } from '../../electron/core/base/paths';
 import { ArbiterService } from '../../electron/core/service/index';
 import { openDb } from '../../electron/core/store/db';
 import { startHost, type RunningHost } from '../../electron/host/server';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import sharp from 'sharp';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ArbiterError } from '../../electron/core/errors';
+import { ArbiterError } from '../../electron/core/base/errors';
 import { detectFormat, exportProject, importFile, type ExportOptions } from '../../electron/core/formats';
 import { parquetChunks } from '../../electron/core/formats/sources/parquet';
 import { HF_IMAGE, HF_STRING, HfParquetWriter } from '../../electron/core/formats/vision/hfImage';

@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ArbiterError } from '../../electron/core/errors';
+import { ArbiterError } from '../../electron/core/base/errors';
 import { detectFormat, exportProject, importFile, importLabelsLines } from '../../electron/core/formats';
 import { openDb, type Db } from '../../electron/core/store/db';
 import type { Content } from '../../shared/domain';

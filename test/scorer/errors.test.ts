@@ -3,7 +3,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ArbiterError } from '../../electron/core/errors';
+import { ArbiterError } from '../../electron/core/base/errors';
 import { addModel, inspectModelFolder, listModels } from '../../electron/core/scorer';
 import { GraphBuilder } from '../../scripts/lib/onnx-builder.mjs';
 import { makeDb, tempDir, writeModelFolder, type FolderOptions } from './helpers';

@@ -1,7 +1,7 @@
 // The one table of bounds: defaults, the environment variable that changes each, and the sentence a
 // mistyped value gets.
 import { describe, expect, it } from 'vitest';
-import { bodyLimitFor, checkLimits, formatBytes, limit, limitEnvName, LIMITS, type LimitName } from '../../electron/core/limits';
+import { bodyLimitFor, checkLimits, formatBytes, limit, limitEnvName, LIMITS, type LimitName } from '../../electron/core/base/limits';
 
 describe('limits', () => {
   it('names each variable after its limit and reads units', () => {

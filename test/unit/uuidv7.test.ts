@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uuidv7 } from '../../electron/core/uuidv7';
+import { uuidv7 } from '../../electron/core/base/uuidv7';
 
 describe('uuidv7', () => {
   it('is a version-7 RFC 9562 UUID carrying the time', () => {

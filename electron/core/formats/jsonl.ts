@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ArbiterError } from '../errors';
+import { ArbiterError } from '../base/errors';
 import { jsonlChunks } from './sources/jsonl';
 import { firstInvalidUtf8, invalidUtf8Reason, validUtf8 } from './sources/utf8';
 import type { RecordWriter } from './recordWriter';

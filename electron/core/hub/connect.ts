@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
-import { ArbiterError } from '../errors';
+import { ArbiterError } from '../base/errors';
 
 /** A password, or a callback that fetches it when a connection needs it (the keychain in Electron). */
 export type HubPassword = string | (() => string | Promise<string>);

@@ -24,7 +24,7 @@ import type pg from 'pg';
 import type { Content, ProjectSettings } from '../../../shared/domain';
 import { imagesOf } from '../../../shared/images';
 import { canonicalJson, type Criterion } from '../../../shared/rubric';
-import { conflict, notFound } from '../errors';
+import { conflict, notFound } from '../base/errors';
 import { adoptAnnotatorUuid } from '../store/annotators';
 import { importLines } from '../formats/import/importer';
 import { hasImage, imageSha256, imageStoreOf, putImage } from '../images/store';

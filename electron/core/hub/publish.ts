@@ -21,7 +21,7 @@ import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import type { Content } from '../../../shared/domain';
 import { imagesOf } from '../../../shared/images';
-import { conflict, invalidInput } from '../errors';
+import { conflict, invalidInput } from '../base/errors';
 import { encodeArbiter } from '../formats/exchange/arbiter';
 import { encodeLabel } from '../formats/exchange/labels';
 import { imageFile, imageStoreOf } from '../images/store';

@@ -9,7 +9,7 @@ import type pg from 'pg';
 import { importLabelsLines } from '../formats/exchange/labels';
 import { parseJson, recordBounds } from '../formats/import/prepare';
 import { RecordError } from '../formats/types';
-import { formatBytes, limit } from '../limits';
+import { formatBytes, limit } from '../base/limits';
 import { nameAfterHub } from '../store/annotators';
 import type { Db } from '../store/db';
 import { deferredRevisions, dropDeferredBefore, knownLabelIds, setPulledSeq, settleDeferred, type HubLink } from '../store/hub';

@@ -3,7 +3,7 @@
 // untrusted input: a row its checks let through (an older hub, a hand-written INSERT by its owner) is
 // checked here by the rules a save or an import follows, and one refused never stops the rest.
 import { plural } from '../../../shared/plural';
-import { formatBytes, formatLimit, limit, limitEnvName } from '../limits';
+import { formatBytes, formatLimit, limit, limitEnvName } from '../base/limits';
 
 export type RefusalKind = 'cut' | 'rubricVersion' | 'criteria' | 'settings' | 'tooLarge' | 'line' | 'deferredCap' | 'deferredAge';
 

@@ -12,7 +12,7 @@
 import { createHash, createHmac, pbkdf2Sync, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { annotatorName } from '../../../shared/api/common';
-import { conflict, invalidInput, notFound } from '../errors';
+import { conflict, invalidInput, notFound } from '../base/errors';
 
 export const HUB_ROLES = ['annotator', 'lead'] as const;
 export type HubRole = (typeof HUB_ROLES)[number];

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { appRoot } from '../paths';
+import { appRoot } from '../base/paths';
 import { HubError } from './connect';
 
 export interface HubMigration {

@@ -21,7 +21,7 @@
 // hub_seq is in commit order on the hub (hub migration 0002), so a watermark never skips a revision
 // that commits late.
 import type pg from 'pg';
-import { cancelledError, conflict, InvalidFileError } from '../errors';
+import { cancelledError, conflict, InvalidFileError } from '../base/errors';
 import { encodeLabel } from '../formats/exchange/labels';
 import type { Db } from '../store/db';
 import { deferredCount, deferredRevisions, hubLink, ownRevisionsAfter, recordSyncOutcome, type HubLink, type OwnRevision } from '../store/hub';

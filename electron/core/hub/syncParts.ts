@@ -12,7 +12,7 @@ import type { Db } from '../store/db';
 import { adoptGuidelines, adoptRubricVersions, adoptSegmentations, adoptTeamSettings, agreeTeamSettings, teamSettings, teamSettingsHash, teamSettingsOf, annotatorSegmentationsAfter, projectRubricVersions, setSegmentationWatermarks, type HubLink, type PulledSegmentation } from '../store/hub';
 import { guidelinesRevisionsOf } from '../store/hubProject';
 import { criteriaHash } from '../store/rubrics';
-import { formatBytes, limit } from '../limits';
+import { formatBytes, limit } from '../base/limits';
 import { checkedRubricVersion, checkedSettings } from './pullChecks';
 import type { Refusals } from './refusals';
 

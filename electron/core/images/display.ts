@@ -14,7 +14,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { SHA256_HEX } from '../../../shared/images';
-import { limit, limitEnvName } from '../limits';
+import { limit, limitEnvName } from '../base/limits';
 import { imageFile } from './store';
 
 /** The largest original a page is sent as it is; a bigger one is sent as a (smaller) display copy. */

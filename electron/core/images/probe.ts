@@ -4,7 +4,7 @@
 // imageMaxPixels: a small file claiming 60000 × 60000 pixels is a decompression bomb), is refused with
 // a sentence; the caller says where (the field and the path).
 import { imageSize } from 'image-size';
-import { formatBytes, limit, limitEnvName } from '../limits';
+import { formatBytes, limit, limitEnvName } from '../base/limits';
 
 /** The types Arbiter stores (image-size's names), and their content types. */
 const MIME: Record<string, string> = {

@@ -8,7 +8,7 @@
 // The arithmetic is numpy's float32, so from the same decoded pixels the values are transformers' to the
 // bit (test/scorer/image-preprocess-python.test.ts checks it against transformers itself).
 import sharp from 'sharp';
-import { limit } from '../limits';
+import { limit } from '../base/limits';
 import { PREPROCESSOR_FILE } from './modelFolder';
 import { resizeRgb } from './resample';
 import type { ImagePreprocess } from './types';

@@ -1,5 +1,5 @@
 // The scorer's public surface, called by the application service, the CLI and the browser host.
-import { notFound } from '../errors';
+import { notFound } from '../base/errors';
 import type { Db } from '../store/db';
 import { getItem } from '../store/items';
 import { projectSegmentation } from '../store/projects';

@@ -5,7 +5,7 @@ import { contentText, messageText } from '../../../shared/choices';
 import type { ChatMessage, Content, ItemRecord } from '../../../shared/domain';
 import { shownSteps, type SegmentationMethod } from '../../../shared/segment';
 import { argumentsText, isTrajectory, messageContentText, trajectoryTurns, type TrajectoryMessage } from '../../../shared/trajectory';
-import { canonicalJson, sha256Hex } from '../uid';
+import { canonicalJson, sha256Hex } from '../base/uid';
 import type { TextTokenizer } from './tokenize';
 import type { ModelKind, ModelSpec, Side } from './types';
 

@@ -1,6 +1,6 @@
 // Starts a score job in a worker thread and gives back its result promise and a cancel switch.
-import { ArbiterError } from '../errors';
-import { startWorker } from '../workers';
+import { ArbiterError } from '../base/errors';
+import { startWorker } from '../base/workers';
 import type { ScoreJobOptions, ScoreJobResult, ScoreProgress } from './types';
 import type { WorkerInput, WorkerMessage } from './workerProtocol';
 

@@ -1,7 +1,7 @@
 // Loads a model folder into a running session with a resolved spec, after proving on two tiny
 // inputs that the tokenizer and the graph belong together. Used by inspection and by score jobs.
 import type * as ort from 'onnxruntime-node';
-import { ArbiterError, invalidInput } from '../errors';
+import { ArbiterError, invalidInput } from '../base/errors';
 import { padBatch } from './batching';
 import { probeImageModel } from './imageModel';
 import { encodeExample, type ScoringInput } from './inputs';

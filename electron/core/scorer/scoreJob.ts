@@ -1,7 +1,7 @@
 // The scoring job: for each model, find the project's responses not yet scored, tokenize them a
 // chunk at a time, run length-sorted batches, and write each batch's scores in one transaction.
 // It runs the same inline (CLI) or in a worker thread (app), with its own database connection.
-import { notFound } from '../errors';
+import { notFound } from '../base/errors';
 import { openDb, relaxDurability, type Db } from '../store/db';
 import { iterateItems } from '../store/items';
 import { projectSegmentation, requireProject } from '../store/projects';

@@ -1,7 +1,7 @@
 // worker_threads entry: runs one score job and reports back. Cancellation arrives through a shared
 // flag, because session.run blocks this thread's event loop while a batch runs.
 import { parentPort, workerData } from 'node:worker_threads';
-import { toErrorShape } from '../errors';
+import { toErrorShape } from '../base/errors';
 import { runScoreJob } from './scoreJob';
 import type { ScoreJobOptions } from './types';
 import type { WorkerInput, WorkerMessage } from './workerProtocol';

@@ -1,7 +1,7 @@
 // What every feature's handlers share: the database, the job registry, the event bus, the options.
 import type { EventEmitter } from 'node:events';
 import type { ApiName, ApiOutputs, ApiParsed } from '../../../shared/api';
-import type { JobRegistry } from '../jobs';
+import type { JobRegistry } from '../tasks/jobs';
 import type { Db } from '../store/db';
 
 export interface ServiceOptions {

@@ -5,8 +5,8 @@
 import type { CritiqueLabelBody, CritiqueView, CritiquesOutputs } from '../../../shared/api';
 import type { LabelBody, LabelRevision } from '../../../shared/domain';
 import { responseLetter } from '../../../shared/letters';
-import { invalidInput } from '../errors';
-import { letterProblem } from '../labelRules';
+import { invalidInput } from '../base/errors';
+import { letterProblem } from '../base/labelRules';
 import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
 import { currentLabel, currentLabelsOfKind, getRevision, labelAppender } from '../store/labels';

@@ -1,7 +1,7 @@
 // Checks every operation makes before it touches anything: the project exists, and the item it names
 // belongs to that project (an id from another project is refused as if it did not exist).
 import type { ItemRecord, Task } from '../../../shared/domain';
-import { invalidInput, notFound } from '../errors';
+import { invalidInput, notFound } from '../base/errors';
 import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR, type AnnotatorRow } from '../store/annotators';
 import type { Db } from '../store/db';
 import { getItem, itemProjectName } from '../store/items';

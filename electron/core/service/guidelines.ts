@@ -1,7 +1,7 @@
 // Guidelines (shared/api/guidelines.ts): the project's markdown document. A save names the revision its
 // editor opened; when someone saved a newer one meanwhile, the save is refused with a conflict that says
 // who and when, so nobody's edit is overwritten unseen. The same text again adds no revision.
-import { conflict } from '../errors';
+import { conflict } from '../base/errors';
 import { appendGuidelines, readGuidelines } from '../store/guidelines';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';

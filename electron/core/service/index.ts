@@ -3,11 +3,11 @@
 // validate input against the contract's schemas and call `dispatch`; nothing else touches the store.
 import { EventEmitter } from 'node:events';
 import { API_NAMES, schemas, type ApiName, type ApiOutput, type ApiParsed } from '../../../shared/api';
-import { startCheckpointer } from '../checkpointer';
-import { invalidInput, notFound } from '../errors';
-import { describeInvalidInput, issueDetails } from '../inputErrors';
+import { startCheckpointer } from '../tasks/checkpointer';
+import { invalidInput, notFound } from '../base/errors';
+import { describeInvalidInput, issueDetails } from '../base/inputErrors';
 import { imageStoreOf } from '../images/store';
-import { JobRegistry } from '../jobs';
+import { JobRegistry } from '../tasks/jobs';
 import { deferCheckpoints, type Db } from '../store/db';
 import { appHandlers } from './app';
 import { critiquesHandlers } from './critiques';

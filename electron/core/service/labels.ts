@@ -3,8 +3,8 @@
 import type { ItemView, PairwiseRevision } from '../../../shared/api';
 import type { ItemRecord, LabelRevision, Task } from '../../../shared/domain';
 import { shownOrder } from '../../../shared/order';
-import { invalidInput } from '../errors';
-import { requireRegionsFit, shownOrderProblem } from '../labelRules';
+import { invalidInput } from '../base/errors';
+import { requireRegionsFit, shownOrderProblem } from '../base/labelRules';
 import { canonicalJson } from '../../../shared/rubric';
 import { labelRubricVersion } from '../store/rubrics';
 import { ensureAnnotator, findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';

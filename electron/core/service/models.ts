@@ -6,7 +6,7 @@
 // takes any folder (its path comes from the native dialog in the main process); the CLI runs as the user.
 import { existsSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { conflict, invalidInput } from '../errors';
+import { conflict, invalidInput } from '../base/errors';
 import * as scorer from '../scorer/index';
 import { removeModel } from '../store/models';
 import type { FeatureHandlers, ServiceContext, ServiceOptions } from './context';

@@ -2,8 +2,8 @@
 // (items with one response: good or bad). Each is a revision of its own task.
 import type { LabelRevision } from '../../../shared/domain';
 import type { RegionMark } from '../../../shared/regions';
-import { invalidInput } from '../errors';
-import { rankingProblem, requireRegionsFit, shownOrderProblem } from '../labelRules';
+import { invalidInput } from '../base/errors';
+import { rankingProblem, requireRegionsFit, shownOrderProblem } from '../base/labelRules';
 import { getRevision, labelAppender, type RevisionDraft } from '../store/labels';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';

@@ -4,7 +4,7 @@
 import type { ApiParsed } from '../../../shared/api';
 import type { AdjudicationLabel, AdjudicationView, ReviewTask } from '../../../shared/api/review';
 import type { Choice, Verdict } from '../../../shared/domain';
-import { invalidInput } from '../errors';
+import { invalidInput } from '../base/errors';
 import { buildReview, withExternalIds, type Review } from '../review/report';
 import type { Db } from '../store/db';
 import { plural } from '../../../shared/plural';

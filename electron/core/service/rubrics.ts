@@ -7,8 +7,8 @@
 import type { MyRatings, RatingSheet, RubricLabelBody, RubricSaved, RubricSummary, RubricView } from '../../../shared/api';
 import type { ItemRecord, LabelBody } from '../../../shared/domain';
 import { canonicalJson, checkCriteria, ITEM_RUBRIC, problemText, type Criterion } from '../../../shared/rubric';
-import { invalidInput, notFound } from '../errors';
-import { checkRatings, requireRegionsFit, shownOrderProblem } from '../labelRules';
+import { invalidInput, notFound } from '../base/errors';
+import { checkRatings, requireRegionsFit, shownOrderProblem } from '../base/labelRules';
 import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
 import { currentLabel, getRevision, labelAppender } from '../store/labels';

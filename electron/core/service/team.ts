@@ -9,7 +9,7 @@
 import type { EventEmitter } from 'node:events';
 import type { ApiParsed } from '../../../shared/api';
 import { hubAddressShown, type TeamStatus } from '../../../shared/api/team';
-import { conflict } from '../errors';
+import { conflict } from '../base/errors';
 import { redact, sameHub } from '../hub/connect';
 import type { HubMember } from '../hub/listen';
 import type { Db } from '../store/db';

@@ -2,7 +2,7 @@
 // (`code`, five characters) from the server or a Node errno (ECONNREFUSED…) from the socket; anything
 // else keeps its own first line (the hub modules already word their refusals: core/hub/connect.ts).
 import { plural } from '../../../shared/plural';
-import { ArbiterError } from '../errors';
+import { ArbiterError } from '../base/errors';
 import type { SyncResult } from './teamSync';
 
 /** host:port of a hub URL, for sentences (never the password). */

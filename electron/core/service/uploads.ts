@@ -1,17 +1,17 @@
 // Uploads: a picked file arrives in pieces into the uploads folder beside the database, is previewed from
 // its head, and is imported from disk by a task worker (streamed: .jsonl, .jsonl.gz, .json, .parquet).
 // The id is the core's own random name; the original file name only chooses the ending and the name
-// shown in messages. What a page may make this hold is bounded (core/limits.ts): the size of one upload,
+// shown in messages. What a page may make this hold is bounded (core/base/limits.ts): the size of one upload,
 // how many are open, the free disk they need, and how long one may sit idle before it is removed.
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statfsSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ApiOutputs } from '../../../shared/api';
-import { conflict, invalidInput, notFound } from '../errors';
+import { conflict, invalidInput, notFound } from '../base/errors';
 import { previewHead } from '../formats/index';
 import type { LabelsImportResult } from '../formats/exchange/labels';
 import { headLines } from '../formats/sources/index';
-import { formatBytes, formatLimit, limit } from '../limits';
+import { formatBytes, formatLimit, limit } from '../base/limits';
 import { runTask } from '../tasks/run';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireProject } from './guards';

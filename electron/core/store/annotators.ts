@@ -2,7 +2,7 @@
 // uuid is the identity across machines (it travels in every exported label); the name is for people.
 import { randomUUID } from 'node:crypto';
 import type { AnnotatorKind } from '../../../shared/domain';
-import { conflict } from '../errors';
+import { conflict } from '../base/errors';
 import type { Db } from './db';
 import { writeNow } from './write';
 

@@ -5,9 +5,9 @@
 // left (limit backupsKept: ARBITER_BACKUPS_KEPT, default 5). Files of other names are never touched.
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ArbiterError } from '../errors';
-import { limit } from '../limits';
-import { startWorker } from '../workers';
+import { ArbiterError } from '../base/errors';
+import { limit } from '../base/limits';
+import { startWorker } from '../base/workers';
 import type { BackupWorkerInput, BackupWorkerMessage } from './backupWorker';
 import { backupTo, type Db } from './db';
 

@@ -4,8 +4,8 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ArbiterError } from '../errors';
-import { appRoot } from '../paths';
+import { ArbiterError } from '../base/errors';
+import { appRoot } from '../base/paths';
 import { removeStaleImports } from './imports';
 import { recoverLabelImports } from './labelImports';
 import type { Db } from './sqlite';

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DEFAULT_ERROR_TAGS, DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../../shared/domain';
-import { conflict } from '../errors';
+import { conflict } from '../base/errors';
 import { removeImportImages } from './images';
 import type { Db } from './sqlite';
 import { beginBulkWrite, sleepSync, writeNow, writerWaiting } from './write';

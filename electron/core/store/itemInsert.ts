@@ -1,7 +1,7 @@
 // Writing items: one at a time (seeds and tests) or in batches of 64 rows per statement (imports). An
 // item's uid is a content hash, so the same item twice is stored once; new items take the next seqs.
 import type { Content } from '../../../shared/domain';
-import { itemUid } from '../uid';
+import { itemUid } from '../base/uid';
 import type { Db } from './db';
 
 export interface ResponseDraft {

@@ -1,7 +1,7 @@
 // Projects: a name, guidelines and settings; everything else hangs off a project. Counts come from
 // counters kept in the write transactions (item_count, task_progress), never from scanning.
 import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings, type ProjectSummary, type Task } from '../../../shared/domain';
-import { conflict, notFound } from '../errors';
+import { conflict, notFound } from '../base/errors';
 import type { Db } from './db';
 import { writeNow } from './write';
 

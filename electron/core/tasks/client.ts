@@ -1,7 +1,7 @@
 // Starts an import or export in a task worker and gives back its result promise and a cancel switch.
 import type { LineError } from '../../../shared/domain';
-import { ArbiterError, InvalidFileError } from '../errors';
-import { startWorker } from '../workers';
+import { ArbiterError, InvalidFileError } from '../base/errors';
+import { startWorker } from '../base/workers';
 import type { Task, TaskProgress, TaskResult, TaskWorkerInput, TaskWorkerMessage } from './protocol';
 
 export interface TaskHandle<T extends Task> {

@@ -2,7 +2,7 @@
 // the host's thread (Electron's main process) never waits on it. Started by ./client.ts; bundled as
 // task-worker.mjs beside each bundle. Cancellation arrives through a shared flag.
 import { parentPort, workerData } from 'node:worker_threads';
-import { toErrorShape } from '../errors';
+import { toErrorShape } from '../base/errors';
 import { checkpoint, openDb } from '../store/db';
 import type { TaskWorkerInput, TaskWorkerMessage } from './protocol';
 import { runTask } from './run';

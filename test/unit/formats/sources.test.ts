@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { parquetWriteFile } from 'hyparquet-writer';
 import type { SchemaElement } from 'hyparquet';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ArbiterError, InvalidFileError } from '../../../electron/core/errors';
+import { ArbiterError, InvalidFileError } from '../../../electron/core/base/errors';
 import { exportProject, importFile } from '../../../electron/core/formats';
 import { chunkLines } from '../../../electron/core/formats/import/prepare';
 import { describeSource, fileChunks, headLines } from '../../../electron/core/formats/sources/index';

@@ -11,7 +11,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { AnnotatorKind, LabelBody, LabelRevision, LineError, Task } from '../../../../shared/domain';
 import { canonicalJson } from '../../../../shared/rubric';
-import { cancelledError, InvalidFileError } from '../../errors';
+import { cancelledError, InvalidFileError } from '../../base/errors';
 import { ensureAnnotator, ensureAnnotatorByUuid, findAnnotator, SOURCE_ANNOTATOR } from '../../store/annotators';
 import type { Db } from '../../store/db';
 import { itemResolver, responseCounter } from '../../store/items';

@@ -4,7 +4,7 @@
 import type { Content, ExportSummary, NamedCount } from '../../../../shared/domain';
 import { IMAGE_EXPORT_FORMATS, type ExportFormat, type RankingPairs } from '../../../../shared/formatNames';
 import { plural } from '../../../../shared/plural';
-import { cancelledError, invalidInput, notFound } from '../../errors';
+import { cancelledError, invalidInput, notFound } from '../../base/errors';
 import { findAnnotator } from '../../store/annotators';
 import type { Db } from '../../store/db';
 import { iterateItems } from '../../store/items';

@@ -11,7 +11,7 @@ import { basename, resolve } from 'node:path';
 import type { Choice, ImportSummary, LineError, NamedCount } from '../../../../shared/domain';
 import { GUI_TRAJECTORY_FORMATS, TRAJECTORY_FORMATS, type ImportFormat } from '../../../../shared/formatNames';
 import { agentErrorTags } from '../../../../shared/stepJudgement';
-import { ArbiterError, cancelledError, InvalidFileError, UnknownFormatError } from '../../errors';
+import { ArbiterError, cancelledError, InvalidFileError, UnknownFormatError } from '../../base/errors';
 import { imageContext, type ImageSources, type RecordImages } from '../../images/resolve';
 import { imageStoreOf } from '../../images/store';
 import { ensureAnnotator, SOURCE_ANNOTATOR } from '../../store/annotators';

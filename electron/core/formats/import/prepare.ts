@@ -3,8 +3,8 @@
 // for big ones (see ./pool.ts), so that hashing and JSON work overlap with the SQL on the main thread.
 // Nothing here may import the store: the worker must not load better-sqlite3.
 import type { ImportFormat } from '../../../../shared/formatNames';
-import { formatBytes, limit, limitEnvName } from '../../limits';
-import { canonicalJson, itemUidOfCanonical, sha256Hex } from '../../uid';
+import { formatBytes, limit, limitEnvName } from '../../base/limits';
+import { canonicalJson, itemUidOfCanonical, sha256Hex } from '../../base/uid';
 import { parseArbiter } from '../exchange/arbiter';
 import { parseHelpsteer2, parseHelpsteer2Preference } from '../ratings/helpsteer2';
 import { parseHelpsteer3 } from '../ratings/helpsteer3';

@@ -6,7 +6,7 @@
 // Implicit prompts are split exactly the way TRL's `extract_prompt` does, so that an exported
 // implicit file (prompt + response concatenated) imports back to the same split and exports identically.
 import type { ChatMessage } from '../../../../shared/domain';
-import { canonicalJson } from '../../uid';
+import { canonicalJson } from '../../base/uid';
 import { promptText, responseText, toChat, transcriptPrompt } from '../content';
 import { hasText, isMessageList, isNonEmptyString, pairRecord } from './pair';
 import { RecordError, type DecidedPair, type ExportNotes, type ParsedRecord } from '../types';

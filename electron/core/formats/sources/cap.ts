@@ -1,8 +1,8 @@
 // The longest record an import reads (limits.ts: recordMaxBytes, 64 MiB unless ARBITER_RECORD_MAX_BYTES
 // says otherwise). The line splitters stop collecting a line's bytes once it passes the cap and refuse
 // the file with the line's number, so one hostile line costs at most the cap in memory, never the line.
-import { ArbiterError } from '../../errors';
-import { formatBytes, limit, limitEnvName } from '../../limits';
+import { ArbiterError } from '../../base/errors';
+import { formatBytes, limit, limitEnvName } from '../../base/limits';
 
 export class RecordTooLongError extends ArbiterError {
   constructor(

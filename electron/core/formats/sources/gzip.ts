@@ -4,7 +4,7 @@
 import type { Hash } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { ArbiterError } from '../../errors';
+import { ArbiterError } from '../../base/errors';
 import type { Chunk } from '../import/prepare';
 import { jsonArrayChunks } from './jsonArray';
 import { CHUNK_BYTES, hashedReads } from './jsonl';

@@ -2,9 +2,9 @@
 // becomes one line, its JSON.stringify, so the importer's "line N" is element N of the array (1-based:
 // line 1 is element [0]). A syntax error cannot be skipped past, so it stops the whole import.
 import { JSONParser } from '@streamparser/json';
-import { ArbiterError } from '../../errors';
+import { ArbiterError } from '../../base/errors';
 import type { Chunk } from '../import/prepare';
-import { limit, limitEnvName } from '../../limits';
+import { limit, limitEnvName } from '../../base/limits';
 import { RecordTooLongError, recordMaxBytes } from './cap';
 
 /** Elements per chunk: the same batch as lines given to importLines. */

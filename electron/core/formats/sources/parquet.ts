@@ -5,7 +5,7 @@ import type { Hash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { parquetMetadataAsync, parquetReadObjects, type AsyncBuffer, type Compressors, type RowGroup } from 'hyparquet';
-import { ArbiterError } from '../../errors';
+import { ArbiterError } from '../../base/errors';
 import type { Chunk } from '../import/prepare';
 import { RecordTooLongError, recordMaxBytes } from './cap';
 import { CHUNK_RECORDS } from './jsonArray';

@@ -2,7 +2,7 @@
 // middle of a character would otherwise change its text without a word. A line's bad bytes are said by
 // position (1-based, counted in bytes from the start of the line) so the file can be fixed there.
 import { isUtf8 } from 'node:buffer';
-import { ArbiterError } from '../../errors';
+import { ArbiterError } from '../../base/errors';
 
 /** The index of the first byte (from `from`, before `to`) that does not belong to valid UTF-8, or -1. */
 export function firstInvalidUtf8(bytes: Uint8Array, from = 0, to = bytes.length): number {

@@ -5,7 +5,7 @@
 // that are not there; abort leaves nothing. `ImagesBesideWriter` ties the folder to a records writer.
 import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { invalidInput } from '../../errors';
+import { invalidInput } from '../../base/errors';
 import type { ImagePart, ImageRef } from '../../../../shared/images';
 import { hasImage, imageFile } from '../../images/store';
 import type { RecordWriter } from '../jsonl';

@@ -21,7 +21,8 @@ export function currentModuleFile(): string {
 export function workerEntry(sourceFile: string, builtName: string): { path: string; isTypeScript: boolean } {
   const here = currentModuleFile();
   const dir = dirname(here);
-  if (here.endsWith('.ts')) return { path: join(dir, sourceFile), isTypeScript: true };
+  // This file lives in electron/core/base/; sourceFile is relative to electron/core.
+  if (here.endsWith('.ts')) return { path: join(dir, '..', sourceFile), isTypeScript: true };
   const built = join(dir, builtName);
   if (!existsSync(built)) throw new Error(`A worker is missing: expected ${built} beside the program`);
   return { path: built, isTypeScript: false };

@@ -1,14 +1,14 @@
 // What a label revision must be for its item, checked the same way whether the app saves it (the services)
 // or a labels file brings it (formats/exchange/labels.ts). Each rule gives the reason a value does not fit, or null;
 // the caller names the field its own way ("shownOrder" in the API, "shown_order" in a file).
-import type { Content, ItemRecord } from '../../shared/domain';
-import { imagesOf } from '../../shared/images';
-import type { RegionMark } from '../../shared/regions';
-import { CHAIN_OUTCOMES, TRAJECTORY_OUTCOMES } from '../../shared/stepJudgement';
-import { isTrajectory, trajectoryTurns } from '../../shared/trajectory';
-import type { RubricLabelBody } from '../../shared/api';
-import { responseLetter } from '../../shared/letters';
-import { offScale, storedRating, type Criterion, type RatingValue } from '../../shared/rubric';
+import type { Content, ItemRecord } from '../../../shared/domain';
+import { imagesOf } from '../../../shared/images';
+import type { RegionMark } from '../../../shared/regions';
+import { CHAIN_OUTCOMES, TRAJECTORY_OUTCOMES } from '../../../shared/stepJudgement';
+import { isTrajectory, trajectoryTurns } from '../../../shared/trajectory';
+import type { RubricLabelBody } from '../../../shared/api';
+import { responseLetter } from '../../../shared/letters';
+import { offScale, storedRating, type Criterion, type RatingValue } from '../../../shared/rubric';
 import { invalidInput } from './errors';
 
 /** "2 responses (A, B)", "one response (A)". */

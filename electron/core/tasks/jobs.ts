@@ -2,14 +2,14 @@
 // exports (whose API calls await the job, so the host's thread stays free). The registry keeps each job's
 // latest progress and outcome and announces every change on the service's events.
 import type { EventEmitter } from 'node:events';
-import type { JobInfo } from '../../shared/api';
-import { ArbiterError, notFound } from './errors';
-import { startScoreJob } from './scorer/index';
-import type { ScoreJobOptions } from './scorer/index';
-import { isCancelled, startTask } from './tasks/client';
-import type { Task, TaskProgress, TaskResult } from './tasks/protocol';
-import type { TaskHooks } from './tasks/run';
-import { uuidv7 } from './uuidv7';
+import type { JobInfo } from '../../../shared/api';
+import { ArbiterError, notFound } from '../base/errors';
+import { startScoreJob } from '../scorer/index';
+import type { ScoreJobOptions } from '../scorer/index';
+import { isCancelled, startTask } from './client';
+import type { Task, TaskProgress, TaskResult } from './protocol';
+import type { TaskHooks } from './run';
+import { uuidv7 } from '../base/uuidv7';
 
 /** The tasks people see as jobs (a checkpoint is housekeeping, started by the checkpointer). */
 type JobTask = Exclude<Task, { kind: 'checkpoint' }>;

@@ -2,7 +2,7 @@
 // not pay for copying a bulk writer's pages): every few seconds it looks at the WAL's size and, past a
 // threshold, folds it into the database on a task worker's connection, off the annotator's path.
 import { statSync } from 'node:fs';
-import { startTask } from './tasks/client';
+import { startTask } from './client';
 
 const EVERY_MS = 5_000;
 const WAL_BYTES = 32 * 1024 * 1024;

@@ -1,6 +1,6 @@
 // Errors that carry a code for programs and a sentence for people; transports map them 1:1.
-import type { ApiErrorShape } from '../../shared/api';
-import type { LineError } from '../../shared/domain';
+import type { ApiErrorShape } from '../../../shared/api';
+import type { LineError } from '../../../shared/domain';
 import { describeInvalidInput, issueDetails, type Issue } from './inputErrors';
 
 export class ArbiterError extends Error {

@@ -2,9 +2,9 @@
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { appRoot } from './paths';
-import { databaseFacts, openDb } from './store/db';
-import type { ProviderStatus } from '../../shared/scoring';
+import { appRoot } from '../base/paths';
+import { databaseFacts, openDb } from '../store/db';
+import type { ProviderStatus } from '../../../shared/scoring';
 
 export interface DoctorCheck {
   name: string;
@@ -46,7 +46,7 @@ export async function doctorReport(dbPath: string): Promise<DoctorReport> {
   checks.push(
     await check('onnxruntime-node', async () => {
       const ort = require('onnxruntime-node') as { listSupportedBackends?: () => { name: string }[] };
-      const scorer = await import('./scorer/index');
+      const scorer = await import('../scorer/index');
       providers = scorer.availableProviders();
       const backends = ort.listSupportedBackends?.().map((b) => b.name).join(', ') ?? 'cpu';
       return `loaded; backends compiled in: ${backends} (whether each can start is listed below)`;

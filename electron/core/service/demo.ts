@@ -2,9 +2,9 @@
 // put in through the service, as the app would save them, so every screen has something to show on a
 // first launch: a rubric in force, and two annotators whose labels agree on most items and disagree on a few.
 import { readFileSync } from 'node:fs';
-import type { RegionMark } from '../../shared/regions';
-import type { Criterion } from '../../shared/rubric';
-import type { ArbiterService } from './service';
+import type { RegionMark } from '../../../shared/regions';
+import type { Criterion } from '../../../shared/rubric';
+import type { ArbiterService } from './';
 
 type SeedLabel = { annotator: string; item: string } & (
   | { task: 'pairwise'; choice: 'A' | 'B' | 'tie' | 'both_bad'; strength: 1 | 2 | 3 | null; regions?: RegionMark[] }

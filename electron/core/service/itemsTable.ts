@@ -3,18 +3,18 @@
 // a verdict: ./itemJudgementWords.ts), and the screen it opens on. "Model disagrees" keeps the pairs whose
 // pre-label picks the other response than the annotator's own label or, where they have none, the label
 // that decides the item on export (the majority of human labels, else the file's own preference).
-import { ITEM_FILTERS, type ItemFilter, type ItemListRow, type ItemPage, type ListItemsRequest, type ProjectShapes } from '../../shared/api';
-import { contentText } from '../../shared/choices';
-import type { Choice, Content } from '../../shared/domain';
+import { ITEM_FILTERS, type ItemFilter, type ItemListRow, type ItemPage, type ListItemsRequest, type ProjectShapes } from '../../../shared/api';
+import { contentText } from '../../../shared/choices';
+import type { Choice, Content } from '../../../shared/domain';
 import { decide } from './formats/export/resolve';
 import { judgementColumns, screenOf } from './itemJudgementWords';
-import { itemRanker, itemVoter, type ItemVote } from './scorer/itemVotes';
-import { findAnnotator } from './store/annotators';
-import type { Db } from './store/db';
-import { judgementHeads, stepsStored } from './store/itemJudgements';
-import { walkItems, type ListRow } from './store/itemList';
-import { countItems, getItem } from './store/items';
-import { pairwiseHeads, progressCounts } from './store/labels';
+import { itemRanker, itemVoter, type ItemVote } from '../scorer/itemVotes';
+import { findAnnotator } from '../store/annotators';
+import type { Db } from '../store/db';
+import { judgementHeads, stepsStored } from '../store/itemJudgements';
+import { walkItems, type ListRow } from '../store/itemList';
+import { countItems, getItem } from '../store/items';
+import { pairwiseHeads, progressCounts } from '../store/labels';
 
 /** The filters of a pair's choice, offered where the project has pairs. */
 const PAIR_FILTERS: ItemFilter[] = ['A', 'B', 'tie', 'both_bad', 'disagrees'];

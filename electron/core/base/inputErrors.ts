@@ -1,7 +1,7 @@
 // The contract's validation issues as a sentence for people, said the way a screen would say it ("Could
 // not open the item: the item id must be more than 0 (it was 0)."), never zod's own text ("Invalid
 // input: itemId: Too small…"). Programs still get the issues, without the values, in `details`.
-import type { ApiName } from '../../shared/api';
+import type { ApiName } from '../../../shared/api';
 
 /** What each operation does, for "Could not …". */
 const ACTIONS: Partial<Record<ApiName, string>> = {

@@ -2,8 +2,8 @@
 // at 3" / "all good" (a pair's responses by letter: "A: all good, B: first error at 2"), good / bad; and
 // the screen an item opens on by its shape (a ranking on Rank, a chain or trajectory on Steps, a single
 // response on Verdict, a pair on Compare).
-import type { ItemListRow, JudgementWords } from '../../shared/api';
-import type { JudgementHead } from './store/itemJudgements';
+import type { ItemListRow, JudgementWords } from '../../../shared/api';
+import type { JudgementHead } from '../store/itemJudgements';
 
 const letter = (i: number) => String.fromCharCode(65 + i);
 

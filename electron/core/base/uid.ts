@@ -1,6 +1,6 @@
 // Content hashes: the same item or response has the same id on every machine.
 import { hash } from 'node:crypto';
-import type { Content } from '../../shared/domain';
+import type { Content } from '../../../shared/domain';
 
 /** JSON with object keys sorted, so that key order in a source file never changes a hash. */
 export function canonicalJson(value: unknown): string {

@@ -8,7 +8,7 @@
 // 1000); durations as milliseconds or with a unit (500ms, 90s, 15m, 2h); counts as plain integers.
 //
 // Adding a limit is one line in LIMITS; read it with `limit('name')`.
-import type { ApiName } from '../../shared/api';
+import type { ApiName } from '../../../shared/api';
 import { invalidInput } from './errors';
 
 type Unit = 'bytes' | 'duration' | 'count';

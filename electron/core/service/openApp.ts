@@ -2,14 +2,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { importFile } from './formats/index';
-import { appRoot } from './paths';
-import { scoreProjectInline } from './scorer/index';
+import { importFile } from '../formats/index';
+import { appRoot } from '../base/paths';
+import { scoreProjectInline } from '../scorer/index';
 import { seedDemoLabels } from './demo';
-import { ArbiterService } from './service';
-import type { ServiceOptions } from './service/context';
-import { openDb, type Db, type OpenOptions } from './store/db';
-import { deleteProjectRows, deletingProjects, listProjects } from './store/projects';
+import { ArbiterService } from './index';
+import type { ServiceOptions } from './context';
+import { openDb, type Db, type OpenOptions } from '../store/db';
+import { deleteProjectRows, deletingProjects, listProjects } from '../store/projects';
 
 export const DEMO_PROJECT = 'Demo';
 
