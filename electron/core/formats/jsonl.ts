@@ -1,7 +1,7 @@
 // Streaming JSON Lines I/O. Writing goes to `<out>.partial` through a WriteStream that honours
 // backpressure, and is renamed to `<out>` only when everything is on disk, so a failed export never
 // leaves a half-written file where the finished one is expected. Reading yields lines one at a time.
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
@@ -76,6 +76,9 @@ export class JsonlWriter implements RecordWriter {
   }
 }
 
+/** The chunk reader hashes what it reads; readLines' callers never ask for the hash (a labels merge reads its file twice). */
+const NO_HASH = { update: () => NO_HASH } as unknown as Hash;
+
 /**
  * The lines of a UTF-8 text file, without their line ends ("\n" or "\r\n"), and without a leading byte
  * order mark. Bytes that are not UTF-8 and a line longer than the record cap stop the reading with the
@@ -84,7 +87,7 @@ export class JsonlWriter implements RecordWriter {
 export async function* readLines(path: string, name = path): AsyncGenerator<string> {
   let line = 0;
   let first = true;
-  for await (const chunk of jsonlChunks(path, createHash('sha256'), name)) {
+  for await (const chunk of jsonlChunks(path, NO_HASH, name)) {
     if (!('bytes' in chunk)) continue;
     const bytes = Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength);
     const valid = validUtf8(bytes);
