@@ -1,10 +1,10 @@
-// Lint, including the layering rules of DESIGN.md (the way VS Code keeps common/node/electron-main apart):
+// Lint, including the layering rules of docs/architecture.md (the way VS Code keeps common/node/electron-main apart):
 // shared imports nothing of ours; core never imports electron, host, cli or the renderer; the renderer
 // imports only shared; only electron/main and electron/preload import 'electron'.
 import tseslint from 'typescript-eslint';
 
 const electronBan = { name: 'electron', message: "Only electron/main and electron/preload may import 'electron'." };
-// PostgreSQL is the team hub's: its client and its SQL live in electron/core/hub/ and nowhere else (DESIGN.md).
+// PostgreSQL is the team hub's: its client and its SQL live in electron/core/hub/ and nowhere else (docs/architecture.md).
 const pgBans = ['pg', 'pg-copy-streams'].map((name) => ({ name, message: 'PostgreSQL is reached only from electron/core/hub/ (its connections and SQL live there).' }));
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'worker_threads', 'http', 'net', 'url', 'util', 'stream', 'events', 'module'];
 

@@ -1,5 +1,5 @@
 // Source-order letters: A is the file's first response, B its second, and so on. They never name a
-// screen side (UX.md): the screen says Left and Right.
+// screen side (docs/annotating.md, "Compare"): the screen says Left and Right.
 export function responseLetter(index: number): string {
   return String.fromCharCode(65 + index);
 }

@@ -1,6 +1,7 @@
-// Rubrics: named lists of criteria an annotator rates each response against (DESIGN.md "Data model",
-// FORMATS.md "Rubric"). Pure and isomorphic, so the rubric editor in the renderer checks a criterion
-// with the same rules, and the same sentences, as the core and `arbiter rubric import`.
+// Rubrics: named lists of criteria an annotator rates each response against (docs/data.md "Where the data
+// lives and how it is kept", docs/formats.md "Ratings, rubrics and critiques"). Pure and isomorphic, so
+// the rubric editor in the renderer checks a criterion with the same rules, and the same sentences, as
+// the core and `arbiter rubric import`.
 //
 // A criterion: key (a slug), description (markdown), scale (binary yes / no, Likert min–max, or named
 // categories), weight (a negative weight marks a pitfall, as Rubrics-as-Rewards does), required, and an
@@ -148,7 +149,7 @@ export const criteriaSchema = z
     });
   });
 
-/** A rubric file (`arbiter rubric import`, FORMATS.md): its name and criteria; `version` (as exported) is informational. */
+/** A rubric file (`arbiter rubric import`, docs/formats.md): its name and criteria; `version` (as exported) is informational. */
 export const rubricFileSchema = z
   .object({
     name: rubricName,

@@ -1,4 +1,4 @@
-// One function per CLI command; each parses its own options and prints what DESIGN.md promises.
+// One function per CLI command; each parses its own options and prints what docs/cli.md promises.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS, TRL_VISION_FORMATS, type ExportFormat, type ImportFormat, type RankingPairs } from '../../shared/formatNames';

@@ -1,4 +1,4 @@
-// The `arbiter` command line: a contract that tests and users script against (DESIGN.md).
+// The `arbiter` command line: a contract that tests and users script against (docs/cli.md).
 import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS } from '../../shared/formatNames';
 import { REVIEW_TASKS } from '../../shared/api/review';
 import { ArbiterError, InvalidFileError, toErrorShape, UnknownFormatError } from '../core/base/errors';

@@ -1,4 +1,4 @@
-// Options every command reads the same way. Names are checked with the API's own schemas (DESIGN.md:
+// Options every command reads the same way. Names are checked with the API's own schemas (docs/cli.md:
 // "the CLI validates names with the same schemas as the API"), before the database is opened, so a
 // refused name changes nothing; a missing input file is bad input (exit 1), not a usage error.
 import { existsSync, statSync } from 'node:fs';

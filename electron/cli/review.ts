@@ -1,7 +1,7 @@
 // `arbiter review --project NAME [--task T] [--reason R] [--limit N] [--json]`: the disagreement queue,
 // most disputed first, items by external id; `arbiter adjudicate --project NAME --item ID (--choice C |
 // --verdict V | --ranking R | --first-error A=2,B=-1 and / or --outcome A=failure) [--strength N] [--task T] [--note TEXT] [--lead NAME]`;
-// and the review figures that `arbiter stats` prints (DESIGN.md "Command line").
+// and the review figures that `arbiter stats` prints (docs/cli.md).
 import { QUEUE_REASONS, REVIEW_TASKS, reviewSchemas, type Figure, type QueueRow, type ReviewReport } from '../../shared/api/review';
 import { invalidInput } from '../core/base/errors';
 import { buildReview, withExternalIds } from '../core/review/report';

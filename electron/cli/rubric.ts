@@ -1,7 +1,8 @@
 // `arbiter rubric import FILE --project NAME | export --project NAME [--rubric R] [--version N] --out FILE
-// | list --project NAME [--json]` (DESIGN.md "Command line"). A rubric file is one JSON object,
-// {"name", "criteria"} (FORMATS.md "Rubric"); an export writes the same shape with its "version", so an
-// exported file imports again as it is. Names are checked with the API's schemas before anything opens.
+// | list --project NAME [--json]` (docs/cli.md). A rubric file is one JSON object, {"name", "criteria"}
+// (docs/formats.md "Ratings, rubrics and critiques"); an export writes the same shape with its
+// "version", so an exported file imports again as it is. Names are checked with the API's schemas
+// before anything opens.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { decodeUtf8 } from '../core/formats/sources/utf8';
 import { resolve } from 'node:path';

@@ -1,6 +1,6 @@
 // Exports in the desktop app: the service writes the file into the exports folder, then the user
 // chooses where it goes in a native save dialog. The chosen path stays in this process: the page only
-// learns the file's name and whether it was saved (DESIGN.md, "What the API may touch"). An export with
+// learns the file's name and whether it was saved (docs/architecture.md, "What the API may touch"). An export with
 // its images in a folder beside it (trl-vision: `x.jsonl` and `x_images/`) is moved with its folder, which
 // takes the chosen name's stem (`y.jsonl` and `y_images/`), the rows' image paths rewritten to match.
 import { app, BrowserWindow, dialog, type IpcMainInvokeEvent } from 'electron';

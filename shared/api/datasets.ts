@@ -75,7 +75,7 @@ export const datasetsSchemas = {
     .strict(),
   /**
    * Writes the export into the app's exports folder under a generated name and answers its base name.
-   * No output path: the renderer is untrusted (DESIGN.md, "What the API may touch"). The browser host
+   * No output path: the renderer is untrusted (docs/architecture.md, "What the API may touch"). The browser host
    * then offers the file through `downloadTicket`; Electron's main process through a save dialog.
    */
   exportProject: z

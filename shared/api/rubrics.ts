@@ -112,7 +112,7 @@ export interface RubricSaved {
   created: boolean;
 }
 
-/** The body of a 'rubric' revision (FORMATS.md "Labels"). */
+/** The body of a 'rubric' revision (docs/formats.md "Labels"). */
 export interface RubricLabelBody {
   ratings: Record<string, Record<string, number | string | null>>;
   rubric: string;

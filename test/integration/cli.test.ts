@@ -1,4 +1,4 @@
-// The CLI contract (DESIGN.md) as a script would use it: exit codes, stderr lines, JSON on stdout.
+// The CLI contract (docs/cli.md) as a script would use it: exit codes, stderr lines, JSON on stdout.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

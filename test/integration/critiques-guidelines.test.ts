@@ -1,6 +1,6 @@
 // Critiques, guidelines and the rating sheet on a real SQLite file, through the service (the same
 // dispatch the IPC and HTTP transports call, so every input is validated as it would be from the
-// renderer): a critique is one 'critique' revision in FORMATS.md's shape; an imported (source) critique
+// renderer): a critique is one 'critique' revision in docs/formats.md's shape; an imported (source) critique
 // stays as it was when an annotator edits it, the edit names it, and both survive a labels export and
 // import; guidelines are numbered revisions and a stale editor is refused; the rating sheet gives the
 // rubric in force (or the item's own criteria) and carries over only values whose criterion did not
@@ -100,7 +100,7 @@ describe('critiques', () => {
     expect((await service.dispatch('progress', { project: 'p', annotator: 'alice', task: 'critique' })).labeledByMe).toBe(0);
     expect((await service.dispatch('getCritiques', { project: 'p', annotator: 'alice', itemId: q1 })).mine?.critique).toEqual({});
 
-    // Both revisions leave in the labels export with FORMATS.md's field names, and come back in another project.
+    // Both revisions leave in the labels export with docs/formats.md's field names, and come back in another project.
     const out = join(tempDir(), 'labels.jsonl');
     await exportProject(db, { project: 'p', format: 'labels', out });
     const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -1,4 +1,4 @@
-// One writer, short transactions (DESIGN.md): while another process imports 400k pairs into the database
+// One writer, short transactions (docs/data.md): while another process imports 400k pairs into the database
 // the app has open, every label save is acknowledged quickly and kept, and the import completes whole;
 // an import killed half-way leaves nothing visible, and the next open removes what it wrote.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Rating, rubric and critique formats on a real SQLite file (FORMATS.md; issue 9, items 6 and 7):
+// Rating, rubric and critique formats on a real SQLite file (docs/formats.md; issue 9, items 6 and 7):
 // UltraFeedback raw and HelpSteer2 round-trip with every rating exactly ("N/A" included) and the lines as
 // they came; HelpSteer3 keeps every annotator's preference; the file's ratings are labels of its source
 // annotator under a rubric made from its aspects; Prometheus lines have the Feedback Collection's exact

@@ -132,7 +132,7 @@ describe.skipIf(!env.python)('TRL trains on the exports (one step, tiny model fr
     for (const format of ['trl', 'trl-chat', 'trl-stepwise']) trained(format);
     expect(report.trl!.tokenized).toBe(files.trl!.lines);
     expect(report['trl-chat']!.tokenized).toBe(files['trl-chat']!.lines);
-    // A file's chain rated at every step keeps every step with its label (FORMATS.md); one label per step reached TRL.
+    // A file's chain rated at every step keeps every step with its label (docs/formats.md); one label per step reached TRL.
     expect(report['trl-stepwise']).toMatchObject({ steps: [4, 2], true: 4, train_steps: 1 });
   });
 

@@ -1,4 +1,4 @@
-// The layering rules are lint rules; this proves they fire on the imports DESIGN.md forbids.
+// The layering rules are lint rules; this proves they fire on the imports docs/architecture.md forbids.
 import { ESLint } from 'eslint';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -18,7 +18,7 @@ export function projectsHandlers(context: ServiceContext): FeatureHandlers<Proje
     renameProject: ({ project, name }) => overview(projects.renameProject(db, project, name)),
     deleteProject: async ({ project }) => {
       projects.requireProject(db, project);
-      // Kept beside the database: a deleted project can be restored from it (README "Backup and restore").
+      // Kept beside the database: a deleted project can be restored from it (docs/data.md, "Backup and restore").
       // The copy is made on a worker's own connection, so saves go on meanwhile; the newest N are kept.
       const file = await backupBeforeDelete(db, options.dbPath, project);
       const id = projects.markDeleting(db, project);

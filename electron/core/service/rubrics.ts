@@ -1,6 +1,6 @@
 // Rubrics and rubric ratings (shared/api/rubrics.ts). Versioning is the point: saving changed criteria
 // adds a version and never touches the old one, and a rating revision names the version it was made
-// under (label.rubric_version_id, and `rubric` + `rubric_version` in its body, FORMATS.md "Labels"), so
+// under (label.rubric_version_id, and `rubric` + `rubric_version` in its body, docs/formats.md "Labels"), so
 // an old label keeps meaning what it meant. An item's own criteria (item.criteria) are rated the same
 // way under the name "item"; they become a version of their own the first time they are rated or saved,
 // and a change to them is the next version.

@@ -72,7 +72,7 @@ function refuseNewer(db: Db, path: string): void {
     throw new ArbiterError(
       'invalid_input',
       `${path} was written by a newer Arbiter (schema ${version}; this version knows up to ${known}). ` +
-        'Nothing was changed. Update Arbiter to open it, or open an older backup (see README "Backup and restore").',
+        'Nothing was changed. Update Arbiter to open it, or open an older backup (see docs/data.md, "Backup and restore").',
     );
   }
 }

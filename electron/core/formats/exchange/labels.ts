@@ -1,4 +1,4 @@
-// Arbiter's lossless labels format: one label revision per line (FORMATS.md, "Labels").
+// Arbiter's lossless labels format: one label revision per line (docs/formats.md, "Labels").
 // {"id","item","item_uid","annotator","annotator_uuid","annotator_kind","task","choice"|"ranking","strength",
 //  "shown_order","ratings","steps","first_error","rationale","rubric_version","time_ms","prelabel_visible",…,
 //  "created_at"}

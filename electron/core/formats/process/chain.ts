@@ -1,4 +1,4 @@
-// What a step export keeps of a rated chain (FORMATS.md, "Rules that every export follows"). Under
+// What a step export keeps of a rated chain (docs/formats.md, "Step exports"). Under
 // PRM800K's protocol (how Arbiter's step screen works) the steps after the first error carry no label, so
 // a chain stops at its first error, that step included (as wrong); a chain with no error keeps every
 // step up to its last rated one (every step, once all are rated); and a chain whose every step is rated

@@ -21,7 +21,7 @@ export function ratingsJudgement(
   return judgement;
 }
 
-/** Critiques per response letter (`critique: {A: "…"}`, FORMATS.md "Labels"); null when there are none. */
+/** Critiques per response letter (`critique: {A: "…"}`, docs/formats.md "Labels"); null when there are none. */
 export function critiqueJudgement(critiques: Record<string, string>, annotator?: string): SourceJudgement | null {
   if (Object.keys(critiques).length === 0) return null;
   const judgement: SourceJudgement = { task: 'critique', body: { critique: critiques } };

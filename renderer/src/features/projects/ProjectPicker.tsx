@@ -236,7 +236,7 @@ export function ProjectPicker() {
                 <code className="font-mono text-[12px] break-all" data-testid="delete-backup">
                   backups/{deleted.backup}
                 </code>
-                <span className="text-muted"> in the folder that holds the database (see README, “Backup and restore”).</span>
+                <span className="text-muted"> in the folder that holds the database (see docs/data.md, “Backup and restore”).</span>
               </div>
               <button className="shrink-0 rounded px-1.5 text-[12px] text-muted hover:text-fg" onClick={() => setDeleted(null)} aria-label="Dismiss">
                 ✕
