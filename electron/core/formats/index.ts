@@ -13,5 +13,5 @@ export { importLabelsFile, importLabelsLines, encodeLabel } from './exchange/lab
 export type { LabelsImportResult } from './exchange/labels';
 export { splitLines, readLines, hashFile, JsonlWriter } from './jsonl';
 export { extractPromptMessages, extractPromptText } from './pairs/trl';
-export { decide } from './export/resolve';
+export { decide } from './base/resolve';
 export { RecordError } from './types';

@@ -6,7 +6,7 @@
 import { ITEM_FILTERS, type ItemFilter, type ItemListRow, type ItemPage, type ListItemsRequest, type ProjectShapes } from '../../../shared/api';
 import { contentText } from '../../../shared/choices';
 import type { Choice, Content } from '../../../shared/domain';
-import { decide } from './formats/export/resolve';
+import { decide } from '../formats/base/resolve';
 import { judgementColumns, screenOf } from './itemJudgementWords';
 import { itemRanker, itemVoter, type ItemVote } from '../scorer/itemVotes';
 import { findAnnotator } from '../store/annotators';

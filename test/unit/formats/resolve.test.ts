@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../../electron/core/formats';
-import type { HeadLabel } from '../../../electron/core/formats/export/resolve';
+import type { HeadLabel } from '../../../electron/core/formats/base/resolve';
 import type { AnnotatorKind, Choice } from '../../../shared/domain';
 
 const l = (annotator: string, choice: Choice | null, strength: number | null = null, kind: AnnotatorKind = 'human'): HeadLabel => ({

@@ -2,8 +2,8 @@
 // Prometheus score: what pairs from ratings, binarized scores and Prometheus lines are made of.
 import { describe, expect, it } from 'vitest';
 import { prometheusScore, scoreRubric } from '../../../electron/core/formats/ratings/prometheus';
-import { decideRatings } from '../../../electron/core/formats/export/resolveRatings';
-import { normalizedTotal, rubricScore, totalsRanking, weightedTotal } from '../../../electron/core/formats/ratings/rubricTotals';
+import { decideRatings } from '../../../electron/core/formats/base/resolveRatings';
+import { normalizedTotal, rubricScore, totalsRanking, weightedTotal } from '../../../electron/core/formats/base/rubricTotals';
 import type { HeadLabel } from '../../../electron/core/store/labels';
 import type { Criterion } from '../../../shared/rubric';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { detectFormat, RecordError } from '../../../electron/core/formats';
 import { keptChain } from '../../../electron/core/formats/process/chain';
 import { PARSERS } from '../../../electron/core/formats/import/prepare';
-import { decideChain, decideRanking, decideUnpaired, decideVerdict, rankingPairs, type HeadLabel } from '../../../electron/core/formats/export/resolve';
+import { decideChain, decideRanking, decideUnpaired, decideVerdict, rankingPairs, type HeadLabel } from '../../../electron/core/formats/base/resolve';
 import type { AnnotatorKind } from '../../../shared/domain';
 
 const PRM = {

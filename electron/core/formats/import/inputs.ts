@@ -1,6 +1,6 @@
 // How an import's input is cut into chunks, and whether an import worker prepares them (./pool.ts).
 import { availableParallelism } from 'node:os';
-import type { Chunk } from './prepare';
+import type { Chunk } from '../sources/chunk';
 
 /** Lines per chunk of given lines (a file's chunks come from ./sources). */
 export const CHUNK_LINES = 2000;

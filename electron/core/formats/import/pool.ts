@@ -8,7 +8,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ImportFormat } from '../../../../shared/formatNames';
 import type { ImageSources } from '../../images/resolve';
-import type { Chunk, ChunkResult } from './prepare';
+import type { Chunk } from '../sources/chunk';
+import type { ChunkResult } from './prepare';
 import type { ImportWorkerData, ImportWorkerMessage, PrepareRequest } from './protocol';
 
 function currentFile(): string {

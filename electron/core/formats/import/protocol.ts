@@ -1,7 +1,8 @@
 // Messages between the importing thread and the import worker (./worker.ts).
 import type { ImportFormat } from '../../../../shared/formatNames';
 import type { ImageSources } from '../../images/resolve';
-import type { Chunk, ChunkResult } from './prepare';
+import type { Chunk } from '../sources/chunk';
+import type { ChunkResult } from './prepare';
 
 export interface ImportWorkerData {
   format: ImportFormat;

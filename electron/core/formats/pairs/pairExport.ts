@@ -7,7 +7,7 @@
 // implies (`rankingPairs`: all, best-worst or adjacent; tied responses never pair), with the distance
 // between the two responses' rank groups as OpenRLHF's margin.
 // With --from-ratings (opt-in), an item with ratings but no choice or ranking gives the pairs its weighted
-// rubric totals rank (../ratings/rubricTotals.ts), the same way; responses whose totals are equal never pair, and
+// rubric totals rank (../base/rubricTotals.ts), the same way; responses whose totals are equal never pair, and
 // an item whose totals are all equal is a tie: left out and counted, never guessed.
 import type { ExportFormat, RankingPairs, TrajectoryFormat, TurnExportFormat, VisionBenchFormat } from '../../../../shared/formatNames';
 import type { Db } from '../../store/db';
@@ -16,12 +16,12 @@ import { needsTranscript } from '../content';
 import { encodeHhRlhf } from './hhRlhf';
 import type { JudgedFormat } from '../ratings/judgedCodecs';
 import { criteriaLoader } from '../ratings/judgedExport';
-import { forEachPage, type ItemPass } from '../export/itemPass';
+import { forEachPage, type ItemPass } from '../base/itemPass';
 import { encodeOpenrlhf } from './openrlhf';
-import { decidePairs, rankingPairs, type PairsDecision } from '../export/resolve';
-import { decideTotals } from '../export/resolveRatings';
+import { decidePairs, rankingPairs, type PairsDecision } from '../base/resolve';
+import { decideTotals } from '../base/resolveRatings';
 import { encodeRewardbench } from './rewardbench';
-import { totalsRanking } from '../ratings/rubricTotals';
+import { totalsRanking } from '../base/rubricTotals';
 import { encodeTrl, encodeTrlChat, encodeTrlChatImplicit, encodeTrlImplicit } from './trl';
 import type { DecidedPair, ExportNotes } from '../types';
 import { encodeUltrafeedbackBinarized } from './ultrafeedbackBinarized';

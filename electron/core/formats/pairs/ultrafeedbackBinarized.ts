@@ -6,7 +6,7 @@
 // the file's preference is the `source` annotator's choice of it. prompt_id is the external id; the
 // scores stay in metadata by response, the rest of the line in its place.
 // Export: a decided pair (or one from rubric totals, with --from-ratings); a response's score is its
-// rubric score where it was rated (../ratings/rubricTotals.ts rubricScore: the weighted mean on a shared Likert
+// rubric score where it was rated (../base/rubricTotals.ts rubricScore: the weighted mean on a shared Likert
 // scale), else the file's own score for that response, else null. prompt_id, when the line has none, is
 // the SHA-256 of the prompt, as the dataset makes it.
 import { createHash } from 'node:crypto';

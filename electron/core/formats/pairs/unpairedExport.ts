@@ -1,5 +1,5 @@
 // The trl-unpaired (KTO) pass of an export: {"prompt", "completion", "label": bool} per judged response
-// (see decideUnpaired in ../export/resolve.ts for which lines an item gives). A file has one shape, as TRL reads
+// (see decideUnpaired in ../base/resolve.ts for which lines an item gives). A file has one shape, as TRL reads
 // it (it looks at the first line to tell standard from conversational): standard (strings) while every
 // prompt and response written is text; once one is a message list, the pass stops and is run again
 // conversational, every prompt a message list (text as one user message) and every completion one
@@ -8,8 +8,8 @@ import type { Content } from '../../../../shared/domain';
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { isTranscriptPrompt, parseTranscriptPrompt, promptText, responseText, toChat } from '../content';
-import { forEachPage, type ItemPass } from '../export/itemPass';
-import { decideUnpaired } from '../export/resolve';
+import { forEachPage, type ItemPass } from '../base/itemPass';
+import { decideUnpaired } from '../base/resolve';
 
 const NO_LABELS: HeadLabel[] = [];
 

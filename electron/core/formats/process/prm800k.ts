@@ -18,7 +18,7 @@
 import type { Content, ItemRecord } from '../../../../shared/domain';
 import { promptText } from '../content';
 import { chainRecord } from './chain';
-import type { ChainJudgement } from '../export/resolve';
+import type { ChainJudgement } from '../base/resolve';
 import { RecordError, type ParsedRecord } from '../types';
 import { isPlainObject, setOwn } from '../validate';
 

@@ -1,5 +1,5 @@
 // The step pass of an export: one line per judged chain (a response with step labels), a page of items at
-// a time. Which judgement decides a chain: decideChain (../export/resolve.ts). What is kept of it: keptChain
+// a time. Which judgement decides a chain: decideChain (../base/resolve.ts). What is kept of it: keptChain
 // (./chain.ts). The steps are those of the segmentation version the judgement rated.
 //   trl-stepwise   {"prompt", "completions", "labels": [bool]}: only +1 is true (0 too with --neutral true)
 //   math-shepherd  {"input", "label", "task"}: the kept steps tagged "ки" / "+" or "-" (the same neutral rule)
@@ -18,10 +18,10 @@ import { segmentationKey, segmentationsBetween } from '../../store/segmentations
 import { SOURCE_ANNOTATOR } from '../../store/annotators';
 import { firstWrongStep, keptChain } from './chain';
 import { promptText } from '../content';
-import { forEachPage, type ItemPass } from '../export/itemPass';
+import { forEachPage, type ItemPass } from '../base/itemPass';
 import { canonicalLayout, layOut, STEP_TAG } from './mathShepherd';
 import { encodePrm800k } from './prm800k';
-import { decideChain, type ChainJudgement } from '../export/resolve';
+import { decideChain, type ChainJudgement } from '../base/resolve';
 
 export const STEP_FORMATS = ['trl-stepwise', 'prm800k', 'math-shepherd', 'processbench'] as const;
 export type StepFormat = (typeof STEP_FORMATS)[number];

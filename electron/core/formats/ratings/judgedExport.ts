@@ -1,13 +1,13 @@
 // The pass of the exports that write ratings, strengths and critiques: ultrafeedback, helpsteer2,
 // helpsteer2-preference, helpsteer3, prometheus, critique. A page of items at a time, each item's current
-// labels of the tasks its format reads (with their bodies), decided by ../export/resolveRatings.ts; each format's
+// labels of the tasks its format reads (with their bodies), decided by ../base/resolveRatings.ts; each format's
 // encoder turns an item into its lines, or says why it has none (counted in the summary).
 import type { ItemRecord } from '../../../../shared/domain';
 import { ITEM_RUBRIC, type Criterion } from '../../../../shared/rubric';
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { findRubric, itemRubricName, rubricVersion } from '../../store/rubrics';
-import { forEachPage, type ItemPass } from '../export/itemPass';
+import { forEachPage, type ItemPass } from '../base/itemPass';
 import { JUDGED_CODECS, Tally, type ItemJudgements, type JudgedFormat } from './judgedCodecs';
 
 const NONE: HeadLabel[] = [];

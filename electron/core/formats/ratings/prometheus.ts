@@ -14,7 +14,7 @@
 //               the critique's own ("good" / "bad") where it has one, else the item's deciding verdict,
 //               else "chosen" / "rejected" / "tie" from the deciding preference of a pair, else null.
 import type { Criterion, RatingValue } from '../../../../shared/rubric';
-import { normalizedTotal, normalizedValue, weightedTotal } from './rubricTotals';
+import { normalizedTotal, normalizedValue, weightedTotal } from '../base/rubricTotals';
 
 type Json = Record<string, unknown>;
 

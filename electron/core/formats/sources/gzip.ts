@@ -5,7 +5,7 @@ import type { Hash } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ArbiterError } from '../../base/errors';
-import type { Chunk } from '../import/prepare';
+import type { Chunk } from './chunk';
 import { jsonArrayChunks } from './jsonArray';
 import { CHUNK_BYTES, hashedReads } from './jsonl';
 import { LineCap } from './cap';

@@ -3,7 +3,7 @@
 // the importer gets Chunks of lines, and "line N" in its messages means: line N of JSON Lines, element
 // N of a JSON array (1-based), row N of a parquet file. The hash is always of the file as it is on disk.
 import { createHash, type Hash } from 'node:crypto';
-import { chunkLines, type Chunk } from '../import/prepare';
+import { chunkLines, type Chunk } from './chunk';
 import { gzipChunks } from './gzip';
 import { hashedReads, jsonlChunks } from './jsonl';
 import { jsonArrayChunks } from './jsonArray';

@@ -3,7 +3,7 @@
 // line 1 is element [0]). A syntax error cannot be skipped past, so it stops the whole import.
 import { JSONParser } from '@streamparser/json';
 import { ArbiterError } from '../../base/errors';
-import type { Chunk } from '../import/prepare';
+import type { Chunk } from './chunk';
 import { limit, limitEnvName } from '../../base/limits';
 import { RecordTooLongError, recordMaxBytes } from './cap';
 

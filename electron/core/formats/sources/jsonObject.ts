@@ -1,7 +1,7 @@
 // A file that is one JSON object, pretty-printed over many lines (a SWE-agent .traj): read whole, as one
 // record ("line 1" in messages). Line ends become spaces (JSON allows none inside a string, so the value
 // is the same), and the importer reads the object as it reads a line of JSON Lines, with the same checks.
-import type { Chunk } from '../import/prepare';
+import type { Chunk } from './chunk';
 import { RecordTooLongError, recordMaxBytes } from './cap';
 
 export async function* jsonObjectChunks(bytes: AsyncIterable<Uint8Array>, name: string): AsyncGenerator<Chunk> {

@@ -1,7 +1,7 @@
 // JSON Lines on disk, read as the importer has always read it: raw bytes cut at line ends.
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Hash } from 'node:crypto';
-import type { Chunk } from '../import/prepare';
+import type { Chunk } from './chunk';
 import { LineCap } from './cap';
 
 /** Bytes of a file read at a time. */

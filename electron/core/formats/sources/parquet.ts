@@ -6,7 +6,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { parquetMetadataAsync, parquetReadObjects, type AsyncBuffer, type Compressors, type RowGroup } from 'hyparquet';
 import { ArbiterError } from '../../base/errors';
-import type { Chunk } from '../import/prepare';
+import type { Chunk } from './chunk';
 import { RecordTooLongError, recordMaxBytes } from './cap';
 import { CHUNK_RECORDS } from './jsonArray';
 import { CHUNK_BYTES } from './jsonl';

@@ -16,7 +16,7 @@ import type { StepCorrection } from '../../../../shared/stepJudgement';
 import { canonical, type TrajectoryMessage, type Turn } from '../../../../shared/trajectory';
 import type { Db } from '../../store/db';
 import type { HeadLabel } from '../../store/labels';
-import { decidingLabels } from '../export/resolve';
+import { decidingLabels } from '../base/resolve';
 import { isPlainObject } from '../validate';
 import { forEachTrajectoryItem, judgedSteps, stepsAreTurns, taskMessages, toolsOf, trainerMessage, turnsOf, type TurnPass, type TurnTally } from './turnCommon';
 

@@ -15,7 +15,7 @@ import { promptText, trajectoryFrames } from '../../scorer/inputs';
 import { responseLetter } from '../../../../shared/letters';
 import { plural } from '../../../../shared/plural';
 import { keptChain } from '../process/chain';
-import { decideChain } from '../export/resolve';
+import { decideChain } from '../base/resolve';
 import { forEachTrajectoryItem, judgedSteps, stepsAreTurns, taskMessages, trainerMessage, turnsOf, type TurnPass, type TurnTally } from './turnCommon';
 
 

@@ -7,8 +7,8 @@
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { plural } from '../../../../shared/plural';
-import { forEachPage } from '../export/itemPass';
-import { decidePairs } from '../export/resolve';
+import { forEachPage } from '../base/itemPass';
+import { decidePairs } from '../base/resolve';
 import { isTrajectoryItem, responseMessages, taskMessages, toolsOf, type TurnPass, type TurnTally } from './turnCommon';
 
 const NO_LABELS: HeadLabel[] = [];

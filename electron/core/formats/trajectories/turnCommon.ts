@@ -8,7 +8,7 @@ import { canonical, isTrajectory, parseArguments, plainMessage, trajectoryTurns,
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { segmentationKey, segmentationsBetween } from '../../store/segmentations';
-import { forEachPage, type ItemPass } from '../export/itemPass';
+import { forEachPage, type ItemPass } from '../base/itemPass';
 import { isPlainObject } from '../validate';
 import { trajectoryTools } from './common';
 

@@ -3,7 +3,7 @@
 //   trl-tools                   TRL tool-calling preference for DPO (./toolPreference.ts)
 //   corrections-sft / -dpo      corrected turns as SFT targets and as step preference pairs (./corrections.ts)
 //   turn-labels                 every label's per-turn judgement with the taxonomy, for analysis (./turnLabels.ts)
-// Which label decides is the rule every export follows (../export/resolve.ts); what they share: ./turnCommon.ts.
+// Which label decides is the rule every export follows (../base/resolve.ts); what they share: ./turnCommon.ts.
 import type { Db } from '../../store/db';
 import { writeCorrections } from './corrections';
 import { writeStepwiseTurns } from './stepwiseTurns';

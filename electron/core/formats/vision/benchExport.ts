@@ -1,6 +1,6 @@
 // The export pass of the vision benchmarks' shapes (VL-RewardBench, Multimodal RewardBench, MM-RLHF, Pick-a-Pic,
 // OpenAI image_url chats): the items a page at a time, the deciding label as every export decides it
-// (../export/resolve.ts), each shape's images as the shape carries them: files beside the output with
+// (../base/resolve.ts), each shape's images as the shape carries them: files beside the output with
 // relative paths, bytes in a Parquet column (or base64 in JSON Lines), data URLs. Items a shape cannot
 // hold (no image, a response that is not one image) are left out and counted in the summary's note.
 import type { ItemRecord } from '../../../../shared/domain';
@@ -10,8 +10,8 @@ import { plural } from '../../../../shared/plural';
 import { imageStoreOf } from '../../images/store';
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
-import { forEachPage, type ItemPass } from '../export/itemPass';
-import { decide, decidePairs, decideRanking } from '../export/resolve';
+import { forEachPage, type ItemPass } from '../base/itemPass';
+import { decide, decidePairs, decideRanking } from '../base/resolve';
 import { JsonlWriter, type RecordWriter } from '../jsonl';
 import { HfParquetWriter, type HfFeature } from './hfImage';
 import { ImageFiles, ImagesBesideWriter, imageExtension, storedBytes } from './imageFiles';

@@ -20,8 +20,8 @@
 // values no public loader or card documents.
 import type { ContentPart, ItemRecord } from '../../../../shared/domain';
 import { responseLetter } from '../../../../shared/letters';
-import { decide, decidePairs, type SkipReason } from '../export/resolve';
-import { decideCritique } from '../export/resolveRatings';
+import { decide, decidePairs, type SkipReason } from '../base/resolve';
+import { decideCritique } from '../base/resolveRatings';
 import { fill, keptRecord, skeleton } from '../keep';
 import { critiqueJudgement } from '../ratings/ratingJudgements';
 import type { HeadLabel } from '../../store/labels';

@@ -5,12 +5,12 @@
 //  - ratings: the rubric version most deciding labels used (the newest on a tie), then per response and
 //    criterion the most common value; an even split is a conflict and leaves the item out;
 //  - a critique: text cannot be voted on, so the newest deciding critique of the response;
-//  - totals: the deciding ratings added up per response (../ratings/rubricTotals.ts), for pairs from ratings.
+//  - totals: the deciding ratings added up per response (./rubricTotals.ts), for pairs from ratings.
 import { responseLetter } from '../../../../shared/letters';
 import type { Criterion, RatingValue } from '../../../../shared/rubric';
 import type { HeadLabel } from '../../store/labels';
 import { decidingLabels, effectiveChoice, mostCommon, type SkipReason } from './resolve';
-import { rubricScore, weightedTotal } from '../ratings/rubricTotals';
+import { rubricScore, weightedTotal } from './rubricTotals';
 import { isPlainObject } from '../validate';
 
 export type PreferenceDecision = { choice: 'A' | 'B' | 'tie'; strength: number | null; labels: HeadLabel[]; skip?: undefined } | { skip: SkipReason };
@@ -128,7 +128,7 @@ function newestFirst(labels: readonly HeadLabel[]): HeadLabel[] {
 export interface TotalsDecision {
   /** Per response index: its weighted rubric total (null: not rated on any criterion that adds up). */
   totals: (number | null)[];
-  /** Per response index: its score on the rubric's own scale (../ratings/rubricTotals.ts rubricScore). */
+  /** Per response index: its score on the rubric's own scale (./rubricTotals.ts rubricScore). */
   scores: (number | null)[];
   skip?: undefined;
 }
