@@ -1,7 +1,11 @@
 // Format names as FORMATS.md lists them; the CLI, the import preview and the export dialog use these.
 
+/** Agent traces from where teams keep them (issue 21, section 5): one descriptor each, electron/core/formats/trajectories/traces/. */
+export const TRACE_FORMATS = ['anthropic-messages', 'claude-code', 'inspect-ai'] as const;
+export type TraceFormat = (typeof TRACE_FORMATS)[number];
+
 /** Agent trajectories (docs/formats.md, "Trajectories"; the model: shared/trajectory.ts): read and written. */
-export const TRAJECTORY_FORMATS = ['openai-tools', 'swe-agent', 'openhands', 'tau-bench', 'arbiter-trajectory'] as const;
+export const TRAJECTORY_FORMATS = ['openai-tools', 'swe-agent', 'openhands', 'tau-bench', 'arbiter-trajectory', ...TRACE_FORMATS] as const;
 export type TrajectoryFormat = (typeof TRAJECTORY_FORMATS)[number];
 
 /** GUI and web agents' trajectories with a screenshot per step (docs/formats.md, "GUI and web agents"): read only. */

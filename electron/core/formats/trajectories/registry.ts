@@ -2,11 +2,12 @@
 // detection, readers, how their records group into items, and writers. Nothing here touches the store (the
 // import worker loads the readers); the export pass is ./exportPass.ts. One module per format:
 // openaiTools.ts, sweAgent.ts, openhands.ts, tauBench.ts, arbiterTrajectory.ts; common.ts holds what they share.
+// The trace formats (issue 21, section 5) are one descriptor module each in ./traces/, plugged in here.
 // GUI agents' formats (mind2web.ts, onlineMind2web.ts) are read only: they have readers and groups, no writers.
 import type { ParsedRecord, RecordParser } from '../types';
 import { isPlainObject } from '../validate';
 import type { ItemRecord } from '../../../../shared/domain';
-import { TRAJECTORY_FORMATS, type GuiTrajectoryFormat, type TrajectoryFormat } from '../../../../shared/formatNames';
+import { TRAJECTORY_FORMATS, type GuiTrajectoryFormat, type TraceFormat, type TrajectoryFormat } from '../../../../shared/formatNames';
 import { ARBITER_TRAJECTORY, encodeArbiterTrajectory, parseArbiterTrajectory } from './arbiterTrajectory';
 import { mergeRuns, type Json } from './common';
 import { encodeOpenaiTools, OPENAI_TOOLS, openaiToolsKey, parseOpenaiTools } from './openaiTools';
@@ -15,6 +16,7 @@ import { encodeSweAgent, parseSweAgent, SWE_AGENT, sweAgentKey } from './sweAgen
 import { encodeTauBench, parseTauBench, TAU_BENCH, tauBenchKey } from './tauBench';
 import { MIND2WEB, mergeMind2web, mind2webKey, parseMind2web } from './mind2web';
 import { mergeOnlineMind2web, ONLINE_MIND2WEB, onlineMind2webKey, parseOnlineMind2web } from './onlineMind2web';
+import { TRACE_DESCRIPTORS } from './traces';
 
 export const TRAJECTORY_PARSERS: Record<TrajectoryFormat | GuiTrajectoryFormat, RecordParser> = {
   'openai-tools': parseOpenaiTools,
@@ -24,6 +26,7 @@ export const TRAJECTORY_PARSERS: Record<TrajectoryFormat | GuiTrajectoryFormat, 
   'arbiter-trajectory': parseArbiterTrajectory,
   mind2web: parseMind2web,
   'online-mind2web': parseOnlineMind2web,
+  ...(Object.fromEntries(TRACE_DESCRIPTORS.map((d) => [d.name, d.parse])) as Record<TraceFormat, RecordParser>),
 };
 
 export interface TrajectoryGroup {
@@ -43,6 +46,7 @@ export const TRAJECTORY_GROUPS: Partial<Record<TrajectoryFormat | GuiTrajectoryF
   // Multimodal-Mind2Web lists a task's steps one row after another.
   mind2web: { key: mind2webKey, merge: mergeMind2web },
   'online-mind2web': { key: onlineMind2webKey, merge: mergeOnlineMind2web },
+  ...Object.fromEntries(TRACE_DESCRIPTORS.filter((d) => d.group).map((d) => [d.name, d.group!])),
 };
 
 export const ENCODERS: Record<TrajectoryFormat, (item: ItemRecord, outcomes: (string | null)[]) => Json[]> = {
@@ -51,6 +55,7 @@ export const ENCODERS: Record<TrajectoryFormat, (item: ItemRecord, outcomes: (st
   openhands: encodeOpenhands,
   'tau-bench': encodeTauBench,
   'arbiter-trajectory': encodeArbiterTrajectory,
+  ...(Object.fromEntries(TRACE_DESCRIPTORS.map((d) => [d.name, d.encode])) as Record<TraceFormat, (item: ItemRecord) => Json[]>),
 };
 
 export function isTrajectoryFormat(format: string): format is TrajectoryFormat {
@@ -74,6 +79,10 @@ export function classifyTrajectory(record: Json): { format: TrajectoryFormat | G
   if (isList(record.history) && 'instance_id' in record) return { format: OPENHANDS, why: '"instance_id" and a "history" of events (an OpenHands evaluation output)' };
   if (typeof record.source === 'string' && ((typeof record.action === 'string' && 'args' in record) || (typeof record.observation === 'string' && ('extras' in record || 'content' in record))))
     return { format: OPENHANDS, why: 'events with "source" and "action"/"args" or "observation"/"content" (an OpenHands event list)' };
+  for (const trace of TRACE_DESCRIPTORS) {
+    const why = trace.detect(record);
+    if (why) return { format: trace.name, why };
+  }
   if (isList(record.trajectories) && 'task' in record) return { format: ARBITER_TRAJECTORY, why: 'a "task" and its "trajectories" (Arbiter trajectories)' };
   if (hasToolTurns(record.messages) || (isList(record.messages) && isList(record.tools)))
     return { format: OPENAI_TOOLS, why: '"messages" with "tool_calls" and "tool" replies (an OpenAI / TRL tool-calling chat)' };

@@ -1,0 +1,108 @@
+// Claude Code session logs (`claude-code`): ~/.claude/projects/<project>/<session id>.jsonl, one event a
+// line, one file one session. Anthropic publishes no schema; the fields are those Claude Code writes
+// (documented from real sessions by simonw/claude-code-transcripts and neilberkman/ccrider,
+// research/schema.md): {"type": "user" | "assistant", "uuid", "parentUuid", "sessionId", "timestamp",
+// "cwd", "version", "gitBranch", "isSidechain", "userType", "message": an Anthropic message
+// (./anthropicBlocks.ts; an assistant's carries "id", "model", "usage"), "toolUseResult", "requestId"};
+// other lines ("summary", "system", "queue-operation", …) have no "message".
+//
+// Import: the lines of one file (one session) are one item of
+// one run. Each line's message becomes its trajectory messages (arbiter.id: the line's uuid, so turn ids
+// are the file's own); a line without a message is a system message holding its summary or content, kept
+// whole. A sidechain line (a subagent, isSidechain) is spoken by the agent "sidechain" (or its agentId); the
+// main session's by none. The line's other fields stay with its first message and are written back.
+// A session longer than recordMaxBytes (limits.ts) is refused whole, with the bound, never cut.
+import type { ChatMessage, ItemRecord } from '../../../../../shared/domain';
+import { arbiterFields, type TrajectoryMessage } from '../../../../../shared/trajectory';
+import { formatBytes, limit, limitEnvName } from '../../../base/limits';
+import { RecordError, type ParsedRecord } from '../../types';
+import { isPlainObject } from '../../validate';
+import { runMessages, runRecord, without, type Json } from '../common';
+import { fromAnthropic, toAnthropic } from './anthropicBlocks';
+import type { TraceDescriptor } from './descriptor';
+
+const NAME = 'claude-code';
+const LINE = 'claude-code line';
+
+function lineMessages(line: Json): TrajectoryMessage[] {
+  const id = typeof line.uuid === 'string' ? line.uuid : undefined;
+  const agent = line.isSidechain === true ? (typeof line.agentId === 'string' ? line.agentId : 'sidechain') : undefined;
+  const fields = { ...(id ? { id } : {}), ...(agent ? { agent } : {}) };
+  if (!isPlainObject(line.message)) {
+    const text = typeof line.summary === 'string' ? line.summary : typeof line.content === 'string' ? line.content : '';
+    return [{ role: 'system', content: text, arbiter: { ...fields, kind: 'observation', rest: { line } } }];
+  }
+  return fromAnthropic(line.message, 'message', { line: without(line, ['message']) }, fields);
+}
+
+function parse(line: Json): ParsedRecord {
+  const messages = lineMessages(line);
+  return { draft: { externalId: null, prompt: '', responses: [{ content: messages, model: null, steps: null }], reference: null, metadata: { [LINE]: true } }, preference: null };
+}
+
+function merge(rows: ParsedRecord[]): ParsedRecord {
+  const messages = rows.flatMap((r) => r.draft.responses[0]!.content as ChatMessage[]);
+  const size = Buffer.byteLength(JSON.stringify(messages));
+  const max = limit('recordMaxBytes');
+  if (size > max)
+    throw new RecordError(`the session is ${formatBytes(size)}, more than ${formatBytes(max)}, the most one item may hold (recordMaxBytes; ${limitEnvName('recordMaxBytes')} raises it): it is refused whole, not cut`);
+  const session = rows.map((r) => (r.draft.responses[0]!.content as TrajectoryMessage[])[0]).map((m) => (arbiterFields(m!).rest?.line as Json | undefined)?.sessionId).find((s) => typeof s === 'string');
+  const model = messages.map((m) => ((arbiterFields(m).rest?.message as Json | undefined)?.model)).find((s) => typeof s === 'string');
+  return runRecord({
+    format: NAME,
+    externalId: typeof session === 'string' ? session : null,
+    messages,
+    fallbackPrompt: 'Claude Code session',
+    model: typeof model === 'string' ? model : null,
+    reference: null,
+    run: {},
+    outcome: null,
+    where: 'session',
+  });
+}
+
+/** A message that is a whole line without an Anthropic message (a summary): the line itself. */
+const wholeLine = (m: ChatMessage): Json | null => {
+  const rest = arbiterFields(m).rest;
+  return rest && isPlainObject(rest.line) && !('message' in rest) && !('block' in rest) ? rest.line : null;
+};
+
+function encode(item: ItemRecord): Json[] {
+  return item.responses.flatMap((_, i) => {
+    const lines: Json[] = [];
+    let pending: ChatMessage[] = [];
+    const flush = () => {
+      for (const { message, first } of toAnthropic(pending)) {
+        // Another format's message: the fields a session line needs, made up (the session is the item).
+        const uuid = `${item.uid.slice(0, 8)}-${i}-${lines.length}`;
+        const made = { parentUuid: lines.length ? `${item.uid.slice(0, 8)}-${i}-${lines.length - 1}` : null, sessionId: item.externalId ?? item.uid, type: message.role, uuid };
+        lines.push({ ...(isPlainObject(first.line) ? first.line : made), message });
+      }
+      pending = [];
+    };
+    for (const m of runMessages(item, i)) {
+      const line = wholeLine(m);
+      if (!line) {
+        pending.push(m);
+        continue;
+      }
+      flush();
+      lines.push(line);
+    }
+    flush();
+    return lines;
+  });
+}
+
+export const claudeCode: TraceDescriptor = {
+  name: NAME,
+  doc: 'Claude Code session logs (`~/.claude/projects/…/<session>.jsonl`): one event a line (`type`, `uuid`, `sessionId`, `message` with Anthropic content blocks); one session = one item',
+  detect: (r) =>
+    (typeof r.sessionId === 'string' && typeof r.type === 'string' && 'uuid' in r && 'parentUuid' in r) || (r.type === 'summary' && typeof r.leafUuid === 'string')
+      ? '"type", "uuid", "parentUuid" and "sessionId" on each line, or a "summary" line (a Claude Code session log)'
+      : null,
+  parse,
+  // One file is one session (a summary line has no sessionId): every line one item.
+  group: { key: () => 'session', merge },
+  encode,
+};

@@ -1,0 +1,11 @@
+// The trace formats, one descriptor module each (./descriptor.ts says what one holds); ../registry.ts
+// derives the importer's, the detector's and the exporter's tables from this list. Detection asks them in
+// this order, after the older trajectory formats' own fields and before openai-tools.
+import { anthropicMessages } from './anthropicMessages';
+import { claudeCode } from './claudeCode';
+import type { TraceDescriptor } from './descriptor';
+import { inspectAi } from './inspectAi';
+
+export type { TraceDescriptor } from './descriptor';
+
+export const TRACE_DESCRIPTORS: readonly TraceDescriptor[] = [inspectAi, claudeCode, anthropicMessages];
