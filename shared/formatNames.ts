@@ -1,4 +1,4 @@
-// Format names as FORMATS.md lists them; the CLI, the import preview and the export dialog use these.
+// Format names as docs/formats.md lists them; the CLI, the import preview and the export dialog use these.
 
 /** Agent traces from where teams keep them (issue 21, section 5): one descriptor each, electron/core/formats/trajectories/traces/. */
 export const TRACE_FORMATS = ['anthropic-messages', 'claude-code', 'inspect-ai'] as const;
@@ -98,7 +98,7 @@ export const EXPORT_FORMATS = [
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**
- * Which pairs a ranking gives in a pairwise export (FORMATS.md, "Rules that every export follows"):
+ * Which pairs a ranking gives in a pairwise export (docs/formats.md, "Which label decides"):
  * every pair of responses in different rank groups, the best group against the worst, or each group
  * against the next. Tied responses never form a pair.
  */

@@ -1,4 +1,4 @@
-// Weighted rubric totals (FORMATS.md "Rules that every export follows"), the deciding ratings and the
+// Weighted rubric totals (docs/formats.md "Which label decides"), the deciding ratings and the
 // Prometheus score: what pairs from ratings, binarized scores and Prometheus lines are made of.
 import { describe, expect, it } from 'vitest';
 import { prometheusScore, scoreRubric } from '../../../electron/core/formats/ratings/prometheus';

@@ -1,4 +1,4 @@
-// Weighted rubric totals (FORMATS.md "Rules that every export follows"): what a response's ratings add
+// Weighted rubric totals (docs/formats.md "Which label decides"): what a response's ratings add
 // up to, for the pairs an export derives from ratings (--from-ratings), the scores ultrafeedback-binarized
 // writes and the 1–5 score of a Prometheus line.
 //   total = Σ weight × normalized value, over the criteria the response was rated on
