@@ -98,7 +98,7 @@ export const EXPORT_FORMATS = [
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**
- * Which pairs a ranking gives in a pairwise export (docs/formats.md, "Which label decides"):
+ * Which pairs a ranking gives in a pairwise export (docs/formats.md, "Rankings give pairs"):
  * every pair of responses in different rank groups, the best group against the worst, or each group
  * against the next. Tied responses never form a pair.
  */
