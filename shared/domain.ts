@@ -1,5 +1,8 @@
 // Domain types shared by every layer. Pure data: no I/O, no Node or DOM APIs.
-import type { RegionMark } from './regions';
+import type { LabelBody } from './labelBodies';
+
+/** A revision's body: its type is its codec's (shared/labelBodies.ts, one per task kind). */
+export type { LabelBody };
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 /**
@@ -50,19 +53,6 @@ export interface ItemRecord {
   reference: string | null;
   metadata: Record<string, unknown>;
   responses: ResponseRecord[];
-}
-
-export interface LabelBody {
-  ratings?: Record<string, Record<string, number>>;
-  steps?: Record<string, (number | null)[]>;
-  first_error?: Record<string, number | null>;
-  rationale?: string;
-  rubric_version?: number;
-  time_ms?: number;
-  prelabel_visible?: boolean;
-  /** Marks on the item's images tied to this judgement (shared/regions.ts). */
-  regions?: RegionMark[];
-  [extra: string]: unknown;
 }
 
 export interface LabelRevision {

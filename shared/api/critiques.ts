@@ -4,10 +4,10 @@
 // is a revision of their own that names the original (`based_on`), and the original stays as it was.
 import { z } from 'zod';
 import type { LabelRevision } from '../domain';
+import { CRITIQUE_MAX } from '../labelBodies';
 import { annotatorName, itemId, projectName, responseLetter as letter, revisionId } from './common';
 
-
-export const CRITIQUE_MAX = 50_000;
+export { CRITIQUE_MAX };
 
 export const critiquesSchemas = {
   /** This annotator's current critique of an item, and the original it may edit (a file's or a model's). */
@@ -28,15 +28,6 @@ export const critiquesSchemas = {
     })
     .strict(),
 } as const;
-
-/** The body of a 'critique' revision (FORMATS.md "Labels": `critique`, per response). */
-export interface CritiqueLabelBody {
-  critique: Record<string, string>;
-  wrong_reasoning?: Record<string, boolean>;
-  /** The revision id of the original critique (a file's or a model's) this one edits. */
-  based_on?: string;
-  time_ms?: number;
-}
 
 export interface CritiqueView {
   id: string;

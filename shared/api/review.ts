@@ -2,9 +2,10 @@
 // adjudication view and the lead's resolution (the gold label on export). The figures are computed by a
 // job on a task worker (reviewReport) and cached until a label or an adjudication changes.
 import { z } from 'zod';
-import { ALL_OUTCOMES, type Attribution, type Severity, type StepCorrection, type ToolVerdict } from '../stepJudgement';
+import { ALL_OUTCOMES } from '../stepJudgement';
 import { annotatorName, itemId, projectName } from './common';
 import type { RegionMark } from '../regions';
+import type { LabelBody, StepsBody } from '../labelBodies';
 
 export const REVIEW_TASKS = ['pairwise', 'ranking', 'verdict', 'steps'] as const;
 export type ReviewTask = (typeof REVIEW_TASKS)[number];
@@ -187,16 +188,17 @@ export interface AdjudicationLabel {
   strength: number | null;
   ranking: number[][] | null;
   rationale: string | null;
-  steps: Record<string, (number | null)[]> | null;
-  firstError: Record<string, number | null> | null;
+  /** Steps, per response letter, as the steps body holds them (shared/labelBodies.ts). */
+  steps: StepsBody['steps'] | null;
+  firstError: StepsBody['first_error'] | null;
   /** Steps, per response letter and step index: error tags, their severity, tool call verdicts, corrections. */
-  stepTags: Record<string, Record<string, string[]>> | null;
-  stepSeverity: Record<string, Record<string, Severity>> | null;
-  toolVerdicts: Record<string, Record<string, Record<string, ToolVerdict>>> | null;
-  corrections: Record<string, Record<string, StepCorrection>> | null;
+  stepTags: StepsBody['step_tags'] | null;
+  stepSeverity: StepsBody['step_severity'] | null;
+  toolVerdicts: StepsBody['tool_verdicts'] | null;
+  corrections: StepsBody['corrections'] | null;
   /** Steps, per response letter: the outcome, and who / which turn decided a failure. */
-  outcome: Record<string, string> | null;
-  attribution: Record<string, Attribution> | null;
+  outcome: StepsBody['outcome'] | null;
+  attribution: StepsBody['attribution'] | null;
   ratings: Record<string, Record<string, number | string | null>> | null;
   /** Marks on the item's images in this revision (shared/regions.ts). */
   regions: RegionMark[] | null;
@@ -210,7 +212,7 @@ export interface AdjudicationView {
   task: ReviewTask;
   labels: AdjudicationLabel[];
   models: { model: string; rewards: (number | null)[]; pA: number | null }[];
-  adjudication: { by: string; note: string; createdAt: string; choice: string | null; strength: number | null; ranking: number[][] | null; body: Record<string, unknown> } | null;
+  adjudication: { by: string; note: string; createdAt: string; choice: string | null; strength: number | null; ranking: number[][] | null; body: LabelBody } | null;
 }
 
 export interface ReviewOutputs {

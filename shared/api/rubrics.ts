@@ -5,7 +5,7 @@
 // the same way.
 import { z } from 'zod';
 import type { LabelRevision } from '../domain';
-import type { RegionMark } from '../regions';
+import type { SavedRubricBody } from '../labelBodies';
 import { checkCriteria, problemText, rubricName, rubricRef, type Criterion, type CriterionInput } from '../rubric';
 import { annotatorName, itemId, projectName, ratingValue, responseLetter as letter, revisionId, rubricVersion as version } from './common';
 import { regionMarks } from './regions';
@@ -112,17 +112,8 @@ export interface RubricSaved {
   created: boolean;
 }
 
-/** The body of a 'rubric' revision (docs/formats.md "Labels"). */
-export interface RubricLabelBody {
-  ratings: Record<string, Record<string, number | string | null>>;
-  rubric: string;
-  rubric_version: number;
-  criterion_winner?: Record<string, 'A' | 'B' | 'tie'>;
-  rationale?: string;
-  time_ms?: number;
-  prelabel_visible?: boolean;
-  regions?: RegionMark[];
-}
+/** The body of a 'rubric' revision (docs/formats.md "Labels"): its codec's, shared/labelBodies.ts. */
+export type RubricLabelBody = SavedRubricBody;
 
 /** An annotator's current ratings of an item, as the rating sheet gives them back. */
 export interface MyRatings {

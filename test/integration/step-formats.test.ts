@@ -377,7 +377,7 @@ describe('TRL stepwise', () => {
       { id: 'c1', prompt: 'q1', responses: [{ text: 'a\nb\nc\nd', steps: ['a', 'b', 'c', 'd'] }] },
       { id: 'c2', prompt: 'q2', responses: [{ text: 'e\nf', steps: ['e', 'f'] }] },
     ]);
-    const body = (ratings: (number | null)[]) => ({ steps: { A: ratings }, first_error: { A: ratings.indexOf(-1) }, segmentation: { A: 1 } });
+    const body = (ratings: (-1 | 0 | 1 | null)[]) => ({ steps: { A: ratings }, first_error: { A: ratings.indexOf(-1) }, segmentation: { A: 1 } });
     judge('alice', itemId(0), 'steps', { body: body([1, 1, -1, null]) });
     judge('bob', itemId(0), 'steps', { body: body([1, 0, -1, null]) });
     judge('carol', itemId(0), 'steps', { body: body([1, 1, 1, -1]) });

@@ -1,5 +1,6 @@
 // Turns the store's current human labels into review's shapes: items and annotators as dense indexes,
 // and one flat entry per label (typed arrays), so the metrics walk arrays rather than objects.
+import { readLabelBody, type LabelBody } from '../../../shared/labelBodies';
 import type { ReviewLabelRow } from '../store/review';
 import { ratingsFromTriples, type Ratings } from './ratings';
 
@@ -56,27 +57,12 @@ export interface ItemInfo {
   externalId: string | null;
 }
 
-/** The parts of a revision body review reads. */
-export interface ReviewBody {
-  rationale?: string;
-  time_ms?: number;
-  prelabel_visible?: boolean;
-  steps?: Record<string, (number | null)[]>;
-  first_error?: Record<string, number | null>;
-  /** Steps, per response letter: tags per step index, and the outcome. */
-  step_tags?: Record<string, Record<string, string[]>>;
-  outcome?: Record<string, string>;
-  ratings?: Record<string, Record<string, number | string | null>>;
-  rubric?: string;
-}
+/** A revision body as review reads it: any task's (shared/labelBodies.ts, the body codecs). */
+export type ReviewBody = LabelBody;
 
+/** A stored body's JSON text read back: an object, else an empty body. */
 export function parseBody(text: string): ReviewBody {
-  try {
-    const body = JSON.parse(text) as unknown;
-    return body && typeof body === 'object' ? (body as ReviewBody) : {};
-  } catch {
-    return {};
-  }
+  return readLabelBody(text);
 }
 
 /** Reads labels of one task into item and annotator indexes; `each` sees every row with its indexes. */

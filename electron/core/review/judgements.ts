@@ -162,7 +162,8 @@ export function reviewRubrics(rows: Iterable<ReviewLabelRow>): TaskReview {
         let c = criteria.get(name);
         if (!c) criteria.set(name, (c = { units: new Index(), triples: new Triples(), categories: new Index(), numeric: true }));
         if (typeof value !== 'number') c.numeric = false;
-        c.triples.add(c.units.of(`${u}:${response}`), r, typeof value === 'number' ? value : c.categories.of(value));
+        // A category's name; true / false (a binary criterion's, kept as a file gave them) are categories of their own.
+        c.triples.add(c.units.of(`${u}:${response}`), r, typeof value === 'number' ? value : c.categories.of(value as string));
       }
     }
   });

@@ -2,8 +2,9 @@
 // in source order and the "right verdict, wrong reasoning" flags. A critique the item came with (a
 // `source` annotator's, imported with the file, else a model annotator's) is the original: an annotator's
 // edit is a revision of their own naming it (`based_on`), and the original revision is never touched.
-import type { CritiqueLabelBody, CritiqueView, CritiquesOutputs } from '../../../shared/api';
-import type { LabelBody, LabelRevision } from '../../../shared/domain';
+import type { CritiqueView, CritiquesOutputs } from '../../../shared/api';
+import type { LabelRevision } from '../../../shared/domain';
+import { readBody, type CritiqueBody } from '../../../shared/labelBodies';
 import { responseLetter } from '../../../shared/letters';
 import { invalidInput } from '../base/errors';
 import { letterProblem } from '../base/labelRules';
@@ -21,7 +22,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => Boolean(v
 /** A critique revision as the screens show it; null when its body holds no critique (a cleared one). */
 function critiqueView(revision: LabelRevision | null): CritiqueView | null {
   if (!revision) return null;
-  const body = revision.body as Record<string, unknown>;
+  const body = readBody('critique', revision.body);
   if (!isRecord(body.critique)) return null;
   const critique: Record<string, string> = {};
   for (const [letter, text] of Object.entries(body.critique)) if (typeof text === 'string') critique[letter] = text;
@@ -79,7 +80,8 @@ export function critiquesHandlers({ db, events }: ServiceContext): FeatureHandle
           const text = input.critiques[letter]?.replace(/\r\n?/g, '\n');
           if (text !== undefined && text.trim() !== '') critique[letter] = text;
         }
-        const body: CritiqueLabelBody = { critique };
+        // The revision id of the original critique (a file's or a model's) this one edits: `based_on`.
+        const body: CritiqueBody = { critique };
         const flags = letters.filter((letter) => input.wrongReasoning?.[letter] === true);
         if (flags.length) body.wrong_reasoning = Object.fromEntries(flags.map((letter) => [letter, true]));
         const original = originalCritique(db, item.id);
@@ -93,7 +95,7 @@ export function critiquesHandlers({ db, events }: ServiceContext): FeatureHandle
           annotatorId: annotator.id,
           task: 'critique',
           choice: null,
-          body: body as unknown as LabelBody,
+          body,
           done: Object.keys(critique).length > 0 || flags.length > 0,
         }).id;
       });

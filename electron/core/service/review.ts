@@ -4,6 +4,7 @@
 import type { ApiParsed } from '../../../shared/api';
 import type { AdjudicationLabel, AdjudicationView, ReviewTask } from '../../../shared/api/review';
 import type { Choice, Verdict } from '../../../shared/domain';
+import { readLabelBody, type StepsBody } from '../../../shared/labelBodies';
 import { invalidInput } from '../base/errors';
 import { buildReview, withExternalIds, type Review } from '../review/report';
 import type { Db } from '../store/db';
@@ -51,7 +52,7 @@ export function reviewHandlers({ db, jobs, events, options }: ServiceContext): F
       const row = requireProject(db, project);
       requireItem(db, row, itemId);
       const labels: AdjudicationLabel[] = itemCurrentLabels(db, itemId, task).map((l) => {
-        const body = json<Record<string, unknown>>(l.body) ?? {};
+        const body = readLabelBody(l.body);
         return {
           annotator: l.annotator,
           kind: l.kind,
@@ -59,14 +60,14 @@ export function reviewHandlers({ db, jobs, events, options }: ServiceContext): F
           strength: l.strength,
           ranking: json<number[][]>(l.ranking),
           rationale: typeof body.rationale === 'string' ? body.rationale : null,
-          steps: (body.steps as AdjudicationLabel['steps']) ?? null,
-          firstError: (body.first_error as AdjudicationLabel['firstError']) ?? null,
-          stepTags: (body.step_tags as AdjudicationLabel['stepTags']) ?? null,
-          stepSeverity: (body.step_severity as AdjudicationLabel['stepSeverity']) ?? null,
-          toolVerdicts: (body.tool_verdicts as AdjudicationLabel['toolVerdicts']) ?? null,
-          corrections: (body.corrections as AdjudicationLabel['corrections']) ?? null,
-          outcome: (body.outcome as AdjudicationLabel['outcome']) ?? null,
-          attribution: (body.attribution as AdjudicationLabel['attribution']) ?? null,
+          steps: body.steps ?? null,
+          firstError: body.first_error ?? null,
+          stepTags: body.step_tags ?? null,
+          stepSeverity: body.step_severity ?? null,
+          toolVerdicts: body.tool_verdicts ?? null,
+          corrections: body.corrections ?? null,
+          outcome: body.outcome ?? null,
+          attribution: body.attribution ?? null,
           ratings: (body.ratings as AdjudicationLabel['ratings']) ?? null,
           regions: Array.isArray(body.regions) ? (body.regions as AdjudicationLabel['regions']) : null,
           prelabelVisible: typeof body.prelabel_visible === 'boolean' ? body.prelabel_visible : null,
@@ -91,7 +92,7 @@ export function reviewHandlers({ db, jobs, events, options }: ServiceContext): F
           choice: latest.choice,
           strength: latest.strength,
           ranking: json<number[][]>(latest.ranking),
-          body: json<Record<string, unknown>>(latest.body) ?? {},
+          body: readLabelBody(latest.body),
         },
       };
       return view;
@@ -171,6 +172,6 @@ function resolvedDraft(task: ReviewTask, input: Resolution, shapes: number | { s
     if (value !== undefined && !allowed.includes(value))
       throw invalidInput(`Response ${key} is ${shape.trajectory ? 'a trajectory' : 'a chain'}: its outcome is ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}, not "${value}".`);
   }
-  const resolved = { ...body, ...(Object.keys(firstError).length ? { first_error: firstError } : {}), ...(Object.keys(outcome).length ? { outcome } : {}) };
+  const resolved = { ...body, ...(Object.keys(firstError).length ? { first_error: firstError } : {}), ...(Object.keys(outcome).length ? { outcome: outcome as StepsBody['outcome'] } : {}) }; // each outcome checked against its shape's above
   return { choice: null, strength: null, ranking: null, shownOrder: null, body: resolved, done: true };
 }

@@ -5,7 +5,8 @@
 // way under the name "item"; they become a version of their own the first time they are rated or saved,
 // and a change to them is the next version.
 import type { MyRatings, RatingSheet, RubricLabelBody, RubricSaved, RubricSummary, RubricView } from '../../../shared/api';
-import type { ItemRecord, LabelBody } from '../../../shared/domain';
+import { readBody } from '../../../shared/labelBodies';
+import type { ItemRecord } from '../../../shared/domain';
 import { canonicalJson, checkCriteria, ITEM_RUBRIC, problemText, type Criterion } from '../../../shared/rubric';
 import { invalidInput, notFound } from '../base/errors';
 import { checkRatings, requireRegionsFit, shownOrderProblem } from '../base/labelRules';
@@ -136,7 +137,7 @@ function myRatings(db: Db, itemId: number, annotator: string): MyRatings | null 
   const me = findAnnotator(db, annotator);
   const label = me ? currentLabel(db, itemId, me.id, 'rubric') : null;
   if (!label) return null;
-  const body = label.body as unknown as Partial<RubricLabelBody>;
+  const body = readBody('rubric', label.body) as Partial<RubricLabelBody>;
   if (!body.ratings || typeof body.rubric !== 'string' || typeof body.rubric_version !== 'number') return null;
   if (!Object.values(body.ratings).some((values) => Object.keys(values).length > 0) && !Object.keys(body.criterion_winner ?? {}).length) return null;
   return { id: label.id, createdAt: label.createdAt, rubric: body.rubric, version: body.rubric_version, ratings: body.ratings, criterionWinner: body.criterion_winner ?? {} };
@@ -228,8 +229,7 @@ export function rubricsHandlers({ db, events }: ServiceContext): FeatureHandlers
           choice: null,
           shownOrder: order ?? null,
           rubricVersionId: version.id,
-          // A rubric's ratings may hold category names and nulls; LabelBody's ratings type says numbers only.
-          body: body as unknown as LabelBody,
+          body,
           done: Object.values(body.ratings).some((values) => Object.keys(values).length > 0) || Object.keys(body.criterion_winner ?? {}).length > 0,
         }).id;
       });

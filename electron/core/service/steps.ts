@@ -5,11 +5,12 @@
 import type { ResponseSegmentation, StepsView } from '../../../shared/api';
 import { contentText } from '../../../shared/choices';
 import { responseLetter } from '../../../shared/letters';
-import type { Content, ItemRecord, LabelBody } from '../../../shared/domain';
-import { afterMerge, afterSplit, mergeSteps, segment, shownSteps, splitStep, type ResponseSteps, type StepRating } from '../../../shared/segment';
+import type { Content, ItemRecord } from '../../../shared/domain';
+import { readBody, type StepsBody } from '../../../shared/labelBodies';
+import { afterMerge, afterSplit, mergeSteps, segment, shownSteps, splitStep, type ResponseSteps } from '../../../shared/segment';
 import { invalidInput } from '../base/errors';
 import { responseShape, stepExtrasProblems, stepsProblem } from '../base/labelRules';
-import { offeredTags, type Attribution, type Severity, type StepCorrection, type ToolVerdict } from '../../../shared/stepJudgement';
+import { offeredTags, type Attribution } from '../../../shared/stepJudgement';
 import { isGuiTrajectory } from '../../../shared/guiActions';
 import { trajectoryTurns } from '../../../shared/trajectory';
 import { findAnnotator, SOURCE_ANNOTATOR } from '../store/annotators';
@@ -24,19 +25,7 @@ import { requireHumanAnnotator, requireItem, requireOwnRevisionId, requireProjec
 type StepOps = 'getSteps' | 'saveSteps' | 'resegment';
 
 type PerResponse<T> = Record<string, T>;
-interface StepsBody extends LabelBody {
-  steps?: PerResponse<(StepRating | null)[]>;
-  first_error?: PerResponse<number | null>;
-  step_tags?: PerResponse<Record<string, string[]>>;
-  step_severity?: PerResponse<Record<string, Severity>>;
-  tool_verdicts?: PerResponse<Record<string, Record<string, ToolVerdict>>>;
-  corrections?: PerResponse<Record<string, StepCorrection>>;
-  attribution?: PerResponse<Attribution>;
-  segmentation?: PerResponse<number>;
-  outcome?: PerResponse<string>;
-  finish_reason?: PerResponse<string>;
-  reference_match?: PerResponse<string>;
-}
+type Outcome = NonNullable<StepsBody['outcome']>[string];
 
 function responseText(item: ItemRecord, index: number): string {
   return contentText(item.responses[index]!.content);
@@ -76,8 +65,9 @@ function judgementOf(body: StepsBody, letter: string): HeldJudgement | null {
     corrections: body.corrections?.[letter],
     outcome: body.outcome?.[letter],
     attribution: body.attribution?.[letter],
-    finishReason: body.finish_reason?.[letter],
-    referenceMatch: body.reference_match?.[letter],
+    // A file's own words, kept as they came (the codec takes any value there).
+    finishReason: body.finish_reason?.[letter] as string | undefined,
+    referenceMatch: body.reference_match?.[letter] as string | undefined,
   };
 }
 
@@ -92,15 +82,15 @@ function setPer<T>(record: PerResponse<T> | undefined, letter: string, value: T 
 function withJudgement(body: StepsBody, letter: string, steps: ResponseSteps, extra: { outcome?: string | null; finishReason?: string | null; referenceMatch?: string | null; attribution?: Attribution | null }): StepsBody {
   const next: StepsBody = { ...body };
   next.steps = setPer(body.steps, letter, steps.ratings);
-  next.first_error = setPer(body.first_error, letter, steps.firstError);
+  next.first_error = setPer<number | null>(body.first_error, letter, steps.firstError);
   next.step_tags = setPer(body.step_tags, letter, steps.tags && Object.keys(steps.tags).length ? steps.tags : null);
   next.step_severity = setPer(body.step_severity, letter, steps.severity && Object.keys(steps.severity).length ? steps.severity : null);
   next.tool_verdicts = setPer(body.tool_verdicts, letter, steps.toolVerdicts && Object.keys(steps.toolVerdicts).length ? steps.toolVerdicts : null);
   next.corrections = setPer(body.corrections, letter, steps.corrections && Object.keys(steps.corrections).length ? steps.corrections : null);
   next.segmentation = setPer(body.segmentation, letter, steps.version);
-  if (extra.outcome !== undefined) next.outcome = setPer(body.outcome, letter, extra.outcome);
-  if (extra.finishReason !== undefined) next.finish_reason = setPer(body.finish_reason, letter, extra.finishReason);
-  if (extra.referenceMatch !== undefined) next.reference_match = setPer(body.reference_match, letter, extra.referenceMatch);
+  if (extra.outcome !== undefined) next.outcome = setPer(body.outcome, letter, extra.outcome as Outcome | null); // checked by checkJudgement
+  if (extra.finishReason !== undefined) next.finish_reason = setPer<unknown>(body.finish_reason, letter, extra.finishReason);
+  if (extra.referenceMatch !== undefined) next.reference_match = setPer<unknown>(body.reference_match, letter, extra.referenceMatch);
   if (extra.attribution !== undefined) next.attribution = setPer(body.attribution, letter, extra.attribution);
   for (const key of Object.keys(next) as (keyof StepsBody)[]) if (next[key] === undefined) delete next[key];
   return next;
@@ -131,7 +121,7 @@ export function stepsHandlers({ db, events }: ServiceContext): FeatureHandlers<S
     const me = findAnnotator(db, annotator);
     const label = me ? currentLabel(db, item.id, me.id, 'steps') : null;
     const judgements: StepsView['judgements'] = {};
-    const body = (label?.body ?? {}) as StepsBody;
+    const body = readBody('steps', label?.body);
     for (const response of responses) {
       const judgement = judgementOf(body, responseLetter(response.index));
       if (!judgement) continue;
@@ -154,7 +144,7 @@ export function stepsHandlers({ db, events }: ServiceContext): FeatureHandlers<S
       return who ? currentLabel(db, item.id, who.id, 'steps') : null;
     })();
     const fileOutcomes: StepsView['fileOutcomes'] = {};
-    const outcomes = (source?.body as StepsBody | undefined)?.outcome ?? {};
+    const outcomes = readBody('steps', source?.body).outcome ?? {};
     for (const response of responses) {
       const value = outcomes[responseLetter(response.index)];
       if (typeof value === 'string') fileOutcomes[response.index] = value;
@@ -191,7 +181,7 @@ export function stepsHandlers({ db, events }: ServiceContext): FeatureHandlers<S
           throw invalidInput(`These ratings are for version ${input.steps.version} of response ${letter}'s steps; it is at version ${segmentation.version} now. Reload the item.`);
         const steps = checkJudgement(input.steps, segmentation.steps.length, item.responses[input.response]!.content, input);
         const current = currentLabel(db, item.id, annotator.id, 'steps');
-        const body = withJudgement((current?.body ?? {}) as StepsBody, letter, steps, input);
+        const body = withJudgement(readBody('steps', current?.body), letter, steps, input);
         if (input.timeMs !== undefined) body.time_ms = input.timeMs;
         if (input.prelabelVisible !== undefined) body.prelabel_visible = input.prelabelVisible;
         return labelAppender(db)({
@@ -223,7 +213,7 @@ export function stepsHandlers({ db, events }: ServiceContext): FeatureHandlers<S
         const next = addSegmentation(db, item.id, response, steps, 'annotator');
         const label = currentLabel(db, item.id, me.id, 'steps');
         const letter = responseLetter(response);
-        const judgement = label ? judgementOf(label.body as StepsBody, letter) : null;
+        const judgement = label ? judgementOf(readBody('steps', label.body), letter) : null;
         if (!label || !judgement || judgement.version !== current.version) return [];
         const remapped = op === 'split' ? afterSplit(judgement, step, next.version) : afterMerge(judgement, step, next.version);
         labelAppender(db)({
@@ -233,7 +223,7 @@ export function stepsHandlers({ db, events }: ServiceContext): FeatureHandlers<S
           task: 'steps',
           choice: null,
           segmentationId: next.id,
-          body: { ...withJudgement(label.body as StepsBody, letter, remapped.steps, {}), resegmented: { [letter]: { op, step, from: current.version, to: next.version } } },
+          body: { ...withJudgement(readBody('steps', label.body), letter, remapped.steps, {}), resegmented: { [letter]: { op, step, from: current.version, to: next.version } } },
           done: true,
         });
         return remapped.notices;

@@ -144,7 +144,7 @@ describe('verdicts and unpaired lines', () => {
 });
 
 describe('decideChain', () => {
-  const body = (ratings: (number | null)[], firstError: number | null, version = 1) => ({ steps: { A: ratings }, first_error: { A: firstError }, segmentation: { A: version } });
+  const body = (ratings: (-1 | 0 | 1 | null)[], firstError: number | null, version = 1) => ({ steps: { A: ratings }, first_error: { A: firstError }, segmentation: { A: version } });
   it('adjudication, annotator, one human, the source', () => {
     const source = h('source', { body: body([1, 1, 1], -1) }, 'source');
     const alice = h('alice', { body: body([1, -1, null], 1) });

@@ -9,7 +9,8 @@
 //     individual preferences), their consensus.
 // Models' labels never decide. A decided tie or both_bad is left out too (a both_bad pair still gives two
 // `false` lines in trl-unpaired); every left-out item is counted by reason in the summary.
-import type { Choice, ExportSummary, LabelBody, Verdict } from '../../../../shared/domain';
+import type { Choice, ExportSummary, Verdict } from '../../../../shared/domain';
+import { readBody } from '../../../../shared/labelBodies';
 import { SOURCE_ANNOTATOR } from '../../store/annotators';
 import type { HeadLabel } from '../../store/labels';
 
@@ -150,17 +151,6 @@ export function rankingPairs(ranking: readonly (readonly number[])[], mode: 'all
 // ---------------------------------------------------------------------------------------------------
 // Step judgements (one response's chain)
 
-/** How a steps revision's body holds one response's judgement (see service/steps.ts). */
-interface StepsBody extends LabelBody {
-  steps?: Record<string, (number | null)[]>;
-  first_error?: Record<string, number | null>;
-  step_tags?: Record<string, Record<string, string[]>>;
-  corrections?: Record<string, Record<string, string>>;
-  segmentation?: Record<string, number>;
-  outcome?: Record<string, string>;
-  finish_reason?: Record<string, string>;
-}
-
 export interface ChainJudgement {
   /** One per step: −1 / 0 / +1, or null (not rated). */
   ratings: (number | null)[];
@@ -178,7 +168,7 @@ export interface ChainJudgement {
 
 /** One response's judgement out of a label, or null when the label did not judge that response. */
 export function chainOf(label: HeadLabel, letter: string): ChainJudgement | null {
-  const body = (label.body ?? {}) as StepsBody;
+  const body = readBody('steps', label.body);
   const ratings = body.steps?.[letter];
   const firstError = body.first_error?.[letter];
   if (!Array.isArray(ratings)) return null;
@@ -190,7 +180,8 @@ export function chainOf(label: HeadLabel, letter: string): ChainJudgement | null
     version: typeof body.segmentation?.[letter] === 'number' ? body.segmentation[letter]! : null,
     tags: body.step_tags?.[letter],
     outcome: body.outcome?.[letter],
-    finishReason: body.finish_reason?.[letter],
+    // Kept as the file gave it (the codec takes any value); a finish reason is a file's text.
+    finishReason: body.finish_reason?.[letter] as string | undefined,
     by: { kind: label.kind, annotator: label.annotator, annotatorUuid: label.annotatorUuid ?? null, createdAt: label.createdAt ?? null, adjudicated: label.adjudicated === true },
     timeMs: typeof body.time_ms === 'number' ? body.time_ms : undefined,
   };

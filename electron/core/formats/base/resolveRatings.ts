@@ -6,6 +6,7 @@
 //    criterion the most common value; an even split is a conflict and leaves the item out;
 //  - a critique: text cannot be voted on, so the newest deciding critique of the response;
 //  - totals: the deciding ratings added up per response (./rubricTotals.ts), for pairs from ratings.
+import { readBody } from '../../../../shared/labelBodies';
 import { responseLetter } from '../../../../shared/letters';
 import type { Criterion, RatingValue } from '../../../../shared/rubric';
 import type { HeadLabel } from '../../store/labels';
@@ -38,19 +39,13 @@ export interface RatingsDecision {
   skip?: undefined;
 }
 
-interface RatingsBody {
-  ratings?: unknown;
-  rubric?: unknown;
-  rubric_version?: unknown;
-}
-
 function ratingsOf(label: HeadLabel): Record<string, Record<string, RatingValue>> | null {
-  const ratings = (label.body as RatingsBody | undefined)?.ratings;
+  const ratings = readBody('rubric', label.body).ratings;
   return isPlainObject(ratings) ? (ratings as Record<string, Record<string, RatingValue>>) : null;
 }
 
 const versionKey = (l: HeadLabel) => {
-  const body = (l.body ?? {}) as RatingsBody;
+  const body = readBody('rubric', l.body);
   return `${typeof body.rubric === 'string' ? body.rubric : ''}\u0000${typeof body.rubric_version === 'number' ? body.rubric_version : 0}`;
 };
 
@@ -91,7 +86,7 @@ export function decideRatings(labels: readonly HeadLabel[], annotator?: string, 
     }
     ratings[letter] = out;
   }
-  const body = (group[0]!.body ?? {}) as RatingsBody;
+  const body = readBody('rubric', group[0]!.body);
   return {
     rubric: typeof body.rubric === 'string' ? body.rubric : '',
     version: typeof body.rubric_version === 'number' ? body.rubric_version : 0,

@@ -5,9 +5,8 @@
 // on its criterion's scale. A line that fails says which field and why ("steps.C: the item has 2
 // responses (A, B), not "C"").
 import { z } from 'zod';
-import { attribution, firstError, outcome, ratingValue, responseLetter, rubricVersion, severity, shownOrderList, stepCorrection, stepKey, stepRating, strength, toolVerdict } from '../../../../shared/api/common';
-import { CRITIQUE_MAX } from '../../../../shared/api/critiques';
-import { regionMarks } from '../../../../shared/api/regions';
+import { shownOrderList, strength } from '../../../../shared/api/common';
+import { LABEL_BODY_FIELDS, PER_RESPONSE_FIELDS } from '../../../../shared/labelBodies';
 import { ITEM_RUBRIC } from '../../../../shared/rubric';
 import { TASKS, type ItemRecord } from '../../../../shared/domain';
 import { ArbiterError } from '../../base/errors';
@@ -19,7 +18,6 @@ import { currentSegmentations, segmentationVersion } from '../../store/segmentat
 import { RecordError } from '../types';
 
 const index = z.number().int().min(0);
-const perResponse = <T extends z.ZodType>(value: T) => z.record(responseLetter, value);
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -52,55 +50,12 @@ export const labelSchema = z.looseObject({
     .optional(),
   strength: strength.nullable().optional(),
   shown_order: shownOrderList.nullable().optional(),
-  // Per response, criterion key → a number, yes / no, a category's name, or null (not applicable).
-  ratings: perResponse(z.record(z.string().min(1).max(64), ratingValue)).optional(),
-  // Per response: the critique's text, and "right verdict, wrong reasoning".
-  critique: perResponse(z.string().max(CRITIQUE_MAX, `a critique is longer than ${CRITIQUE_MAX.toLocaleString('en')} characters`)).optional(),
-  wrong_reasoning: perResponse(z.boolean()).optional(),
-  // One per step: −1 / 0 / +1, or null (not rated, as after the first error).
-  steps: perResponse(z.array(stepRating.nullable()).max(500, 'more than 500 steps')).optional(),
-  first_error: perResponse(firstError.nullable()).optional(),
-  segmentation: perResponse(z.number().int().min(1)).optional(),
-  step_tags: perResponse(z.record(stepKey, z.array(z.string().min(1, 'an empty tag').max(200, 'a tag longer than 200 characters')).max(50, 'more than 50 tags'))).optional(),
-  // Per tagged step: minor / major / critical (shared/stepJudgement.ts).
-  step_severity: perResponse(z.record(stepKey, severity)).optional(),
-  // Per step, per tool call (its id, else its position in the turn): correct / wrong / unnecessary.
-  tool_verdicts: perResponse(z.record(stepKey, z.record(z.string().min(1).max(200), toolVerdict))).optional(),
-  // Per step: the corrected text, or {"tool_calls": [{"id"?, "name", "arguments": {…}}]}.
-  corrections: perResponse(z.record(stepKey, stepCorrection)).optional(),
-  // Which agent, at which step, decided the failure (multi-agent trajectories).
-  attribution: perResponse(attribution).optional(),
-  outcome: perResponse(outcome).optional(),
-  finish_reason: perResponse(z.unknown()).optional(),
-  reference_match: perResponse(z.unknown()).optional(),
-  rationale: z.string().max(20_000, 'longer than 20,000 characters').optional(),
-  rubric: z.string().min(1, 'empty').optional(),
-  rubric_version: rubricVersion.optional(),
-  time_ms: z.number().int('expected whole milliseconds').min(0, 'expected 0 or more milliseconds').optional(),
-  prelabel_visible: z.boolean().optional(),
-  // Marks on the item's images (shared/regions.ts): a box, a point or "not present", with a tag and a note.
-  regions: regionMarks.optional(),
+  // The body's fields, each by its task's codec (shared/labelBodies.ts).
+  ...LABEL_BODY_FIELDS,
   created_at: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a timestamp'),
 });
 export type LabelLine = z.infer<typeof labelSchema>;
 
-/** Body fields keyed by response letter. */
-const PER_RESPONSE = [
-  'ratings',
-  'critique',
-  'wrong_reasoning',
-  'steps',
-  'first_error',
-  'segmentation',
-  'step_tags',
-  'step_severity',
-  'tool_verdicts',
-  'corrections',
-  'attribution',
-  'outcome',
-  'finish_reason',
-  'reference_match',
-] as const;
 /** Step label fields checked against the response's steps and, for a trajectory, its turns. */
 const EXTRAS = ['step_tags', 'step_severity', 'tool_verdicts', 'corrections', 'attribution', 'outcome'] as const;
 const EXTRA_FIELD = { tags: 'step_tags', severity: 'step_severity', toolVerdicts: 'tool_verdicts', corrections: 'corrections', attribution: 'attribution', outcome: 'outcome' } as const;
@@ -112,7 +67,7 @@ const EXTRA_FIELD = { tags: 'step_tags', severity: 'step_severity', toolVerdicts
  */
 export function itemRules(db: Db, projectId: number, line: LabelLine, itemId: number, count: number, ranking: number[][] | null): { rubricVersionId: number | null; ratings?: LabelLine['ratings'] } {
   const problems: string[] = [];
-  for (const field of PER_RESPONSE) {
+  for (const field of PER_RESPONSE_FIELDS) {
     const perLetter = line[field];
     if (perLetter === undefined) continue;
     for (const letter of Object.keys(perLetter)) {

@@ -1,11 +1,13 @@
 // The common labels line (a pairwise or verdict revision: ids, who, task, choice, strength, shown order,
 // rationale, time, created_at and nothing else) checked without zod: a labels merge checks every line of
 // its file, and zod's object parse is most of that time. Each field here is held to the rule of
-// labelSchema or a stricter one; a line with any other field, or any value this check is unsure of, goes
-// to labelSchema, which decides (and words the error). test/unit/label-line-quick.test.ts holds the two
+// labelSchema (its body fields are the body codecs', shared/labelBodies.ts) or a stricter one; a line with
+// any other field, or any value this check is unsure of, goes to labelSchema, which decides (and words
+// the error). test/unit/label-line-quick.test.ts holds the two
 // side by side.
 import { z } from 'zod';
 import { TASKS } from '../../../../shared/domain';
+import { RATIONALE_MAX } from '../../../../shared/labelBodies';
 import { check as checkSchema } from '../validate';
 import { labelSchema, type LabelLine } from './labelLine';
 
@@ -31,7 +33,7 @@ const FIELDS: Record<string, (v: unknown) => boolean> = {
   choice: (v) => v === null || WORD_CHOICES.has(v) || (typeof v === 'string' && LETTER.test(v)),
   strength: (v) => v === null || v === 1 || v === 2 || v === 3,
   shown_order: (v) => v === null || (Array.isArray(v) && v.every(count)),
-  rationale: (v) => text(v, 0, 20_000),
+  rationale: (v) => text(v, 0, RATIONALE_MAX),
   time_ms: count,
   prelabel_visible: (v) => typeof v === 'boolean',
   created_at: (v) => typeof v === 'string' && !Number.isNaN(Date.parse(v)),

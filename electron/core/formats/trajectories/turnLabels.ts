@@ -7,6 +7,7 @@
 //   rating (−1 / 0 / +1 / null), is_first_error, tags, severity, tool_verdicts, correction,
 //   and the response's: first_error, outcome, attribution {agent?, step}, is_decisive (this turn is the
 //   attributed one).
+import { readBody, type StepsBody, type StepsField } from '../../../../shared/labelBodies';
 import { responseLetter } from '../../../../shared/letters';
 import { plural } from '../../../../shared/plural';
 import type { Db } from '../../store/db';
@@ -14,10 +15,10 @@ import { firstWrongStep } from '../process/chain';
 import { isPlainObject } from '../validate';
 import { forEachTrajectoryItem, judgedSteps, stepsAreTurns, turnsOf, type TurnPass, type TurnTally } from './turnCommon';
 
-const FIELDS = ['steps', 'first_error', 'step_tags', 'step_severity', 'tool_verdicts', 'corrections', 'attribution', 'outcome'] as const;
+const FIELDS = ['steps', 'first_error', 'step_tags', 'step_severity', 'tool_verdicts', 'corrections', 'attribution', 'outcome'] as const satisfies readonly StepsField[];
 
-/** A body field's value for one response letter, or null. */
-function per(body: Record<string, unknown>, field: string, letter: string): unknown {
+/** A steps body field's value for one response letter, or null (read defensively: a file's body may hold other shapes under other keys). */
+function per(body: StepsBody, field: StepsField, letter: string): unknown {
   const all = body[field];
   return isPlainObject(all) && letter in all ? (all[letter] ?? null) : null;
 }
@@ -36,7 +37,7 @@ export async function writeTurnLabels(db: Db, pass: TurnPass, tally: TurnTally):
       if (!trajectory) continue;
       const letter = responseLetter(response.index);
       for (const label of labels) {
-        const body = (label.body ?? {}) as Record<string, unknown>;
+        const body = readBody('steps', label.body);
         if (!FIELDS.some((f) => per(body, f, letter) !== null)) continue;
         const version = per(body, 'segmentation', letter);
         const ratings = per(body, 'steps', letter);

@@ -56,7 +56,7 @@ type StepsDraft = Extract<Draft, { task: 'steps' }>;
 function stepMarks(labels: AdjudicationLabel[], key: string, step: number) {
   const first = labels.filter((l) => l.firstError?.[key] === step).map((l) => l.annotator);
   const rated = labels
-    .map((l) => ({ who: l.annotator, v: l.steps?.[key]?.[step] ?? null }))
+    .map((l): { who: string; v: number | null } => ({ who: l.annotator, v: l.steps?.[key]?.[step] ?? null }))
     .filter((r): r is { who: string; v: number } => r.v !== null);
   return { first, rated };
 }

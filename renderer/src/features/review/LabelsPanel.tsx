@@ -178,8 +178,8 @@ export function ModelsTable({ view }: { view: AdjudicationView }) {
 export function EarlierAdjudication({ view, trajectories = [] }: { view: AdjudicationView; trajectories?: string[] }) {
   const a = view.adjudication;
   if (!a) return null;
-  const firstError = (a.body.first_error ?? null) as Record<string, number | null> | null;
-  const outcome = (a.body.outcome ?? null) as Record<string, string> | null;
+  const firstError = a.body.first_error ?? null;
+  const outcome = a.body.outcome ?? null;
   const verdict = view.task === 'verdict' ? a.choice : null;
   return (
     <section className="rounded-md border border-ok/40 bg-surface px-3 py-2 text-[13px]" data-testid="adjudication-earlier">
