@@ -311,3 +311,31 @@ describe('two merges at once', () => {
     db.close();
   });
 });
+
+describe('a labels merge and the disk', () => {
+  it('commits its pending batches without waiting for the disk, and the commit that completes it with FULL', async () => {
+    const dir = tempDir();
+    const db = openDb(join(dir, 'sync.db'));
+    const itemsFile = join(dir, 'items.jsonl');
+    writeFileSync(itemsFile, Array.from({ length: 1500 }, (_, i) => JSON.stringify({ id: `q${i}`, prompt: `Q ${i}?`, responses: [{ text: `a${i}` }, { text: `b${i}` }] })).join('\n') + '\n');
+    await importFile(db, { path: itemsFile, project: 'p', format: 'arbiter', createProject: true });
+    // The connection's synchronous setting at each COMMIT (2: FULL, 1: NORMAL), and whether the merge counted as done by then.
+    const commits: { synchronous: number; applying: boolean }[] = [];
+    const exec = db.exec.bind(db);
+    db.exec = ((sql: string) => {
+      if (sql === 'COMMIT') commits.push({ synchronous: db.pragma('synchronous', { simple: true }) as number, applying: db.prepare("SELECT COUNT(*) FROM label_import WHERE state <> 'pending'").pluck().get() !== 0 });
+      return exec(sql);
+    }) as typeof db.exec;
+    const lines = Array.from({ length: 1500 }, (_, i) => JSON.stringify({ id: `00000000-0000-4000-a000-${String(i).padStart(12, '0')}`, item: `q${i}`, annotator: 'mate', task: 'pairwise', choice: 'A', created_at: '2026-11-01T00:00:00Z' }));
+    const merged = await importLabelsLines(db, { project: 'p', fileName: 'mate.jsonl', lines });
+    db.exec = exec;
+    expect(merged.added).toBe(1500);
+    const batches = commits.filter((c) => !c.applying);
+    const completing = commits.find((c) => c.applying);
+    // The record's own commit (FULL), then two batches of revisions (1000 + 500) without a sync each.
+    expect(batches.map((c) => c.synchronous)).toEqual([2, 1, 1]);
+    expect(completing?.synchronous).toBe(2);
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    db.close();
+  });
+});

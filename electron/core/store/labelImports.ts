@@ -9,7 +9,7 @@
 import { hostname } from 'node:os';
 import type { Db } from './sqlite';
 import { uuidv7 } from '../base/uuidv7';
-import { beginBulkWrite, sleepSync, stepAsideForWaitingWriters } from './write';
+import { beginBulkWrite, sleepSync, stepAsideForWaitingWriters, writeNow } from './write';
 
 export interface PendingLabelImport {
   id: number;
@@ -36,6 +36,23 @@ function ownerAlive(owner: string | null): boolean {
 const APPLY_BATCH = 5000;
 /** Revisions deleted per transaction while removing a merge. */
 const DELETE_BATCH = 5000;
+
+/**
+ * Writes one batch of a pending merge in its own transaction, committed without waiting for the disk
+ * (synchronous = NORMAL, put back after the commit, before anything else runs on the connection): nothing
+ * of a pending merge shows, one a crash cut short is removed at the next open, and the transaction that
+ * completes it (completeLabelImport) commits with the connection's FULL, which makes every batch before
+ * it durable too. An item import's batches commit the same way (store/imports.ts importSession).
+ */
+export function writeMergeBatch<T>(db: Db, fn: () => T): T {
+  const synchronous = db.pragma('synchronous', { simple: true }) as number;
+  db.pragma('synchronous = NORMAL');
+  try {
+    return writeNow(db, fn);
+  } finally {
+    db.pragma(`synchronous = ${synchronous}`);
+  }
+}
 
 /** Starts a merge: its record, pending and owned by this process. */
 export function beginLabelImport(db: Db, projectId: number, fileName: string): PendingLabelImport {

@@ -15,7 +15,7 @@ import { cancelledError, InvalidFileError } from '../../base/errors';
 import { ensureAnnotator, ensureAnnotatorByUuid, findAnnotator, SOURCE_ANNOTATOR } from '../../store/annotators';
 import type { Db } from '../../store/db';
 import { itemResolver, responseCounter } from '../../store/items';
-import { beginLabelImport, completeLabelImport, labelImportStager, recoverLabelImports, removeLabelImport } from '../../store/labelImports';
+import { beginLabelImport, completeLabelImport, labelImportStager, recoverLabelImports, removeLabelImport, writeMergeBatch } from '../../store/labelImports';
 import { normalizeTimestamp, type RevisionDraft } from '../../store/labels';
 import { mergedRevisionWriter as labelAppenderFor, storedRevision, type StoredRevision } from '../../store/labelMerge';
 import { requireProject } from '../../store/projects';
@@ -257,7 +257,7 @@ export async function importLabelsLines(
     const write = async () => {
       if (opts.isCancelled?.()) throw cancelledError('The labels merge was cancelled; nothing of it was kept.');
       stepAsideForWaitingWriters(db);
-      writeNow(db, () => {
+      writeMergeBatch(db, () => {
         for (const { draft, line } of batch) {
           const annotator = annotatorId(draft.who);
           const saved = append(draft, annotator);
