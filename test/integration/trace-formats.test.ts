@@ -117,6 +117,16 @@ describe('trace formats: detect, import, export back, re-import the same', () =>
     expect(outcomes.map((b) => (JSON.parse(b) as { outcome: unknown }).outcome)).toEqual([{ A: 'success', B: 'failure' }, { A: 'success' }]);
   });
 
+  it('otel-genai: one OTLP trace is one item; the chat spans are the turns, each with its agent and its span id', async () => {
+    const items = await roundTrip('otel-genai.jsonl', 'otel-genai');
+    expect(items).toHaveLength(1);
+    expect(items[0]!.externalId).toBe('5b8efff798038103d269b633813fc60c');
+    expect(items[0]!.runs[0]!.map((t) => [t.id, t.tools, t.agent])).toEqual([
+      ['a1b2c3d4e5f60002', ['get_weather'], 'planner'],
+      ['a1b2c3d4e5f60005', [], 'weather'],
+    ]);
+  });
+
   it('another format’s trajectories export to each trace format and import again with the same tool calls in order', async () => {
     const path = join(dir, 'openai-tools.jsonl');
     copyFileSync(join(__dirname, '../fixtures/formats/trajectories/openai-tools.jsonl'), path);
@@ -124,7 +134,7 @@ describe('trace formats: detect, import, export back, re-import the same', () =>
     const calls = (db: string) => stored(db).flatMap((i) => i.runs.flatMap((r) => r.flatMap((t) => t.tools)));
     const before = calls('a.db');
     expect(before.length).toBeGreaterThan(2);
-    for (const format of ['anthropic-messages', 'claude-code', 'inspect-ai']) {
+    for (const format of ['anthropic-messages', 'claude-code', 'inspect-ai', 'otel-genai']) {
       const out = await exportAs(format, 'a.db', 'jsonl');
       const summary = await importFile(out, `${format}.db`);
       expect([summary.format, summary.invalid ?? 0]).toEqual([format, 0]);

@@ -30,6 +30,9 @@ function checkBlocks(content: unknown, where: string): Json[] {
     if (b.type === 'tool_use' && (typeof b.id !== 'string' || typeof b.name !== 'string' || !isPlainObject(b.input)))
       throw new RecordError(`${where}[${i}]: a tool_use block needs an "id", a "name" and an "input" object`);
     if (b.type === 'tool_result' && typeof b.tool_use_id !== 'string') throw new RecordError(`${where}[${i}].tool_use_id: expected the id of the tool_use it answers`);
+    if (b.type === 'tool_result' && Array.isArray(b.content)) checkBlocks(b.content, `${where}[${i}].content`);
+    if ((b.type === 'text' && typeof b.text !== 'string') || (b.type === 'thinking' && typeof b.thinking !== 'string'))
+      throw new RecordError(`${where}[${i}]: a ${b.type} block needs its "${b.type}" as text`);
   });
   return content as Json[];
 }

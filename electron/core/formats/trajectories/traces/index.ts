@@ -5,7 +5,8 @@ import { anthropicMessages } from './anthropicMessages';
 import { claudeCode } from './claudeCode';
 import type { TraceDescriptor } from './descriptor';
 import { inspectAi } from './inspectAi';
+import { otelGenai } from './otelGenai';
 
 export type { TraceDescriptor } from './descriptor';
 
-export const TRACE_DESCRIPTORS: readonly TraceDescriptor[] = [inspectAi, claudeCode, anthropicMessages];
+export const TRACE_DESCRIPTORS: readonly TraceDescriptor[] = [inspectAi, claudeCode, anthropicMessages, otelGenai];
