@@ -16,6 +16,30 @@ function layer(files, patterns, paths = [electronBan]) {
   return { files, rules: { 'no-restricted-imports': ['error', { paths: [...paths, ...pgBans], patterns }] } };
 }
 
+// The floors of electron/core, bottom up (as VS Code's layering names base / platform / editor / workbench).
+// A folder imports shared/, its own floor and the floors below it, never one above: base holds the pure
+// helpers; store (SQLite) and images stand on it; then the formats, the scorer, review and the hub; then
+// tasks (the jobs); then service, the one door cli, host and main come through (base/ aside).
+export const CORE_FLOORS = [['base'], ['store', 'images'], ['formats', 'scorer', 'review', 'hub'], ['tasks'], ['service']];
+function coreFloors() {
+  return CORE_FLOORS.flatMap((floor, level) => {
+    const above = CORE_FLOORS.slice(level + 1).flat();
+    return floor.map((folder) => {
+      const patterns = [...corePatterns];
+      if (above.length) {
+        const message = `electron/core/${folder}/ is on floor ${level} (eslint.config.js CORE_FLOORS): it may import ${CORE_FLOORS.slice(0, level + 1).flat().join(', ')} and shared/, not a floor above it (${above.join(', ')}).`;
+        patterns.push({ group: above.map((name) => `**/${name}/**`), message });
+      }
+      const paths = folder === 'hub' ? [electronBan] : [electronBan, ...pgBans];
+      return { files: [`electron/core/${folder}/**/*.ts`], rules: { 'no-restricted-imports': ['error', { paths, patterns }] } };
+    });
+  });
+}
+const throughService = {
+  group: CORE_FLOORS.flat().filter((name) => name !== 'service' && name !== 'base').map((name) => `**/core/${name}/**`),
+  message: 'cli, host and main reach core through electron/core/service/ (and the helpers of base/); export what they need from there.',
+};
+
 // SQL text (a string that starts like a statement) lives in electron/core/store/ (SQLite) and
 // electron/core/hub/ (PostgreSQL) only; everything else calls their functions.
 const SQL_START = '/^\\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|GRANT|REVOKE|LISTEN|UNLISTEN|NOTIFY|PRAGMA|VACUUM|WITH|TRUNCATE|COPY|SAVEPOINT)\\s+\\S|^\\s*(BEGIN|COMMIT|ROLLBACK)\\s*;?\\s*$/';
@@ -36,15 +60,16 @@ export default tseslint.config(
   layer(['electron/core/**/*.ts'], corePatterns),
   layer(['electron/host/**/*.ts', 'electron/cli/**/*.ts'], [
     { group: ['**/electron/main/**', '**/electron/preload/**', '**/renderer/**', '../main/*', '../preload/*'], message: 'host and cli import core and shared only.' },
+    throughService,
   ]),
-  layer(['electron/main/**/*.ts'], [{ group: ['**/renderer/**', '../preload/*', '**/cli/**', '**/host/**', '../host/*'], message: 'main imports core and shared.' }], []),
+  layer(['electron/main/**/*.ts'], [{ group: ['**/renderer/**', '../preload/*', '**/cli/**', '**/host/**', '../host/*'], message: 'main imports core and shared.' }, throughService], []),
   layer(['electron/preload/**/*.ts'], [{ group: ['**/core/**', '**/host/**', '**/cli/**', '**/renderer/**'], message: 'preload only bridges: shared and electron.' }], []),
   layer(['renderer/src/**/*.{ts,tsx}'], [
     { group: ['**/electron/**', '../../electron/*', '../../../electron/*'], message: 'The renderer talks to the API client only; it imports shared/.' },
     { group: nodeBuiltins, message: 'The renderer runs in a sandboxed page: no Node built-ins.' },
   ]),
-  // The hub itself may reach PostgreSQL; the rest of core's rules hold there.
-  { files: ['electron/core/hub/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: [electronBan], patterns: corePatterns }] } },
+  // Each floor of core imports only the floors below it; the hub itself may reach PostgreSQL.
+  ...coreFloors(),
   {
     files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/src/**/*.{ts,tsx}'],
     ignores: ['electron/core/store/**', 'electron/core/hub/**'],

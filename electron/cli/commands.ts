@@ -5,16 +5,13 @@ import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS, TRL_VISION_FORMATS, type
 import { openApp } from '../core/service/openApp';
 import { doctorReport } from '../core/service/doctor';
 import { invalidInput } from '../core/base/errors';
-import { exportProject, importFile, importLabelsFile } from '../core/formats/index';
+import { exportProject, importFile, importLabelsFile, projectStats, projects, scorer } from '../core/service/direct';
 import { importNotes } from '../../shared/importNotes';
-import { projectStats } from '../core/store/stats';
 import { taskLine } from '../../shared/api';
-import * as projects from '../core/store/projects';
 import { dbPathFrom, openDbFor, parse, UsageError, withDb, type CliIo } from './io';
 import { backupCommand, projectsCommand } from './manage';
 import { optionalAnnotatorName, requireFile, requireProjectName, requireString } from './options';
 import { serve, useModelDirs } from './serve';
-import * as scorer from '../core/scorer/index';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 

@@ -1,7 +1,6 @@
 // `arbiter hub …`: the team hub on PostgreSQL. Each subcommand is one entry in hubSubcommands; they share
 // how a hub is named and its password (hubIo.ts).
-import { grant, HUB_ROLES, loginRoleExists, loginRoleFor, revoke, type HubRole } from '../core/hub/roles';
-import { initHub } from '../core/hub/schema';
+import { grant, HUB_ROLES, loginRoleExists, loginRoleFor, revoke, type HubRole, initHub } from '../core/service/hubDirect';
 import { parse, UsageError } from './io';
 import { hubAddress, secretAsker, withHub, type HubIo } from './hubIo';
 import { joinCommand, publishCommand } from './hubProject';

@@ -3,7 +3,7 @@
 // prompt that does not echo on a terminal, else none (a hub that trusts the connection).
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { connectHub, parseHubUrl, type HubAddress } from '../core/hub/connect';
+import { connectHub, parseHubUrl, type HubAddress } from '../core/service/hubDirect';
 import { UsageError, type CliIo } from './io';
 
 export type HubIo = CliIo & {

@@ -1,7 +1,6 @@
 // `arbiter hub publish --project P --hub URL` and `arbiter hub join --project P --hub URL`: a project to the
 // team hub and from it (core/hub/publish.ts, core/hub/join.ts). Each prints one JSON line: what it added.
-import { joinProject } from '../core/hub/join';
-import { publishProject } from '../core/hub/publish';
+import { joinProject, publishProject } from '../core/service/hubDirect';
 import { withHub, type HubIo } from './hubIo';
 import { parse, withDb } from './io';
 import { requireProjectName } from './options';

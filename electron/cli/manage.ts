@@ -3,9 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { invalidInput } from '../core/base/errors';
-import { backupBeforeDelete, copyDatabase, defaultBackupPath, rotateDefaultBackups } from '../core/store/backups';
-import { openDb } from '../core/store/db';
-import * as projects from '../core/store/projects';
+import { backupBeforeDelete, copyDatabase, defaultBackupPath, rotateDefaultBackups, openDb, projects } from '../core/service/direct';
 import { overviewNow } from '../core/service/screenTotals';
 import { taskLine } from '../../shared/api';
 import { checkProjectName } from './options';

@@ -4,11 +4,9 @@
 // and the review figures that `arbiter stats` prints (docs/cli.md).
 import { QUEUE_REASONS, REVIEW_TASKS, reviewSchemas, type Figure, type QueueRow, type ReviewReport } from '../../shared/api/review';
 import { invalidInput } from '../core/base/errors';
-import { buildReview, withExternalIds } from '../core/review/report';
+import { buildReview, withExternalIds, getItem, itemResolver, projects } from '../core/service/direct';
 import { adjudicateItem } from '../core/service/review';
-import type { Db } from '../core/store/db';
-import { getItem, itemResolver } from '../core/store/items';
-import * as projects from '../core/store/projects';
+import type { Db } from '../core/service/direct';
 import { parse, UsageError, withDb, type CliIo } from './io';
 import { requireProjectName } from './options';
 import { plural } from '../../shared/plural';

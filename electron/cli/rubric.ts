@@ -4,15 +4,13 @@
 // "version", so an exported file imports again as it is. Names are checked with the API's schemas
 // before anything opens.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { decodeUtf8 } from '../core/formats/sources/utf8';
+import { decodeUtf8, findRubric, rubricNames, rubricVersion, projects } from '../core/service/direct';
 import { resolve } from 'node:path';
 import { rubricName } from '../../shared/api/rubrics';
 import { checkRubricFile, problemText, scaleText } from '../../shared/rubric';
 import { invalidInput } from '../core/base/errors';
 import { limit, limitEnvName } from '../core/base/limits';
 import { getRubricView, listProjectRubrics, saveProjectRubric } from '../core/service/rubrics';
-import { findRubric, rubricNames, rubricVersion } from '../core/store/rubrics';
-import * as projects from '../core/store/projects';
 import { parse, UsageError, withDb, type CliIo } from './io';
 import { checkName, requireFile, requireProjectName, requireString } from './options';
 

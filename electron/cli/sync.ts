@@ -2,10 +2,8 @@
 // stdout: one JSON line, {"pushed", "pulled", …}; stderr: a progress line per batch ("push: 5000 pushed,
 // 0 pulled"), and what was passed over or deferred, in words. The password as for `arbiter hub …`:
 // ARBITER_HUB_PASSWORD, else a prompt on a terminal, else none.
-import { parseHubUrl } from '../core/hub/connect';
-import { syncProject } from '../core/hub/sync';
-import { hubLink } from '../core/store/hub';
-import { requireProject } from '../core/store/projects';
+import { parseHubUrl, syncProject } from '../core/service/hubDirect';
+import { hubLink, requireProject } from '../core/service/direct';
 import { plural } from '../../shared/plural';
 import { hubPassword, type HubIo } from './hubIo';
 import { parse, UsageError, withDb } from './io';

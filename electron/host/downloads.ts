@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { ArbiterService } from '../core/service';
 import { holdDownload, redeemDownloadTicket } from '../core/service/datasets';
-import { imagesFolderOf } from '../core/formats/vision/imagesBeside';
+import { imagesFolderOf } from '../core/service/direct';
 
 export const DOWNLOAD_PREFIX = '/download/';
 

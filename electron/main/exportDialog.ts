@@ -8,7 +8,7 @@ import { copyFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiOutputs } from '../../shared/api';
 import { ArbiterError } from '../core/base/errors';
-import { imagesFolderOf, moveImagesBeside } from '../core/formats/vision/imagesBeside';
+import { imagesFolderOf, moveImagesBeside } from '../core/service/direct';
 import { exportsDir } from '../core/base/paths';
 import type { ArbiterService } from '../core/service';
 

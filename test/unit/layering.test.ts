@@ -50,4 +50,44 @@ describe('layering lint', () => {
     // Words that merely start like a keyword are not SQL.
     expect(await errorsFor("export const k = ['SELECT', 'With care', 'Delete the project?'];\n", 'electron/cli/probe.ts', 'no-restricted-syntax')).toHaveLength(0);
   });
+
+  it("holds each floor of electron/core to the floors below it (eslint.config.js CORE_FLOORS)", async () => {
+    const probe = (from: string) => `import { x } from '${from}';\nexport const y = x;\n`;
+    // Backward: a floor importing one above it.
+    const backward: [string, string][] = [
+      ['electron/core/base/probe.ts', '../store/db'],
+      ['electron/core/store/probe.ts', '../scorer/types'],
+      ['electron/core/images/probe.ts', '../formats/types'],
+      ['electron/core/formats/import/probe.ts', '../../tasks/jobs'],
+      ['electron/core/scorer/probe.ts', '../service/index'],
+      ['electron/core/hub/probe.ts', '../tasks/jobs'],
+      ['electron/core/tasks/probe.ts', '../service/steps'],
+    ];
+    for (const [where, from] of backward) {
+      const errors = await errorsFor(probe(from), where);
+      expect(errors, `${where} importing ${from}`).toHaveLength(1);
+      expect(errors[0]).toContain('not a floor above it');
+    }
+    // Downward and sideways on one floor are the floors' own business.
+    const allowed: [string, string][] = [
+      ['electron/core/store/probe.ts', '../base/errors'],
+      ['electron/core/formats/import/probe.ts', '../../images/resolve'],
+      ['electron/core/formats/probe.ts', '../scorer/index'],
+      ['electron/core/tasks/probe.ts', '../scorer/index'],
+      ['electron/core/service/probe.ts', '../hub/sync'],
+    ];
+    for (const [where, from] of allowed) expect(await errorsFor(probe(from), where), `${where} importing ${from}`).toHaveLength(0);
+  });
+
+  it('lets cli, host and main reach core through service/ (and base/) only', async () => {
+    const probe = (from: string) => `import { x } from '${from}';\nexport const y = x;\n`;
+    for (const where of ['electron/cli/probe.ts', 'electron/host/probe.ts', 'electron/main/probe.ts']) {
+      for (const from of ['../core/store/db', '../core/formats/index', '../core/scorer/index', '../core/hub/connect', '../core/review/report', '../core/tasks/jobs', '../core/images/store']) {
+        const errors = await errorsFor(probe(from), where);
+        expect(errors, `${where} importing ${from}`).toHaveLength(1);
+        expect(errors[0]).toContain('through electron/core/service/');
+      }
+      for (const from of ['../core/service/direct', '../core/service/openApp', '../core/base/errors']) expect(await errorsFor(probe(from), where), `${where} importing ${from}`).toHaveLength(0);
+    }
+  });
 });

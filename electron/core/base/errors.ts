@@ -58,3 +58,11 @@ export function toErrorShape(error: unknown): ApiErrorShape {
   }
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }
+
+/** A record that cannot be imported: the message names the field and what is wrong with it. */
+export class RecordError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RecordError';
+  }
+}

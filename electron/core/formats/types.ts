@@ -50,13 +50,8 @@ export interface SourceJudgement {
   rubric?: { name: string; criteria: Criterion[] };
 }
 
-/** A record that cannot be imported: the message names the field and what is wrong with it. */
-export class RecordError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RecordError';
-  }
-}
+// RecordError lives in base/ (images/ throws it too, and stands below formats/).
+export { RecordError } from '../base/errors';
 
 export type RecordParser = (record: Record<string, unknown>) => ParsedRecord;
 

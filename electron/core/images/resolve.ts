@@ -24,7 +24,7 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, win32 } from 'node:path';
 import type { ChatMessage, Content, ContentPart } from '../../../shared/domain';
 import { isImagePart, SHA256_HEX, type ImageOrigin, type ImagePart, type ImageRef } from '../../../shared/images';
-import { RecordError } from '../formats/types';
+import { RecordError } from '../base/errors';
 import { ImageRefusal, imageBounds, probeImage, tooManyBytes, type ImageBounds } from './probe';
 import { hasImage, imageFile, imageSha256, putImageOnce } from './store';
 

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { parseManifest, type Manifest } from './manifest';
+import { parseManifest, type FileSignature, type Manifest } from '../base/modelManifest';
 import { TextTokenizer } from './tokenize';
 
 export const MODEL_FILE = 'model.onnx';
@@ -28,12 +28,6 @@ export interface ModelFolder {
   preprocessor: Json | null;
   /** The files that define the model's behaviour, with size and mtime, to notice later changes cheaply. */
   files: FileSignature[];
-}
-
-export interface FileSignature {
-  name: string;
-  size: number;
-  mtimeMs: number;
 }
 
 function readJsonObject(dir: string, name: string): Json {

@@ -1,8 +1,7 @@
 // The model and score tables (migrations/0002_scores.sql).
 import type { Db } from './db';
-import type { Manifest } from '../scorer/manifest';
-import type { FileSignature } from '../scorer/modelFolder';
-import type { ModelDescription, ModelInfo, ModelKind, ModelSpec, ProviderReport } from '../scorer/types';
+import type { FileSignature, Manifest } from '../base/modelManifest';
+import type { ModelDescription, ModelInfo, ModelKind, ModelSpec, ProviderReport } from '../../../shared/scoring';
 
 /** What the model row's manifest column holds. */
 export interface StoredModel {

@@ -1,4 +1,6 @@
-// arbiter-model.json: what cannot be inferred from a model folder (documented in docs/models.md).
+// arbiter-model.json: what cannot be inferred from a model folder (documented in docs/models.md), and the
+// signatures of a folder's files. In base/ because both the scorer (reading a folder) and the store (keeping
+// what it read) hold them.
 // Strict objects, so that a misspelt key is an error rather than a silently ignored setting.
 import { z } from 'zod';
 
@@ -56,4 +58,11 @@ export function parseManifest(text: string): Manifest {
     throw new Error(`arbiter-model.json is invalid: ${problems.join('; ')}`);
   }
   return parsed.data;
+}
+
+/** A file that defines a model's behaviour, with size and mtime, to notice later changes cheaply. */
+export interface FileSignature {
+  name: string;
+  size: number;
+  mtimeMs: number;
 }
