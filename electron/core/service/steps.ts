@@ -1,5 +1,5 @@
 // Process supervision: the steps of an item's responses, and one revision per save holding every
-// response's step judgement (FORMATS.md "Labels": steps, first_error, step_tags, corrections,
+// response's step judgement (docs/formats.md "Labels": steps, first_error, step_tags, corrections,
 // segmentation, outcome, finish_reason, keyed by response letter). Splitting or merging a step makes a
 // new segmentation version; the judgement is carried over and what changed is said.
 import type { ResponseSegmentation, StepsView } from '../../../shared/api';

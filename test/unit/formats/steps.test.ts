@@ -81,7 +81,7 @@ describe('parsers say which field is wrong', () => {
   });
 });
 
-describe('keptChain (FORMATS.md: what a step export keeps)', () => {
+describe('keptChain (docs/formats.md: what a step export keeps)', () => {
   const steps = ['a', 'b', 'c', 'd'];
   it('stops at the first error, that step included', () => {
     expect(keptChain(steps, [1, 0, -1, null], 2)).toEqual({ steps: ['a', 'b', 'c'], ratings: [1, 0, -1], cut: true });

@@ -1,4 +1,4 @@
-// Which label decides an item on export (FORMATS.md, "Rules that every export follows"):
+// Which label decides an item on export (docs/formats.md, "Which label decides"):
 //  1. the label an adjudication chose for the item and task;
 //  2. with an annotator named: that annotator's current label only;
 //  3. the consensus of the current human labels: for a choice or a verdict the majority (an even split
@@ -281,7 +281,7 @@ export function decidePairs(
 export type UnpairedDecision = { lines: { response: number; label: boolean }[]; skip?: undefined } | { skip: SkipReason };
 
 /**
- * The unpaired (KTO) lines an item gives (FORMATS.md): a verdict its own value; a pairwise label the
+ * The unpaired (KTO) lines an item gives (docs/formats.md): a verdict its own value; a pairwise label the
  * chosen response true and the rejected false, both-bad two false, a tie nothing; a ranking (of a pair
  * nobody chose in, or of three or more responses) its best group true and its worst group false, the
  * groups between left out (they are better than some and worse than others).

@@ -96,7 +96,7 @@ export function decideRatings(labels: readonly HeadLabel[], annotator?: string, 
 }
 
 /**
- * A response's critique in a critique revision's body: `critique: {A: "…"}` (FORMATS.md), or an object
+ * A response's critique in a critique revision's body: `critique: {A: "…"}` (docs/formats.md), or an object
  * with the text (`{text}`), as an edited critique kept beside its original may be.
  */
 export function critiqueText(label: HeadLabel, letter: string): string | null {
