@@ -22,7 +22,7 @@ import { hubLink } from '../../electron/core/store/hub';
 import { itemIdsByUid, pulledCutProblem } from '../../electron/core/store/hubProject';
 import { projectSettings, requireProject } from '../../electron/core/store/projects';
 import { rubricInForce } from '../../electron/core/store/rubrics';
-import { uuidv7 } from '../../electron/core/base/uuidv7';
+import { uuidv7 } from '../../shared/ids';
 import { itemIds, PROJECT, setUpTeam, type Desktop } from '../helpers/hubTeam';
 import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { importFile, importLabelsLines } from '../../electron/core/formats';
 import { openDb } from '../../electron/core/store/db';
-import { uuidv7 } from '../../electron/core/base/uuidv7';
+import { uuidv7 } from '../../shared/ids';
 import { teamItems } from '../helpers/hubTeam';
 import { tempDir } from '../helpers/tmp';
 

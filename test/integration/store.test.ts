@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openApp } from '../../electron/core/service/openApp';
 import { ArbiterService } from '../../electron/core/service/index';
 import { openDb } from '../../electron/core/store/db';
-import { uuidv7 } from '../../electron/core/base/uuidv7';
+import { uuidv7 } from '../../shared/ids';
 import { tempDir } from '../helpers/tmp';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'db', 'release-0.1.0-v2.sqlite');

@@ -8,7 +8,7 @@
 // pending is removed at the next open.
 import { hostname } from 'node:os';
 import type { Db } from './sqlite';
-import { uuidv7 } from '../base/uuidv7';
+import { uuidv7 } from '../../../shared/ids';
 import { beginBulkWrite, sleepSync, stepAsideForWaitingWriters, writeNow } from './write';
 
 export interface PendingLabelImport {

@@ -2,7 +2,7 @@
 // revision by insertion order (label.seq), so a clock stepping back never hides a newer label; undo
 // appends a revision that restores the one before. Nothing is updated in place except label_head (a
 // derived pointer) and the progress counters, both kept in the same write transaction as the revision.
-import { uuidv7 } from '../base/uuidv7';
+import { uuidv7 } from '../../../shared/ids';
 import type { AnnotatorKind, Choice, LabelBody, LabelRevision, Strength, Task, Verdict } from '../../../shared/domain';
 import type { Db } from './sqlite';
 import { VISIBLE } from './items';

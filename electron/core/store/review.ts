@@ -3,7 +3,7 @@
 // The reads are streamed in item order inside one read transaction by the caller (a stats job runs them
 // on a task worker's connection, never on the thread an annotator is waiting on).
 import type { Task } from '../../../shared/domain';
-import { uuidv7 } from '../base/uuidv7';
+import { uuidv7 } from '../../../shared/ids';
 import type { Db } from './db';
 import { labelAppender, NEWEST_ADJUDICATION, type RevisionDraft } from './labels';
 import { VISIBLE } from './items';

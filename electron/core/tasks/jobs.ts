@@ -9,7 +9,7 @@ import type { ScoreJobOptions } from '../scorer/index';
 import { isCancelled, startTask } from './client';
 import type { Task, TaskProgress, TaskResult } from './protocol';
 import type { TaskHooks } from './run';
-import { uuidv7 } from '../base/uuidv7';
+import { uuidv7 } from '../../../shared/ids';
 
 /** The tasks people see as jobs (a checkpoint is housekeeping, started by the checkpointer). */
 type JobTask = Exclude<Task, { kind: 'checkpoint' }>;

@@ -1,6 +1,6 @@
 // The labeling loop: which item is on screen, the prefetched next one, saving in the background with
 // retries (a pending save is kept in localStorage until the host confirms it), undo and navigation.
-import { newRevisionId } from '../../../../shared/revisionId';
+import { uuidv7 } from '../../../../shared/ids';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiInput, ItemView, PairwiseRevision } from '../../../../shared/api';
 import { describeScreenChoice, toScreenChoice, toSourceChoice, type ScreenChoice } from '../../../../shared/choices';
@@ -305,7 +305,7 @@ export function useLabeling(
         annotator,
         itemId: current.id,
         // Made here, kept in the outbox with the label: a save retried after a lost answer stores nothing twice.
-        id: newRevisionId(),
+        id: uuidv7(),
         choice: toSourceChoice(screen, current.shownOrder),
         strength: effective,
         shownOrder: current.shownOrder,

@@ -5,7 +5,7 @@
 // moment after typing stops, and at once when the box loses the focus or the item changes.
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { CritiqueView } from '../../../../shared/api';
-import { newRevisionId } from '../../../../shared/revisionId';
+import { uuidv7 } from '../../../../shared/ids';
 import { api, errorMessage } from '../../api';
 import { useItemLoads } from '../../components/itemLoads';
 import { lettersOf, type ItemShape } from '../rubrics/useRatings';
@@ -61,7 +61,7 @@ export function useCritiques({ project, annotator, item, outbox }: { project: st
             project,
             annotator,
             itemId: e.itemId,
-            id: newRevisionId(),
+            id: uuidv7(),
             critiques,
             ...(flags.length ? { wrongReasoning: Object.fromEntries(flags.map((l) => [l, true])) } : {}),
             timeMs: Math.max(0, Math.round(performance.now() - e.shownAt)),

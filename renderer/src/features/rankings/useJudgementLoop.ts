@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ItemView } from '../../../../shared/api';
 import type { RegionMark } from '../../../../shared/regions';
-import { newRevisionId } from '../../../../shared/revisionId';
+import { uuidv7 } from '../../../../shared/ids';
 import { api, errorMessage } from '../../api';
 import { prefetchItemImages } from '../images/prefetch';
 import { useOutbox, type SaveRequest } from './outbox';
@@ -158,7 +158,7 @@ export function useJudgementLoop(
         annotator,
         itemId: item.id,
         // Made here and kept in the outbox with the save: a retried save stores nothing twice.
-        id: newRevisionId(),
+        id: uuidv7(),
         rationale: text.trim() ? text : undefined,
         timeMs: Math.max(0, Math.round(performance.now() - shownAt.current)),
         prelabelVisible,

@@ -13,7 +13,7 @@
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import type { RatingSheet } from '../../../../shared/api';
 import { responseLetter } from '../../../../shared/letters';
-import { newRevisionId } from '../../../../shared/revisionId';
+import { uuidv7 } from '../../../../shared/ids';
 import type { RatingValue } from '../../../../shared/rubric';
 import { api, errorMessage } from '../../api';
 import { useItemLoads } from '../../components/itemLoads';
@@ -89,7 +89,7 @@ export function useRatings(opts: {
         project,
         annotator,
         itemId: e.itemId,
-        id: newRevisionId(),
+        id: uuidv7(),
         rubric: rubric.rubric,
         version: rubric.version,
         ratings: parsed.ratings,

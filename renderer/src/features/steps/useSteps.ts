@@ -2,7 +2,7 @@
 // edit saved as it is made (through the outbox, with a client revision id), undo, and splitting or
 // merging steps (a new segmentation version; the host says what that did to the ratings).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { newRevisionId } from '../../../../shared/revisionId';
+import { uuidv7 } from '../../../../shared/ids';
 import { api, errorMessage } from '../../api';
 import { judgementFrom, judgementOfSave, saveInput, type Edit, type Judgement, type SaveInput } from './judgement';
 import { useStepsOutbox } from './outbox';
@@ -126,7 +126,7 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
   function save(now: NonNullable<typeof loaded>, response: number, edit: Exclude<Edit, { refused: string }>, prelabelVisible: boolean) {
     const id = now.item.id;
     const input = saveInput({ project, annotator, itemId: id, response }, edit.judgement, {
-      id: newRevisionId(),
+      id: uuidv7(),
       timeMs: Math.max(0, Math.round(performance.now() - shownAt.current)),
       prelabelVisible,
     });
