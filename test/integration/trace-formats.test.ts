@@ -127,6 +127,15 @@ describe('trace formats: detect, import, export back, re-import the same', () =>
     ]);
   });
 
+  it('langfuse: one trace is one item; the generations are the turns, each with its AGENT observation and its id', async () => {
+    const items = await roundTrip('langfuse.jsonl', 'langfuse');
+    expect(items.map((i) => i.externalId)).toEqual(['trace-7f3a9c2e']);
+    expect(items[0]!.runs[0]!.map((t) => [t.id, t.tools, t.agent])).toEqual([
+      ['obs-gen-1', ['lookup_order'], 'triage'],
+      ['obs-gen-2', [], 'orders'],
+    ]);
+  });
+
   it('another format’s trajectories export to each trace format and import again with the same tool calls in order', async () => {
     const path = join(dir, 'openai-tools.jsonl');
     copyFileSync(join(__dirname, '../fixtures/formats/trajectories/openai-tools.jsonl'), path);
@@ -134,7 +143,7 @@ describe('trace formats: detect, import, export back, re-import the same', () =>
     const calls = (db: string) => stored(db).flatMap((i) => i.runs.flatMap((r) => r.flatMap((t) => t.tools)));
     const before = calls('a.db');
     expect(before.length).toBeGreaterThan(2);
-    for (const format of ['anthropic-messages', 'claude-code', 'inspect-ai', 'otel-genai']) {
+    for (const format of ['anthropic-messages', 'claude-code', 'inspect-ai', 'otel-genai', 'langfuse']) {
       const out = await exportAs(format, 'a.db', 'jsonl');
       const summary = await importFile(out, `${format}.db`);
       expect([summary.format, summary.invalid ?? 0]).toEqual([format, 0]);

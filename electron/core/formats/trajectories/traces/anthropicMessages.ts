@@ -54,7 +54,12 @@ function encode(item: ItemRecord): Json[] {
 
 export const anthropicMessages: TraceDescriptor = {
   name: NAME,
-  doc: 'Anthropic Messages API requests: `system`, `messages` with `tool_use` / `tool_result` / `thinking` blocks, `tools`; one line = one conversation = one item',
+  title: 'Anthropic Messages (messages with tool_use / tool_result / thinking blocks)',
+  doc: {
+    source: 'Anthropic Messages API requests (docs.anthropic.com, Messages API, Tool use, Extended thinking): one request a line, one item',
+    keeps: 'every message, block, thinking signature and field of the request',
+    loses: 'nothing of its own; another format\'s trajectory gets made-up tool_use ids where it had none',
+  },
   detect: (record) => (hasAnthropicBlocks(record.messages) && !('chosen' in record) ? '"messages" whose content has "tool_use", "tool_result" or "thinking" blocks (Anthropic Messages)' : null),
   parse,
   encode,

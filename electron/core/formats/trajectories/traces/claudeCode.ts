@@ -96,7 +96,12 @@ function encode(item: ItemRecord): Json[] {
 
 export const claudeCode: TraceDescriptor = {
   name: NAME,
-  doc: 'Claude Code session logs (`~/.claude/projects/…/<session>.jsonl`): one event a line (`type`, `uuid`, `sessionId`, `message` with Anthropic content blocks); one session = one item',
+  title: 'Claude Code session logs (one session a file)',
+  doc: {
+    source: 'Claude Code ~/.claude/projects/PROJECT/SESSION.jsonl (no published schema; fields as Claude Code writes them): one file is one session, one item',
+    keeps: 'every line as it was; turn ids are the lines\' uuids; a subagent\'s (sidechain) turns keep its name',
+    loses: 'a file of several sessions reads as one; an item\'s several runs are written one after another (one session)',
+  },
   detect: (r) =>
     (typeof r.sessionId === 'string' && typeof r.type === 'string' && 'uuid' in r && 'parentUuid' in r) || (r.type === 'summary' && typeof r.leafUuid === 'string')
       ? '"type", "uuid", "parentUuid" and "sessionId" on each line, or a "summary" line (a Claude Code session log)'

@@ -10,8 +10,10 @@ import type { Json } from '../common';
 
 export interface TraceDescriptor {
   name: TraceFormat;
-  /** One line for docs/formats.md: where the format comes from and what a record is. */
-  doc: string;
+  /** One line, as the export dialog and the CLI name it. */
+  title: string;
+  /** Its row in docs/formats.md: where the format comes from, what a round trip keeps and what it loses. */
+  doc: { source: string; keeps: string; loses: string };
   /** Why a record is this format, or null. */
   detect(record: Json): string | null;
   parse(record: Json): ParsedRecord;

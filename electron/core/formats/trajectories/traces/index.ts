@@ -5,8 +5,9 @@ import { anthropicMessages } from './anthropicMessages';
 import { claudeCode } from './claudeCode';
 import type { TraceDescriptor } from './descriptor';
 import { inspectAi } from './inspectAi';
+import { langfuse } from './langfuse';
 import { otelGenai } from './otelGenai';
 
 export type { TraceDescriptor } from './descriptor';
 
-export const TRACE_DESCRIPTORS: readonly TraceDescriptor[] = [inspectAi, claudeCode, anthropicMessages, otelGenai];
+export const TRACE_DESCRIPTORS: readonly TraceDescriptor[] = [inspectAi, claudeCode, anthropicMessages, otelGenai, langfuse];

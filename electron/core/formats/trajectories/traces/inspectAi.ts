@@ -105,7 +105,12 @@ function encode(item: ItemRecord): Json[] {
 
 export const inspectAi: TraceDescriptor = {
   name: NAME,
-  doc: 'Inspect AI eval samples (a log\'s `samples`, one a line or a JSON array): `messages` with `tool_calls`, `scores`, `target`; the epochs of one sample are one item, the first score its outcome',
+  title: 'Inspect AI eval samples (messages, tool calls, scores)',
+  doc: {
+    source: 'Inspect AI eval logs\' samples (inspect.aisi.org.uk, Eval Logs, EvalSample), one a line or a JSON array; the epochs of a sample are one item',
+    keeps: 'every field of the sample and its messages; message ids are the turn ids; the first score is the outcome',
+    loses: 'a whole eval log file (its header) is not read: give its samples',
+  },
   detect: (r) => (Array.isArray(r.messages) && 'epoch' in r && 'input' in r && ('target' in r || 'scores' in r) ? '"id", "epoch", "input", "target" / "scores" and "messages" (an Inspect AI eval sample)' : null),
   parse,
   group: { key: (r) => `sample ${String(r.id)}`, merge: mergeRuns, anyOrder: true },

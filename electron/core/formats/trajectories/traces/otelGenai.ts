@@ -187,7 +187,12 @@ function encode(item: ItemRecord): Json[] {
 
 export const otelGenai: TraceDescriptor = {
   name: NAME,
-  doc: 'OpenTelemetry GenAI traces (OTLP/JSON: `resourceSpans` → `scopeSpans` → spans with `gen_ai.*` attributes); one trace a line = one item; the last chat span holds the conversation',
+  title: 'OpenTelemetry GenAI traces (OTLP/JSON spans with gen_ai.* attributes)',
+  doc: {
+    source: 'OpenTelemetry GenAI semantic conventions v1.37 in OTLP/JSON (resourceSpans): one trace a line, one item; the last chat span holds the conversation',
+    keeps: 'the request as it was; chat span ids are the turn ids, gen_ai.agent.name who spoke',
+    loses: 'a line with spans of several traces is refused; the older event-based convention (gen_ai.user.message events) is not read',
+  },
   detect: (r) => {
     if (!Array.isArray(r.resourceSpans)) return null;
     return JSON.stringify(r.resourceSpans).includes('"gen_ai.') ? '"resourceSpans" with "gen_ai.*" span attributes (OpenTelemetry GenAI, OTLP/JSON)' : null;
