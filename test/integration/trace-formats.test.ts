@@ -136,6 +136,15 @@ describe('trace formats: detect, import, export back, re-import the same', () =>
     ]);
   });
 
+  it('langsmith: one run tree is one item; the llm runs are the turns, each with its LangGraph node and its run id', async () => {
+    const items = await roundTrip('langsmith.jsonl', 'langsmith');
+    expect(items.map((i) => i.externalId)).toEqual(['1f0a6b4e-9c51-4a8e-b1d2-3c4d5e6f7a80']);
+    expect(items[0]!.runs[0]!.map((t) => [t.id, t.tools, t.agent])).toEqual([
+      ['7a1c0d2e-0001-4000-8000-000000000001', ['tavily_search'], 'researcher'],
+      ['7a1c0d2e-0003-4000-8000-000000000003', [], 'writer'],
+    ]);
+  });
+
   it('another format’s trajectories export to each trace format and import again with the same tool calls in order', async () => {
     const path = join(dir, 'openai-tools.jsonl');
     copyFileSync(join(__dirname, '../fixtures/formats/trajectories/openai-tools.jsonl'), path);
@@ -143,7 +152,7 @@ describe('trace formats: detect, import, export back, re-import the same', () =>
     const calls = (db: string) => stored(db).flatMap((i) => i.runs.flatMap((r) => r.flatMap((t) => t.tools)));
     const before = calls('a.db');
     expect(before.length).toBeGreaterThan(2);
-    for (const format of ['anthropic-messages', 'claude-code', 'inspect-ai', 'otel-genai', 'langfuse']) {
+    for (const format of ['anthropic-messages', 'claude-code', 'inspect-ai', 'otel-genai', 'langfuse', 'langsmith']) {
       const out = await exportAs(format, 'a.db', 'jsonl');
       const summary = await importFile(out, `${format}.db`);
       expect([summary.format, summary.invalid ?? 0]).toEqual([format, 0]);

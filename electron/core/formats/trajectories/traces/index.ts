@@ -6,8 +6,9 @@ import { claudeCode } from './claudeCode';
 import type { TraceDescriptor } from './descriptor';
 import { inspectAi } from './inspectAi';
 import { langfuse } from './langfuse';
+import { langsmith } from './langsmith';
 import { otelGenai } from './otelGenai';
 
 export type { TraceDescriptor } from './descriptor';
 
-export const TRACE_DESCRIPTORS: readonly TraceDescriptor[] = [inspectAi, claudeCode, anthropicMessages, otelGenai, langfuse];
+export const TRACE_DESCRIPTORS: readonly TraceDescriptor[] = [inspectAi, claudeCode, anthropicMessages, otelGenai, langfuse, langsmith];
