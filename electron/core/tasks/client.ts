@@ -1,8 +1,9 @@
-// Starts an import or export in a task worker and gives back its result promise and a cancel switch.
+// Starts an import or export in a task worker and gives back its result promise and a cancel switch (the
+// one worker-job client: base/workerJob.ts).
 import type { LineError } from '../../../shared/domain';
 import { ArbiterError, InvalidFileError } from '../base/errors';
-import { startWorker } from '../base/workers';
-import type { Task, TaskProgress, TaskResult, TaskWorkerInput, TaskWorkerMessage } from './protocol';
+import { startWorkerJob } from '../base/workerJob';
+import type { Task, TaskProgress, TaskResult, TaskWorkerInput } from './protocol';
 
 export interface TaskHandle<T extends Task> {
   promise: Promise<TaskResult<T>>;
@@ -13,33 +14,18 @@ export interface TaskHandle<T extends Task> {
 /** Throws (synchronously) if the worker cannot be started, e.g. its bundled file is missing. */
 export function startTask<T extends Task>(dbPath: string, task: T, onProgress?: (progress: TaskProgress) => void): TaskHandle<T> {
   if (dbPath === ':memory:' || dbPath === '') throw new Error('an in-memory database cannot be opened by another thread');
-  const cancelFlag = new SharedArrayBuffer(4);
-  const workerData: TaskWorkerInput = { dbPath, task, cancelFlag };
-  const worker = startWorker('tasks/worker.ts', 'task-worker.mjs', workerData);
-  let settled = false;
-  const promise = new Promise<TaskResult<T>>((resolve, reject) => {
+  const input: Omit<TaskWorkerInput, 'cancelFlag'> = { dbPath, task };
+  return startWorkerJob<TaskResult<T>>({
+    source: 'tasks/worker.ts',
+    bundle: 'task-worker.mjs',
+    input,
+    onProgress,
+    error: (error) => rebuildError(task, error),
+    what: `${task.kind} worker`,
     // On success the worker is left to end by itself: after an import it still checkpoints the WAL in
     // the background (see worker.ts). On failure it is stopped at once.
-    const finish = (fn: () => void, stop = true) => {
-      if (settled) return;
-      settled = true;
-      fn();
-      if (stop) void worker.terminate();
-    };
-    worker.on('message', (message: TaskWorkerMessage) => {
-      if (message.type === 'progress') onProgress?.(message.progress);
-      else if (message.type === 'done') finish(() => resolve(message.result as TaskResult<T>), false);
-      else finish(() => reject(rebuildError(task, message.error)));
-    });
-    worker.on('error', (error) => finish(() => reject(new ArbiterError('internal', `The ${task.kind} worker failed: ${error.message}`))));
-    worker.on('exit', (code) => finish(() => reject(new ArbiterError('internal', `The ${task.kind} worker stopped unexpectedly (exit code ${code})`))));
+    leaveWhenDone: true,
   });
-  return {
-    promise,
-    cancel() {
-      Atomics.store(new Int32Array(cancelFlag), 0, 1);
-    },
-  };
 }
 
 /** The worker's error as the inline call would have thrown it (an invalid file keeps its lines). */
