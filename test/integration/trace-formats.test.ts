@@ -145,6 +145,18 @@ describe('trace formats: detect, import, export back, re-import the same', () =>
     ]);
   });
 
+  it('codex-cli: one rollout file is one item; each function_call a turn, a failed command an error; ids stable on re-import', async () => {
+    const items = await roundTrip('codex-cli.jsonl', 'codex-cli');
+    expect(items.map((i) => i.externalId)).toEqual(['0199a2d7-41c4-78b1-b7cc-a45d62a89cd5']);
+    const turns = items[0]!.runs[0]!;
+    expect(turns.map((t) => [t.tools, t.error])).toEqual([
+      [['shell'], false],
+      [['shell'], true],
+      [['apply_patch'], false],
+      [[], false],
+    ]);
+  });
+
   it('another format’s trajectories export to each trace format and import again with the same tool calls in order', async () => {
     const path = join(dir, 'openai-tools.jsonl');
     copyFileSync(join(__dirname, '../fixtures/formats/trajectories/openai-tools.jsonl'), path);
@@ -152,7 +164,7 @@ describe('trace formats: detect, import, export back, re-import the same', () =>
     const calls = (db: string) => stored(db).flatMap((i) => i.runs.flatMap((r) => r.flatMap((t) => t.tools)));
     const before = calls('a.db');
     expect(before.length).toBeGreaterThan(2);
-    for (const format of ['anthropic-messages', 'claude-code', 'inspect-ai', 'otel-genai', 'langfuse', 'langsmith']) {
+    for (const format of ['anthropic-messages', 'claude-code', 'inspect-ai', 'otel-genai', 'langfuse', 'langsmith', 'codex-cli']) {
       const out = await exportAs(format, 'a.db', 'jsonl');
       const summary = await importFile(out, `${format}.db`);
       expect([summary.format, summary.invalid ?? 0]).toEqual([format, 0]);

@@ -14,15 +14,14 @@
 // A session longer than recordMaxBytes (limits.ts) is refused whole, with the bound, never cut.
 import type { ChatMessage, ItemRecord } from '../../../../../shared/domain';
 import { arbiterFields, type TrajectoryMessage } from '../../../../../shared/trajectory';
-import { formatBytes, limit, limitEnvName } from '../../../base/limits';
-import { RecordError, type ParsedRecord } from '../../types';
+import type { ParsedRecord } from '../../types';
 import { isPlainObject } from '../../validate';
-import { runMessages, runRecord, without, type Json } from '../common';
+import { runMessages, without, type Json } from '../common';
 import { fromAnthropic, toAnthropic } from './anthropicBlocks';
 import type { TraceDescriptor } from './descriptor';
+import { lineRecord, sessionRecord } from './sessionLog';
 
 const NAME = 'claude-code';
-const LINE = 'claude-code line';
 
 function lineMessages(line: Json): TrajectoryMessage[] {
   const id = typeof line.uuid === 'string' ? line.uuid : undefined;
@@ -36,28 +35,13 @@ function lineMessages(line: Json): TrajectoryMessage[] {
 }
 
 function parse(line: Json): ParsedRecord {
-  const messages = lineMessages(line);
-  return { draft: { externalId: null, prompt: '', responses: [{ content: messages, model: null, steps: null }], reference: null, metadata: { [LINE]: true } }, preference: null };
+  return lineRecord(NAME, lineMessages(line));
 }
 
 function merge(rows: ParsedRecord[]): ParsedRecord {
-  const messages = rows.flatMap((r) => r.draft.responses[0]!.content as ChatMessage[]);
-  const size = Buffer.byteLength(JSON.stringify(messages));
-  const max = limit('recordMaxBytes');
-  if (size > max)
-    throw new RecordError(`the session is ${formatBytes(size)}, more than ${formatBytes(max)}, the most one item may hold (recordMaxBytes; ${limitEnvName('recordMaxBytes')} raises it): it is refused whole, not cut`);
-  const session = rows.map((r) => (r.draft.responses[0]!.content as TrajectoryMessage[])[0]).map((m) => (arbiterFields(m!).rest?.line as Json | undefined)?.sessionId).find((s) => typeof s === 'string');
-  const model = messages.map((m) => ((arbiterFields(m).rest?.message as Json | undefined)?.model)).find((s) => typeof s === 'string');
-  return runRecord({
-    format: NAME,
-    externalId: typeof session === 'string' ? session : null,
-    messages,
-    fallbackPrompt: 'Claude Code session',
-    model: typeof model === 'string' ? model : null,
-    reference: null,
-    run: {},
-    outcome: null,
-    where: 'session',
+  return sessionRecord(NAME, rows, 'Claude Code session', (messages) => {
+    const field = (key: 'line' | 'message', name: string) => messages.map((m) => (arbiterFields(m).rest?.[key] as Json | undefined)?.[name]).find((v) => typeof v === 'string') as string | undefined;
+    return { id: field('line', 'sessionId') ?? null, model: field('message', 'model') ?? null };
   });
 }
 

@@ -3,6 +3,7 @@
 // this order, after the older trajectory formats' own fields and before openai-tools.
 import { anthropicMessages } from './anthropicMessages';
 import { claudeCode } from './claudeCode';
+import { codexCli } from './codexCli';
 import type { TraceDescriptor } from './descriptor';
 import { inspectAi } from './inspectAi';
 import { langfuse } from './langfuse';
@@ -11,4 +12,4 @@ import { otelGenai } from './otelGenai';
 
 export type { TraceDescriptor } from './descriptor';
 
-export const TRACE_DESCRIPTORS: readonly TraceDescriptor[] = [inspectAi, claudeCode, anthropicMessages, otelGenai, langfuse, langsmith];
+export const TRACE_DESCRIPTORS: readonly TraceDescriptor[] = [inspectAi, claudeCode, codexCli, anthropicMessages, otelGenai, langfuse, langsmith];
