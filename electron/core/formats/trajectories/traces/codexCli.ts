@@ -14,7 +14,7 @@
 // Each line's other fields stay with its message and are written back.
 import type { ChatMessage, ContentPart, ItemRecord } from '../../../../../shared/domain';
 import { arbiterFields, messageContentText, parseArguments, type TrajectoryMessage } from '../../../../../shared/trajectory';
-import { RecordError, type ParsedRecord } from '../../types';
+import { RecordError } from '../../types';
 import { isPlainObject } from '../../validate';
 import { describe, runMessages, without, type Json } from '../common';
 import type { TraceDescriptor } from './descriptor';
