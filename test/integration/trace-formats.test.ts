@@ -157,6 +157,16 @@ describe('trace formats: detect, import, export back, re-import the same', () =>
     ]);
   });
 
+  it('mcp: a JSON-RPC transcript is one item; each tools/call a turn (its request id the turn id), isError and JSON-RPC errors failed', async () => {
+    const items = await roundTrip('mcp.jsonl', 'mcp');
+    expect(items).toHaveLength(1);
+    expect(items[0]!.runs[0]!.map((t) => [t.id, t.tools, t.error])).toEqual([
+      ['3', ['get_weather'], true],
+      ['4', ['get_weather'], false],
+      ['5', ['get_forecast'], true],
+    ]);
+  });
+
   it('another format’s trajectories export to each trace format and import again with the same tool calls in order', async () => {
     const path = join(dir, 'openai-tools.jsonl');
     copyFileSync(join(__dirname, '../fixtures/formats/trajectories/openai-tools.jsonl'), path);
@@ -164,7 +174,7 @@ describe('trace formats: detect, import, export back, re-import the same', () =>
     const calls = (db: string) => stored(db).flatMap((i) => i.runs.flatMap((r) => r.flatMap((t) => t.tools)));
     const before = calls('a.db');
     expect(before.length).toBeGreaterThan(2);
-    for (const format of ['anthropic-messages', 'claude-code', 'inspect-ai', 'otel-genai', 'langfuse', 'langsmith', 'codex-cli']) {
+    for (const format of ['anthropic-messages', 'claude-code', 'inspect-ai', 'otel-genai', 'langfuse', 'langsmith', 'codex-cli', 'mcp']) {
       const out = await exportAs(format, 'a.db', 'jsonl');
       const summary = await importFile(out, `${format}.db`);
       expect([summary.format, summary.invalid ?? 0]).toEqual([format, 0]);

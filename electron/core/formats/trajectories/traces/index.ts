@@ -8,8 +8,9 @@ import type { TraceDescriptor } from './descriptor';
 import { inspectAi } from './inspectAi';
 import { langfuse } from './langfuse';
 import { langsmith } from './langsmith';
+import { mcp } from './mcp';
 import { otelGenai } from './otelGenai';
 
 export type { TraceDescriptor } from './descriptor';
 
-export const TRACE_DESCRIPTORS: readonly TraceDescriptor[] = [inspectAi, claudeCode, codexCli, anthropicMessages, otelGenai, langfuse, langsmith];
+export const TRACE_DESCRIPTORS: readonly TraceDescriptor[] = [inspectAi, claudeCode, codexCli, anthropicMessages, otelGenai, langfuse, langsmith, mcp];
