@@ -1,7 +1,7 @@
 // Format names as docs/formats.md lists them; the CLI, the import preview and the export dialog use these.
 
 /** Agent traces from where teams keep them (issue 21, section 5): one descriptor each, electron/core/formats/trajectories/traces/. */
-export const TRACE_FORMATS = ['anthropic-messages', 'claude-code', 'inspect-ai', 'otel-genai', 'langfuse', 'langsmith', 'codex-cli'] as const;
+export const TRACE_FORMATS = ['anthropic-messages', 'claude-code', 'inspect-ai', 'otel-genai', 'langfuse', 'langsmith', 'codex-cli', 'mcp'] as const;
 export type TraceFormat = (typeof TRACE_FORMATS)[number];
 
 /** Agent trajectories (docs/formats.md, "Trajectories"; the model: shared/trajectory.ts): read and written. */
