@@ -40,6 +40,28 @@ const throughService = {
   message: 'cli, host and main reach core through electron/core/service/ (and the helpers of base/); export what they need from there.',
 };
 
+const rendererPatterns = [
+  { group: ['**/electron/**', '../../electron/*', '../../../electron/*'], message: 'The renderer talks to the API client only; it imports shared/.' },
+  { group: nodeBuiltins, message: 'The renderer runs in a sandboxed page: no Node built-ins.' },
+];
+// renderer/src/features/ by floors, bottom up: the pieces other features show (images, the team panel, the
+// guidelines), then the trajectory view and the critique boxes, then the rating sheet, then the screens.
+// A feature imports components/ and the features on floors below it, never a feature on its own floor or
+// above: what two screens share lives in renderer/src/components/.
+export const FEATURE_FLOORS = [['images', 'team', 'guidelines'], ['trajectories', 'critiques'], ['rubrics'], ['compare', 'datasets', 'models', 'projects', 'rankings', 'review', 'steps']];
+function featureFloors() {
+  const blocks = FEATURE_FLOORS.flatMap((floor, level) =>
+    floor.map((feature) => {
+      const banned = [...floor.filter((other) => other !== feature), ...FEATURE_FLOORS.slice(level + 1).flat()];
+      const message = `renderer/src/features/${feature}/ is on floor ${level} (eslint.config.js FEATURE_FLOORS): it imports components/ and ${level ? FEATURE_FLOORS.slice(0, level).flat().join(', ') : 'no other feature'}, not ${banned.join(', ')}; move what they share to renderer/src/components/.`;
+      return { files: [`renderer/src/features/${feature}/**/*.{ts,tsx}`], rules: { 'no-restricted-imports': ['error', { paths: [electronBan, ...pgBans], patterns: [...rendererPatterns, { group: banned.map((name) => `**/features/${name}/**`).concat(banned.map((name) => `../${name}/**`), banned.map((name) => `../../${name}/**`)), message }] }] } };
+    }),
+  );
+  const aboveImages = FEATURE_FLOORS.slice(1).flat().concat(FEATURE_FLOORS[0].filter((name) => name !== 'images'));
+  blocks.push({ files: ['renderer/src/components/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { paths: [electronBan, ...pgBans], patterns: [...rendererPatterns, { group: aboveImages.map((name) => `**/features/${name}/**`), message: 'renderer/src/components/ holds what features share: it imports no feature (images/ aside, which ContentView shows).' }] }] } });
+  return blocks;
+}
+
 // SQL text (a string that starts like a statement) lives in electron/core/store/ (SQLite) and
 // electron/core/hub/ (PostgreSQL) only; everything else calls their functions.
 const SQL_START = '/^\\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|GRANT|REVOKE|LISTEN|UNLISTEN|NOTIFY|PRAGMA|VACUUM|WITH|TRUNCATE|COPY|SAVEPOINT)\\s+\\S|^\\s*(BEGIN|COMMIT|ROLLBACK)\\s*;?\\s*$/';
@@ -64,10 +86,8 @@ export default tseslint.config(
   ]),
   layer(['electron/main/**/*.ts'], [{ group: ['**/renderer/**', '../preload/*', '**/cli/**', '**/host/**', '../host/*'], message: 'main imports core and shared.' }, throughService], []),
   layer(['electron/preload/**/*.ts'], [{ group: ['**/core/**', '**/host/**', '**/cli/**', '**/renderer/**'], message: 'preload only bridges: shared and electron.' }], []),
-  layer(['renderer/src/**/*.{ts,tsx}'], [
-    { group: ['**/electron/**', '../../electron/*', '../../../electron/*'], message: 'The renderer talks to the API client only; it imports shared/.' },
-    { group: nodeBuiltins, message: 'The renderer runs in a sandboxed page: no Node built-ins.' },
-  ]),
+  layer(['renderer/src/**/*.{ts,tsx}'], rendererPatterns),
+  ...featureFloors(),
   // Each floor of core imports only the floors below it; the hub itself may reach PostgreSQL.
   ...coreFloors(),
   {

@@ -90,4 +90,30 @@ describe('layering lint', () => {
       for (const from of ['../core/service/direct', '../core/service/openApp', '../core/base/errors']) expect(await errorsFor(probe(from), where), `${where} importing ${from}`).toHaveLength(0);
     }
   });
+
+  it("keeps a renderer feature off the features on its own floor and above (eslint.config.js FEATURE_FLOORS)", async () => {
+    const probe = (from: string) => `import { x } from '${from}';\nexport const y = x;\n`;
+    const refused: [string, string][] = [
+      ['renderer/src/features/rankings/probe.tsx', '../compare/CompareScreen'],
+      ['renderer/src/features/review/probe.ts', '../steps/stepKeys'],
+      ['renderer/src/features/trajectories/probe.tsx', '../steps/StepRow'],
+      ['renderer/src/features/critiques/probe.ts', '../rubrics/useRatings'],
+      ['renderer/src/features/images/regions/probe.tsx', '../../trajectories/turnModel'],
+      ['renderer/src/features/team/probe.tsx', '../guidelines/GuidelinesEditor'],
+    ];
+    for (const [where, from] of refused) {
+      const errors = await errorsFor(probe(from), where);
+      expect(errors, `${where} importing ${from}`).toHaveLength(1);
+      expect(errors[0]).toContain('FEATURE_FLOORS');
+    }
+    expect(await errorsFor(probe('../features/compare/CompareScreen'), 'renderer/src/components/probe.tsx')).toHaveLength(1);
+    const allowed: [string, string][] = [
+      ['renderer/src/features/steps/probe.tsx', '../trajectories/turnModel'],
+      ['renderer/src/features/rubrics/probe.ts', '../critiques/useCritiques'],
+      ['renderer/src/features/compare/probe.tsx', '../../components/PromptPane'],
+      ['renderer/src/features/trajectories/probe.tsx', '../images/ImageView'],
+      ['renderer/src/components/probe.tsx', '../features/images/ImageView'],
+    ];
+    for (const [where, from] of allowed) expect(await errorsFor(probe(from), where), `${where} importing ${from}`).toHaveLength(0);
+  });
 });

@@ -5,7 +5,7 @@ import type { ThemeMode } from './theme';
 import type { Progress } from '../context';
 import type { Route } from '../route';
 import { Kbd } from './Kbd';
-import { ScreenTabs } from '../features/rankings/ScreenTabs';
+import { ScreenTabs } from './ScreenTabs';
 
 interface Props {
   route: Route;

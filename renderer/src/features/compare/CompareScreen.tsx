@@ -5,17 +5,17 @@ import { describeScreenChoice, toScreenChoice, toSourceChoice, type ScreenChoice
 import type { Strength } from '../../../../shared/domain';
 import { responseLetter } from '../../../../shared/letters';
 import { Kbd } from '../../components/Kbd';
-import { EmptyState } from '../projects/EmptyState';
+import { EmptyState } from '../../components/EmptyState';
 import { digitOf, pageDirection, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
 import { DecisionBar } from './DecisionBar';
 import { ItemBar } from './ItemBar';
 import { columnSteps, SuggestionButton } from './PrelabelViews';
 import { prelabelLine, type Reveal } from './PrelabelLine';
-import { suggestion, usePrelabelCache, type LoadedPrelabels } from './prelabels';
-import { Centered } from '../rankings/parts';
-import { screenFor } from '../rankings/ScreenTabs';
-import { PromptPane } from './PromptPane';
+import { suggestion, usePrelabelCache, type LoadedPrelabels } from '../../components/prelabels';
+import { Centered } from '../../components/screenParts';
+import { screenFor } from '../../components/ScreenTabs';
+import { PromptPane } from '../../components/PromptPane';
 import { PairTools } from '../trajectories/ToolsSchema';
 import { toolsOf } from '../trajectories/tools';
 import { ResponseColumn, type Verdict } from './ResponseColumn';
@@ -26,7 +26,7 @@ import { prefetchItemImages } from '../images/prefetch';
 import { RegionMarking } from '../images/regions/RegionMarking';
 import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
 import { useItemNotes } from '../rubrics/useItemNotes';
-import type { ItemShape } from '../rubrics/useRatings';
+import type { ItemShape } from '../../components/itemShape';
 
 const SCREEN_BY_DIGIT: Record<number, ScreenChoice> = { 1: 'left', 2: 'right', 3: 'tie', 4: 'both_bad' };
 

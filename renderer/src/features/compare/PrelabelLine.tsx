@@ -5,7 +5,7 @@ import type { ItemView } from '../../../../shared/api';
 import type { Choice } from '../../../../shared/domain';
 import type { ItemPrelabels } from '../../../../shared/scoring';
 import { Kbd } from '../../components/Kbd';
-import type { LoadedPrelabels } from './prelabels';
+import type { LoadedPrelabels } from '../../components/prelabels';
 import { ModelVotes } from './PrelabelViews';
 
 /** Blind mode: what the models said about the item just labeled, shown once the choice is made. */

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import type { Choice } from '../../../../shared/domain';
 import type { ItemPrelabels, ModelPrelabel } from '../../../../shared/scoring';
 import { Kbd } from '../../components/Kbd';
-import { agreement, fmtP, pLeft, screenVote, type Agreement, type ScreenVote, type Suggestion } from './prelabels';
+import { agreement, fmtP, pLeft, screenVote, type Agreement, type ScreenVote, type Suggestion } from '../../components/prelabels';
 
 const SIDE: Record<ScreenVote, { icon: string; word: string; cls: string }> = {
   left: { icon: '◀', word: 'Left', cls: 'text-side-l' },

@@ -7,7 +7,7 @@ import { ContentView } from '../../components/ContentView';
 import { DiffText } from './DiffText';
 import { responseSize } from '../images/responseSize';
 import { StepChips, type ColumnSteps } from './PrelabelViews';
-import { StepsLink } from '../steps/StepsLink';
+import { StepsLink } from '../../components/StepsLink';
 import { isTrajectory } from '../../../../shared/trajectory';
 import { TrajectoryColumn } from '../trajectories/TrajectoryColumn';
 import type { Segment } from './wordDiff';

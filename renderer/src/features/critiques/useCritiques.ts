@@ -8,7 +8,7 @@ import type { CritiqueView } from '../../../../shared/api';
 import { uuidv7 } from '../../../../shared/ids';
 import { api, errorMessage } from '../../api';
 import { useItemLoads } from '../../components/itemLoads';
-import { lettersOf, type ItemShape } from '../rubrics/useRatings';
+import { lettersOf, type ItemShape } from '../../components/itemShape';
 import type { useCritiquesOutbox } from './outbox';
 
 type Outbox = ReturnType<typeof useCritiquesOutbox>;

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { subscribeEvents } from '../../api';
 import { useShell } from '../../context';
-import { useOverview } from '../projects/useOverview';
+import { useOverview } from '../../components/useOverview';
 import { ExportPanel } from './ExportPanel';
 import { ImportPanel } from './ImportPanel';
 import { ItemsTable } from './ItemsTable';

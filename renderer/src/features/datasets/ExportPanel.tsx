@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import type { ExportedFile } from '../../../../shared/api';
 import { FORMAT_TITLES, type ExportFormat } from '../../../../shared/formatNames';
 import { api, downloadExport, errorMessage, transport } from '../../api';
-import { useOverview } from '../projects/useOverview';
+import { useOverview } from '../../components/useOverview';
 import { DEFAULT_EXPORT_CHOICES, ExportOptions, exportInput, type ExportChoices } from './ExportOptions';
 import { defaultExportFormat, exportGroups } from './exportChoices';
 import { inAppWords } from './words';

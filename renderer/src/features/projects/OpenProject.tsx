@@ -5,8 +5,8 @@
 import { useEffect } from 'react';
 import { Kbd } from '../../components/Kbd';
 import { useShell } from '../../context';
-import { Centered } from '../rankings/parts';
-import { useOverview } from './useOverview';
+import { Centered } from '../../components/screenParts';
+import { useOverview } from '../../components/useOverview';
 
 export function OpenProject({ project }: { project: string }) {
   const { navigate } = useShell();

@@ -4,7 +4,7 @@
 // it then says whether the model's best agrees with theirs.
 import { useEffect, useState } from 'react';
 import type { ItemPrelabels } from '../../../../shared/scoring';
-import { usePrelabelCache } from '../compare/prelabels';
+import { usePrelabelCache } from '../../components/prelabels';
 
 /** Screen positions (1-based) best first, by a model's rewards; null when a response has no score yet. */
 export function modelOrder(rewards: (number | null)[], order: number[]): number[] | null {

@@ -7,7 +7,7 @@ import { forwardRef, useState, type ReactNode } from 'react';
 import { Kbd } from '../../components/Kbd';
 import type { Status } from './outbox';
 import { RationaleBox } from '../../components/RationaleBox';
-import { BarButton, keepFocus, StatusLine } from './parts';
+import { BarButton, keepFocus, StatusLine } from '../../components/screenParts';
 import { PositionMark } from './RankCards';
 import { ordinal, positionOf, type Pick } from './ranking';
 

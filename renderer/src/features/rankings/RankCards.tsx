@@ -12,7 +12,7 @@ import { ContentView } from '../../components/ContentView';
 import { ImageView } from '../images/ImageView';
 import { useShell } from '../../context';
 import { scrollByPage, scrollsItself } from '../../components/keys';
-import { keepFocus } from './parts';
+import { keepFocus } from '../../components/screenParts';
 import { ordinal } from './ranking';
 
 /** Narrower than this (px), a column would hold too few words per line. */

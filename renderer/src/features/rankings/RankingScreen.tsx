@@ -4,12 +4,12 @@
 // placed by itself; Enter saves (through the outbox) and the next unranked item follows. Drag works too.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Kbd } from '../../components/Kbd';
-import { EmptyState } from '../projects/EmptyState';
+import { EmptyState } from '../../components/EmptyState';
 import { digitOf, pageDirection, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
 import { parseRoute, routeHash } from '../../route';
-import { PromptPane } from '../compare/PromptPane';
-import { Centered, ItemLine, UnsavedBanner } from './parts';
+import { PromptPane } from '../../components/PromptPane';
+import { Centered, ItemLine, UnsavedBanner } from '../../components/screenParts';
 import { RankBar, type DropTarget } from './RankBar';
 import { RankCards, useCardLayout, type CardPlace } from './RankCards';
 import { RegionMarking } from '../images/regions/RegionMarking';
@@ -31,7 +31,7 @@ import {
 } from './ranking';
 import { useJudgementLoop } from './useJudgementLoop';
 import { ModelRanking } from './ModelRanking';
-import { screenFor } from './ScreenTabs';
+import { screenFor } from '../../components/ScreenTabs';
 
 /** A control of this screen that has the focus (reached with Tab: a click does not focus them) answers Enter itself. */
 const isControl = (target: EventTarget | null) => target instanceof HTMLElement && target.closest('[data-testid="ranking-screen"] :is(button, a[href])') !== null;

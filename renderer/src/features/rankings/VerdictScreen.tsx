@@ -8,19 +8,19 @@ import type { Verdict } from '../../../../shared/domain';
 import { ContentView } from '../../components/ContentView';
 import { RegionMarking } from '../images/regions/RegionMarking';
 import { Kbd } from '../../components/Kbd';
-import { EmptyState } from '../projects/EmptyState';
+import { EmptyState } from '../../components/EmptyState';
 import { digitOf, pageDirection, scrollByPage, scrollsItself, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
 import { parseRoute, routeHash } from '../../route';
-import { PromptPane } from '../compare/PromptPane';
+import { PromptPane } from '../../components/PromptPane';
 import { RationaleBox } from '../../components/RationaleBox';
-import { BarButton, Centered, ItemLine, StatusLine, UnsavedBanner } from './parts';
-import { screenFor } from './ScreenTabs';
+import { BarButton, Centered, ItemLine, StatusLine, UnsavedBanner } from '../../components/screenParts';
+import { screenFor } from '../../components/ScreenTabs';
 import { useJudgementLoop } from './useJudgementLoop';
 import { CritiqueBox } from '../critiques/CritiqueBox';
 import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
 import { useItemNotes } from '../rubrics/useItemNotes';
-import type { ItemShape } from '../rubrics/useRatings';
+import type { ItemShape } from '../../components/itemShape';
 import { plural } from '../../../../shared/plural';
 
 const VERDICTS: { verdict: Verdict; key: string; icon: string; label: string; tone: string; active: string }[] = [

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { QUEUE_REASONS, REVIEW_TASKS, type QueueReason, type QueueRow, type ReviewReport } from '../../../../shared/api';
 import { Kbd } from '../../components/Kbd';
 import { useShell } from '../../context';
-import { useScreenKeys } from '../steps/useScreenKeys';
+import { useScreenKeys } from '../../components/useScreenKeys';
 import { readSelected, saveSelected, useQueue, type QueueFilters } from './useReview';
 import { REASON_HELP, REASON_WORDS, TASK_TITLES, choiceWords, disputedWords, plural, trajectoryWords, votesWords } from './words';
 

@@ -6,7 +6,7 @@ import { QUEUE_REASONS, type QueueReason, type ReviewTask } from '../../../../sh
 import { Kbd } from '../../components/Kbd';
 import { pageDirection, scrollByPage, scrollsItself } from '../../components/keys';
 import { useShell } from '../../context';
-import { useScreenKeys } from '../steps/useScreenKeys';
+import { useScreenKeys } from '../../components/useScreenKeys';
 import { TeamStandsCard } from '../team/TeamStandsCard';
 import { AdjudicationScreen } from './AdjudicationScreen';
 import { Dashboard } from './Dashboard';

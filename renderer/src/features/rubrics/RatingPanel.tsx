@@ -9,7 +9,7 @@ import type { Criterion, RatingValue } from '../../../../shared/rubric';
 import { Kbd } from '../../components/Kbd';
 import { Markdown } from '../../components/Markdown';
 import { SaveMark } from '../../components/SaveMark';
-import { keepFocus } from '../rankings/parts';
+import { keepFocus } from '../../components/screenParts';
 import { groupsOf, isPitfall, walkOrder } from './criteria';
 import { useItemCriteriaEditor } from './useItemCriteriaEditor';
 import { LIKERT_BUTTONS_MAX, scaleKeyHint, scaleOptions, valueText } from './scaleKeys';

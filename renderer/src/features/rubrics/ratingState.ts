@@ -2,8 +2,10 @@
 // focus walks, the entry kept per item (saved text, undo history), and which required criteria are
 // missing. Pure: no React, no API.
 import type { RatingSheet } from '../../../../shared/api';
-import { responseLetter } from '../../../../shared/letters';
 import type { Criterion, RatingValue } from '../../../../shared/rubric';
+import { lettersOf, type ItemShape } from '../../components/itemShape';
+
+export { lettersOf, type ItemShape };
 
 export type Winner = 'A' | 'B' | 'tie';
 
@@ -15,16 +17,6 @@ export interface RatingState {
 
 /** A place the focus can be while rating: a criterion of one response, or a criterion's winner. */
 export type Stop = { kind: 'rate'; letter: string; key: string } | { kind: 'winner'; key: string };
-
-export interface ItemShape {
-  id: number;
-  seq: number;
-  /** The item's place on its screen ("Item 3 of 53"), for the status line. */
-  position: number;
-  responses: number;
-  /** Source-order indexes left to right (one response: [0]). */
-  shownOrder: number[];
-}
 
 export interface Entry {
   itemId: number;
@@ -55,10 +47,6 @@ export function stateText(state: RatingState, criteria: Criterion[], letters: st
 }
 
 export const isEmpty = (state: RatingState) => Object.values(state.ratings).every((v) => Object.keys(v).length === 0) && Object.keys(state.winners).length === 0;
-
-export function lettersOf(responses: number): string[] {
-  return Array.from({ length: responses }, (_, i) => responseLetter(i));
-}
 
 /** What a sheet starts as: this annotator's ratings under the version shown, or those that carry over. */
 /** A save still waiting in the outbox: its values as the API takes them (yes / no may be true / false). */

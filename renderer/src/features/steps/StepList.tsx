@@ -8,7 +8,7 @@ import { isAfterError, type Judgement } from './judgement';
 import type { ModelSteps } from './modelSteps';
 import { StepRow, type StepRowProps } from './StepRow';
 import { correctionText } from '../../../../shared/stepJudgement';
-import { TurnRows } from '../trajectories/TurnRows';
+import { TurnRows } from './TurnRows';
 import type { TrajectoryView } from '../trajectories/turnModel';
 import type { Mode } from './mode';
 

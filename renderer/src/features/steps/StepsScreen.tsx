@@ -2,7 +2,7 @@
 // keyboard. The prompt and the reference stay in view beside the steps; every key saves at once.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Kbd } from '../../components/Kbd';
-import { EmptyState } from '../projects/EmptyState';
+import { EmptyState } from '../../components/EmptyState';
 import { useShell } from '../../context';
 import { parseRoute, routeHash } from '../../route';
 import { afterPaint } from './ahead';
@@ -16,7 +16,7 @@ import { handleStepKey } from './stepKeys';
 import { StepList } from './StepList';
 import { StepsBar } from './StepsBar';
 import { sourceWords, useSourceSteps } from './SourceSteps';
-import { useScreenKeys } from './useScreenKeys';
+import { useScreenKeys } from '../../components/useScreenKeys';
 import { isTrajectory } from '../../../../shared/trajectory';
 import { TurnMinimap } from '../trajectories/TurnMinimap';
 import { Filmstrip, filmFrames } from '../trajectories/Filmstrip';

@@ -1,8 +1,8 @@
 // On a compare-screen column: opens that response's steps on the step screen (`[` for the left column,
 // `]` for the right). Esc on the step screen comes back to the compare screen on the same item.
-import { Kbd } from '../../components/Kbd';
-import { useGlobalKeys } from '../../components/keys';
-import { useShell } from '../../context';
+import { Kbd } from './Kbd';
+import { useGlobalKeys } from './keys';
+import { useShell } from '../context';
 
 export function StepsLink({ project, itemId, response, side }: { project: string; itemId: number; response: number; side: 'left' | 'right' }) {
   const { navigate, keysEnabled } = useShell();

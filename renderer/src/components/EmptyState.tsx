@@ -1,10 +1,10 @@
 // What a labeling screen says when it has nothing to walk: which items the project does hold, and the
 // screens (with their keys) where they are labeled. "No pairs here. These 2 items are single responses:
 // Steps p, Verdict u."
-import type { ProjectShapes } from '../../../../shared/api';
-import { Kbd } from '../../components/Kbd';
-import type { Route } from '../../route';
-import { SCREEN_KEYS } from '../rankings/ScreenTabs';
+import type { ProjectShapes } from '../../../shared/api';
+import { Kbd } from './Kbd';
+import type { Route } from '../route';
+import { SCREEN_KEYS } from './ScreenTabs';
 import { useOverview } from './useOverview';
 
 type Screen = 'compare' | 'rank' | 'steps' | 'verdict';

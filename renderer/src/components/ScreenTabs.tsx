@@ -3,10 +3,10 @@
 // d Datasets, i crIteria (the rubric and guidelines), m Models, q the review Queue. (s, r, a, f, t, e, o,
 // k, w, l, v, b, g, h, x, y, z and digits belong to the screens, or are kept for them.)
 import { useContext } from 'react';
-import { Kbd } from '../../components/Kbd';
-import { useGlobalKeys } from '../../components/keys';
-import { ShellContext } from '../../context';
-import type { Route } from '../../route';
+import { Kbd } from './Kbd';
+import { useGlobalKeys } from './keys';
+import { ShellContext } from '../context';
+import type { Route } from '../route';
 
 /** The screen an item belongs on, by its number of responses. */
 export function screenFor(responses: number): 'verdict' | 'compare' | 'rank' {

@@ -4,9 +4,9 @@
 // when it is out of sight, without measuring anything when a new trajectory opens.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import { StepRow, type StepRowProps } from '../steps/StepRow';
-import type { Mode } from '../steps/mode';
-import { FOLDED_LINES, isLong, type TrajectoryView, type TurnView } from './turnModel';
+import { StepRow, type StepRowProps } from './StepRow';
+import type { Mode } from './mode';
+import { FOLDED_LINES, isLong, type TrajectoryView, type TurnView } from '../trajectories/turnModel';
 
 interface Props {
   at: string;

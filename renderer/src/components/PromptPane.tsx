@@ -2,11 +2,11 @@
 // one line and keeps the last user turn, the question being answered, always in view; plain text folds
 // to its first lines.
 import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
-import type { ChatMessage, Content } from '../../../../shared/domain';
-import { contentText } from '../../../../shared/choices';
-import { imagesOf } from '../../../../shared/images';
-import { ContentView } from '../../components/ContentView';
-import { Kbd } from '../../components/Kbd';
+import type { ChatMessage, Content } from '../../../shared/domain';
+import { contentText } from '../../../shared/choices';
+import { imagesOf } from '../../../shared/images';
+import { ContentView } from './ContentView';
+import { Kbd } from './Kbd';
 
 /** Taller than this (px), the prompt folds. */
 const FOLD_ABOVE = 150;

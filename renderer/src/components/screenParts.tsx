@@ -1,8 +1,9 @@
-// Pieces both screens use: the unsaved banner, the status line (saving / saved / NOT SAVED), the thin bar
-// above the prompt, the empty / done / error states and the rationale box.
+// Pieces the labeling screens share (Rank, Verdict, Compare, the rating panel, the project page): the
+// unsaved banner, the status line (saving / saved / NOT SAVED), the thin bar above the prompt, the empty /
+// done / error states and the rationale box.
 import type { ReactNode } from 'react';
 import type { Status } from './outbox';
-import { SaveMark } from '../../components/SaveMark';
+import { SaveMark } from './SaveMark';
 
 export function UnsavedBanner({ unsaved, status, onRetry, what }: { unsaved: number; status: Status | null; onRetry(): void; what: string }) {
   if (unsaved === 0 || status?.state !== 'failed') return null;

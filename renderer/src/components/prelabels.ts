@@ -1,10 +1,10 @@
 // Model pre-labels in screen terms. The host gives P(A better) and votes in source order (A = response
 // 0); the annotator sees response shownOrder[0] on the left, so everything shown is mapped through it.
 import { useCallback, useRef } from 'react';
-import { toScreenChoice } from '../../../../shared/choices';
-import type { Choice } from '../../../../shared/domain';
-import type { ItemPrelabels, Vote } from '../../../../shared/scoring';
-import { api, errorMessage } from '../../api';
+import { toScreenChoice } from '../../../shared/choices';
+import type { Choice } from '../../../shared/domain';
+import type { ItemPrelabels, Vote } from '../../../shared/scoring';
+import { api, errorMessage } from '../api';
 
 export type ScreenVote = 'left' | 'right' | 'tie';
 export type Agreement = 'agrees' | 'disagrees' | 'neutral';

@@ -1,8 +1,8 @@
 // A project's overview (its shapes, progress per task, the screen it opens on), read once per project
 // and screen: what the empty states and the opening of a project go by.
 import { useEffect, useState } from 'react';
-import type { ProjectOverview } from '../../../../shared/api';
-import { api, errorMessage } from '../../api';
+import type { ProjectOverview } from '../../../shared/api';
+import { api, errorMessage } from '../api';
 
 /** `version`: read again when it moves (an import on the same screen). */
 export function useOverview(project: string, version = 0): { overview: ProjectOverview | null; error: string | null } {

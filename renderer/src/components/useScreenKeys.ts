@@ -3,7 +3,7 @@
 // screen uses is marked handled (preventDefault), so the shell leaves it alone; any other (`?`, `d`,
 // `b`) goes on to the shell. Keys typed into a text box are never shortcuts.
 import { useEffect, useRef } from 'react';
-import { isTypingTarget } from '../../components/keys';
+import { isTypingTarget } from './keys';
 
 /** `handler` answers true for a key it used. */
 export function useScreenKeys(handler: (event: KeyboardEvent) => boolean, enabled: boolean): void {
