@@ -4,7 +4,7 @@
 import { useRef, useState, type ReactNode } from 'react';
 import type { ModelDescription, ModelInfo } from '../../../../shared/scoring';
 import { api, errorMessage, transport } from '../../api';
-import { INPUT_MODE, KIND, TRUNCATION, shortHash } from './words';
+import { INPUT_MODE, KIND, TRUNCATION, shortHash } from './scorerWords';
 
 const input = 'h-8 rounded-md border border-line-strong bg-bg px-2.5 text-[13px] outline-none placeholder:text-faint focus:border-accent';
 

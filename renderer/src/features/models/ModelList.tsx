@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { ModelInfo } from '../../../../shared/scoring';
 import { api, errorMessage } from '../../api';
-import { INPUT_MODE, KIND, plural, shortHash } from './words';
+import { INPUT_MODE, KIND, plural, shortHash } from './scorerWords';
 
 export function ModelList({
   models,

@@ -5,7 +5,7 @@ import type { JobInfo } from '../../../../shared/api';
 import type { ModelInfo, ModelRunSummary, ProviderRequest, ProviderStatus, ScoreProgress } from '../../../../shared/scoring';
 import { api, errorMessage } from '../../api';
 import { jobFraction } from '../../components/Header';
-import { plural, rate, seconds } from './words';
+import { plural, rate, seconds } from './scorerWords';
 
 const PROVIDERS: ProviderRequest[] = ['auto', 'cpu', 'cuda', 'dml', 'coreml'];
 const field = 'h-8 rounded-md border border-line-strong bg-surface px-2 text-[13px]';

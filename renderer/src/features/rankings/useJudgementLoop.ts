@@ -8,7 +8,7 @@ import { uuidv7 } from '../../../../shared/ids';
 import { api, errorMessage } from '../../api';
 import { prefetchItemImages } from '../images/prefetch';
 import { useOutbox, type SaveRequest } from './outbox';
-import { mineFrom, neighbourOfShape, nextUnjudged, fitsShape, type Mine, type Shape } from './walk';
+import { mineFrom, neighbourOfShape, nextUnjudged, fitsShape, type Mine, type Shape } from './itemsOfShape';
 
 export interface Loaded {
   item: ItemView;
