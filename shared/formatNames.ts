@@ -1,4 +1,6 @@
 // Format names as docs/formats.md lists them; the CLI, the import preview and the export dialog use these.
+// Which formats there are, and their titles, come from the format registry (./formatCatalog.ts).
+import { FORMAT_CATALOG } from './formatCatalog';
 
 /** Agent traces from where teams keep them (issue 21, section 5): one descriptor each, electron/core/formats/trajectories/traces/. */
 export const TRACE_FORMATS = ['anthropic-messages', 'claude-code', 'inspect-ai', 'otel-genai', 'langfuse', 'langsmith', 'codex-cli', 'mcp'] as const;
@@ -33,69 +35,21 @@ export const VISION_READ_FORMATS = ['vlfeedback', 'rlaif-v'] as const;
 export const TRL_VISION_FORMATS = ['trl-vision', 'trl-vision-parquet'] as const;
 export type TrlVisionFormat = (typeof TRL_VISION_FORMATS)[number];
 
+type CatalogFormat = (typeof FORMAT_CATALOG)[number];
+export type ImportFormat = Extract<CatalogFormat, { reads: true }>['name'];
+export type ExportFormat = Extract<CatalogFormat, { writes: true }>['name'];
+
+/** What Arbiter imports, in the registry's order (./formatCatalog.ts, generated from it). */
+export const IMPORT_FORMATS = FORMAT_CATALOG.filter((f) => f.reads).map((f) => f.name) as [ImportFormat, ...ImportFormat[]];
+
+/** What Arbiter exports, in the registry's order. */
+export const EXPORT_FORMATS = FORMAT_CATALOG.filter((f) => f.writes).map((f) => f.name) as [ExportFormat, ...ExportFormat[]];
+
 /**
  * Exports that write content as it is stored (chat messages with their typed parts), or in a vision shape,
  * so images go with it; every other export writes text only and refuses items with images (or drops them).
  */
-export const IMAGE_EXPORT_FORMATS: readonly string[] = ['arbiter', 'labels', 'scores', 'consensus', 'trl-chat', 'trl-chat-implicit', 'trl-unpaired', ...TRAJECTORY_FORMATS, ...VISION_BENCH_FORMATS, ...TRL_VISION_FORMATS];
-
-export const IMPORT_FORMATS = [
-  'arbiter',
-  'trl',
-  'trl-implicit',
-  'trl-chat',
-  'trl-chat-implicit',
-  'trl-unpaired',
-  'trl-stepwise',
-  'trl-vision',
-  'hh-rlhf',
-  'rewardbench',
-  'prm800k',
-  'math-shepherd',
-  'processbench',
-  'ultrafeedback',
-  'ultrafeedback-binarized',
-  'helpsteer2',
-  'helpsteer2-preference',
-  'helpsteer3',
-  'rar',
-  ...TRAJECTORY_FORMATS,
-  ...GUI_TRAJECTORY_FORMATS,
-  ...VISION_BENCH_FORMATS,
-  ...VISION_READ_FORMATS,
-] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-
-export const EXPORT_FORMATS = [
-  'trl',
-  'trl-implicit',
-  'trl-chat',
-  'trl-chat-implicit',
-  'trl-unpaired',
-  'trl-stepwise',
-  ...TRL_VISION_FORMATS,
-  'openrlhf',
-  'labels',
-  'arbiter',
-  'hh-rlhf',
-  'rewardbench',
-  'prm800k',
-  'math-shepherd',
-  'processbench',
-  'ultrafeedback',
-  'ultrafeedback-binarized',
-  'helpsteer2',
-  'helpsteer2-preference',
-  'helpsteer3',
-  'prometheus',
-  'critique',
-  'consensus',
-  'scores',
-  ...TRAJECTORY_FORMATS,
-  ...TURN_EXPORT_FORMATS,
-  ...VISION_BENCH_FORMATS,
-] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const IMAGE_EXPORT_FORMATS: readonly string[] = FORMAT_CATALOG.filter((f) => f.writes && f.carries === 'content').map((f) => f.name);
 
 /**
  * Which pairs a ranking gives in a pairwise export (docs/formats.md, "Rankings give pairs"):
@@ -105,51 +59,5 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const RANKING_PAIRS = ['all', 'best-worst', 'adjacent'] as const;
 export type RankingPairs = (typeof RANKING_PAIRS)[number];
 
-export const FORMAT_TITLES: Record<string, string> = {
-  arbiter: 'Arbiter items',
-  labels: 'Arbiter labels (lossless)',
-  trl: 'TRL preference · standard, explicit prompt',
-  'trl-implicit': 'TRL preference · standard, implicit prompt',
-  'trl-chat': 'TRL preference · conversational, explicit prompt',
-  'trl-chat-implicit': 'TRL preference · conversational, implicit prompt',
-  'trl-unpaired': 'TRL unpaired preference (KTO)',
-  'trl-stepwise': 'TRL stepwise supervision (PRM)',
-  'trl-vision': 'TRL vision preference · images column + {"type": "image"} placeholders (JSON Lines, images beside it)',
-  'trl-vision-parquet': 'TRL vision preference · Parquet with the Hugging Face Image feature',
-  openrlhf: 'OpenRLHF reward data (prompt / chosen / rejected / margin)',
-  'hh-rlhf': 'Anthropic HH-RLHF',
-  rewardbench: 'RewardBench',
-  prm800k: 'PRM800K labeling sessions',
-  'math-shepherd': 'Math-Shepherd (ки step tags, +/− labels)',
-  processbench: 'ProcessBench (first wrong step)',
-  ultrafeedback: 'UltraFeedback, raw (ratings per aspect, critiques)',
-  'ultrafeedback-binarized': 'UltraFeedback, binarized (chosen / rejected with scores)',
-  helpsteer2: 'HelpSteer2 ratings rows (one per response)',
-  'helpsteer2-preference': 'HelpSteer2 preference rows (strength −3…+3)',
-  helpsteer3: 'HelpSteer3 preference (per-annotator preferences)',
-  rar: 'Rubrics-as-Rewards (per-prompt weighted criteria)',
-  prometheus: 'Prometheus Feedback-Collection (critique + 1–5 score)',
-  consensus: 'Consensus: every annotator’s label, soft labels, Dawid–Skene, the hard label',
-  critique: 'Critiques (prompt, response, critique, verdict)',
-  scores: 'Model scores (one line per scored response)',
-  'openai-tools': 'OpenAI / TRL tool-calling chats (messages with tool_calls, tools)',
-  'swe-agent': 'SWE-agent trajectories (.traj)',
-  openhands: 'OpenHands events (evaluation output, or an event list)',
-  'tau-bench': 'τ-bench results (task_id, reward, traj)',
-  'arbiter-trajectory': 'Arbiter trajectories (task, runs, turns with ids)',
-  'trl-stepwise-turns': 'TRL stepwise over agent turns (PRM; prompt as text)',
-  'trl-stepwise-turns-chat': 'TRL stepwise over agent turns (PRM; prompt as messages)',
-  'trl-tools': 'TRL tool-calling preference (DPO: prompt / chosen / rejected with tool_calls, tools)',
-  'corrections-sft': 'Corrected agent turns as SFT (prompt + corrected turn)',
-  'corrections-dpo': 'Corrected agent turns as preference pairs (chosen = corrected, rejected = original)',
-  'turn-labels': 'Per-turn labels with the taxonomy (rating, tags, severity, tool verdicts, attribution, outcome)',
-  mind2web: 'Mind2Web / Multimodal-Mind2Web (a row per action step: screenshot, operation, target box; a task per item)',
-  'online-mind2web': 'Online-Mind2Web results (task, action_history, a screenshot per step)',
-  'vl-rewardbench': 'VL-RewardBench (an image question, responses, human_ranking; images beside the file)',
-  'multimodal-rewardbench': 'Multimodal RewardBench (Text, Image, Output1, Output2, Better; images beside the file)',
-  pickapic: 'Pick-a-Pic (a caption, two generated images jpg_0 / jpg_1, label_0 / label_1)',
-  'openai-vision': 'OpenAI vision chat pairs (prompt / chosen / rejected with image_url data URLs)',
-  'mm-rlhf': 'MM-RLHF pairs (prompt, image, chosen, rejected with their critiques; images beside the file)',
-  vlfeedback: 'VLFeedback (an image question, four completions rated per aspect)',
-  'rlaif-v': 'RLAIF-V (image, question, chosen, rejected)',
-};
+/** Each format's title, as its descriptor gives it. */
+export const FORMAT_TITLES: Record<string, string> = Object.fromEntries(FORMAT_CATALOG.map((f) => [f.name, f.title]));

@@ -8,8 +8,10 @@
 // Adding a format:
 //   1. Write `<family folder>/<name>.format.ts` exporting `const descriptor: FormatDescriptor` (see any
 //      neighbour, e.g. pairs/rewardbench.format.ts): `parse` for reading (a RecordParser: store-free, the
-//      import worker runs it), `detect` (why a record looks like it, or null), `write` for writing (a lazy
-//      import of the pass that writes it: the import worker must never load the store).
+//      import worker runs it), `detect` (why a record looks like it, or null), `write` for writing: it
+//      picks one of the export passes (ExportPasses below, given by export/passes.ts) and hands it the
+//      format's own encoder. A descriptor imports nothing that reads the store (the import worker loads
+//      every descriptor; test/unit/formats/registry.test.ts checks its bundle).
 //   2. Add it to ./all.ts (the order there is the order the dialog and the CLI list formats in; detection
 //      goes by `detect.rank`).
 //   3. Run `node scripts/formats-doc.mjs`: it regenerates shared/formatCatalog.ts (what the renderer and
@@ -22,6 +24,9 @@ import type { ProjectRow } from '../store/projects';
 import type { RecordWriter } from './jsonl';
 import type { ExportNotes, ParsedRecord, RecordParser } from './types';
 import type { ExportOptions } from './export/exporter';
+import type { PairEncoder } from './pairs/pairExport';
+import type { ChainEncoder } from './process/chainEncoders';
+import type { TrajectoryEncoder } from './trajectories/exportPass';
 import { ALL_FORMATS } from './all';
 
 export type { FormatFamily };
@@ -48,14 +53,16 @@ export interface ExportRun {
   writer: RecordWriter;
   notes: ExportNotes;
   summary: ExportSummary;
+  /** Items (or revisions) read so far: the last progress report gives it. */
+  read: number;
   checkCancelled(): void;
-  /** Items (or revisions) read so far, for progress. */
+  /** Sets `read` and reports progress (after a page). */
   onPage(read: number): void;
   /** Throws the output away and starts it again, the skipped counts and notes new (notes in this mode). */
   restart(mode: ConstructorParameters<typeof ExportNotes>[0]): Promise<void>;
 }
 
-/** How a format is written: loaded only by an export (it reads the store). */
+/** How a format is written (an export pass, with the format's encoder where the pass takes one). */
 export interface FormatWriter {
   /** Opens the output (default: JSON Lines through JsonlWriter). */
   open?(db: Db, format: string, out: string): Promise<RecordWriter>;
@@ -63,6 +70,37 @@ export interface FormatWriter {
   write(run: ExportRun): Promise<void>;
   /** After the output is committed: adds to the notes. */
   finish?(notes: ExportNotes, format: string, out: string): void;
+}
+
+/**
+ * The export passes a format's writer is made of (export/passes.ts gives them; they read the store, so a
+ * descriptor only names them): each walks the project and writes lines through the format's encoder.
+ */
+export interface ExportPasses {
+  /** Items as stored (arbiter). */
+  items: FormatWriter;
+  /** Every label revision (labels). */
+  labels: FormatWriter;
+  /** The models' scores (scores). */
+  scores: FormatWriter;
+  /** People's pairwise labels with their consensus (consensus). */
+  consensus: FormatWriter;
+  /** Decided pairs, each through `encode`; `textPrompt`: the prompt is one string (one shape per file). */
+  pairs(encode: PairEncoder, textPrompt: boolean): FormatWriter;
+  /** Decided pairs with their images, beside the file or in Parquet (trl-vision, trl-vision-parquet). */
+  trlVision: FormatWriter;
+  /** Judged single responses (trl-unpaired). */
+  unpaired: FormatWriter;
+  /** Judged chains, each through `encode` (the step formats). */
+  steps(encode: ChainEncoder): FormatWriter;
+  /** Ratings, preferences and critiques (their codecs: ratings/judgedCodecs.ts). */
+  judged: FormatWriter;
+  /** Every item with an agent turn, through `encode`. */
+  trajectories(encode: TrajectoryEncoder): FormatWriter;
+  /** What agent-reward trainers read, from labeled trajectories (trajectories/turnExport.ts). */
+  turns: FormatWriter;
+  /** The vision benchmarks' own shapes (vision/benchExport.ts). */
+  vision: FormatWriter;
 }
 
 export interface FormatDescriptor {
@@ -83,8 +121,8 @@ export interface FormatDescriptor {
   parse?: RecordParser;
   /** Records that make one item together (absent: one record, one item). */
   group?: RecordGroup;
-  /** Writing; absent for read-only formats. A lazy import, so that reading never loads the store. */
-  write?(): Promise<FormatWriter>;
+  /** Writing, by one of the export passes; absent for read-only formats. */
+  write?(passes: ExportPasses): FormatWriter;
   /**
    * What the export carries of content: 'content' writes it as stored (chat messages with their typed
    * parts, images included) or in a shape with images; 'text' writes text only and refuses items with

@@ -8,6 +8,7 @@ import type { Db } from '../../store/db';
 import { iterateItems } from '../../store/items';
 import type { RecordWriter } from '../jsonl';
 import type { ExportNotes } from '../types';
+import type { ExportRun } from '../registry';
 
 const PAGE = 1000;
 
@@ -22,6 +23,21 @@ export interface ItemPass {
   onPage(read: number): void;
   /** --adjudicated-only, --min-agreement. */
   filter?: ExportFilter;
+}
+
+/** The fields every item pass is given, from an export's run (its writer, notes and summary as they are now). */
+export function itemPass(run: ExportRun): ItemPass {
+  const { opts } = run;
+  return {
+    projectId: run.project.id,
+    annotator: opts.annotator,
+    writer: run.writer,
+    skipped: run.summary.skipped,
+    notes: run.notes,
+    checkCancelled: run.checkCancelled,
+    onPage: run.onPage,
+    filter: { adjudicatedOnly: opts.adjudicatedOnly, minAgreement: opts.minAgreement },
+  };
 }
 
 /**

@@ -5,26 +5,13 @@
 // first, so a bad row is reported by its own line and the rest of its group still makes the item; a
 // line that is not JSON does not close a group either.
 import type { ImportFormat } from '../../../../shared/formatNames';
-import { helpsteer2Key, mergeHelpsteer2 } from '../ratings/helpsteer2';
-import { TRAJECTORY_GROUPS } from '../trajectories/registry';
+import { formats, type RecordGroup } from '../registry';
 import { RecordError, type ParsedRecord, type RecordParser } from '../types';
 
-export interface RecordGroup {
-  /** What consecutive records share to be one item. */
-  key(record: Record<string, unknown>): string;
-  /** One item from a group's records, each already parsed on its own. */
-  merge(rows: ParsedRecord[]): ParsedRecord;
-  /**
-   * Records of one key anywhere in the input are one item (τ-bench writes trial after trial): every group
-   * stays open until the end of the input, so the input's items are held in memory until then.
-   */
-  anyOrder?: boolean;
-}
+export type { RecordGroup };
 
-export const GROUPS: Partial<Record<ImportFormat, RecordGroup>> = {
-  helpsteer2: { key: helpsteer2Key, merge: mergeHelpsteer2 },
-  ...TRAJECTORY_GROUPS,
-};
+/** The formats whose item spans several records, by name (from the registry, ../registry.ts). */
+export const GROUPS: Partial<Record<ImportFormat, RecordGroup>> = Object.fromEntries(formats().flatMap((f) => (f.group ? [[f.name, f.group]] : [])));
 
 export interface GroupLine {
   line: number;

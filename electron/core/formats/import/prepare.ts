@@ -5,23 +5,7 @@
 import type { ImportFormat } from '../../../../shared/formatNames';
 import { formatBytes, limit, limitEnvName } from '../../base/limits';
 import { canonicalJson, itemUidOfCanonical, sha256Hex } from '../../base/uid';
-import { parseArbiter } from '../exchange/arbiter';
-import { parseHelpsteer2, parseHelpsteer2Preference } from '../ratings/helpsteer2';
-import { parseHelpsteer3 } from '../ratings/helpsteer3';
-import { parseHhRlhf } from '../pairs/hhRlhf';
-import { parseMathShepherd } from '../process/mathShepherd';
-import { parsePrm800k } from '../process/prm800k';
-import { parseProcessbench } from '../process/processbench';
-import { parseRar } from '../ratings/rar';
-import { parseRewardbench } from '../pairs/rewardbench';
-import { parseTrlStepwise } from '../process/stepwise';
-import { parseTrl, parseTrlChat, parseTrlChatImplicit, parseTrlImplicit } from '../pairs/trl';
-import { parseUltrafeedback } from '../ratings/ultrafeedback';
-import { parseUltrafeedbackBinarized } from '../pairs/ultrafeedbackBinarized';
-import { parseTrlUnpaired } from '../pairs/unpaired';
-import { parseTrlVision } from '../vision/trlVision';
-import { TRAJECTORY_PARSERS } from '../trajectories/registry';
-import { VISION_BENCH_PARSERS } from '../vision/registry';
+import { formats } from '../registry';
 import { invalidUtf8Reason } from '../sources/utf8';
 import { INVALID_UTF8 } from '../sources/chunk';
 
@@ -33,32 +17,8 @@ import { RecordError, type ParsedRecord, type RecordParser, type SourceJudgement
 import { fieldPath } from '../validate';
 import type { Criterion } from '../../../../shared/rubric';
 
-export const PARSERS: Record<ImportFormat, RecordParser> = {
-  arbiter: parseArbiter,
-  trl: parseTrl,
-  'trl-implicit': parseTrlImplicit,
-  'trl-chat': parseTrlChat,
-  'trl-chat-implicit': parseTrlChatImplicit,
-  'trl-unpaired': parseTrlUnpaired,
-  'trl-stepwise': parseTrlStepwise,
-  'trl-vision': parseTrlVision,
-  'hh-rlhf': parseHhRlhf,
-  rewardbench: parseRewardbench,
-  prm800k: parsePrm800k,
-  'math-shepherd': parseMathShepherd,
-  processbench: parseProcessbench,
-  ultrafeedback: parseUltrafeedback,
-  'ultrafeedback-binarized': parseUltrafeedbackBinarized,
-  // One row; consecutive rows of one prompt become one item (./group.ts).
-  helpsteer2: parseHelpsteer2,
-  'helpsteer2-preference': parseHelpsteer2Preference,
-  helpsteer3: parseHelpsteer3,
-  rar: parseRar,
-  // Agent trajectories (./trajectories): runs of one task become one item (./group.ts).
-  ...TRAJECTORY_PARSERS,
-  // Vision benchmarks (../vision): their image parts are stored by images/resolve.ts in prepareRecord.
-  ...VISION_BENCH_PARSERS,
-};
+/** Each readable format's parser, by name (from the registry, ../registry.ts). */
+export const PARSERS = Object.fromEntries(formats().flatMap((f) => (f.parse ? [[f.name, f.parse]] : []))) as Record<ImportFormat, RecordParser>;
 
 /** What JUDGEMENT_FIELD holds: the record's judgements and its own criteria, whichever it has. */
 export interface RecordExtras {

@@ -9,48 +9,29 @@
 // With --from-ratings (opt-in), an item with ratings but no choice or ranking gives the pairs its weighted
 // rubric totals rank (../base/rubricTotals.ts), the same way; responses whose totals are equal never pair, and
 // an item whose totals are all equal is a tie: left out and counted, never guessed.
-import type { ExportFormat, RankingPairs, TrajectoryFormat, TurnExportFormat, VisionBenchFormat } from '../../../../shared/formatNames';
+import type { RankingPairs } from '../../../../shared/formatNames';
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { needsTranscript } from '../content';
-import { encodeHhRlhf } from './hhRlhf';
-import type { JudgedFormat } from '../ratings/judgedCodecs';
 import { criteriaLoader } from '../ratings/judgedExport';
-import { forEachPage, type ItemPass } from '../base/itemPass';
-import { encodeOpenrlhf } from './openrlhf';
+import { forEachPage, itemPass, type ItemPass } from '../base/itemPass';
+import type { FormatWriter } from '../registry';
 import { decidePairs, rankingPairs, type PairsDecision } from '../base/resolve';
 import { decideTotals } from '../base/resolveRatings';
-import { encodeRewardbench } from './rewardbench';
 import { totalsRanking } from '../base/rubricTotals';
-import { encodeTrl, encodeTrlChat, encodeTrlChatImplicit, encodeTrlImplicit } from './trl';
 import type { DecidedPair, ExportNotes } from '../types';
-import { encodeUltrafeedbackBinarized } from './ultrafeedbackBinarized';
-import { encodeTrlVision } from '../vision/trlVision';
 
-type PairEncoder = (pair: DecidedPair, notes: ExportNotes) => unknown;
-export type PairFormat = Exclude<ExportFormat, 'labels' | 'arbiter' | 'scores' | 'consensus' | 'trl-unpaired' | 'trl-stepwise' | 'prm800k' | 'math-shepherd' | 'processbench' | JudgedFormat | TrajectoryFormat | TurnExportFormat | VisionBenchFormat>;
-
-export const PAIR_ENCODERS: Record<PairFormat, PairEncoder> = {
-  trl: encodeTrl,
-  'trl-implicit': encodeTrlImplicit,
-  'trl-chat': encodeTrlChat,
-  'trl-chat-implicit': encodeTrlChatImplicit,
-  openrlhf: encodeOpenrlhf,
-  'hh-rlhf': encodeHhRlhf,
-  rewardbench: encodeRewardbench,
-  'ultrafeedback-binarized': encodeUltrafeedbackBinarized,
-  // Rows whose images the writer puts beside the file or in Parquet cells (../vision/trlVision.ts).
-  'trl-vision': encodeTrlVision,
-  'trl-vision-parquet': encodeTrlVision,
-};
-
-/** Formats whose prompt is one string: these follow the one-shape rule (chat and HH have one shape anyway). */
-export const TEXT_PROMPT_FORMATS: ReadonlySet<PairFormat> = new Set(['trl', 'trl-implicit', 'openrlhf', 'rewardbench']);
+/** One decided pair as the format's line (the pair formats' descriptors name theirs). */
+export type PairEncoder = (pair: DecidedPair, notes: ExportNotes) => unknown;
 
 const NO_LABELS: HeadLabel[] = [];
 
 export interface PairPass extends ItemPass {
-  format: PairFormat;
+  format: string;
+  /** The format's line for a decided pair. */
+  encode: PairEncoder;
+  /** The prompt is one string: the file follows the one-shape rule (chat and HH have one shape anyway). */
+  textPrompt: boolean;
   /** Which pairs a ranking gives. */
   rankingPairs: RankingPairs;
   /** Items with ratings but no choice give pairs from their weighted rubric totals. */
@@ -59,8 +40,8 @@ export interface PairPass extends ItemPass {
 
 /** Writes the decided pairs; 'needs-transcripts' when a plain-text pass met a conversation (nothing is final then). */
 export async function writePairs(db: Db, pass: PairPass): Promise<'done' | 'needs-transcripts'> {
-  const encode = PAIR_ENCODERS[pass.format];
-  const plainOnly = TEXT_PROMPT_FORMATS.has(pass.format) && pass.notes.promptShape === 'text';
+  const encode = pass.encode;
+  const plainOnly = pass.textPrompt && pass.notes.promptShape === 'text';
   const loadHeads = headLoader(db, pass.projectId, pass.annotator);
   const loadRankings = headLoader(db, pass.projectId, pass.annotator, 'ranking');
   // Ratings: for pairs from totals, and for the scores ultrafeedback-binarized writes.
@@ -118,4 +99,20 @@ export async function writePairs(db: Db, pass: PairPass): Promise<'done' | 'need
   }
   if (fromRatings.ties) pass.notes.extra.push(`${fromRatings.ties} item(s) with ratings but no choice were left out as ties: their responses' weighted rubric totals are equal (a tie is not guessed)`);
   return 'done';
+}
+
+/**
+ * The pair formats' writer: the pass plain first, and again as transcripts once a conversation comes
+ * after plain prompts were written (a file is never half one shape, half the other).
+ */
+export function pairWriter(encode: PairEncoder, textPrompt: boolean): FormatWriter {
+  return {
+    async write(run) {
+      const pass = () => ({ ...itemPass(run), format: run.format, encode, textPrompt, rankingPairs: run.opts.rankingPairs ?? 'all', fromRatings: run.opts.fromRatings ?? false });
+      if ((await writePairs(run.db, pass())) === 'needs-transcripts') {
+        await run.restart('transcript');
+        await writePairs(run.db, pass());
+      }
+    },
+  };
 }

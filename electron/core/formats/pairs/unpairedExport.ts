@@ -8,7 +8,9 @@ import type { Content } from '../../../../shared/domain';
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { isTranscriptPrompt, parseTranscriptPrompt, promptText, responseText, toChat } from '../content';
-import { forEachPage, type ItemPass } from '../base/itemPass';
+import { forEachPage, itemPass, type ItemPass } from '../base/itemPass';
+import type { FormatWriter } from '../registry';
+import { ExportNotes } from '../types';
 import { decideUnpaired } from '../base/resolve';
 
 const NO_LABELS: HeadLabel[] = [];
@@ -66,3 +68,14 @@ export async function writeUnpaired(db: Db, pass: UnpairedPass): Promise<'done' 
     pass.notes.extra.push(`every label is ${good ? 'true' : 'false'}: KTO learns best from both desirable and undesirable completions`);
   return 'done';
 }
+
+/** trl-unpaired's writer: text first, and again all conversational once a conversation comes after text lines. */
+export const unpairedWriter: FormatWriter = {
+  async write(run) {
+    run.notes = new ExportNotes('text');
+    if ((await writeUnpaired(run.db, itemPass(run))) === 'needs-chat') {
+      await run.restart('chat');
+      await writeUnpaired(run.db, itemPass(run));
+    }
+  },
+};

@@ -8,7 +8,6 @@
 //   prm800k        a labeling session (./prm800k.ts)
 // Prompts are text (PRMTrainer tokenizes `prompt` as a string): a conversation is written as an HH-style
 // transcript, and the summary counts them.
-import type { ItemRecord } from '../../../../shared/domain';
 import { contentText } from '../../../../shared/choices';
 import { responseLetter } from '../../../../shared/letters';
 import { segment, type SegmentationMethod } from '../../../../shared/segment';
@@ -16,18 +15,16 @@ import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { segmentationKey, segmentationsBetween } from '../../store/segmentations';
 import { SOURCE_ANNOTATOR } from '../../store/annotators';
-import { firstWrongStep, keptChain } from './chain';
+import type { ChainEncoder, Tally } from './chainEncoders';
 import { promptText } from '../content';
-import { forEachPage, type ItemPass } from '../base/itemPass';
-import { canonicalLayout, layOut, STEP_TAG } from './mathShepherd';
-import { encodePrm800k } from './prm800k';
+import { forEachPage, itemPass, type ItemPass } from '../base/itemPass';
+import type { FormatWriter } from '../registry';
+import { projectSettings } from '../../store/projects';
 import { decideChain, type ChainJudgement } from '../base/resolve';
 
-export const STEP_FORMATS = ['trl-stepwise', 'prm800k', 'math-shepherd', 'processbench'] as const;
-export type StepFormat = (typeof STEP_FORMATS)[number];
-export const isStepFormat = (format: string): format is StepFormat => (STEP_FORMATS as readonly string[]).includes(format);
+/** The step formats (their descriptors: ./*.format.ts); the pass words its notes by them. */
+export type StepFormat = 'trl-stepwise' | 'prm800k' | 'math-shepherd' | 'processbench';
 
-const STEP_MARKER = /^\s*Step\s*\d+/;
 const NO_LABELS: HeadLabel[] = [];
 
 export interface StepPass extends ItemPass {
@@ -36,31 +33,11 @@ export interface StepPass extends ItemPass {
   neutral: boolean;
   /** How the project cuts a response that has no stored steps (a label that does not name its version). */
   segmentation: SegmentationMethod;
+  /** The format's line for a judged chain. */
+  encode: ChainEncoder;
 }
 
-interface Tally {
-  cut: number;
-  neutralSteps: number;
-  unratedInside: number;
-  mismatched: number;
-  transcripts: number;
-  noOutcome: number;
-  restored: number;
-  anew: number;
-  undecided: number;
-  markers: number;
-}
 
-interface Chain {
-  item: ItemRecord;
-  index: number;
-  letter: string;
-  prompt: string;
-  steps: string[];
-  judgement: ChainJudgement;
-  /** The file's own judgement of this chain (for ProcessBench's outcome when the deciding one has none). */
-  source: ChainJudgement | null;
-}
 
 export async function writeChains(db: Db, pass: StepPass): Promise<void> {
   const loadHeads = headLoader(db, pass.projectId, pass.annotator, 'steps', true);
@@ -105,7 +82,7 @@ export async function writeChains(db: Db, pass: StepPass): Promise<void> {
           const own = decideChain([...labels, ...(sources?.get(item.id) ?? [])].filter((l) => l.kind === 'source'), letter);
           source = own.skip ? null : own.chain;
         }
-        const line = encodeChain(pass, { item, index: response.index, letter, prompt: prompt.text, steps, judgement, source }, tally);
+        const line = pass.encode(pass, { item, index: response.index, letter, prompt: prompt.text, steps, judgement, source }, tally);
         if (line === null) {
           pass.skipped.unlabeled++;
           continue;
@@ -118,72 +95,14 @@ export async function writeChains(db: Db, pass: StepPass): Promise<void> {
   pass.notes.extra.push(...stepNotes(pass, tally));
 }
 
-function encodeChain(pass: StepPass, chain: Chain, tally: Tally): unknown {
-  const { judgement, steps } = chain;
-  const kept = keptChain(steps, judgement.ratings, judgement.firstError);
-  const good = (r: number | null) => r === 1 || (r === 0 && pass.neutral);
-  const count = () => {
-    if (!kept) return;
-    if (kept.cut) tally.cut++;
-    for (const r of kept.ratings) {
-      if (r === 0) tally.neutralSteps++;
-      if (r === null) tally.unratedInside++;
-    }
+/** A step format's writer: the step pass with the format's chain encoder. */
+export function stepWriter(encode: ChainEncoder): FormatWriter {
+  return {
+    async write(run) {
+      const segmentation = projectSettings(run.project).segmentation;
+      await writeChains(run.db, { ...itemPass(run), format: run.format as StepFormat, neutral: run.opts.neutral ?? false, segmentation, encode });
+    },
   };
-  switch (pass.format) {
-    case 'trl-stepwise': {
-      if (!kept) return null;
-      count();
-      return { prompt: chain.prompt, completions: kept.steps, labels: kept.ratings.map(good) };
-    }
-    case 'math-shepherd': {
-      if (!kept) return null;
-      count();
-      const stored = chain.item.metadata.math_shepherd_layout;
-      const whole = kept.steps.length === steps.length;
-      const gaps =
-        whole && Array.isArray(stored) && stored.length === 1 + 2 * kept.steps.length && stored.every((g) => typeof g === 'string') ? (stored as string[]) : canonicalLayout(kept.steps.length);
-      const task = chain.item.metadata.task;
-      // Math-Shepherd's steps begin "Step N:" (and a reader finds where the problem ends by "Step 1"):
-      // a step without its marker gets one.
-      const marked = kept.steps.map((step, i) => (STEP_MARKER.test(step) ? step : `Step ${i + 1}: ${step}`));
-      if (marked.some((step, i) => step !== kept.steps[i])) tally.markers++;
-      return {
-        input: layOut(chain.prompt, marked, marked.map(() => STEP_TAG), gaps),
-        label: layOut(chain.prompt, marked, kept.ratings.map((r) => (good(r) ? '+' : '-')), gaps),
-        task: typeof task === 'string' ? task : null,
-      };
-    }
-    case 'processbench': {
-      const wrong = firstWrongStep(judgement.ratings, judgement.firstError);
-      const noError = judgement.firstError === -1 || judgement.ratings.every((r) => r !== null);
-      if (wrong === null && !noError) {
-        tally.undecided++;
-        return null;
-      }
-      const outcome = judgement.outcome ?? chain.source?.outcome;
-      const correct = outcome === 'correct' ? true : outcome === 'incorrect' ? false : null;
-      if (correct === null) tally.noOutcome++;
-      const id = chain.item.externalId ?? chain.item.uid;
-      return {
-        id: chain.item.responses.length > 1 ? `${id}/${chain.letter}` : id,
-        generator: chain.item.responses[chain.index]!.model,
-        problem: chain.prompt,
-        steps,
-        final_answer_correct: correct,
-        label: wrong ?? -1,
-      };
-    }
-    case 'prm800k': {
-      const { line, restored } = encodePrm800k({ item: chain.item, prompt: chain.item.prompt, steps, judgement, kept: kept ?? { steps: [], ratings: [] } });
-      if (restored) tally.restored++;
-      else {
-        tally.anew++;
-        count();
-      }
-      return line;
-    }
-  }
 }
 
 function stepNotes(pass: StepPass, t: Tally): string[] {

@@ -7,7 +7,8 @@ import { ITEM_RUBRIC, type Criterion } from '../../../../shared/rubric';
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { findRubric, itemRubricName, rubricVersion } from '../../store/rubrics';
-import { forEachPage, type ItemPass } from '../base/itemPass';
+import { forEachPage, itemPass, type ItemPass } from '../base/itemPass';
+import type { FormatWriter } from '../registry';
 import { JUDGED_CODECS, Tally, type ItemJudgements, type JudgedFormat } from './judgedCodecs';
 
 const NONE: HeadLabel[] = [];
@@ -58,3 +59,8 @@ export async function writeJudged(db: Db, pass: JudgedPass): Promise<void> {
   });
   pass.notes.extra.push(...codec.notes(tally));
 }
+
+/** The rating and critique formats' writer (each format's codec: ./judgedCodecs.ts). */
+export const judgedWriter: FormatWriter = {
+  write: (run) => writeJudged(run.db, { ...itemPass(run), format: run.format as JudgedFormat }),
+};

@@ -5,13 +5,17 @@ import { iterateItems } from '../../store/items';
 import { currentLabel } from '../../store/labels';
 import type { RecordWriter } from '../jsonl';
 import { isPlainObject } from '../validate';
-import type { TrajectoryFormat } from '../../../../shared/formatNames';
 import { responseLetter } from '../../../../shared/letters';
-import { hasTurns } from './common';
-import { ENCODERS } from './registry';
+import { hasTurns, type Json } from './common';
+import type { ItemRecord } from '../../../../shared/domain';
+import type { FormatWriter } from '../registry';
+import { plural } from '../../../../shared/plural';
+
+/** An item back as the format's records (the outcome of each run, by response, where the file gave one). */
+export type TrajectoryEncoder = (item: ItemRecord, outcomes: (string | null)[]) => Json[];
 
 export interface TrajectoryPass {
-  format: TrajectoryFormat;
+  encode: TrajectoryEncoder;
   projectId: number;
   writer: RecordWriter;
   checkCancelled: () => void;
@@ -35,7 +39,7 @@ export async function writeTrajectories(db: Db, pass: TrajectoryPass): Promise<v
     const body = source ? currentLabel(db, item.id, source.id, 'steps')?.body : undefined;
     const outcome = isPlainObject(body?.outcome) ? (body.outcome as Record<string, string>) : {};
     const outcomes = item.responses.map((_, i) => outcome[responseLetter(i)] ?? null);
-    for (const line of ENCODERS[pass.format](item, outcomes)) {
+    for (const line of pass.encode(item, outcomes)) {
       const pending = pass.writer.write(line);
       if (pending) {
         await pending;
@@ -44,4 +48,16 @@ export async function writeTrajectories(db: Db, pass: TrajectoryPass): Promise<v
     }
   }
   pass.onPage(read);
+}
+
+/** A trajectory format's writer: every item with an agent turn, through the format's encoder. */
+export function trajectoryWriter(encode: TrajectoryEncoder): FormatWriter {
+  return {
+    async write(run) {
+      const skipped = { not_trajectory: 0 };
+      await writeTrajectories(run.db, { encode, projectId: run.project.id, writer: run.writer, checkCancelled: run.checkCancelled, onPage: run.onPage, skipped });
+      if (skipped.not_trajectory)
+        run.notes.extra.push(`${plural(skipped.not_trajectory, 'item has', 'items have')} no agent turn (no assistant message in a message list) and ${skipped.not_trajectory === 1 ? 'was' : 'were'} left out`);
+    },
+  };
 }

@@ -5,6 +5,10 @@
 //   turn-labels                 every label's per-turn judgement with the taxonomy, for analysis (./turnLabels.ts)
 // Which label decides is the rule every export follows (../base/resolve.ts); what they share: ./turnCommon.ts.
 import type { Db } from '../../store/db';
+import { projectSettings } from '../../store/projects';
+import { itemPass } from '../base/itemPass';
+import type { FormatWriter } from '../registry';
+import type { TurnExportFormat } from '../../../../shared/formatNames';
 import { writeCorrections } from './corrections';
 import { writeStepwiseTurns } from './stepwiseTurns';
 import { writeToolPreference } from './toolPreference';
@@ -21,3 +25,11 @@ export async function writeTurnExport(db: Db, pass: TurnPass): Promise<void> {
   else await writeTurnLabels(db, pass, tally);
   pass.notes.extra.push(...tally.notes());
 }
+
+/** The turn exports' writer. */
+export const turnExportWriter: FormatWriter = {
+  async write(run) {
+    const segmentation = projectSettings(run.project).segmentation;
+    await writeTurnExport(run.db, { ...itemPass(run), format: run.format as TurnExportFormat, neutral: run.opts.neutral ?? false, rankingPairs: run.opts.rankingPairs ?? 'all', segmentation });
+  },
+};

@@ -10,7 +10,8 @@ import { plural } from '../../../../shared/plural';
 import { imageStoreOf } from '../../images/store';
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
-import { forEachPage, type ItemPass } from '../base/itemPass';
+import { forEachPage, itemPass, type ItemPass } from '../base/itemPass';
+import type { FormatWriter } from '../registry';
 import { decide, decidePairs, decideRanking } from '../base/resolve';
 import { JsonlWriter, type RecordWriter } from '../jsonl';
 import { HfParquetWriter, type HfFeature } from './hfImage';
@@ -243,3 +244,9 @@ async function pickapicRow(item: ItemRecord, heads: readonly HeadLabel[], store:
   const bytes = await Promise.all(refs.map((ref) => storedBytes(store, ref!, nameOf(item))));
   return encodePickapic({ item, choice, images: [{ bytes: bytes[0]!, sha256: refs[0].sha256 }, { bytes: bytes[1]!, sha256: refs[1].sha256 }] });
 }
+
+/** The vision benchmarks' writer: the benchmark's own shape, its images beside the file or in Parquet cells. */
+export const visionWriter: FormatWriter = {
+  open: (db, format, out) => openVisionWriter(db, format as VisionExport, out),
+  write: (run) => writeVision(run.db, { ...itemPass(run), format: run.format as VisionExport, rankingPairs: run.opts.rankingPairs ?? 'all' }),
+};

@@ -5,6 +5,10 @@
 // (list<struct<role, content: list<struct<type, text>>>>).
 import { TRL_VISION_FORMATS, type ExportFormat, type TrlVisionFormat } from '../../../../shared/formatNames';
 import type { RecordWriter } from '../recordWriter';
+import { imageStoreOf } from '../../images/store';
+import { pairWriter } from '../pairs/pairExport';
+import type { FormatWriter } from '../registry';
+import { encodeTrlVision, trlVisionNote } from './trlVision';
 import { HF_IMAGE, HF_STRING, hfList, hfStruct, type HfFeature } from './hfImage';
 import { ImagePathsWriter } from './imagesBeside';
 import { StoredImagesParquetWriter } from './storedImages';
@@ -27,3 +31,10 @@ export function trlVisionParquet(format: TrlVisionFormat, out: string): boolean 
 export function openTrlVisionWriter(store: string, format: TrlVisionFormat, out: string): Promise<RecordWriter> {
   return trlVisionParquet(format, out) ? StoredImagesParquetWriter.open(out, TRL_VISION_COLUMNS, store) : ImagePathsWriter.open(out, store);
 }
+
+/** trl-vision's and trl-vision-parquet's writer: the pair pass, rows whose images go beside the file or in Parquet cells. */
+export const trlVisionWriter: FormatWriter = {
+  open: (db, format, out) => openTrlVisionWriter(imageStoreOf(db), format as TrlVisionFormat, out),
+  write: pairWriter(encodeTrlVision, false).write,
+  finish: (notes, format, out) => trlVisionNote(notes, trlVisionParquet(format as TrlVisionFormat, out)),
+};

@@ -2,7 +2,9 @@
 // it starts on. What the items are comes from the overview: their shapes, their images, and the formats
 // they were imported from (an agent's trajectories, or an Arbiter file that may hold anything).
 import type { ProjectOverview } from '../../../../shared/api/projects';
-import { GUI_TRAJECTORY_FORMATS, TRAJECTORY_FORMATS, TRL_VISION_FORMATS, TURN_EXPORT_FORMATS, VISION_BENCH_FORMATS, type ExportFormat } from '../../../../shared/formatNames';
+import { FORMAT_CATALOG } from '../../../../shared/formatCatalog';
+import { FAMILY_LABELS, FORMAT_FAMILIES, type FormatFamily } from '../../../../shared/formatFamilies';
+import type { ExportFormat } from '../../../../shared/formatNames';
 
 interface Kinds {
   overview: ProjectOverview;
@@ -21,21 +23,24 @@ interface Family {
   fits: (k: Kinds) => boolean;
 }
 
-const AGENT_IMPORTS: readonly string[] = [...TRAJECTORY_FORMATS, ...GUI_TRAJECTORY_FORMATS];
+/** Which projects each family fits (its formats, and their order: the format registry's, shared/formatCatalog.ts). */
+const FITS: Record<FormatFamily, (k: Kinds) => boolean> = {
+  pairs: (k) => k.shapes.pairs + k.shapes.ranked > 0,
+  single: (k) => k.shapes.single > 0 && !k.onlyTrajectories,
+  steps: (k) => k.shapes.chains > 0 && !k.onlyTrajectories,
+  ratings: () => true,
+  trajectories: (k) => k.trajectories || k.anything,
+  images: (k) => k.overview.images > 0,
+  arbiter: () => true,
+};
 
-const FAMILIES: Family[] = [
-  {
-    label: 'Pairs and rankings',
-    formats: ['trl', 'trl-implicit', 'trl-chat', 'trl-chat-implicit', 'openrlhf', 'hh-rlhf', 'rewardbench', 'ultrafeedback-binarized', 'helpsteer2-preference', 'helpsteer3', 'consensus'],
-    fits: (k) => k.shapes.pairs + k.shapes.ranked > 0,
-  },
-  { label: 'Single answers', formats: ['trl-unpaired'], fits: (k) => k.shapes.single > 0 && !k.onlyTrajectories },
-  { label: 'Steps (process supervision)', formats: ['trl-stepwise', 'prm800k', 'math-shepherd', 'processbench'], fits: (k) => k.shapes.chains > 0 && !k.onlyTrajectories },
-  { label: 'Ratings and critiques', formats: ['ultrafeedback', 'helpsteer2', 'prometheus', 'critique'], fits: () => true },
-  { label: 'Agent trajectories', formats: [...TURN_EXPORT_FORMATS, ...TRAJECTORY_FORMATS], fits: (k) => k.trajectories || k.anything },
-  { label: 'Images', formats: [...TRL_VISION_FORMATS, ...VISION_BENCH_FORMATS], fits: (k) => k.overview.images > 0 },
-  { label: 'Arbiter', formats: ['arbiter', 'labels', 'scores'], fits: () => true },
-];
+const AGENT_IMPORTS: readonly string[] = FORMAT_CATALOG.filter((f) => f.family === 'trajectories' && f.reads).map((f) => f.name);
+
+const FAMILIES: Family[] = FORMAT_FAMILIES.map((family) => ({
+  label: FAMILY_LABELS[family],
+  formats: FORMAT_CATALOG.filter((f) => f.family === family && f.writes).map((f) => f.name as ExportFormat),
+  fits: FITS[family],
+}));
 
 function kindsOf(overview: ProjectOverview, shapes: NonNullable<ProjectOverview['shapes']>): Kinds {
   const formats = overview.formats ?? [];

@@ -1,0 +1,15 @@
+// Critiques (prompt, response, critique, verdict): its descriptor (../registry.ts says what one holds and how to add a format).
+import type { FormatDescriptor } from '../registry';
+
+export const descriptor: FormatDescriptor = {
+  name: 'critique',
+  family: 'ratings',
+  title: "Critiques (prompt, response, critique, verdict)",
+  write: (passes) => passes.judged,
+  carries: 'text',
+  doc: {
+    source: "Arbiter",
+    keeps: "prompt, response, critique, verdict",
+    loses: "ratings",
+  },
+};
