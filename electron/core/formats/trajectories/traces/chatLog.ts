@@ -16,7 +16,7 @@ export function chatMessage(m: unknown, where: string): TrajectoryMessage {
   if (typeof m === 'string') return { role: 'user', content: m };
   if (!isPlainObject(m)) throw new RecordError(`${where}: expected a message, got ${describe(m)}`);
   // LangChain's serialized form: {"lc": 1, "type": "constructor", "id": [..., "HumanMessage"], "kwargs": {...}}.
-  const lc = m.lc !== undefined && Array.isArray(m.id) && isPlainObject(m.kwargs) ? { ...m.kwargs, type: m.id[m.id.length - 1] } : m;
+  const lc: Json = m.lc !== undefined && Array.isArray(m.id) && isPlainObject(m.kwargs) ? { ...m.kwargs, type: m.id[m.id.length - 1] as unknown } : m;
   const role = typeof lc.role === 'string' ? lc.role : typeof lc.type === 'string' ? LANGCHAIN_ROLES[lc.type] : undefined;
   if (!role) throw new RecordError(`${where}: expected a "role" (or a LangChain message "type")`);
   const c = lc.content;
