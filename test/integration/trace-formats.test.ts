@@ -182,6 +182,15 @@ describe('trace formats: detect, import, export back, re-import the same', () =>
     }
   });
 
+  it('inspect-ai: a whole eval log is refused with a sentence saying how to give its samples', async () => {
+    const path = join(dir, 'log.json');
+    const samples = lines(join(FIXTURES, 'inspect-ai.jsonl'));
+    writeFileSync(path, JSON.stringify({ version: 2, status: 'success', eval: { task: 'ctf', model: 'openai/gpt-4o' }, results: {}, samples }, null, 2));
+    const run = await cli(['import', path, '--project', 'p'], 'a.db');
+    expect(run.code).not.toBe(0);
+    expect(run.err.join('\n')).toContain("a whole Inspect eval log (3 samples): Arbiter reads its samples, one a record; write them out first, e.g. `inspect log dump LOG | jq -c '.samples[]' > samples.jsonl`");
+  });
+
   it('a session too big for one item is refused whole with a sentence naming the bound, never cut', async () => {
     const session = 'aaaaaaaa-0000-4000-8000-000000000000';
     const line = (n: number, type: 'user' | 'assistant') => ({

@@ -76,7 +76,14 @@ function outcomeOf(scores: unknown): Outcome | null {
   return null;
 }
 
+/** A whole eval log (its header and its samples): one record is one item here, so its samples are read one a record. */
+const isEvalLog = (r: Json) => isPlainObject(r.eval) && Array.isArray(r.samples);
+
 function parse(record: Json): ParsedRecord {
+  if (isEvalLog(record))
+    throw new RecordError(
+      `a whole Inspect eval log (${(record.samples as unknown[]).length} samples): Arbiter reads its samples, one a record; write them out first, e.g. \`inspect log dump LOG | jq -c '.samples[]' > samples.jsonl\``,
+    );
   const { id, target } = record;
   if (!(typeof id === 'string' || typeof id === 'number')) throw new RecordError(`id: ${id === undefined ? 'missing' : `expected the sample's id, got ${describe(id)}`}`);
   if (!Array.isArray(record.messages)) throw new RecordError(`messages: ${record.messages === undefined ? 'missing' : `expected a list of messages, got ${describe(record.messages)}`}`);
@@ -111,7 +118,7 @@ export const inspectAi: TraceDescriptor = {
     keeps: 'every field of the sample and its messages; message ids are the turn ids; the first score is the outcome',
     loses: 'a whole eval log file (its header) is not read: give its samples',
   },
-  detect: (r) => (Array.isArray(r.messages) && 'epoch' in r && 'input' in r && ('target' in r || 'scores' in r) ? '"id", "epoch", "input", "target" / "scores" and "messages" (an Inspect AI eval sample)' : null),
+  detect: (r) => (isEvalLog(r) ? '"eval" and "samples" (an Inspect AI eval log)' : Array.isArray(r.messages) && 'epoch' in r && 'input' in r && ('target' in r || 'scores' in r) ? '"id", "epoch", "input", "target" / "scores" and "messages" (an Inspect AI eval sample)' : null),
   parse,
   group: { key: (r) => `sample ${String(r.id)}`, merge: mergeRuns, anyOrder: true },
   encode,
