@@ -18,9 +18,11 @@ function layer(files, patterns, paths = [electronBan]) {
 
 // The floors of electron/core, bottom up (as VS Code's layering names base / platform / editor / workbench).
 // A folder imports shared/, its own floor and the floors below it, never one above: base holds the pure
-// helpers; store (SQLite) and images stand on it; then the formats, the scorer, review and the hub; then
-// tasks (the jobs); then service, the one door cli, host and main come through (base/ aside).
-export const CORE_FLOORS = [['base'], ['store', 'images'], ['formats', 'scorer', 'review', 'hub'], ['tasks'], ['service']];
+// helpers; store (SQLite) and images stand on it; then the scorer and review (the metrics); then the
+// formats (an export writes scores and agreement); then the hub (it publishes and pulls items in the
+// formats' terms); then tasks (the jobs); then service, the one door cli, host and main come through
+// (base/ aside).
+export const CORE_FLOORS = [['base'], ['store', 'images'], ['scorer', 'review'], ['formats'], ['hub'], ['tasks'], ['service']];
 function coreFloors() {
   return CORE_FLOORS.flatMap((floor, level) => {
     const above = CORE_FLOORS.slice(level + 1).flat();

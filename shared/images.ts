@@ -90,3 +90,18 @@ export function describeImage(ref: ImageRef): string {
 export function imagePath(project: string, sha256: string, variant: 'display' | 'original' = 'display'): string {
   return `/images/${encodeURIComponent(project)}/${sha256}${variant === 'original' ? '?original=1' : ''}`;
 }
+
+/**
+ * Whether a prompt or response holds an image: a message part whose type names one. Since issue 15 an
+ * import stores every image as an `image` part (this file, core/images/resolve.ts); the other
+ * names (image_url, input_image) are what a database written before holds. Text formats cannot carry them.
+ */
+export function holdsImages(content: Content): boolean {
+  if (typeof content === 'string') return false;
+  for (const message of content) {
+    // Text, or none (an assistant message that only calls tools: null or left out).
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content) if (typeof part.type === 'string' && part.type.includes('image')) return true;
+  }
+  return false;
+}

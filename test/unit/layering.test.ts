@@ -62,6 +62,9 @@ describe('layering lint', () => {
       ['electron/core/scorer/probe.ts', '../service/index'],
       ['electron/core/hub/probe.ts', '../tasks/jobs'],
       ['electron/core/tasks/probe.ts', '../service/steps'],
+      ['electron/core/scorer/probe.ts', '../formats/content'],
+      ['electron/core/review/probe.ts', '../formats/base/resolve'],
+      ['electron/core/formats/export/probe.ts', '../../hub/sync'],
     ];
     for (const [where, from] of backward) {
       const errors = await errorsFor(probe(from), where);

@@ -139,17 +139,5 @@ export function displayText(content: Content): string {
   return content.map((m) => `${m.role}: ${messageText(m.content)}`).join('\n\n');
 }
 
-/**
- * Whether a prompt or response holds an image: a message part whose type names one. Since issue 15 an
- * import stores every image as an `image` part (shared/images.ts, core/images/resolve.ts); the other
- * names (image_url, input_image) are what a database written before holds. Text formats cannot carry them.
- */
-export function holdsImages(content: Content): boolean {
-  if (typeof content === 'string') return false;
-  for (const message of content) {
-    // Text, or none (an assistant message that only calls tools: null or left out).
-    if (!Array.isArray(message.content)) continue;
-    for (const part of message.content) if (typeof part.type === 'string' && part.type.includes('image')) return true;
-  }
-  return false;
-}
+// holdsImages lives in shared/images.ts: the scorer asks it too, and the scorer stands below formats/.
+export { holdsImages } from '../../../shared/images';

@@ -3,8 +3,7 @@
 // probe that proves the graph takes what Arbiter makes before the model is added.
 import * as ort from 'onnxruntime-node';
 import type { Content } from '../../../shared/domain';
-import { imagesOf } from '../../../shared/images';
-import { holdsImages } from '../formats/content';
+import { holdsImages, imagesOf } from '../../../shared/images';
 import { padBatch, type Sequence } from './batching';
 import { toTensor } from './imageInputs';
 import { cutToBudget, promptText } from './inputs';

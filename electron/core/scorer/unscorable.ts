@@ -1,7 +1,7 @@
 // Why a response got no score, said so a person can act on it, and grouped: the run summary lists each
 // reason once with how many responses it hit and the first few of them.
 import type { Content } from '../../../shared/domain';
-import { holdsImages } from '../formats/content';
+import { holdsImages } from '../../../shared/images';
 import type { ModelSpec, UnscorableReason } from './types';
 
 /** What readScores found wrong with a row's output. */
