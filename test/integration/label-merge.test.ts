@@ -313,7 +313,7 @@ describe('two merges at once', () => {
 });
 
 describe('a labels merge and the disk', () => {
-  it('commits its pending batches without waiting for the disk, and the commit that completes it with FULL', async () => {
+  it('from a file, commits its pending batches without waiting for the disk, and the commit that completes it with FULL', async () => {
     const dir = tempDir();
     const db = openDb(join(dir, 'sync.db'));
     const itemsFile = join(dir, 'items.jsonl');
@@ -327,8 +327,13 @@ describe('a labels merge and the disk', () => {
       return exec(sql);
     }) as typeof db.exec;
     const lines = Array.from({ length: 1500 }, (_, i) => JSON.stringify({ id: `00000000-0000-4000-a000-${String(i).padStart(12, '0')}`, item: `q${i}`, annotator: 'mate', task: 'pairwise', choice: 'A', created_at: '2026-11-01T00:00:00Z' }));
-    const merged = await importLabelsLines(db, { project: 'p', fileName: 'mate.jsonl', lines });
+    const merged = await importLabelsLines(db, { project: 'p', fileName: 'mate.jsonl', lines, relaxedBatches: true });
+    // Where saves share the connection (a sync in the app), every batch waits for the disk, as before.
+    const shared = await importLabelsLines(db, { project: 'p', fileName: 'other.jsonl', lines: lines.map((l) => l.replace('"mate"', '"other"').replace('-a000-', '-b000-')) });
     db.exec = exec;
+    expect(shared.added).toBe(1500);
+    expect(commits.slice(-4).map((c) => c.synchronous)).toEqual([2, 2, 2, 2]);
+    commits.splice(-4);
     expect(merged.added).toBe(1500);
     const batches = commits.filter((c) => !c.applying);
     const completing = commits.find((c) => c.applying);

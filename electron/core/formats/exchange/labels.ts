@@ -120,6 +120,12 @@ export async function importLabelsLines(
     isCancelled?: () => boolean;
     /** Finds a line's item (store/items.ts itemResolver); one the caller keeps across merges (a sync's slices), or one made here. */
     resolveItem?: (ref: string) => number | null;
+    /**
+     * Commit the pending batches without waiting for the disk (store/labelImports.ts writeMergeBatch), as
+     * a file merge does. Not where saves share the connection between batches (a sync in the app): a
+     * save's own sync would then carry the merge's unsynced batches.
+     */
+    relaxedBatches?: boolean;
   },
 ): Promise<LabelsImportResult & { rejects: string[] }> {
   const errors: LineError[] = [];
@@ -257,7 +263,7 @@ export async function importLabelsLines(
     const write = async () => {
       if (opts.isCancelled?.()) throw cancelledError('The labels merge was cancelled; nothing of it was kept.');
       stepAsideForWaitingWriters(db);
-      writeMergeBatch(db, () => {
+      (opts.relaxedBatches ? writeMergeBatch : writeNow)(db, () => {
         for (const { draft, line } of batch) {
           const annotator = annotatorId(draft.who);
           const saved = append(draft, annotator);
@@ -338,7 +344,7 @@ export async function importLabelsFile(
   db: Db,
   opts: { path: string; project: string; onProgress?: (linesRead: number) => void; skipInvalid?: boolean; isCancelled?: () => boolean },
 ): Promise<LabelsImportResult> {
-  const { rejects, ...result } = await importLabelsLines(db, { ...opts, fileName: opts.path, lines: () => readLines(opts.path) });
+  const { rejects, ...result } = await importLabelsLines(db, { ...opts, fileName: opts.path, lines: () => readLines(opts.path), relaxedBatches: true });
   if (!rejects.length) return result;
   // Beside the input, as an item import writes its rejects.
   const rejectsFile = `${opts.path}.rejects.jsonl`;
