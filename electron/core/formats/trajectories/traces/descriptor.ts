@@ -1,8 +1,10 @@
 // What one trace format is, in one module (issue 21, section 5): its name, how its first records are told
 // apart (detect: why, or null), how a record is read, how records of one trace or task come together, and
-// how an item is written back. ../registry.ts plugs each descriptor of ./index.ts into the importer's
-// tables, detection and the exporter; adding a trace format is one module here, its entry in ./index.ts,
-// its name in shared/formatNames.ts TRACE_FORMATS and a fixture in test/fixtures/formats/traces/.
+// how an item is written back, its title and doc row. ../traceFormat.ts makes each descriptor of ./index.ts
+// a FormatDescriptor of the format registry (formats/all.ts). Adding a trace format: one module here, its
+// entry in ./index.ts, its name in shared/formatNames.ts TRACE_FORMATS (a project of it starts with the
+// agent error tags), `node scripts/formats-doc.mjs` (the catalog and docs/formats.md's row), and a fixture in
+// test/fixtures/formats/traces/ with its round trip in test/integration/trace-formats.test.ts.
 import type { ItemRecord } from '../../../../../shared/domain';
 import type { TraceFormat } from '../../../../../shared/formatNames';
 import type { ParsedRecord } from '../../types';

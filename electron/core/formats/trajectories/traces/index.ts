@@ -1,6 +1,6 @@
-// The trace formats, one descriptor module each (./descriptor.ts says what one holds); ../registry.ts
-// derives the importer's, the detector's and the exporter's tables from this list. Detection asks them in
-// this order, after the older trajectory formats' own fields and before openai-tools.
+// The trace formats, one descriptor module each (./descriptor.ts says what one holds and how to add one);
+// formats/all.ts registers them through ../traceFormat.ts. Detection asks them in this order (ranks 251…),
+// after the older trajectory formats' own fields and before openai-tools.
 import { anthropicMessages } from './anthropicMessages';
 import { claudeCode } from './claudeCode';
 import { codexCli } from './codexCli';
