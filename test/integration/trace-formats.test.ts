@@ -191,6 +191,16 @@ describe('trace formats: detect, import, export back, re-import the same', () =>
     expect(run.err.join('\n')).toContain("a whole Inspect eval log (3 samples): Arbiter reads its samples, one a record; write them out first, e.g. `inspect log dump LOG | jq -c '.samples[]' > samples.jsonl`");
   });
 
+  it('otel-genai: a line with spans of two traces is refused with a sentence (one trace is one item), never split or merged', async () => {
+    const record = lines(join(FIXTURES, 'otel-genai.jsonl'))[0] as { resourceSpans: { scopeSpans: { spans: { traceId: string }[] }[] }[] };
+    record.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.traceId = '0af7651916cd43dd8448eb211c80319c';
+    const path = join(dir, 'two.jsonl');
+    writeFileSync(path, `${JSON.stringify(record)}\n`);
+    const run = await cli(['import', path, '--project', 'p'], 'a.db');
+    expect(run.code).not.toBe(0);
+    expect(run.err.join('\n')).toContain('the record holds spans of 2 traces; one trace is one item: write one trace a line');
+  });
+
   it('a session too big for one item is refused whole with a sentence naming the bound, never cut', async () => {
     const session = 'aaaaaaaa-0000-4000-8000-000000000000';
     const line = (n: number, type: 'user' | 'assistant') => ({
