@@ -8,6 +8,7 @@
 // present, or a box or point with the tag), the share of pairs who say the same; the mean over those
 // image-tags. Points are not compared (they have no area).
 import type { Figure, RegionAgreement } from '../../../shared/api/review';
+import { readLabelBody } from '../../../shared/labelBodies';
 import type { RegionMark } from '../../../shared/regions';
 import { canonicalJson } from '../../../shared/rubric';
 
@@ -108,7 +109,7 @@ export function regionWatcher() {
     *watch<T extends { itemId: number; annotatorId: number; body: string }>(rows: Iterable<T>): Generator<T> {
       for (const row of rows) {
         if (row.body.includes('"regions"')) {
-          const regions = (JSON.parse(row.body) as { regions?: unknown }).regions;
+          const regions: unknown = readLabelBody(row.body).regions;
           if (Array.isArray(regions)) {
             const byImage = new Map<string, RegionMark[]>();
             for (const mark of regions as RegionMark[]) {

@@ -100,7 +100,7 @@ export function decideRatings(labels: readonly HeadLabel[], annotator?: string, 
  * with the text (`{text}`), as an edited critique kept beside its original may be.
  */
 export function critiqueText(label: HeadLabel, letter: string): string | null {
-  const critique = (label.body as { critique?: unknown } | undefined)?.critique;
+  const critique: unknown = readBody('critique', label.body).critique;
   if (!isPlainObject(critique)) return null;
   const entry = critique[letter];
   if (typeof entry === 'string') return entry;

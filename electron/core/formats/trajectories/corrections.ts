@@ -10,6 +10,7 @@
 // corrections: the labels that decide (an adjudication, else --annotator, else every current human label,
 // else the file's own); two people's identical corrections of a turn give one line.
 import type { ChatMessage } from '../../../../shared/domain';
+import { readBody } from '../../../../shared/labelBodies';
 import { responseLetter } from '../../../../shared/letters';
 import { plural } from '../../../../shared/plural';
 import type { StepCorrection } from '../../../../shared/stepJudgement';
@@ -77,7 +78,7 @@ export async function writeCorrections(db: Db, pass: TurnPass, tally: TurnTally)
       const deciding = decidingLabels(labels, (l) => correctionsOf(l, letter).length > 0, pass.annotator);
       const seen = new Set<string>();
       for (const label of deciding) {
-        const version = (label.body?.segmentation as Record<string, unknown> | undefined)?.[letter];
+        const version = readBody('steps', label.body).segmentation?.[letter];
         if (!stepsAreTurns(judgedSteps(segmentations, item, response.index, typeof version === 'number' ? version : null), trajectory.turns)) {
           tally.notTurns++;
           continue;
