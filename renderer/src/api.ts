@@ -3,7 +3,7 @@
 import { ApiError, createClient, httpInvoke, unwrapEnvelope } from '../../shared/client';
 import type { ArbiterApi } from '../../shared/api';
 import { imagePath } from '../../shared/images';
-import { BlobCache } from './features/images/blobCache';
+import { BlobCache } from './blobCache';
 
 const TOKEN_KEY = 'arbiter.token';
 

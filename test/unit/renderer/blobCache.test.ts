@@ -2,7 +2,7 @@
 // bounded by count and bytes, what leaves is disposed of (blob URLs revoked) once, and an image on
 // screen (pinned) is never revoked under it.
 import { describe, expect, it } from 'vitest';
-import { BlobCache } from '../../../renderer/src/features/images/blobCache';
+import { BlobCache } from '../../../renderer/src/blobCache';
 
 function cache(maxEntries: number, maxBytes = Infinity) {
   const disposed: string[] = [];
