@@ -1,7 +1,7 @@
 // Every dataset format, one descriptor module each (./registry.ts says how to add one). The order here is
 // the order the export dialog (within a family), the CLI's --help and docs/formats.md list them in;
 // detection goes by each descriptor's detect.rank.
-import type { FormatDescriptor } from './registry';
+import type { FormatDescriptor } from './descriptor';
 import { descriptor as trl } from './pairs/trl.format';
 import { descriptor as trlImplicit } from './pairs/trlImplicit.format';
 import { descriptor as trlChat } from './pairs/trlChat.format';

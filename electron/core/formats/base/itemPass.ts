@@ -8,7 +8,7 @@ import type { Db } from '../../store/db';
 import { iterateItems } from '../../store/items';
 import type { RecordWriter } from '../jsonl';
 import type { ExportNotes } from '../types';
-import type { ExportRun } from '../registry';
+import type { ExportRun } from '../descriptor';
 
 const PAGE = 1000;
 

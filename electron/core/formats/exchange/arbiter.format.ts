@@ -1,5 +1,5 @@
 // Arbiter items: its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { parseArbiter } from './arbiter';
 
 export const descriptor: FormatDescriptor = {

@@ -4,7 +4,7 @@
 import { iterateItems } from '../../store/items';
 import { iterateRevisions } from '../../store/labels';
 import { listModels, prelabelsForItem } from '../../scorer/index';
-import type { ExportRun, FormatWriter } from '../registry';
+import type { ExportRun, FormatWriter } from '../descriptor';
 import { encodeArbiter } from './arbiter';
 import { writeConsensus } from './consensus';
 import { encodeLabel } from './labels';

@@ -2,7 +2,6 @@
 // backpressure-aware stream to `<out>.partial`, renamed to `<out>` when complete. Memory stays constant
 // whatever the size of the project.
 import type { Content, ExportSummary, NamedCount } from '../../../../shared/domain';
-import type { ExportFormat, RankingPairs } from '../../../../shared/formatNames';
 import { plural } from '../../../../shared/plural';
 import { cancelledError, invalidInput, notFound } from '../../base/errors';
 import { findAnnotator } from '../../store/annotators';
@@ -11,41 +10,14 @@ import { requireProject } from '../../store/projects';
 import { imageCandidates } from '../../store/images';
 import { holdsImages } from '../content';
 import { JsonlWriter } from '../jsonl';
-import { formatNamed, type ExportRun } from '../registry';
+import type { ExportOptions, ExportRun } from '../descriptor';
+import { formatNamed } from '../registry';
 import { EXPORT_PASSES } from './passes';
 import { ExportNotes } from '../types';
 
 const noneSkipped = (): ExportSummary['skipped'] => ({ unlabeled: 0, tie: 0, both_bad: 0, conflict: 0, not_pairwise: 0, not_adjudicated: 0, low_agreement: 0 });
 
-export interface ExportOptions {
-  project: string;
-  format: ExportFormat;
-  out: string;
-  /** Pairwise formats: only this annotator's current label decides. labels: only their revisions. */
-  annotator?: string;
-  /** trl-stepwise and math-shepherd: neutral (0) steps are true / "+" (default false: only +1 is). */
-  neutral?: boolean;
-  /** Pairwise formats: which pairs a ranking gives (default all). */
-  rankingPairs?: RankingPairs;
-  /**
-   * Pairwise formats: an item with rubric ratings but no choice (or ranking) gives the pairs its weighted
-   * rubric totals rank; equal totals are ties, left out and counted (default off).
-   */
-  fromRatings?: boolean;
-  /** Only items a lead adjudicated (their adjudication decides). Not for the labels format. */
-  adjudicatedOnly?: boolean;
-  /** Only items whose people agree at least this much (0–1; adjudicated items always pass). Not for labels. */
-  minAgreement?: number;
-  /** Called after each page with the number of lines written and of items (or revisions) read. */
-  onProgress?: (written: number, read: number) => void;
-  /** Asked between items: true aborts the export (no file is left) with a 'cancelled' error. */
-  isCancelled?: () => boolean;
-  /**
-   * Items holding images, in a format that can only carry text: 'refuse' (the default) stops the export
-   * with their count; 'drop' writes them without their images, counted in the summary.
-   */
-  images?: 'refuse' | 'drop';
-}
+export type { ExportOptions } from '../descriptor';
 
 export async function exportProject(db: Db, opts: ExportOptions): Promise<ExportSummary> {
   const project = requireProject(db, opts.project);

@@ -5,7 +5,7 @@ import { pairWriter } from '../pairs/pairExport';
 import { unpairedWriter } from '../pairs/unpairedExport';
 import { stepWriter } from '../process/stepExport';
 import { judgedWriter } from '../ratings/judgedExport';
-import type { ExportPasses } from '../registry';
+import type { ExportPasses } from '../descriptor';
 import { trajectoryWriter } from '../trajectories/exportPass';
 import { turnExportWriter } from '../trajectories/turnExport';
 import { visionWriter } from '../vision/benchExport';

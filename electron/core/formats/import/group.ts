@@ -5,7 +5,8 @@
 // first, so a bad row is reported by its own line and the rest of its group still makes the item; a
 // line that is not JSON does not close a group either.
 import type { ImportFormat } from '../../../../shared/formatNames';
-import { formats, type RecordGroup } from '../registry';
+import type { RecordGroup } from '../descriptor';
+import { formats } from '../registry';
 import { RecordError, type ParsedRecord, type RecordParser } from '../types';
 
 export type { RecordGroup };

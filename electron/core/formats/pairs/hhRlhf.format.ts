@@ -1,5 +1,5 @@
 // Anthropic HH-RLHF: its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { ASSISTANT, HUMAN } from '../content';
 import { encodeHhRlhf, parseHhRlhf } from './hhRlhf';
 

@@ -1,5 +1,5 @@
 // OpenRLHF reward data (prompt / chosen / rejected / margin): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { encodeOpenrlhf } from './openrlhf';
 
 export const descriptor: FormatDescriptor = {

@@ -2,8 +2,11 @@
 // RewardBench parsers. The chosen response is stored first (A), the rejected second (B), and the file's
 // preference becomes a label of the `source` annotator choosing A.
 import type { ChatMessage, Content } from '../../../../shared/domain';
-import { RecordError, type ParsedRecord } from '../types';
+import { RecordError, type DecidedPair, type ExportNotes, type ParsedRecord } from '../types';
 import { externalIdOf, extraFields } from '../validate';
+
+/** One decided pair as the format's line (each pair format's descriptor hands the pair pass its own). */
+export type PairEncoder = (pair: DecidedPair, notes: ExportNotes) => unknown;
 
 export const PAIR_FIELDS = new Set(['prompt', 'chosen', 'rejected', 'id', 'chosen_model', 'rejected_model']);
 

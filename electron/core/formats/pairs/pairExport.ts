@@ -15,14 +15,12 @@ import { headLoader, type HeadLabel } from '../../store/labels';
 import { needsTranscript } from '../content';
 import { criteriaLoader } from '../ratings/judgedExport';
 import { forEachPage, itemPass, type ItemPass } from '../base/itemPass';
-import type { FormatWriter } from '../registry';
+import type { FormatWriter } from '../descriptor';
+import type { PairEncoder } from './pair';
 import { decidePairs, rankingPairs, type PairsDecision } from '../base/resolve';
 import { decideTotals } from '../base/resolveRatings';
 import { totalsRanking } from '../base/rubricTotals';
-import type { DecidedPair, ExportNotes } from '../types';
-
-/** One decided pair as the format's line (the pair formats' descriptors name theirs). */
-export type PairEncoder = (pair: DecidedPair, notes: ExportNotes) => unknown;
+import type { DecidedPair } from '../types';
 
 const NO_LABELS: HeadLabel[] = [];
 

@@ -1,5 +1,5 @@
 // RewardBench: its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { encodeRewardbench, parseRewardbench } from './rewardbench';
 
 export const descriptor: FormatDescriptor = {

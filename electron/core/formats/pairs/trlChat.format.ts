@@ -1,5 +1,5 @@
 // TRL preference · conversational, explicit prompt: its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { encodeTrlChat, parseTrlChat } from './trl';
 
 const isList = Array.isArray;

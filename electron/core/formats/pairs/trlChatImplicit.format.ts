@@ -1,5 +1,5 @@
 // TRL preference · conversational, implicit prompt: its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { encodeTrlChatImplicit, parseTrlChatImplicit } from './trl';
 
 const isList = Array.isArray;

@@ -1,5 +1,5 @@
 // TRL preference · standard, implicit prompt: its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { encodeTrlImplicit, parseTrlImplicit } from './trl';
 
 export const descriptor: FormatDescriptor = {

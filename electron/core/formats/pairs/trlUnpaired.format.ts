@@ -1,5 +1,5 @@
 // TRL unpaired preference (KTO): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { parseTrlUnpaired } from './unpaired';
 
 export const descriptor: FormatDescriptor = {

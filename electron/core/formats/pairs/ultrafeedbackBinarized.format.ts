@@ -1,5 +1,5 @@
 // UltraFeedback, binarized (chosen / rejected with scores): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { encodeUltrafeedbackBinarized, parseUltrafeedbackBinarized } from './ultrafeedbackBinarized';
 
 const isList = Array.isArray;

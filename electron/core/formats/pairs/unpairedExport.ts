@@ -9,7 +9,7 @@ import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { isTranscriptPrompt, parseTranscriptPrompt, promptText, responseText, toChat } from '../content';
 import { forEachPage, itemPass, type ItemPass } from '../base/itemPass';
-import type { FormatWriter } from '../registry';
+import type { FormatWriter } from '../descriptor';
 import { ExportNotes } from '../types';
 import { decideUnpaired } from '../base/resolve';
 

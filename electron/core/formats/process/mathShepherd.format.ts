@@ -1,5 +1,5 @@
 // Math-Shepherd (ки step tags, +/− labels): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { encodeMathShepherdChain } from './chainEncoders';
 import { STEP_TAG, parseMathShepherd } from './mathShepherd';
 

@@ -1,5 +1,5 @@
 // PRM800K labeling sessions: its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { isPlainObject } from '../validate';
 import { encodePrm800kChain } from './chainEncoders';
 import { parsePrm800k } from './prm800k';

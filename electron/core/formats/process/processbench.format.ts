@@ -1,5 +1,5 @@
 // ProcessBench (first wrong step): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { encodeProcessbenchChain } from './chainEncoders';
 import { parseProcessbench } from './processbench';
 

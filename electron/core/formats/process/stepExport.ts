@@ -18,7 +18,7 @@ import { SOURCE_ANNOTATOR } from '../../store/annotators';
 import type { ChainEncoder, Tally } from './chainEncoders';
 import { promptText } from '../content';
 import { forEachPage, itemPass, type ItemPass } from '../base/itemPass';
-import type { FormatWriter } from '../registry';
+import type { FormatWriter } from '../descriptor';
 import { projectSettings } from '../../store/projects';
 import { decideChain, type ChainJudgement } from '../base/resolve';
 

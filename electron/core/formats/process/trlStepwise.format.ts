@@ -1,5 +1,5 @@
 // TRL stepwise supervision (PRM): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { encodeStepwiseChain } from './chainEncoders';
 import { parseTrlStepwise } from './stepwise';
 

@@ -1,5 +1,5 @@
 // HelpSteer2 ratings rows (one per response): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { helpsteer2Key, mergeHelpsteer2, parseHelpsteer2 } from './helpsteer2';
 
 export const descriptor: FormatDescriptor = {

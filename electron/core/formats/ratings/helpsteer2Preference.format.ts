@@ -1,5 +1,5 @@
 // HelpSteer2 preference rows (strength −3…+3): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { parseHelpsteer2Preference } from './helpsteer2';
 
 export const descriptor: FormatDescriptor = {

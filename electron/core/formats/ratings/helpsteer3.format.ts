@@ -1,5 +1,5 @@
 // HelpSteer3 preference (per-annotator preferences): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { parseHelpsteer3 } from './helpsteer3';
 
 const isList = Array.isArray;

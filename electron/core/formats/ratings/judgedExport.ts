@@ -8,7 +8,7 @@ import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { findRubric, itemRubricName, rubricVersion } from '../../store/rubrics';
 import { forEachPage, itemPass, type ItemPass } from '../base/itemPass';
-import type { FormatWriter } from '../registry';
+import type { FormatWriter } from '../descriptor';
 import { JUDGED_CODECS, Tally, type ItemJudgements, type JudgedFormat } from './judgedCodecs';
 
 const NONE: HeadLabel[] = [];

@@ -1,5 +1,5 @@
 // Rubrics-as-Rewards (per-prompt weighted criteria): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { parseRar } from './rar';
 
 const isList = Array.isArray;

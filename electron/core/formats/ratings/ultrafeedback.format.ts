@@ -1,5 +1,5 @@
 // UltraFeedback, raw (ratings per aspect, critiques): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { parseUltrafeedback } from './ultrafeedback';
 
 const isList = Array.isArray;

@@ -1,5 +1,5 @@
 // Arbiter trajectories (task, runs, turns with ids): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { encodeArbiterTrajectory, parseArbiterTrajectory } from './arbiterTrajectory';
 
 const isList = Array.isArray;

@@ -11,6 +11,9 @@ import { RecordError, type ParsedRecord, type SourceJudgement } from '../types';
 import { isPlainObject, setOwn } from '../validate';
 
 export type Json = Record<string, unknown>;
+
+/** An item back as a trajectory format's records (the outcome of each run, by response, where the file gave one). */
+export type TrajectoryEncoder = (item: ItemRecord, outcomes: (string | null)[]) => Json[];
 /** A trajectory's task outcome (shared/stepJudgement.ts TRAJECTORY_OUTCOMES); a chain's are correct / incorrect / unsure. */
 export type Outcome = 'success' | 'partial' | 'failure';
 

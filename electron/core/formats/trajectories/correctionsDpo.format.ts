@@ -1,5 +1,5 @@
 // Corrected agent turns as preference pairs (chosen = corrected, rejected = original): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 
 export const descriptor: FormatDescriptor = {
   name: 'corrections-dpo',

@@ -6,13 +6,11 @@ import { currentLabel } from '../../store/labels';
 import type { RecordWriter } from '../jsonl';
 import { isPlainObject } from '../validate';
 import { responseLetter } from '../../../../shared/letters';
-import { hasTurns, type Json } from './common';
-import type { ItemRecord } from '../../../../shared/domain';
-import type { FormatWriter } from '../registry';
-import { plural } from '../../../../shared/plural';
+import { hasTurns, type TrajectoryEncoder } from './common';
 
-/** An item back as the format's records (the outcome of each run, by response, where the file gave one). */
-export type TrajectoryEncoder = (item: ItemRecord, outcomes: (string | null)[]) => Json[];
+export type { TrajectoryEncoder };
+import type { FormatWriter } from '../descriptor';
+import { plural } from '../../../../shared/plural';
 
 export interface TrajectoryPass {
   encode: TrajectoryEncoder;

@@ -1,5 +1,5 @@
 // Mind2Web / Multimodal-Mind2Web (a row per action step: screenshot, operation, target box; a task per item): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { mergeMind2web, mind2webKey, parseMind2web } from './mind2web';
 
 const isList = Array.isArray;

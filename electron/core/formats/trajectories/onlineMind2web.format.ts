@@ -1,5 +1,5 @@
 // Online-Mind2Web results (task, action_history, a screenshot per step): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { mergeOnlineMind2web, onlineMind2webKey, parseOnlineMind2web } from './onlineMind2web';
 
 const isList = Array.isArray;

@@ -1,5 +1,5 @@
 // OpenAI / TRL tool-calling chats (messages with tool_calls, tools): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { isPlainObject } from '../validate';
 import { mergeRuns } from './common';
 import { encodeOpenaiTools, openaiToolsKey, parseOpenaiTools } from './openaiTools';

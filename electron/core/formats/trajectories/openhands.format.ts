@@ -1,5 +1,5 @@
 // OpenHands events (evaluation output, or an event list): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { encodeOpenhands, mergeOpenhands, openhandsKey, parseOpenhands } from './openhands';
 
 const isList = Array.isArray;

@@ -1,5 +1,5 @@
 // SWE-agent trajectories (.traj): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { mergeRuns } from './common';
 import { encodeSweAgent, parseSweAgent, sweAgentKey } from './sweAgent';
 

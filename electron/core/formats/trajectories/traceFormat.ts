@@ -1,7 +1,7 @@
 // A trace format's descriptor (./traces/descriptor.ts) as the registry's (../registry.ts): read, detected
 // after the older trajectory formats' own fields and before openai-tools (ranks 251–259, in ./traces
 // order), written through the trajectory pass.
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import type { TraceDescriptor } from './traces';
 
 export function fromTrace(trace: TraceDescriptor, index: number): FormatDescriptor {

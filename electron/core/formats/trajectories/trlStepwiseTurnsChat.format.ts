@@ -1,5 +1,5 @@
 // TRL stepwise over agent turns (PRM; prompt as messages): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 
 export const descriptor: FormatDescriptor = {
   name: 'trl-stepwise-turns-chat',

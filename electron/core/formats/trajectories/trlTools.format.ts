@@ -1,5 +1,5 @@
 // TRL tool-calling preference (DPO: prompt / chosen / rejected with tool_calls, tools): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 
 export const descriptor: FormatDescriptor = {
   name: 'trl-tools',

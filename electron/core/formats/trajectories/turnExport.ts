@@ -7,7 +7,7 @@
 import type { Db } from '../../store/db';
 import { projectSettings } from '../../store/projects';
 import { itemPass } from '../base/itemPass';
-import type { FormatWriter } from '../registry';
+import type { FormatWriter } from '../descriptor';
 import type { TurnExportFormat } from '../../../../shared/formatNames';
 import { writeCorrections } from './corrections';
 import { writeStepwiseTurns } from './stepwiseTurns';

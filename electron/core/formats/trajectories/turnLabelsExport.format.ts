@@ -1,5 +1,5 @@
 // Per-turn labels with the taxonomy (rating, tags, severity, tool verdicts, attribution, outcome): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 
 export const descriptor: FormatDescriptor = {
   name: 'turn-labels',

@@ -11,7 +11,7 @@ import { imageStoreOf } from '../../images/store';
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
 import { forEachPage, itemPass, type ItemPass } from '../base/itemPass';
-import type { FormatWriter } from '../registry';
+import type { FormatWriter } from '../descriptor';
 import { decide, decidePairs, decideRanking } from '../base/resolve';
 import { JsonlWriter, type RecordWriter } from '../jsonl';
 import { HfParquetWriter, type HfFeature } from './hfImage';

@@ -1,5 +1,5 @@
 // MM-RLHF pairs (prompt, image, chosen, rejected with their critiques; images beside the file): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { parseMmRlhf } from './mmRlhf';
 
 export const descriptor: FormatDescriptor = {

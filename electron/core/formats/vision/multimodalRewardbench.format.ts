@@ -1,5 +1,5 @@
 // Multimodal RewardBench (Text, Image, Output1, Output2, Better; images beside the file): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { parseMultimodalRewardbench } from './multimodalRewardbench';
 
 export const descriptor: FormatDescriptor = {

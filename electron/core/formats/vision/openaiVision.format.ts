@@ -1,5 +1,5 @@
 // OpenAI vision chat pairs (prompt / chosen / rejected with image_url data URLs): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { parseTrlChat } from '../pairs/trl';
 import { isPlainObject } from '../validate';
 

@@ -1,5 +1,5 @@
 // Pick-a-Pic (a caption, two generated images jpg_0 / jpg_1, label_0 / label_1): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { parsePickapic } from './pickapic';
 
 export const descriptor: FormatDescriptor = {

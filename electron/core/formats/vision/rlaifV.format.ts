@@ -1,5 +1,5 @@
 // RLAIF-V (image, question, chosen, rejected): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { parseRlaifV } from './rlaifV';
 
 export const descriptor: FormatDescriptor = {

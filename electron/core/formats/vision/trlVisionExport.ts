@@ -7,7 +7,7 @@ import { TRL_VISION_FORMATS, type ExportFormat, type TrlVisionFormat } from '../
 import type { RecordWriter } from '../recordWriter';
 import { imageStoreOf } from '../../images/store';
 import { pairWriter } from '../pairs/pairExport';
-import type { FormatWriter } from '../registry';
+import type { FormatWriter } from '../descriptor';
 import { encodeTrlVision, trlVisionNote } from './trlVision';
 import { HF_IMAGE, HF_STRING, hfList, hfStruct, type HfFeature } from './hfImage';
 import { ImagePathsWriter } from './imagesBeside';

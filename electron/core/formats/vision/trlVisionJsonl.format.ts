@@ -1,5 +1,5 @@
 // TRL vision preference · images column + {"type": "image"} placeholders (JSON Lines, images beside it): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { isPlainObject } from '../validate';
 import { parseTrlVision } from './trlVision';
 

@@ -1,5 +1,5 @@
 // VL-RewardBench (an image question, responses, human_ranking; images beside the file): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { parseVlRewardbench } from './vlRewardbench';
 
 const isList = Array.isArray;

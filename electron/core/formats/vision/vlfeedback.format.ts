@@ -1,5 +1,5 @@
 // VLFeedback (an image question, four completions rated per aspect): its descriptor (../registry.ts says what one holds and how to add a format).
-import type { FormatDescriptor } from '../registry';
+import type { FormatDescriptor } from '../descriptor';
 import { parseVlfeedback } from './vlfeedback';
 
 export const descriptor: FormatDescriptor = {
