@@ -46,11 +46,11 @@ const rendererPatterns = [
   { group: ['**/electron/**', '../../electron/*', '../../../electron/*'], message: 'The renderer talks to the API client only; it imports shared/.' },
   { group: nodeBuiltins, message: 'The renderer runs in a sandboxed page: no Node built-ins.' },
 ];
-// renderer/src/features/ by floors, bottom up: the pieces other features show (images, the team panel, the
+// renderer/src/features/ by floors, bottom up: the panels other features show (the team panel, the
 // guidelines), then the trajectory view and the critique boxes, then the rating sheet, then the screens.
 // A feature imports components/ and the features on floors below it, never a feature on its own floor or
-// above: what two screens share lives in renderer/src/components/.
-export const FEATURE_FLOORS = [['images', 'team', 'guidelines'], ['trajectories', 'critiques'], ['rubrics'], ['compare', 'datasets', 'models', 'projects', 'rankings', 'review', 'steps']];
+// above: what two screens share lives in renderer/src/components/ (images/ there too), which imports no feature.
+export const FEATURE_FLOORS = [['team', 'guidelines'], ['trajectories', 'critiques'], ['rubrics'], ['compare', 'datasets', 'models', 'projects', 'rankings', 'review', 'steps']];
 function featureFloors() {
   const blocks = FEATURE_FLOORS.flatMap((floor, level) =>
     floor.map((feature) => {
@@ -59,8 +59,7 @@ function featureFloors() {
       return { files: [`renderer/src/features/${feature}/**/*.{ts,tsx}`], rules: { 'no-restricted-imports': ['error', { paths: [electronBan, ...pgBans], patterns: [...rendererPatterns, { group: banned.map((name) => `**/features/${name}/**`).concat(banned.map((name) => `../${name}/**`), banned.map((name) => `../../${name}/**`)), message }] }] } };
     }),
   );
-  const aboveImages = FEATURE_FLOORS.slice(1).flat().concat(FEATURE_FLOORS[0].filter((name) => name !== 'images'));
-  blocks.push({ files: ['renderer/src/components/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { paths: [electronBan, ...pgBans], patterns: [...rendererPatterns, { group: aboveImages.map((name) => `**/features/${name}/**`), message: 'renderer/src/components/ holds what features share: it imports no feature (images/ aside, which ContentView shows).' }] }] } });
+  blocks.push({ files: ['renderer/src/components/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { paths: [electronBan, ...pgBans], patterns: [...rendererPatterns, { group: ['**/features/**'], message: 'renderer/src/components/ holds what features share: it imports no feature.' }] }] } });
   return blocks;
 }
 

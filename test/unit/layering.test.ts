@@ -101,7 +101,7 @@ describe('layering lint', () => {
       ['renderer/src/features/review/probe.ts', '../steps/stepKeys'],
       ['renderer/src/features/trajectories/probe.tsx', '../steps/StepRow'],
       ['renderer/src/features/critiques/probe.ts', '../rubrics/useRatings'],
-      ['renderer/src/features/images/regions/probe.tsx', '../../trajectories/turnModel'],
+      ['renderer/src/features/team/sub/probe.tsx', '../../trajectories/turnModel'],
       ['renderer/src/features/team/probe.tsx', '../guidelines/GuidelinesEditor'],
     ];
     for (const [where, from] of refused) {
@@ -110,12 +110,15 @@ describe('layering lint', () => {
       expect(errors[0]).toContain('FEATURE_FLOORS');
     }
     expect(await errorsFor(probe('../features/compare/CompareScreen'), 'renderer/src/components/probe.tsx')).toHaveLength(1);
+    expect(await errorsFor(probe('../../features/team/TeamPanel'), 'renderer/src/components/images/probe.tsx')).toHaveLength(1);
+    // components/ imports no feature at all (images/ was a feature ContentView reached into; it is components/images/ now).
+    expect(await errorsFor(probe('../features/images/ImageView'), 'renderer/src/components/probe.tsx')).toHaveLength(1);
     const allowed: [string, string][] = [
       ['renderer/src/features/steps/probe.tsx', '../trajectories/turnModel'],
       ['renderer/src/features/rubrics/probe.ts', '../critiques/useCritiques'],
       ['renderer/src/features/compare/probe.tsx', '../../components/PromptPane'],
-      ['renderer/src/features/trajectories/probe.tsx', '../images/ImageView'],
-      ['renderer/src/components/probe.tsx', '../features/images/ImageView'],
+      ['renderer/src/features/trajectories/probe.tsx', '../../components/images/ImageView'],
+      ['renderer/src/components/probe.tsx', './images/ImageView'],
     ];
     for (const [where, from] of allowed) expect(await errorsFor(probe(from), where), `${where} importing ${from}`).toHaveLength(0);
   });

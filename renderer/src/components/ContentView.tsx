@@ -1,11 +1,11 @@
 // Renders a prompt or a response: plain text as markdown, a chat as one block per message. A message's
-// images sit where they are in its parts, in reading order with the text (features/images/ImageView).
+// images sit where they are in its parts, in reading order with the text (components/images/ImageView).
 import { useContext } from 'react';
 import { messageText } from '../../../shared/choices';
 import type { Content, ContentPart } from '../../../shared/domain';
 import { isImagePart, type ImagePart, type ImagePlace } from '../../../shared/images';
 import { ShellContext } from '../context';
-import { ImageView } from '../features/images/ImageView';
+import { ImageView } from './images/ImageView';
 import { Markdown } from './Markdown';
 
 /** `place`: where this content sits in the item (the prompt, or a response's source-order index). */

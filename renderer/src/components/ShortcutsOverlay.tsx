@@ -110,7 +110,7 @@ const READING: Shortcut[] = [
   [[['v']], 'Show / hide the label the file carried'],
 ];
 
-/** Images in a prompt or a response (features/images): the zoom view has the keys while it is open. */
+/** Images in a prompt or a response (components/images): the zoom view has the keys while it is open. */
 const IMAGES: Shortcut[] = [
   [[['z']], 'Zoom the image under the mouse (two images on screen: both, synced)'],
   [[['Shift', 'Z']], 'Zoom only that image'],
@@ -121,7 +121,7 @@ const IMAGES: Shortcut[] = [
   [[['Esc']], 'Zoom: close'],
 ];
 
-/** Region marks on an image (features/images/regions), on the compare, rank and verdict screens. */
+/** Region marks on an image (components/images/regions), on the compare, rank and verdict screens. */
 const REGIONS: Shortcut[] = [
   [[['.']], 'Mark the image under the mouse: a crosshair (or drag a box with the mouse)'],
   [[['←'], ['→'], ['↑'], ['↓']], 'Marking: move the crosshair (Shift: 10%, Alt: 0.5%)'],

@@ -1,4 +1,4 @@
-// The renderer's image cache (renderer/src/features/images/blobCache.ts): least recently used out first,
+// The renderer's image cache (renderer/src/blobCache.ts): least recently used out first,
 // bounded by count and bytes, what leaves is disposed of (blob URLs revoked) once, and an image on
 // screen (pinned) is never revoked under it.
 import { describe, expect, it } from 'vitest';

@@ -1,9 +1,9 @@
-// How the screens edit region marks (renderer/src/features/images/regions/regionModel.ts): a box from
+// How the screens edit region marks (renderer/src/components/images/regions/regionModel.ts): a box from
 // two corners in any order, a thin drag is no box, the crosshair's steps, "not present" kept consistent
 // with the marks on the same image, numbering, and review's per-person styles (never colour alone).
 import { describe, expect, it } from 'vitest';
 import type { RegionMark } from '../../../shared/regions';
-import { boxFrom, labelPlacement, labelStyle, marksOn, moveCursor, personStyle, placedTags, textOn, withMark, withoutMark } from '../../../renderer/src/features/images/regions/regionModel';
+import { boxFrom, labelPlacement, labelStyle, marksOn, moveCursor, personStyle, placedTags, textOn, withMark, withoutMark } from '../../../renderer/src/components/images/regions/regionModel';
 
 const X = 'a'.repeat(64);
 const Y = 'b'.repeat(64);

@@ -1,7 +1,7 @@
-// The zoom view's arithmetic (renderer/src/features/images/zoom.ts): fit, clamping, zoom at a point,
+// The zoom view's arithmetic (renderer/src/components/images/zoom.ts): fit, clamping, zoom at a point,
 // pans, and two panes of different images sharing one view.
 import { describe, expect, it } from 'vitest';
-import { clampView, drawnBox, FITTED, fitScale, maxScale, panBy, panStep, pixelScale, zoomBy, zoomWords, ZOOM_STEP, type PaneGeometry } from '../../../renderer/src/features/images/zoom';
+import { clampView, drawnBox, FITTED, fitScale, maxScale, panBy, panStep, pixelScale, zoomBy, zoomWords, ZOOM_STEP, type PaneGeometry } from '../../../renderer/src/components/images/zoom';
 
 const wide: PaneGeometry = { imageW: 2000, imageH: 1000, paneW: 800, paneH: 600 };
 const square: PaneGeometry = { imageW: 512, imageH: 512, paneW: 800, paneH: 600 };
@@ -111,7 +111,7 @@ describe('two panes, one view (synced)', () => {
 
 describe('actual pixels (key 1) and the full-size words', () => {
   it('shows one image pixel as one CSS pixel, keeping the centre; a small image stays at fit', async () => {
-    const { actualSize, fullSizeWords } = await import('../../../renderer/src/features/images/zoom');
+    const { actualSize, fullSizeWords } = await import('../../../renderer/src/components/images/zoom');
     const big: PaneGeometry = { imageW: 2048, imageH: 2048, paneW: 1400, paneH: 850 };
     expect(fullSizeWords(FITTED, big)).toBe('42 % of full size');
     const one = actualSize({ scale: 1, cx: 0.45, cy: 0.6 }, big);

@@ -5,7 +5,7 @@ import { memo, type ReactNode, type RefObject } from 'react';
 import type { ResponseRecord } from '../../../../shared/domain';
 import { ContentView } from '../../components/ContentView';
 import { DiffText } from './DiffText';
-import { responseSize } from '../images/responseSize';
+import { responseSize } from '../../components/images/responseSize';
 import { StepChips, type ColumnSteps } from './PrelabelViews';
 import { StepsLink } from '../../components/StepsLink';
 import { isTrajectory } from '../../../../shared/trajectory';

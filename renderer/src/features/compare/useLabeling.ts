@@ -244,7 +244,7 @@ export function useLabeling(
   }, [project, annotator, enqueue, say, update]);
 
   /**
-   * Region marks changed (features/images/regions): kept with the item and saved with its choice; once
+   * Region marks changed (components/images/regions): kept with the item and saved with its choice; once
    * the item has a label, a new revision of the same choice with these marks (as a rationale edit is).
    */
   const editRegions = useCallback(

@@ -9,7 +9,7 @@ import type { ResponseRecord } from '../../../../shared/domain';
 import { imagesOf, isImagePart } from '../../../../shared/images';
 import { plural } from '../../../../shared/plural';
 import { ContentView } from '../../components/ContentView';
-import { ImageView } from '../images/ImageView';
+import { ImageView } from '../../components/images/ImageView';
 import { useShell } from '../../context';
 import { scrollByPage, scrollsItself } from '../../components/keys';
 import { keepFocus } from '../../components/screenParts';

@@ -12,7 +12,7 @@ import { PromptPane } from '../../components/PromptPane';
 import { Centered, ItemLine, UnsavedBanner } from '../../components/screenParts';
 import { RankBar, type DropTarget } from './RankBar';
 import { RankCards, useCardLayout, type CardPlace } from './RankCards';
-import { RegionMarking } from '../images/regions/RegionMarking';
+import { RegionMarking } from '../../components/images/regions/RegionMarking';
 import {
   allPicks,
   describeRanking,

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { approxTokens, contentText } from '../../../../shared/choices';
 import type { Verdict } from '../../../../shared/domain';
 import { ContentView } from '../../components/ContentView';
-import { RegionMarking } from '../images/regions/RegionMarking';
+import { RegionMarking } from '../../components/images/regions/RegionMarking';
 import { Kbd } from '../../components/Kbd';
 import { EmptyState } from '../../components/EmptyState';
 import { digitOf, pageDirection, scrollByPage, scrollsItself, useGlobalKeys } from '../../components/keys';

@@ -6,7 +6,7 @@ import type { ItemView } from '../../../../shared/api';
 import type { RegionMark } from '../../../../shared/regions';
 import { uuidv7 } from '../../../../shared/ids';
 import { api, errorMessage } from '../../api';
-import { prefetchItemImages } from '../images/prefetch';
+import { prefetchItemImages } from '../../components/images/prefetch';
 import { useOutbox, type SaveRequest } from './outbox';
 import { mineFrom, neighbourOfShape, nextUnjudged, fitsShape, type Mine, type Shape } from './itemsOfShape';
 
@@ -227,7 +227,7 @@ export function useJudgementLoop(
   }, [request, send]);
 
   /**
-   * Region marks changed (features/images/regions): kept with the item and saved with its judgement; once
+   * Region marks changed (components/images/regions): kept with the item and saved with its judgement; once
    * it has one, a new revision of the same judgement with these marks (as a rationale edit is).
    */
   const editRegions = useCallback(

@@ -10,7 +10,7 @@ import { Kbd } from '../../components/Kbd';
 import { pageDirection, scrollByPage } from '../../components/keys';
 import { useShell } from '../../context';
 import { PromptPane } from '../../components/PromptPane';
-import { ReviewMarks } from '../images/regions/ReviewMarks';
+import { ReviewMarks } from '../../components/images/regions/ReviewMarks';
 import { useScreenKeys } from '../../components/useScreenKeys';
 import { draftKey, draftWords, initialDraft, resolution, complete, type Draft } from './drafts';
 import { ItemResponses, ItemSteps } from './ItemResponses';

@@ -5,7 +5,7 @@ import { memo } from 'react';
 import type { AdjudicationLabel } from '../../../../shared/api';
 import type { ResponseRecord } from '../../../../shared/domain';
 import { ContentView } from '../../components/ContentView';
-import { responseSizeLine } from '../images/responseSize';
+import { responseSizeLine } from '../../components/images/responseSize';
 import { Markdown } from '../../components/Markdown';
 import type { Draft } from './drafts';
 import { TurnLabels } from './TurnLabels';

@@ -8,7 +8,7 @@ import type { ItemView, StepsView } from '../../../../shared/api';
 import type { ItemPrelabels } from '../../../../shared/scoring';
 import { api, errorMessage } from '../../api';
 import { afterPaint, itemTexts, prepareAhead } from './ahead';
-import { prefetchItemImages } from '../images/prefetch';
+import { prefetchItemImages } from '../../components/images/prefetch';
 
 export interface Loaded {
   item: ItemView;

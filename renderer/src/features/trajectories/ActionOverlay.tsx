@@ -1,4 +1,4 @@
-// A GUI agent's action drawn on the screenshot it was taken on (the ImageView overlay, features/images/
+// A GUI agent's action drawn on the screenshot it was taken on (the ImageView overlay, components/images/
 // overlay.ts): a click as a ring with a crosshair at its point (two rings for a double click, a dotted
 // ring for a hover), the target element's box dashed, a drag as an arrow from its start to its end, a
 // scroll as an arrow the way it scrolls, and a label saying what was done ("type “Thai”", "key ctrl+s").
@@ -9,7 +9,7 @@
 import type { CSSProperties, ReactNode } from 'react';
 import { actionWords, placeAction, type GuiAction, type PlacedAction } from '../../../../shared/guiActions';
 import type { ImageRef } from '../../../../shared/images';
-import { boxStyle, pointStyle, type ImageOverlay, type OverlayInfo } from '../images/overlay';
+import { boxStyle, pointStyle, type ImageOverlay, type OverlayInfo } from '../../components/images/overlay';
 
 /** The mark's colour and its halos (the same in light and dark themes: it sits on the screenshot). */
 const INK = '#D55E00';

@@ -4,7 +4,7 @@
 // dot on the frame. A click goes to that turn; j / k (and every other key that moves between turns)
 // move the strip with the cursor, which it keeps in view. Only the frames in view load their image.
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useImageSource } from '../images/useImageSource';
+import { useImageSource } from '../../components/images/useImageSource';
 import type { Frame } from './film';
 
 export { filmFrames, type Frame } from './film';

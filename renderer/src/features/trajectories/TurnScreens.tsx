@@ -9,8 +9,8 @@ import type { ScreenRef } from '../../../../shared/guiActions';
 import { actionWords } from '../../../../shared/guiActions';
 import type { ImagePlace } from '../../../../shared/images';
 import { ShellContext } from '../../context';
-import { ImageView } from '../images/ImageView';
-import { useImageOverlay } from '../images/overlay';
+import { ImageView } from '../../components/images/ImageView';
+import { useImageOverlay } from '../../components/images/overlay';
 import { actionOverlay, placeActions } from './ActionOverlay';
 import type { TurnView } from './turnModel';
 

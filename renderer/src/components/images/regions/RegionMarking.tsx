@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import type { ImagePlace, RegionMark } from '../../../../../shared/regions';
-import { digitOf, useGlobalKeys } from '../../../components/keys';
+import { digitOf, useGlobalKeys } from '../../keys';
 import { ImageOverlayProvider, type OverlayInfo } from '../overlay';
 import { zoomTargets } from '../zoomStore';
 import { RegionContext, type ActiveImage, type DrawKind, type Editing, type RegionState } from './context';

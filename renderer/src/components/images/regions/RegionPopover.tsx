@@ -7,8 +7,8 @@ import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent as Rea
 import { createPortal } from 'react-dom';
 import { REGION_TAG_MAX, REGION_NOTE_MAX } from '../../../../../shared/api/regions';
 import { REGION_TAGS, type RegionMark } from '../../../../../shared/regions';
-import { Kbd } from '../../../components/Kbd';
-import { digitOf } from '../../../components/keys';
+import { Kbd } from '../../Kbd';
+import { digitOf } from '../../keys';
 
 export interface PopoverProps {
   draft: RegionMark;

@@ -4,7 +4,7 @@
 // while any image is there.
 import { useSyncExternalStore } from 'react';
 import type { ImagePart, ImagePlace, ImageRef } from '../../../../shared/images';
-import { isTypingTarget } from '../../components/keys';
+import { isTypingTarget } from '../keys';
 import type { ImageOverlay } from './overlay';
 
 export interface ZoomEntry {

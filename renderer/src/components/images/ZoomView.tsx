@@ -4,7 +4,7 @@
 // on the screen below acts on a key.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { describeImage } from '../../../../shared/images';
-import { Kbd } from '../../components/Kbd';
+import { Kbd } from '../Kbd';
 import type { OverlayInfo } from './overlay';
 import { useImageSource } from './useImageSource';
 import { closeZoom, type ZoomEntry } from './zoomStore';
