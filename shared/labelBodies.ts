@@ -159,3 +159,11 @@ export function readLabelBody(stored: unknown): LabelBody {
 export function serializeBody(body: LabelBody): string {
   return JSON.stringify(body);
 }
+
+/**
+ * A body as the store hands it out (electron/core/store): its JSON text, written by serializeBody, parsed
+ * as it is; text that is not JSON throws, as a damaged row should. readBody is the forgiving reader.
+ */
+export function hydrateBody(text: string): LabelBody {
+  return JSON.parse(text) as LabelBody;
+}

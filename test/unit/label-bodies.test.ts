@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { labelSchema } from '../../electron/core/formats/exchange/labelLine';
 import { check } from '../../electron/core/formats/validate';
 import { TASKS } from '../../shared/domain';
-import { LABEL_BODY_FIELDS, labelBody, parseBody, PER_RESPONSE_FIELDS, readBody, serializeBody, TASK_BODIES, type StepsBody } from '../../shared/labelBodies';
+import { hydrateBody, LABEL_BODY_FIELDS, labelBody, parseBody, PER_RESPONSE_FIELDS, readBody, serializeBody, TASK_BODIES, type StepsBody } from '../../shared/labelBodies';
 
 const ROOT = join(__dirname, '..', '..');
 const line = { id: 'r1', item: 'q1', annotator: 'ana', created_at: '2026-11-01T00:00:00Z' };
@@ -103,5 +103,22 @@ describe('the label body codecs', () => {
     };
     for (const tree of ['electron', 'shared', 'renderer/src']) walk(join(ROOT, tree));
     expect(found).toEqual([]);
+  });
+
+  it('are how the store writes a body and reads it back (hydrateBody / serializeBody), as they were', () => {
+    const stored: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const full = join(dir, name);
+        if (statSync(full).isDirectory()) walk(full);
+        else if (/JSON\.(parse|stringify)\(\s*(row|draft|label|l)\.body\b/.test(readFileSync(full, 'utf8'))) stored.push(relative(ROOT, full));
+      }
+    };
+    walk(join(ROOT, 'electron'));
+    expect(stored).toEqual([]);
+    const body: StepsBody = { steps: { A: [1, null] }, first_error: { A: -1 }, segmentation: { A: 1 }, rationale: 'é \u2028 "q"', extra: { kept: [1] } };
+    expect(serializeBody(body)).toBe(JSON.stringify(body));
+    expect(hydrateBody(serializeBody(body))).toEqual(body);
+    expect(() => hydrateBody('{damaged')).toThrow();
   });
 });

@@ -2,6 +2,7 @@
 // revisions written under the pending merge, and a stored revision read back as its row holds it, shown
 // or not, to tell a retried or re-merged revision from an id reused for a different label.
 import type { Task } from '../../../shared/domain';
+import { hydrateBody, serializeBody } from '../../../shared/labelBodies';
 import { normalizeTimestamp, type RevisionDraft } from './labels';
 import type { Db } from './sqlite';
 
@@ -30,7 +31,7 @@ export function mergedRevisionWriter(db: Db, importId: number) {
       draft.shownOrder ? JSON.stringify(draft.shownOrder) : null,
       draft.rubricVersionId ?? null,
       draft.segmentationId ?? null,
-      JSON.stringify(draft.body ?? {}),
+      serializeBody(draft.body ?? {}),
       importId,
     );
     const done = draft.done ?? (draft.choice !== null || (draft.ranking?.length ?? 0) > 0);
@@ -67,7 +68,7 @@ export function storedRevision(db: Db): (id: string) => StoredRevision | null {
       ranking: row.ranking ? JSON.parse(row.ranking) : null,
       strength: row.strength,
       shownOrder: row.shown_order ? JSON.parse(row.shown_order) : null,
-      body: JSON.parse(row.body),
+      body: hydrateBody(row.body),
     };
   };
 }

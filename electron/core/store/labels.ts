@@ -4,6 +4,7 @@
 // derived pointer) and the progress counters, both kept in the same write transaction as the revision.
 import { uuidv7 } from '../../../shared/ids';
 import type { AnnotatorKind, Choice, LabelBody, LabelRevision, Strength, Task, Verdict } from '../../../shared/domain';
+import { hydrateBody, serializeBody } from '../../../shared/labelBodies';
 import type { Db } from './sqlite';
 import { VISIBLE } from './items';
 
@@ -57,7 +58,7 @@ export function toRevision(row: LabelRow): LabelRevision {
     ranking: row.ranking ? (JSON.parse(row.ranking) as number[][]) : null,
     strength: row.strength,
     shownOrder: row.shown_order ? (JSON.parse(row.shown_order) as number[]) : null,
-    body: JSON.parse(row.body) as LabelBody,
+    body: hydrateBody(row.body),
   };
 }
 
@@ -125,7 +126,7 @@ export function labelAppender(db: Db, options: { counters?: boolean; merge?: boo
       draft.shownOrder ? JSON.stringify(draft.shownOrder) : null,
       draft.rubricVersionId ?? null,
       draft.segmentationId ?? null,
-      JSON.stringify(draft.body ?? {}),
+      serializeBody(draft.body ?? {}),
     );
     if (result.changes === 0) return { id, inserted: false };
     if (!moveHead) return { id, inserted: true };
@@ -343,7 +344,7 @@ export function headLoader(db: Db, projectId: number, annotator?: string, task: 
       };
       if (row.adjudicated) label.adjudicated = true;
       if (withBody) {
-        label.body = JSON.parse(row.body!) as LabelBody;
+        label.body = hydrateBody(row.body!);
         label.createdAt = row.created_at;
         label.annotatorUuid = row.annotator_uuid;
       }
