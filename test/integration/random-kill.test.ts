@@ -9,7 +9,7 @@
 // The seed is printed; KILL_SEED=<seed> draws the same rounds and delays again (the moment a delay
 // lands in a process still depends on the machine). KILL_ROUNDS=<n per kind> changes the count.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -494,6 +494,8 @@ beforeAll(async () => {
   buildNodeSide();
   work = mkdtempSync(join(tmpdir(), 'arbiter-kill-'));
   cliDb = join(work, 'cli.db');
+  // The host's database lives in a folder of its own, made first: a --db in a missing folder is refused.
+  mkdirSync(join(work, 'host'));
   hostDb = join(work, 'host', 'host.db');
   const base = Array.from({ length: BASE_ITEMS }, (_, i) => JSON.stringify({ id: `b${i}`, prompt: `Base question ${i}?`, responses: [{ text: `Answer one to ${i}.` }, { text: `Answer two to ${i}.` }] })).join('\n');
   await mustRun(cliDb, ['import', writeFile('base.jsonl', `${base}\n`), '--project', 'base']);
