@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import sharp from 'sharp';
+import { sharpModule } from '../base/native';
 import { SHA256_HEX } from '../../../shared/images';
 import { limit, limitEnvName } from '../base/limits';
 import { imageFile } from './store';
@@ -131,7 +131,7 @@ async function metadataOf(file: string, size: number): Promise<Metadata | null> 
   try {
     // Header only: no pixel limit here (sharp's default would refuse a bomb as if it were no image); the
     // caller compares the dimensions with imageMaxPixels and says so.
-    const meta = await sharp(file, { limitInputPixels: false }).metadata();
+    const meta = await sharpModule()(file, { limitInputPixels: false }).metadata();
     if (!meta.format || !meta.width || !meta.height) return null;
     return { format: meta.format, width: meta.width, height: meta.height, orientation: meta.orientation ?? 1, size };
   } catch {
@@ -202,7 +202,7 @@ async function makeAnswer(store: string, sha256: string, source: string): Promis
     let drawn: Buffer;
     try {
       drawn = await oneOfFew(() =>
-        sharp(bytes, { density: Math.max(1, 72 * scale), limitInputPixels: maxPixels })
+        sharpModule()(bytes, { density: Math.max(1, 72 * scale), limitInputPixels: maxPixels })
           .resize({ width: maxEdge, height: maxEdge, fit: 'inside', withoutEnlargement: true })
           .png()
           .toBuffer(),
@@ -218,7 +218,7 @@ async function makeAnswer(store: string, sha256: string, source: string): Promis
   if (originalFits(meta, maxEdge)) {
     // Sent as it is, once it is seen to decode to its last row (a truncated PNG has a fine header).
     try {
-      await oneOfFew(() => sharp(source, { limitInputPixels: maxPixels }).stats());
+      await oneOfFew(() => sharpModule()(source, { limitInputPixels: maxPixels }).stats());
     } catch (error) {
       return damaged(error);
     }
@@ -229,7 +229,7 @@ async function makeAnswer(store: string, sha256: string, source: string): Promis
   let copy: Buffer;
   try {
     copy = await oneOfFew(() =>
-      sharp(source, { limitInputPixels: maxPixels })
+      sharpModule()(source, { limitInputPixels: maxPixels })
         .rotate()
         .resize({ width: maxEdge, height: maxEdge, fit: 'inside', withoutEnlargement: true })
         .webp({ quality: 85 })

@@ -7,7 +7,7 @@
 //   smaller) → × rescale_factor → (x − mean) / std per channel → float32, channels first [3, H, W].
 // The arithmetic is numpy's float32, so from the same decoded pixels the values are transformers' to the
 // bit (test/scorer/image-preprocess-python.test.ts checks it against transformers itself).
-import sharp from 'sharp';
+import { sharpModule } from '../base/native';
 import { limit } from '../base/limits';
 import { PREPROCESSOR_FILE } from './modelFolder';
 import { resizeRgb } from './resample';
@@ -175,7 +175,7 @@ export async function preprocessImage(source: string | Uint8Array, p: ImagePrepr
   let raw: { data: Buffer; info: { width: number; height: number; channels: number } };
   try {
     // Decoded whole, turned upright, sRGB, alpha dropped (PIL's convert('RGB') keeps the colour under it).
-    raw = await sharp(input, { limitInputPixels: limit('imageMaxPixels'), failOn: 'error' }).rotate().toColourspace('srgb').removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    raw = await sharpModule()(input, { limitInputPixels: limit('imageMaxPixels'), failOn: 'error' }).rotate().toColourspace('srgb').removeAlpha().raw().toBuffer({ resolveWithObject: true });
   } catch (error) {
     throw new ImageReadError(firstLine(error));
   }

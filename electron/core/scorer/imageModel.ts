@@ -1,7 +1,8 @@
 // Image reward models (CLIP-style, ImageReward-style): what they read of an item (the response's one
 // generated image, and the prompt's text as tokens if the graph reads tokens), a batch's feeds, and the
 // probe that proves the graph takes what Arbiter makes before the model is added.
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-node';
+import { onnxRuntime } from '../base/native';
 import type { Content } from '../../../shared/domain';
 import { holdsImages, imagesOf } from '../../../shared/images';
 import { padBatch, type Sequence } from './batching';
@@ -45,7 +46,7 @@ export function encodePromptText(spec: ModelSpec, tok: TextTokenizer, prompt: Co
 export function runImageBatch(session: ort.InferenceSession, spec: ModelSpec, image: ImageInputSpec, pixels: Float32Array, prompts: Sequence[]): Promise<OutputTensor> {
   const rows = prompts.length;
   const batch = padBatch(prompts, spec.inputs, spec.padTokenId, spec.paddingSide);
-  const tensor = new ort.Tensor('float32', pixels.length === rows * 3 * image.height * image.width ? pixels : pixels.subarray(0, rows * 3 * image.height * image.width), [rows, 3, image.height, image.width]);
+  const tensor = new (onnxRuntime().Tensor)('float32', pixels.length === rows * 3 * image.height * image.width ? pixels : pixels.subarray(0, rows * 3 * image.height * image.width), [rows, 3, image.height, image.width]);
   return runBatch(session, batch, spec.output.name, { [image.input]: tensor });
 }
 

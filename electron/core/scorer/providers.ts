@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import * as ort from 'onnxruntime-node';
+import { onnxRuntime } from '../base/native';
 import { currentModuleFile } from './modulePath';
 import type { ProviderName, ProviderRequest, ProviderStatus } from './types';
 
@@ -25,7 +25,7 @@ export function ortBinDir(): string | null {
 
 function backendNames(): Set<string> {
   try {
-    return new Set(ort.listSupportedBackends().map((b) => b.name));
+    return new Set(onnxRuntime().listSupportedBackends().map((b) => b.name));
   } catch {
     return new Set(['cpu']);
   }

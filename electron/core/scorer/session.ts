@@ -1,6 +1,7 @@
 // onnxruntime sessions: start one on the best provider that works (falling back to CPU and saying
 // why), and run a padded batch.
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-node';
+import { onnxRuntime } from '../base/native';
 import type { PaddedBatch } from './batching';
 import { availableProviders, providerOrder } from './providers';
 import type { ProviderName, ProviderReport, ProviderRequest } from './types';
@@ -31,7 +32,7 @@ function sessionOptions(provider: ProviderName, options: OpenSessionOptions): or
  */
 function quietOrtLog(): void {
   const wanted = process.env.ARBITER_ORT_LOG;
-  ort.env.logLevel = wanted === 'verbose' || wanted === 'info' || wanted === 'warning' || wanted === 'error' ? wanted : 'fatal';
+  onnxRuntime().env.logLevel = wanted === 'verbose' || wanted === 'info' || wanted === 'warning' || wanted === 'error' ? wanted : 'fatal';
 }
 
 /**
@@ -53,7 +54,7 @@ export async function openSession(
       continue;
     }
     try {
-      const session = await ort.InferenceSession.create(modelPath, sessionOptions(name, options));
+      const session = await onnxRuntime().InferenceSession.create(modelPath, sessionOptions(name, options));
       return { session, report: { requested: request, used: name, skipped } };
     } catch (error) {
       if (name === 'cpu') throw new Error(`${modelPath} could not be loaded by onnxruntime: ${firstLine(error)}`);
@@ -87,7 +88,7 @@ function halfToFloat(h: number): number {
 export async function runBatch(session: ort.InferenceSession, batch: PaddedBatch, outputName: string, extra: Record<string, ort.Tensor> = {}): Promise<OutputTensor> {
   const feeds: Record<string, ort.Tensor> = { ...extra };
   for (const [name, feed] of Object.entries(batch.feeds)) {
-    feeds[name] = new ort.Tensor(feed.dtype, feed.data, [batch.rows, batch.width]);
+    feeds[name] = new (onnxRuntime().Tensor)(feed.dtype, feed.data, [batch.rows, batch.width]);
   }
   const results = await session.run(feeds, [outputName]);
   const out = results[outputName];
