@@ -122,9 +122,11 @@ const statsCommand: Command = async (argv, io) => {
   const { values } = parse(argv, { project: { type: 'string' }, json: { type: 'boolean', default: false } });
   const project = requireProjectName(values);
   return withDb(values, async (db) => {
-    const stats = projectStats(db, projects.requireProject(db, project));
+    const row = projects.requireProject(db, project);
     const { projectReview, reviewLines } = await import('./review');
-    const { report } = projectReview(db, project);
+    // The review reads every current label of people once; the pairwise counts come from that pass.
+    const { report, pairwiseChoices } = projectReview(db, project);
+    const stats = projectStats(db, row, pairwiseChoices);
     if (values.json) io.out(JSON.stringify({ ...stats, review: report }));
     else {
       // Per task, each over its own items (pairs, three or more responses, single responses).

@@ -12,6 +12,16 @@ export interface Review {
   report: ReviewReport;
   /** Per task, most disputed first. */
   queues: Record<ReviewTask, QueueRow[]>;
+  /** The current pairwise labels of people by choice, counted as the review reads them (`arbiter stats` prints them). */
+  pairwiseChoices: Record<string, number>;
+}
+
+/** Passes the rows on, counting their choices. */
+function* countingChoices<T extends { choice: string | null }>(rows: Iterable<T>, counts: Record<string, number>): Generator<T> {
+  for (const row of rows) {
+    if (row.choice !== null) counts[row.choice] = (counts[row.choice] ?? 0) + 1;
+    yield row;
+  }
 }
 
 /** Queue rows with their items' external ids filled in (read only for the rows shown: a page, not 100k). */
@@ -34,7 +44,8 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
     // Region marks ride in every task's revisions: collected as each task's labels are read.
     const regions = regionWatcher();
     const labelsOf = (task: ReviewTask | 'rubric') => regions.watch(humanLabels(db, project.id, task));
-    const pairwise = reviewPairwise(labelsOf('pairwise'), pairLengths(db, project.id), modelPairRewards(db, project.id), adjudicatedItems(db, project.id, 'pairwise'));
+    const pairwiseChoices: Record<string, number> = {};
+    const pairwise = reviewPairwise(countingChoices(labelsOf('pairwise'), pairwiseChoices), pairLengths(db, project.id), modelPairRewards(db, project.id), adjudicatedItems(db, project.id, 'pairwise'));
     const ranking = reviewRankings(labelsOf('ranking'), adjudicatedItems(db, project.id, 'ranking'));
     const verdict = reviewVerdicts(labelsOf('verdict'), adjudicatedItems(db, project.id, 'verdict'));
     const steps = reviewSteps(labelsOf('steps'), adjudicatedItems(db, project.id, 'steps'), trajectoryResponses(db, project.id));
@@ -65,6 +76,6 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
       queue: { total: all.length, byReason, adjudicated: all.filter((r) => r.adjudicated).length },
       regions: regions.result(),
     });
-    return { report, queues };
+    return { report, queues, pairwiseChoices };
   }).deferred();
 }

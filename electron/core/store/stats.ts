@@ -7,7 +7,11 @@ import { VISIBLE_LABEL } from './labels';
 import { countLabeled, type ProjectRow } from './projects';
 import { annotatorsByTask, labeledByTask, projectShapes, stepsOnMultiResponseItems } from './shapes';
 
-export function projectStats(db: Db, project: ProjectRow): ProjectStats {
+/**
+ * `pairwiseChoices`: the current pairwise labels of people by choice where the caller has counted them
+ * already (`arbiter stats` reads every one of them for the review), so they are not counted again.
+ */
+export function projectStats(db: Db, project: ProjectRow, pairwiseChoices?: Record<string, number>): ProjectStats {
   return db.transaction(() => {
     const params = { project: project.id };
     const items = project.item_count;
@@ -16,12 +20,16 @@ export function projectStats(db: Db, project: ProjectRow): ProjectStats {
     const byTask = labeledByTask(db, project.id);
     const others = shapes.pairs + shapes.ranked > 0 && (byTask.steps ?? 0) > 0 ? stepsOnMultiResponseItems(db, project.id) : 0;
     const revisions = db.prepare(`SELECT COUNT(*) FROM label l JOIN item i ON i.id = l.item_id WHERE i.project_id = @project AND ${VISIBLE} AND ${VISIBLE_LABEL}`).pluck().get(params) as number;
-    const byChoiceRows = db
+    const byChoiceRows = pairwiseChoices
+      ? Object.entries(pairwiseChoices)
+          .sort(([a], [b]) => (a < b ? -1 : 1)) // as GROUP BY orders them
+          .map(([choice, n]) => ({ choice, n }))
+      : (db
       .prepare(
         `SELECT h.choice, COUNT(*) AS n FROM label_head h JOIN item i ON i.id = h.item_id JOIN annotator a ON a.id = h.annotator_id
          WHERE i.project_id = @project AND ${VISIBLE} AND h.task = 'pairwise' AND h.done = 1 AND a.kind = 'human' GROUP BY h.choice`,
       )
-      .all(params) as { choice: string; n: number }[];
+      .all(params) as { choice: string; n: number }[]);
     const annotators = projectAnnotators(db, project.id);
     const byChoice = Object.fromEntries(byChoiceRows.map((r) => [r.choice, r.n]));
     const current = byChoiceRows.reduce((sum, r) => sum + r.n, 0);
