@@ -6,6 +6,10 @@ import { seededPermutation } from '../../../shared/order';
 import type { Db } from './db';
 import { ITEM_COLUMNS, oneRecord, VISIBLE, visibleSeqOf, type ItemRow } from './items';
 
+/** What a walk needs of a candidate (its place and whether it is the annotator's): not its text. */
+type Candidate = Pick<ItemRow, 'id' | 'uid' | 'seq'>;
+const CANDIDATE_COLUMNS = 'i.id, i.uid, i.seq';
+
 const RESPONSES_FOR_TASK: Record<string, string> = {
   pairwise: 'AND i.response_count = 2',
   ranking: 'AND i.response_count >= 3',
@@ -54,7 +58,8 @@ const WALK_BATCH = 256;
 /**
  * neighbourItem in a labeling order: candidates are read a batch at a time (by seq range, by a batch of
  * permuted seqs, or by a batch of listed ids) with the SQL filters, then taken in walk order if they
- * are the annotator's. Each batch is an indexed lookup, so finding the next item never scans the project.
+ * are the annotator's. Each batch is an indexed lookup, so finding the next item never scans the project;
+ * a batch reads the candidates' ids, never their text, and only the item found is read whole.
  */
 export function walkItem(
   db: Db,
@@ -70,13 +75,15 @@ export function walkItem(
     : '';
   const filters = `i.project_id = @project AND ${VISIBLE} ${RESPONSES_FOR_TASK[task] ?? ''} ${unlabeled}`;
   const params = { project: projectId, annotator: unlabeledBy, task };
-  const bySeqs = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item i WHERE i.seq IN (SELECT value FROM json_each(@keys)) AND ${filters}`);
-  const byIds = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item i WHERE i.id IN (SELECT value FROM json_each(@keys)) AND ${filters}`);
+  const bySeqs = db.prepare(`SELECT ${CANDIDATE_COLUMNS} FROM item i WHERE i.seq IN (SELECT value FROM json_each(@keys)) AND ${filters}`);
+  const byIds = db.prepare(`SELECT ${CANDIDATE_COLUMNS} FROM item i WHERE i.id IN (SELECT value FROM json_each(@keys)) AND ${filters}`);
   const step = direction === 'next' ? 1 : -1;
   /** Takes, from a batch of keys in walk order, the first row that is the annotator's. */
-  const firstOf = (keys: number[], statement: typeof bySeqs, key: (row: ItemRow) => number): ItemRow | undefined => {
+  const whole = (found: Candidate | undefined): ItemRecord | null =>
+    found ? oneRecord(db, db.prepare(`SELECT ${ITEM_COLUMNS} FROM item i WHERE i.id = ?`).get(found.id) as ItemRow | undefined) : null;
+  const firstOf = (keys: number[], statement: typeof bySeqs, key: (row: Candidate) => number): Candidate | undefined => {
     if (!keys.length) return undefined;
-    const rows = new Map((statement.all({ ...params, keys: JSON.stringify(keys) }) as ItemRow[]).map((r) => [key(r), r]));
+    const rows = new Map((statement.all({ ...params, keys: JSON.stringify(keys) }) as Candidate[]).map((r) => [key(r), r]));
     for (const k of keys) {
       const row = rows.get(k);
       if (row && walk.assigned(row.uid)) return row;
@@ -86,18 +93,18 @@ export function walkItem(
   const order = walk.order;
   if (order.kind === 'source') {
     const page = db.prepare(
-      `SELECT ${ITEM_COLUMNS} FROM item i WHERE ${filters} AND i.seq ${step > 0 ? '>' : '<'} @after ORDER BY i.seq ${step > 0 ? 'ASC' : 'DESC'} LIMIT ${WALK_BATCH}`,
+      `SELECT ${CANDIDATE_COLUMNS} FROM item i WHERE ${filters} AND i.seq ${step > 0 ? '>' : '<'} @after ORDER BY i.seq ${step > 0 ? 'ASC' : 'DESC'} LIMIT ${WALK_BATCH}`,
     );
     const scan = (from: number) => {
       for (let after = from; ; ) {
-        const rows = page.all({ ...params, after }) as ItemRow[];
+        const rows = page.all({ ...params, after }) as Candidate[];
         const found = rows.find((r) => walk.assigned(r.uid));
         if (found || rows.length < WALK_BATCH) return found;
         after = rows[rows.length - 1]!.seq;
       }
     };
     const found = scan(afterSeq) ?? (unlabeledBy ? scan(step > 0 ? -1 : Number.MAX_SAFE_INTEGER) : undefined);
-    return oneRecord(db, found);
+    return whole(found);
   }
   // A permuted or listed order: positions 0 … length − 1, walked from where the current item stands.
   const length = order.kind === 'random' ? visibleSeqOf(db, projectId) : order.itemIds.length;
@@ -110,7 +117,7 @@ export function walkItem(
     return id === undefined ? -1 : ((order as { position: Map<number, number> }).position.get(id) ?? -1);
   };
   const statement = permutation ? bySeqs : byIds;
-  const key = permutation ? (r: ItemRow) => r.seq : (r: ItemRow) => r.id;
+  const key = permutation ? (r: Candidate) => r.seq : (r: Candidate) => r.id;
   const scan = (from: number, to: number) => {
     for (let p = from; step > 0 ? p < to : p > to; p += step * WALK_BATCH) {
       const keys: number[] = [];
@@ -123,5 +130,5 @@ export function walkItem(
   const here = afterSeq < 0 || afterSeq === Number.MAX_SAFE_INTEGER ? (step > 0 ? -1 : length) : positionOfSeq(afterSeq);
   let found = scan(here + step, step > 0 ? length : -1);
   if (!found && unlabeledBy) found = step > 0 ? scan(0, Math.max(0, here)) : scan(length - 1, here);
-  return oneRecord(db, found);
+  return whole(found);
 }
