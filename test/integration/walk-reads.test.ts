@@ -9,9 +9,10 @@ import { tempDir } from '../helpers/tmp';
 
 describe('the labeling walk', () => {
   it('reads candidates by id and seq, and the item it shows whole', async () => {
-    const { service } = pairProject(join(tempDir(), 'arbiter.db'), { items: 600, texts: (i) => [`left ${i}`, `right ${i}`], annotator: 'a', visibleSeq: 'all' });
     const team = ['a', 'b', 'c'];
     for (const settings of [{ order: 'random' as const }, { order: 'source' as const, overlap: 1, team }, { order: 'random' as const, overlap: 2, team }]) {
+      // A connection of its own each time: statements are prepared once per connection (store/statements.ts).
+      const { service } = pairProject(join(tempDir(), 'arbiter.db'), { items: 600, texts: (i) => [`left ${i}`, `right ${i}`], annotator: 'a', visibleSeq: 'all' });
       await service.dispatch('updateProjectSettings', { project: 'p', settings });
       const prepare = vi.spyOn(Database.prototype, 'prepare');
       try {

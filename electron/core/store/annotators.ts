@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { AnnotatorKind } from '../../../shared/domain';
 import { conflict } from '../base/errors';
 import type { Db } from './db';
+import { statement } from './statements';
 import { writeNow } from './write';
 
 export interface AnnotatorRow {
@@ -70,7 +71,7 @@ export function nameAfterHub(db: Db, people: ReadonlyMap<string, string>): numbe
 }
 
 export function findAnnotator(db: Db, name: string): AnnotatorRow | undefined {
-  return db.prepare(`SELECT ${COLUMNS} FROM annotator WHERE name = ?`).get(name) as AnnotatorRow | undefined;
+  return statement(db, `SELECT ${COLUMNS} FROM annotator WHERE name = ?`).get(name) as AnnotatorRow | undefined;
 }
 
 export type UuidAdoption =

@@ -3,6 +3,7 @@
 // left by a crash) stay out of sight until the import is marked complete (see ./imports.ts). This file
 // reads items; ./itemInsert.ts writes them and ./nextItem.ts finds the one a screen shows next.
 import type { Content, ItemRecord, ResponseRecord } from '../../../shared/domain';
+import { statement } from './statements';
 import type { Db } from './db';
 
 export interface ItemRow {
@@ -31,19 +32,18 @@ export const VISIBLE = 'i.seq < (SELECT visible_seq FROM project WHERE id = @pro
 /** Responses (with their newest segmentation's steps) of the items whose ids lie in [low, high]. */
 function responsesBetween(db: Db, low: number, high: number): Map<number, ResponseRecord[]> {
   const byItem = new Map<number, ResponseRecord[]>();
-  const rows = db.prepare('SELECT item_id, idx, content, model FROM response WHERE item_id BETWEEN ? AND ? ORDER BY item_id, idx').all(low, high) as ResponseRow[];
+  const rows = statement(db, 'SELECT item_id, idx, content, model FROM response WHERE item_id BETWEEN ? AND ? ORDER BY item_id, idx').all(low, high) as ResponseRow[];
   for (const r of rows) {
     let list = byItem.get(r.item_id);
     if (!list) byItem.set(r.item_id, (list = []));
     list.push({ index: r.idx, content: JSON.parse(r.content) as Content, model: r.model, steps: null });
   }
-  const segmentations = db
-    .prepare(
-      `SELECT s.item_id, s.response_idx, s.steps FROM segmentation s
+  const segmentations = statement(
+    db,
+    `SELECT s.item_id, s.response_idx, s.steps FROM segmentation s
        WHERE s.item_id BETWEEN ? AND ?
          AND s.version = (SELECT MAX(version) FROM segmentation t WHERE t.item_id = s.item_id AND t.response_idx = s.response_idx)`,
-    )
-    .all(low, high) as { item_id: number; response_idx: number; steps: string }[];
+  ).all(low, high) as { item_id: number; response_idx: number; steps: string }[];
   for (const s of segmentations) {
     const response = byItem.get(s.item_id)?.[s.response_idx];
     if (response) response.steps = JSON.parse(s.steps) as string[];
@@ -77,12 +77,12 @@ export function oneRecord(db: Db, row: ItemRow | undefined): ItemRecord | null {
 }
 
 export function getItem(db: Db, projectId: number, itemId: number): ItemRecord | null {
-  const row = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project_id = @project AND i.id = @id AND ${VISIBLE}`).get({ project: projectId, id: itemId });
+  const row = statement(db, `SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project_id = @project AND i.id = @id AND ${VISIBLE}`).get({ project: projectId, id: itemId });
   return oneRecord(db, row as ItemRow | undefined);
 }
 
 export function getItemBySeq(db: Db, projectId: number, seq: number): ItemRecord | null {
-  const row = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project_id = @project AND i.seq = @seq AND ${VISIBLE}`).get({ project: projectId, seq });
+  const row = statement(db, `SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project_id = @project AND i.seq = @seq AND ${VISIBLE}`).get({ project: projectId, seq });
   return oneRecord(db, row as ItemRow | undefined);
 }
 
@@ -187,7 +187,7 @@ export function shapeCounts(db: Db, projectId: number): ShapeCounts {
 
 /** The project's visibility watermark: it moves when an import completes (a cached order is then stale). */
 export function visibleSeqOf(db: Db, projectId: number): number {
-  return (db.prepare('SELECT visible_seq FROM project WHERE id = ?').pluck().get(projectId) as number | undefined) ?? 0;
+  return (statement(db, 'SELECT visible_seq FROM project WHERE id = ?', true).get(projectId) as number | undefined) ?? 0;
 }
 
 /** The ids of a project's visible items in seq order (a labeling order's tail; read on a task worker). */

@@ -7,6 +7,7 @@ import type { AnnotatorKind, Choice, LabelBody, LabelRevision, Strength, Task, V
 import { hydrateBody, serializeBody } from '../../../shared/labelBodies';
 import type { Db } from './sqlite';
 import { VISIBLE } from './items';
+import { statement } from './statements';
 
 export interface RevisionDraft {
   id?: string;
@@ -219,19 +220,21 @@ export function getRevision(db: Db, id: string): LabelRevision | null {
 }
 
 export function currentLabel(db: Db, itemId: number, annotatorId: number, task: Task = 'pairwise'): LabelRevision | null {
-  const row = db
-    .prepare(`SELECT ${LABEL_COLUMNS} FROM label_head h JOIN label l ON l.seq = h.label_seq JOIN annotator a ON a.id = l.annotator_id
-              WHERE h.item_id = ? AND h.annotator_id = ? AND h.task = ?`)
-    .get(itemId, annotatorId, task) as LabelRow | undefined;
+  const row = statement(
+    db,
+    `SELECT ${LABEL_COLUMNS} FROM label_head h JOIN label l ON l.seq = h.label_seq JOIN annotator a ON a.id = l.annotator_id
+              WHERE h.item_id = ? AND h.annotator_id = ? AND h.task = ?`,
+  ).get(itemId, annotatorId, task) as LabelRow | undefined;
   return row ? toRevision(row) : null;
 }
 
 /** Current labels of every annotator of a kind for one item and task (e.g. the file's own preference). */
 export function currentLabelsOfKind(db: Db, itemId: number, kind: AnnotatorKind, task: Task = 'pairwise'): LabelRevision[] {
-  const rows = db
-    .prepare(`SELECT ${LABEL_COLUMNS} FROM label_head h JOIN label l ON l.seq = h.label_seq JOIN annotator a ON a.id = l.annotator_id
-              WHERE h.item_id = ? AND h.task = ? AND a.kind = ? ORDER BY a.name`)
-    .all(itemId, task, kind) as LabelRow[];
+  const rows = statement(
+    db,
+    `SELECT ${LABEL_COLUMNS} FROM label_head h JOIN label l ON l.seq = h.label_seq JOIN annotator a ON a.id = l.annotator_id
+              WHERE h.item_id = ? AND h.task = ? AND a.kind = ? ORDER BY a.name`,
+  ).all(itemId, task, kind) as LabelRow[];
   return rows.map(toRevision);
 }
 

@@ -5,6 +5,7 @@ import type { ItemRecord } from '../../../shared/domain';
 import { seededPermutation } from '../../../shared/order';
 import type { Db } from './db';
 import { ITEM_COLUMNS, oneRecord, VISIBLE, visibleSeqOf, type ItemRow } from './items';
+import { statement } from './statements';
 
 /** What a walk needs of a candidate (its place and whether it is the annotator's): not its text. */
 type Candidate = Pick<ItemRow, 'id' | 'uid' | 'seq'>;
@@ -40,8 +41,8 @@ export function neighbourItem(
   const sql = (bound: string) =>
     `SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project_id = @project AND ${VISIBLE} ${bound} ${shape} ${unlabeled} ORDER BY i.seq ${order} LIMIT 1`;
   const params = { project: projectId, after: afterSeq, annotator: unlabeledBy, task };
-  let row = db.prepare(sql(`AND i.seq ${cmp} @after`)).get(params) as ItemRow | undefined;
-  if (!row && unlabeledBy) row = db.prepare(sql('')).get(params) as ItemRow | undefined;
+  let row = statement(db, sql(`AND i.seq ${cmp} @after`)).get(params) as ItemRow | undefined;
+  if (!row && unlabeledBy) row = statement(db, sql('')).get(params) as ItemRow | undefined;
   return oneRecord(db, row);
 }
 
@@ -75,15 +76,15 @@ export function walkItem(
     : '';
   const filters = `i.project_id = @project AND ${VISIBLE} ${RESPONSES_FOR_TASK[task] ?? ''} ${unlabeled}`;
   const params = { project: projectId, annotator: unlabeledBy, task };
-  const bySeqs = db.prepare(`SELECT ${CANDIDATE_COLUMNS} FROM item i WHERE i.seq IN (SELECT value FROM json_each(@keys)) AND ${filters}`);
-  const byIds = db.prepare(`SELECT ${CANDIDATE_COLUMNS} FROM item i WHERE i.id IN (SELECT value FROM json_each(@keys)) AND ${filters}`);
+  const bySeqs = statement(db, `SELECT ${CANDIDATE_COLUMNS} FROM item i WHERE i.seq IN (SELECT value FROM json_each(@keys)) AND ${filters}`);
+  const byIds = statement(db, `SELECT ${CANDIDATE_COLUMNS} FROM item i WHERE i.id IN (SELECT value FROM json_each(@keys)) AND ${filters}`);
   const step = direction === 'next' ? 1 : -1;
   /** Takes, from a batch of keys in walk order, the first row that is the annotator's. */
   const whole = (found: Candidate | undefined): ItemRecord | null =>
-    found ? oneRecord(db, db.prepare(`SELECT ${ITEM_COLUMNS} FROM item i WHERE i.id = ?`).get(found.id) as ItemRow | undefined) : null;
-  const firstOf = (keys: number[], statement: typeof bySeqs, key: (row: Candidate) => number): Candidate | undefined => {
+    found ? oneRecord(db, statement(db, `SELECT ${ITEM_COLUMNS} FROM item i WHERE i.id = ?`).get(found.id) as ItemRow | undefined) : null;
+  const firstOf = (keys: number[], batch: typeof bySeqs, key: (row: Candidate) => number): Candidate | undefined => {
     if (!keys.length) return undefined;
-    const rows = new Map((statement.all({ ...params, keys: JSON.stringify(keys) }) as Candidate[]).map((r) => [key(r), r]));
+    const rows = new Map((batch.all({ ...params, keys: JSON.stringify(keys) }) as Candidate[]).map((r) => [key(r), r]));
     for (const k of keys) {
       const row = rows.get(k);
       if (row && walk.assigned(row.uid)) return row;
@@ -92,7 +93,8 @@ export function walkItem(
   };
   const order = walk.order;
   if (order.kind === 'source') {
-    const page = db.prepare(
+    const page = statement(
+      db,
       `SELECT ${CANDIDATE_COLUMNS} FROM item i WHERE ${filters} AND i.seq ${step > 0 ? '>' : '<'} @after ORDER BY i.seq ${step > 0 ? 'ASC' : 'DESC'} LIMIT ${WALK_BATCH}`,
     );
     const scan = (from: number) => {
@@ -113,16 +115,16 @@ export function walkItem(
   const keyAt = (position: number) => (permutation ? permutation.at(position) : (order as { itemIds: Int32Array }).itemIds[position]!);
   const positionOfSeq = (seq: number): number => {
     if (permutation) return seq >= 0 && seq < length ? permutation.positionOf(seq) : -1;
-    const id = db.prepare(`SELECT id FROM item WHERE project_id = ? AND seq = ?`).pluck().get(projectId, seq) as number | undefined;
+    const id = statement(db, `SELECT id FROM item WHERE project_id = ? AND seq = ?`, true).get(projectId, seq) as number | undefined;
     return id === undefined ? -1 : ((order as { position: Map<number, number> }).position.get(id) ?? -1);
   };
-  const statement = permutation ? bySeqs : byIds;
+  const batches = permutation ? bySeqs : byIds;
   const key = permutation ? (r: Candidate) => r.seq : (r: Candidate) => r.id;
   const scan = (from: number, to: number) => {
     for (let p = from; step > 0 ? p < to : p > to; p += step * WALK_BATCH) {
       const keys: number[] = [];
       for (let q = p; keys.length < WALK_BATCH && (step > 0 ? q < to : q > to); q += step) keys.push(keyAt(q));
-      const found = firstOf(keys, statement, key);
+      const found = firstOf(keys, batches, key);
       if (found) return found;
     }
     return undefined;

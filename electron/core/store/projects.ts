@@ -3,6 +3,7 @@
 import { DEFAULT_PROJECT_SETTINGS, type ProjectSettings, type ProjectSummary, type Task } from '../../../shared/domain';
 import { conflict, notFound } from '../base/errors';
 import type { Db } from './db';
+import { statement } from './statements';
 import { writeNow } from './write';
 
 export interface ProjectRow {
@@ -16,7 +17,7 @@ export interface ProjectRow {
 const PROJECT_COLUMNS = 'id, name, created_at, settings, item_count';
 
 export function findProject(db: Db, name: string): ProjectRow | undefined {
-  return db.prepare(`SELECT ${PROJECT_COLUMNS} FROM project WHERE name = ? AND state = 'active'`).get(name) as ProjectRow | undefined;
+  return statement(db, `SELECT ${PROJECT_COLUMNS} FROM project WHERE name = ? AND state = 'active'`).get(name) as ProjectRow | undefined;
 }
 
 export function requireProject(db: Db, name: string): ProjectRow {
