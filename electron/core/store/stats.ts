@@ -25,11 +25,11 @@ export function projectStats(db: Db, project: ProjectRow, pairwiseChoices?: Reco
           .sort(([a], [b]) => (a < b ? -1 : 1)) // as GROUP BY orders them
           .map(([choice, n]) => ({ choice, n }))
       : (db
-      .prepare(
-        `SELECT h.choice, COUNT(*) AS n FROM label_head h JOIN item i ON i.id = h.item_id JOIN annotator a ON a.id = h.annotator_id
-         WHERE i.project_id = @project AND ${VISIBLE} AND h.task = 'pairwise' AND h.done = 1 AND a.kind = 'human' GROUP BY h.choice`,
-      )
-      .all(params) as { choice: string; n: number }[]);
+          .prepare(
+            `SELECT h.choice, COUNT(*) AS n FROM label_head h JOIN item i ON i.id = h.item_id JOIN annotator a ON a.id = h.annotator_id
+             WHERE i.project_id = @project AND ${VISIBLE} AND h.task = 'pairwise' AND h.done = 1 AND a.kind = 'human' GROUP BY h.choice`,
+          )
+          .all(params) as { choice: string; n: number }[]);
     const annotators = projectAnnotators(db, project.id);
     const byChoice = Object.fromEntries(byChoiceRows.map((r) => [r.choice, r.n]));
     const current = byChoiceRows.reduce((sum, r) => sum + r.n, 0);
