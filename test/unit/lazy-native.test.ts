@@ -1,5 +1,6 @@
 // The CLI's start-up loads no native module it does not use: onnxruntime-node and sharp (~200 ms of an
-// `arbiter stats` on a busy machine, docs/benchmarks.md) load on first use, through base/native.ts.
+// `arbiter stats` on a busy machine, docs/benchmarks.md) load on first use, through base/native.ts; pg
+// (bundled) with the first hub connection (hub/connect.ts).
 // Run in a child process (a fresh module cache) through tsx, as the sources run.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ function loadedAfter(script: string): string[] {
     import { createRequire } from 'node:module';
     ${script}
     const cache = Object.keys(createRequire(import.meta.url).cache);
-    const names = ['onnxruntime-node', 'sharp'].filter((n) => cache.some((p) => p.includes('/node_modules/' + n + '/')));
+    const names = ['onnxruntime-node', 'pg', 'sharp'].filter((n) => cache.some((p) => p.includes('/node_modules/' + n + '/')));
     console.log(JSON.stringify(names));`;
   const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', probe], { cwd: root, encoding: 'utf8', timeout: 60_000 });
   expect(run.status, run.stderr).toBe(0);
@@ -23,7 +24,7 @@ function loadedAfter(script: string): string[] {
 }
 
 describe('native modules load on first use', () => {
-  it('the whole CLI (every command module) loads neither onnxruntime-node nor sharp', () => {
+  it('the whole CLI (every command module) loads none of onnxruntime-node, pg and sharp', () => {
     expect(loadedAfter(`await import(${JSON.stringify(url('electron/cli/main.ts'))});`)).toEqual([]);
   });
 

@@ -5,7 +5,7 @@
 // where the hub is and what to do, and never hold the password.
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
-import pg from 'pg';
+import type pg from 'pg';
 import { ArbiterError } from '../base/errors';
 
 /** A password, or a callback that fetches it when a connection needs it (the keychain in Electron). */
@@ -188,26 +188,32 @@ class ScramOnlyError extends Error {
  * server at the hub's address that is not the hub would do to learn it) gets nothing, and the
  * connection is cut before the password is even fetched. pg hands each request to these methods.
  */
-class ScramOnlyClient extends pg.Client {
-  _handleAuthCleartextPassword(): void {
-    this.refuse('the password in plain text');
-  }
+async function scramOnlyClient(): Promise<new (config: pg.ClientConfig) => pg.Client> {
+  if (ScramOnlyClient) return ScramOnlyClient;
+  // pg is loaded with the first connection, not when a command that never meets the hub starts (docs/benchmarks.md).
+  const { default: pgModule } = await import('pg');
+  return (ScramOnlyClient = class extends pgModule.Client {
+    _handleAuthCleartextPassword(): void {
+      this.refuse('the password in plain text');
+    }
 
-  _handleAuthMD5Password(): void {
-    this.refuse('an MD5 hash of the password');
-  }
+    _handleAuthMD5Password(): void {
+      this.refuse('an MD5 hash of the password');
+    }
 
-  private refuse(asked: string): void {
-    const connection = (this as unknown as { connection: { stream: { destroy(): void }; emit(event: 'error', error: Error): void } }).connection;
-    connection.stream.destroy();
-    connection.emit('error', new ScramOnlyError(asked));
-  }
+    private refuse(asked: string): void {
+      const connection = (this as unknown as { connection: { stream: { destroy(): void }; emit(event: 'error', error: Error): void } }).connection;
+      connection.stream.destroy();
+      connection.emit('error', new ScramOnlyError(asked));
+    }
+  });
 }
+let ScramOnlyClient: (new (config: pg.ClientConfig) => pg.Client) | undefined;
 
 /** A connected Client, or a HubError saying why not. The caller ends it. */
 export async function connectHub(url: string | HubAddress, options: HubConnectOptions = {}): Promise<pg.Client> {
   const address = typeof url === 'string' ? parseHubUrl(url) : url;
-  const client = new ScramOnlyClient(hubClientConfig(address, options));
+  const client = new (await scramOnlyClient())(hubClientConfig(address, options));
   // An error after connecting (the server went away) must not crash the process; queries report it.
   client.on('error', () => undefined);
   try {
