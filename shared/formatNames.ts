@@ -39,8 +39,13 @@ type CatalogFormat = (typeof FORMAT_CATALOG)[number];
 export type ImportFormat = Extract<CatalogFormat, { reads: true }>['name'];
 export type ExportFormat = Extract<CatalogFormat, { writes: true }>['name'];
 
-/** What Arbiter imports, in the registry's order (./formatCatalog.ts, generated from it). */
-export const IMPORT_FORMATS = FORMAT_CATALOG.filter((f) => f.reads).map((f) => f.name) as [ImportFormat, ...ImportFormat[]];
+/**
+ * What Arbiter imports, in the registry's order (./formatCatalog.ts, generated from it), Arbiter's own items
+ * first: the format a file of no known format is told to take (`--format arbiter`) heads the list.
+ */
+export const IMPORT_FORMATS = FORMAT_CATALOG.filter((f) => f.reads)
+  .map((f) => f.name)
+  .sort((a, b) => Number(b === 'arbiter') - Number(a === 'arbiter')) as [ImportFormat, ...ImportFormat[]];
 
 /** What Arbiter exports, in the registry's order. */
 export const EXPORT_FORMATS = FORMAT_CATALOG.filter((f) => f.writes).map((f) => f.name) as [ExportFormat, ...ExportFormat[]];

@@ -38,7 +38,9 @@ describe('the format registry', () => {
   it('is what shared/formatCatalog.ts says, and so what the CLI and the page offer', () => {
     expect(readFileSync(join(root, 'shared/formatCatalog.ts'), 'utf8'), regenerate).toBe(catalogSource());
     expect(FORMAT_CATALOG.map((f) => f.name)).toEqual(formats().map((f) => f.name));
-    expect([...IMPORT_FORMATS]).toEqual(formats().filter((f) => f.parse).map((f) => f.name));
+    // The same formats; Arbiter's own items head the import list (the one a file of no known format is told to take).
+    expect([...IMPORT_FORMATS].sort()).toEqual(formats().filter((f) => f.parse).map((f) => f.name).sort());
+    expect(IMPORT_FORMATS[0]).toBe('arbiter');
     expect([...EXPORT_FORMATS]).toEqual(formats().filter((f) => f.write).map((f) => f.name));
     expect([...IMAGE_EXPORT_FORMATS]).toEqual(formats().filter((f) => f.write && f.carries === 'content').map((f) => f.name));
     for (const f of formats()) expect(FORMAT_TITLES[f.name]).toBe(f.title);
