@@ -1,14 +1,13 @@
 // Names that say what a file holds (issue 21, section 3): no source file is named for its kind of content
 // alone (words, walk, keep, parts, utils, helpers, misc), where a reader cannot tell one from another.
-// Those not renamed yet are listed: the list only shrinks.
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(__dirname, '..', '..');
 const VAGUE = /^(words|walk|keep|parts|utils?|helpers?|misc)\.tsx?$/;
-/** Not renamed yet: their importers were being edited in the same wave (the review and export screens, the formats' descriptors). */
-const PENDING = ['electron/core/formats/keep.ts', 'electron/core/formats/vision/parts.ts', 'renderer/src/features/datasets/words.ts', 'renderer/src/features/review/words.ts'];
+
+const PENDING: string[] = [];
 
 function files(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {

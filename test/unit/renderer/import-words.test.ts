@@ -1,7 +1,7 @@
 // The import summary's words (issue 20, item 21): a τ-bench file's rewards are task outcomes, not
 // preferences, and one line is "1 line read".
 import { describe, expect, it } from 'vitest';
-import { carriedWords, importedWords } from '../../../renderer/src/features/datasets/words';
+import { carriedWords, importedWords } from '../../../renderer/src/features/datasets/datasetWords';
 
 describe('the import summary', () => {
   it('names what a trajectory file carried as task outcomes, and a pair file’s as preferences', () => {

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatMessage, Content } from '../../../../shared/domain';
 import { partsText, toChat } from '../content';
-import { fill, keptRecord, skeleton } from '../keep';
+import { fill, keptRecord, skeleton } from '../recordSkeleton';
 import { hasText, isMessageList } from './pair';
 import { extractPromptMessages } from './trl';
 import { RecordError, type DecidedPair, type ParsedRecord } from '../types';

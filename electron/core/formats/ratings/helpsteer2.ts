@@ -15,7 +15,7 @@ import type { ItemRecord } from '../../../../shared/domain';
 import { responseLetter } from '../../../../shared/letters';
 import type { RatingValue } from '../../../../shared/rubric';
 import { promptText } from '../content';
-import { fill, keptRecord, skeleton } from '../keep';
+import { fill, keptRecord, skeleton } from '../recordSkeleton';
 import { likertCriterion, ratingsJudgement, signedPreference, wholeNumber } from './ratingJudgements';
 import { RecordError, type ParsedRecord, type SourceJudgement } from '../types';
 import { extraFields, isPlainObject } from '../validate';

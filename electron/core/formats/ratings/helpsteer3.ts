@@ -10,7 +10,7 @@
 // individual_preference entry (HelpSteer3's annotators first, in their order, then people by name).
 import { contentText } from '../../../../shared/choices';
 import type { ChatMessage, ItemRecord } from '../../../../shared/domain';
-import { fill, keptRecord, skeleton } from '../keep';
+import { fill, keptRecord, skeleton } from '../recordSkeleton';
 import { isMessageList } from '../pairs/pair';
 import { critiqueJudgement, signedPreference, wholeNumber } from './ratingJudgements';
 import { RecordError, type ParsedRecord, type SourceJudgement } from '../types';

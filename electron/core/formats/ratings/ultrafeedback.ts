@@ -14,7 +14,7 @@ import type { ItemRecord } from '../../../../shared/domain';
 import { responseLetter } from '../../../../shared/letters';
 import type { RatingValue } from '../../../../shared/rubric';
 import { promptText } from '../content';
-import { fill, keptRecord, skeleton } from '../keep';
+import { fill, keptRecord, skeleton } from '../recordSkeleton';
 import { critiqueJudgement, likertCriterion, ratingsJudgement } from './ratingJudgements';
 import { RecordError, type ParsedRecord } from '../types';
 import { isPlainObject } from '../validate';

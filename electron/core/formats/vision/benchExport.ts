@@ -19,7 +19,7 @@ import { ImageFiles, ImagesBesideWriter, imageExtension, storedBytes } from './i
 import { critiquesOf, decideMmRlhf, encodeMmRlhf } from './mmRlhf';
 import { encodeMultimodalRewardbench } from './multimodalRewardbench';
 import { encodeOpenaiVision } from './openaiVision';
-import { promptParts, responseImages } from './parts';
+import { promptParts, responseImages } from './visionParts';
 import { encodePickapic, jsonRow, PICKAPIC_FEATURES } from './pickapic';
 import { encodeVlRewardbench, VLRB_FEATURES } from './vlRewardbench';
 

@@ -22,12 +22,12 @@ import type { ContentPart, ItemRecord } from '../../../../shared/domain';
 import { responseLetter } from '../../../../shared/letters';
 import { decide, decidePairs, type SkipReason } from '../base/resolve';
 import { decideCritique } from '../base/resolveRatings';
-import { fill, keptRecord, skeleton } from '../keep';
+import { fill, keptRecord, skeleton } from '../recordSkeleton';
 import { critiqueJudgement } from '../ratings/ratingJudgements';
 import type { HeadLabel } from '../../store/labels';
 import { RecordError, type ParsedRecord, type SourceJudgement } from '../types';
 import { externalIdOf, hasOwn } from '../validate';
-import { describeValue, promptParts, rawImage, requiredText, responseTextOf, visionPrompt } from './parts';
+import { describeValue, promptParts, rawImage, requiredText, responseTextOf, visionPrompt } from './visionParts';
 
 type Json = Record<string, unknown>;
 

@@ -13,10 +13,10 @@
 // pair's letters; ties are left out and counted (the benchmark has none).
 import type { ItemRecord } from '../../../../shared/domain';
 import { responseLetter } from '../../../../shared/letters';
-import { fill, keptRecord, skeleton } from '../keep';
+import { fill, keptRecord, skeleton } from '../recordSkeleton';
 import { RecordError, type ParsedRecord } from '../types';
 import { externalIdOf } from '../validate';
-import { promptParts, rawImage, requiredText, responseTextOf, visionPrompt } from './parts';
+import { promptParts, rawImage, requiredText, responseTextOf, visionPrompt } from './visionParts';
 
 type Json = Record<string, unknown>;
 

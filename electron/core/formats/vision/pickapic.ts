@@ -16,11 +16,11 @@
 // the bytes as base64.
 import type { Choice, ItemRecord } from '../../../../shared/domain';
 import { contentText } from '../../../../shared/choices';
-import { fill, keptRecord, skeleton } from '../keep';
+import { fill, keptRecord, skeleton } from '../recordSkeleton';
 import { RecordError, type ParsedRecord, type SourceJudgement } from '../types';
 import { setOwn } from '../validate';
 import type { HfFeature } from './hfImage';
-import { imageResponse, rawBase64Image, rawImage, requiredText } from './parts';
+import { imageResponse, rawBase64Image, rawImage, requiredText } from './visionParts';
 
 type Json = Record<string, unknown>;
 

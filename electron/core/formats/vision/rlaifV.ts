@@ -9,7 +9,7 @@
 // the models that answered and the one that gave feedback, among them).
 import type { ParsedRecord } from '../types';
 import { externalIdOf, extraFields } from '../validate';
-import { rawImage, requiredText, visionPrompt } from './parts';
+import { rawImage, requiredText, visionPrompt } from './visionParts';
 
 const STORED = new Set(['image', 'question', 'chosen', 'rejected', 'idx']);
 

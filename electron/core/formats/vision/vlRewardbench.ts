@@ -11,11 +11,11 @@
 // and named by `image_path` relative to it; `human_ranking` from the deciding label. To a `.parquet`
 // output, the Hub's shape: `image` an `Image` feature cell (the bytes as stored), the card's columns.
 import type { ItemRecord } from '../../../../shared/domain';
-import { fill, keptRecord, skeleton } from '../keep';
+import { fill, keptRecord, skeleton } from '../recordSkeleton';
 import { RecordError, type ParsedRecord } from '../types';
 import { externalIdOf } from '../validate';
 import { HF_IMAGE, HF_STRING, hfList, type HfFeature, type HfImageValue } from './hfImage';
-import { describeValue, promptParts, rawImage, requiredText, responseTextOf, visionPrompt } from './parts';
+import { describeValue, promptParts, rawImage, requiredText, responseTextOf, visionPrompt } from './visionParts';
 import { checkRanks, groupsToRanks, rankJudgement } from './ranks';
 
 type Json = Record<string, unknown>;

@@ -13,11 +13,11 @@
 // The rationales and other fields stay in metadata.vlfeedback in their places.
 import type { RatingValue } from '../../../../shared/rubric';
 import { responseLetter } from '../../../../shared/letters';
-import { skeleton } from '../keep';
+import { skeleton } from '../recordSkeleton';
 import { likertCriterion, ratingsJudgement } from '../ratings/ratingJudgements';
 import { RecordError, type ParsedRecord } from '../types';
 import { externalIdOf, isPlainObject } from '../validate';
-import { describeValue, rawImage, requiredText, visionPrompt } from './parts';
+import { describeValue, rawImage, requiredText, visionPrompt } from './visionParts';
 
 type Json = Record<string, unknown>;
 

@@ -8,7 +8,7 @@ import { api, downloadExport, errorMessage, transport } from '../../api';
 import { useOverview } from '../../components/useOverview';
 import { DEFAULT_EXPORT_CHOICES, ExportOptions, exportInput, type ExportChoices } from './ExportOptions';
 import { defaultExportFormat, exportGroups } from './exportChoices';
-import { inAppWords } from './words';
+import { inAppWords } from './datasetWords';
 
 export function ExportPanel({ project, version }: { project: string; version: number }) {
   const { overview } = useOverview(project, version);

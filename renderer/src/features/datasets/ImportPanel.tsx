@@ -7,7 +7,7 @@ import type { PreviewResult } from '../../../../shared/api';
 import type { LineError } from '../../../../shared/domain';
 import { FORMAT_TITLES, IMPORT_FORMATS, type ImportFormat } from '../../../../shared/formatNames';
 import { importNotes } from '../../../../shared/importNotes';
-import { IMPORT_FORMAT_TITLES, importedWords } from './words';
+import { IMPORT_FORMAT_TITLES, importedWords } from './datasetWords';
 import { api, ApiError, errorMessage, subscribeEvents } from '../../api';
 import { isPlainLines, uploadFile, type UploadHandle } from './upload';
 import { TextWithImages } from './TextWithImages';

@@ -19,7 +19,7 @@ import { ReasonChip } from './QueueView';
 import { ResolveBar } from './ResolveBar';
 import { saveSelected, useQueue, type QueueFilters } from './useReview';
 import { isTrajectory } from '../../../../shared/trajectory';
-import { letter, TASK_TITLES, trajectoryWords, votesWords } from './words';
+import { letter, TASK_TITLES, trajectoryWords, votesWords } from './reviewWords';
 
 interface Props {
   project: string;

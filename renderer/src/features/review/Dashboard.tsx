@@ -4,7 +4,7 @@
 import type { AnnotatorFigures, FieldAgreement, Figure, ModelFigures, ReviewReport } from '../../../../shared/api';
 import { CalibrationChart, ChartCard, HBarChart, NoData, OverTimeChart, missingNotes, pct, type BarRow, type BarSeries } from './charts';
 import { RegionAgreement } from './RegionAgreement';
-import { durationWords, figureText, notEnough, plural } from './words';
+import { durationWords, figureText, notEnough, plural } from './reviewWords';
 import { MIN_ITEMS, MIN_LABELS } from '../../../../shared/api';
 
 const FIELD_NAMES: Record<string, string> = {

@@ -9,7 +9,7 @@ import { responseSizeLine } from '../../components/images/responseSize';
 import { Markdown } from '../../components/Markdown';
 import type { Draft } from './drafts';
 import { TurnLabels } from './TurnLabels';
-import { letter, stepWord } from './words';
+import { letter, stepWord } from './reviewWords';
 import { plural } from '../../../../shared/plural';
 
 function gridFor(n: number): string {

@@ -2,7 +2,7 @@
 // rationale, time, whether the model's pre-label was in view), the models' rewards and P(A better), and
 // the lead's earlier adjudication when there is one.
 import type { AdjudicationLabel, AdjudicationView, ReviewTask } from '../../../../shared/api';
-import { choiceWords, durationWords, letter, rankingWords, stepWord, whenWords } from './words';
+import { choiceWords, durationWords, letter, rankingWords, stepWord, whenWords } from './reviewWords';
 
 const STRENGTH_WORD: Record<number, string> = { 1: 'slightly', 2: 'clearly', 3: 'much' };
 

@@ -7,7 +7,7 @@ import { Kbd } from '../../components/Kbd';
 import { useShell } from '../../context';
 import { useScreenKeys } from '../../components/useScreenKeys';
 import { readSelected, saveSelected, useQueue, type QueueFilters } from './useReview';
-import { REASON_HELP, REASON_WORDS, TASK_TITLES, choiceWords, disputedWords, plural, trajectoryWords, votesWords } from './words';
+import { REASON_HELP, REASON_WORDS, TASK_TITLES, choiceWords, disputedWords, plural, trajectoryWords, votesWords } from './reviewWords';
 
 const COLUMNS = 'grid-cols-[2.5rem_minmax(6rem,0.8fr)_8.5rem_minmax(19.5rem,1.4fr)_minmax(8rem,1fr)_5.5rem_minmax(6rem,0.8fr)_6.5rem]';
 /** The most a dispute can weigh: people split evenly (1), the model against them (½), the model unsure (¼). */

@@ -3,7 +3,7 @@
 // present; each figure with the number of images (or image-tags) it rests on. Shown once anyone marked.
 import type { ReviewReport } from '../../../../shared/api';
 import { ChartCard, pct } from './charts';
-import { figureText, plural } from './words';
+import { figureText, plural } from './reviewWords';
 
 export function RegionAgreement({ regions }: { regions: ReviewReport['regions'] | undefined }) {
   if (!regions || (regions.boxes.n === 0 && regions.absent.n === 0)) return null;

@@ -4,7 +4,7 @@ import type { RefObject } from 'react';
 import type { Choice } from '../../../../shared/domain';
 import { Kbd } from '../../components/Kbd';
 import { complete, draftWords, OUTCOME_KEYS, place, setOutcome, takeBack, type Draft, type Strength } from './drafts';
-import { letter } from './words';
+import { letter } from './reviewWords';
 
 interface Props {
   draft: Draft;

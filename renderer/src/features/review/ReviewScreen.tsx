@@ -12,7 +12,7 @@ import { AdjudicationScreen } from './AdjudicationScreen';
 import { Dashboard } from './Dashboard';
 import { QueueView } from './QueueView';
 import { readFilters, saveFilters, useReport, type QueueFilters } from './useReview';
-import { plural, whenWords } from './words';
+import { plural, whenWords } from './reviewWords';
 
 const REASON_CLAUSE: Record<QueueReason, string> = { annotators: 'people disagree', model: 'the model disagrees', uncertain: 'the model is unsure' };
 

@@ -10,7 +10,7 @@ import { isTrajectory } from '../../../../shared/trajectory';
 import { Markdown } from '../../components/Markdown';
 import { TurnCard } from '../trajectories/TurnCard';
 import { trajectoryView } from '../trajectories/turnModel';
-import { letter } from './words';
+import { letter } from './reviewWords';
 
 const RATING: Record<string, { text: string; cls: string; word: string }> = {
   '1': { text: '+1', cls: 'text-ok', word: 'good' },

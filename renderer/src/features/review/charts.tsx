@@ -24,7 +24,7 @@ import {
 } from 'recharts';
 import type { Figure, ProportionFigure } from '../../../../shared/api';
 import { plural } from '../../../../shared/plural';
-import { notEnough } from './words';
+import { notEnough } from './reviewWords';
 
 /** Series colours: the accent, then two that stay apart for colour-blind readers, in both themes. */
 export const SERIES = ['var(--accent)', 'var(--right)', 'var(--ok)', 'var(--left)', 'var(--tie)'];

@@ -4,7 +4,7 @@ import type { AdjudicationView, ReviewTask } from '../../../../shared/api';
 import type { Choice } from '../../../../shared/domain';
 import type { ALL_OUTCOMES } from '../../../../shared/stepJudgement';
 import { digitOf } from '../../components/keys';
-import { choiceWords, letter, rankingWords } from './words';
+import { choiceWords, letter, rankingWords } from './reviewWords';
 
 export type Strength = 1 | 2 | 3;
 type Outcome = (typeof ALL_OUTCOMES)[number];
