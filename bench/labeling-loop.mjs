@@ -10,8 +10,10 @@
 // For a project of --n pairs and a baseline project of --base pairs (run the same way in the same
 // process), it starts the browser host on the database, opens the app in Debian's Chromium and reports:
 //  - open: from routing to the project to the first item painted (target ≤ 1 s at 1M items);
-//  - key → next item: from the keydown of `1` to the animation frame that shows the next item, in the
-//    page (target p95 ≤ 50 ms), with a short pause between items as an annotator reading would give;
+//  - key → next item, in the page, with a short pause between items as an annotator reading would give:
+//    committed (keydown to the DOM holding the next item) and painted (keydown to the animation frame that
+//    shows it, which includes the wait for that frame's vsync: up to 16.7 ms whatever the page does);
+//  - a baseline: a plain page swapping the same text in its keydown, measured the same way (the floor);
 //  - the header's progress after the last save (it must count every save, from counters).
 // Databases are made once with `arbiter import` and kept in bench/.data/ (gitignored).
 import { spawnSync } from 'node:child_process';
@@ -81,6 +83,67 @@ async function database(n, kind = SCREEN) {
 const startHost = (dbPath) => startHostOn(bin, dbPath, dataDir);
 
 
+/**
+ * Key → next item, measured in the page: `committed` from the keydown to the DOM holding the next item (the
+ * MutationObserver on data-item-id: React has rendered and committed it), `latencies` from the keydown to the
+ * animation frame that paints it. The second includes waiting for that frame's vsync (up to 16.7 ms at 60 Hz,
+ * whatever the page does), which is why the baseline below is printed beside it.
+ */
+async function instrument(page, { selector, key }) {
+  await page.evaluate(({ selector, key }) => {
+    const w = window;
+    const target = document.querySelector(selector);
+    const idNow = () => target.getAttribute('data-item-id') ?? '';
+    w.__loop = { pressedAt: 0, fromId: '', latencies: [], committed: [] };
+    w.__loopOnKey = (e) => {
+      if (e.key !== key) return;
+      w.__loop.pressedAt = e.timeStamp;
+      w.__loop.fromId = idNow();
+    };
+    // The first change to another item after the key, then the frame that paints it.
+    new MutationObserver(() => {
+      const { pressedAt, fromId } = w.__loop;
+      const id = idNow();
+      if (!pressedAt || !id || id === fromId) return;
+      w.__loop.pressedAt = 0;
+      w.__loop.committed.push(performance.now() - pressedAt);
+      requestAnimationFrame(() => w.__loop.latencies.push(performance.now() - pressedAt));
+    }).observe(target, { attributes: true, attributeFilter: ['data-item-id'] });
+  }, { selector, key });
+}
+
+/**
+ * The floor in this browser: a plain page that swaps the same kind of text (a prompt and two responses)
+ * and data-item-id in its keydown handler, measured as the app is. Its key → painted is the vsync wait and
+ * the browser's own input path; what the app adds is the difference.
+ */
+async function measureBaseline(browser) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.setContent(`<main data-testid="compare" data-item-id="0"><p id="q"></p><p id="a"></p><p id="b"></p></main>`);
+  await page.evaluate(() => {
+    let i = 0;
+    addEventListener('keydown', (e) => window.__loopOnKey?.(e), { capture: true });
+    addEventListener('keydown', () => {
+      i++;
+      document.getElementById('q').textContent = `Question ${i}: a customer asks how to reset a password after the account was locked for too many attempts. What should support say?`;
+      document.getElementById('a').textContent = `Explain the lockout timer (${i % 60} minutes), then offer the reset link and how to verify identity.`;
+      document.getElementById('b').textContent = `Tell them to make a new account ${i}.`;
+      document.querySelector('main').setAttribute('data-item-id', String(i));
+    });
+  });
+  await instrument(page, { selector: '[data-testid="compare"]', key: '1' });
+  for (let i = 0; i < KEYS; i++) {
+    const count = await page.evaluate(() => window.__loop.latencies.length);
+    await page.keyboard.press('1');
+    await page.waitForFunction((c) => window.__loop.latencies.length > c, count, { timeout: 3_000 });
+    await page.waitForTimeout(60);
+  }
+  const { latencies, committed } = await page.evaluate(() => window.__loop);
+  await context.close();
+  return { latencies, committed };
+}
+
 async function measure(browser, n) {
   const dbPath = await database(n);
   // A fresh annotator per run, so every item starts unlabeled for them.
@@ -111,26 +174,7 @@ async function measure(browser, n) {
         }),
       screen,
     );
-    // Key → next item painted, measured in the page.
-    await page.evaluate(({ selector, key }) => {
-      const w = window;
-      const target = document.querySelector(selector);
-      const idNow = () => target.getAttribute('data-item-id') ?? '';
-      w.__loop = { pressedAt: 0, fromId: '', latencies: [] };
-      w.__loopOnKey = (e) => {
-        if (e.key !== key) return;
-        w.__loop.pressedAt = e.timeStamp;
-        w.__loop.fromId = idNow();
-      };
-      // The first change to another item after the key, then the frame that paints it.
-      new MutationObserver(() => {
-        const { pressedAt, fromId } = w.__loop;
-        const id = idNow();
-        if (!pressedAt || !id || id === fromId) return;
-        w.__loop.pressedAt = 0;
-        requestAnimationFrame(() => w.__loop.latencies.push(performance.now() - pressedAt));
-      }).observe(target, { attributes: true, attributeFilter: ['data-item-id'] });
-    }, screen);
+    await instrument(page, screen);
     let ignored = 0;
     for (let i = 0; i < KEYS; i++) {
       const count = await page.evaluate(() => window.__loop.latencies.length);
@@ -146,11 +190,11 @@ async function measure(browser, n) {
       // An annotator reads before the next key; the next item is prefetched meanwhile.
       await page.waitForTimeout(60);
     }
-    const latencies = await page.evaluate(() => window.__loop.latencies);
+    const { latencies, committed } = await page.evaluate(() => window.__loop);
     await page.waitForTimeout(500);
     const header = await page.getByTestId('header').innerText();
     await context.close();
-    return { n, openMs, latencies, ignored, header: header.replace(/\s+/g, ' ') };
+    return { n, openMs, latencies, committed, ignored, header: header.replace(/\s+/g, ' ') };
   } finally {
     await stopHost(child);
   }
@@ -244,14 +288,17 @@ try {
     console.log(row(runs, 'trajectories of 200 turns'));
     console.log(`ratio trajectories / chains, p95: j ${(quantile(runs.move, 0.95) / quantile(chains.move, 0.95)).toFixed(2)}×, = ${(quantile(runs.rate, 0.95) / quantile(chains.rate, 0.95)).toFixed(2)}×, → ${(quantile(runs.item, 0.95) / quantile(chains.item, 0.95)).toFixed(2)}×`);
   } else {
+  const floor = await measureBaseline(browser);
   const base = await measure(browser, BASE);
   const big = await measure(browser, N);
+  const q = (v) => `p50 ${quantile(v, 0.5).toFixed(1)} ms, p95 ${quantile(v, 0.95).toFixed(1)} ms`;
   const row = (r) =>
-    `${r.n.toLocaleString().padStart(9)} items: open ${r.openMs.toFixed(0)} ms; key → next item p50 ${quantile(r.latencies, 0.5).toFixed(1)} ms, p95 ${quantile(r.latencies, 0.95).toFixed(1)} ms, max ${Math.max(...r.latencies).toFixed(1)} ms (${r.latencies.length} keys${r.ignored ? `, ${r.ignored} pressed again` : ''})`;
+    `${r.n.toLocaleString().padStart(9)} items: open ${r.openMs.toFixed(0)} ms; key → next item committed ${q(r.committed)}; painted ${q(r.latencies)}, max ${Math.max(...r.latencies).toFixed(1)} ms (${r.latencies.length} keys${r.ignored ? `, ${r.ignored} pressed again` : ''})`;
   console.log(`node ${process.version}, Chromium, ${SCREEN} screen, ${KEYS} keys (${screen.key}) per project`);
+  console.log(` baseline (a plain page swapping the text in its keydown): committed ${q(floor.committed)}; painted ${q(floor.latencies)}, max ${Math.max(...floor.latencies).toFixed(1)} ms`);
   console.log(row(base));
   console.log(row(big));
-  console.log(`ratio ${N.toLocaleString()} / ${BASE.toLocaleString()} items: open ${(big.openMs / base.openMs).toFixed(2)}×, key p95 ${(quantile(big.latencies, 0.95) / quantile(base.latencies, 0.95)).toFixed(2)}×  (targets at 1M: open ≤ 1000 ms, key p95 ≤ 50 ms)`);
+  console.log(`ratio ${N.toLocaleString()} / ${BASE.toLocaleString()} items: open ${(big.openMs / base.openMs).toFixed(2)}×, key p95 ${(quantile(big.latencies, 0.95) / quantile(base.latencies, 0.95)).toFixed(2)}×  (targets at 1M: open ≤ 1000 ms, key painted p95 ≤ 17 ms, committed p95 well under a frame)`);
   console.log(`header after the last save (${N.toLocaleString()} items): ${big.header.slice(0, 160)}`);
   }
 } finally {
