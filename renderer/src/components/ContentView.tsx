@@ -31,6 +31,16 @@ export function ContentView({ content, place = 'prompt' }: { content: Content; p
   );
 }
 
+/** The texts ContentView renders as Markdown for this content, in order (to render them ahead: prepareMarkdown). */
+export function contentTexts(content: Content): string[] {
+  if (typeof content === 'string') return [content];
+  return content.flatMap((message) =>
+    !Array.isArray(message.content) || !message.content.some(isImagePart)
+      ? [messageText(message.content)]
+      : runsOf(message.content).flatMap((run) => (Array.isArray(run) ? [messageText(run)] : [])),
+  );
+}
+
 /** Runs of text parts (one markdown block each) and the images between them, in order. */
 function runsOf(parts: ContentPart[]): (ContentPart[] | ImagePart)[] {
   const runs: (ContentPart[] | ImagePart)[] = [];

@@ -52,6 +52,8 @@ const KEEP_TEXTS = 400;
 const KEEP_CHARS = 2_000_000;
 const KEEP_LONGEST = 100_000;
 let keptChars = 0;
+/** How many texts were parsed (not found among those kept): a key → next item whose texts were rendered ahead adds none. */
+export const markdownParses = { count: 0 };
 
 function render(text: string): ReactElement {
   const hit = rendered.get(text);
@@ -60,6 +62,7 @@ function render(text: string): ReactElement {
     rendered.set(text, hit);
     return hit;
   }
+  markdownParses.count++;
   const element = ReactMarkdown({ children: text, remarkPlugins, rehypePlugins, components, skipHtml: false, urlTransform: keepUrl });
   if (text.length <= KEEP_LONGEST) {
     rendered.set(text, element);

@@ -19,6 +19,8 @@ import { PromptPane } from '../../components/PromptPane';
 import { PairTools } from '../trajectories/ToolsSchema';
 import { toolsOf } from '../trajectories/tools';
 import { ResponseColumn, type Verdict } from './ResponseColumn';
+import { compareTexts } from './ahead';
+import { prepareAhead } from '../../components/renderAhead';
 import { describeLabel, useLabeling } from './useLabeling';
 import { useColumnDiffs, useReading } from './useReading';
 import { CritiqueBox } from '../critiques/CritiqueBox';
@@ -49,7 +51,12 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   const { annotator, keysEnabled, countLabelWrite, navigate, prelabelMode, scoresVersion } = useShell();
   const loadPrelabels = usePrelabelCache(project, scoresVersion);
   const prefetchNotes = useRef<(id: number) => void>(() => undefined);
+  const stopAhead = useRef<() => void>(() => undefined);
+  useEffect(() => () => stopAhead.current(), []);
   const labeling = useLabeling(project, annotator, itemId, countLabelWrite, (next) => {
+    // The next pair's Markdown is rendered while this one is read, so its key parses nothing (ahead.ts).
+    stopAhead.current();
+    stopAhead.current = prepareAhead(compareTexts(next));
     void loadPrelabels(next.id);
     prefetchNotes.current(next.id);
     prefetchItemImages(project, next);
