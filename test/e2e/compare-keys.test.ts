@@ -261,6 +261,31 @@ describe('the header count and the start screen', () => {
     await page.context().close();
   });
 
+  it('shows the prefetched next item in the same DOM update as the key\'s own changes (one render, not two)', async () => {
+    // bench:loop (issue 20): the key's notice and count, then the next item, were two renders and two commits.
+    const { page } = await openApp(browser, host, { annotator: 'e2e-one-pass' });
+    // The prefetch: the item after the one on screen.
+    const prefetched = page.waitForResponse((r) => r.url().endsWith('/api/nextItem') && (r.request().postData() ?? '').includes('afterSeq'));
+    await page.evaluate((p) => (location.hash = `#/p/${encodeURIComponent(p)}`), PROJECT);
+    await page.getByTestId('response-body-left').waitFor();
+    await expect.poll(() => page.getByTestId('progress').innerText()).toMatch(/^0\s*\/\s*9 labeled/);
+    await (await prefetched).finished();
+    const first = await page.getByTestId('compare').getAttribute('data-item-id');
+    await page.evaluate(() => {
+      const w = window as unknown as { __batches: boolean[] | null };
+      const screen = document.querySelector('[data-testid="compare"]')!;
+      const from = screen.getAttribute('data-item-id');
+      addEventListener('keydown', () => (w.__batches = []), { capture: true, once: true });
+      new MutationObserver(() => w.__batches?.push(screen.getAttribute('data-item-id') !== from)).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    await page.keyboard.press('1');
+    await expect.poll(() => page.getByTestId('compare').getAttribute('data-item-id')).not.toBe(first);
+    // The first batch of DOM changes after the key already holds the next item.
+    expect(await page.evaluate(() => (window as unknown as { __batches: boolean[] }).__batches[0])).toBe(true);
+    await expect.poll(() => page.getByTestId('progress').innerText()).toMatch(/^1\s*\/\s*9 labeled/);
+    await page.context().close();
+  });
+
   it('c on the start screen puts the cursor in the new project box, and says so', async () => {
     const { page } = await openApp(browser, host, { annotator: ANNOTATOR });
     await page.getByTestId('project-row').first().waitFor();

@@ -7,6 +7,7 @@ import { describeScreenChoice, toScreenChoice, toSourceChoice, type ScreenChoice
 import type { Strength } from '../../../../shared/domain';
 import type { RegionMark } from '../../../../shared/regions';
 import { api, errorMessage, isRetryable } from '../../api';
+import { afterPaint } from '../../components/renderAhead';
 
 export type SaveState = 'saving' | 'saved' | 'failed';
 
@@ -82,7 +83,9 @@ export function useLabeling(
   const itemRef = useRef<ItemView | null>(null);
   const rationaleRef = useRef('');
   const shownAt = useRef(performance.now());
-  const prefetch = useRef<{ seq: number; promise: Promise<ItemView | null> } | null>(null);
+  /** The next item's request; `ready` once it answered, so the key shows it in its own handler (one render). */
+  const prefetch = useRef<{ seq: number; promise: Promise<ItemView | null>; ready?: ItemView | null } | null>(null);
+  const stopPrefetchStart = useRef<() => void>(() => undefined);
   const chains = useRef(new Map<number, Promise<unknown>>());
   const pendingIds = useRef(new Set<number>());
   const undoStack = useRef<{ itemId: number; words: string; itemNumber: number }[]>([]);
@@ -99,6 +102,7 @@ export function useLabeling(
     alive.current = true;
     return () => {
       alive.current = false;
+      stopPrefetchStart.current();
     };
   }, []);
 
@@ -126,8 +130,10 @@ export function useLabeling(
   const startPrefetch = useCallback(
     (current: ItemView) => {
       const promise = api.nextItem({ project, annotator, afterSeq: current.seq, unlabeledOnly: true }).catch(() => null);
-      prefetch.current = { seq: current.seq, promise };
+      const entry: NonNullable<typeof prefetch.current> = { seq: current.seq, promise };
+      prefetch.current = entry;
       void promise.then((next) => {
+        entry.ready = next;
         if (next && alive.current) onPrefetchedRef.current?.(next);
       });
     },
@@ -144,9 +150,11 @@ export function useLabeling(
       regionsRef.current = next?.label?.body.regions ?? [];
       setRegions(regionsRef.current);
       shownAt.current = performance.now();
+      stopPrefetchStart.current();
       if (next) {
         setPhase('ready');
-        startPrefetch(next);
+        // Asked once this item is painted: the request's own work stays out of the key's frame.
+        stopPrefetchStart.current = afterPaint(() => startPrefetch(next));
       }
     },
     [startPrefetch],
@@ -271,7 +279,11 @@ export function useLabeling(
 
   const advance = useCallback(
     async (from: ItemView) => {
-      let next = prefetch.current?.seq === from.seq ? await prefetch.current.promise : null;
+      const ahead = prefetch.current?.seq === from.seq ? prefetch.current : null;
+      // Already answered: shown at once, in the key's own handler, so the key's state and the next item
+      // render together in one pass instead of two.
+      if (ahead?.ready && ahead.ready.id !== from.id && !pendingIds.current.has(ahead.ready.id)) return show(ahead.ready);
+      let next = ahead ? await ahead.promise : null;
       // The prefetch wraps around to earlier gaps; it may name an item whose save is still on its way.
       if (!next || next.id === from.id || pendingIds.current.has(next.id)) {
         await (chains.current.get(from.id) ?? Promise.resolve()).catch(() => undefined);
