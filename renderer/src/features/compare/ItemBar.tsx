@@ -2,6 +2,7 @@
 // file's (hidden until chosen), and the reading switches with their keys: diff (w), scroll together (l).
 import type { ReactNode } from 'react';
 import { Kbd } from '../../components/Kbd';
+import { grouped } from '../../../../shared/plural';
 
 interface Props {
   itemNumber: number;
@@ -24,7 +25,7 @@ export function ItemBar(props: Props) {
   return (
     <div className="flex shrink-0 items-center gap-3 border-b border-line bg-surface-2/60 px-4 py-1 text-[12px] text-muted" data-testid="item-bar">
       <span className="whitespace-nowrap" data-testid="item-position">
-        Item <b className="font-semibold text-fg tabular-nums">{props.itemNumber}</b> of <span className="tabular-nums">{props.total.toLocaleString()}</span>
+        Item <b className="font-semibold text-fg tabular-nums">{props.itemNumber}</b> of <span className="tabular-nums">{grouped(props.total)}</span>
       </span>
       {props.externalId && <span className="truncate text-faint">id {props.externalId}</span>}
       {props.label && (

@@ -1,7 +1,7 @@
 // One response column, named by its screen side (Left / Right; the letters A / B are kept for source
 // order and never shown here), with its length. Its body scrolls on its own when the columns stand side
 // by side, and takes the page keys for itself once it has the focus (a click or Tab).
-import { memo, type ReactNode, type RefObject } from 'react';
+import { memo, useMemo, type ReactNode, type RefObject } from 'react';
 import type { ResponseRecord } from '../../../../shared/domain';
 import { ContentView } from '../../components/ContentView';
 import { DiffText } from './DiffText';
@@ -65,7 +65,8 @@ export const ResponseColumn = memo(function ResponseColumn({
   rating?: boolean;
 }) {
   const s = SIDE[side];
-  const size = responseSize(response ?? null);
+  // Worked out once per response, not on every render of the screen (a save's notice re-renders it).
+  const size = useMemo(() => responseSize(response ?? null), [response]);
   return (
     <article
       className={`group/column flex min-h-0 min-w-0 flex-col border-line bg-surface ${side === 'left' ? 'wide:border-r' : 'border-t wide:border-t-0'}`}
