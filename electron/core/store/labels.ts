@@ -159,8 +159,8 @@ export const VISIBLE_LABEL = "(l.import_id IS NULL OR l.import_id NOT IN (SELECT
 /**
  * Bulk labels for items an import has just inserted (so no head exists yet): one pairwise revision per
  * item, with no strength, ranking, shown order or body, all by one annotator at one time. Revisions are
- * buffered and written 64 per statement, label rows and head rows alike; ids are made when added, so
- * their order is the order of the calls. flush() writes what is buffered and says how many revisions
+ * buffered and written 64 per statement; each flush then makes their heads from the rows it wrote, in one
+ * INSERT … SELECT (nothing bound per row). Ids are made when added, so their order is the order of the calls. flush() writes what is buffered and says how many revisions
  * that added. The items are not visible yet, so the counters move when the import completes.
  */
 export function newItemLabels(db: Db, annotatorId: number, createdAt: string) {
@@ -168,14 +168,13 @@ export function newItemLabels(db: Db, annotatorId: number, createdAt: string) {
   const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
   const annotator = String(Math.trunc(annotatorId));
   const at = quote(normalizeTimestamp(createdAt));
-  const statements = new Map<number, { label: ReturnType<Db['prepare']>; head: ReturnType<Db['prepare']> }>();
+  const statements = new Map<number, { label: ReturnType<Db['prepare']> }>();
   const statement = (k: number) => {
     let st = statements.get(k);
     if (!st) {
       const rows = (row: string) => Array.from({ length: k }, () => row).join(', ');
       st = {
         label: db.prepare(`INSERT INTO label (seq, id, item_id, annotator_id, task, created_at, choice, body) VALUES ${rows(`(?, ?, ?, ${annotator}, 'pairwise', ${at}, ?, '{}')`)}`),
-        head: db.prepare(`INSERT INTO label_head (item_id, annotator_id, task, label_seq, done, choice) VALUES ${rows(`(?, ${annotator}, 'pairwise', ?, 1, ?)`)}`),
       };
       statements.set(k, st);
     }
@@ -184,9 +183,12 @@ export function newItemLabels(db: Db, annotatorId: number, createdAt: string) {
   // Seqs are given explicitly (one past the largest, read at each flush inside the caller's write
   // transaction, where no one else inserts labels), so the heads can name them without a RETURNING.
   const maxSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM label').pluck();
+  const heads = db.prepare(
+    `INSERT INTO label_head (item_id, annotator_id, task, label_seq, done, choice)
+     SELECT item_id, annotator_id, task, seq, 1, choice FROM label WHERE seq BETWEEN ? AND ?`,
+  );
   let labelParams: unknown[] = [];
   let items: number[] = [];
-  let choices: (Choice | null)[] = [];
   const flush = (): number => {
     const k = items.length;
     if (!k) return 0;
@@ -194,12 +196,10 @@ export function newItemLabels(db: Db, annotatorId: number, createdAt: string) {
     const first = (maxSeq.get() as number) + 1;
     for (let i = 0; i < k; i++) labelParams[i * 4] = first + i;
     st.label.run(labelParams);
-    const headParams: unknown[] = [];
-    for (let i = 0; i < k; i++) headParams.push(items[i], first + i, choices[i]);
-    st.head.run(headParams);
+    // Each head copies its revision's columns: one statement over the seqs just written, nothing bound per row.
+    heads.run(first, first + k - 1);
     labelParams = [];
     items = [];
-    choices = [];
     return k;
   };
   return {
@@ -207,7 +207,6 @@ export function newItemLabels(db: Db, annotatorId: number, createdAt: string) {
     add(itemId: number, choice: Choice | null): number {
       labelParams.push(0, uuidv7(), itemId, choice);
       items.push(itemId);
-      choices.push(choice);
       return items.length === 64 ? flush() : 0;
     },
     flush,
