@@ -30,7 +30,7 @@ describe('an import of labelled pairs', () => {
     const heads = db
       .prepare('SELECT h.item_id, h.annotator_id, h.task, h.label_seq, h.done, h.choice FROM label_head h ORDER BY h.item_id')
       .raw()
-      .all();
+      .all() as unknown[][];
     const labels = db.prepare('SELECT item_id, annotator_id, task, seq, 1, choice FROM label ORDER BY item_id').raw().all();
     expect(heads).toHaveLength(150);
     expect(heads).toEqual(labels);
