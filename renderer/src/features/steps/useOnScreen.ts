@@ -1,7 +1,8 @@
 // Keeps an editor open on a step whole on screen: its list no taller than the step list's visible height
 // allows (with the editor's other lines, a severity prompt among them), and the step list scrolled so the
-// editor's bottom is above the key bar. A turn card's list grows as the virtual list measures it, so this
-// is done again over the next frames until the editor is in view.
+// editor's bottom is above the key bar. A turn card grows as the virtual list measures it, and the list
+// scrolls its current step into view again then, so this is done on every frame while the editor settles,
+// and again whenever the editor or the list's content changes size.
 import { useLayoutEffect, type RefObject } from 'react';
 
 const MARGIN = 8;
@@ -32,18 +33,33 @@ function fit(root: HTMLElement, list: HTMLElement | null): boolean {
   return after.bottom <= b.bottom && after.top >= b.top;
 }
 
+/** How long after an editor opens it is kept in view on every frame, whatever moves it. */
+const SETTLE_MS = 2000;
+
 export function useOnScreen(root: RefObject<HTMLElement | null>, list: RefObject<HTMLElement | null>, key: string): void {
   useLayoutEffect(() => {
     const el = root.current;
     if (!el) return;
-    let frames = 0;
+    // The step list keeps its current step in view in the same commit, and scrolls again when the virtual
+    // list measures the turn card (its height changes as the editor opens): until the editor has stood
+    // still for a while, fit it on every frame rather than stopping at the first frame it was in view
+    // (a later measure pushed it back under the key bar, and nothing brought it up again).
+    const until = performance.now() + SETTLE_MS;
     let id = 0;
     const again = () => {
-      if (!fit(el, list.current) && ++frames < 10) id = requestAnimationFrame(again);
+      fit(el, list.current);
+      if (performance.now() < until) id = requestAnimationFrame(again);
     };
     fit(el, list.current);
-    // The step list keeps its current step in view in the same commit; this runs after it.
     id = requestAnimationFrame(again);
-    return () => cancelAnimationFrame(id);
+    // After that, whenever the editor or the list's content changes size (a card measured late), fit again.
+    const content = scrollParent(el)?.firstElementChild ?? null;
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => fit(el, list.current));
+    observer?.observe(el);
+    if (content) observer?.observe(content);
+    return () => {
+      cancelAnimationFrame(id);
+      observer?.disconnect();
+    };
   }, [key]);
 }
