@@ -84,7 +84,8 @@ describe('judging a trajectory', () => {
     await expect.poll(() => page.getByTestId('tag-preset-notice').innerText()).toMatch(/Every tag of “Tool use” is in the list already/);
     await page.locator('[data-testid="tag-preset"][data-preset="GUI / web agent"]').click();
     await expect.poll(async () => (await project()).settings.errorTags).toEqual(expect.arrayContaining(['wrong element', 'hallucinated page', 'wrong text']));
-    expect(await page.getByTestId('tag-preset-notice').innerText()).toMatch(/Added 5 tags from “GUI \/ web agent”/);
+    // The notice follows the save's answer: wait for it as for the settings (read once, it could still say the last preset's words).
+    await expect.poll(() => page.getByTestId('tag-preset-notice').innerText()).toMatch(/Added 5 tags from “GUI \/ web agent”/);
     // "premature stop" is in both: there once.
     expect((await project()).settings.errorTags.filter((t) => t === 'premature stop')).toHaveLength(1);
     expect(problems).toEqual([]);
