@@ -10,9 +10,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportProject, importLabelsLines, importLines } from '../../electron/core/formats/index';
 import { ArbiterService } from '../../electron/core/service/index';
-import { openDb } from '../../electron/core/store/db';
+import { listMigrations, openDb } from '../../electron/core/store/db';
 import type { CriterionInput } from '../../shared/rubric';
 import { tempDir } from '../helpers/tmp';
+
+/** The newest schema version this Arbiter knows (the last numbered migration). */
+const newest = () => Math.max(...listMigrations().map((m) => m.version));
 
 const items = [
   { id: 'q1', prompt: 'Which is larger, 9.8 or 9.11?', responses: [{ text: '9.8' }, { text: '9.11' }] },
@@ -203,7 +206,7 @@ describe('guidelines', () => {
     db.close();
     const reopened = openDb(path);
     // Every migration since runs again too: the newest schema.
-    expect(reopened.pragma('user_version', { simple: true })).toBe(11);
+    expect(reopened.pragma('user_version', { simple: true })).toBe(newest());
     expect(reopened.prepare("SELECT rubric FROM project WHERE name = 'p'").pluck().get()).toBe('quality');
     expect(reopened.prepare('SELECT revision, text FROM guidelines_revision').all()).toEqual([{ revision: 1, text: 'Old rules.' }]);
     reopened.close();

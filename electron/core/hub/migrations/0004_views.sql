@@ -1,0 +1,2 @@
+-- Hub schema, version 4: saved views (reserved; filled in by that work).
+SELECT 1;

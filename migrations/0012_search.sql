@@ -1,0 +1,2 @@
+-- Arbiter schema, version 12: search index (FTS5) — filled in by the search work.
+SELECT 1;

@@ -1,0 +1,2 @@
+-- Arbiter schema, version 13: saved views — filled in by the items explorer work.
+SELECT 1;

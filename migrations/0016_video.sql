@@ -1,0 +1,2 @@
+-- Arbiter schema, version 16: videos — filled in by the video work.
+SELECT 1;
