@@ -242,4 +242,5 @@ export const commands: Record<string, Command> = {
   adjudicate: (argv, io) => import('./review').then((m) => m.adjudicateCommand(argv, io)),
   hub: (argv, io) => import('./hub').then((m) => m.hubCommand(argv, io)),
   sync: (argv, io) => import('./sync').then((m) => m.syncCommand(argv, io)),
+  gold: (argv, io) => import('./gold').then((m) => m.goldCommand(argv, io)),
 };

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { appSchemas, type AppOutputs } from './app';
 import { critiquesSchemas, type CritiquesOutputs } from './critiques';
 import { datasetsSchemas, type DatasetsOutputs } from './datasets';
+import { goldSchemas, type GoldOutputs } from './gold';
 import { guidelinesSchemas, type GuidelinesOutputs } from './guidelines';
 import { jobsSchemas, type JobsOutputs } from './jobs';
 import { labelsSchemas, type LabelsOutputs } from './labels';
@@ -22,6 +23,7 @@ export * from './app';
 export * from './common';
 export * from './critiques';
 export * from './datasets';
+export * from './gold';
 export * from './guidelines';
 export * from './jobs';
 export * from './labels';
@@ -49,13 +51,14 @@ export const schemas = {
   ...jobsSchemas,
   ...appSchemas,
   ...teamSchemas,
+  ...goldSchemas,
 } as const;
 
 export type ApiName = keyof typeof schemas;
 export type ApiInput<N extends ApiName> = z.input<(typeof schemas)[N]>;
 export type ApiParsed<N extends ApiName> = z.output<(typeof schemas)[N]>;
 
-export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & CritiquesOutputs & GuidelinesOutputs & ReviewOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs & TeamOutputs;
+export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & CritiquesOutputs & GuidelinesOutputs & ReviewOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs & TeamOutputs & GoldOutputs;
 export type ApiOutput<N extends ApiName> = ApiOutputs[N];
 
 /** What a transport returns for an error: a sentence for people, a code for programs. */

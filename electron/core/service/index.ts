@@ -13,6 +13,7 @@ import { appHandlers } from './app';
 import { critiquesHandlers } from './critiques';
 import type { Handlers, ServiceContext, ServiceOptions } from './context';
 import { datasetsHandlers } from './datasets';
+import { goldHandlers } from './gold';
 import { guidelinesHandlers } from './guidelines';
 import { reviewHandlers } from './review';
 import { jobsHandlers } from './jobs';
@@ -87,6 +88,7 @@ export class ArbiterService {
       ...jobsHandlers(context),
       ...appHandlers(context),
       ...this.team.handlers(),
+      ...goldHandlers(context),
     };
   }
 
