@@ -42,9 +42,9 @@ export function acceptedHosts(bindHost: string, port: number): Set<string> {
   return accepted;
 }
 
-/** Whether a request's path is one that reads or changes data (the API, downloads, images) and not the page. */
+/** Whether a request's path is one that reads or changes data (the API, downloads, images, videos) and not the page. */
 export function isGuardedPath(pathname: string): boolean {
-  return pathname.startsWith('/api/') || pathname.startsWith('/download/') || pathname.startsWith('/images/');
+  return pathname.startsWith('/api/') || pathname.startsWith('/download/') || pathname.startsWith('/images/') || pathname.startsWith('/videos/');
 }
 
 /** Why a request is refused, or null when it may go on to its route (which still checks the token). */

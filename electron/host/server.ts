@@ -1,8 +1,8 @@
 // The browser host: serves the built renderer and the same API over HTTP on 127.0.0.1, guarded by a
 // per-launch random token. It is what `npm start` falls back to where Electron cannot start. The page
 // is untrusted: see guards.ts for what every request must show, downloads.ts for how exports leave,
-// images.ts for how stored images reach the page, and core/base/limits.ts for how large a body each
-// operation may send and how many are read at once.
+// images.ts for how stored images reach the page, videos.ts for videos (a ticket, HTTP Range), and
+// core/base/limits.ts for how large a body each operation may send and how many are read at once.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -16,6 +16,7 @@ import type { ArbiterService } from '../core/service';
 import { DOWNLOAD_PREFIX, serveDownload } from './downloads';
 import { acceptedHosts, refuseRequest } from './guards';
 import { IMAGE_PREFIX, serveImageRoute } from './images';
+import { serveVideoRoute, VIDEO_PREFIX } from './videos';
 
 const STATUS_BY_CODE: Record<string, number> = {
   invalid_input: 400,
@@ -149,6 +150,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         if (req.method !== 'GET') return sendError(res, 404, 'not_found', `No operation ${req.method} ${url.pathname}.`);
         return serveDownload(res, service, url.pathname.slice(DOWNLOAD_PREFIX.length), (status, message) => sendError(res, status, 'not_found', message));
       }
+      if (url.pathname.startsWith(VIDEO_PREFIX)) return serveVideoRoute(req, res, service, url, (status, message) => sendError(res, status, 'not_found', message));
       if (url.pathname.startsWith(IMAGE_PREFIX)) {
         if (!tokenMatches(token, req.headers['x-arbiter-token'] as string | undefined))
           return sendError(res, 401, 'unauthorized', 'Missing or wrong API token: images are sent with the x-arbiter-token header, as the API is. Open the URL the host printed.');

@@ -10,13 +10,14 @@ import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
 import { keychainHubKeeper } from './hubKeychain';
 import { bindApi } from './ipc';
 import { serveImage } from '../core/service/images';
+import { serveVideo } from '../core/service/videos';
 import { serveApp } from './protocol';
 import { APP_ENTRY, APP_SCHEME, applyPermissionPolicy, lockDownContents } from './security';
 
 let service: ArbiterService | null = null;
 
 // Before ready: app:// is a standard, secure origin of its own (so 'self' in the CSP means it alone).
-protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } }]);
 
 function createWindow(): void {
   const window = new BrowserWindow({
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
   // The page's images are answered from the open database (a request before it opens gets a 503).
   protocol.handle(APP_SCHEME, (request) => {
     const open = service;
-    return serveApp(rendererRoot, request, open ? (image) => serveImage(open.db, open.imageStore, image) : null);
+    return serveApp(rendererRoot, request, open ? (image) => serveImage(open.db, open.imageStore, image) : null, open ? (ticket, range) => serveVideo(open.db, open.imageStore, ticket, range) : null);
   });
   applyPermissionPolicy(session.defaultSession);
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {

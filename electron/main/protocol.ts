@@ -1,11 +1,15 @@
 // app://arbiter/ — how the desktop window gets the renderer. Under file:// the CSP's 'self' would cover
 // every file on the disk; here it covers the renderer build folder only. Pure Node (tested without the
 // Electron binary): resolveRendererFile confines a URL to the folder, serveRenderer answers a request,
-// serveApp answers the image route (/images/<project>/<sha256>, core/service/images.ts) as well.
+// serveApp answers the image route (/images/<project>/<sha256>, core/service/images.ts) and the video route
+// (/videos/<ticket>, with HTTP Range: core/service/videos.ts) as well.
+import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
 import { IMAGE_PREFIX, parseImagePath, type ImageAnswer, type ImageRequest } from '../core/service/images';
+import { VIDEO_PREFIX, type VideoAnswer } from '../core/service/videos';
 import { APP_HOST, APP_SCHEME } from './security';
 
 const MIME: Record<string, string> = {
@@ -126,11 +130,32 @@ async function serveImageRequest(url: URL, method: string, images: ImageSource |
   return new Response(body, { status: 200, headers: answer.headers });
 }
 
+/** Answers a video request of the page: its ticket and Range header (core/service/videos.ts serveVideo, bound to the open database). */
+export type VideoSource = (ticket: string, range: string | undefined) => VideoAnswer;
+
+function serveVideoRequest(url: URL, request: { method: string; headers?: Headers }, videos: VideoSource | null): Response {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return imageRefusal(405, 'not_found', `No operation ${request.method} ${url.pathname}.`);
+  if (!videos) return imageRefusal(503, 'internal', 'The database is still opening; try again in a moment.');
+  const answer = videos(url.pathname.slice(VIDEO_PREFIX.length), request.headers?.get('range') ?? undefined);
+  if (answer.status === 404 || answer.status === 416) {
+    const refused = imageRefusal(answer.status, 'not_found', answer.message);
+    for (const [name, value] of Object.entries(answer.headers)) if (name !== 'content-type') refused.headers.set(name, value);
+    return refused;
+  }
+  const body = request.method === 'HEAD' || answer.end < answer.start ? null : (Readable.toWeb(createReadStream(answer.file, { start: answer.start, end: answer.end })) as ReadableStream);
+  return new Response(body, { status: answer.status, headers: answer.headers });
+}
+
 /**
- * The answer to one app:// request: an image of a project (same origin, so no token: only the app's own
- * window loads app:// at all), else a file of the renderer build.
+ * The answer to one app:// request: an image or a video of a project (same origin, so no token: only the
+ * app's own window loads app:// at all), else a file of the renderer build.
  */
-export async function serveApp(root: string, request: { url: string; method: string }, images: ImageSource | null): Promise<Response> {
+export async function serveApp(
+  root: string,
+  request: { url: string; method: string; headers?: Headers },
+  images: ImageSource | null,
+  videos: VideoSource | null = null,
+): Promise<Response> {
   let url: URL | null = null;
   try {
     url = new URL(request.url);
@@ -139,5 +164,6 @@ export async function serveApp(root: string, request: { url: string; method: str
   }
   if (url && url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST && url.pathname.startsWith(IMAGE_PREFIX))
     return serveImageRequest(url, request.method, images);
+  if (url && url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST && url.pathname.startsWith(VIDEO_PREFIX)) return serveVideoRequest(url, request, videos);
   return serveRenderer(root, request);
 }

@@ -18,6 +18,7 @@ import { rubricsSchemas, type RubricsOutputs } from './rubrics';
 import { stepsSchemas, type StepsOutputs } from './steps';
 import { teamSchemas, type TeamOutputs } from './team';
 import { uploadsSchemas, type UploadsOutputs } from './uploads';
+import { videosSchemas, type VideosOutputs } from './videos';
 
 export * from './app';
 export * from './common';
@@ -35,6 +36,7 @@ export * from './rubrics';
 export * from './steps';
 export * from './team';
 export * from './uploads';
+export * from './videos';
 
 export const schemas = {
   ...projectsSchemas,
@@ -52,13 +54,14 @@ export const schemas = {
   ...appSchemas,
   ...teamSchemas,
   ...goldSchemas,
+  ...videosSchemas,
 } as const;
 
 export type ApiName = keyof typeof schemas;
 export type ApiInput<N extends ApiName> = z.input<(typeof schemas)[N]>;
 export type ApiParsed<N extends ApiName> = z.output<(typeof schemas)[N]>;
 
-export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & CritiquesOutputs & GuidelinesOutputs & ReviewOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs & TeamOutputs & GoldOutputs;
+export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & CritiquesOutputs & GuidelinesOutputs & ReviewOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs & TeamOutputs & GoldOutputs & VideosOutputs;
 export type ApiOutput<N extends ApiName> = ApiOutputs[N];
 
 /** What a transport returns for an error: a sentence for people, a code for programs. */

@@ -46,6 +46,7 @@ export const LIMITS = {
   recordMaxDepth: count(100, 'how deeply lists and objects may nest in an imported record; a deeper record is an invalid line', 8),
   imageMaxBytes: bytes(64 * MiB, 'the largest image an import stores (a file, a data URI, a Parquet cell); a larger one is an invalid line naming it', 1 * KiB),
   imageMaxPixels: count(100_000_000, 'the most pixels (width × height) an image may have; a larger one (a decompression bomb) is an invalid line naming it', 1_000_000),
+  videoMaxBytes: bytes(4 * GiB, 'the largest video an import stores (copied and hashed as a stream, never whole in memory); a larger one is an invalid line naming it', 1 * KiB),
   imageDisplayMaxEdge: count(4096, 'the longest edge of the copy a page is sent of a bigger image (the original stays as it is for exports)', 256),
   hubPullBatchBytes: bytes(16 * MiB, 'the most revision text one batch of a team sync reads from the hub (the batch stops there; a line over recordMaxBytes is skipped, never read)', 1 * KiB),
   hubDeferredMax: count(10_000, 'revisions from the team hub kept waiting to merge (an item or rubric version this project lacks); more are dropped, counted in the sync summary'),

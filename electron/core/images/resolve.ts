@@ -58,6 +58,8 @@ export interface RecordImages {
   added: string[];
   /** Image parts that cannot be shown offline (http URLs). */
   unavailable: number;
+  /** sha256 of each stored video, once (core/videos/resolve.ts); absent when the record holds none. */
+  videos?: string[];
 }
 
 export function noImages(): RecordImages {
@@ -129,7 +131,7 @@ function resolvePart(part: ContentPart, ctx: ImageContext, out: RecordImages, wh
   return store(bytesOf(raw.value, what, ctx.bounds, fail), origin, what, ctx, out, fail);
 }
 
-type Fail = (what: string, why: string) => never;
+export type Fail = (what: string, why: string) => never;
 type Stored = { stored: (ctx: ImageContext, out: RecordImages, fail: Fail) => ImagePart };
 
 /** Where a part's image is, whichever form it has. */
@@ -239,26 +241,40 @@ function note(ref: ImageRef, ctx: ImageContext, out: RecordImages, bytes: Uint8A
   if (putImageOnce(ctx.store, bytes, ref.sha256).added) out.added.push(ref.sha256);
 }
 
-/** A relative path, read from the images folder or the file's folder, never outside it. */
-function fromPath(written: string, column: { column: string; index: number } | null, ctx: ImageContext, out: RecordImages, fail: Fail): ImagePart {
+/** A file a record names by a relative path: where it is, its real path inside the folder, its size and time. */
+export interface LocatedFile {
+  full: string;
+  real: string;
+  size: number;
+  mtimeMs: number;
+  /** The path as written, quoted where it holds control characters (for messages). */
+  what: string;
+}
+
+/**
+ * The file a relative path names, in the images folder or the file's folder and never outside it (core/
+ * videos/resolve.ts finds videos the same way); `noun` names what it is in the messages. Throws through
+ * `fail` for an empty, absolute, file: or URL path, one leaving the folder (a link too), or a missing file.
+ */
+export function locateFile(written: string, ctx: ImageSources, fail: Fail, noun = 'image'): LocatedFile {
   // As written; quoted only where it holds control characters (a line break would cut the message).
   const what = /[\u0000-\u001f\u007f]/.test(written) ? JSON.stringify(written) : written;
   if (written.length > PATH_MAX) fail(`${written.slice(0, 80)}…`, `a path longer than ${PATH_MAX} characters`);
-  if (written.trim() === '') fail('an empty path', 'the image part names no file');
+  if (written.trim() === '') fail('an empty path', `the ${noun} part names no file`);
   if (written.includes('\0')) fail(what, 'a path holding a NUL character');
-  if (/^file:/i.test(written)) fail(what, 'a file: URL; image paths must be relative to the images folder (a file may not name files elsewhere on the computer)');
+  if (/^file:/i.test(written)) fail(what, `a file: URL; ${noun} paths must be relative to the images folder (a file may not name files elsewhere on the computer)`);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(written)) fail(what, 'a URL Arbiter cannot read (it keeps http(s) URLs unfetched, and reads data: URIs and relative paths)');
   if (isAbsolute(written) || win32.isAbsolute(written))
-    fail(what, 'an absolute path; image paths must be relative to the images folder or the file’s folder (a file may not name files elsewhere on the computer)');
+    fail(what, `an absolute path; ${noun} paths must be relative to the images folder or the file’s folder (a file may not name files elsewhere on the computer)`);
   const base = ctx.imagesDir ?? ctx.fileDir;
   const folder = ctx.imagesDir ? 'the images folder' : 'the file’s folder';
   if (base === null)
-    return fail(what, 'a relative image path, and an uploaded file has no folder of its own: give the images folder that holds the images (the import panel’s “Images folder” field, or --images-dir)');
+    return fail(what, `a relative ${noun} path, and an uploaded file has no folder of its own: give the images folder that holds the ${noun}s (the import panel’s “Images folder” field, or --images-dir)`);
   // Paths written on Windows use backslashes.
   const full = resolve(base, written.replace(/\\/g, '/'));
   const inside = relative(base, full);
   if (inside === '' || inside === '..' || inside.startsWith(`..${'/'}`) || inside.startsWith('..\\') || isAbsolute(inside))
-    fail(what, `outside ${base} (${folder}); image paths may not leave it`);
+    fail(what, `outside ${base} (${folder}); ${noun} paths may not leave it`);
   let stat;
   try {
     stat = statSync(full);
@@ -272,7 +288,16 @@ function fromPath(written: string, column: { column: string; index: number } | n
   // the folder's real path, as the app:// protocol requires (electron/main/protocol.ts).
   const real = realPathInside(full, base);
   if (typeof real !== 'string')
-    return fail(what, real ? `a link to ${real.outside}, outside ${base} (${folder}); image paths may not leave it` : `cannot be read in ${base} (${folder}): it went away while being read`);
+    return fail(what, real ? `a link to ${real.outside}, outside ${base} (${folder}); ${noun} paths may not leave it` : `cannot be read in ${base} (${folder}): it went away while being read`);
+  return { full, real, size: stat.size, mtimeMs: stat.mtimeMs, what };
+}
+
+/** A relative path, read from the images folder or the file's folder, never outside it. */
+function fromPath(written: string, column: { column: string; index: number } | null, ctx: ImageContext, out: RecordImages, fail: Fail): ImagePart {
+  const { full, real, size, mtimeMs, what } = locateFile(written, ctx, fail);
+  const base = ctx.imagesDir ?? ctx.fileDir;
+  const folder = ctx.imagesDir ? 'the images folder' : 'the file’s folder';
+  const stat = { size, mtimeMs };
   if (stat.size > ctx.bounds.maxBytes) fail(what, tooManyBytes(stat.size, ctx.bounds.maxBytes));
   const origin: ImageOrigin = column ? { kind: 'column', ...column, path: written } : { kind: 'path', path: written };
   const seen = ctx.seen?.get(full);

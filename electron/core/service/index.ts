@@ -26,6 +26,7 @@ import { stepsHandlers } from './steps';
 import { TeamHub } from './team';
 import { hubBackend } from './teamBackend';
 import { uploadsHandlers } from './uploads';
+import { videosHandlers } from './videos';
 
 export type { ServiceOptions };
 
@@ -89,6 +90,7 @@ export class ArbiterService {
       ...appHandlers(context),
       ...this.team.handlers(),
       ...goldHandlers(context),
+      ...videosHandlers(context),
     };
   }
 

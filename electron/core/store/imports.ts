@@ -11,6 +11,7 @@ import { hostname } from 'node:os';
 import { DEFAULT_ERROR_TAGS, DEFAULT_PROJECT_SETTINGS, type ProjectSettings } from '../../../shared/domain';
 import { conflict } from '../base/errors';
 import { removeImportImages } from './images';
+import { removeImportVideos } from './videos';
 import type { Db } from './sqlite';
 import { beginBulkWrite, sleepSync, writeNow, writerWaiting } from './write';
 
@@ -157,6 +158,7 @@ export async function removeImport(db: Db, pending: PendingImport, pause: () => 
     await pause();
   }
   removeImportImages(db, pending.projectId, pending.firstSeq);
+  removeImportVideos(db, pending.projectId, pending.firstSeq);
   db.prepare('DELETE FROM import_file WHERE id = ?').run(pending.id);
 }
 
@@ -182,6 +184,7 @@ export function removeStaleImports(db: Db, projectId?: number): number {
   for (const pending of stale) {
     while (db.transaction(() => batch.run(pending.projectId, pending.firstSeq, pending.projectId)).immediate().changes === DELETE_BATCH);
     removeImportImages(db, pending.projectId, pending.firstSeq);
+    removeImportVideos(db, pending.projectId, pending.firstSeq);
     db.prepare('DELETE FROM import_file WHERE id = ?').run(pending.id);
     dropImportProject(db, pending.projectId);
   }

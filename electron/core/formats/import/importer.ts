@@ -17,6 +17,7 @@ import { imageStoreOf } from '../../images/store';
 import { ensureAnnotator, SOURCE_ANNOTATOR } from '../../store/annotators';
 import type { Db } from '../../store/db';
 import { projectImageAdder } from '../../store/images';
+import { projectVideoAdder } from '../../store/videos';
 import { beginImport, completeImport, dropImportProject, importProject, importSession, removeImport, sharedExternalIds, type PendingImport } from '../../store/imports';
 import { itemBatchInserter } from '../../store/itemInsert';
 import { currentLabel, hasSourceLabel, labelAppender, newItemLabels } from '../../store/labels';
@@ -29,7 +30,7 @@ import { judgeResolver, type Judged } from './judges';
 import { lineChunks, PARALLEL_MIN_LINES, parallelByDefault } from './inputs';
 import { ImportWorker } from './pool';
 import { previewHead } from './preview';
-import { chunkLines, IMAGES_FIELD, JUDGEMENT_FIELD, LINE_FIELD, originalLine, parseJson, recordBounds, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, RESPONSE_COUNT_FIELD, RESPONSE_STRIDE, type Chunk, type ChunkResult, type RecordExtras } from './prepare';
+import { chunkLines, IMAGES_FIELD, JUDGEMENT_FIELD, LINE_FIELD, originalLine, parseJson, recordBounds, PARSERS, PREFERENCE_FIELD, prepareLines, prepareRecord, RECORD_STRIDE, RESPONSE_COUNT_FIELD, RESPONSE_STRIDE, SEARCH_FIELD, type Chunk, type ChunkResult, type RecordExtras } from './prepare';
 import { RecordError, type RecordParser } from '../types';
 
 export { DETECT_RECORDS, PARSERS, previewHead };
@@ -165,8 +166,9 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
     if (opts.createProject && !findProject(db, opts.project)) madeProject = importProject(db, opts.project).id;
     const project = madeProject === null ? requireProject(db, opts.project) : { id: madeProject };
     running = beginImport(db, project.id, basename(opts.fileName), format ?? 'auto');
-    const inserter = itemBatchInserter(db, project.id, running.firstSeq);
+    const inserter = itemBatchInserter(db, project.id, running.firstSeq, SEARCH_FIELD);
     const addProjectImages = projectImageAdder(db, project.id, running.firstSeq);
+    const addProjectVideos = projectVideoAdder(db, project.id, running.firstSeq);
     const createdAt = new Date().toISOString();
     let sourceId: number | null = null;
     let newLabels: ReturnType<typeof newItemLabels> | null = null;
@@ -221,6 +223,7 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
                 if (images.items++ < EXAMPLES) images.examples.push(name);
                 const found = JSON.parse(imagesJson) as RecordImages;
                 addProjectImages(found.stored);
+                if (found.videos) addProjectVideos(found.videos);
                 for (const sha of found.stored) itemImages.add(sha);
                 if (found.unavailable && imagesOffline.items++ < EXAMPLES) imagesOffline.examples.push(name);
               }

@@ -13,9 +13,11 @@ export { chunkLines, type Chunk } from '../sources/chunk';
 import { holdsImages } from '../content';
 import { imageStoreDir } from '../../images/store';
 import { imageContext, noImages, resolveImages, responsePlace, type ImageContext } from '../../images/resolve';
+import { resolveVideos } from '../../videos/resolve';
 import { RecordError, type ParsedRecord, type RecordParser, type SourceJudgement } from '../types';
 import { fieldPath } from '../validate';
 import type { Criterion } from '../../../../shared/rubric';
+import { responsesSearchText, searchText } from '../../../../shared/searchText';
 
 /** Each readable format's parser, by name (from the registry, ../registry.ts). */
 export const PARSERS = Object.fromEntries(formats().flatMap((f) => (f.parse ? [[f.name, f.parse]] : []))) as Record<ImportFormat, RecordParser>;
@@ -161,15 +163,17 @@ export function originalLine(text: string): string {
  * criteria as JSON (RecordExtras, or null), its line (as a string: 1-based, in the chunk or the input as
  * the caller counts) and, when it holds images, what they came to as JSON (RecordImages: the sha256 of
  * each stored image, those this record added to the store, how many are not available offline; else
- * null). Its responses follow in a second flat array, RESPONSE_STRIDE values each: content JSON, model,
- * steps JSON (or null).
+ * null), then the text the search index takes of it (shared/searchText.ts): its prompt's, its responses',
+ * and their tool calls' and results'. Its responses follow in a second flat array, RESPONSE_STRIDE
+ * values each: content JSON, model, steps JSON (or null).
  */
-export const RECORD_STRIDE = 10;
+export const RECORD_STRIDE = 13;
 export const RESPONSE_COUNT_FIELD = 5;
 export const PREFERENCE_FIELD = 6;
 export const JUDGEMENT_FIELD = 7;
 export const LINE_FIELD = 8;
 export const IMAGES_FIELD = 9;
+export const SEARCH_FIELD = 10;
 export const RESPONSE_STRIDE = 3;
 
 
@@ -211,9 +215,9 @@ function defaultImages(): ImageContext {
 export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], responses: (string | null)[], line: number, images: ImageContext = defaultImages()): void {
   const { draft } = parsed;
   const found = noImages();
-  const prompt = resolveImages(draft.prompt, 'prompt', images, found);
-  const contents = draft.responses.map((r, i) => resolveImages(r.content, responsePlace(i), images, found));
-  let holds = holdsImages(prompt);
+  const prompt = resolveVideos(resolveImages(draft.prompt, 'prompt', images, found), 'prompt', images, found);
+  const contents = draft.responses.map((r, i) => resolveVideos(resolveImages(r.content, responsePlace(i), images, found), responsePlace(i), images, found));
+  let holds = holdsImages(prompt) || found.videos !== undefined;
   const promptJson = JSON.stringify(prompt);
   // canonicalJson of a string is its JSON.stringify: hash and stored text share one stringify.
   const promptCanonical = typeof prompt === 'string' ? promptJson : canonicalJson(prompt);
@@ -226,6 +230,8 @@ export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], res
     holds ||= holdsImages(content);
   });
   const uid = itemUidOfCanonical(promptCanonical, canonical);
+  const promptText = searchText(prompt);
+  const responseText = responsesSearchText(contents);
   rows.push(
     parsed.identity === undefined ? uid : sha256Hex(`${uid}\u0000${parsed.identity}`).slice(0, 32),
     draft.externalId,
@@ -237,6 +243,9 @@ export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], res
     extrasJson(parsed),
     String(line),
     holds ? JSON.stringify(found) : null,
+    promptText.text,
+    responseText.text,
+    promptText.tool ? (responseText.tool ? `${promptText.tool}\n\n${responseText.tool}` : promptText.tool) : responseText.tool,
   );
 }
 
@@ -244,8 +253,8 @@ export function prepareRecord(parsed: ParsedRecord, rows: (string | null)[], res
 export function checkRecordImages(parsed: ParsedRecord, images: ImageContext = defaultImages()): void {
   const check = { ...images, checkOnly: true };
   const found = noImages();
-  resolveImages(parsed.draft.prompt, 'prompt', check, found);
-  parsed.draft.responses.forEach((r, i) => resolveImages(r.content, responsePlace(i), check, found));
+  resolveVideos(resolveImages(parsed.draft.prompt, 'prompt', check, found), 'prompt', check, found);
+  parsed.draft.responses.forEach((r, i) => resolveVideos(resolveImages(r.content, responsePlace(i), check, found), responsePlace(i), check, found));
 }
 
 /**
