@@ -1,2 +1,70 @@
--- Arbiter schema, version 12: search index (FTS5) — filled in by the search work.
-SELECT 1;
+-- Arbiter schema, version 12: the full-text search index (docs/data.md, "Search").
+--
+-- One row per item, its rowid the item's id, one column per field a query may name (shared/searchQuery.ts
+-- SEARCH_COLUMNS). The item's own text (prompt, responses, tool calls and results, reference) is written
+-- with the item, in the import's own transactions (electron/core/store/search.ts); an item above its
+-- project's visible_seq is never returned, so a pending import's rows are not found, and a failed one's
+-- go with its items (the delete trigger). The labels' text (rationales, critiques, corrections, region
+-- notes) is every current revision's of the item, kept by the triggers on label_head below.
+-- unicode61 with diacritics removed: words as people type them ("cafe" finds "café"), bm25 over words;
+-- why not trigram: docs/data.md.
+CREATE VIRTUAL TABLE item_search USING fts5(
+  prompt, response, tool, reference, rationale, critique, correction, note,
+  tokenize = 'unicode61 remove_diacritics 2'
+);
+
+-- The labels' searchable text per item, over the current revision of each (annotator, task).
+CREATE VIEW item_label_text AS
+SELECT h.item_id AS item_id,
+  COALESCE(group_concat(l.body ->> '$.rationale', char(10)), '') AS rationale,
+  COALESCE(group_concat((SELECT group_concat(value, char(10)) FROM json_each(l.body, '$.critique') WHERE type = 'text'), char(10)), '') AS critique,
+  COALESCE(group_concat((SELECT group_concat(value, char(10)) FROM json_tree(l.body, '$.corrections') WHERE type = 'text'), char(10)), '') AS correction,
+  COALESCE(group_concat((SELECT group_concat(value, char(10)) FROM json_tree(l.body, '$.regions') WHERE key = 'note' AND type = 'text'), char(10)), '') AS note
+FROM label_head h JOIN label l ON l.seq = h.label_seq AND l.body <> '{}' AND json_valid(l.body)
+GROUP BY h.item_id;
+
+-- A head that moves to a revision with a body, or away from one whose text the index holds, rewrites the
+-- item's label columns (a source label with an empty body, as an import writes by the thousand, does not).
+CREATE TRIGGER item_search_head_insert AFTER INSERT ON label_head
+WHEN (SELECT body FROM label WHERE seq = NEW.label_seq) <> '{}'
+  OR EXISTS (SELECT 1 FROM item_search WHERE rowid = NEW.item_id AND (rationale <> '' OR critique <> '' OR correction <> '' OR note <> ''))
+BEGIN
+  UPDATE item_search SET (rationale, critique, correction, note) =
+    (SELECT COALESCE(MAX(rationale), ''), COALESCE(MAX(critique), ''), COALESCE(MAX(correction), ''), COALESCE(MAX(note), '') FROM item_label_text WHERE item_id = NEW.item_id)
+  WHERE rowid = NEW.item_id;
+END;
+CREATE TRIGGER item_search_head_update AFTER UPDATE OF label_seq ON label_head
+WHEN (SELECT body FROM label WHERE seq = NEW.label_seq) <> '{}'
+  OR EXISTS (SELECT 1 FROM item_search WHERE rowid = NEW.item_id AND (rationale <> '' OR critique <> '' OR correction <> '' OR note <> ''))
+BEGIN
+  UPDATE item_search SET (rationale, critique, correction, note) =
+    (SELECT COALESCE(MAX(rationale), ''), COALESCE(MAX(critique), ''), COALESCE(MAX(correction), ''), COALESCE(MAX(note), '') FROM item_label_text WHERE item_id = NEW.item_id)
+  WHERE rowid = NEW.item_id;
+END;
+CREATE TRIGGER item_search_head_delete AFTER DELETE ON label_head
+WHEN EXISTS (SELECT 1 FROM item_search WHERE rowid = OLD.item_id AND (rationale <> '' OR critique <> '' OR correction <> '' OR note <> ''))
+BEGIN
+  UPDATE item_search SET (rationale, critique, correction, note) =
+    (SELECT COALESCE(MAX(rationale), ''), COALESCE(MAX(critique), ''), COALESCE(MAX(correction), ''), COALESCE(MAX(note), '') FROM item_label_text WHERE item_id = OLD.item_id)
+  WHERE rowid = OLD.item_id;
+END;
+
+-- An item's row goes with it (a failed or cancelled import's batches, a deleted project).
+CREATE TRIGGER item_search_item_delete AFTER DELETE ON item
+BEGIN
+  DELETE FROM item_search WHERE rowid = OLD.id;
+END;
+
+-- The items a database held before this version: indexed after the upgrade by a background build
+-- (store/search.ts buildSearchIndex), in id order, next_id recording how far it came (a killed build
+-- resumes there). Items written since carry their rows already; the row goes when the build is done.
+CREATE TABLE search_build (
+  id         INTEGER PRIMARY KEY CHECK (id = 1),
+  next_id    INTEGER NOT NULL,
+  end_id     INTEGER NOT NULL,
+  total      INTEGER NOT NULL,
+  done       INTEGER NOT NULL DEFAULT 0,
+  started_at TEXT NOT NULL
+);
+INSERT INTO search_build (id, next_id, end_id, total, done, started_at)
+  SELECT 1, MIN(id), MAX(id) + 1, COUNT(*), 0, strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM item HAVING COUNT(*) > 0;

@@ -3,6 +3,7 @@
 import type { Content } from '../../../shared/domain';
 import { itemUid } from '../base/uid';
 import type { Db } from './db';
+import { itemSearchText, searchRowWriter } from './searchIndex';
 
 export interface ResponseDraft {
   content: Content;
@@ -40,6 +41,7 @@ export function itemInserter(db: Db, projectId: number) {
   const insertSegmentation = db.prepare("INSERT INTO segmentation (item_id, response_idx, version, steps, origin, created_at) VALUES (?, ?, 1, ?, 'file', ?)");
   const show = db.prepare('UPDATE project SET visible_seq = (SELECT MAX(seq) + 1 FROM item WHERE project_id = ?), item_count = item_count + 1 WHERE id = ?');
   const findByUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
+  const search = searchRowWriter(db);
   return {
     insert(draft: ItemDraft, uid = draftUid(draft)): { id: number; inserted: boolean } {
       const result = insert.run(projectId, uid, draft.externalId, projectId, JSON.stringify(draft.prompt), draft.reference, JSON.stringify(draft.metadata), draft.responses.length);
@@ -49,6 +51,9 @@ export function itemInserter(db: Db, projectId: number) {
         insertResponse.run(id, idx, JSON.stringify(r.content), r.model);
         if (r.steps) insertSegmentation.run(id, idx, JSON.stringify(r.steps), new Date().toISOString());
       });
+      const contents = draft.responses.map((r) => JSON.stringify(r.content));
+      search.add(id, itemSearchText(JSON.stringify(draft.prompt), contents, draft.reference));
+      search.flush();
       show.run(projectId, projectId);
       return { id, inserted: true };
     },
@@ -77,9 +82,11 @@ function multiRowInsert(db: Db, head: string, row: string) {
  * IGNOREs them 64 per statement, and writes each item's id and whether it was new into `ids` and
  * `inserted`. New items take seqs from `firstSeq` on, in order; duplicates (also within the batch) keep
  * the item that is there. Ids are given explicitly (one past the largest, read in each call's
- * transaction, since other projects' imports may have written since), so no RETURNING.
+ * transaction, since other projects' imports may have written since), so no RETURNING. Each new item's
+ * row of the search index is written with it: its prompt, response and tool text at `searchField`,
+ * `searchField + 1`, `searchField + 2` of its row (formats/import/prepare.ts makes them), its reference.
  */
-export function itemBatchInserter(db: Db, projectId: number, firstSeq: number) {
+export function itemBatchInserter(db: Db, projectId: number, firstSeq: number, searchField: number) {
   const itemStatement = multiRowInsert(
     db,
     'INSERT OR IGNORE INTO item (id, project_id, uid, external_id, seq, prompt, reference, metadata, response_count)',
@@ -92,6 +99,8 @@ export function itemBatchInserter(db: Db, projectId: number, firstSeq: number) {
   const findByUid = db.prepare('SELECT id FROM item WHERE project_id = ? AND uid = ?').pluck();
   const move = db.prepare('UPDATE item SET id = ?, seq = ? WHERE id = ?');
   const maxId = db.prepare('SELECT COALESCE(MAX(id), 0) FROM item').pluck();
+  const search = searchRowWriter(db);
+  const searchText: (string | null)[] = ['', '', '', ''];
   let nextSeq = firstSeq;
   const ITEM_PARAMS = 8;
   const fullItems: unknown[] = new Array(BATCH * ITEM_PARAMS);
@@ -156,6 +165,16 @@ export function itemBatchInserter(db: Db, projectId: number, firstSeq: number) {
         nextId += added;
         nextSeq += added;
       }
+      // The index rows of the items that are new, in the same transaction (a cut import leaves none).
+      for (let i = 0, o = 0; i < count; i++, o += stride) {
+        if (!inserted[i]) continue;
+        searchText[0] = rows[o + searchField]!;
+        searchText[1] = rows[o + searchField + 1]!;
+        searchText[2] = rows[o + searchField + 2]!;
+        searchText[3] = rows[o + 3]!;
+        search.add(ids[i]!, searchText);
+      }
+      search.flush();
       // The responses of the items that are new, in the same batched way.
       const now = new Date().toISOString();
       for (let i = 0, r = 0; i < count; i++) {

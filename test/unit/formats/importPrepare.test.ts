@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { responsesSearchText, searchText } from '../../../shared/searchText';
 import { chunkLines, PARSERS, prepareLines, RECORD_STRIDE } from '../../../electron/core/formats/import/prepare';
 import { readLines } from '../../../electron/core/formats/jsonl';
 import { draftUid } from '../../../electron/core/store/itemInsert';
@@ -76,6 +77,10 @@ describe('prepareLines', () => {
         null,
         '1',
         null,
+        // What the search index takes: the prompt's text, the responses' text, their tool calls' and results'.
+        searchText(draft.prompt).text,
+        responsesSearchText(draft.responses.map((r) => r.content)).text,
+        '',
       ]);
       expect(result.rows).toHaveLength(RECORD_STRIDE);
       expect(result.responses).toEqual(draft.responses.flatMap((r) => [JSON.stringify(r.content), r.model, r.steps === null ? null : JSON.stringify(r.steps)]));

@@ -1,0 +1,144 @@
+// Full-text search over a project's items (the index: migrations/0012_search.sql, written by
+// searchIndex.ts): a ranked page of hits with their words in context, and the set of matching items the
+// facet counts read. Queries come parsed (shared/searchQuery.ts) and are bound as one MATCH parameter;
+// only visible items are ever returned (a pending import's are above visible_seq). docs/data.md, "Search".
+import { HIT_CLOSE, HIT_OPEN } from '../../../shared/searchText';
+import { parseSearch, SEARCH_COLUMNS, type SearchColumn, type SearchQuery } from '../../../shared/searchQuery';
+import { ArbiterError } from '../base/errors';
+import { searchBuildState, type SearchBuildState } from './searchIndex';
+import type { Db } from './sqlite';
+import { statement } from './statements';
+
+/** A run of a field's text, a hit (a word the query matched) or not. Plain text: never HTML. */
+export interface SnippetPart {
+  text: string;
+  hit: boolean;
+}
+
+/** The words around the hits in one field. */
+export interface SearchSnippet {
+  field: SearchColumn;
+  parts: SnippetPart[];
+}
+
+export interface SearchHit {
+  itemId: number;
+  seq: number;
+  /** bm25: lower is better (SQLite's sign). */
+  rank: number;
+  snippets: SearchSnippet[];
+}
+
+/** Where the next page starts: after this hit in rank order. */
+export interface SearchCursor {
+  rank: number;
+  itemId: number;
+}
+
+export interface SearchPageResult {
+  rows: SearchHit[];
+  /** The cursor of the page after this one, or null when this is the last. */
+  next: SearchCursor | null;
+  /** While the index of an upgraded database is still being built: how far (hits may be missing). */
+  building: SearchBuildState | null;
+}
+
+/** The most hits a page holds, and the most snippets a hit shows. */
+export const SEARCH_PAGE_MAX = 500;
+const SNIPPETS_PER_HIT = 3;
+/** Tokens of context a snippet shows. */
+const SNIPPET_TOKENS = 16;
+
+/** A query as typed or parsed: parsed here when typed, a malformed one refused with its sentence. */
+export function resolveSearch(query: string | SearchQuery): SearchQuery {
+  if (typeof query !== 'string') return query;
+  const parsed = parseSearch(query);
+  if (!parsed.ok) throw new ArbiterError('invalid_input', parsed.error);
+  return parsed.query;
+}
+
+/**
+ * A condition on items `i` (joined as `item i`) that holds for those matching the query, with its one
+ * parameter (@search): for a query engine that counts or filters in one statement.
+ */
+export function searchCondition(query: string | SearchQuery): { sql: string; params: { search: string } } {
+  return { sql: 'i.id IN (SELECT rowid FROM item_search WHERE item_search MATCH @search)', params: { search: resolveSearch(query).match } };
+}
+
+const VISIBLE_MATCH = `item_search MATCH @match AND i.id = s.rowid AND i.project_id = @project AND i.seq < (SELECT visible_seq FROM project WHERE id = @project)`;
+
+const PAGE_SQL = `SELECT s.rowid AS itemId, i.seq AS seq, s.rank AS rank FROM item_search s, item i WHERE ${VISIBLE_MATCH}
+  ORDER BY s.rank, s.rowid LIMIT @limit`;
+const PAGE_AFTER_SQL = `SELECT s.rowid AS itemId, i.seq AS seq, s.rank AS rank FROM item_search s, item i WHERE ${VISIBLE_MATCH}
+  AND (s.rank > @rank OR (s.rank = @rank AND s.rowid > CAST(@after AS INTEGER))) ORDER BY s.rank, s.rowid LIMIT @limit`;
+const SNIPPETS_SQL = `SELECT ${SEARCH_COLUMNS.map((_, c) => `snippet(item_search, ${c}, '${HIT_OPEN}', '${HIT_CLOSE}', '…', ${SNIPPET_TOKENS})`).join(', ')}
+  FROM item_search WHERE item_search MATCH @match AND rowid = CAST(@id AS INTEGER)`;
+
+/** A snippet as FTS5 marks it, in parts; null when it holds no hit (the column did not match). */
+export function snippetParts(marked: string | null): SnippetPart[] | null {
+  if (!marked || !marked.includes(HIT_OPEN)) return null;
+  const parts: SnippetPart[] = [];
+  let at = 0;
+  while (at < marked.length) {
+    const open = marked.indexOf(HIT_OPEN, at);
+    if (open < 0) {
+      parts.push({ text: marked.slice(at), hit: false });
+      break;
+    }
+    if (open > at) parts.push({ text: marked.slice(at, open), hit: false });
+    const close = marked.indexOf(HIT_CLOSE, open + 1);
+    const end = close < 0 ? marked.length : close;
+    parts.push({ text: marked.slice(open + 1, end), hit: true });
+    at = end + 1;
+  }
+  return parts.filter((p) => p.text !== '');
+}
+
+/** The snippets of one hit: the fields that matched, in column order, a few at most. */
+function snippetsOf(db: Db, match: string, itemId: number): SearchSnippet[] {
+  const row = statement(db, SNIPPETS_SQL).raw(true).get({ match, id: itemId }) as (string | null)[] | undefined;
+  if (!row) return [];
+  const out: SearchSnippet[] = [];
+  for (let c = 0; c < SEARCH_COLUMNS.length && out.length < SNIPPETS_PER_HIT; c++) {
+    const parts = snippetParts(row[c] ?? null);
+    if (parts) out.push({ field: SEARCH_COLUMNS[c]!, parts });
+  }
+  return out;
+}
+
+/**
+ * A page of a project's items matching the query, best first (bm25, then item id), each with its hits in
+ * context. `after` is the previous page's `next`.
+ */
+export function searchPage(db: Db, projectId: number, query: string | SearchQuery, options: { limit?: number; after?: SearchCursor | null } = {}): SearchPageResult {
+  const { match } = resolveSearch(query);
+  const limit = Math.max(1, Math.min(SEARCH_PAGE_MAX, Math.trunc(options.limit ?? 50)));
+  const params = { match, project: projectId, limit: limit + 1 };
+  const rows = (
+    options.after
+      ? statement(db, PAGE_AFTER_SQL).all({ ...params, rank: options.after.rank, after: options.after.itemId })
+      : statement(db, PAGE_SQL).all(params)
+  ) as { itemId: number; seq: number; rank: number }[];
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const hits = page.map((r) => ({ itemId: r.itemId, seq: r.seq, rank: r.rank, snippets: snippetsOf(db, match, r.itemId) }));
+  const last = page[page.length - 1];
+  return { rows: hits, next: more && last ? { rank: last.rank, itemId: last.itemId } : null, building: searchBuildState(db) };
+}
+
+/** The temporary table matchingItemIds fills (one per connection): item_id INTEGER PRIMARY KEY. */
+export const SEARCH_MATCH_TABLE = 'temp.search_match';
+
+/**
+ * The project's visible items matching the query, into SEARCH_MATCH_TABLE (emptied first), for the
+ * facet counts to join: `JOIN temp.search_match m ON m.item_id = i.id`. Returns how many match.
+ */
+export function matchingItemIds(db: Db, projectId: number, query: string | SearchQuery): { table: typeof SEARCH_MATCH_TABLE; count: number } {
+  const { match } = resolveSearch(query);
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS search_match (item_id INTEGER PRIMARY KEY)');
+  db.exec('DELETE FROM temp.search_match');
+  const { changes } = db
+    .prepare(`INSERT INTO temp.search_match (item_id) SELECT s.rowid FROM item_search s, item i WHERE ${VISIBLE_MATCH} ORDER BY s.rowid`)
+    .run({ match, project: projectId });
+  return { table: SEARCH_MATCH_TABLE, count: changes };
+}

@@ -1,0 +1,107 @@
+// Writing the full-text index (migrations/0012_search.sql): an item's own text, with the item, inside the
+// writer's transaction; the labels' text is kept by triggers on label_head; the build after the upgrade
+// indexes the items a database held before, in short batches, resumable. docs/data.md, "Search".
+import { responsesSearchText, searchText } from '../../../shared/searchText';
+import type { Db } from './sqlite';
+
+/** The columns of an item's own text, as the index takes them. */
+export interface ItemSearchText {
+  prompt: string;
+  response: string;
+  tool: string;
+  reference: string;
+}
+
+/** An item's own searchable text, from its stored JSON (the prompt's, each response's content) and reference. */
+export function itemSearchText(promptJson: string, responseJsons: readonly string[], reference: string | null): ItemSearchText {
+  const prompt = searchText(JSON.parse(promptJson) as unknown);
+  const responses = responsesSearchText(responseJsons.map((r) => JSON.parse(r) as unknown));
+  const tool = [prompt.tool, responses.tool].filter(Boolean).join('\n\n');
+  return { prompt: prompt.text, response: responses.text, tool, reference: searchText(reference ?? '').text };
+}
+
+/** Rows per multi-row INSERT into the index. */
+const BATCH = 64;
+
+/**
+ * Adds new items' rows to the index, inside the caller's write transaction, 64 per statement: an
+ * ItemSearchText, or its four values in the same order (prompt, response, tool, reference). flush()
+ * writes what is buffered: call it before the transaction commits.
+ */
+export function searchRowWriter(db: Db) {
+  const statements = new Map<number, ReturnType<Db['prepare']>>();
+  const statement = (k: number) => {
+    let st = statements.get(k);
+    if (!st) {
+      st = db.prepare(
+        `INSERT INTO item_search (rowid, prompt, response, tool, reference, rationale, critique, correction, note) VALUES ${Array.from({ length: k }, () => "(?, ?, ?, ?, ?, '', '', '', '')").join(', ')}`,
+      );
+      statements.set(k, st);
+    }
+    return st;
+  };
+  let params: unknown[] = [];
+  let buffered = 0;
+  const flush = () => {
+    if (buffered) statement(buffered).run(params);
+    params = [];
+    buffered = 0;
+  };
+  return {
+    add(id: number, text: ItemSearchText | readonly (string | null)[]): void {
+      if (Array.isArray(text)) params.push(id, text[0] ?? '', text[1] ?? '', text[2] ?? '', text[3] ?? '');
+      else {
+        const t = text as ItemSearchText;
+        params.push(id, t.prompt, t.response, t.tool, t.reference);
+      }
+      if (++buffered === BATCH) flush();
+    },
+    flush,
+  };
+}
+
+/** How far the build after the upgrade has come: null once every item is indexed. */
+export interface SearchBuildState {
+  done: number;
+  total: number;
+}
+
+export function searchBuildState(db: Db): SearchBuildState | null {
+  const row = db.prepare('SELECT done, total FROM search_build WHERE id = 1').get() as SearchBuildState | undefined;
+  return row ?? null;
+}
+
+/**
+ * Indexes the next `batch` items of those a database held before the index existed, in one short write
+ * transaction that also records how far it came (a kill loses nothing but the batch in flight). The
+ * items' rows are replaced, not added: an id below the build's end may have been given again to an item
+ * written since (the index has its row already). Returns the state after the batch, null when done.
+ */
+export function buildSearchIndex(db: Db, batch = 500): SearchBuildState | null {
+  return db.transaction((): SearchBuildState | null => {
+    const state = db.prepare('SELECT next_id AS nextId, end_id AS endId, done, total FROM search_build WHERE id = 1').get() as
+      | { nextId: number; endId: number; done: number; total: number }
+      | undefined;
+    if (!state) return null;
+    const items = db.prepare('SELECT id, prompt, reference FROM item WHERE id >= ? AND id < ? ORDER BY id LIMIT ?').all(state.nextId, state.endId, batch) as {
+      id: number;
+      prompt: string;
+      reference: string | null;
+    }[];
+    const responses = db.prepare('SELECT content FROM response WHERE item_id = ? ORDER BY idx').pluck();
+    const write = db.prepare(
+      `INSERT OR REPLACE INTO item_search (rowid, prompt, response, tool, reference, rationale, critique, correction, note)
+       SELECT @id, @prompt, @response, @tool, @reference, COALESCE(t.rationale, ''), COALESCE(t.critique, ''), COALESCE(t.correction, ''), COALESCE(t.note, '')
+       FROM (SELECT 1) LEFT JOIN item_label_text t ON t.item_id = @id`,
+    );
+    for (const item of items) write.run({ id: item.id, ...itemSearchText(item.prompt, responses.all(item.id) as string[], item.reference) });
+    const nextId = items.length ? items[items.length - 1]!.id + 1 : state.endId;
+    if (nextId >= state.endId) {
+      db.prepare('DELETE FROM search_build WHERE id = 1').run();
+      return null;
+    }
+    const done = Math.min(state.total, state.done + items.length);
+    db.prepare('UPDATE search_build SET next_id = ?, done = ? WHERE id = 1').run(nextId, done);
+    return { done, total: state.total };
+  }).immediate();
+}
