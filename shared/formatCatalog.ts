@@ -66,6 +66,7 @@ export const FORMAT_CATALOG = [
   { name: 'mm-rlhf', family: 'images', title: 'MM-RLHF pairs (prompt, image, chosen, rejected with their critiques; images beside the file)', reads: true, writes: true, carries: 'content' },
   { name: 'vlfeedback', family: 'images', title: 'VLFeedback (an image question, four completions rated per aspect)', reads: true, writes: false, carries: 'text' },
   { name: 'rlaif-v', family: 'images', title: 'RLAIF-V (image, question, chosen, rejected)', reads: true, writes: false, carries: 'text' },
+  { name: 'videoalign', family: 'videos', title: 'VideoGen-RewardBench / VideoAlign pairs (CSV)', reads: true, writes: true, carries: 'content' },
   { name: 'arbiter', family: 'arbiter', title: 'Arbiter items', reads: true, writes: true, carries: 'content' },
   { name: 'labels', family: 'arbiter', title: 'Arbiter labels (lossless)', reads: false, writes: true, carries: 'content' },
   { name: 'scores', family: 'arbiter', title: 'Model scores (one line per scored response)', reads: false, writes: true, carries: 'content' },

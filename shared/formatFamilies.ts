@@ -1,7 +1,7 @@
 // The families the export dialog groups formats in (each format's family: its descriptor in
 // electron/core/formats, listed in ./formatCatalog.ts). The dialog decides which fit a project
 // (renderer/src/features/datasets/exportChoices.ts); this is their order and their names.
-export const FORMAT_FAMILIES = ['pairs', 'single', 'steps', 'ratings', 'trajectories', 'images', 'arbiter'] as const;
+export const FORMAT_FAMILIES = ['pairs', 'single', 'steps', 'ratings', 'trajectories', 'images', 'videos', 'arbiter'] as const;
 export type FormatFamily = (typeof FORMAT_FAMILIES)[number];
 
 export const FAMILY_LABELS: Record<FormatFamily, string> = {
@@ -11,5 +11,6 @@ export const FAMILY_LABELS: Record<FormatFamily, string> = {
   ratings: 'Ratings and critiques',
   trajectories: 'Agent trajectories',
   images: 'Images',
+  videos: 'Videos',
   arbiter: 'Arbiter',
 };

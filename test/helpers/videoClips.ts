@@ -15,7 +15,7 @@ export interface ClipSpec {
   fps?: number;
   seconds?: number;
   audio?: boolean;
-  /** lavfi source: testsrc2 (a moving pattern, the default), or a colour such as color=c=red. */
+  /** lavfi source: testsrc2 (a moving pattern, the default), testsrc, or a colour such as color=c=red. */
   source?: string;
 }
 
@@ -35,7 +35,8 @@ export function makeClip(dir: string, name: string, spec: ClipSpec): string {
   const { codec, width = 64, height = 48, fps = 24, seconds = 1, audio = false } = spec;
   const container = spec.container ?? (codec === 'h264' ? 'mp4' : 'webm');
   const out = join(dir, name);
-  const source = `${spec.source ?? 'testsrc2'}=size=${width}x${height}:rate=${fps}:duration=${seconds}`;
+  const base = spec.source ?? 'testsrc2';
+  const source = `${base}${base.includes('=') ? ':' : '='}size=${width}x${height}:rate=${fps}:duration=${seconds}`;
   const video = codec === 'h264' ? ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', String(fps)] : codec === 'vp9' ? ['-c:v', 'libvpx-vp9', '-b:v', '60k', '-deadline', 'realtime', '-cpu-used', '8', '-g', String(fps)] : ['-c:v', 'libaom-av1', '-cpu-used', '8', '-b:v', '60k', '-g', String(fps)];
   const sound = audio ? ['-f', 'lavfi', '-i', `sine=duration=${seconds}`] : [];
   const audioCodec = audio ? (container === 'webm' ? ['-c:a', 'libopus'] : ['-c:a', 'aac']) : [];

@@ -45,6 +45,7 @@ import { descriptor as openaiVision } from './vision/openaiVision.format';
 import { descriptor as mmRlhf } from './vision/mmRlhf.format';
 import { descriptor as vlfeedback } from './vision/vlfeedback.format';
 import { descriptor as rlaifV } from './vision/rlaifV.format';
+import { descriptor as videoAlign } from './video/videoAlign.format';
 import { descriptor as arbiter } from './exchange/arbiter.format';
 import { descriptor as labels } from './exchange/labels.format';
 import { descriptor as scores } from './exchange/scores.format';
@@ -97,6 +98,7 @@ export const ALL_FORMATS: readonly FormatDescriptor[] = [
   mmRlhf,
   vlfeedback,
   rlaifV,
+  videoAlign,
   arbiter,
   labels,
   scores,

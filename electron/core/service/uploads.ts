@@ -1,5 +1,5 @@
 // Uploads: a picked file arrives in pieces into the uploads folder beside the database, is previewed from
-// its head, and is imported from disk by a task worker (streamed: .jsonl, .jsonl.gz, .json, .parquet).
+// its head, and is imported from disk by a task worker (streamed: .jsonl, .jsonl.gz, .json, .parquet, .csv).
 // The id is the core's own random name; the original file name only chooses the ending and the name
 // shown in messages. What a page may make this hold is bounded (core/base/limits.ts): the size of one upload,
 // how many are open, the free disk they need, and how long one may sit idle before it is removed.
@@ -29,7 +29,7 @@ interface Upload {
 }
 
 /** Endings an upload keeps (how the importer knows what it reads); anything else is read as JSON Lines. */
-const KNOWN_ENDINGS = ['.jsonl.gz', '.json.gz', '.ndjson.gz', '.jsonl', '.ndjson', '.json', '.parquet', '.gz', '.traj'];
+const KNOWN_ENDINGS = ['.jsonl.gz', '.json.gz', '.ndjson.gz', '.jsonl', '.ndjson', '.json', '.parquet', '.gz', '.traj', '.csv'];
 /** The sweeper runs at least this often (and at least four times per idle expiry). */
 const SWEEP_EVERY_MS = 60_000;
 

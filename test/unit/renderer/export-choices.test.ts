@@ -16,7 +16,7 @@ describe('the export dialog’s formats', () => {
   it('groups every format under one family, each once', () => {
     const all = exportGroups(null);
     expect(formatsOf(all).sort()).toEqual([...EXPORT_FORMATS].sort());
-    expect(all.map((g) => g.label)).toEqual(['Pairs and rankings', 'Single answers', 'Steps (process supervision)', 'Ratings and critiques', 'Agent trajectories', 'Images', 'Arbiter']);
+    expect(all.map((g) => g.label)).toEqual(['Pairs and rankings', 'Single answers', 'Steps (process supervision)', 'Ratings and critiques', 'Agent trajectories', 'Images', 'Videos', 'Arbiter']);
   });
 
   it('offers a trajectory project the agent formats and starts it on trl-stepwise-turns', () => {

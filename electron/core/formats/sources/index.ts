@@ -1,9 +1,10 @@
 // What people download, read for the importer: JSON Lines (.jsonl), gzip-compressed JSON Lines or
-// arrays (.jsonl.gz, .json.gz), a JSON array (.json) and parquet, all streamed. Whatever the source,
+// arrays (.jsonl.gz, .json.gz), a JSON array (.json), parquet and CSV (.csv, a header row), all streamed. Whatever the source,
 // the importer gets Chunks of lines, and "line N" in its messages means: line N of JSON Lines, element
 // N of a JSON array (1-based), row N of a parquet file. The hash is always of the file as it is on disk.
 import { createHash, type Hash } from 'node:crypto';
 import { chunkLines, type Chunk } from './chunk';
+import { csvChunks } from './csv';
 import { gzipChunks } from './gzip';
 import { hashedReads, jsonlChunks } from './jsonl';
 import { jsonArrayChunks } from './jsonArray';
@@ -37,6 +38,8 @@ function chunksOf(path: string, hash: Hash, name: string, recordsPerChunk?: numb
       return jsonObjectChunks(hashedReads(path, hash), name);
     case 'parquet':
       return parquetChunks(path, hash, { rowsPerChunk: recordsPerChunk, maxRows: maxRecords, name });
+    case 'csv':
+      return csvChunks(path, hash, name, maxRecords);
   }
 }
 

@@ -3,7 +3,7 @@
 // lines whatever its first character, as before; under any other name a leading `[` is a JSON array.
 import { closeSync, openSync, readSync } from 'node:fs';
 
-export type SourceKind = 'jsonl' | 'jsonl.gz' | 'json' | 'json-object' | 'parquet';
+export type SourceKind = 'jsonl' | 'jsonl.gz' | 'json' | 'json-object' | 'parquet' | 'csv';
 
 /** Enough to see past the blank lines or indentation before a JSON array's `[`. */
 const SNIFF_BYTES = 64 * 1024;
@@ -42,6 +42,8 @@ export function describeSource(path: string): SourceKind {
   if (name.endsWith('.gz')) return 'jsonl.gz';
   if (name.endsWith('.parquet')) return 'parquet';
   if (name.endsWith('.jsonl') || name.endsWith('.ndjson')) return 'jsonl';
+  // A CSV is known by its name (its first bytes are any text): the video pair sets publish one.
+  if (name.endsWith('.csv')) return 'csv';
   // One JSON object over many lines (a SWE-agent .traj): whole, as one record.
   if (name.endsWith('.traj') || isSpreadObject(head)) return 'json-object';
   return firstSignificantByte(head) === 0x5b ? 'json' : 'jsonl';

@@ -31,9 +31,11 @@ const FITS: Record<FormatFamily, (k: Kinds) => boolean> = {
   ratings: () => true,
   trajectories: (k) => k.trajectories || k.anything,
   images: (k) => k.overview.images > 0,
+  videos: (k) => k.anything || (k.overview.formats ?? []).some((f) => VIDEO_IMPORTS.includes(f)),
   arbiter: () => true,
 };
 
+const VIDEO_IMPORTS: readonly string[] = FORMAT_CATALOG.filter((f) => f.family === 'videos' && f.reads).map((f) => f.name);
 const AGENT_IMPORTS: readonly string[] = FORMAT_CATALOG.filter((f) => f.family === 'trajectories' && f.reads).map((f) => f.name);
 
 const FAMILIES: Family[] = FORMAT_FAMILIES.map((family) => ({

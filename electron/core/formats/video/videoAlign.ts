@@ -1,0 +1,99 @@
+// VideoGen-RewardBench / VideoAlign pair CSV (KwaiVGI/VideoAlign: datasets/train/README.md, example.csv,
+// eval_videogen_rewardbench.py): one row per pair of generated videos for a prompt.
+//   path_A, path_B        the two videos, relative to the CSV's folder (./videos/x_A.mp4)
+//   A_model, B_model      which generator made each (the benchmark's CSV; the training CSV has none)
+//   prompt                the text the videos were generated from
+//   VQ, MQ, TA, Overall   who wins on visual quality, motion quality, text alignment and overall: A, B or same
+//   fps_A, num_frames_A, fps_B, num_frames_B   what the videos are (kept; written from the probe when absent)
+// Read: the prompt is the item's text, A and B its two responses (one video each, source order kept, since
+// the criteria may disagree about which is better); the file's winners become the `source` annotator's
+// pairwise label: Overall its choice (same → tie), VQ / MQ / TA the body's per-criterion `aspects`.
+// Other columns are kept in the item's metadata. Written: the same columns, the deciding label's winners,
+// each video copied byte for byte beside the CSV (`<stem>_images/<sha256>.<ext>`, as image exports do).
+import type { Choice } from '../../../../shared/domain';
+import { isVideoPart, videosOf, type VideoRef } from '../../../../shared/videos';
+import { RecordError, type ParsedRecord, type SourceJudgement } from '../types';
+
+export const ASPECTS = ['VQ', 'MQ', 'TA'] as const;
+export type Aspect = (typeof ASPECTS)[number];
+export const VIDEOALIGN_COLUMNS = ['path_A', 'path_B', 'A_model', 'B_model', 'prompt', 'VQ', 'MQ', 'TA', 'Overall', 'fps_A', 'num_frames_A', 'fps_B', 'num_frames_B'] as const;
+/** The columns read into item and label; the rest go to the metadata. */
+const READ = new Set<string>(['path_A', 'path_B', 'A_model', 'B_model', 'prompt', ...ASPECTS, 'Overall']);
+
+export type Winner = 'A' | 'B' | 'tie';
+
+/** A / B / same (any case) as a winner; '' as none. */
+function winnerOf(value: unknown, column: string): Winner | null {
+  if (value === undefined || value === null) return null;
+  const text = String(value).trim();
+  if (text === '') return null;
+  const lower = text.toLowerCase();
+  if (lower === 'a') return 'A';
+  if (lower === 'b') return 'B';
+  if (lower === 'same' || lower === 'tie') return 'tie';
+  throw new RecordError(`${column}: ${JSON.stringify(text.slice(0, 40))} is not a winner (A, B or same)`);
+}
+
+const text = (record: Record<string, unknown>, key: string) => (typeof record[key] === 'string' ? (record[key] as string).trim() : record[key] === undefined || record[key] === null ? '' : String(record[key]));
+
+export function parseVideoAlign(record: Record<string, unknown>): ParsedRecord {
+  const prompt = text(record, 'prompt');
+  if (!prompt) throw new RecordError('prompt: empty (the text the videos were generated from)');
+  const side = (letter: 'A' | 'B') => {
+    const path = text(record, `path_${letter}`);
+    if (!path) throw new RecordError(`path_${letter}: empty (the path of video ${letter}, relative to the CSV)`);
+    return { content: [{ role: 'assistant', content: [{ type: 'video', video: path }] }], model: text(record, `${letter}_model`) || null, steps: null };
+  };
+  const responses = [side('A'), side('B')];
+  const aspects: Partial<Record<Aspect, Winner>> = {};
+  for (const aspect of ASPECTS) {
+    const w = winnerOf(record[aspect], aspect);
+    if (w) aspects[aspect] = w;
+  }
+  const overall = winnerOf(record.Overall, 'Overall');
+  const metadata: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) if (!READ.has(key)) metadata[key] = value;
+  const judgement: SourceJudgement | null =
+    overall || Object.keys(aspects).length ? { task: 'pairwise', choice: (overall as Choice | null) ?? null, body: Object.keys(aspects).length ? { aspects } : {} } : null;
+  return { draft: { externalId: null, prompt, responses, reference: null, metadata }, preference: null, judgement };
+}
+
+/** The decided winners of an item: Overall and each aspect, each by the deciding labels' most common. */
+export interface AlignWinners {
+  overall: Winner | null;
+  aspects: Partial<Record<Aspect, Winner>>;
+}
+
+const SAME: Record<Winner, string> = { A: 'A', B: 'B', tie: 'same' };
+
+/** One CSV row of an item and its winners, with the videos it names (copied beside the file by the writer). */
+export function encodeVideoAlign(item: { prompt: unknown; responses: { content: unknown; model: string | null }[]; metadata: Record<string, unknown> }, winners: AlignWinners, pathOf: (ref: VideoRef) => string): Record<string, string> | null {
+  if (item.responses.length !== 2) return null;
+  const refs = item.responses.map((r) => videosOf(r.content as never).find((p) => isVideoPart(p) && p.video)?.video);
+  if (!refs[0] || !refs[1]) return null;
+  const prompt = typeof item.prompt === 'string' ? item.prompt : '';
+  const m = item.metadata;
+  const number = (key: string, fallback: number | null) => (m[key] !== undefined && m[key] !== null && m[key] !== '' ? String(m[key]) : fallback === null ? '' : fallback.toFixed(1));
+  const row: Record<string, string> = {
+    path_A: pathOf(refs[0]),
+    path_B: pathOf(refs[1]),
+    A_model: item.responses[0]!.model ?? '',
+    B_model: item.responses[1]!.model ?? '',
+    prompt,
+    VQ: winners.aspects.VQ ? SAME[winners.aspects.VQ] : '',
+    MQ: winners.aspects.MQ ? SAME[winners.aspects.MQ] : '',
+    TA: winners.aspects.TA ? SAME[winners.aspects.TA] : '',
+    Overall: winners.overall ? SAME[winners.overall] : '',
+    fps_A: number('fps_A', refs[0].fps),
+    num_frames_A: number('num_frames_A', refs[0].frames),
+    fps_B: number('fps_B', refs[1].fps),
+    num_frames_B: number('num_frames_B', refs[1].frames),
+  };
+  for (const [key, value] of Object.entries(m)) if (!(key in row)) row[key] = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  return row;
+}
+
+/** A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180). */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}

@@ -1,0 +1,143 @@
+// Writing the VideoAlign pair CSV (./videoAlign.ts): the items a page at a time, each pair's winners from
+// the labels that decide (an adjudication, the named annotator, else the most common among people, else
+// the file's own: ../base/resolve.ts decidingLabels), each video copied byte for byte from the video store
+// into the folder beside the CSV (`<stem>_images/<sha256>.<ext>`, the folder image exports use, so a
+// browser download zips it with the CSV). Items that are not a pair of stored videos are left out, counted.
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { basename, dirname, join } from 'node:path';
+import type { VideoRef } from '../../../../shared/videos';
+import { imageStoreOf } from '../../images/store';
+import type { Db } from '../../store/db';
+import { headLoader, type HeadLabel } from '../../store/labels';
+import { videoFile, videoStoreDir } from '../../videos/store';
+import { forEachPage, itemPass } from '../base/itemPass';
+import { decidingLabels, mostCommon } from '../base/resolve';
+import type { ExportRun, FormatWriter } from '../descriptor';
+import type { RecordWriter } from '../recordWriter';
+import { imagesFolderOf } from '../vision/imagesBeside';
+import { ASPECTS, csvField, encodeVideoAlign, VIDEOALIGN_COLUMNS, type AlignWinners, type Aspect, type Winner } from './videoAlign';
+
+const EXTENSIONS: Record<string, string> = { 'video/mp4': 'mp4', 'video/quicktime': 'mov', 'video/webm': 'webm', 'video/x-matroska': 'mkv' };
+
+/** A CSV file and the videos beside it, both put in place on commit (nothing is left on abort). */
+export class CsvVideoWriter implements RecordWriter {
+  lines = 0;
+  private header: string[] | null = null;
+  private readonly copied = new Set<string>();
+  readonly folder: string;
+  private readonly partialFolder: string;
+
+  private constructor(
+    readonly out: string,
+    private readonly stream: WriteStream,
+    private readonly store: string,
+  ) {
+    this.folder = imagesFolderOf(out);
+    this.partialFolder = `${this.folder}.partial`;
+  }
+
+  static async open(out: string, store: string): Promise<CsvVideoWriter> {
+    mkdirSync(dirname(out), { recursive: true });
+    const stream = createWriteStream(`${out}.partial`, { flags: 'w', encoding: 'utf8', flush: true });
+    await once(stream, 'open');
+    return new CsvVideoWriter(out, stream, store);
+  }
+
+  /** The path a row names video `ref` by (relative to the CSV); its bytes are copied once. */
+  pathOf(ref: VideoRef): string {
+    const name = `${ref.sha256}.${EXTENSIONS[ref.mime] ?? 'bin'}`;
+    if (!this.copied.has(name)) {
+      mkdirSync(this.partialFolder, { recursive: true });
+      copyFileSync(videoFile(this.store, ref.sha256), join(this.partialFolder, name));
+      this.copied.add(name);
+    }
+    return `${basename(this.folder)}/${name}`;
+  }
+
+  write(row: unknown): Promise<void> | void {
+    const record = row as Record<string, string>;
+    let text = '';
+    if (this.header === null) {
+      this.header = [...VIDEOALIGN_COLUMNS, ...Object.keys(record).filter((k) => !(VIDEOALIGN_COLUMNS as readonly string[]).includes(k))];
+      text += `${this.header.map(csvField).join(',')}\n`;
+    }
+    text += `${this.header.map((k) => csvField(record[k] ?? '')).join(',')}\n`;
+    this.lines++;
+    if (!this.stream.write(text)) return once(this.stream, 'drain').then(() => undefined);
+  }
+
+  async commit(): Promise<void> {
+    if (this.header === null) this.stream.write(`${VIDEOALIGN_COLUMNS.join(',')}\n`);
+    this.stream.end();
+    await once(this.stream, 'finish');
+    if (existsSync(this.partialFolder)) {
+      rmSync(this.folder, { recursive: true, force: true });
+      renameSync(this.partialFolder, this.folder);
+    }
+    renameSync(`${this.out}.partial`, this.out);
+  }
+
+  async abort(): Promise<void> {
+    this.stream.destroy();
+    rmSync(`${this.out}.partial`, { force: true });
+    rmSync(this.partialFolder, { recursive: true, force: true });
+  }
+}
+
+const hasWinner = (l: HeadLabel) => l.choice === 'A' || l.choice === 'B' || l.choice === 'tie' || aspectsOf(l) !== null;
+
+function aspectsOf(l: HeadLabel): Partial<Record<Aspect, Winner>> | null {
+  const aspects = (l.body as { aspects?: unknown } | undefined)?.aspects;
+  return aspects && typeof aspects === 'object' && Object.keys(aspects).length ? (aspects as Partial<Record<Aspect, Winner>>) : null;
+}
+
+/** The winners the deciding labels give; 'conflict' when people split evenly on one; null when none says. */
+export function decideAlign(labels: readonly HeadLabel[], annotator?: string): AlignWinners | 'conflict' | null {
+  const deciding = decidingLabels(labels, hasWinner, annotator);
+  if (!deciding.length) return null;
+  const pick = (values: Winner[]): Winner | null | 'conflict' => {
+    const top = mostCommon(values, (v) => v);
+    return top === 'conflict' ? 'conflict' : top;
+  };
+  const overall = pick(deciding.flatMap((l) => (l.choice === 'A' || l.choice === 'B' || l.choice === 'tie' ? [l.choice] : [])));
+  if (overall === 'conflict') return 'conflict';
+  const aspects: Partial<Record<Aspect, Winner>> = {};
+  for (const aspect of ASPECTS) {
+    const w = pick(deciding.flatMap((l) => (aspectsOf(l)?.[aspect] ? [aspectsOf(l)![aspect]!] : [])));
+    if (w === 'conflict') return 'conflict';
+    if (w) aspects[aspect] = w;
+  }
+  return { overall, aspects };
+}
+
+export const videoAlignWriter: FormatWriter = {
+  open: (db: Db, _format: string, out: string) => CsvVideoWriter.open(out, videoStoreDir(imageStoreOf(db))),
+  async write(run: ExportRun): Promise<void> {
+    const pass = itemPass(run);
+    const writer = run.writer as CsvVideoWriter;
+    const load = headLoader(run.db, pass.projectId, pass.annotator, 'pairwise', true);
+    let notPairs = 0;
+    await forEachPage(run.db, pass, ['pairwise'], async (items, from, to) => {
+      const heads = load(from, to);
+      for (const item of items) {
+        const winners = decideAlign(heads.get(item.id) ?? [], pass.annotator);
+        if (winners === 'conflict') {
+          pass.skipped.conflict++;
+          continue;
+        }
+        if (winners === null) {
+          pass.skipped.unlabeled++;
+          continue;
+        }
+        const row = encodeVideoAlign(item, winners, (ref) => writer.pathOf(ref));
+        if (!row) {
+          notPairs++;
+          continue;
+        }
+        await writer.write(row);
+      }
+    });
+    if (notPairs) pass.skipped.not_pairwise += notPairs;
+  },
+};

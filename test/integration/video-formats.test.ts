@@ -1,0 +1,130 @@
+// The video formats (issue 24, item 2), read and written through the registry with real SQLite files and
+// clips ffmpeg makes here. VideoGen-RewardBench / VideoAlign pair CSV (test/fixtures/formats/video/
+// videoalign.csv, written from KwaiVGI/VideoAlign's README and example.csv): detected from its columns,
+// each row a pair of stored videos with the file's winners as the source label (Overall the choice,
+// VQ / MQ / TA the body's aspects); written back with the same columns and winners, the videos beside
+// the CSV byte for byte, and read back again to the same items.
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isVideoPart, type VideoPart } from '../../shared/videos';
+import type { ChatMessage, ContentPart } from '../../shared/domain';
+import { exportProject, importFile } from '../../electron/core/formats';
+import { csvChunks } from '../../electron/core/formats/sources/csv';
+import { chunkLines } from '../../electron/core/formats/sources/chunk';
+import { openDb, type Db } from '../../electron/core/store/db';
+import { iterateItems } from '../../electron/core/store/items';
+import { headLoader } from '../../electron/core/store/labels';
+import { requireProject } from '../../electron/core/store/projects';
+import { skipOrFail } from '../helpers/required';
+import { ffmpegMissing, makeClip } from '../helpers/videoClips';
+
+const skip = skipOrFail('video-formats', ffmpegMissing());
+const FIXTURE = join(__dirname, '..', 'fixtures', 'formats', 'video', 'videoalign.csv');
+
+let dir: string;
+let db: Db;
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+beforeAll(() => {
+  if (skip) return;
+  dir = mkdtempSync(join(tmpdir(), 'arbiter-video-formats-'));
+  mkdirSync(join(dir, 'set', 'videos'), { recursive: true });
+  copyFileSync(FIXTURE, join(dir, 'set', 'pairs.csv'));
+  for (const n of [1, 2, 3]) makeClip(join(dir, 'set', 'videos'), `example_${n}_A.mp4`, { codec: 'h264', fps: 24, seconds: 1, source: n === 1 ? 'testsrc2' : `color=c=0x${n}0${n}0${n}0` });
+  for (const n of [1, 2]) makeClip(join(dir, 'set', 'videos'), `example_${n}_B.webm`, { codec: 'vp9', fps: 30, seconds: 1, source: n === 1 ? 'testsrc' : 'color=c=blue' });
+  db = openDb(join(dir, 'arbiter.db'));
+});
+
+afterAll(() => {
+  db?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const videosOfItems = (project: string) =>
+  [...iterateItems(db, requireProject(db, project).id)].map((i) => ({
+    item: i,
+    videos: i.responses.map((r) => (r.content as ChatMessage[]).flatMap((m) => (m.content as ContentPart[]).filter(isVideoPart))[0] as VideoPart),
+  }));
+
+describe('CSV source', () => {
+  it('reads quoted fields, doubled quotes, commas and line breaks inside quotes, CRLF, a BOM', async () => {
+    if (skip) return;
+    const path = join(dir, 'odd.csv');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(path, '\uFEFFa,b,c\r\n1,"x, ""y""",\r\n2,"two\nlines",z\n');
+    const lines: string[] = [];
+    let first = true;
+    for await (const chunk of csvChunks(path, createHash('sha256'))) {
+      lines.push(...chunkLines(chunk, first));
+      first = false;
+    }
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      { a: '1', b: 'x, "y"', c: '' },
+      { a: '2', b: 'two\nlines', c: 'z' },
+    ]);
+  });
+});
+
+describe.skipIf(skip)('VideoGen-RewardBench / VideoAlign pair CSV', () => {
+  it('imports each row as a pair of stored videos with the file’s per-criterion winners', async () => {
+    const summary = await importFile(db, { path: join(dir, 'set', 'pairs.csv'), project: 'va', createProject: true });
+    expect(summary.format).toBe('videoalign');
+    expect(summary.items).toBe(3);
+    const items = videosOfItems('va');
+    expect(items[0]!.item.prompt).toBe('A girl in a pink dress walks to the chair in a warm, cozy bedroom and sits on it.');
+    expect(items[1]!.item.prompt).toContain('light and shadow "mysterious"');
+    expect(items.map((i) => i.item.responses.map((r) => r.model))).toEqual([
+      ['gen-alpha', 'gen-beta'],
+      ['gen-beta', 'gen-gamma'],
+      ['gen-gamma', 'gen-beta'],
+    ]);
+    const [a, b] = items[0]!.videos;
+    expect(a!.video).toMatchObject({ sha256: sha(join(dir, 'set/videos/example_1_A.mp4')), codec: 'h264', fps: 24, frames: 24 });
+    expect(b!.video).toMatchObject({ sha256: sha(join(dir, 'set/videos/example_1_B.webm')), codec: 'vp9', fps: 30 });
+    expect(b!.origin).toEqual({ kind: 'path', path: './videos/example_1_B.webm' });
+    expect(items[0]!.item.metadata).toEqual({ fps_A: '24.0', num_frames_A: '24.0', fps_B: '30.0', num_frames_B: '30.0' });
+    const project = requireProject(db, 'va');
+    const heads = headLoader(db, project.id, undefined, 'pairwise', true)(0, 10);
+    const label = (i: number) => heads.get(items[i]!.item.id)![0]!;
+    expect([label(0).choice, label(0).body]).toEqual(['B', { aspects: { VQ: 'B', MQ: 'B', TA: 'A' } }]);
+    expect([label(1).choice, label(1).body]).toEqual(['A', { aspects: { VQ: 'tie', MQ: 'tie', TA: 'A' } }]);
+    expect([label(2).choice, label(2).body]).toEqual(['tie', { aspects: { VQ: 'A', MQ: 'tie', TA: 'tie' } }]);
+  });
+
+  it('exports the same columns and winners, the videos beside the CSV byte for byte, and reads back to the same pairs', async () => {
+    const out = join(dir, 'exports', 'back.csv');
+    const summary = await exportProject(db, { project: 'va', format: 'videoalign', out });
+    expect(summary.written).toBe(3);
+    const text = readFileSync(out, 'utf8');
+    const [header, ...rows] = text.trimEnd().split('\n');
+    expect(header).toBe('path_A,path_B,A_model,B_model,prompt,VQ,MQ,TA,Overall,fps_A,num_frames_A,fps_B,num_frames_B');
+    const a1 = sha(join(dir, 'set/videos/example_1_A.mp4'));
+    const b1 = sha(join(dir, 'set/videos/example_1_B.webm'));
+    expect(rows[0]).toBe(`back_images/${a1}.mp4,back_images/${b1}.webm,gen-alpha,gen-beta,"A girl in a pink dress walks to the chair in a warm, cozy bedroom and sits on it.",B,B,A,B,24.0,24.0,30.0,30.0`);
+    expect(rows[1]).toContain(',"The camera follows an explorer through an abandoned building at night, light and shadow ""mysterious"".",same,same,A,A,');
+    expect(rows[2]).toContain(',A,same,same,same,');
+    for (const [name, hash] of [['example_1_A.mp4', a1], ['example_1_B.webm', b1]] as const)
+      expect(readFileSync(join(dirname(out), 'back_images', `${hash}.${name.split('.').pop()}`)).equals(readFileSync(join(dir, 'set/videos', name)))).toBe(true);
+    const again = await importFile(db, { path: out, project: 'va2', createProject: true });
+    expect(again.items).toBe(3);
+    const first = videosOfItems('va');
+    const second = videosOfItems('va2');
+    expect(second.map((i) => i.videos.map((v) => v.video!.sha256))).toEqual(first.map((i) => i.videos.map((v) => v.video!.sha256)));
+    const heads = headLoader(db, requireProject(db, 'va2').id, undefined, 'pairwise', true)(0, 10);
+    expect(second.map((i) => [heads.get(i.item.id)![0]!.choice, heads.get(i.item.id)![0]!.body])).toEqual([
+      ['B', { aspects: { VQ: 'B', MQ: 'B', TA: 'A' } }],
+      ['A', { aspects: { VQ: 'tie', MQ: 'tie', TA: 'A' } }],
+      ['tie', { aspects: { VQ: 'A', MQ: 'tie', TA: 'tie' } }],
+    ]);
+  });
+
+  it('refuses a row whose winner is not A, B or same, naming the column', async () => {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'set', 'bad.csv'), 'path_A,path_B,prompt,VQ\nvideos/example_1_A.mp4,videos/example_2_A.mp4,a prompt,C\n');
+    const error = (await importFile(db, { path: join(dir, 'set', 'bad.csv'), project: 'bad', createProject: true }).catch((e: unknown) => e)) as { errors: { line: number; reason: string }[] };
+    expect(error.errors).toEqual([{ line: 1, reason: 'VQ: "C" is not a winner (A, B or same)' }]);
+  });
+});
