@@ -9,8 +9,8 @@ export const jobsSchemas = {
 
 export interface JobInfo {
   id: string;
-  /** score: startScoring; import, export: importContent and exportProject, whose calls await the job. */
-  kind: 'score' | 'import' | 'export' | 'review';
+  /** score: startScoring; import, export: importContent and exportProject, whose calls await the job; index: the search index's build after an upgrade. */
+  kind: 'score' | 'import' | 'export' | 'review' | 'index';
   project: string;
   state: 'running' | 'done' | 'failed' | 'cancelled';
   startedAt: string;

@@ -22,6 +22,7 @@ import { modelsHandlers } from './models';
 import { projectsHandlers } from './projects';
 import { rankingsHandlers } from './rankings';
 import { rubricsHandlers } from './rubrics';
+import { startSearchBuild } from './searchBuild';
 import { stepsHandlers } from './steps';
 import { TeamHub } from './team';
 import { hubBackend } from './teamBackend';
@@ -60,6 +61,8 @@ export class ArbiterService {
   readonly imageStore: string;
   /** The team hub: background sync of connected projects (service/team.ts). */
   readonly team: TeamHub;
+  /** The search index's build after an upgrade (service/searchBuild.ts): settled when done or stopped. */
+  readonly searchBuilt: Promise<void>;
 
   constructor(
     readonly db: Db,
@@ -70,8 +73,11 @@ export class ArbiterService {
     deferCheckpoints(db);
     const stopCheckpointer = startCheckpointer(options.dbPath);
     this.team = new TeamHub(context, hubBackend(options.dbPath));
+    const searchBuild = startSearchBuild(context);
+    this.searchBuilt = searchBuild.finished;
     this.stopBackgroundWork = () => {
       stopCheckpointer();
+      searchBuild.stop();
       void this.team.stop();
     };
     this.handlers = {

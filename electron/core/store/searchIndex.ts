@@ -71,37 +71,71 @@ export function searchBuildState(db: Db): SearchBuildState | null {
   return row ?? null;
 }
 
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
 /**
- * Indexes the next `batch` items of those a database held before the index existed, in one short write
- * transaction that also records how far it came (a kill loses nothing but the batch in flight). The
- * items' rows are replaced, not added: an id below the build's end may have been given again to an item
- * written since (the index has its row already). Returns the state after the batch, null when done.
+ * Indexes the next items of those a database held before the index existed, in one short write
+ * transaction (`maxItems`, or `maxMs` of work, whichever comes first) that also records how far it came:
+ * a kill loses nothing but the batch in flight. The write lock is tried, never waited for: 'busy' when
+ * another writer holds it (an import's batch, a save), so the caller's thread never blocks. The items'
+ * rows are replaced, not added: an id below the build's end may have been given again to an item written
+ * since (the index has its row already). Returns the state after the batch, null when the build is done.
  */
-export function buildSearchIndex(db: Db, batch = 500): SearchBuildState | null {
-  return db.transaction((): SearchBuildState | null => {
-    const state = db.prepare('SELECT next_id AS nextId, end_id AS endId, done, total FROM search_build WHERE id = 1').get() as
-      | { nextId: number; endId: number; done: number; total: number }
-      | undefined;
-    if (!state) return null;
-    const items = db.prepare('SELECT id, prompt, reference FROM item WHERE id >= ? AND id < ? ORDER BY id LIMIT ?').all(state.nextId, state.endId, batch) as {
-      id: number;
-      prompt: string;
-      reference: string | null;
-    }[];
-    const responses = db.prepare('SELECT content FROM response WHERE item_id = ? ORDER BY idx').pluck();
-    const write = db.prepare(
-      `INSERT OR REPLACE INTO item_search (rowid, prompt, response, tool, reference, rationale, critique, correction, note)
-       SELECT @id, @prompt, @response, @tool, @reference, COALESCE(t.rationale, ''), COALESCE(t.critique, ''), COALESCE(t.correction, ''), COALESCE(t.note, '')
-       FROM (SELECT 1) LEFT JOIN item_label_text t ON t.item_id = @id`,
-    );
-    for (const item of items) write.run({ id: item.id, ...itemSearchText(item.prompt, responses.all(item.id) as string[], item.reference) });
-    const nextId = items.length ? items[items.length - 1]!.id + 1 : state.endId;
-    if (nextId >= state.endId) {
-      db.prepare('DELETE FROM search_build WHERE id = 1').run();
-      return null;
-    }
-    const done = Math.min(state.total, state.done + items.length);
-    db.prepare('UPDATE search_build SET next_id = ?, done = ? WHERE id = 1').run(nextId, done);
-    return { done, total: state.total };
-  }).immediate();
+export function buildSearchIndex(db: Db, options: { maxItems?: number; maxMs?: number } = {}): SearchBuildState | null | 'busy' {
+  const maxItems = options.maxItems ?? 500;
+  const maxMs = options.maxMs ?? 20;
+  if (!db.prepare('SELECT 1 FROM search_build WHERE id = 1').get()) return null;
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    db.exec('BEGIN IMMEDIATE');
+  } catch (error) {
+    if (isBusy(error)) return 'busy';
+    throw error;
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
+  }
+  try {
+    const result = buildBatch(db, maxItems, maxMs);
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+function buildBatch(db: Db, maxItems: number, maxMs: number): SearchBuildState | null {
+  const state = db.prepare('SELECT next_id AS nextId, end_id AS endId, done, total FROM search_build WHERE id = 1').get() as
+    | { nextId: number; endId: number; done: number; total: number }
+    | undefined;
+  if (!state) return null;
+  const started = performance.now();
+  const items = db.prepare('SELECT id, prompt, reference FROM item WHERE id >= ? AND id < ? ORDER BY id LIMIT ?');
+  const responses = db.prepare('SELECT content FROM response WHERE item_id = ? ORDER BY idx').pluck();
+  const write = db.prepare(
+    `INSERT OR REPLACE INTO item_search (rowid, prompt, response, tool, reference, rationale, critique, correction, note)
+     SELECT @id, @prompt, @response, @tool, @reference, COALESCE(t.rationale, ''), COALESCE(t.critique, ''), COALESCE(t.correction, ''), COALESCE(t.note, '')
+     FROM (SELECT 1) LEFT JOIN item_label_text t ON t.item_id = @id`,
+  );
+  const rows = items.all(state.nextId, state.endId, maxItems) as { id: number; prompt: string; reference: string | null }[];
+  let nextId = state.nextId;
+  let written = 0;
+  for (const item of rows) {
+    write.run({ id: item.id, ...itemSearchText(item.prompt, responses.all(item.id) as string[], item.reference) });
+    nextId = item.id + 1;
+    written++;
+    if (performance.now() - started > maxMs) break;
+  }
+  // Fewer items than asked for, all written: none is left below the end.
+  if (nextId >= state.endId || (rows.length < maxItems && written === rows.length)) {
+    db.prepare('DELETE FROM search_build WHERE id = 1').run();
+    return null;
+  }
+  const done = Math.min(state.total, state.done + written);
+  db.prepare('UPDATE search_build SET next_id = ?, done = ? WHERE id = 1').run(nextId, done);
+  return { done, total: state.total };
 }

@@ -114,6 +114,31 @@ export class JobRegistry {
     }
   }
 
+  /**
+   * A job the caller runs itself, step by step on this thread (the search index's build after an
+   * upgrade): it reports progress and its end through the handle, and `cancel` stops it.
+   */
+  track(kind: JobInfo['kind'], project: string, cancel: () => void, start: { done: number; total: number | null } = { done: 0, total: null }) {
+    const info: JobInfo = { ...newJob(kind, project), ...start };
+    const announceProgress = this.throttledAnnouncer(info);
+    this.jobs.set(info.id, { info, cancel });
+    this.announce(info);
+    return {
+      info,
+      progress: (done: number, total: number) => {
+        info.done = done;
+        info.total = total;
+        announceProgress();
+      },
+      end: (state: 'done' | 'failed' | 'cancelled', error?: string) => {
+        info.state = state;
+        info.error = error ?? null;
+        info.finishedAt = new Date().toISOString();
+        this.announce(info);
+      },
+    };
+  }
+
   cancel(jobId: string): JobInfo {
     const job = this.jobs.get(jobId);
     if (!job) throw notFound(`No job ${jobId}.`);
