@@ -67,6 +67,7 @@ export const FORMAT_CATALOG = [
   { name: 'vlfeedback', family: 'images', title: 'VLFeedback (an image question, four completions rated per aspect)', reads: true, writes: false, carries: 'text' },
   { name: 'rlaif-v', family: 'images', title: 'RLAIF-V (image, question, chosen, rejected)', reads: true, writes: false, carries: 'text' },
   { name: 'videoalign', family: 'videos', title: 'VideoGen-RewardBench / VideoAlign pairs (CSV)', reads: true, writes: true, carries: 'content' },
+  { name: 'trl-video', family: 'videos', title: 'Text-to-video preference (TRL layout, JSONL)', reads: true, writes: true, carries: 'content' },
   { name: 'arbiter', family: 'arbiter', title: 'Arbiter items', reads: true, writes: true, carries: 'content' },
   { name: 'labels', family: 'arbiter', title: 'Arbiter labels (lossless)', reads: false, writes: true, carries: 'content' },
   { name: 'scores', family: 'arbiter', title: 'Model scores (one line per scored response)', reads: false, writes: true, carries: 'content' },

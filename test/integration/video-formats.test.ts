@@ -128,3 +128,43 @@ describe.skipIf(skip)('VideoGen-RewardBench / VideoAlign pair CSV', () => {
     expect(error.errors).toEqual([{ line: 1, reason: 'VQ: "C" is not a winner (A, B or same)' }]);
   });
 });
+
+describe.skipIf(skip)('text-to-video preference JSONL (trl-video)', () => {
+  it('reads video_url parts and {"type": "video"} placeholders with a videos column, writes placeholders and paths, reads back the same bytes', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const chosen = (part: unknown) => [{ role: 'assistant', content: [part] }];
+    writeFileSync(
+      join(dir, 'set', 't2v.jsonl'),
+      [
+        JSON.stringify({ prompt: 'a red ball bouncing', chosen: chosen({ type: 'video_url', video_url: { url: 'videos/example_1_A.mp4' } }), rejected: chosen({ type: 'video_url', video_url: { url: 'videos/example_1_B.webm' } }) }),
+        JSON.stringify({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'a calm lake' }] }], chosen: chosen({ type: 'video' }), rejected: chosen({ type: 'video' }), videos: ['videos/example_2_A.mp4', 'videos/example_2_B.webm'] }),
+      ].join('\n') + '\n',
+    );
+    const summary = await importFile(db, { path: join(dir, 'set', 't2v.jsonl'), project: 't2v', createProject: true });
+    expect(summary.format).toBe('trl-video');
+    expect(summary.items).toBe(2);
+    const items = videosOfItems('t2v');
+    expect(items.map((i) => i.videos.map((v) => v.video!.sha256))).toEqual([
+      [sha(join(dir, 'set/videos/example_1_A.mp4')), sha(join(dir, 'set/videos/example_1_B.webm'))],
+      [sha(join(dir, 'set/videos/example_2_A.mp4')), sha(join(dir, 'set/videos/example_2_B.webm'))],
+    ]);
+    expect(items[1]!.videos[1]!.origin).toEqual({ kind: 'column', column: 'videos', index: 1, path: 'videos/example_2_B.webm' });
+    const out = join(dir, 'exports', 't2v-back.jsonl');
+    const exported = await exportProject(db, { project: 't2v', format: 'trl-video', out });
+    expect(exported.written).toBe(2);
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows[0].chosen).toEqual([{ role: 'assistant', content: [{ type: 'video' }] }]);
+    expect(rows[0].videos).toEqual([`t2v-back_images/${items[0]!.videos[0]!.video!.sha256}.mp4`, `t2v-back_images/${items[0]!.videos[1]!.video!.sha256}.webm`]);
+    expect(readFileSync(join(dir, 'exports', rows[1].videos[1])).equals(readFileSync(join(dir, 'set/videos/example_2_B.webm')))).toBe(true);
+    const again = await importFile(db, { path: out, project: 't2v2', createProject: true });
+    expect(again.items).toBe(2);
+    expect(videosOfItems('t2v2').map((i) => i.videos.map((v) => v.video!.sha256))).toEqual(items.map((i) => i.videos.map((v) => v.video!.sha256)));
+  });
+
+  it('says when placeholders and the videos column do not match', async () => {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'set', 'short.jsonl'), JSON.stringify({ prompt: 'p', chosen: [{ role: 'assistant', content: [{ type: 'video' }] }], rejected: [{ role: 'assistant', content: [{ type: 'video' }] }], videos: ['videos/example_1_A.mp4'] }) + '\n');
+    const error = (await importFile(db, { path: join(dir, 'set', 'short.jsonl'), project: 'short', createProject: true }).catch((e: unknown) => e)) as { errors: { reason: string }[] };
+    expect(error.errors[0]!.reason).toBe('rejected[0]: a {"type": "video"} placeholder, but "videos" has only 1 entry');
+  });
+});

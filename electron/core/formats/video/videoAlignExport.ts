@@ -3,56 +3,42 @@
 // the file's own: ../base/resolve.ts decidingLabels), each video copied byte for byte from the video store
 // into the folder beside the CSV (`<stem>_images/<sha256>.<ext>`, the folder image exports use, so a
 // browser download zips it with the CSV). Items that are not a pair of stored videos are left out, counted.
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { VideoRef } from '../../../../shared/videos';
 import { imageStoreOf } from '../../images/store';
 import type { Db } from '../../store/db';
 import { headLoader, type HeadLabel } from '../../store/labels';
-import { videoFile, videoStoreDir } from '../../videos/store';
+import { videoStoreDir } from '../../videos/store';
 import { forEachPage, itemPass } from '../base/itemPass';
 import { decidingLabels, mostCommon } from '../base/resolve';
 import type { ExportRun, FormatWriter } from '../descriptor';
 import type { RecordWriter } from '../recordWriter';
-import { imagesFolderOf } from '../vision/imagesBeside';
+import { VideoFiles } from './videoFiles';
 import { ASPECTS, csvField, encodeVideoAlign, VIDEOALIGN_COLUMNS, type AlignWinners, type Aspect, type Winner } from './videoAlign';
-
-const EXTENSIONS: Record<string, string> = { 'video/mp4': 'mp4', 'video/quicktime': 'mov', 'video/webm': 'webm', 'video/x-matroska': 'mkv' };
 
 /** A CSV file and the videos beside it, both put in place on commit (nothing is left on abort). */
 export class CsvVideoWriter implements RecordWriter {
   lines = 0;
   private header: string[] | null = null;
-  private readonly copied = new Set<string>();
-  readonly folder: string;
-  private readonly partialFolder: string;
 
   private constructor(
     readonly out: string,
     private readonly stream: WriteStream,
-    private readonly store: string,
-  ) {
-    this.folder = imagesFolderOf(out);
-    this.partialFolder = `${this.folder}.partial`;
-  }
+    readonly videos: VideoFiles,
+  ) {}
 
   static async open(out: string, store: string): Promise<CsvVideoWriter> {
     mkdirSync(dirname(out), { recursive: true });
     const stream = createWriteStream(`${out}.partial`, { flags: 'w', encoding: 'utf8', flush: true });
     await once(stream, 'open');
-    return new CsvVideoWriter(out, stream, store);
+    return new CsvVideoWriter(out, stream, new VideoFiles(out, store));
   }
 
   /** The path a row names video `ref` by (relative to the CSV); its bytes are copied once. */
   pathOf(ref: VideoRef): string {
-    const name = `${ref.sha256}.${EXTENSIONS[ref.mime] ?? 'bin'}`;
-    if (!this.copied.has(name)) {
-      mkdirSync(this.partialFolder, { recursive: true });
-      copyFileSync(videoFile(this.store, ref.sha256), join(this.partialFolder, name));
-      this.copied.add(name);
-    }
-    return `${basename(this.folder)}/${name}`;
+    return this.videos.pathOf(ref);
   }
 
   write(row: unknown): Promise<void> | void {
@@ -71,17 +57,14 @@ export class CsvVideoWriter implements RecordWriter {
     if (this.header === null) this.stream.write(`${VIDEOALIGN_COLUMNS.join(',')}\n`);
     this.stream.end();
     await once(this.stream, 'finish');
-    if (existsSync(this.partialFolder)) {
-      rmSync(this.folder, { recursive: true, force: true });
-      renameSync(this.partialFolder, this.folder);
-    }
+    this.videos.commit();
     renameSync(`${this.out}.partial`, this.out);
   }
 
   async abort(): Promise<void> {
     this.stream.destroy();
     rmSync(`${this.out}.partial`, { force: true });
-    rmSync(this.partialFolder, { recursive: true, force: true });
+    this.videos.abort();
   }
 }
 
