@@ -1,6 +1,7 @@
 // The facets of the items explorer: what each one means, its values, and the columns a page sorts by.
 // One list for the parser (shared/itemQuery.ts), the engine (electron/core/review/itemFacts.ts), the page
 // and `arbiter items --help`.
+import { ALL_OUTCOMES } from './stepJudgement';
 
 export const LABEL_TASKS = ['pairwise', 'ranking', 'steps', 'rubric', 'verdict', 'critique'] as const;
 export const DISAGREEMENTS = ['pairwise', 'ranking', 'first_error', 'verdict', 'rubric', 'outcome'] as const;
@@ -44,7 +45,7 @@ export const FACETS: readonly FacetSpec[] = [
   { name: 'uncertainty', kind: 'number', about: "pre-label uncertainty: 1 − |2·score − 1|, 1 when the models cannot tell A from B" },
   { name: 'tag', kind: 'set', open: true, about: 'an error tag a person put on a step or turn' },
   { name: 'severity', kind: 'set', values: ['minor', 'major', 'critical'], about: "a tagged step's severity" },
-  { name: 'outcome', kind: 'set', values: ['success', 'partial', 'failure'], about: "a trajectory's outcome as a person judged it" },
+  { name: 'outcome', kind: 'set', values: ALL_OUTCOMES, about: "a chain's or a trajectory's outcome as a person judged it" },
   { name: 'meta', kind: 'enum', open: true, part: { required: true, example: 'category' }, about: "a field of the file's metadata (meta.category=math, meta.source, a model's name)" },
   { name: 'length', kind: 'number', about: 'characters of the prompt and the responses' },
   { name: 'labels', kind: 'number', about: 'people with a current judgement of the item' },

@@ -33,6 +33,8 @@ export interface ExportOptions {
   adjudicatedOnly?: boolean;
   /** Only items whose people agree at least this much (0–1; adjudicated items always pass). Not for labels. */
   minAgreement?: number;
+  /** Only these item ids (`arbiter export --view`, a selection's export): every format writes just them. */
+  items?: ReadonlySet<number>;
   /** Called after each page with the number of lines written and of items (or revisions) read. */
   onProgress?: (written: number, read: number) => void;
   /** Asked between items: true aborts the export (no file is left) with a 'cancelled' error. */

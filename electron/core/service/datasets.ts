@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { ApiOutputs, DownloadTicket } from '../../../shared/api';
+import type { ApiOutputs, ApiParsed, DownloadTicket } from '../../../shared/api';
 import { notFound } from '../base/errors';
 import { previewHead } from '../formats/index';
 import { listItemsTable } from './itemsTable';
@@ -43,29 +43,36 @@ export function datasetsHandlers(context: ServiceContext): FeatureHandlers<Datas
       // The shapes as counted (a large project's once its worker has counted them: until then every filter).
       return listItemsTable(db, row.id, request, totals.shapes(row));
     },
-    exportProject: async ({ project, format, annotator, neutral, rankingPairs, fromRatings, adjudicatedOnly, minAgreement, images }) => {
-      const row = requireProject(db, project);
-      const target = join(exportsDir(options.dbPath), exportFileName(project, format));
-      const task = { kind: 'export' as const, project, format, out: target, annotator, neutral, rankingPairs, fromRatings, adjudicatedOnly, minAgreement, images };
-      const summary = await jobs.runTask({
-        dbPath: options.dbPath,
-        task,
-        inline: (hooks) => runTask(db, task, hooks) as Promise<ApiOutputs['exportProject']>,
-      });
-      downloadsOf(db).remember(row.id, target);
-      // The browser host sends a file with its images folder as one zip (host/downloads.ts): say so.
-      const folder = imagesFolderOf(target);
-      if (options.transport === 'http' && existsSync(folder)) {
-        const zip = `The download is ${basename(target).replace(/\.[^.]+$/, '')}.zip: ${basename(target)} and its folder ${basename(folder)}/ (unpack it and load the file where it is).`;
-        summary.note = summary.note ? `${summary.note} ${zip}` : zip;
-      }
-      // The page is untrusted: it learns the file's name, never where the data folder is.
-      return { ...summary, out: basename(target) };
-    },
+    exportProject: (input) => exportToFolder(context, input),
     downloadTicket: ({ project, file }) => downloadsOf(db).issue(requireProject(db, project), file),
     stats: ({ project }) => projectStats(db, requireProject(db, project)),
     annotators: ({ project }) => projectAnnotators(db, requireProject(db, project).id),
   };
+}
+
+/**
+ * An export into the app's exports folder, as a job, remembered for a download ticket; `items`: only these
+ * item ids (the items explorer's selection or view: ./items.ts).
+ */
+export async function exportToFolder(context: ServiceContext, { project, format, annotator, neutral, rankingPairs, fromRatings, adjudicatedOnly, minAgreement, images }: ApiParsed<'exportProject'>, items?: number[]): Promise<ApiOutputs['exportProject']> {
+  const { db, jobs, options } = context;
+  const row = requireProject(db, project);
+  const target = join(exportsDir(options.dbPath), exportFileName(project, format));
+  const task = { kind: 'export' as const, project, format, out: target, annotator, neutral, rankingPairs, fromRatings, adjudicatedOnly, minAgreement, images, items };
+  const summary = await jobs.runTask({
+    dbPath: options.dbPath,
+    task,
+    inline: (hooks) => runTask(db, task, hooks) as Promise<ApiOutputs['exportProject']>,
+  });
+  downloadsOf(db).remember(row.id, target);
+  // The browser host sends a file with its images folder as one zip (host/downloads.ts): say so.
+  const folder = imagesFolderOf(target);
+  if (options.transport === 'http' && existsSync(folder)) {
+    const zip = `The download is ${basename(target).replace(/\.[^.]+$/, '')}.zip: ${basename(target)} and its folder ${basename(folder)}/ (unpack it and load the file where it is).`;
+    summary.note = summary.note ? `${summary.note} ${zip}` : zip;
+  }
+  // The page is untrusted: it learns the file's name, never where the data folder is.
+  return { ...summary, out: basename(target) };
 }
 
 /**

@@ -15,6 +15,7 @@ import type { Handlers, ServiceContext, ServiceOptions } from './context';
 import { datasetsHandlers } from './datasets';
 import { goldHandlers } from './gold';
 import { guidelinesHandlers } from './guidelines';
+import { itemsHandlers } from './items';
 import { reviewHandlers } from './review';
 import { jobsHandlers } from './jobs';
 import { labelsHandlers } from './labels';
@@ -96,6 +97,7 @@ export class ArbiterService {
       ...appHandlers(context),
       ...this.team.handlers(),
       ...goldHandlers(context),
+      ...itemsHandlers(context),
       ...videosHandlers(context),
     };
   }

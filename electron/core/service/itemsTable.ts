@@ -27,15 +27,35 @@ export function filtersFor(shapes: ProjectShapes | undefined): ItemFilter[] {
 
 export function listItemsTable(db: Db, projectId: number, request: ListItemsRequest, shapes?: ProjectShapes): ItemPage {
   const me = request.annotator ? (findAnnotator(db, request.annotator)?.id ?? null) : null;
+  const filters = filtersFor(shapes);
+  const rows = tableRows(db, projectId, me);
+  const total = countItems(db, projectId);
+  // No model added: nothing can disagree, and there is no need to look.
+  if (request.filter === 'disagrees' && !rows.voter) return { total, matching: 0, rows: [], next: null, scanned: total, filters };
+  const walked = walkItems(db, projectId, { ...request, me }, request.filter === 'disagrees' ? rows.disagrees : undefined);
+  return {
+    total,
+    matching: request.search?.trim() ? null : matchingCount(db, projectId, me, request.filter, total),
+    rows: walked.rows.map(rows.describe),
+    next: walked.next,
+    scanned: walked.scanned,
+    filters,
+  };
+}
+
+/**
+ * The table's columns of a row, of every task (prepared once per page): the people's consensus, the
+ * models' vote and ranking, the annotator's own and everyone's judgements, the screen it opens on. The
+ * items table and the items explorer (./items.ts) both describe their rows with it.
+ */
+export function tableRows(db: Db, projectId: number, me: number | null) {
   const heads = pairwiseHeads(db);
   const judgements = judgementHeads(db);
   const hasSteps = stepsStored(db);
   const ranker = itemRanker(db, projectId);
-  const filters = filtersFor(shapes);
-
   const voter = itemVoter(db, projectId);
   const details = new Map<number, { consensus: ItemListRow['consensus']; model: ItemVote | null; decided: Choice | null }>();
-  const describe = (row: ListRow) => {
+  const detailsOf = (row: ListRow) => {
     let found = details.get(row.id);
     if (found) return found;
     const labels = heads(row.id);
@@ -49,41 +69,31 @@ export function listItemsTable(db: Db, projectId: number, request: ListItemsRequ
     return found;
   };
   const disagrees = (row: ListRow) => {
-    const { model, decided } = describe(row);
+    const { model, decided } = detailsOf(row);
     const reference = row.my_choice ?? decided;
     return model !== null && (reference === 'A' || reference === 'B') && (model.vote === 'A' || model.vote === 'B') && model.vote !== reference;
   };
-  const total = countItems(db, projectId);
-  // No model added: nothing can disagree, and there is no need to look.
-  if (request.filter === 'disagrees' && !voter) return { total, matching: 0, rows: [], next: null, scanned: total, filters };
-  const walked = walkItems(db, projectId, { ...request, me }, request.filter === 'disagrees' ? disagrees : undefined);
-  return {
-    total,
-    matching: request.search?.trim() ? null : matchingCount(db, projectId, me, request.filter, total),
-    rows: walked.rows.map((row) => {
-      const { consensus, model } = describe(row);
-      const ranking = ranker && row.responses >= 3 ? ranker(getItem(db, projectId, row.id)!) : null;
-      return {
-        id: row.id,
-        seq: row.seq,
-        externalId: row.external_id,
-        prompt: previewText(row.prompt),
-        responses: row.responses,
-        labels: row.labels,
-        myChoice: row.my_choice,
-        sourceChoice: row.source_choice,
-        consensus,
-        model,
-        adjudicated: row.adjudicated === 1,
-        screen: screenOf(row.responses, row.responses === 1 && hasSteps(row.id)),
-        ...judgementColumns(judgements(row.id, me)),
-        modelRanking: ranking ? ranking.map((g) => g.map((i) => String.fromCharCode(65 + i)).join(' = ')).join(' > ') : null,
-      };
-    }),
-    next: walked.next,
-    scanned: walked.scanned,
-    filters,
+  const describe = (row: ListRow): ItemListRow => {
+    const { consensus, model } = detailsOf(row);
+    const ranking = ranker && row.responses >= 3 ? ranker(getItem(db, projectId, row.id)!) : null;
+    return {
+      id: row.id,
+      seq: row.seq,
+      externalId: row.external_id,
+      prompt: previewText(row.prompt),
+      responses: row.responses,
+      labels: row.labels,
+      myChoice: row.my_choice,
+      sourceChoice: row.source_choice,
+      consensus,
+      model,
+      adjudicated: row.adjudicated === 1,
+      screen: screenOf(row.responses, row.responses === 1 && hasSteps(row.id)),
+      ...judgementColumns(judgements(row.id, me)),
+      modelRanking: ranking ? ranking.map((g) => g.map((i) => String.fromCharCode(65 + i)).join(' = ')).join(' > ') : null,
+    };
   };
+  return { describe, disagrees, voter };
 }
 
 /**

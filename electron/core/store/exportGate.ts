@@ -9,6 +9,8 @@ export interface ExportFilter {
   adjudicatedOnly?: boolean;
   /** 0 … 1: the share of an item's people who gave its most common judgement. */
   minAgreement?: number;
+  /** Only these item ids (a saved view's items, a selection): the others are not exported, nor counted as left out. */
+  items?: ReadonlySet<number>;
 }
 
 export type GateReason = 'not_adjudicated' | 'low_agreement';

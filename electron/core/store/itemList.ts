@@ -95,6 +95,12 @@ function idMatches(db: Db, projectId: number, filter: ItemFilter, search: string
   return [...exact, ...prefix].slice(0, limit);
 }
 
+/** The table's rows of some items, in the order given (the items explorer's page: electron/core/service/items.ts). */
+export function listRowsByIds(db: Db, ids: readonly number[], me: number | null): ListRow[] {
+  const rowQuery = db.prepare(`SELECT ${COLUMNS} FROM item i WHERE i.id = @id`);
+  return ids.map((id) => rowQuery.get({ id, me }) as ListRow);
+}
+
 // Seqs only, so the walk reads the covering (project, seq) index and never the item rows it skips.
 function pageQuery(db: Db, filter: ItemFilter, order: ItemOrder, search: boolean) {
   const [after, upTo, direction] = order === 'first' ? ['>', '<=', 'ASC'] : ['<', '>=', 'DESC'];

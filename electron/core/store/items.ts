@@ -196,14 +196,17 @@ export function visibleItemIds(db: Db, projectId: number): Int32Array {
   return Int32Array.from(ids);
 }
 
-/** Streams a project's visible items in seq order, a page at a time, so exports run in constant memory. */
-export function* iterateItems(db: Db, projectId: number, pageSize = 1000): Generator<ItemRecord> {
+/**
+ * Streams a project's visible items in seq order, a page at a time, so exports run in constant memory;
+ * `only`: just these item ids (a saved view's or a selection's export), the others never read whole.
+ */
+export function* iterateItems(db: Db, projectId: number, pageSize = 1000, only?: ReadonlySet<number>): Generator<ItemRecord> {
   const page = db.prepare(`SELECT ${ITEM_COLUMNS} FROM item i WHERE i.project_id = @project AND i.seq > @after AND ${VISIBLE} ORDER BY i.seq LIMIT @limit`);
   let after = -1;
   for (;;) {
     const rows = page.all({ project: projectId, after, limit: pageSize }) as ItemRow[];
     if (rows.length === 0) return;
-    yield* toRecords(db, rows);
+    yield* toRecords(db, only ? rows.filter((r) => only.has(r.id)) : rows);
     after = rows[rows.length - 1]!.seq;
   }
 }

@@ -34,7 +34,7 @@ export type Task =
       /** The folder the file's relative image paths are read from (an upload has no folder of its own). */
       imagesDir?: string;
     }
-  | { kind: 'export'; project: string; format: ExportFormat; out: string; annotator?: string; neutral?: boolean; rankingPairs?: RankingPairs; fromRatings?: boolean; adjudicatedOnly?: boolean; minAgreement?: number; images?: 'refuse' | 'drop' }
+  | { kind: 'export'; project: string; format: ExportFormat; out: string; annotator?: string; neutral?: boolean; rankingPairs?: RankingPairs; fromRatings?: boolean; adjudicatedOnly?: boolean; minAgreement?: number; images?: 'refuse' | 'drop'; items?: number[] }
   /** Folds the WAL into the database on the worker's own connection, off the annotator's path. */
   | { kind: 'checkpoint' }
   /** Merges a teammate's labels file into a project. */

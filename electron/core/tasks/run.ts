@@ -69,6 +69,7 @@ export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promis
       adjudicatedOnly: task.adjudicatedOnly,
       minAgreement: task.minAgreement,
       images: task.images,
+      items: task.items ? new Set(task.items) : undefined,
       onProgress: (written, read) => hooks.onProgress?.({ written, read }),
       isCancelled: hooks.isCancelled,
     });

@@ -36,7 +36,7 @@ export function itemPass(run: ExportRun): ItemPass {
     notes: run.notes,
     checkCancelled: run.checkCancelled,
     onPage: run.onPage,
-    filter: { adjudicatedOnly: opts.adjudicatedOnly, minAgreement: opts.minAgreement },
+    filter: { adjudicatedOnly: opts.adjudicatedOnly, minAgreement: opts.minAgreement, items: opts.items },
   };
 }
 
@@ -71,7 +71,7 @@ export async function forEachPage(
     pass.onPage(read);
     return true;
   };
-  for (const item of iterateItems(db, pass.projectId, PAGE)) {
+  for (const item of iterateItems(db, pass.projectId, PAGE, pass.filter?.items)) {
     page.push(item);
     if (page.length >= PAGE && !(await flush())) return false;
   }

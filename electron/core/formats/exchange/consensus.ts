@@ -75,7 +75,7 @@ export async function writeConsensus(db: Db, pass: ConsensusPass): Promise<void>
     page = [];
     pass.onPage(read);
   };
-  for (const item of iterateItems(db, pass.projectId, PAGE)) {
+  for (const item of iterateItems(db, pass.projectId, PAGE, pass.filter?.items)) {
     const u = items.find(item.id);
     if (u === undefined || item.responses.length !== 2) {
       pass.skipped[item.responses.length !== 2 ? 'not_pairwise' : 'unlabeled']++;

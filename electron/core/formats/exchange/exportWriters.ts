@@ -25,7 +25,7 @@ async function writeAll(run: ExportRun, lines: Iterable<unknown>): Promise<void>
 
 export const arbiterWriter: FormatWriter = {
   async write(run) {
-    for (const item of iterateItems(run.db, run.project.id, PAGE)) {
+    for (const item of iterateItems(run.db, run.project.id, PAGE, run.opts.items)) {
       run.read++;
       run.checkCancelled();
       await writeAll(run, [encodeArbiter(item)]);
@@ -39,6 +39,7 @@ export const labelsWriter: FormatWriter = {
       run.read++;
       run.checkCancelled();
       if (run.opts.annotator !== undefined && revision.annotator !== run.opts.annotator) continue;
+      if (run.opts.items && !run.opts.items.has(revision.itemId)) continue;
       await writeAll(run, [encodeLabel(revision)]);
     }
   },
@@ -47,7 +48,7 @@ export const labelsWriter: FormatWriter = {
 export const scoresWriter: FormatWriter = {
   async write(run) {
     const hashes = new Map(listModels(run.db).map((m) => [m.id, m.hash]));
-    for (const item of iterateItems(run.db, run.project.id, PAGE)) {
+    for (const item of iterateItems(run.db, run.project.id, PAGE, run.opts.items)) {
       run.read++;
       run.checkCancelled();
       await writeAll(run, encodeScores(item, prelabelsForItem(run.db, run.project.id, item.id), hashes));
@@ -63,6 +64,6 @@ export const consensusWriter: FormatWriter = {
       skipped: run.summary.skipped,
       checkCancelled: run.checkCancelled,
       onPage: run.onPage,
-      filter: { adjudicatedOnly: run.opts.adjudicatedOnly, minAgreement: run.opts.minAgreement },
+      filter: { adjudicatedOnly: run.opts.adjudicatedOnly, minAgreement: run.opts.minAgreement, items: run.opts.items },
     }),
 };

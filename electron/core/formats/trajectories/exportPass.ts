@@ -18,6 +18,8 @@ export interface TrajectoryPass {
   writer: RecordWriter;
   checkCancelled: () => void;
   onPage: (read: number) => void;
+  /** Only these item ids (a view's export). */
+  items?: ReadonlySet<number>;
   /** Items with no agent turn (not trajectories), left out. */
   skipped: { not_trajectory: number };
 }
@@ -26,7 +28,7 @@ export interface TrajectoryPass {
 export async function writeTrajectories(db: Db, pass: TrajectoryPass): Promise<void> {
   const source = findAnnotator(db, SOURCE_ANNOTATOR);
   let read = 0;
-  for (const item of iterateItems(db, pass.projectId, 1000)) {
+  for (const item of iterateItems(db, pass.projectId, 1000, pass.items)) {
     read++;
     pass.checkCancelled();
     if (!hasTurns(item)) {
@@ -53,7 +55,7 @@ export function trajectoryWriter(encode: TrajectoryEncoder): FormatWriter {
   return {
     async write(run) {
       const skipped = { not_trajectory: 0 };
-      await writeTrajectories(run.db, { encode, projectId: run.project.id, writer: run.writer, checkCancelled: run.checkCancelled, onPage: run.onPage, skipped });
+      await writeTrajectories(run.db, { encode, projectId: run.project.id, items: run.opts.items, writer: run.writer, checkCancelled: run.checkCancelled, onPage: run.onPage, skipped });
       if (skipped.not_trajectory)
         run.notes.extra.push(`${plural(skipped.not_trajectory, 'item has', 'items have')} no agent turn (no assistant message in a message list) and ${skipped.not_trajectory === 1 ? 'was' : 'were'} left out`);
     },

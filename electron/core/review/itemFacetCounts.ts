@@ -1,0 +1,126 @@
+// Each facet's values counted under a query (./itemMatch.ts): over the items every other clause and the
+// search match, this facet's own clauses left out (so a facet in use still shows its other values, as
+// Argilla and Label Studio count them). Exact: one pass over the facts per facet.
+import type { FacetCount, FacetValueCount } from '../../../shared/api/items';
+import { LABEL_TASKS } from '../../../shared/itemFacets';
+import { formatQuery, type Clause } from '../../../shared/itemQuery';
+import type { ItemFacts } from './itemFacts';
+import { CONSENSUS_PARTS } from './itemFactsPeople';
+import { andMasks, facetReader } from './itemMatch';
+
+/** An open facet lists its largest values, this many. */
+const LISTED = 50;
+
+const clauseText = (facet: string, op: Clause['op'], values: string[]) => formatQuery({ text: '', clauses: [{ facet, op, values }] });
+
+/** The facets worth showing for these facts: the fixed ones, then a task's, a consensus's, a field's where the project has them. */
+export function facetNames(facts: ItemFacts): string[] {
+  const tasks = LABEL_TASKS.filter((t) => {
+    const bit = 1 << LABEL_TASKS.indexOf(t);
+    for (let s = 0; s < facts.n; s++) if (facts.labeledAny[s]! & bit) return true;
+    return false;
+  });
+  return [
+    'shape',
+    'images',
+    'labeled',
+    ...tasks.map((t) => `labeled.${t}`),
+    'disagree',
+    ...CONSENSUS_PARTS.filter((c) => facts.consensus[c].names.length).map((c) => (c === 'pairwise' ? 'consensus' : `consensus.${c}`)),
+    'adjudicated',
+    'annotator',
+    'split',
+    'score',
+    'model_disagrees',
+    'wrong',
+    'uncertainty',
+    'tag',
+    'severity',
+    'outcome',
+    ...[...facts.meta.keys()].map((f) => `meta.${f}`),
+    'length',
+    'labels',
+  ];
+}
+
+const BINS = 10;
+const LENGTH_EDGES = [0, 100, 1_000, 10_000, 100_000];
+
+function numberCounts(facet: string, at: (seq: number) => number, mask: Uint8Array): FacetCount {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  const values: number[] = [];
+  for (let s = 0; s < mask.length; s++) {
+    if (!mask[s]) continue;
+    const v = at(s);
+    if (Number.isNaN(v)) continue;
+    values.push(v);
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const range = values.length ? { min, max } : null;
+  if (facet === 'labels') {
+    const counts = new Map<number, number>();
+    for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+    const listed = [...counts].sort(([a], [b]) => a - b).map(([v, count]) => ({ value: String(v), count, clause: clauseText(facet, '=', [String(v)]) }));
+    return { facet, kind: 'number', values: listed, more: 0, range };
+  }
+  // Scores and uncertainty: tenths of 0 … 1; length: powers of ten.
+  const edges = facet === 'length' ? LENGTH_EDGES : Array.from({ length: BINS }, (_, i) => i / BINS);
+  const counts = new Array<number>(edges.length).fill(0);
+  for (const v of values) {
+    let i = edges.length - 1;
+    while (i > 0 && v < edges[i]!) i--;
+    counts[i]!++;
+  }
+  const listed: FacetValueCount[] = edges.map((lo, i) => {
+    const hi = edges[i + 1];
+    const said = hi === undefined ? `≥ ${lo}` : `${lo} – ${hi}`;
+    const clause = hi === undefined ? clauseText(facet, '>=', [String(lo)]) : `${clauseText(facet, '>=', [String(lo)])} ${clauseText(facet, '<', [String(hi)])}`;
+    return { value: said, count: counts[i]!, clause };
+  });
+  return { facet, kind: 'number', values: listed, more: 0, range };
+}
+
+function valueCounts(facts: ItemFacts, facet: string, mask: Uint8Array, me: string | null): FacetCount | null {
+  const reader = facetReader(facts, facet, me);
+  if (!reader) return null;
+  if (reader.kind === 'number') return numberCounts(facet, reader.at, mask);
+  const counts = new Map<string, number>();
+  if (reader.kind === 'enum') {
+    for (let s = 0; s < mask.length; s++) {
+      if (!mask[s]) continue;
+      const v = reader.at(s);
+      if (v !== null) counts.set(v, (counts.get(v) ?? 0) + 1);
+    }
+  } else {
+    for (const [value, seqs] of reader.postings()) {
+      let count = 0;
+      for (const seq of seqs) count += mask[seq]!;
+      if (count) counts.set(value, count);
+    }
+  }
+  const fixed = reader.values && facet !== 'consensus' && !facet.startsWith('consensus.') ? reader.values : null;
+  const ranked = fixed ? fixed.map((v) => [v, counts.get(v) ?? 0] as const) : [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const listed = ranked.slice(0, LISTED).map(([value, count]) => {
+    // A pair of people is keyed by both names; it reads "alice × bob" and selects split=alice,bob.
+    const pair = facet === 'split' ? (JSON.parse(value) as [string, string]) : null;
+    return { value: pair ? `${pair[0]} × ${pair[1]}` : value, count, clause: clauseText(facet, '=', pair ?? [value]) };
+  });
+  return { facet, kind: reader.kind, values: listed, more: Math.max(0, ranked.length - LISTED) };
+}
+
+/** Every facet's counts under the query: `clauseMasks` line up with `clauses`; `search` is the text's mask (or null). */
+export function facetCounts(facts: ItemFacts, clauses: Clause[], clauseMasks: Uint8Array[], search: Uint8Array | null, me: string | null, all: Uint8Array): FacetCount[] {
+  const names = facetNames(facts);
+  const used = new Set(clauses.map((c) => c.facet));
+  for (const facet of used) if (!names.includes(facet)) names.push(facet);
+  const out: FacetCount[] = [];
+  for (const facet of names) {
+    const mask = used.has(facet) ? andMasks(facts.n, [search, ...clauseMasks.filter((_, i) => clauses[i]!.facet !== facet)]) : all;
+    const counted = valueCounts(facts, facet, mask, me);
+    if (counted) out.push(counted);
+  }
+  return out;
+}
+

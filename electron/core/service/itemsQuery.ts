@@ -1,0 +1,188 @@
+// The items explorer's query (shared/api/items.ts queryItems): the facts of the project (read once per
+// change of its labels, adjudications, items or models: review/itemFacts.ts), the search text through the
+// full-text index (store/search.ts), the clauses as masks, the facet counts and a page in the sort order.
+// `runItemsQuery` is what the service, `arbiter items`, `arbiter export --view` and bench/items-scale.mjs call.
+import type { ItemSort, ItemsPage, ItemsRow, QueryItemsRequest, SavedView } from '../../../shared/api/items';
+import { DISAGREEMENTS, SHAPES } from '../../../shared/itemFacets';
+import { formatQuery, parseQuery, QueryError, type ItemQuery } from '../../../shared/itemQuery';
+import { invalidInput, notFound } from '../base/errors';
+import { facetCounts } from '../review/itemFacetCounts';
+import { buildItemFacts, factsWatermark, type ItemFacts } from '../review/itemFacts';
+import { andMasks, clauseMask, countMask, pageOf, sortKeys, type Cursor } from '../review/itemMatch';
+import type { Postings } from '../review/postings';
+import { findAnnotator } from '../store/annotators';
+import type { Db } from '../store/db';
+import { modelCount, searchMatchSeqs, seqsByExternalId } from '../store/itemFacts';
+import { listRowsByIds } from '../store/itemList';
+import { requireProject } from '../store/projects';
+import { matchingItemIds } from '../store/search';
+import { findView } from '../store/views';
+import { tableRows } from './itemsTable';
+
+interface Cached {
+  facts: ItemFacts;
+  mark: string;
+  externalRank?: Int32Array;
+}
+const caches = new WeakMap<Db, Map<number, Cached>>();
+
+/** The facts are current while the review watermark and the models are (a finished scoring job drops them: forgetItemFacts). */
+function markOf(db: Db, projectId: number): string {
+  return `${factsWatermark(db, projectId)}:${modelCount(db)}`;
+}
+
+export function forgetItemFacts(db: Db): void {
+  caches.get(db)?.clear();
+}
+
+/** The project's facts, read again only when they changed; and how long reading them took (0: cached). */
+export function itemFactsOf(db: Db, project: { id: number; name: string }): { cached: Cached; ms: number } {
+  let byProject = caches.get(db);
+  if (!byProject) caches.set(db, (byProject = new Map()));
+  const mark = markOf(db, project.id);
+  const found = byProject.get(project.id);
+  if (found && found.mark === mark) return { cached: found, ms: 0 };
+  const started = performance.now();
+  const cached = { facts: buildItemFacts(db, project), mark };
+  byProject.set(project.id, cached);
+  return { cached, ms: performance.now() - started };
+}
+
+function readQuery(text: string): ItemQuery {
+  try {
+    return parseQuery(text);
+  } catch (error) {
+    if (error instanceof QueryError) throw invalidInput(`The query “${text.slice(0, 200)}” cannot be read: ${error.message}.`);
+    throw error;
+  }
+}
+
+function readCursor(text: string | undefined): Cursor | null {
+  if (text === undefined) return null;
+  try {
+    const [key, seq] = JSON.parse(text) as [unknown, unknown];
+    if ((key === null || typeof key === 'number') && Number.isInteger(seq)) return { key: key as number | null, seq: seq as number };
+  } catch {
+    // refused below
+  }
+  throw invalidInput('The cursor is not one a page of items gave (pass the previous page’s `next`).');
+}
+
+/** The query and sort a request means: a view's, narrowed by the request's own query text. */
+export function resolveRequest(db: Db, projectId: number, request: { query: string; view?: string; sort?: ItemSort }): { query: ItemQuery; sort: ItemSort; view: SavedView | null } {
+  const view = request.view === undefined ? null : findView(db, projectId, request.view);
+  if (request.view !== undefined && (!view || view.deleted)) throw notFound(`The project has no saved view named “${request.view}”.`);
+  const own = readQuery(request.query);
+  const saved = view ? readQuery(view.query) : { text: '', clauses: [] };
+  const query = { text: [saved.text, own.text].filter(Boolean).join(' '), clauses: [...saved.clauses, ...own.clauses] };
+  return { query, sort: request.sort ?? view?.sort ?? { column: 'seq', desc: false }, view };
+}
+
+/** The items the search text matches, as a mask (null: no text, every item). */
+function searchMask(db: Db, projectId: number, text: string, n: number): Uint8Array | null {
+  if (!text.trim()) return null;
+  const mask = new Uint8Array(n);
+  const { table } = matchingItemIds(db, projectId, text);
+  for (const seq of searchMatchSeqs(db, table)) if (seq < n) mask[seq] = 1;
+  return mask;
+}
+
+interface Matched {
+  facts: ItemFacts;
+  cached: Cached;
+  query: ItemQuery;
+  sort: ItemSort;
+  me: string | null;
+  clauseMasks: Uint8Array[];
+  search: Uint8Array | null;
+  mask: Uint8Array;
+  factsMs: number;
+}
+
+export function matchItems(db: Db, request: { project: string; query: string; view?: string; sort?: ItemSort; annotator?: string }): Matched {
+  const project = requireProject(db, request.project);
+  const { cached, ms } = itemFactsOf(db, project);
+  const { facts } = cached;
+  const { query, sort } = resolveRequest(db, project.id, request);
+  const me = request.annotator ?? null;
+  const clauseMasks = query.clauses.map((c) => clauseMask(facts, c, me));
+  const search = searchMask(db, project.id, query.text, facts.n);
+  return { facts, cached, query, sort, me, clauseMasks, search, mask: andMasks(facts.n, [search, ...clauseMasks]), factsMs: ms };
+}
+
+/** The matching items' ids in the sort order, at most `limit` (a view's export, a labeling queue, "select all"). */
+export function matchingIds(db: Db, request: { project: string; query: string; view?: string; sort?: ItemSort; annotator?: string }, limit: number): { ids: number[]; matching: number } {
+  const m = matchItems(db, request);
+  const key = sortKeys(m.facts, m.sort.column, () => externalRank(db, m.cached));
+  const page = pageOf(m.mask, key, m.sort.column, m.sort.desc, null, limit);
+  return { ids: page.seqs.map((s) => m.facts.ids[s]!), matching: countMask(m.mask) };
+}
+
+function externalRank(db: Db, cached: Cached): Int32Array {
+  if (cached.externalRank) return cached.externalRank;
+  const rank = new Int32Array(cached.facts.n);
+  let at = 0;
+  for (const seq of seqsByExternalId(db, cached.facts.projectId)) if (seq < rank.length) rank[seq] = at++;
+  return (cached.externalRank = rank);
+}
+
+/** The values of a set facet an item holds (a page's rows: a binary search per value). */
+function valuesAt(postings: Postings, seq: number): string[] {
+  const out: string[] = [];
+  for (const [value, seqs] of postings) {
+    let lo = 0;
+    let hi = seqs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (seqs[mid]! < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    if (seqs[lo] === seq) out.push(value);
+  }
+  return out;
+}
+
+export function runItemsQuery(db: Db, request: QueryItemsRequest): ItemsPage {
+  const started = performance.now();
+  const m = matchItems(db, request);
+  const { facts } = m;
+  const key = sortKeys(facts, m.sort.column, () => externalRank(db, m.cached));
+  const page = pageOf(m.mask, key, m.sort.column, m.sort.desc, readCursor(request.cursor), request.limit);
+  const matching = countMask(m.mask);
+  const queried = performance.now();
+  const facets = request.facets ? facetCounts(facts, m.query.clauses, m.clauseMasks, m.search, m.me, m.mask) : [];
+  const counted = performance.now();
+  const meId = request.annotator ? (findAnnotator(db, request.annotator)?.id ?? null) : null;
+  const describe = tableRows(db, facts.projectId, meId).describe;
+  const listed = listRowsByIds(db, page.seqs.map((s) => facts.ids[s]!), meId);
+  const rows: ItemsRow[] = listed.map((row) => {
+    const s = row.seq;
+    const score = facts.score[s]!;
+    return {
+      ...describe(row),
+      shape: SHAPES[facts.shape[s]!]!,
+      images: facts.images[s] === 1,
+      length: facts.length[s]!,
+      score: Number.isNaN(score) ? null : score,
+      uncertainty: Number.isNaN(score) ? null : 1 - Math.abs(2 * score - 1),
+      disputed: DISAGREEMENTS.filter((_, i) => facts.disputed[s]! & (1 << i)),
+      dispute: facts.dispute[s]!,
+      annotators: valuesAt(facts.sets.annotator, s),
+      tags: valuesAt(facts.sets.tag, s),
+      outcomes: valuesAt(facts.sets.outcome, s),
+    };
+  });
+  return {
+    total: facts.n,
+    matching,
+    query: { text: m.query.text, clauses: m.query.clauses, canonical: formatQuery(m.query) },
+    sort: m.sort,
+    rows,
+    next: page.next ? JSON.stringify([page.next.key, page.next.seq]) : null,
+    facets,
+    exact: true,
+    searchCapped: false,
+    asOf: facts.asOf,
+    timing: { factsMs: Math.round(m.factsMs), queryMs: Math.round(queried - started - m.factsMs), facetsMs: Math.round(counted - queried) },
+  };
+}

@@ -1,0 +1,121 @@
+// What the items explorer's facts read from SQLite (electron/core/review/itemFacts.ts builds them): each
+// visible item's shape, length and images in one pass of the (project, seq) index, the file's metadata
+// fields, the responses' model names, the models' pair rewards, adjudications and the people's
+// (item, task) heads. Every read streams in seq order; a project's visible items hold seqs 0…n−1.
+import type { Db } from './db';
+import { VISIBLE } from './items';
+
+/** seq, id, responses, characters of the prompt and responses, images (0/1), steps stored (0/1), a trajectory (0/1). */
+export type ItemShapeRow = [number, number, number, number, number, number, number];
+
+const TRAJECTORY = `substr(r.content, 1, 1) = '[' AND (instr(r.content, '"tool_calls":') > 0 OR instr(r.content, '"role":"tool"') > 0 OR instr(r.content, '"arbiter":') > 0)`;
+
+export function itemShapes(db: Db, projectId: number): IterableIterator<ItemShapeRow> {
+  return db
+    .prepare(
+      `SELECT i.seq, i.id, i.response_count,
+         length(i.prompt) + COALESCE((SELECT SUM(length(r.content)) FROM response r WHERE r.item_id = i.id), 0),
+         instr(i.prompt, '"type":"image') > 0 OR EXISTS (SELECT 1 FROM response r WHERE r.item_id = i.id AND instr(r.content, '"type":"image') > 0),
+         EXISTS (SELECT 1 FROM segmentation s WHERE s.item_id = i.id),
+         i.response_count = 1 AND EXISTS (SELECT 1 FROM response r WHERE r.item_id = i.id AND ${TRAJECTORY})
+       FROM item i WHERE i.project_id = @project AND ${VISIBLE} ORDER BY i.seq`,
+    )
+    .raw()
+    .iterate({ project: projectId }) as IterableIterator<ItemShapeRow>;
+}
+
+/** The file's metadata: seq, a top-level field's name, its value when a string, number or boolean. */
+export function itemMetadataFields(db: Db, projectId: number): IterableIterator<[number, string, string | number]> {
+  return db
+    .prepare(
+      `SELECT i.seq, j.key, j.atom FROM item i, json_each(CASE WHEN json_valid(i.metadata) AND json_type(i.metadata) = 'object' THEN i.metadata ELSE '{}' END) j
+       WHERE i.project_id = @project AND ${VISIBLE} AND j.type IN ('text', 'integer', 'real', 'true', 'false')`,
+    )
+    .raw()
+    .iterate({ project: projectId }) as IterableIterator<[number, string, string | number]>;
+}
+
+/** seq and the model name of each response that names one. */
+export function responseModels(db: Db, projectId: number): IterableIterator<[number, string]> {
+  return db
+    .prepare(`SELECT i.seq, r.model FROM item i JOIN response r ON r.item_id = i.id WHERE i.project_id = @project AND ${VISIBLE} AND r.model IS NOT NULL`)
+    .raw()
+    .iterate({ project: projectId }) as IterableIterator<[number, string]>;
+}
+
+/** Each model's rewards for responses A and B, by seq (as store/review.ts modelPairRewards reads them). */
+export function modelPairRewardsBySeq(db: Db, projectId: number): IterableIterator<[number, string, number, number]> {
+  return db
+    .prepare(
+      `SELECT i.seq, m.name, a.reward, b.reward FROM score a
+       JOIN score b ON b.model_id = a.model_id AND b.item_id = a.item_id AND b.response_index = 1
+       JOIN model m ON m.id = a.model_id JOIN item i ON i.id = a.item_id
+       WHERE a.response_index = 0 AND a.reward IS NOT NULL AND b.reward IS NOT NULL AND i.project_id = @project AND ${VISIBLE}`,
+    )
+    .raw()
+    .iterate({ project: projectId }) as IterableIterator<[number, string, number, number]>;
+}
+
+/** seq, task and the newest resolution's choice of every adjudicated item. */
+export function adjudicationsBySeq(db: Db, projectId: number): [number, string, string | null][] {
+  return db
+    .prepare(
+      `SELECT i.seq, d.task, l.choice FROM adjudication d JOIN label l ON l.seq = d.label_seq JOIN item i ON i.id = d.item_id
+       WHERE i.project_id = @project AND ${VISIBLE}
+         AND d.id = (SELECT e.id FROM adjudication e WHERE e.item_id = d.item_id AND e.task = d.task ORDER BY e.created_at DESC, e.id DESC LIMIT 1)`,
+    )
+    .raw()
+    .all({ project: projectId }) as [number, string, string | null][];
+}
+
+/** The project's seqs in external id order (items without one last), for the external id sort. */
+export function seqsByExternalId(db: Db, projectId: number): IterableIterator<number> {
+  return db
+    .prepare(`SELECT i.seq FROM item i WHERE i.project_id = @project AND ${VISIBLE} ORDER BY i.external_id IS NULL, i.external_id, i.seq`)
+    .pluck()
+    .iterate({ project: projectId }) as IterableIterator<number>;
+}
+
+/** Text matches of the fallback search (no full-text index): prompts holding the words, ASCII case folded. */
+export function promptMatches(db: Db, projectId: number, needle: string, limit: number): number[] {
+  return db
+    .prepare(`SELECT i.seq FROM item i WHERE i.project_id = @project AND ${VISIBLE} AND instr(lower(i.prompt), @needle) > 0 ORDER BY i.seq LIMIT @limit`)
+    .pluck()
+    .all({ project: projectId, needle, limit }) as number[];
+}
+
+/** Seqs of some item ids of the project (the search's matches), visible ones only. */
+export function seqsOfIds(db: Db, projectId: number, ids: readonly number[]): number[] {
+  return db
+    .prepare(`SELECT i.seq FROM item i WHERE i.id IN (SELECT value FROM json_each(@ids)) AND i.project_id = @project AND ${VISIBLE}`)
+    .pluck()
+    .all({ project: projectId, ids: JSON.stringify(ids) }) as number[];
+}
+
+/** seq, the person's name, their current choice, ranking (ranking task) and body (steps, rubric). */
+export type PersonHeadRow = [number, string, string | null, string | null, string | null];
+
+/** People's current judgements of one task, in seq order (an item's rows together). */
+export function personHeads(db: Db, projectId: number, task: string): IterableIterator<PersonHeadRow> {
+  const withBody = task === 'steps' || task === 'rubric';
+  return db
+    .prepare(
+      `SELECT i.seq, a.name, h.choice, ${task === 'ranking' ? 'l.ranking' : 'NULL'}, ${withBody ? 'l.body' : 'NULL'}
+       FROM item i JOIN label_head h ON h.item_id = i.id JOIN annotator a ON a.id = h.annotator_id
+       ${task === 'ranking' || withBody ? 'JOIN label l ON l.seq = h.label_seq' : ''}
+       WHERE i.project_id = @project AND ${VISIBLE} AND h.task = @task AND h.done = 1 AND a.kind = 'human'
+       ORDER BY i.seq`,
+    )
+    .raw()
+    .iterate({ project: projectId, task }) as IterableIterator<PersonHeadRow>;
+}
+
+/** The seqs of the items in the search's match table (store/search.ts matchingItemIds fills it). */
+export function searchMatchSeqs(db: Db, table: string): number[] {
+  return db.prepare(`SELECT i.seq FROM ${table} m JOIN item i ON i.id = m.item_id`).pluck().all() as number[];
+}
+
+/** How many reward models the database holds (a new one changes the score facets). */
+export function modelCount(db: Db): number {
+  return db.prepare('SELECT COUNT(*) FROM model').pluck().get() as number;
+}
