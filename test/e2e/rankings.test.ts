@@ -77,7 +77,7 @@ async function onItem(screen: 'ranking-screen' | 'verdict-screen', external: str
 /** Waits until every save is confirmed: the last one says saved, and the outbox is empty. */
 async function allSaved() {
   await expect.poll(() => page.getByTestId('status-text').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
-  await expect.poll(() => page.evaluate(() => localStorage.getItem('arbiter.pendingRankings')), { timeout: 10_000 }).toBeNull();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('arbiter.pendingJudgements')), { timeout: 10_000 }).toBeNull();
 }
 
 /** Exports through the host API and reads the file it wrote back, one record a line. */

@@ -2,6 +2,7 @@
 // is prefetched before the choice; long prompts fold; the Electron-style bridge transport works.
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../../shared/ids';
 import { launchBrowser, openApp, refuseApi, restoreApi, startHost, type Host } from './helpers';
 
 const PROJECT = 'resilience';
@@ -81,17 +82,39 @@ describe('labeling loop resilience', () => {
     await expect.poll(() => status.getAttribute('data-state')).toBe('failed');
     expect(await status.innerText()).toMatch(/Right better — NOT SAVED, retrying/);
     await page.getByTestId('unsaved-banner').waitFor();
-    const pending = await page.evaluate(() => JSON.parse(localStorage.getItem('arbiter.pendingSaves') ?? '[]') as unknown[]);
+    const pending = await page.evaluate(() => JSON.parse(localStorage.getItem('arbiter.pendingJudgements') ?? '[]') as unknown[]);
     expect(pending).toHaveLength(1);
 
     await restoreApi(page);
     await page.getByTestId('unsaved-banner').getByRole('button', { name: 'Retry now' }).click();
     await expect.poll(() => status.getAttribute('data-state'), { timeout: 20_000 }).toBe('saved');
     await page.getByTestId('unsaved-banner').waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => localStorage.getItem('arbiter.pendingSaves'))).toBeNull();
+    expect(await page.evaluate(() => localStorage.getItem('arbiter.pendingJudgements'))).toBeNull();
 
     const rows = await host.api<{ rows: { seq: number; myChoice: string | null }[] }>('listItems', { project: PROJECT, annotator: ANNOTATOR });
     expect(rows.rows.find((r) => r.seq === 1)!.myChoice).toMatch(/^[AB]$/);
+    await page.context().close();
+  });
+
+  it('carries a label an older page left under its own key into the shared outbox, then sends and counts it', async () => {
+    const annotator = 'e2e-upgrade';
+    const { page, problems } = await openApp(browser, host, { annotator });
+    const rows = await host.api<{ rows: { id: number; seq: number }[] }>('listItems', { project: PROJECT, annotator });
+    const itemId = rows.rows.find((r) => r.seq === 3)!.id;
+    const revision = uuidv7();
+    // As the Compare screen before the shared outbox kept it: { key, input, words, itemNumber } under its own key.
+    const old = { key: 'before-the-upgrade', words: 'Left better', itemNumber: 4, input: { project: PROJECT, annotator, itemId, id: revision, choice: 'A', strength: 2, shownOrder: [0, 1] } };
+    await page.evaluate((entry) => localStorage.setItem('arbiter.pendingSaves', JSON.stringify([entry])), old);
+    const progress = page.getByTestId('progress');
+    await openCompare(page);
+    // Sent: the host holds the revision, under the id it was saved with.
+    const mine = async () => (await host.api<{ id: string; annotator: string; choice: string }[]>('labelHistory', { project: PROJECT, itemId })).filter((r) => r.annotator === annotator);
+    await expect.poll(async () => (await mine()).map((r) => [r.id, r.choice]), { timeout: 10_000 }).toEqual([[revision, 'A']]);
+    // Counted: the header says one item of five is labeled by this annotator.
+    await expect.poll(() => progress.getAttribute('title'), { timeout: 10_000 }).toMatch(/^1 of 5 items labeled/);
+    // And kept nowhere any more: neither the old key nor the shared outbox holds it.
+    expect(await page.evaluate(() => [localStorage.getItem('arbiter.pendingSaves'), localStorage.getItem('arbiter.pendingJudgements')])).toEqual([null, null]);
+    expect(problems).toEqual([]);
     await page.context().close();
   });
 

@@ -40,6 +40,8 @@ export interface OutboxOptions<P extends object, R> {
   supersedes?: (newer: P, older: P) => boolean;
   /** Called after the host confirmed a save, while the screen is open. */
   onSaved?: (saved: R, payload: P) => void;
+  /** Told of each save a previous session left, as it is sent again (the screen counts it once it lands). */
+  onReplay?: (delivery: Promise<unknown>) => void;
 }
 
 function readOutbox<P extends object>(storageKey: string): Pending<P>[] {
@@ -180,7 +182,9 @@ export function useOutbox<P extends object, R>(project: string, annotator: strin
     });
     for (const p of mine) {
       track(p.key, opts.current.target(p).itemId);
-      void deliver(p, say({ text: p.words, itemNumber: p.itemNumber, state: 'saving' })).catch(() => undefined);
+      const delivery = deliver(p, say({ text: p.words, itemNumber: p.itemNumber, state: 'saving' }));
+      opts.current.onReplay?.(delivery);
+      void delivery.catch(() => undefined);
     }
   }, [project, annotator, deliver, say, track, storageKey]);
 

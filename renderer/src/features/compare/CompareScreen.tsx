@@ -2,17 +2,18 @@
 // this annotator sees them, the decision bar at the bottom. The keyboard drives everything.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { describeScreenChoice, toScreenChoice, toSourceChoice, type ScreenChoice } from '../../../../shared/choices';
+import type { PairwiseRevision } from '../../../../shared/api';
 import type { Strength } from '../../../../shared/domain';
 import { responseLetter } from '../../../../shared/letters';
 import { Kbd } from '../../components/Kbd';
 import { EmptyState } from '../../components/EmptyState';
-import { digitOf, pageDirection, useGlobalKeys } from '../../components/keys';
+import { digitOf, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
 import { DecisionBar } from './DecisionBar';
 import { ItemBar } from './ItemBar';
 import { columnSteps, SuggestionButton } from './PrelabelViews';
 import { prelabelLine, type Reveal } from './PrelabelLine';
-import { suggestion, usePrelabelCache, type LoadedPrelabels } from '../../components/prelabels';
+import { suggestion } from '../../components/prelabels';
 import { Centered } from '../../components/screenParts';
 import { screenFor } from '../../components/ScreenTabs';
 import { PromptPane } from '../../components/PromptPane';
@@ -21,14 +22,19 @@ import { toolsOf } from '../trajectories/tools';
 import { ResponseColumn, type Verdict } from './ResponseColumn';
 import { compareTexts } from './ahead';
 import { prepareAhead } from '../../components/renderAhead';
-import { describeLabel, useLabeling } from './useLabeling';
 import { useColumnDiffs, useReading } from './useReading';
 import { CritiqueBox } from '../critiques/CritiqueBox';
-import { prefetchItemImages } from '../../components/images/prefetch';
 import { RegionMarking } from '../../components/images/regions/RegionMarking';
 import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
-import { useItemNotes } from '../rubrics/useItemNotes';
-import type { ItemShape } from '../../components/itemShape';
+import { useLabelingLoop, type Loaded } from '../labeling/useLabelingLoop';
+import { loopKey } from '../labeling/loopKeys';
+
+/** A pairwise label in the screen's words ("Left better"), or null for none. */
+export function describeLabel(label: PairwiseRevision | null, order: number[]): string | null {
+  if (!label || !label.choice) return null;
+  return describeScreenChoice(toScreenChoice(label.choice, label.shownOrder ?? order), label.strength);
+}
+const describeLoaded = ({ item }: Loaded) => describeLabel(item.label, item.shownOrder);
 
 const SCREEN_BY_DIGIT: Record<number, ScreenChoice> = { 1: 'left', 2: 'right', 3: 'tie', 4: 'both_bad' };
 
@@ -49,48 +55,41 @@ function verdicts(choice: ScreenChoice | null): [Verdict, Verdict] {
 
 export function CompareScreen({ project, itemId }: { project: string; itemId?: number }) {
   const { annotator, keysEnabled, countLabelWrite, navigate, prelabelMode, scoresVersion } = useShell();
-  const loadPrelabels = usePrelabelCache(project, scoresVersion);
-  const prefetchNotes = useRef<(id: number) => void>(() => undefined);
   const stopAhead = useRef<() => void>(() => undefined);
   useEffect(() => () => stopAhead.current(), []);
-  const labeling = useLabeling(project, annotator, itemId, countLabelWrite, (next) => {
-    // The next pair's Markdown is rendered while this one is read, so its key parses nothing (ahead.ts).
-    stopAhead.current();
-    stopAhead.current = prepareAhead(compareTexts(next));
-    void loadPrelabels(next.id);
-    prefetchNotes.current(next.id);
-    prefetchItemImages(project, next);
+  const letters = useRef({ left: 'A', right: 'B' });
+  const loop = useLabelingLoop({
+    project,
+    annotator,
+    task: 'pairwise',
+    startItemId: itemId,
+    countWrite: countLabelWrite,
+    describe: describeLoaded,
+    notes: { sideName: (letter) => (letter === letters.current.left ? 'Left' : letter === letters.current.right ? 'Right' : letter) },
+    prelabels: { version: scoresVersion },
+    onPrefetched: (next) => {
+      // The next pair's Markdown is rendered while this one is read, so its key parses nothing (ahead.ts).
+      stopAhead.current();
+      stopAhead.current = prepareAhead(compareTexts(next));
+    },
   });
-  const { item, phase, notice, unsaved } = labeling;
+  const { item, phase, outbox, notes } = loop;
+  const notice = outbox.status;
+  const unsaved = outbox.unsaved;
   // An item of another shape asked for here by its address (a ranking, a single response) opens on its own
   // screen, as Rank and Verdict send a pair here: Compare would show two of its responses and refuse to save.
   useEffect(() => {
-    if (item && itemId === item.id && item.responses.length !== 2) navigate({ name: screenFor(item.responses.length), project, itemId: item.id }, true);
-  }, [item, itemId, navigate, project]);
-  const shape: ItemShape | null = useMemo(
-    () => (item && phase === 'ready' && item.responses.length === 2 ? { id: item.id, seq: item.seq, position: item.position, responses: item.responses.length, shownOrder: item.shownOrder } : null),
-    // The shape stands for the item's identity: a new answer for the same item keeps it.
-    [item?.id, item?.seq, item?.position, item?.responses.length, item?.shownOrder.join(','), phase],
-  );
-  const leftLetter = shape ? responseLetter(shape.shownOrder[0]!) : 'A';
-  const rightLetter = shape ? responseLetter(shape.shownOrder[1]!) : 'B';
-  const notes = useItemNotes({
-    project,
-    annotator,
-    item: shape,
-    sideName: (letter) => (letter === leftLetter ? 'Left' : letter === rightLetter ? 'Right' : letter),
-  });
+    if (phase === 'elsewhere' && loop.elsewhere) navigate({ name: screenFor(loop.elsewhere.responses.length), project, itemId: loop.elsewhere.id }, true);
+  }, [phase, loop.elsewhere, navigate, project]);
+  const leftLetter = item ? responseLetter(item.shownOrder[0]!) : 'A';
+  const rightLetter = item ? responseLetter(item.shownOrder[1]!) : 'B';
+  letters.current = { left: leftLetter, right: rightLetter };
   const { ratings, critiques } = notes;
-  prefetchNotes.current = (id) => {
-    ratings.prefetch(id);
-    critiques.prefetch(id);
-  };
   const leftCritique = useRef<HTMLTextAreaElement>(null);
   const rightCritique = useRef<HTMLTextAreaElement>(null);
   const [slight, setSlight] = useState(false);
   const [folded, setFolded] = useState(true);
   const [revealSource, setRevealSource] = useState(false);
-  const [pre, setPre] = useState<(LoadedPrelabels & { itemId: number }) | null>(null);
   const [reveal, setReveal] = useState<Reveal | null>(null);
   const rationaleBox = useRef<HTMLTextAreaElement>(null);
   const reading = useReading(item?.id);
@@ -102,18 +101,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
     setFolded(true);
   }, [item?.id]);
 
-  const shownId = item?.id;
-  useEffect(() => {
-    if (shownId === undefined) return;
-    let cancelled = false;
-    void loadPrelabels(shownId).then((loaded) => {
-      if (!cancelled) setPre({ itemId: shownId, ...loaded });
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [shownId, loadPrelabels]);
-
+  const pre = loop.prelabels;
   const loaded = item && pre?.itemId === item.id ? pre : null;
   const prelabels = loaded?.data ?? null;
   const hasModels = Boolean(prelabels && prelabels.models.length > 0);
@@ -123,26 +111,25 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   const showPrelabels = hasModels && (mode === 'assist' || labeled);
   const suggested = mode === 'assist' && item ? suggestion(prelabels, item.shownOrder) : null;
 
+  const { judge, loadPrelabels } = loop;
   const choose = useCallback(
     (choice: ScreenChoice, strength: Strength | null) => {
       const on = item;
-      // Required criteria first: the choice is not saved while one has no value, and the screen says which.
-      if (!notes.mayLeave('choose')) return;
-      const saved = labeling.choose(choice, strength, showPrelabels);
+      const effective: Strength | null = choice === 'left' || choice === 'right' ? (strength ?? 2) : null;
+      const words = describeScreenChoice(choice, effective);
+      const saved = on ? judge({ choice: toSourceChoice(choice, on.shownOrder), strength: effective }, words, showPrelabels) : false;
       setSlight(false);
       if (!saved || !on) return;
-      notes.judged();
       if (mode !== 'blind') {
         setReveal(null);
         return;
       }
       const id = on.id;
-      const effective: Strength | null = choice === 'left' || choice === 'right' ? (strength ?? 2) : null;
       setReveal({
         itemId: id,
         itemNumber: on.position,
         choice: toSourceChoice(choice, on.shownOrder),
-        words: describeScreenChoice(choice, effective),
+        words,
         order: on.shownOrder,
         loaded: null,
       });
@@ -150,7 +137,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
         setReveal((r) => (r && r.itemId === id ? { ...r, loaded: result } : r));
       });
     },
-    [labeling, item, showPrelabels, mode, loadPrelabels, notes],
+    [judge, item, showPrelabels, mode, loadPrelabels],
   );
 
   const accept = useCallback(
@@ -162,40 +149,29 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   );
 
   /** Ctrl+Z: the last thing done here, a rating or a choice (ratings of an item no longer shown are passed over). */
+  const { undo: undoLoop, go } = loop;
   const undo = useCallback(() => {
-    if (notes.undoRating(item?.id)) return;
-    setReveal(null);
-    void labeling.undo();
-  }, [labeling, notes, item?.id]);
+    if (undoLoop() === 'judgement') setReveal(null);
+  }, [undoLoop]);
 
   /** → : on to the next item, unless a required criterion started here still has no value. */
-  const goNext = useCallback(() => {
-    if (!notes.mayLeave('next')) return;
-    void labeling.go('next');
-  }, [labeling, notes]);
-  const goPrevious = useCallback(() => {
-    notes.flush();
-    void labeling.go('previous');
-  }, [labeling, notes]);
+  const goNext = useCallback(() => void go('next'), [go]);
+  const goPrevious = useCallback(() => void go('previous'), [go]);
 
   // Rating mode (Tab enters it, Esc leaves) sees each key first: while a criterion has the focus, its keys
   // are the ratings' and no digit chooses, no letter leaves the screen.
   useGlobalKeys((event) => void ratings.handleKey(event), keysEnabled, true);
 
   useGlobalKeys((event) => {
-    const mod = event.ctrlKey || event.metaKey;
-    if (mod && !event.altKey && event.code === 'KeyZ' && !event.shiftKey) {
-      event.preventDefault();
-      undo();
-      return;
-    }
-    if (mod) return;
-    const page = pageDirection(event);
-    if (page !== null) {
-      event.preventDefault();
-      reading.scrollPage(page);
-      return;
-    }
+    const shared = loopKey(event, {
+      undo,
+      next: goNext,
+      previous: goPrevious,
+      rationale: () => rationaleBox.current?.focus(),
+      fold: () => setFolded((v) => !v),
+      page: (direction) => reading.scrollPage(direction),
+    });
+    if (shared) return;
     const digit = digitOf(event);
     if (digit !== null && SCREEN_BY_DIGIT[digit]) {
       event.preventDefault();
@@ -206,14 +182,6 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
     }
     if (event.altKey) return;
     switch (event.key) {
-      case 'ArrowRight':
-        event.preventDefault();
-        goNext();
-        break;
-      case 'ArrowLeft':
-        event.preventDefault();
-        goPrevious();
-        break;
       case 'k':
       case 'K':
         if (critiques.ready) {
@@ -224,14 +192,6 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
       case 's':
       case 'S':
         setSlight((v) => !v);
-        break;
-      case 'r':
-      case 'R':
-        event.preventDefault();
-        rationaleBox.current?.focus();
-        break;
-      case 'f':
-        setFolded((v) => !v);
         break;
       case 'v':
         setRevealSource((v) => !v);
@@ -253,7 +213,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
             : mode === 'blind'
               ? 'pre-labels are blind here; the models’ votes show once you have chosen.'
               : 'the models have no vote on this pair.';
-          labeling.say({ text: `Nothing to accept (a): ${why}`, itemNumber: item.position, state: 'info' });
+          outbox.say({ text: `Nothing to accept (a): ${why}`, itemNumber: item.position, state: 'info' });
         }
         break;
       case 'Escape':
@@ -284,17 +244,17 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
         <div className="shrink-0 bg-bad px-4 py-1.5 text-[13px] font-medium text-white dark:text-[#1a0a0d]" role="alert" data-testid="unsaved-banner">
           {unsaved === 1 ? '1 label is' : `${unsaved} labels are`} not saved yet. Arbiter keeps retrying and keeps {unsaved === 1 ? 'it' : 'them'} on
           this machine meanwhile — do not clear the browser data.
-          <button className="ml-3 underline" onClick={labeling.retryNow}>
+          <button className="ml-3 underline" onClick={outbox.retryNow}>
             Retry now
           </button>
         </div>
       )}
 
-      {phase === 'loading' && <div className="p-6 text-[13px] text-muted">Loading…</div>}
+      {(phase === 'loading' || phase === 'elsewhere') && <div className="p-6 text-[13px] text-muted">Loading…</div>}
       {phase === 'error' && (
         <div className="m-6 max-w-xl rounded-md border border-bad/40 bg-bad-soft p-4 text-[14px]" role="alert">
           <div className="font-semibold text-bad">Could not open the project “{project}”.</div>
-          <p className="mt-1">{labeling.loadError}</p>
+          <p className="mt-1">{loop.loadError}</p>
           <button className="mt-2 text-accent underline" onClick={() => navigate({ name: 'start' })}>
             Back to projects
           </button>
@@ -306,7 +266,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
           <p className="text-[15px] font-medium">Every pair in this project has your label.</p>
           <p className="text-muted">Go back over them with ← / →, or export the labels from the Datasets screen.</p>
           <div className="mt-2 flex gap-2">
-            <button className="rounded border border-line-strong px-3 py-1.5 text-[13px]" onClick={() => void labeling.go('previous')}>
+            <button className="rounded border border-line-strong px-3 py-1.5 text-[13px]" onClick={goPrevious}>
               <Kbd className="mr-1">←</Kbd> Last item
             </button>
             <button className="rounded bg-accent px-3 py-1.5 text-[13px] font-medium text-white dark:text-[#111]" onClick={() => navigate({ name: 'datasets', project })}>
@@ -317,7 +277,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
       )}
 
       {item && phase === 'ready' && (
-        <RegionMarking itemId={item.id} marks={labeling.regions} onChange={labeling.editRegions} enabled={keysEnabled} placeName={(p) => (p === item.shownOrder[0] ? 'Left' : 'Right')}>
+        <RegionMarking itemId={item.id} marks={loop.regions} onChange={loop.editRegions} enabled={keysEnabled} placeName={(p) => (p === item.shownOrder[0] ? 'Left' : 'Right')}>
           <ItemBar
             itemNumber={item.position}
             total={item.total}
@@ -379,12 +339,12 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
           currentStrength={item?.label?.strength ?? null}
           slight={slight}
           notice={notice}
-          rationale={labeling.rationale}
+          rationale={loop.rationale}
           disabled={!item}
           onChoose={choose}
           onSlight={() => setSlight((v) => !v)}
-          onRationale={labeling.editRationale}
-          onRationaleDone={labeling.flushRationale}
+          onRationale={loop.editRationale}
+          onRationaleDone={loop.flushRationale}
           onPrev={goPrevious}
           onNext={goNext}
           onUndo={undo}
@@ -392,7 +352,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
           suggestion={
             suggested && item ? <SuggestionButton suggestion={suggested} disabled={!item} onAccept={() => accept(slight ? 1 : null)} /> : null
           }
-          onRetry={labeling.retryNow}
+          onRetry={outbox.retryNow}
         />
       )}
     </main>

@@ -4,7 +4,7 @@ import { forwardRef, type ReactNode } from 'react';
 import type { ScreenChoice } from '../../../../shared/choices';
 import type { Strength } from '../../../../shared/domain';
 import { Kbd } from '../../components/Kbd';
-import type { Notice } from './useLabeling';
+import type { Status } from '../../components/outbox';
 import { RationaleBox } from '../../components/RationaleBox';
 import { SaveMark } from '../../components/SaveMark';
 
@@ -12,7 +12,7 @@ interface Props {
   current: ScreenChoice | null;
   currentStrength: Strength | null;
   slight: boolean;
-  notice: Notice | null;
+  notice: Status | null;
   rationale: string;
   disabled: boolean;
   onChoose(choice: ScreenChoice, strength: Strength | null): void;

@@ -5,7 +5,7 @@
 import { DndContext, DragOverlay, MeasuringStrategy, PointerSensor, pointerWithin, useDraggable, useDroppable, useSensor, useSensors, type DragEndEvent, type DragStartEvent } from '@dnd-kit/core';
 import { forwardRef, useState, type ReactNode } from 'react';
 import { Kbd } from '../../components/Kbd';
-import type { Status } from './outbox';
+import type { Status } from '../../components/outbox';
 import { RationaleBox } from '../../components/RationaleBox';
 import { BarButton, keepFocus, StatusLine } from '../../components/screenParts';
 import { PositionMark } from './RankCards';

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Kbd } from '../../components/Kbd';
 import { EmptyState } from '../../components/EmptyState';
-import { digitOf, pageDirection, useGlobalKeys } from '../../components/keys';
+import { digitOf, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
 import { parseRoute, routeHash } from '../../route';
 import { PromptPane } from '../../components/PromptPane';
@@ -29,16 +29,19 @@ import {
   unplace,
   type Pick,
 } from './ranking';
-import { useJudgementLoop } from './useJudgementLoop';
+import { useLabelingLoop, type Loaded } from '../labeling/useLabelingLoop';
+import { loopKey } from '../labeling/loopKeys';
 import { ModelRanking } from './ModelRanking';
 import { screenFor } from '../../components/ScreenTabs';
 
 /** A control of this screen that has the focus (reached with Tab: a click does not focus them) answers Enter itself. */
 const isControl = (target: EventTarget | null) => target instanceof HTMLElement && target.closest('[data-testid="ranking-screen"] :is(button, a[href])') !== null;
 
+const describeLoaded = ({ item, mine }: Loaded) => (mine?.ranking ? describeRanking(mine.ranking, item.shownOrder) : null);
+
 export function RankingScreen({ project, itemId }: { project: string; itemId?: number }) {
   const { annotator, keysEnabled, navigate, countLabelWrite, prelabelMode, scoresVersion } = useShell();
-  const loop = useJudgementLoop(project, annotator, 'ranking', itemId, countLabelWrite, prelabelMode === 'assist');
+  const loop = useLabelingLoop({ project, annotator, task: 'ranking', startItemId: itemId, countWrite: countLabelWrite, describe: describeLoaded });
   const { shown, phase, outbox } = loop;
   const item = shown?.item ?? null;
   const saved = shown?.mine?.ranking ?? null;
@@ -141,8 +144,9 @@ export function RankingScreen({ project, itemId }: { project: string; itemId?: n
       return;
     }
     const ranking = groupsOf(allPicks(state));
-    loop.judge({ ranking }, `Ranked ${describeRanking(ranking, item.shownOrder)}`, (mine) => describeRanking(mine.ranking ?? [], item.shownOrder));
-  }, [item, state, count, effective.length, dirty, loop, info]);
+    // The models' view is on screen before the judgement in assist mode: saved with the revision.
+    loop.judge({ ranking }, `Ranked ${describeRanking(ranking, item.shownOrder)}`, prelabelMode === 'assist');
+  }, [item, state, count, effective.length, dirty, loop, info, prelabelMode]);
 
   const drop = useCallback(
     (response: number, target: DropTarget) => {
@@ -155,30 +159,15 @@ export function RankingScreen({ project, itemId }: { project: string; itemId?: n
   );
 
   useGlobalKeys((event) => {
-    const mod = event.ctrlKey || event.metaKey;
-    if (mod && !event.altKey && !event.shiftKey && event.code === 'KeyZ') {
-      event.preventDefault();
-      void loop.undo();
-      return;
-    }
-    if (mod || event.altKey) return;
-    const page = pageDirection(event);
-    if (page !== null) {
-      event.preventDefault();
-      layout.scrollPage(page);
-      return;
-    }
-    switch (event.key) {
-      case 'ArrowRight':
-        event.preventDefault();
-        void loop.go('next');
-        return;
-      case 'ArrowLeft':
-        event.preventDefault();
-        void loop.go('previous');
-        return;
-    }
-    if (!item) return;
+    const shared = loopKey(event, {
+      undo: loop.undo,
+      next: () => void loop.go('next'),
+      previous: () => void loop.go('previous'),
+      rationale: () => rationaleBox.current?.focus(),
+      fold: () => setFolded((v) => !v),
+      page: (direction) => layout.scrollPage(direction),
+    });
+    if (shared || event.altKey || !item) return;
     const digit = digitOf(event);
     if (digit !== null && digit >= 1 && !event.shiftKey) {
       event.preventDefault();
@@ -202,14 +191,6 @@ export function RankingScreen({ project, itemId }: { project: string; itemId?: n
         if (isControl(event.target)) return;
         event.preventDefault();
         save();
-        break;
-      case 'r':
-      case 'R':
-        event.preventDefault();
-        rationaleBox.current?.focus();
-        break;
-      case 'f':
-        setFolded((v) => !v);
         break;
       case 'Escape':
         if (document.activeElement instanceof HTMLElement && document.activeElement !== document.body) document.activeElement.blur();
@@ -302,7 +283,7 @@ export function RankingScreen({ project, itemId }: { project: string; itemId?: n
           onSave={save}
           onPrev={() => void loop.go('previous')}
           onNext={() => void loop.go('next')}
-          onUndo={() => void loop.undo()}
+          onUndo={loop.undo}
           onRetry={outbox.retryNow}
         />
       )}

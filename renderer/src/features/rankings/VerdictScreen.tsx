@@ -2,25 +2,24 @@
 // data. The key saves at once, through the outbox, and the next item without your verdict follows. The
 // prompt is pinned above the response; the response's length is shown; a response with steps of its own
 // opens on the step screen with `s`.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { approxTokens, contentText } from '../../../../shared/choices';
 import type { Verdict } from '../../../../shared/domain';
 import { ContentView } from '../../components/ContentView';
 import { RegionMarking } from '../../components/images/regions/RegionMarking';
 import { Kbd } from '../../components/Kbd';
 import { EmptyState } from '../../components/EmptyState';
-import { digitOf, pageDirection, scrollByPage, scrollsItself, useGlobalKeys } from '../../components/keys';
+import { digitOf, scrollByPage, scrollsItself, useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
 import { parseRoute, routeHash } from '../../route';
 import { PromptPane } from '../../components/PromptPane';
 import { RationaleBox } from '../../components/RationaleBox';
 import { BarButton, Centered, ItemLine, StatusLine, UnsavedBanner } from '../../components/screenParts';
 import { screenFor } from '../../components/ScreenTabs';
-import { useJudgementLoop } from './useJudgementLoop';
 import { CritiqueBox } from '../critiques/CritiqueBox';
 import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
-import { useItemNotes } from '../rubrics/useItemNotes';
-import type { ItemShape } from '../../components/itemShape';
+import { useLabelingLoop, type Loaded } from '../labeling/useLabelingLoop';
+import { loopKey } from '../labeling/loopKeys';
 import { plural } from '../../../../shared/plural';
 
 const VERDICTS: { verdict: Verdict; key: string; icon: string; label: string; tone: string; active: string }[] = [
@@ -29,11 +28,13 @@ const VERDICTS: { verdict: Verdict; key: string; icon: string; label: string; to
 ];
 
 const WORDS: Record<Verdict, string> = { good: 'Good', bad: 'Bad' };
+const describeLoaded = ({ mine }: Loaded) => (mine?.verdict ? WORDS[mine.verdict] : null);
+const NOTES = { sideName: () => 'the response' };
 
 export function VerdictScreen({ project, itemId }: { project: string; itemId?: number }) {
   const { annotator, keysEnabled, navigate, countLabelWrite } = useShell();
-  const loop = useJudgementLoop(project, annotator, 'verdict', itemId, countLabelWrite);
-  const { shown, phase, outbox } = loop;
+  const loop = useLabelingLoop({ project, annotator, task: 'verdict', startItemId: itemId, countWrite: countLabelWrite, describe: describeLoaded, notes: NOTES });
+  const { shown, phase, outbox, notes } = loop;
   const item = shown?.item ?? null;
   const current = shown?.mine?.verdict ?? null;
   const response = item?.responses[0];
@@ -42,11 +43,6 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
   const rationaleBox = useRef<HTMLTextAreaElement>(null);
   const body = useRef<HTMLDivElement>(null);
   const critiqueBox = useRef<HTMLTextAreaElement>(null);
-  const shape: ItemShape | null = useMemo(
-    () => (item && phase === 'ready' && item.responses.length === 1 ? { id: item.id, seq: item.seq, position: item.position, responses: 1, shownOrder: [0] } : null),
-    [item, phase],
-  );
-  const notes = useItemNotes({ project, annotator, item: shape, sideName: () => 'the response' });
   const { ratings, critiques } = notes;
 
   useEffect(() => {
@@ -70,26 +66,15 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
   const choose = useCallback(
     (verdict: Verdict) => {
       if (!item) return;
-      // Required criteria first: the verdict is not saved while one has no value, and the screen says which.
-      if (!notes.mayLeave('choose')) return;
-      if (loop.judge({ verdict }, WORDS[verdict], (mine) => (mine.verdict ? WORDS[mine.verdict] : 'none'))) notes.judged();
+      // Required criteria first: the loop saves nothing while one has no value, and the ratings say which.
+      loop.judge({ verdict }, WORDS[verdict]);
     },
-    [item, loop, notes],
+    [item, loop],
   );
 
-  const undo = useCallback(() => {
-    if (notes.undoRating(item?.id)) return;
-    void loop.undo();
-  }, [loop, notes, item?.id]);
-
-  const goNext = useCallback(() => {
-    if (!notes.mayLeave('next')) return;
-    void loop.go('next');
-  }, [loop, notes]);
-  const goPrevious = useCallback(() => {
-    notes.flush();
-    void loop.go('previous');
-  }, [loop, notes]);
+  const { undo } = loop;
+  const goNext = useCallback(() => void loop.go('next'), [loop]);
+  const goPrevious = useCallback(() => void loop.go('previous'), [loop]);
 
   const openSteps = useCallback(() => {
     if (!item || !steps) return;
@@ -102,20 +87,17 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
   useGlobalKeys((event) => void ratings.handleKey(event), keysEnabled, true);
 
   useGlobalKeys((event) => {
-    const mod = event.ctrlKey || event.metaKey;
-    if (mod && !event.altKey && !event.shiftKey && event.code === 'KeyZ') {
-      event.preventDefault();
-      undo();
-      return;
-    }
-    if (mod) return;
-    if (event.altKey) return;
-    const page = pageDirection(event);
-    if (page !== null) {
-      event.preventDefault();
-      if (scrollsItself(body.current)) scrollByPage(body.current, page);
-      return;
-    }
+    const shared = loopKey(event, {
+      undo,
+      next: goNext,
+      previous: goPrevious,
+      rationale: () => rationaleBox.current?.focus(),
+      fold: () => setFolded((v) => !v),
+      page: (direction) => {
+        if (scrollsItself(body.current)) scrollByPage(body.current, direction);
+      },
+    });
+    if (shared || event.altKey) return;
     const digit = digitOf(event);
     if (digit !== null && !event.shiftKey && (digit === 1 || digit === 2)) {
       event.preventDefault();
@@ -123,27 +105,11 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
       return;
     }
     switch (event.key) {
-      case 'ArrowRight':
-        event.preventDefault();
-        goNext();
-        break;
-      case 'ArrowLeft':
-        event.preventDefault();
-        goPrevious();
-        break;
       case 'k':
         if (critiques.ready) {
           event.preventDefault();
           critiqueBox.current?.focus();
         }
-        break;
-      case 'r':
-      case 'R':
-        event.preventDefault();
-        rationaleBox.current?.focus();
-        break;
-      case 'f':
-        setFolded((v) => !v);
         break;
       case 's':
         if (steps) {

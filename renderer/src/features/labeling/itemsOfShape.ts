@@ -1,6 +1,6 @@
-// Which items these screens walk: the ranking screen items with three or more responses, the verdict
-// screen items with one. nextItem with the screen's task ('ranking' / 'verdict') answers items of that
-// shape only, skipping those this annotator has judged for the task. The shape is checked here again: an
+// Which items the labeling screens walk: Compare items with two responses, Rank items with three or more,
+// Verdict items with one. nextItem with the screen's task ('pairwise' / 'ranking' / 'verdict') answers items
+// of that shape only, skipping those this annotator has judged for the task. The shape is checked here again: an
 // older host (nextItem without the shape filter) gets the same walk, skipping an item of another shape
 // by the items table's keyset pages (which carry each item's response count), a page per 200 items.
 import type { ItemListRow, ItemView } from '../../../../shared/api';
@@ -8,9 +8,9 @@ import type { LabelRevision, Verdict } from '../../../../shared/domain';
 import type { RegionMark } from '../../../../shared/regions';
 import { api } from '../../api';
 
-export type Shape = 'ranking' | 'verdict';
+export type Shape = 'pairwise' | 'ranking' | 'verdict';
 
-export const fitsShape = (shape: Shape, responses: number): boolean => (shape === 'ranking' ? responses >= 3 : responses === 1);
+export const fitsShape = (shape: Shape, responses: number): boolean => (shape === 'ranking' ? responses >= 3 : shape === 'pairwise' ? responses === 2 : responses === 1);
 
 const PAGE = 200;
 
@@ -93,6 +93,7 @@ export function mineFrom(history: LabelRevision[], annotator: string, shape: Sha
     const r = history[i]!;
     if (r.annotator !== annotator || r.task !== shape) continue;
     const regions = r.body.regions ?? [];
+    if (shape === 'pairwise') return null;
     if (shape === 'ranking') return r.ranking ? { ranking: r.ranking, verdict: null, rationale: r.body.rationale ?? '', regions } : null;
     return r.choice === 'good' || r.choice === 'bad' ? { ranking: null, verdict: r.choice, rationale: r.body.rationale ?? '', regions } : null;
   }
