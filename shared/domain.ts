@@ -1,4 +1,5 @@
 // Domain types shared by every layer. Pure data: no I/O, no Node or DOM APIs.
+import type { GoldRules } from './goldRules';
 import type { LabelBody } from './labelBodies';
 
 /** A revision's body: its type is its codec's (shared/labelBodies.ts, one per task kind). */
@@ -98,11 +99,13 @@ export interface ProjectSettings {
   overlap: number;
   /** The people who share the work, by annotator name; the same list on every machine splits it the same way. */
   team: string[];
+  /** Gold for people, per task: honeypots, a qualification set, the accuracy bar (shared/goldRules.ts). */
+  gold: GoldRules;
 }
 export const LABELING_ORDERS = ['source', 'random', 'uncertain'] as const;
 export type LabelingOrder = (typeof LABELING_ORDERS)[number];
 export const DEFAULT_ERROR_TAGS = ['calculation', 'logic', 'factual / hallucination', 'misread question', 'redundant but correct', 'incomplete', 'formatting'];
-export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = { prelabels: 'blind', segmentation: 'auto', errorTags: DEFAULT_ERROR_TAGS, order: 'source', overlap: 0, team: [] };
+export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = { prelabels: 'blind', segmentation: 'auto', errorTags: DEFAULT_ERROR_TAGS, order: 'source', overlap: 0, team: [], gold: {} };
 
 export interface ImportSummary {
   project: string;

@@ -2,6 +2,7 @@
 // most disputed first, items by external id; `arbiter adjudicate --project NAME --item ID (--choice C |
 // --verdict V | --ranking R | --first-error A=2,B=-1 and / or --outcome A=failure) [--strength N] [--task T] [--note TEXT] [--lead NAME]`;
 // and the review figures that `arbiter stats` prints (docs/cli.md).
+import { goldLines } from './goldLines';
 import { QUEUE_REASONS, REVIEW_TASKS, reviewSchemas, type Figure, type QueueRow, type ReviewReport } from '../../shared/api/review';
 import { invalidInput } from '../core/base/errors';
 import { buildReview, withExternalIds, getItem, itemResolver, projects } from '../core/service/direct';
@@ -41,6 +42,7 @@ export function reviewLines(report: ReviewReport): string[] {
   const regions = report.regions as ReviewReport['regions'] | undefined;
   if (regions && (regions.boxes.n || regions.absent.n))
     lines.push(`    region marks: boxes mean IoU ${number(regions.boxes)} over ${plural(regions.boxes.n, 'image')} two or more people boxed; "not present" agreement ${percent(regions.absent)} over ${plural(regions.absent.n, 'image-tag')}`);
+  lines.push(...goldLines(report.gold));
   lines.push(`  review queue: ${report.queue.total} items (${Object.entries(report.queue.byReason).map(([r, n]) => `${r} ${n}`).join(', ')}), ${report.queue.adjudicated} adjudicated`);
   return lines;
 }

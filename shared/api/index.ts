@@ -7,6 +7,7 @@ import { appSchemas, type AppOutputs } from './app';
 import { critiquesSchemas, type CritiquesOutputs } from './critiques';
 import { datasetsSchemas, type DatasetsOutputs } from './datasets';
 import { goldSchemas, type GoldOutputs } from './gold';
+import { goldRulesSchemas, type GoldRulesOutputs } from './goldRules';
 import { itemsSchemas, type ItemsOutputs } from './items';
 import { guidelinesSchemas, type GuidelinesOutputs } from './guidelines';
 import { jobsSchemas, type JobsOutputs } from './jobs';
@@ -26,6 +27,7 @@ export * from './common';
 export * from './critiques';
 export * from './datasets';
 export * from './gold';
+export * from './goldRules';
 export * from './items';
 export * from './guidelines';
 export * from './jobs';
@@ -56,6 +58,7 @@ export const schemas = {
   ...appSchemas,
   ...teamSchemas,
   ...goldSchemas,
+  ...goldRulesSchemas,
   ...itemsSchemas,
   ...videosSchemas,
 } as const;
@@ -64,7 +67,7 @@ export type ApiName = keyof typeof schemas;
 export type ApiInput<N extends ApiName> = z.input<(typeof schemas)[N]>;
 export type ApiParsed<N extends ApiName> = z.output<(typeof schemas)[N]>;
 
-export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & CritiquesOutputs & GuidelinesOutputs & ReviewOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs & TeamOutputs & GoldOutputs & ItemsOutputs & VideosOutputs;
+export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & CritiquesOutputs & GuidelinesOutputs & ReviewOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs & TeamOutputs & GoldOutputs & GoldRulesOutputs & ItemsOutputs & VideosOutputs;
 export type ApiOutput<N extends ApiName> = ApiOutputs[N];
 
 /** What a transport returns for an error: a sentence for people, a code for programs. */

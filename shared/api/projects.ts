@@ -1,6 +1,7 @@
 // Projects: create, open, rename, delete, settings.
 import { z } from 'zod';
 import { LABELING_ORDERS, type ProjectSettings, type ProjectSummary, type Task } from '../domain';
+import { goldRulesSchema } from '../goldRules';
 import { SEGMENTATION_METHODS } from '../segment';
 import { annotatorName, projectName } from './common';
 
@@ -19,6 +20,7 @@ export const projectsSchemas = {
           order: z.enum(LABELING_ORDERS),
           overlap: z.number().int().min(0).max(100),
           team: z.array(annotatorName).max(500).refine((names) => new Set(names).size === names.length, 'a name appears twice in the team'),
+          gold: goldRulesSchema,
         })
         .partial()
         .strict(),

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ALL_OUTCOMES } from '../stepJudgement';
 import { annotatorName, itemId, projectName } from './common';
+import type { GoldAccuracyReport } from './goldRules';
 import type { RegionMark } from '../regions';
 import type { LabelBody, StepsBody } from '../labelBodies';
 
@@ -179,6 +180,8 @@ export interface ReviewReport {
   queue: { total: number; byReason: Record<QueueReason, number>; adjudicated: number };
   /** Agreement on region marks (images), over every task's current human labels. */
   regions: RegionAgreement;
+  /** Each person's accuracy against gold per task, and their qualification (shared/api/goldRules.ts). */
+  gold: GoldAccuracyReport;
 }
 
 export interface AdjudicationLabel {

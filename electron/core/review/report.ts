@@ -3,6 +3,8 @@
 import type { QueueReason, QueueRow, ReviewReport, ReviewTask } from '../../../shared/api/review';
 import type { Db } from '../store/db';
 import { adjudicatedItems, humanAnnotatorCount, humanLabels, itemExternalIds, modelPairRewards, pairLengths, trajectoryResponses, withReadCache } from '../store/review';
+import { findProject } from '../store/projects';
+import { goldAccuracy } from './goldAccuracy';
 import { reviewRankings, reviewRubrics, reviewSteps, reviewVerdicts } from './judgements';
 import { withMinimums } from './minimums';
 import { reviewPairwise } from './pairwise';
@@ -33,6 +35,12 @@ export function withExternalIds(db: Db, rows: QueueRow[]): QueueRow[] {
 /** Most disputed first; then the item with more labels; then source order. */
 function byDispute(a: QueueRow, b: QueueRow): number {
   return b.dispute - a.dispute || b.labels - a.labels || a.seq - b.seq;
+}
+
+/** Each person's accuracy against gold (a project deleted meanwhile has none). */
+function goldOfPeople(db: Db, name: string): ReviewReport['gold'] {
+  const row = findProject(db, name);
+  return row ? goldAccuracy(db, row) : { tasks: [] };
 }
 
 export function buildReview(db: Db, project: { id: number; name: string }): Review {
@@ -75,6 +83,7 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
       overTime: pairwise.overTime,
       queue: { total: all.length, byReason, adjudicated: all.filter((r) => r.adjudicated).length },
       regions: regions.result(),
+      gold: goldOfPeople(db, project.name),
     });
     return { report, queues, pairwiseChoices };
   }).deferred();

@@ -14,6 +14,7 @@ import { critiquesHandlers } from './critiques';
 import type { Handlers, ServiceContext, ServiceOptions } from './context';
 import { datasetsHandlers } from './datasets';
 import { goldHandlers } from './gold';
+import { goldRulesHandlers } from './goldRules';
 import { guidelinesHandlers } from './guidelines';
 import { itemsHandlers } from './items';
 import { reviewHandlers } from './review';
@@ -97,6 +98,7 @@ export class ArbiterService {
       ...appHandlers(context),
       ...this.team.handlers(),
       ...goldHandlers(context),
+      ...goldRulesHandlers(context),
       ...itemsHandlers(context),
       ...videosHandlers(context),
     };

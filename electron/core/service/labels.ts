@@ -15,6 +15,7 @@ import { currentLabel, currentLabelsOfKind, getRevision, history, labelAppender,
 import { projectSettings, type ProjectRow } from '../store/projects';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
+import { goldQueue } from './goldRules';
 import { requireItem, requireOwnRevisionId, requireProject } from './guards';
 import { labelingOrder } from './labelingOrder';
 import { screenTotals } from './screenTotals';
@@ -27,6 +28,7 @@ type LabelOps = 'getItem' | 'nextItem' | 'saveLabel' | 'saveRationale' | 'saveRe
 export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOps> {
   const { db, events } = context;
   const walkFor = labelingOrder(context);
+  const gold = goldQueue(context);
   const totalFor = screenTotals(context);
   const itemView = (project: ProjectRow, item: ItemRecord, annotator: string, task?: Task): ItemView => {
     const me = findAnnotator(db, annotator);
@@ -37,7 +39,8 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
       // Shuffled per annotator and item, deterministically: reopening never flips sides.
       shownOrder: shownOrder(annotator, item.uid, item.responses.length),
       label: label && label.choice !== null ? pairwise(label) : null,
-      sourceLabel: pairwise(currentLabelsOfKind(db, item.id, 'source')[0] ?? null),
+      // A gold item in someone's queue looks like any other: the file's label on it (the gold) stays hidden.
+      sourceLabel: gold.hidesGold(project, task ?? 'pairwise', item.id) ? null : pairwise(currentLabelsOfKind(db, item.id, 'source')[0] ?? null),
     };
   };
   /** Appends one revision in a short write that goes ahead of any bulk work; an id seen before adds nothing. */
@@ -59,10 +62,19 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
     nextItem: ({ project, annotator, afterSeq, direction, unlabeledOnly, task }) => {
       const row = requireProject(db, project);
       const me = findAnnotator(db, annotator);
-      const start = afterSeq ?? (direction === 'next' ? -1 : Number.MAX_SAFE_INTEGER);
-      const walk = walkFor(row, annotator, visibleSeqOf(db, row.id));
+      let start = afterSeq ?? (direction === 'next' ? -1 : Number.MAX_SAFE_INTEGER);
+      let walk = walkFor(row, annotator, visibleSeqOf(db, row.id));
       const unlabeledBy = unlabeledOnly && me ? me.id : null;
-      const plain = walk.order.kind === 'source' && projectSettings(row).overlap === 0;
+      // Gold first (a qualification, a honeypot's slot), else the walk skipping gold (service/goldRules.ts).
+      const turn = gold.turn(row, annotator, task, { direction, unlabeledOnly, afterSeq: start });
+      if (turn.kind === 'held') return null;
+      if (turn.kind === 'serve') return itemView(row, requireItem(db, row, turn.itemId), annotator, task);
+      if (turn.kind === 'walk') {
+        const { assigned } = walk;
+        walk = { ...walk, assigned: (uid) => !turn.skip.has(uid) && assigned(uid) };
+        if (turn.restart) start = direction === 'next' ? -1 : Number.MAX_SAFE_INTEGER;
+      }
+      const plain = turn.kind === 'none' && walk.order.kind === 'source' && projectSettings(row).overlap === 0;
       const item = plain ? neighbourItem(db, row.id, start, direction, unlabeledBy, task) : walkItem(db, row.id, start, direction, unlabeledBy, task, walk);
       return item ? itemView(row, item, annotator, task) : null;
     },

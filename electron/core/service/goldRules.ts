@@ -1,0 +1,103 @@
+// Gold in each person's queue (issue 23 §1; the rules in shared/goldRules.ts, set per task in the project's
+// settings `gold`). Qualification first: until a person has judged the task's qualification set (since the
+// lead's last retry for them) the queue serves only its items, in their own seeded order; a person who
+// failed it is held (the queue serves nothing) until the lead grants a retry. Then honeypots: a queue slot
+// (their count of judgements of the task) is a honeypot at the lead's rate, by a hash of who and which slot,
+// and serves the next gold item in their own seeded order; every other slot walks the project as before,
+// skipping gold. A gold item is never shown as gold: the file's own label on it is not shown either.
+import type { GoldStanding } from '../../../shared/api/goldRules';
+import type { GoldJudgement } from '../../../shared/api/gold';
+import type { Task } from '../../../shared/domain';
+import { GOLD_QUEUE_TASKS, goldOrder, honeypotSlot, rulesActive, type GoldQueueTask } from '../../../shared/goldRules';
+import { goldList } from '../review/gold';
+import { qualificationOf, qualificationSet, taskRules } from '../review/goldAccuracy';
+import { findAnnotator } from '../store/annotators';
+import { goldWatermark, humanLabelsOnItems, itemUids, judgedCount } from '../store/goldRules';
+import { requireProject, type ProjectRow } from '../store/projects';
+import type { FeatureHandlers, ServiceContext } from './context';
+
+/** What the queue does for this request: serve an item, serve nothing (held), or walk skipping gold. */
+export type GoldTurn =
+  | { kind: 'none' }
+  | { kind: 'serve'; itemId: number }
+  | { kind: 'held' }
+  | { kind: 'walk'; skip: Set<string>; restart: boolean };
+
+const isQueueTask = (task: Task): task is GoldQueueTask => (GOLD_QUEUE_TASKS as readonly string[]).includes(task);
+
+export function goldQueue({ db }: ServiceContext) {
+  const cache = new Map<string, { watermark: string; gold: GoldJudgement[]; uids: Map<number, string> }>();
+  /** The task's gold in the file's order, read again only when the gold may have changed. */
+  const goldFor = (project: ProjectRow, task: GoldQueueTask) => {
+    const key = `${project.id}:${task}`;
+    const watermark = goldWatermark(db, project.id);
+    const cached = cache.get(key);
+    if (cached && cached.watermark === watermark) return cached;
+    const gold = goldList(db, project.id, task);
+    const entry = { watermark, gold, uids: itemUids(db, gold.map((g) => g.itemId)) };
+    cache.set(key, entry);
+    return entry;
+  };
+
+  /** The queue's turn for a request of the labeling loop. */
+  const turn = (project: ProjectRow, annotator: string, task: Task, request: { direction: 'next' | 'previous'; unlabeledOnly: boolean; afterSeq: number }): GoldTurn => {
+    if (!isQueueTask(task)) return { kind: 'none' };
+    const rules = taskRules(project, task);
+    if (!rulesActive(rules)) return { kind: 'none' };
+    const { gold, uids } = goldFor(project, task);
+    if (!gold.length) return { kind: 'none' };
+    const me = findAnnotator(db, annotator);
+    const set = qualificationSet(gold, rules);
+    const mine = me ? humanLabelsOnItems(db, task, gold.map((g) => g.itemId), me.id) : [];
+    const qualification = qualificationOf(task, set, rules, annotator, mine);
+    const forward = request.direction === 'next' && request.unlabeledOnly;
+    if (qualification?.state === 'failed') return { kind: 'held' };
+    if (qualification?.state === 'pending' && forward) {
+      const since = rules.retries[annotator] ? Date.parse(rules.retries[annotator]) : Number.NEGATIVE_INFINITY;
+      const judged = new Set(mine.filter((l) => Date.parse(l.createdAt) > since).map((l) => l.itemId));
+      const next = goldOrder(set, annotator, project.name, task).find((g) => !judged.has(g.itemId));
+      if (next) return { kind: 'serve', itemId: next.itemId };
+    }
+    const honeypots = rules.honeypotRate > 0 ? gold.slice(set.length) : [];
+    if (forward && honeypots.length && me && honeypotSlot(annotator, project.name, task, judgedCount(db, project.id, task, me.id), rules.honeypotRate)) {
+      const judged = new Set(mine.map((l) => l.itemId));
+      const next = goldOrder(honeypots, annotator, project.name, task).find((g) => !judged.has(g.itemId));
+      if (next) return { kind: 'serve', itemId: next.itemId };
+    }
+    // Qualification items never come round again; honeypots come only in their slots.
+    const skipped = [...set, ...honeypots];
+    const skip = new Set(skipped.map((g) => uids.get(g.itemId)!).filter(Boolean));
+    // After a gold item (served out of the walk's order) the walk starts over: labeled items are skipped.
+    const restart = forward && skipped.some((g) => g.seq === request.afterSeq);
+    return { kind: 'walk', skip, restart };
+  };
+
+  /** Whether an item is gold of a task whose rules mix gold into queues (its file's label then stays hidden). */
+  const hidesGold = (project: ProjectRow, task: Task, itemId: number): boolean => {
+    if (!isQueueTask(task) || !rulesActive(taskRules(project, task))) return false;
+    return goldFor(project, task).uids.has(itemId);
+  };
+
+  const standing = (projectName: string, annotator: string): GoldStanding => {
+    const project = requireProject(db, projectName);
+    const me = findAnnotator(db, annotator);
+    const tasks: GoldStanding['tasks'] = [];
+    for (const task of GOLD_QUEUE_TASKS) {
+      const rules = taskRules(project, task);
+      if (rules.qualification <= 0) continue;
+      const set = qualificationSet(goldFor(project, task).gold, rules);
+      const mine = me ? humanLabelsOnItems(db, task, set.map((g) => g.itemId), me.id) : [];
+      const qualification = qualificationOf(task, set, rules, annotator, mine);
+      if (qualification) tasks.push({ task, qualification });
+    }
+    return { project: project.name, annotator, tasks };
+  };
+
+  return { turn, hidesGold, standing };
+}
+
+export function goldRulesHandlers(context: ServiceContext, queue = goldQueue(context)): FeatureHandlers<'goldStanding'> {
+  return {
+    goldStanding: ({ project, annotator }) => queue.standing(project, annotator),
+  };
+}
