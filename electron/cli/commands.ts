@@ -10,7 +10,8 @@ import { importNotes } from '../../shared/importNotes';
 import { taskLine } from '../../shared/api';
 import { dbPathFrom, openDbFor, parse, UsageError, withDb, type CliIo } from './io';
 import { backupCommand, projectsCommand } from './manage';
-import { optionalAnnotatorName, requireFile, requireProjectName, requireString } from './options';
+import { checkName, optionalAnnotatorName, requireFile, requireProjectName, requireString } from './options';
+import { viewName } from '../../shared/api/items';
 import { serve, useModelDirs } from './serve';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
@@ -59,6 +60,7 @@ const exportCommand: Command = async (argv, io) => {
     'adjudicated-only': { type: 'boolean', default: false },
     'min-agreement': { type: 'string' },
     images: { type: 'string' },
+    view: { type: 'string' },
     force: { type: 'boolean', default: false },
   });
   if (values.images !== undefined && values.images !== 'refuse' && values.images !== 'drop') throw new UsageError('--images takes refuse (the default) or drop');
@@ -75,10 +77,13 @@ const exportCommand: Command = async (argv, io) => {
   if (existsSync(out) && values.force !== true) throw invalidInput(`${out} exists; pass --force to overwrite it.`);
   if (format === 'trl-vision-parquet' && !/\.parquet$/i.test(out)) throw new UsageError('--format trl-vision-parquet writes Parquet: name the output .parquet (trl-vision writes JSON Lines with its images in a folder beside it)');
   const annotator = optionalAnnotatorName(values);
+  const view = values.view === undefined ? undefined : checkName(viewName, values.view as string, '--view');
   const minAgreement = values['min-agreement'] === undefined ? undefined : Number(values['min-agreement']);
   if (minAgreement !== undefined && !(minAgreement >= 0 && minAgreement <= 1)) throw new UsageError('--min-agreement takes a share from 0 to 1, such as 0.67');
   return withDb(values, async (db) => {
     projects.requireProject(db, project);
+    // --view: exactly the saved view's items (its query and the clauses in it, as the items page shows them).
+    const items = view === undefined ? undefined : new Set((await import('../core/service/itemsQuery')).matchingIds(db, { project, query: '', view }, 10_000_000).ids);
     const summary = await exportProject(db, {
       project,
       format: format as ExportFormat,
@@ -90,6 +95,7 @@ const exportCommand: Command = async (argv, io) => {
       adjudicatedOnly: values['adjudicated-only'] === true,
       minAgreement,
       images: values.images as 'refuse' | 'drop' | undefined,
+      items,
     });
     if (summary.imagesDropped.items || (TRL_VISION_FORMATS as readonly string[]).includes(format)) io.err(`arbiter export: ${summary.note}`);
     io.out(JSON.stringify(summary));
@@ -243,4 +249,5 @@ export const commands: Record<string, Command> = {
   hub: (argv, io) => import('./hub').then((m) => m.hubCommand(argv, io)),
   sync: (argv, io) => import('./sync').then((m) => m.syncCommand(argv, io)),
   gold: (argv, io) => import('./gold').then((m) => m.goldCommand(argv, io)),
+  items: (argv, io) => import('./items').then((m) => m.itemsCommand(argv, io)),
 };

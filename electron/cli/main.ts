@@ -13,14 +13,17 @@ Commands:
          [--images-dir DIR]           (where the file's relative image paths are; default: its folder)
   export --project NAME --format ${EXPORT_FORMATS.join('|')} --out FILE [--force] [--annotator NAME]
          [--neutral true|false] [--ranking-pairs ${RANKING_PAIRS.join('|')}] [--from-ratings]
-         [--adjudicated-only] [--min-agreement 0-1]
+         [--adjudicated-only] [--min-agreement 0-1] [--view NAME]
          (an existing FILE is left as it is unless --force; trl-vision writes FILE and its images in
          STEM_images/ beside it; trl-vision-parquet, or trl-vision to a .parquet FILE, writes Parquet
-         with the Image feature)
+         with the Image feature; --view: exactly a saved view's items)
   labels import FILE --project NAME [--skip-invalid]
   rubric import FILE --project NAME
   rubric export --project NAME [--rubric R] [--version N] --out FILE
   rubric list --project NAME [--json]
+  items --project NAME [--search Q] [--where FACET=VALUE ...] [--view NAME] [--sort COLUMN[:desc]]
+         [--limit N] [--annotator NAME] [--facets] [--json]   (the items page's query: docs/cli.md)
+  items views --project NAME [--json]
   stats --project NAME [--json]        (progress, agreement, consensus, people, models, the queue)
   review --project NAME [--task ${REVIEW_TASKS.join('|')}] [--reason annotators|model|uncertain] [--limit N] [--json]
   adjudicate --project NAME --item ID (--choice A|B|tie|both_bad [--strength 1-3] | --verdict good|bad

@@ -39,8 +39,9 @@ export interface SeedItem {
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-export async function seedItems(): Promise<{ db: Db; projectId: number; items: SeedItem[] }> {
-  const db = openDb(join(tempDir(), 'arbiter.db'));
+export async function seedItems(): Promise<{ db: Db; path: string; projectId: number; items: SeedItem[] }> {
+  const path = join(tempDir(), 'arbiter.db');
+  const db = openDb(path);
   const rng = mulberry32(20261128);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rng() * list.length)]!;
   const traj = (i: number) => [
@@ -155,5 +156,5 @@ export async function seedItems(): Promise<{ db: Db; projectId: number; items: S
         item.p.set(model, sigmoid(a - b));
       }
   }
-  return { db, projectId, items };
+  return { db, path, projectId, items };
 }

@@ -5,3 +5,4 @@ export { importFile, importLines, exportProject, importLabelsFile } from '../for
 export { mulberry32 } from '../../../shared/order';
 export { buildReview } from '../review/report';
 export { requireProject } from '../store/projects';
+export { runItemsQuery, matchingIds } from './itemsQuery';

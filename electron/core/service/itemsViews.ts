@@ -1,0 +1,50 @@
+// Saved views of the items explorer (store/views.ts): a query and a sort by name per project. A save checks
+// the query reads (shared/itemQuery.ts) and always wins over the view it replaces; a delete leaves a
+// tombstone, so both travel through the team hub (service/teamSync.ts) as rows the newest of a name wins.
+import type { ItemSort, SavedView } from '../../../shared/api/items';
+import { uuidv7 } from '../../../shared/ids';
+import { parseQuery, QueryError } from '../../../shared/itemQuery';
+import { invalidInput } from '../base/errors';
+import type { Db } from '../store/db';
+import { findView, listViews as storedViews, mergeView } from '../store/views';
+import { writeNow } from '../store/write';
+import { requireProject } from './guards';
+
+export function listViews(db: Db, project: string): SavedView[] {
+  return storedViews(db, requireProject(db, project).id);
+}
+
+/** A time after `than` (so a save always wins over the view it replaces, even within a millisecond). */
+function laterThan(than: string | undefined): string {
+  const now = Date.now();
+  const after = than ? Date.parse(than) + 1 : 0;
+  return new Date(Math.max(now, after)).toISOString();
+}
+
+/** Creates or replaces a view by name; its query must read (shared/itemQuery.ts). */
+export function saveView(db: Db, project: string, input: { name: string; query: string; sort: ItemSort; author?: string }): SavedView {
+  const row = requireProject(db, project);
+  try {
+    parseQuery(input.query);
+  } catch (error) {
+    if (error instanceof QueryError) throw invalidInput(`The view's query cannot be read: ${error.message}.`);
+    throw error;
+  }
+  return writeNow(db, () => {
+    const current = findView(db, row.id, input.name);
+    const view: SavedView = { id: current?.id ?? uuidv7(), name: input.name, query: input.query, sort: input.sort, updatedAt: laterThan(current?.updatedAt), author: input.author ?? null };
+    mergeView(db, row.id, { ...view, deleted: false });
+    return view;
+  });
+}
+
+export function deleteView(db: Db, project: string, name: string): { deleted: boolean } {
+  const row = requireProject(db, project);
+  return writeNow(db, () => {
+    const current = findView(db, row.id, name);
+    if (!current || current.deleted) return { deleted: false };
+    mergeView(db, row.id, { ...current, deleted: true, updatedAt: laterThan(current.updatedAt) });
+    return { deleted: true };
+  });
+}
+
