@@ -249,5 +249,6 @@ export const commands: Record<string, Command> = {
   hub: (argv, io) => import('./hub').then((m) => m.hubCommand(argv, io)),
   sync: (argv, io) => import('./sync').then((m) => m.syncCommand(argv, io)),
   gold: (argv, io) => import('./gold').then((m) => m.goldCommand(argv, io)),
+  evaluate: (argv, io) => import('./evaluate').then((m) => m.evaluateCommand(argv, io)),
   items: (argv, io) => import('./items').then((m) => m.itemsCommand(argv, io)),
 };

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { appSchemas, type AppOutputs } from './app';
 import { critiquesSchemas, type CritiquesOutputs } from './critiques';
 import { datasetsSchemas, type DatasetsOutputs } from './datasets';
+import { evaluationSchemas, type EvaluationOutputs } from './evaluation';
 import { goldSchemas, type GoldOutputs } from './gold';
 import { goldRulesSchemas, type GoldRulesOutputs } from './goldRules';
 import { itemsSchemas, type ItemsOutputs } from './items';
@@ -26,6 +27,7 @@ export * from './app';
 export * from './common';
 export * from './critiques';
 export * from './datasets';
+export * from './evaluation';
 export * from './gold';
 export * from './goldRules';
 export * from './items';
@@ -58,6 +60,7 @@ export const schemas = {
   ...appSchemas,
   ...teamSchemas,
   ...goldSchemas,
+  ...evaluationSchemas,
   ...goldRulesSchemas,
   ...itemsSchemas,
   ...videosSchemas,
@@ -67,7 +70,7 @@ export type ApiName = keyof typeof schemas;
 export type ApiInput<N extends ApiName> = z.input<(typeof schemas)[N]>;
 export type ApiParsed<N extends ApiName> = z.output<(typeof schemas)[N]>;
 
-export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & CritiquesOutputs & GuidelinesOutputs & ReviewOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs & TeamOutputs & GoldOutputs & GoldRulesOutputs & ItemsOutputs & VideosOutputs;
+export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & CritiquesOutputs & GuidelinesOutputs & ReviewOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs & TeamOutputs & GoldOutputs & EvaluationOutputs & GoldRulesOutputs & ItemsOutputs & VideosOutputs;
 export type ApiOutput<N extends ApiName> = ApiOutputs[N];
 
 /** What a transport returns for an error: a sentence for people, a code for programs. */

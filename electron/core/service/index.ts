@@ -13,6 +13,7 @@ import { appHandlers } from './app';
 import { critiquesHandlers } from './critiques';
 import type { Handlers, ServiceContext, ServiceOptions } from './context';
 import { datasetsHandlers } from './datasets';
+import { evaluationHandlers } from './evaluation';
 import { goldHandlers } from './gold';
 import { goldRulesHandlers } from './goldRules';
 import { guidelinesHandlers } from './guidelines';
@@ -98,6 +99,7 @@ export class ArbiterService {
       ...appHandlers(context),
       ...this.team.handlers(),
       ...goldHandlers(context),
+      ...evaluationHandlers(context),
       ...goldRulesHandlers(context),
       ...itemsHandlers(context),
       ...videosHandlers(context),
