@@ -31,6 +31,8 @@ export const labelsSchemas = {
       unlabeledOnly: z.boolean().default(true),
       /** The kind of judgement the screen makes: "unlabeled" means without a current one of this task. */
       task: z.enum(TASKS).default('pairwise'),
+      /** Walk only this saved view's items (its id, shared/api/items.ts), in the view's sort order. */
+      viewId: z.string().regex(/^[0-9a-f-]{36}$/, 'expected a view id').optional(),
     })
     .strict(),
   saveLabel: z

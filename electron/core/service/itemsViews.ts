@@ -4,11 +4,14 @@
 import type { ItemSort, SavedView } from '../../../shared/api/items';
 import { uuidv7 } from '../../../shared/ids';
 import { parseQuery, QueryError } from '../../../shared/itemQuery';
-import { invalidInput } from '../base/errors';
+import { invalidInput, notFound } from '../base/errors';
 import type { Db } from '../store/db';
-import { findView, listViews as storedViews, mergeView } from '../store/views';
+import type { Walk } from '../store/nextItem';
+import type { ProjectRow } from '../store/projects';
+import { findView, findViewById, listViews as storedViews, mergeView } from '../store/views';
 import { writeNow } from '../store/write';
 import { requireProject } from './guards';
+import { matchingIds } from './itemsQuery';
 
 export function listViews(db: Db, project: string): SavedView[] {
   return storedViews(db, requireProject(db, project).id);
@@ -48,3 +51,27 @@ export function deleteView(db: Db, project: string, name: string): { deleted: bo
   });
 }
 
+
+/** Items in a view's queue at most (a labeling walk holds their ids: 4 bytes each). */
+const QUEUE_MAX = 10_000_000;
+const queues = new WeakMap<Db, Map<string, Walk['order']>>();
+
+/**
+ * A saved view as a labeling queue (nextItem's viewId): its items in its sort order, as the view matched
+ * them when the walk first asked; read again once the view is saved again. Items labeled since are skipped
+ * by the walk itself (unlabeled only), so labeling does not reread the project's facts on every key.
+ */
+export function viewWalkOrder(db: Db, project: ProjectRow, viewId: string): Walk['order'] {
+  const view = findViewById(db, project.id, viewId);
+  if (!view || view.deleted) throw notFound(`The project “${project.name}” has no saved view with id ${viewId} (it may have been deleted).`);
+  let byKey = queues.get(db);
+  if (!byKey) queues.set(db, (byKey = new Map()));
+  const key = `${project.id}:${view.id}:${view.updatedAt}`;
+  const cached = byKey.get(key);
+  if (cached) return cached;
+  const { ids } = matchingIds(db, { project: project.name, query: '', view: view.name }, QUEUE_MAX);
+  const itemIds = Int32Array.from(ids);
+  const order: Walk['order'] = { kind: 'list', itemIds, position: new Map(ids.map((id, i) => [id, i])) };
+  byKey.set(key, order);
+  return order;
+}

@@ -17,6 +17,7 @@ import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { goldQueue } from './goldRules';
 import { requireItem, requireOwnRevisionId, requireProject } from './guards';
+import { viewWalkOrder } from './itemsViews';
 import { labelingOrder } from './labelingOrder';
 import { screenTotals } from './screenTotals';
 
@@ -59,11 +60,13 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
       const item = itemId !== undefined ? requireItem(db, row, itemId) : getItemBySeq(db, row.id, seq!);
       return item ? itemView(row, item, annotator, task) : null;
     },
-    nextItem: ({ project, annotator, afterSeq, direction, unlabeledOnly, task }) => {
+    nextItem: ({ project, annotator, afterSeq, direction, unlabeledOnly, task, viewId }) => {
       const row = requireProject(db, project);
       const me = findAnnotator(db, annotator);
       let start = afterSeq ?? (direction === 'next' ? -1 : Number.MAX_SAFE_INTEGER);
       let walk = walkFor(row, annotator, visibleSeqOf(db, row.id));
+      // A saved view as the queue: its items in its order (service/itemsViews.ts), still this annotator's share.
+      if (viewId !== undefined) walk = { ...walk, order: viewWalkOrder(db, row, viewId) };
       const unlabeledBy = unlabeledOnly && me ? me.id : null;
       // Gold first (a qualification, a honeypot's slot), else the walk skipping gold (service/goldRules.ts).
       const turn = gold.turn(row, annotator, task, { direction, unlabeledOnly, afterSeq: start });
@@ -74,7 +77,7 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
         walk = { ...walk, assigned: (uid) => !turn.skip.has(uid) && assigned(uid) };
         if (turn.restart) start = direction === 'next' ? -1 : Number.MAX_SAFE_INTEGER;
       }
-      const plain = turn.kind === 'none' && walk.order.kind === 'source' && projectSettings(row).overlap === 0;
+      const plain = turn.kind === 'none' && walk.order.kind === 'source' && projectSettings(row).overlap === 0 && viewId === undefined;
       const item = plain ? neighbourItem(db, row.id, start, direction, unlabeledBy, task) : walkItem(db, row.id, start, direction, unlabeledBy, task, walk);
       return item ? itemView(row, item, annotator, task) : null;
     },

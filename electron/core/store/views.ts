@@ -41,6 +41,11 @@ export function viewsChangedSince(db: Db, projectId: number, since: string): Sto
   return rows.map(toView);
 }
 
+export function findViewById(db: Db, projectId: number, id: string): StoredView | null {
+  const row = db.prepare('SELECT * FROM item_view WHERE project_id = ? AND id = ?').get(projectId, id) as ViewRow | undefined;
+  return row ? toView(row) : null;
+}
+
 export function findView(db: Db, projectId: number, name: string): StoredView | null {
   const row = db.prepare('SELECT * FROM item_view WHERE project_id = ? AND name = ?').get(projectId, name) as ViewRow | undefined;
   return row ? toView(row) : null;

@@ -1,0 +1,42 @@
+// The items explorer through the service (the API every transport calls): queryItems and saved views by
+// dispatch, input checked by the contract; nextItem walking a saved view's items, in its order, as the
+// labeling screens do when an annotator labels "these next".
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pairProject } from '../helpers/project';
+import { tempDir } from '../helpers/tmp';
+
+const N = 30;
+
+describe('the items explorer through the service', () => {
+  it('queries, saves a view and labels exactly its items, in its order, then none', async () => {
+    // Item i's first response is i·3 characters longer than its second's.
+    const { db, service } = pairProject(join(tempDir(), 'arbiter.db'), { items: N, texts: (i) => [`a${'x'.repeat(i * 3)}`, 'b'], annotator: 'ann', visibleSeq: 'all' });
+    const page = await service.dispatch('queryItems', { project: 'p', query: 'length>=60', sort: { column: 'length', desc: true }, limit: 5 });
+    const longer = Array.from({ length: N }, (_, i) => i).filter((i) => `"prompt ${i}"`.length + `"a${'x'.repeat(i * 3)}"`.length + 3 >= 60);
+    expect(page.matching).toBe(longer.length);
+    expect(page.rows.map((r) => r.seq)).toEqual([...longer].reverse().slice(0, 5));
+    expect(page.facets.find((f) => f.facet === 'shape')!.values.find((v) => v.value === 'pair')!.count).toBe(longer.length);
+    await expect(service.dispatch('queryItems', { project: 'p', query: 'x'.repeat(2001) })).rejects.toThrow(/at most 2000 characters/);
+    await expect(service.dispatch('saveView', { project: 'p', name: 'v', query: 'tag>=3' })).rejects.toThrow(/is not a number/);
+
+    const view = await service.dispatch('saveView', { project: 'p', name: 'long ones', query: 'length>=60', sort: { column: 'length', desc: true } });
+    expect(await service.dispatch('listViews', { project: 'p' })).toEqual([view]);
+    const walked: number[] = [];
+    for (let i = 0; i < N; i++) {
+      const item = await service.dispatch('nextItem', { project: 'p', annotator: 'ann', viewId: view.id });
+      if (!item) break;
+      walked.push(item.seq);
+      await service.dispatch('saveLabel', { project: 'p', annotator: 'ann', itemId: item.id, choice: 'A', shownOrder: [0, 1] });
+    }
+    expect(walked).toEqual([...longer].reverse());
+    // Without the view, the walk goes on in file order from the start among what is left.
+    const next = await service.dispatch('nextItem', { project: 'p', annotator: 'ann' });
+    expect(next!.seq).toBe(0);
+    expect((await service.dispatch('matchingIds', { project: 'p', view: 'long ones' })).matching).toBe(longer.length);
+    expect(await service.dispatch('deleteView', { project: 'p', name: 'long ones' })).toEqual({ deleted: true });
+    await expect(service.dispatch('nextItem', { project: 'p', annotator: 'ann', viewId: view.id })).rejects.toThrow(/no saved view with id/);
+    service.stopBackgroundWork();
+    db.close();
+  });
+});
