@@ -1,11 +1,14 @@
 // Renders a prompt or a response: plain text as markdown, a chat as one block per message. A message's
-// images sit where they are in its parts, in reading order with the text (components/images/ImageView).
+// images and videos sit where they are in its parts, in reading order with the text (components/images/
+// ImageView, components/videos/VideoView: every video on the screen plays on one clock).
 import { useContext } from 'react';
 import { messageText } from '../../../shared/choices';
 import type { Content, ContentPart } from '../../../shared/domain';
 import { isImagePart, type ImagePart, type ImagePlace } from '../../../shared/images';
 import { ShellContext } from '../context';
+import { isVideoPart, type VideoPart } from '../../../shared/videos';
 import { ImageView } from './images/ImageView';
+import { VideoView } from './videos/VideoView';
 import { Markdown } from './Markdown';
 
 /** `place`: where this content sits in the item (the prompt, or a response's source-order index). */
@@ -35,17 +38,19 @@ export function ContentView({ content, place = 'prompt' }: { content: Content; p
 export function contentTexts(content: Content): string[] {
   if (typeof content === 'string') return [content];
   return content.flatMap((message) =>
-    !Array.isArray(message.content) || !message.content.some(isImagePart)
+    !Array.isArray(message.content) || !message.content.some(isMedia)
       ? [messageText(message.content)]
       : runsOf(message.content).flatMap((run) => (Array.isArray(run) ? [messageText(run)] : [])),
   );
 }
 
-/** Runs of text parts (one markdown block each) and the images between them, in order. */
-function runsOf(parts: ContentPart[]): (ContentPart[] | ImagePart)[] {
-  const runs: (ContentPart[] | ImagePart)[] = [];
+const isMedia = (part: unknown): part is ImagePart | VideoPart => isImagePart(part) || isVideoPart(part);
+
+/** Runs of text parts (one markdown block each) and the images and videos between them, in order. */
+function runsOf(parts: ContentPart[]): (ContentPart[] | ImagePart | VideoPart)[] {
+  const runs: (ContentPart[] | ImagePart | VideoPart)[] = [];
   for (const part of parts) {
-    if (isImagePart(part)) runs.push(part);
+    if (isMedia(part)) runs.push(part);
     else if (Array.isArray(runs.at(-1))) (runs.at(-1) as ContentPart[]).push(part);
     else runs.push([part]);
   }
@@ -53,11 +58,17 @@ function runsOf(parts: ContentPart[]): (ContentPart[] | ImagePart)[] {
 }
 
 function MessageBody({ content, project, place }: { content: string | ContentPart[]; project: string | null; place: ImagePlace }) {
-  if (!Array.isArray(content) || !content.some(isImagePart)) return <Markdown text={messageText(content)} />;
+  if (!Array.isArray(content) || !content.some(isMedia)) return <Markdown text={messageText(content)} />;
   return (
     <div className="flex flex-col gap-2">
       {runsOf(content).map((run, i) =>
-        Array.isArray(run) ? <Markdown key={i} text={messageText(run)} /> : <ImageView key={i} project={project} part={run} place={place} />,
+        Array.isArray(run) ? (
+          <Markdown key={i} text={messageText(run)} />
+        ) : isVideoPart(run) ? (
+          <VideoView key={i} project={project} part={run} />
+        ) : (
+          <ImageView key={i} project={project} part={run} place={place} />
+        ),
       )}
     </div>
   );

@@ -1,0 +1,100 @@
+// The one transport bar of the screen's videos (syncGroup.ts): play / pause [Space], frame step [,] [.],
+// speed [<] [>], loop in / out [i] [o] (clear [x]), sound [m], zoom [z]; one scrub bar with the loop's range
+// on it; the time as a timecode and a frame number. Below it a filmstrip of key frames (Filmstrip.tsx):
+// click one to go there. The keys are the screen's while videos are on it (a text box keeps its own).
+import { frameAt, RATES, useVideoSync, videoSync } from './syncGroup';
+import { timecode } from '../../../../shared/videos';
+import { useGlobalKeys } from '../keys';
+import { Kbd } from '../Kbd';
+import { Filmstrip } from './Filmstrip';
+
+/** `keys`: this bar owns the screen's video keys (the zoomed view's second bar does not). */
+export function VideoTransport({ src, duration: probed, keys = true }: { src: string | null; duration: number | null; keys?: boolean }) {
+  const s = useVideoSync();
+  const duration = s.duration || probed || 0;
+  useGlobalKeys(
+    (event) => {
+      if (event.metaKey || event.ctrlKey || event.altKey) return;
+      const act: Record<string, () => void> = {
+        ' ': () => videoSync.toggle(),
+        ',': () => videoSync.step(-1),
+        '.': () => videoSync.step(1),
+        '<': () => videoSync.nudgeRate(-1),
+        '>': () => videoSync.nudgeRate(1),
+        i: () => videoSync.setLoop('from'),
+        o: () => videoSync.setLoop('to'),
+        x: () => videoSync.setLoop('clear'),
+        m: () => videoSync.toggleMute(),
+        z: () => videoSync.toggleZoom(),
+        Escape: () => videoSync.toggleZoom(),
+      };
+      const run = act[event.key];
+      // Esc closes the zoomed view only; otherwise it is the screen's.
+      if (!run || (event.key === 'Escape' && !videoSync.state.zoomed)) return;
+      event.preventDefault();
+      run();
+    },
+    keys,
+    true,
+  );
+  const loop = s.loop;
+  const pct = (t: number) => `${duration ? (100 * t) / duration : 0}%`;
+  return (
+    <div className="flex flex-col gap-1 text-[12px]" data-testid="video-transport">
+      <div className="flex items-center gap-2">
+        <button type="button" className="rounded-[3px] border border-line px-2 py-0.5 text-fg" onClick={() => videoSync.toggle()} data-testid="video-play">
+          {s.playing ? 'Pause' : 'Play'} <Kbd>Space</Kbd>
+        </button>
+        <button type="button" className="rounded-[3px] border border-line px-1.5 py-0.5" onClick={() => videoSync.step(-1)} aria-label="Previous frame">
+          <Kbd>,</Kbd>
+        </button>
+        <button type="button" className="rounded-[3px] border border-line px-1.5 py-0.5" onClick={() => videoSync.step(1)} aria-label="Next frame">
+          <Kbd>.</Kbd>
+        </button>
+        <span className="font-mono tabular-nums text-fg" data-testid="video-timecode">
+          {timecode(s.time)} / {timecode(duration)}
+        </span>
+        <span className="font-mono tabular-nums text-muted" data-testid="video-frame">
+          frame {frameAt(s.time, s.fps)}
+        </span>
+        <label className="ml-auto flex items-center gap-1 text-muted">
+          speed
+          <select className="rounded-[3px] border border-line bg-surface px-1" value={s.rate} onChange={(e) => videoSync.setRate(Number(e.target.value))} data-testid="video-rate">
+            {RATES.map((r) => (
+              <option key={r} value={r}>
+                {r}×
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="rounded-[3px] border border-line px-1.5 py-0.5 text-muted" onClick={() => videoSync.toggleMute()} data-testid="video-mute">
+          {s.muted ? 'muted' : 'sound'} <Kbd>m</Kbd>
+        </button>
+      </div>
+      <div className="relative flex items-center">
+        {loop && <div className="pointer-events-none absolute top-1/2 h-1.5 -translate-y-1/2 rounded bg-accent/30" style={{ left: pct(loop.from), width: pct(loop.to - loop.from) }} data-testid="video-loop" />}
+        <input
+          type="range"
+          className="w-full accent-[var(--accent,#2563eb)]"
+          min={0}
+          max={duration || 0}
+          step={1 / s.fps}
+          value={Math.min(s.time, duration || 0)}
+          onChange={(e) => videoSync.seek(Number(e.target.value))}
+          aria-label="Scrub"
+          data-testid="video-scrub"
+        />
+      </div>
+      <div className="flex items-center gap-2 text-faint">
+        <span>
+          loop <Kbd>i</Kbd> <Kbd>o</Kbd> <Kbd>x</Kbd>
+          {loop ? ` ${timecode(loop.from)}–${timecode(loop.to)}` : ''}
+        </span>
+        <span>
+          speed <Kbd>&lt;</Kbd> <Kbd>&gt;</Kbd> · zoom <Kbd>z</Kbd> · {s.members} in sync
+        </span>
+      </div>
+      <Filmstrip src={src} duration={duration} />
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+// One video of a prompt or a response, where the text sits: in a box of its own aspect ratio from the first
+// paint (the probed size), muted, joined to the screen's one clock (syncGroup.ts), so two to four clips side
+// by side play, pause, seek and step together. The first video on the screen carries the transport bar
+// (VideoTransport.tsx) and the filmstrip. A video that cannot be shown says why in its own box: an http URL
+// (never fetched), a file whose headers were damaged at import, one this browser cannot decode.
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { describeVideo, type VideoPart } from '../../../../shared/videos';
+import { videoSync, useVideoSync } from './syncGroup';
+import { useVideoAddress } from './useVideoAddress';
+import { VideoTransport } from './VideoTransport';
+
+export function VideoView({ project, part }: { project: string | null; part: VideoPart }) {
+  if (!part.video) return <VideoNote testId="video-unavailable" title={`Video ${part.unavailable ?? 'not stored, so it cannot be shown'}`} detail={part.origin.kind === 'url' ? part.origin.url : part.origin.kind === 'path' ? part.origin.path : null} />;
+  if (part.video.damaged) return <VideoNote testId="video-problem" title="Video not shown: its file is damaged" detail={part.video.damaged} />;
+  if (!project) return <VideoNote testId="video-problem" title="Video not shown" detail="It cannot be shown outside a project." />;
+  return <StoredVideo project={project} part={part} />;
+}
+
+/** The height of the transport bar under the zoomed videos. */
+const ZOOM_BAR_PX = 150;
+
+const MEDIA_ERRORS: Record<number, string> = {
+  1: 'loading was stopped',
+  2: 'a network error interrupted it',
+  3: 'its frames could not be decoded',
+  4: 'this browser cannot play its format',
+};
+
+function StoredVideo({ project, part }: { project: string; part: VideoPart }) {
+  const ref = part.video!;
+  const { src, error } = useVideoAddress(project, ref.sha256);
+  const video = useRef<HTMLVideoElement>(null);
+  const [id, setId] = useState<number | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const sync = useVideoSync();
+  useEffect(() => {
+    const el = video.current;
+    if (!el || !src) return;
+    const member = videoSync.join(el, ref.fps);
+    setId(member);
+    return () => videoSync.leave(member);
+  }, [src, ref.fps]);
+  useEffect(() => setFailure(null), [src]);
+  if (error) return <VideoNote testId="video-problem" title="Video not shown" detail={error} />;
+  if (failure)
+    return (
+      <VideoNote
+        testId="video-problem"
+        title={`Video not shown: ${failure}`}
+        detail={`${describeVideo(ref)}.${ref.codec === 'h264' || ref.codec === 'hevc' ? ` This browser has no ${ref.codec.toUpperCase()} decoder; the desktop app plays it, or re-encode it as VP9 or AV1 WebM.` : ''}`}
+      />
+    );
+  const width = ref.width ?? 16;
+  const height = ref.height ?? 9;
+  const leads = id !== null && videoSync.leads(id);
+  // Zoomed (z): the screen's videos fill the window side by side, the transport bar below them.
+  const index = id === null ? 0 : Math.max(0, videoSync.indexOf(id));
+  const columns = Math.max(1, sync.members);
+  const zoomed: CSSProperties = { position: 'fixed', zIndex: 51, top: 12, bottom: ZOOM_BAR_PX + 12, left: `calc(${index} * 100vw / ${columns} + 12px)`, width: `calc(100vw / ${columns} - 24px)` };
+  const style: CSSProperties = sync.zoomed ? zoomed : { aspectRatio: `${width} / ${height}`, width: `min(100%, calc(var(--image-max-h, 60vh) * ${(width / height).toFixed(6)}))` };
+  return (
+    <figure className="m-0 flex flex-col gap-1" data-testid="video-view" data-sha={ref.sha256}>
+      <div className="relative overflow-hidden rounded-[3px] bg-black" style={style}>
+        <video
+          ref={video}
+          src={src ?? undefined}
+          muted
+          playsInline
+          preload="auto"
+          className="absolute inset-0 h-full w-full"
+          title={describeVideo(ref)}
+          data-testid="video"
+          onError={(e) => setFailure(MEDIA_ERRORS[(e.currentTarget.error?.code ?? 0) as number] ?? 'it could not be played')}
+        />
+      </div>
+      <figcaption className="text-[11px] tabular-nums text-faint" data-testid="video-caption">
+        {describeVideo(ref)}
+        {ref.audio ? ' · sound (muted: m)' : ''}
+      </figcaption>
+      {leads && <VideoTransport src={src} duration={ref.duration} />}
+      {leads && sync.zoomed && (
+        <>
+          <div className="fixed inset-0 z-50 bg-black/90" onClick={() => videoSync.toggleZoom()} data-testid="video-zoom" />
+          <div className="fixed inset-x-0 bottom-0 z-[52] border-t border-line bg-surface px-4 py-2" style={{ height: ZOOM_BAR_PX }}>
+            <VideoTransport src={src} duration={ref.duration} keys={false} />
+          </div>
+        </>
+      )}
+    </figure>
+  );
+}
+
+function VideoNote({ title, detail, testId }: { title: string; detail: string | null; testId: string }) {
+  return (
+    <div role="note" className="flex max-w-full items-start gap-2 rounded-[3px] border border-dashed border-line-strong bg-surface-2 px-3 py-2 text-[13px] text-muted" data-testid={testId}>
+      <span aria-hidden className="select-none text-faint">▶︎</span>
+      <span className="min-w-0">
+        <span className="font-medium text-fg">{title}</span>
+        {detail && <span className="mt-0.5 block font-mono text-[12px] break-all text-faint select-text">{detail}</span>}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,195 @@
+// One clock for every video on the screen (two to four clips side by side, a robot episode's cameras):
+// the first video to join leads; play, pause, seek, frame step, speed, loop and mute act on all of them,
+// and while they play each animation frame pulls a follower that drifted more than a third of a frame
+// back to the leader's time. Muted by default. Screens subscribe through useVideoSync (useSyncExternalStore).
+import { useSyncExternalStore } from 'react';
+
+export interface SyncState {
+  playing: boolean;
+  /** The leader's time, seconds. */
+  time: number;
+  /** The longest member's duration, seconds (0 until one knows it). */
+  duration: number;
+  /** Frames per second for frame numbers and steps (the leader's probed rate, else 30). */
+  fps: number;
+  rate: number;
+  /** A range that plays over and over, seconds; null: the whole clip. */
+  loop: { from: number; to: number } | null;
+  muted: boolean;
+  zoomed: boolean;
+  members: number;
+  /** Greatest distance between a follower and the leader at the last frame, seconds (the bench reads it). */
+  drift: number;
+}
+
+interface Member {
+  id: number;
+  el: HTMLVideoElement;
+  fps: number | null;
+}
+
+export const RATES = [0.25, 0.5, 1, 1.5, 2] as const;
+
+class SyncGroup {
+  private members: Member[] = [];
+  private listeners = new Set<() => void>();
+  private frame = 0;
+  private nextId = 1;
+  state: SyncState = { playing: false, time: 0, duration: 0, fps: 30, rate: 1, loop: null, muted: true, zoomed: false, members: 0, drift: 0 };
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private set(patch: Partial<SyncState>) {
+    this.state = { ...this.state, ...patch };
+    for (const l of this.listeners) l();
+  }
+
+  private get leader(): Member | undefined {
+    return this.members[0];
+  }
+
+  /** Adds a video; returns its id (leave with it). A new item's videos start paused at 0. */
+  join(el: HTMLVideoElement, fps: number | null): number {
+    const id = this.nextId++;
+    el.muted = this.state.muted;
+    el.playbackRate = this.state.rate;
+    this.members.push({ id, el, fps });
+    el.addEventListener('loadedmetadata', this.measure);
+    this.measure();
+    if (this.members.length > 1 && this.leader) el.currentTime = this.leader.el.currentTime || 0;
+    if (this.state.playing) void el.play().catch(() => undefined);
+    return id;
+  }
+
+  leave(id: number): void {
+    const member = this.members.find((m) => m.id === id);
+    member?.el.removeEventListener('loadedmetadata', this.measure);
+    this.members = this.members.filter((m) => m.id !== id);
+    if (!this.members.length) {
+      cancelAnimationFrame(this.frame);
+      this.set({ playing: false, time: 0, duration: 0, loop: null, zoomed: false, members: 0, drift: 0 });
+    } else this.measure();
+  }
+
+  /** Where `id` stands among the videos (0 leads), for the zoomed layout. */
+  indexOf(id: number): number {
+    return this.members.findIndex((m) => m.id === id);
+  }
+
+  /** Whether `id` leads (the one whose bar the screen shows). */
+  leads(id: number): boolean {
+    return this.leader?.id === id;
+  }
+
+  private measure = () => {
+    const durations = this.members.map((m) => m.el.duration).filter((d) => Number.isFinite(d) && d > 0);
+    this.set({ members: this.members.length, duration: durations.length ? Math.max(...durations) : 0, fps: this.leader?.fps ?? 30, time: this.leader?.el.currentTime ?? 0 });
+  };
+
+  play(): void {
+    if (!this.members.length) return;
+    const { loop } = this.state;
+    const at = this.leader!.el.currentTime;
+    if ((loop && (at < loop.from || at >= loop.to)) || (!loop && this.state.duration && at >= this.state.duration - 0.01)) this.seek(loop?.from ?? 0);
+    for (const m of this.members) void m.el.play().catch(() => undefined);
+    this.set({ playing: true });
+    cancelAnimationFrame(this.frame);
+    this.frame = requestAnimationFrame(this.tick);
+  }
+
+  pause(): void {
+    for (const m of this.members) m.el.pause();
+    cancelAnimationFrame(this.frame);
+    const t = this.leader?.el.currentTime ?? 0;
+    // Paused, every video shows the leader's frame.
+    for (const m of this.members.slice(1)) m.el.currentTime = t;
+    this.set({ playing: false, time: t });
+  }
+
+  toggle(): void {
+    if (this.state.playing) this.pause();
+    else this.play();
+  }
+
+  seek(time: number): void {
+    const t = Math.max(0, Math.min(time, this.state.duration || time));
+    for (const m of this.members) m.el.currentTime = Math.min(t, Number.isFinite(m.el.duration) ? m.el.duration : t);
+    this.set({ time: t });
+  }
+
+  /** One frame forward (1) or back (-1), paused. */
+  step(frames: number): void {
+    if (this.state.playing) this.pause();
+    const fps = this.state.fps;
+    // Half a frame in, so a decoder's rounding never shows the frame before.
+    const frame = Math.max(0, Math.round((this.leader?.el.currentTime ?? 0) * fps - 0.5) + frames);
+    this.seek((frame + 0.5) / fps);
+  }
+
+  setRate(rate: number): void {
+    for (const m of this.members) m.el.playbackRate = rate;
+    this.set({ rate });
+  }
+
+  /** One step slower (-1) or faster (1) along RATES. */
+  nudgeRate(direction: 1 | -1): void {
+    const at = RATES.indexOf(this.state.rate as (typeof RATES)[number]);
+    const next = RATES[Math.max(0, Math.min(RATES.length - 1, (at < 0 ? 2 : at) + direction))]!;
+    this.setRate(next);
+  }
+
+  setLoop(edge: 'from' | 'to' | 'clear'): void {
+    if (edge === 'clear') return this.set({ loop: null });
+    const t = this.leader?.el.currentTime ?? 0;
+    const current = this.state.loop ?? { from: 0, to: this.state.duration || t };
+    const loop = edge === 'from' ? { from: t, to: Math.max(current.to, t + 1 / this.state.fps) } : { from: Math.min(current.from, t - 1 / this.state.fps), to: t };
+    this.set({ loop: { from: Math.max(0, loop.from), to: loop.to } });
+  }
+
+  toggleMute(): void {
+    const muted = !this.state.muted;
+    for (const m of this.members) m.el.muted = muted;
+    this.set({ muted });
+  }
+
+  toggleZoom(): void {
+    this.set({ zoomed: !this.state.zoomed });
+  }
+
+  private tick = () => {
+    const leader = this.leader;
+    if (!leader || !this.state.playing) return;
+    const t = leader.el.currentTime;
+    const { loop } = this.state;
+    if (loop && t >= loop.to) {
+      this.seek(loop.from);
+    } else if (leader.el.ended || (this.state.duration && t >= this.state.duration)) {
+      this.pause();
+      return;
+    }
+    let drift = 0;
+    const tolerance = 1 / (3 * this.state.fps);
+    for (const m of this.members.slice(1)) {
+      const d = Math.abs(m.el.currentTime - t);
+      drift = Math.max(drift, d);
+      if (d > tolerance && !m.el.seeking && t < (m.el.duration || Infinity)) m.el.currentTime = t;
+    }
+    this.set({ time: t, drift });
+    this.frame = requestAnimationFrame(this.tick);
+  };
+}
+
+/** The screen's one clock. */
+export const videoSync = new SyncGroup();
+
+export function useVideoSync(): SyncState {
+  return useSyncExternalStore(videoSync.subscribe, () => videoSync.state);
+}
+
+/** The frame shown at `seconds` (1-based, as people count frames). */
+export function frameAt(seconds: number, fps: number): number {
+  return Math.floor(seconds * fps + 1e-6) + 1;
+}
