@@ -101,6 +101,15 @@ describe('search after an import', () => {
     db.close();
   });
 
+  it("finds a project's hits when another project's items rank above them all", async () => {
+    const db = await imported([record('mine', 'q', { text: 'a walrus among many other words here' }, { text: 'b' })]);
+    const theirs = Array.from({ length: 400 }, (_, i) => record(`o${i}`, `q${i}`, { text: 'walrus walrus' }, { text: 'x' }));
+    await importLines(db, { project: 'other', fileName: 'o.jsonl', lines: theirs, sha256: 'o', format: 'arbiter', skipInvalid: false, createProject: true });
+    expect(externalIds(db, 'walrus')).toEqual(['mine']);
+    expect(searchPage(db, requireProject(db, 'other').id, 'walrus', { limit: 10 }).rows).toHaveLength(10);
+    db.close();
+  });
+
   it('finds nothing of an import that failed, and leaves no index rows behind', async () => {
     const db = await imported([record('a', 'first', { text: 'aardvark' }, { text: 'b' })]);
     // Good lines enough for several written batches, then a bad one: the import is removed batch by batch.

@@ -5,4 +5,6 @@ export { importFile, importLines, exportProject, importLabelsFile } from '../for
 export { mulberry32 } from '../../../shared/order';
 export { buildReview } from '../review/report';
 export { requireProject } from '../store/projects';
+export { matchingItemIds, searchPage } from '../store/search';
+export { parseSearch } from '../../../shared/searchQuery';
 export { runItemsQuery, matchingIds } from './itemsQuery';

@@ -65,12 +65,41 @@ export function searchCondition(query: string | SearchQuery): { sql: string; par
   return { sql: 'i.id IN (SELECT rowid FROM item_search WHERE item_search MATCH @search)', params: { search: resolveSearch(query).match } };
 }
 
+// The index drives the join (CROSS JOIN keeps SQLite from scanning the project's items and asking the
+// index about each one: 14 s instead of 40 ms for 12k hits among 20k items).
 const VISIBLE_MATCH = `item_search MATCH @match AND i.id = s.rowid AND i.project_id = @project AND i.seq < (SELECT visible_seq FROM project WHERE id = @project)`;
 
-const PAGE_SQL = `SELECT s.rowid AS itemId, i.seq AS seq, s.rank AS rank FROM item_search s, item i WHERE ${VISIBLE_MATCH}
-  ORDER BY s.rank, s.rowid LIMIT @limit`;
-const PAGE_AFTER_SQL = `SELECT s.rowid AS itemId, i.seq AS seq, s.rank AS rank FROM item_search s, item i WHERE ${VISIBLE_MATCH}
+const PAGE_AFTER_SQL = `SELECT s.rowid AS itemId, i.seq AS seq, s.rank AS rank FROM item_search s CROSS JOIN item i WHERE ${VISIBLE_MATCH}
   AND (s.rank > @rank OR (s.rank = @rank AND s.rowid > CAST(@after AS INTEGER))) ORDER BY s.rank, s.rowid LIMIT @limit`;
+const PAGE_SQL = `SELECT s.rowid AS itemId, i.seq AS seq, s.rank AS rank FROM item_search s CROSS JOIN item i WHERE ${VISIBLE_MATCH}
+  ORDER BY s.rank, s.rowid LIMIT @limit`;
+// The first page, the common case: FTS5's own top-N by rank over the whole index (its sorter, no temp
+// b-tree), then the project's visible items among them, looked up by id.
+const TOP_SQL = 'SELECT rowid AS itemId, rank FROM item_search WHERE item_search MATCH @match ORDER BY rank LIMIT @top';
+const VISIBLE_IDS_SQL = `SELECT i.id AS itemId, i.seq AS seq FROM json_each(@ids) j CROSS JOIN item i
+  WHERE i.id = j.value AND i.project_id = @project AND i.seq < (SELECT visible_seq FROM project WHERE id = @project)`;
+
+type Row = { itemId: number; seq: number; rank: number };
+
+/**
+ * The first `want` hits of the project's visible items by (rank, id), from FTS5's top `want × 4` of the
+ * whole index; null when that top cannot be trusted to hold them (other projects' or hidden items took
+ * its places, or a tie in rank runs past its end): the caller asks the join instead.
+ */
+function firstHits(db: Db, match: string, projectId: number, want: number): Row[] | null {
+  const top = want * 4;
+  const ranked = statement(db, TOP_SQL).all({ match, top }) as { itemId: number; rank: number }[];
+  if (!ranked.length) return [];
+  const rankOf = new Map(ranked.map((r) => [r.itemId, r.rank]));
+  const visible = statement(db, VISIBLE_IDS_SQL).all({ ids: JSON.stringify(ranked.map((r) => r.itemId)), project: projectId }) as { itemId: number; seq: number }[];
+  const rows = visible.map((v) => ({ itemId: v.itemId, seq: v.seq, rank: rankOf.get(v.itemId)! }));
+  rows.sort((a, b) => a.rank - b.rank || a.itemId - b.itemId);
+  if (ranked.length < top) return rows.slice(0, want);
+  const lastRank = ranked[ranked.length - 1]!.rank;
+  if (rows.length < want || rows[want - 1]!.rank >= lastRank) return null;
+  return rows.slice(0, want);
+}
+
 const SNIPPETS_SQL = `SELECT ${SEARCH_COLUMNS.map((_, c) => `snippet(item_search, ${c}, '${HIT_OPEN}', '${HIT_CLOSE}', '…', ${SNIPPET_TOKENS})`).join(', ')}
   FROM item_search WHERE item_search MATCH @match AND rowid = CAST(@id AS INTEGER)`;
 
@@ -117,8 +146,8 @@ export function searchPage(db: Db, projectId: number, query: string | SearchQuer
   const rows = (
     options.after
       ? statement(db, PAGE_AFTER_SQL).all({ ...params, rank: options.after.rank, after: options.after.itemId })
-      : statement(db, PAGE_SQL).all(params)
-  ) as { itemId: number; seq: number; rank: number }[];
+      : (firstHits(db, match, projectId, limit + 1) ?? statement(db, PAGE_SQL).all(params))
+  ) as Row[];
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const hits = page.map((r) => ({ itemId: r.itemId, seq: r.seq, rank: r.rank, snippets: snippetsOf(db, match, r.itemId) }));
@@ -138,7 +167,7 @@ export function matchingItemIds(db: Db, projectId: number, query: string | Searc
   db.exec('CREATE TEMP TABLE IF NOT EXISTS search_match (item_id INTEGER PRIMARY KEY)');
   db.exec('DELETE FROM temp.search_match');
   const { changes } = db
-    .prepare(`INSERT INTO temp.search_match (item_id) SELECT s.rowid FROM item_search s, item i WHERE ${VISIBLE_MATCH} ORDER BY s.rowid`)
+    .prepare(`INSERT INTO temp.search_match (item_id) SELECT s.rowid FROM item_search s CROSS JOIN item i WHERE ${VISIBLE_MATCH} ORDER BY s.rowid`)
     .run({ match, project: projectId });
   return { table: SEARCH_MATCH_TABLE, count: changes };
 }

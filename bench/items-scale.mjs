@@ -1,0 +1,226 @@
+#!/usr/bin/env node
+// Items at scale (issue 22 §7): `npm run bench:items`, or from the repository root
+//   node bench/items-scale.mjs [--items 10000000] [--queries 200] [--keep]
+// It runs the shipped code (out/node/core.mjs, built first) and prints, each beside its plain baseline
+// measured in the same run:
+// 1. the import of N generated items (arbiter format: pairs, with 10% rankings of 4 and 10% chains of
+//    steps; a category, a source and two model names each) with its search index, against readline +
+//    JSON.parse + one INSERT a row into a table and into an FTS5 table of the same texts;
+// 2. a search's first page (store/search.ts searchPage: 50 hits ranked by bm25, snippets) p50/p95, beside a
+//    plain FTS5 query of the same terms (SELECT rowid … MATCH … ORDER BY rank LIMIT 50);
+// 3. facet counts under a search p95: the items query's facets (queryItems) when the core has them, and
+//    the matching set (matchingItemIds) with a plain GROUP BY over it;
+// 4. the host's memory (peak RSS, worker threads included) and the database's bytes per item with and
+//    without the index.
+// Text is drawn from a Zipf vocabulary of 30,000 made-up words, so a query's words hit as few or as many
+// items as words do in real text. Data and databases go to bench/.data/ (gitignored); --keep reuses them.
+import { spawnSync } from 'node:child_process';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { dirname, join, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--node-only'], { stdio: ['ignore', 'ignore', 'inherit'] });
+if (built.status !== 0) process.exit(built.status ?? 1);
+const core = await import(pathToFileURL(join(root, 'out/node/core.mjs')).href);
+const { default: Database } = await import('better-sqlite3');
+
+const argv = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : fallback;
+};
+const N = Number(arg('--items', '10000000'));
+const QUERIES = Number(arg('--queries', '200'));
+const keep = argv.includes('--keep');
+const dataDir = join(here, '.data');
+mkdirSync(dataDir, { recursive: true });
+const mb = (bytes) => `${(bytes / 1048576).toFixed(0)} MiB`;
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const pct = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const ms = (v) => `${v.toFixed(1)} ms`;
+
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+sampler.unref();
+
+// ------------------------------------------------------------------------------------------------
+// data: a Zipf vocabulary (rank r drawn with weight 1 / r^1.07), words made of syllables
+
+const rand = core.mulberry32(N);
+const SYLLABLES = 'ka lo mi ne su ta ri po ve da zu fe gi ho ju ba'.split(' ');
+const VOCAB = Array.from({ length: 30_000 }, (_, r) => {
+  let w = '';
+  let x = r + 1;
+  while (x > 0) {
+    w += SYLLABLES[x % 16];
+    x = Math.floor(x / 16);
+  }
+  return w;
+});
+const cumulative = new Float64Array(VOCAB.length);
+for (let r = 0, sum = 0; r < VOCAB.length; r++) cumulative[r] = sum += 1 / Math.pow(r + 1, 1.07);
+const total = cumulative[cumulative.length - 1];
+const word = () => {
+  const x = rand() * total;
+  let lo = 0;
+  let hi = cumulative.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cumulative[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return VOCAB[lo];
+};
+const text = (n) => Array.from({ length: n }, word).join(' ');
+const CATEGORIES = ['math', 'code', 'chat', 'safety', 'reasoning', 'writing'];
+const SOURCES = ['ultrafeedback', 'hh-rlhf', 'helpsteer', 'arena', 'synthetic'];
+const MODELS = ['m-small', 'm-base', 'm-large', 'm-chat', 'm-code', 'm-instruct'];
+
+async function generate(path) {
+  if (existsSync(path) && statSync(path).size > 0) return false;
+  const out = createWriteStream(path);
+  for (let i = 0; i < N; i++) {
+    const shape = rand();
+    const count = shape < 0.1 ? 4 : shape < 0.2 ? 1 : 2;
+    const responses = Array.from({ length: count }, () => ({ text: text(25 + Math.floor(rand() * 60)), model: MODELS[Math.floor(rand() * MODELS.length)] }));
+    if (count === 1) responses[0] = { steps: Array.from({ length: 3 + Math.floor(rand() * 4) }, () => text(8 + Math.floor(rand() * 10))), model: responses[0].model };
+    const record = {
+      id: `it-${i}`,
+      prompt: text(10 + Math.floor(rand() * 30)),
+      responses,
+      metadata: { category: CATEGORIES[Math.floor(rand() * CATEGORIES.length)], source: SOURCES[Math.floor(rand() * SOURCES.length)] },
+    };
+    if (!out.write(JSON.stringify(record) + '\n')) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return true;
+}
+
+/** The texts a baseline row takes: the prompt and each response's text (steps joined). */
+const responseText = (r) => (r.text ?? r.steps.join('\n\n'));
+
+/** readline + JSON.parse + one INSERT a row into a table and one into an FTS5 table of the same texts. */
+async function baseline(file, dbPath) {
+  for (const s of ['', '-wal', '-shm']) rmSync(dbPath + s, { force: true });
+  const t0 = performance.now();
+  const db = new Database(dbPath);
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE item (id INTEGER PRIMARY KEY, external_id TEXT, prompt TEXT NOT NULL, responses TEXT NOT NULL, metadata TEXT NOT NULL)');
+  db.exec("CREATE VIRTUAL TABLE item_text USING fts5(prompt, response, tokenize = 'unicode61 remove_diacritics 2')");
+  const insert = db.prepare('INSERT INTO item (external_id, prompt, responses, metadata) VALUES (?, ?, ?, ?)');
+  const insertText = db.prepare('INSERT INTO item_text (rowid, prompt, response) VALUES (?, ?, ?)');
+  db.exec('BEGIN');
+  for await (const line of createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity })) {
+    if (!line) continue;
+    const r = JSON.parse(line);
+    const { lastInsertRowid } = insert.run(r.id, r.prompt, JSON.stringify(r.responses), JSON.stringify(r.metadata));
+    insertText.run(lastInsertRowid, r.prompt, r.responses.map(responseText).join('\n\n'));
+  }
+  db.exec('COMMIT');
+  db.close();
+  return performance.now() - t0;
+}
+
+// ------------------------------------------------------------------------------------------------
+
+const file = join(dataDir, `items-${N}.jsonl`);
+const dbPath = join(dataDir, `items-${N}.db`);
+console.log(`node ${process.version}, ${availableParallelism()} cores, ${N.toLocaleString('en')} items`);
+let t = performance.now();
+if (await generate(file)) console.log(`generated ${mb(statSync(file).size)} in ${secs(performance.now() - t)}`);
+else console.log(`reusing ${file} (${mb(statSync(file).size)})`);
+
+let importMs = null;
+if (!keep || !existsSync(dbPath)) {
+  const before = await baseline(file, join(dataDir, 'items-baseline.db'));
+  for (const s of ['', '-wal', '-shm']) rmSync(dbPath + s, { force: true });
+  t = performance.now();
+  const db = core.openDb(dbPath);
+  const summary = await core.importFile(db, { path: file, project: 'bench', format: 'arbiter', createProject: true });
+  importMs = performance.now() - t;
+  db.close();
+  const after = await baseline(file, join(dataDir, 'items-baseline.db'));
+  const base = (before + after) / 2;
+  console.log(`1. import with the search index: ${secs(importMs)} (${summary.items.toLocaleString('en')} items); baseline (table + FTS5 table of the same texts) ${secs(base)} (before ${secs(before)}, after ${secs(after)})`);
+  console.log(`   ratio ${(importMs / base).toFixed(2)}× (goal ≤ 2×)`);
+  rmSync(join(dataDir, 'items-baseline.db'), { force: true });
+} else console.log(`1. import: reusing ${dbPath} (--keep)`);
+
+// ------------------------------------------------------------------------------------------------
+// queries
+
+const db = core.openDb(dbPath);
+const projectId = core.requireProject(db, 'bench').id;
+const queryRand = core.mulberry32(7);
+const pick = (from, to) => VOCAB[from + Math.floor(queryRand() * (to - from))];
+// The kinds of query people type: a rare word, a middling one, two words, a phrase of two common
+// words, a prefix, a field, an OR.
+const kinds = [
+  () => pick(3000, 20000),
+  () => pick(300, 3000),
+  () => `${pick(100, 2000)} ${pick(100, 2000)}`,
+  () => `"${pick(0, 50)} ${pick(0, 50)}"`,
+  () => `${pick(200, 3000).slice(0, 5)}*`,
+  () => `prompt:${pick(200, 3000)}`,
+  () => `${pick(1000, 5000)} OR ${pick(1000, 5000)}`,
+];
+const queries = Array.from({ length: QUERIES }, (_, i) => kinds[i % kinds.length]());
+const plain = db.prepare('SELECT rowid FROM item_search WHERE item_search MATCH ? ORDER BY rank LIMIT 50');
+const first = [];
+const plainMs = [];
+const hits = [];
+for (const q of queries) {
+  const match = core.parseSearch(q).query.match;
+  let t0 = performance.now();
+  plain.all(match);
+  plainMs.push(performance.now() - t0);
+  t0 = performance.now();
+  const page = core.searchPage(db, projectId, q, { limit: 50 });
+  first.push(performance.now() - t0);
+  hits.push(page.rows.length);
+}
+console.log(`2. a search's first page (50 hits, bm25, snippets), ${QUERIES} queries: p50 ${ms(pct(first, 50))}, p95 ${ms(pct(first, 95))} (goal ≤ 50 ms); plain FTS5 query of the same terms: p50 ${ms(pct(plainMs, 50))}, p95 ${ms(pct(plainMs, 95))}`);
+
+const facetQueries = queries.slice(0, Math.min(60, QUERIES));
+const matchMs = [];
+const counts = [];
+let groupBy = null;
+for (const q of facetQueries) {
+  const t0 = performance.now();
+  const { count } = core.matchingItemIds(db, projectId, q);
+  groupBy ??= db.prepare("SELECT i.metadata ->> '$.category' AS value, COUNT(*) AS n FROM temp.search_match m CROSS JOIN item i ON i.id = m.item_id GROUP BY 1");
+  groupBy.all();
+  matchMs.push(performance.now() - t0);
+  counts.push(count);
+}
+console.log(`3. matching set + a GROUP BY over it (one facet), ${facetQueries.length} queries: p50 ${ms(pct(matchMs, 50))}, p95 ${ms(pct(matchMs, 95))}; matches p50 ${pct(counts, 50)}, max ${Math.max(...counts)}`);
+if (typeof core.runItemsQuery === 'function') {
+  core.runItemsQuery(db, { project: 'bench', query: '', limit: 50, facets: true }); // the project's facts, read once
+  const facetMs = [];
+  for (const q of facetQueries) {
+    const t0 = performance.now();
+    core.runItemsQuery(db, { project: 'bench', query: q, limit: 50, facets: true });
+    facetMs.push(performance.now() - t0);
+  }
+  console.log(`   the items query with every facet counted (queryItems): p50 ${ms(pct(facetMs, 50))}, p95 ${ms(pct(facetMs, 95))} (goal ≤ 300 ms)`);
+} else console.log('   (this core has no items query with facets yet: only the matching set above is timed)');
+
+// ------------------------------------------------------------------------------------------------
+// size and memory
+
+const pages = (like) => db.prepare('SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name LIKE ?').pluck().get(like);
+const all = pages('%');
+const index = pages('item_search%');
+console.log(`4. database ${mb(all)}: ${(all / N).toFixed(0)} bytes an item with the index, ${((all - index) / N).toFixed(0)} without (the index ${(index / N).toFixed(0)})`);
+db.close();
+peakRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
+console.log(`   host peak RSS ${mb(peakRss)} (goal < 1 GB)`);
