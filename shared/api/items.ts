@@ -29,7 +29,7 @@ export const savedViewSchema = z
     query: queryText,
     sort: itemSort,
     /** ISO 8601 UTC: the newest save of a name wins on merge. */
-    updatedAt: z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/, 'expected an ISO 8601 UTC time'),
+    updatedAt: z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'expected an ISO 8601 UTC time with milliseconds (as toISOString writes it)'),
     /** Who saved it (an annotator's name), or null. */
     author: annotatorName.nullable(),
   })

@@ -5,7 +5,7 @@
 import { plural } from '../../../shared/plural';
 import { formatBytes, formatLimit, limit, limitEnvName } from '../base/limits';
 
-export type RefusalKind = 'cut' | 'rubricVersion' | 'criteria' | 'settings' | 'tooLarge' | 'line' | 'deferredCap' | 'deferredAge';
+export type RefusalKind = 'cut' | 'rubricVersion' | 'criteria' | 'settings' | 'tooLarge' | 'line' | 'deferredCap' | 'deferredAge' | 'view';
 
 const were = (n: number) => (n === 1 ? 'was' : 'were');
 
@@ -17,6 +17,7 @@ const SAY: Record<RefusalKind, (n: number, first: string) => string> = {
   tooLarge: (n, first) =>
     `${plural(n, 'revision')} on the hub ${were(n)} longer than ${formatBytes(limit('recordMaxBytes'))}, the most a labels line may hold, and ${were(n)} skipped unread (the first: ${first}; ${limitEnvName('recordMaxBytes')} raises the bound).`,
   line: (n, first) => `${plural(n, 'revision')} on the hub ${were(n)} refused (the first: ${first}).`,
+  view: (n, first) => `${plural(n, 'saved view')} on the hub ${were(n)} refused and left out (the first: ${first}).`,
   deferredCap: (n, first) =>
     `${plural(n, 'revision')} from the hub that cannot merge here ${were(n)} dropped: ${plural(limit('hubDeferredMax'), 'revision')} wait already, the most kept (${limitEnvName('hubDeferredMax')} raises it; the first dropped: ${first}).`,
   deferredAge: (n, first) =>

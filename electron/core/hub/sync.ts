@@ -33,6 +33,7 @@ import { joinProject } from './join';
 import { requireHubSchema } from './schema';
 import { lineMerger, pullRevisions, retryDeferred, SLICE } from './pullLines';
 import { Refusals } from './refusals';
+import { pullViews, pushViews } from './views';
 import { noCheckedCounts, noCounts, pullGuidelines, pullRubricVersions, pullSegmentations, pushGuidelines, pushRubricVersions, pushSegmentations, syncTeamSettings, type CheckedCounts, type PartCounts } from './syncParts';
 
 export interface SyncOptions {
@@ -102,6 +103,8 @@ export interface SyncSummary {
   itemsProblem: string | null;
   /** Guidelines revisions: a lead's go up; everyone's newest comes down and is the text people read. */
   guidelines: PartCounts;
+  /** Saved views of the items page (hub/views.ts): this desktop's go up; the hub's newest of each name comes down, checked. */
+  views: CheckedCounts;
   /** What this desktop refused of what the hub holds (cuts, rubric versions, settings, lines too long or malformed, deferred revisions dropped), in sentences. */
   refused: string[];
   /** The pull watermark after this sync. */
@@ -182,6 +185,7 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
     rubricVersions: noCheckedCounts(),
     segmentations: noCheckedCounts(),
     guidelines: noCounts(),
+    views: noCheckedCounts(),
     settings: 'same',
     items: 0,
     images: 0,
@@ -203,12 +207,14 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
   }
   await pushSegmentations(db, client, link, batch, summary.segmentations, () => step('push'));
   await pushRevisions(db, client, link, me, batch, summary, () => step('push'));
+  await pushViews(db, client, link, me, summary.views);
   // Down: new items first (revisions on them then merge), then the same order.
   await pullItems(db, client, link, options.project, address.where, summary, refusals);
   link = hubLink(db, link.projectId) ?? link;
   await pullRubricVersions(db, client, link, summary.rubricVersions, refusals);
   summary.settings = await syncTeamSettings(db, client, link, me?.role === 'lead', refusals);
   await pullGuidelines(db, client, link, summary.guidelines);
+  await pullViews(db, client, link, summary.views, refusals);
   await pullSegmentations(db, client, link, batch, summary.segmentations, refusals, () => step('pull'));
   const merge = lineMerger(db, link, options.project, address, summary, refusals, options.isCancelled);
   await retryDeferred(db, client, link, batch, merge, refusals, () => step('pull'));
