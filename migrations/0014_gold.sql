@@ -19,3 +19,6 @@ CREATE TABLE gold_mark (
 );
 CREATE INDEX gold_mark_by_item ON gold_mark(item_id, task);
 CREATE INDEX gold_mark_unsent ON gold_mark(seq) WHERE hub_seq IS NULL;
+
+-- The team hub's gold marks read up to (core/hub/gold.ts), per linked project.
+ALTER TABLE hub_link ADD COLUMN pulled_gold_seq INTEGER NOT NULL DEFAULT 0;

@@ -5,7 +5,7 @@
 import { plural } from '../../../shared/plural';
 import { formatBytes, formatLimit, limit, limitEnvName } from '../base/limits';
 
-export type RefusalKind = 'cut' | 'rubricVersion' | 'criteria' | 'settings' | 'tooLarge' | 'line' | 'deferredCap' | 'deferredAge' | 'view';
+export type RefusalKind = 'cut' | 'rubricVersion' | 'criteria' | 'settings' | 'tooLarge' | 'line' | 'deferredCap' | 'deferredAge' | 'goldMark' | 'view';
 
 const were = (n: number) => (n === 1 ? 'was' : 'were');
 
@@ -22,6 +22,7 @@ const SAY: Record<RefusalKind, (n: number, first: string) => string> = {
     `${plural(n, 'revision')} from the hub that cannot merge here ${were(n)} dropped: ${plural(limit('hubDeferredMax'), 'revision')} wait already, the most kept (${limitEnvName('hubDeferredMax')} raises it; the first dropped: ${first}).`,
   deferredAge: (n, first) =>
     `${plural(n, 'revision')} from the hub that could not merge here waited longer than ${formatLimit('duration', limit('hubDeferredMaxAgeMs'))} and ${were(n)} dropped (the first: ${first}).`,
+  goldMark: (n, first) => `${plural(n, 'gold mark')} on the hub ${were(n)} refused and left out (the first: ${first}).`,
 };
 
 export class Refusals {

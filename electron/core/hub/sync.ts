@@ -34,6 +34,7 @@ import { requireHubSchema } from './schema';
 import { lineMerger, pullRevisions, retryDeferred, SLICE } from './pullLines';
 import { Refusals } from './refusals';
 import { pullViews, pushViews } from './views';
+import { pullGoldMarks, pushGoldMarks, type GoldCounts } from './gold';
 import { noCheckedCounts, noCounts, pullGuidelines, pullRubricVersions, pullSegmentations, pushGuidelines, pushRubricVersions, pushSegmentations, syncTeamSettings, type CheckedCounts, type PartCounts } from './syncParts';
 
 export interface SyncOptions {
@@ -105,6 +106,8 @@ export interface SyncSummary {
   guidelines: PartCounts;
   /** Saved views of the items page (hub/views.ts): this desktop's go up; the hub's newest of each name comes down, checked. */
   views: CheckedCounts;
+  /** Gold marks: a lead's go up, everyone's come down checked (core/hub/gold.ts); held: own marks the hub would not take. */
+  goldMarks: GoldCounts;
   /** What this desktop refused of what the hub holds (cuts, rubric versions, settings, lines too long or malformed, deferred revisions dropped), in sentences. */
   refused: string[];
   /** The pull watermark after this sync. */
@@ -186,6 +189,7 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
     segmentations: noCheckedCounts(),
     guidelines: noCounts(),
     views: noCheckedCounts(),
+    goldMarks: { pushed: 0, pulled: 0, held: 0 },
     settings: 'same',
     items: 0,
     images: 0,
@@ -219,6 +223,9 @@ async function run(db: Db, client: pg.Client, address: HubAddress, link: HubLink
   const merge = lineMerger(db, link, options.project, address, summary, refusals, options.isCancelled);
   await retryDeferred(db, client, link, batch, merge, refusals, () => step('pull'));
   summary.hubSeq = await pullRevisions(db, client, link, batch, merge, refusals, () => step('pull'));
+  // Gold marks after the items they name: a lead's up, everyone's down.
+  await pushGoldMarks(db, client, link, me, summary.goldMarks);
+  await pullGoldMarks(db, client, link, summary.goldMarks, refusals);
   summary.deferred = deferredCount(db, link.projectId);
   summary.tooLarge = refusals.count('tooLarge');
   summary.deferredDropped = refusals.count('deferredCap') + refusals.count('deferredAge');

@@ -68,7 +68,7 @@ interface Session {
 type TeamOps = 'teamStatus' | 'connectHub' | 'disconnectHub' | 'syncNow' | 'adoptHubUuid';
 
 /** Events after which there is something of this machine's to push. */
-const CHANGES = new Set(['label', 'adjudication', 'rubricInForce', 'segmentation']);
+const CHANGES = new Set(['label', 'adjudication', 'rubricInForce', 'segmentation', 'gold']);
 
 /** The URL without its password, and the password it held. */
 export function splitHubUrl(url: string): { address: string; password: string | undefined } {

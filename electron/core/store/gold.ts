@@ -134,15 +134,15 @@ export interface GoldMarkLine {
   createdAt: string;
 }
 
-/** The project's marks not yet on the hub, oldest first. */
-export function unsentGoldMarks(db: Db, projectId: number, limit = 1000): GoldMarkLine[] {
+/** The project's marks not yet on the hub, oldest first, after local seq `afterSeq`. */
+export function unsentGoldMarks(db: Db, projectId: number, limit = 1000, afterSeq = 0): (GoldMarkLine & { seq: number })[] {
   const rows = db
     .prepare(
-      `SELECT g.id, i.uid AS itemUid, g.task, g.gold, a.uuid AS annotatorUuid, g.created_at AS createdAt FROM gold_mark g
+      `SELECT g.seq, g.id, i.uid AS itemUid, g.task, g.gold, a.uuid AS annotatorUuid, g.created_at AS createdAt FROM gold_mark g
        JOIN item i ON i.id = g.item_id JOIN annotator a ON a.id = g.annotator_id
-       WHERE g.hub_seq IS NULL AND i.project_id = ? ORDER BY g.seq LIMIT ?`,
+       WHERE g.hub_seq IS NULL AND g.seq > ? AND i.project_id = ? ORDER BY g.seq LIMIT ?`,
     )
-    .all(projectId, limit) as (Omit<GoldMarkLine, 'gold'> & { gold: number })[];
+    .all(afterSeq, projectId, limit) as (Omit<GoldMarkLine, 'gold'> & { gold: number; seq: number })[];
   return rows.map((r) => ({ ...r, gold: r.gold === 1 }));
 }
 
@@ -166,4 +166,37 @@ export function countWithSourceLabels(db: Db, itemIds: number[], task?: Task): n
     )
     .pluck()
     .get({ ids: JSON.stringify(itemIds), task: task ?? null }) as number;
+}
+
+/** The hub's gold marks read up to, for a linked project. */
+export function pulledGoldSeq(db: Db, projectId: number): number {
+  return (db.prepare('SELECT pulled_gold_seq FROM hub_link WHERE project_id = ?').pluck().get(projectId) as number | undefined) ?? 0;
+}
+
+export function setPulledGoldSeq(db: Db, projectId: number, seq: number): void {
+  db.prepare('UPDATE hub_link SET pulled_gold_seq = MAX(pulled_gold_seq, ?) WHERE project_id = ?').run(seq, projectId);
+}
+
+/** A mark pulled from the hub, checked: its item here by uid and its lead by uuid (made here if new). */
+export interface PulledGoldMark extends GoldMarkLine {
+  hubSeq: number;
+  annotatorName: string;
+}
+
+/** Stores pulled marks (inside the caller's write transaction); a mark naming an item not here is skipped. How many were new, and the skipped. */
+export function adoptGoldMarks(db: Db, projectId: number, marks: readonly PulledGoldMark[], annotatorId: (uuid: string, name: string) => number): { added: number; missingItems: number } {
+  const place = db.prepare('UPDATE gold_mark SET hub_seq = ? WHERE id = ? AND hub_seq IS NULL');
+  let added = 0;
+  let missingItems = 0;
+  for (const m of marks) {
+    const itemId = itemIdByUid(db, projectId, m.itemUid);
+    if (itemId === null) {
+      missingItems++;
+      continue;
+    }
+    const fresh = appendGoldMarks(db, [{ id: m.id, itemId, task: m.task, gold: m.gold, annotatorId: annotatorId(m.annotatorUuid, m.annotatorName), createdAt: m.createdAt, hubSeq: m.hubSeq }]);
+    if (!fresh) place.run(m.hubSeq, m.id);
+    added += fresh;
+  }
+  return { added, missingItems };
 }
