@@ -26,14 +26,6 @@ const commonFields = {
   regions: regionMarks.optional(),
 };
 
-/**
- * Winners per criterion of a pair (VideoAlign's VQ / MQ / TA: visual quality, motion quality, text alignment):
- * criterion key → A, B or tie, beside the pairwise choice (the overall winner).
- */
-const aspectFields = {
-  aspects: z.record(z.string().min(1, 'an empty criterion key').max(64, 'a criterion key longer than 64 characters'), z.enum(['A', 'B', 'tie'], 'expected "A", "B" or "tie"')).optional(),
-};
-
 /** A rubric judgement: per response, criterion key → a number, yes / no, a category's name, or null (not applicable). */
 const rubricFields = {
   ratings: perResponse(z.record(z.string().min(1).max(64), ratingValue)).optional(),
@@ -94,7 +86,6 @@ export const LABEL_BODY_FIELDS = {
   time_ms: commonFields.time_ms,
   prelabel_visible: commonFields.prelabel_visible,
   regions: commonFields.regions,
-  aspects: aspectFields.aspects,
 };
 
 /** The body fields keyed by response letter, in the order a line's letters are checked. */
@@ -102,7 +93,7 @@ export const PER_RESPONSE_FIELDS = ['ratings', 'critique', 'wrong_reasoning', ..
 
 /** Any task's body: every field, each checked, and the rest kept. */
 export const labelBody = z.looseObject(LABEL_BODY_FIELDS);
-export const pairwiseBody = z.looseObject({ ...commonFields, ...aspectFields });
+export const pairwiseBody = z.looseObject(commonFields);
 export const rankingBody = z.looseObject(commonFields);
 export const verdictBody = z.looseObject(commonFields);
 export const rubricBody = z.looseObject({ ...commonFields, ...rubricFields });

@@ -58,3 +58,24 @@ export const IMAGE_GENERATION_RUBRIC: { name: string; criteria: Criterion[] } = 
     },
   ],
 };
+
+const likert = (key: string, description: string, hotkey: string, weight = 1): Criterion => ({ key, description, scale: { type: 'likert', min: 1, max: 5 }, weight, required: false, hotkey });
+
+/**
+ * Generated videos, VideoAlign's axes (KwaiVGI/VideoAlign, VideoGen-RewardBench): visual quality, motion
+ * quality, text alignment and overall, each rated per clip (Likert 1–5) and, on a pair, won by one clip or
+ * tied (the rating sheet's per-criterion winners, `criterion_winner`). None is required: a pair judged by
+ * winners alone is whole. A VideoAlign CSV's VQ / MQ / TA / Overall columns are these winners.
+ */
+export const VIDEO_GENERATION_RUBRIC: { name: string; criteria: Criterion[] } = {
+  name: 'video-generation',
+  criteria: [
+    likert('visual_quality', 'How good do the frames look: sharp, clean, well lit and composed, free of blur, flicker, noise and artifacts?\n\n1 = poor throughout · 5 = excellent.', 'v'),
+    likert('motion_quality', 'Does it move right: smooth, physically plausible motion, stable objects and people over time (no warping, popping, or limbs that change), a camera that moves as asked?\n\n1 = broken motion · 5 = natural.', 'm'),
+    likert('text_alignment', 'Does it show what the prompt asks: every subject, action, count, attribute, camera move and style it names?\n\n1 = unrelated · 3 = the main subject, details missed · 5 = everything asked for.', 't'),
+    likert('overall', 'All things considered, how good is this clip for this prompt?\n\n1 = unusable · 3 = acceptable · 5 = excellent.', 'o', 2),
+  ],
+};
+
+/** VideoAlign's column of each criterion of VIDEO_GENERATION_RUBRIC. */
+export const VIDEOALIGN_AXES = { VQ: 'visual_quality', MQ: 'motion_quality', TA: 'text_alignment', Overall: 'overall' } as const;

@@ -1,7 +1,7 @@
 // Seeing videos (issue 24, item 3) in a real Chromium page: clips made here by ffmpeg (VP9 WebM, which
 // Debian's Chromium decodes; one H.264 MP4 to record what this Chromium does with it), imported as Arbiter
 // JSONL with the folder that holds them. Two generated clips side by side play on one clock: one play /
-// pause (Space), one scrub bar, frame steps (, .), a loop range (i o), timecode and frame number, muted;
+// pause (Space), one scrub bar, frame steps (, .), a loop range (Shift+I, Shift+O), timecode and frame number, muted;
 // the filmstrip draws its key frames; `z` zooms. An http video says "not available offline" with its URL
 // as plain text (never fetched), a cut file says it is damaged. The bytes come with HTTP Range (206), and
 // nothing outside the page's own origin is requested. ARBITER_SHOTS=1 writes /tmp/videos-pair-*.png.
@@ -110,12 +110,12 @@ describe.skipIf(skip)('videos in the compare screen', () => {
     expect(a!.t).toBeCloseTo(b!.t, 3);
   });
 
-  it('the scrub bar seeks both; i and o loop a range; z zooms; the screen stays on the item', async () => {
+  it('the scrub bar seeks both; Shift+I and Shift+O loop a range; z zooms; the screen stays on the item', async () => {
     await page.getByTestId('video-scrub').fill('1');
     await expect.poll(async () => (await clocks()).map((c) => Number(c.t.toFixed(2)))).toEqual([1, 1]);
-    await page.keyboard.press('i');
+    await page.keyboard.press('Shift+I');
     await page.getByTestId('video-scrub').fill('2');
-    await page.keyboard.press('o');
+    await page.keyboard.press('Shift+O');
     await page.getByTestId('video-loop').waitFor();
     expect(await page.getByTestId('video-transport').innerText()).toContain('00:01.000–00:02.000');
     await page.keyboard.press('Space');
@@ -128,7 +128,7 @@ describe.skipIf(skip)('videos in the compare screen', () => {
     await page.keyboard.press('Space');
     expect(Math.max(...seen)).toBeLessThan(2.15);
     expect(seen.some((t, i) => i > 0 && t < seen[i - 1]!)).toBe(true);
-    await page.keyboard.press('x');
+    await page.keyboard.press('Backslash');
     expect(await page.getByTestId('video-loop').count()).toBe(0);
     const boxes = () => page.getByTestId('video').evaluateAll((vs) => vs.map((v) => v.getBoundingClientRect()).map((r) => ({ x: Math.round(r.x), w: Math.round(r.width), h: Math.round(r.height) })));
     const before = await boxes();

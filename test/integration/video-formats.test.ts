@@ -1,8 +1,8 @@
 // The video formats (issue 24, item 2), read and written through the registry with real SQLite files and
 // clips ffmpeg makes here. VideoGen-RewardBench / VideoAlign pair CSV (test/fixtures/formats/video/
 // videoalign.csv, written from KwaiVGI/VideoAlign's README and example.csv): detected from its columns,
-// each row a pair of stored videos with the file's winners as the source label (Overall the choice,
-// VQ / MQ / TA the body's aspects); written back with the same columns and winners, the videos beside
+// each row a pair of stored videos with the file's winners as the source labels (the video-generation
+// rubric's per-criterion winners, and Overall as the pairwise choice); written back with the same columns and winners, the videos beside
 // the CSV byte for byte, and read back again to the same items.
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -49,6 +49,23 @@ const videosOfItems = (project: string) =>
     videos: i.responses.map((r) => (r.content as ChatMessage[]).flatMap((m) => (m.content as ContentPart[]).filter(isVideoPart))[0] as VideoPart),
   }));
 
+/** Each item's pairwise choice and its rating sheet's per-criterion winners (the source annotator's), with the rubric named. */
+function winnersOf(project: string) {
+  const id = requireProject(db, project).id;
+  const choices = headLoader(db, id, undefined, 'pairwise')(0, 100);
+  const sheets = headLoader(db, id, undefined, 'rubric', true)(0, 100);
+  return [...iterateItems(db, id)].map((i) => {
+    const sheet = sheets.get(i.id)![0]!.body as { rubric: string; criterion_winner: Record<string, string> };
+    return [choices.get(i.id)![0]!.choice, sheet.rubric, sheet.criterion_winner];
+  });
+}
+
+const WINNERS = [
+  ['B', 'video-generation', { visual_quality: 'B', motion_quality: 'B', text_alignment: 'A', overall: 'B' }],
+  ['A', 'video-generation', { visual_quality: 'tie', motion_quality: 'tie', text_alignment: 'A', overall: 'A' }],
+  ['tie', 'video-generation', { visual_quality: 'A', motion_quality: 'tie', text_alignment: 'tie', overall: 'tie' }],
+];
+
 describe('CSV source', () => {
   it('reads quoted fields, doubled quotes, commas and line breaks inside quotes, CRLF, a BOM', async () => {
     if (skip) return;
@@ -86,12 +103,7 @@ describe.skipIf(skip)('VideoGen-RewardBench / VideoAlign pair CSV', () => {
     expect(b!.video).toMatchObject({ sha256: sha(join(dir, 'set/videos/example_1_B.webm')), codec: 'vp9', fps: 30 });
     expect(b!.origin).toEqual({ kind: 'path', path: './videos/example_1_B.webm' });
     expect(items[0]!.item.metadata).toEqual({ fps_A: '24.0', num_frames_A: '24.0', fps_B: '30.0', num_frames_B: '30.0' });
-    const project = requireProject(db, 'va');
-    const heads = headLoader(db, project.id, undefined, 'pairwise', true)(0, 10);
-    const label = (i: number) => heads.get(items[i]!.item.id)![0]!;
-    expect([label(0).choice, label(0).body]).toEqual(['B', { aspects: { VQ: 'B', MQ: 'B', TA: 'A' } }]);
-    expect([label(1).choice, label(1).body]).toEqual(['A', { aspects: { VQ: 'tie', MQ: 'tie', TA: 'A' } }]);
-    expect([label(2).choice, label(2).body]).toEqual(['tie', { aspects: { VQ: 'A', MQ: 'tie', TA: 'tie' } }]);
+    expect(winnersOf('va')).toEqual(WINNERS);
   });
 
   it('exports the same columns and winners, the videos beside the CSV byte for byte, and reads back to the same pairs', async () => {
@@ -113,12 +125,7 @@ describe.skipIf(skip)('VideoGen-RewardBench / VideoAlign pair CSV', () => {
     const first = videosOfItems('va');
     const second = videosOfItems('va2');
     expect(second.map((i) => i.videos.map((v) => v.video!.sha256))).toEqual(first.map((i) => i.videos.map((v) => v.video!.sha256)));
-    const heads = headLoader(db, requireProject(db, 'va2').id, undefined, 'pairwise', true)(0, 10);
-    expect(second.map((i) => [heads.get(i.item.id)![0]!.choice, heads.get(i.item.id)![0]!.body])).toEqual([
-      ['B', { aspects: { VQ: 'B', MQ: 'B', TA: 'A' } }],
-      ['A', { aspects: { VQ: 'tie', MQ: 'tie', TA: 'A' } }],
-      ['tie', { aspects: { VQ: 'A', MQ: 'tie', TA: 'tie' } }],
-    ]);
+    expect(winnersOf('va2')).toEqual(WINNERS);
   });
 
   it('refuses a row whose winner is not A, B or same, naming the column', async () => {

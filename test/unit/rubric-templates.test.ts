@@ -31,3 +31,18 @@ describe('image-generation rubric template', () => {
     for (const key of hotkeys) expect(['y', 'n', 'x', '-', 'z']).not.toContain(key);
   });
 });
+
+describe('video-generation rubric template (issue 24)', () => {
+  it('is a valid rubric of VideoAlign’s four axes, each 1 to 5 and none required (a pair judged by winners alone is whole)', async () => {
+    const { VIDEO_GENERATION_RUBRIC, VIDEOALIGN_AXES } = await import('../../shared/rubricTemplates');
+    const { videoGenerationTemplate } = await import('../../renderer/src/features/rubrics/draft');
+    const checked = checkRubricFile(VIDEO_GENERATION_RUBRIC);
+    expect(checked.ok).toBe(true);
+    if (!checked.ok) return;
+    expect(checked.value.criteria.map((c) => [c.key, c.scale, c.required])).toEqual(Object.values(VIDEOALIGN_AXES).map((key) => [key, { type: 'likert', min: 1, max: 5 }, false]));
+    expect(checkDraft(videoGenerationTemplate()).criteria).toEqual(VIDEO_GENERATION_RUBRIC.criteria);
+    const hotkeys = VIDEO_GENERATION_RUBRIC.criteria.map((c) => c.hotkey);
+    expect(hotkeys).toEqual(['v', 'm', 't', 'o']);
+    for (const key of hotkeys) expect(['y', 'n', 'x', '-', 'z']).not.toContain(key);
+  });
+});

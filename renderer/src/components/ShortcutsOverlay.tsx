@@ -121,6 +121,17 @@ const IMAGES: Shortcut[] = [
   [[['Esc']], 'Zoom: close'],
 ];
 
+/** Videos in a prompt or a response (components/videos): every video on the screen plays on one clock. */
+const VIDEOS: Shortcut[] = [
+  [[['Space']], 'Play / pause every video together'],
+  [[[','], ['.']], 'One frame back / forward (paused)'],
+  [[['<'], ['>']], 'Slower / faster (0.25× to 2×)'],
+  [[['Shift', 'I'], ['Shift', 'O']], 'Loop from / to the current moment'],
+  [[['\\']], 'Stop looping'],
+  [[['Shift', 'M']], 'Sound on / off (muted at first)'],
+  [[['z']], 'Zoom: the videos fill the window side by side (Esc closes)'],
+];
+
 /** Region marks on an image (components/images/regions), on the compare, rank and verdict screens. */
 const REGIONS: Shortcut[] = [
   [[['.']], 'Mark the image under the mouse: a crosshair (or drag a box with the mouse)'],
@@ -226,6 +237,7 @@ export function ShortcutsOverlay({ onClose }: { onClose(): void }) {
           <div className="flex flex-col gap-5">
             <Group title="Reading" keys={READING} />
             <Group title="Images" keys={IMAGES} />
+            <Group title="Videos" keys={VIDEOS} />
             <Group title="Region marks" keys={REGIONS} />
             <Group title="Anywhere" keys={ANYWHERE} />
             <Group title="Projects screen" keys={PROJECTS} />

@@ -13,6 +13,11 @@ describe('the rubric a project starts from', () => {
     expect(starterTemplate(project(4, ['arbiter'])).name).toBe(IMAGE_GENERATION_RUBRIC.name);
   });
 
+  it('is the video generation template where a file of generated videos was imported (issue 24)', () => {
+    expect(starterTemplate(project(0, ['videoalign'])).name).toBe('video-generation');
+    expect(starterTemplate(project(0, ['trl', 'trl-video'])).name).toBe('video-generation');
+  });
+
   it('is the text template for text, and for questions about an image answered in words', () => {
     expect(starterTemplate(project(0, ['trl'])).name).toBe('helpfulness-safety');
     expect(starterTemplate(project(5, ['vl-rewardbench'])).name).toBe('helpfulness-safety');

@@ -7,18 +7,22 @@
 //   fps_A, num_frames_A, fps_B, num_frames_B   what the videos are (kept; written from the probe when absent)
 // Read: the prompt is the item's text, A and B its two responses (one video each, source order kept, since
 // the criteria may disagree about which is better); the file's winners become the `source` annotator's
-// pairwise label: Overall its choice (same → tie), VQ / MQ / TA the body's per-criterion `aspects`.
-// Other columns are kept in the item's metadata. Written: the same columns, the deciding label's winners,
-// each video copied byte for byte beside the CSV (`<stem>_images/<sha256>.<ext>`, as image exports do).
+// labels through the rubric machinery: the rating sheet's per-criterion winners (`criterion_winner`) of the
+// video-generation rubric (shared/rubricTemplates.ts VIDEO_GENERATION_RUBRIC: VQ visual_quality, MQ
+// motion_quality, TA text_alignment, Overall overall), and Overall as the pairwise choice too (same → tie).
+// Other columns are kept in the item's metadata. Written: the same columns from the deciding labels, each
+// video copied byte for byte beside the CSV (`<stem>_images/<sha256>.<ext>`, as image exports do).
 import type { Choice } from '../../../../shared/domain';
+import { VIDEO_GENERATION_RUBRIC, VIDEOALIGN_AXES } from '../../../../shared/rubricTemplates';
 import { isVideoPart, videosOf, type VideoRef } from '../../../../shared/videos';
 import { RecordError, type ParsedRecord, type SourceJudgement } from '../types';
 
-export const ASPECTS = ['VQ', 'MQ', 'TA'] as const;
+/** The winner columns, each a criterion of the video-generation rubric. */
+export const ASPECTS = ['VQ', 'MQ', 'TA', 'Overall'] as const;
 export type Aspect = (typeof ASPECTS)[number];
 export const VIDEOALIGN_COLUMNS = ['path_A', 'path_B', 'A_model', 'B_model', 'prompt', 'VQ', 'MQ', 'TA', 'Overall', 'fps_A', 'num_frames_A', 'fps_B', 'num_frames_B'] as const;
 /** The columns read into item and label; the rest go to the metadata. */
-const READ = new Set<string>(['path_A', 'path_B', 'A_model', 'B_model', 'prompt', ...ASPECTS, 'Overall']);
+const READ = new Set<string>(['path_A', 'path_B', 'A_model', 'B_model', 'prompt', ...ASPECTS]);
 
 export type Winner = 'A' | 'B' | 'tie';
 
@@ -45,24 +49,21 @@ export function parseVideoAlign(record: Record<string, unknown>): ParsedRecord {
     return { content: [{ role: 'assistant', content: [{ type: 'video', video: path }] }], model: text(record, `${letter}_model`) || null, steps: null };
   };
   const responses = [side('A'), side('B')];
-  const aspects: Partial<Record<Aspect, Winner>> = {};
+  const winners: Record<string, Winner> = {};
   for (const aspect of ASPECTS) {
     const w = winnerOf(record[aspect], aspect);
-    if (w) aspects[aspect] = w;
+    if (w) winners[VIDEOALIGN_AXES[aspect]] = w;
   }
-  const overall = winnerOf(record.Overall, 'Overall');
   const metadata: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) if (!READ.has(key)) metadata[key] = value;
-  const judgement: SourceJudgement | null =
-    overall || Object.keys(aspects).length ? { task: 'pairwise', choice: (overall as Choice | null) ?? null, body: Object.keys(aspects).length ? { aspects } : {} } : null;
-  return { draft: { externalId: null, prompt, responses, reference: null, metadata }, preference: null, judgement };
+  const judgements: SourceJudgement[] = [];
+  if (winners.overall) judgements.push({ task: 'pairwise', choice: winners.overall as Choice, body: {} });
+  if (Object.keys(winners).length) judgements.push({ task: 'rubric', body: { ratings: {}, criterion_winner: winners }, rubric: VIDEO_GENERATION_RUBRIC });
+  return { draft: { externalId: null, prompt, responses, reference: null, metadata }, preference: null, judgements };
 }
 
-/** The decided winners of an item: Overall and each aspect, each by the deciding labels' most common. */
-export interface AlignWinners {
-  overall: Winner | null;
-  aspects: Partial<Record<Aspect, Winner>>;
-}
+/** The decided winners of an item, by column (VQ, MQ, TA, Overall). */
+export type AlignWinners = Partial<Record<Aspect, Winner>>;
 
 const SAME: Record<Winner, string> = { A: 'A', B: 'B', tie: 'same' };
 
@@ -80,10 +81,10 @@ export function encodeVideoAlign(item: { prompt: unknown; responses: { content: 
     A_model: item.responses[0]!.model ?? '',
     B_model: item.responses[1]!.model ?? '',
     prompt,
-    VQ: winners.aspects.VQ ? SAME[winners.aspects.VQ] : '',
-    MQ: winners.aspects.MQ ? SAME[winners.aspects.MQ] : '',
-    TA: winners.aspects.TA ? SAME[winners.aspects.TA] : '',
-    Overall: winners.overall ? SAME[winners.overall] : '',
+    VQ: winners.VQ ? SAME[winners.VQ] : '',
+    MQ: winners.MQ ? SAME[winners.MQ] : '',
+    TA: winners.TA ? SAME[winners.TA] : '',
+    Overall: winners.Overall ? SAME[winners.Overall] : '',
     fps_A: number('fps_A', refs[0].fps),
     num_frames_A: number('num_frames_A', refs[0].frames),
     fps_B: number('fps_B', refs[1].fps),

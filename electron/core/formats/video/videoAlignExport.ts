@@ -1,6 +1,6 @@
 // Writing the VideoAlign pair CSV (./videoAlign.ts): the items a page at a time, each pair's winners from
 // the labels that decide (an adjudication, the named annotator, else the most common among people, else
-// the file's own: ../base/resolve.ts decidingLabels), each video copied byte for byte from the video store
+// the file's own: ../base/resolve.ts decidingLabels), per criterion from the rating sheets' winners, each video copied byte for byte from the video store
 // into the folder beside the CSV (`<stem>_images/<sha256>.<ext>`, the folder image exports use, so a
 // browser download zips it with the CSV). Items that are not a pair of stored videos are left out, counted.
 import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
@@ -16,7 +16,8 @@ import { decidingLabels, mostCommon } from '../base/resolve';
 import type { ExportRun, FormatWriter } from '../descriptor';
 import type { RecordWriter } from '../recordWriter';
 import { VideoFiles } from './videoFiles';
-import { ASPECTS, csvField, encodeVideoAlign, VIDEOALIGN_COLUMNS, type AlignWinners, type Aspect, type Winner } from './videoAlign';
+import { VIDEOALIGN_AXES } from '../../../../shared/rubricTemplates';
+import { ASPECTS, csvField, encodeVideoAlign, VIDEOALIGN_COLUMNS, type AlignWinners, type Winner } from './videoAlign';
 
 /** A CSV file and the videos beside it, both put in place on commit (nothing is left on abort). */
 export class CsvVideoWriter implements RecordWriter {
@@ -68,30 +69,27 @@ export class CsvVideoWriter implements RecordWriter {
   }
 }
 
-const hasWinner = (l: HeadLabel) => l.choice === 'A' || l.choice === 'B' || l.choice === 'tie' || aspectsOf(l) !== null;
+const isChoice = (l: HeadLabel) => l.choice === 'A' || l.choice === 'B' || l.choice === 'tie';
+const criterionWinners = (l: HeadLabel) => ((l.body as { criterion_winner?: Record<string, Winner> } | undefined)?.criterion_winner ?? {}) as Record<string, Winner>;
 
-function aspectsOf(l: HeadLabel): Partial<Record<Aspect, Winner>> | null {
-  const aspects = (l.body as { aspects?: unknown } | undefined)?.aspects;
-  return aspects && typeof aspects === 'object' && Object.keys(aspects).length ? (aspects as Partial<Record<Aspect, Winner>>) : null;
-}
-
-/** The winners the deciding labels give; 'conflict' when people split evenly on one; null when none says. */
-export function decideAlign(labels: readonly HeadLabel[], annotator?: string): AlignWinners | 'conflict' | null {
-  const deciding = decidingLabels(labels, hasWinner, annotator);
-  if (!deciding.length) return null;
-  const pick = (values: Winner[]): Winner | null | 'conflict' => {
-    const top = mostCommon(values, (v) => v);
-    return top === 'conflict' ? 'conflict' : top;
-  };
-  const overall = pick(deciding.flatMap((l) => (l.choice === 'A' || l.choice === 'B' || l.choice === 'tie' ? [l.choice] : [])));
-  if (overall === 'conflict') return 'conflict';
-  const aspects: Partial<Record<Aspect, Winner>> = {};
+/**
+ * The winners the deciding labels give, by column: each criterion's from the rating sheets' per-criterion
+ * winners (the video-generation rubric), Overall from the pairwise choice where one decides, else from the
+ * sheets' overall winner. 'conflict' when the deciding people split evenly on one; null when none says.
+ */
+export function decideAlign(pairwise: readonly HeadLabel[], rubric: readonly HeadLabel[], annotator?: string): AlignWinners | 'conflict' | null {
+  const choosing = decidingLabels(pairwise, isChoice, annotator);
+  const rating = decidingLabels(rubric, (l) => Object.keys(criterionWinners(l)).length > 0, annotator);
+  if (!choosing.length && !rating.length) return null;
+  const winners: AlignWinners = {};
   for (const aspect of ASPECTS) {
-    const w = pick(deciding.flatMap((l) => (aspectsOf(l)?.[aspect] ? [aspectsOf(l)![aspect]!] : [])));
-    if (w === 'conflict') return 'conflict';
-    if (w) aspects[aspect] = w;
+    const key = VIDEOALIGN_AXES[aspect];
+    const values = aspect === 'Overall' && choosing.length ? choosing.map((l) => l.choice as Winner) : rating.flatMap((l) => (criterionWinners(l)[key] ? [criterionWinners(l)[key]!] : []));
+    const top = mostCommon(values, (v) => v);
+    if (top === 'conflict') return 'conflict';
+    if (top) winners[aspect] = top;
   }
-  return { overall, aspects };
+  return winners;
 }
 
 export const videoAlignWriter: FormatWriter = {
@@ -99,12 +97,14 @@ export const videoAlignWriter: FormatWriter = {
   async write(run: ExportRun): Promise<void> {
     const pass = itemPass(run);
     const writer = run.writer as CsvVideoWriter;
-    const load = headLoader(run.db, pass.projectId, pass.annotator, 'pairwise', true);
+    const loadChoices = headLoader(run.db, pass.projectId, pass.annotator, 'pairwise');
+    const loadSheets = headLoader(run.db, pass.projectId, pass.annotator, 'rubric', true);
     let notPairs = 0;
-    await forEachPage(run.db, pass, ['pairwise'], async (items, from, to) => {
-      const heads = load(from, to);
+    await forEachPage(run.db, pass, ['pairwise', 'rubric'], async (items, from, to) => {
+      const choices = loadChoices(from, to);
+      const sheets = loadSheets(from, to);
       for (const item of items) {
-        const winners = decideAlign(heads.get(item.id) ?? [], pass.annotator);
+        const winners = decideAlign(choices.get(item.id) ?? [], sheets.get(item.id) ?? [], pass.annotator);
         if (winners === 'conflict') {
           pass.skipped.conflict++;
           continue;

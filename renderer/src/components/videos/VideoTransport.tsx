@@ -1,7 +1,8 @@
 // The one transport bar of the screen's videos (syncGroup.ts): play / pause [Space], frame step [,] [.],
-// speed [<] [>], loop in / out [i] [o] (clear [x]), sound [m], zoom [z]; one scrub bar with the loop's range
+// speed [<] [>], loop in / out [I] [O] (clear [\]), sound [M], zoom [z]; one scrub bar with the loop's range
 // on it; the time as a timecode and a frame number. Below it a filmstrip of key frames (Filmstrip.tsx):
-// click one to go there. The keys are the screen's while videos are on it (a text box keeps its own).
+// click one to go there. The keys are the screen's while videos are on it (a text box keeps its own); the
+// letters are shifted because the header's screen keys take i (Rubric) and m (Models).
 import { frameAt, RATES, useVideoSync, videoSync } from './syncGroup';
 import { timecode } from '../../../../shared/videos';
 import { useGlobalKeys } from '../keys';
@@ -21,10 +22,10 @@ export function VideoTransport({ src, duration: probed, keys = true }: { src: st
         '.': () => videoSync.step(1),
         '<': () => videoSync.nudgeRate(-1),
         '>': () => videoSync.nudgeRate(1),
-        i: () => videoSync.setLoop('from'),
-        o: () => videoSync.setLoop('to'),
-        x: () => videoSync.setLoop('clear'),
-        m: () => videoSync.toggleMute(),
+        I: () => videoSync.setLoop('from'),
+        O: () => videoSync.setLoop('to'),
+        '\\': () => videoSync.setLoop('clear'),
+        M: () => videoSync.toggleMute(),
         z: () => videoSync.toggleZoom(),
         Escape: () => videoSync.toggleZoom(),
       };
@@ -68,7 +69,7 @@ export function VideoTransport({ src, duration: probed, keys = true }: { src: st
           </select>
         </label>
         <button type="button" className="rounded-[3px] border border-line px-1.5 py-0.5 text-muted" onClick={() => videoSync.toggleMute()} data-testid="video-mute">
-          {s.muted ? 'muted' : 'sound'} <Kbd>m</Kbd>
+          {s.muted ? 'muted' : 'sound'} <Kbd>M</Kbd>
         </button>
       </div>
       <div className="relative flex items-center">
@@ -87,7 +88,7 @@ export function VideoTransport({ src, duration: probed, keys = true }: { src: st
       </div>
       <div className="flex items-center gap-2 text-faint">
         <span>
-          loop <Kbd>i</Kbd> <Kbd>o</Kbd> <Kbd>x</Kbd>
+          loop <Kbd>I</Kbd> <Kbd>O</Kbd> <Kbd>\</Kbd>
           {loop ? ` ${timecode(loop.from)}–${timecode(loop.to)}` : ''}
         </span>
         <span>

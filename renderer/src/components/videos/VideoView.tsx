@@ -75,7 +75,7 @@ function StoredVideo({ project, part }: { project: string; part: VideoPart }) {
       </div>
       <figcaption className="text-[11px] tabular-nums text-faint" data-testid="video-caption">
         {describeVideo(ref)}
-        {ref.audio ? ' · sound (muted: m)' : ''}
+        {ref.audio ? ' · has sound (M plays it)' : ''}
       </figcaption>
       {leads && <VideoTransport src={src} duration={ref.duration} />}
       {leads && sync.zoomed && (

@@ -2,7 +2,7 @@
 // fields kept while another type is chosen), turned into the shape shared/rubric.ts checks, with each of
 // its problems placed on the field it names ("criteria[2].scale.max" → card 3, the max box).
 import { canonicalJson, checkCriteria, rubricName, type Criterion, type RubricProblem, type Scale } from '../../../../shared/rubric';
-import { IMAGE_GENERATION_RUBRIC } from '../../../../shared/rubricTemplates';
+import { IMAGE_GENERATION_RUBRIC, VIDEO_GENERATION_RUBRIC } from '../../../../shared/rubricTemplates';
 
 export type ScaleType = Scale['type'];
 
@@ -174,15 +174,25 @@ export function imageGenerationTemplate(): Draft {
   return { name: IMAGE_GENERATION_RUBRIC.name, criteria: IMAGE_GENERATION_RUBRIC.criteria.map(fromCriterion) };
 }
 
+/** "Video generation": VideoAlign's visual quality, motion quality, text alignment and overall, with per-criterion winners on a pair. */
+export function videoGenerationTemplate(): Draft {
+  return { name: VIDEO_GENERATION_RUBRIC.name, criteria: VIDEO_GENERATION_RUBRIC.criteria.map(fromCriterion) };
+}
+
+/** Formats whose responses are generated videos: the video generation rubric fits them. */
+const VIDEO_FORMATS = ['videoalign', 'trl-video'];
+
 /** Formats whose images are in the question and whose responses are text: a text rubric fits them. */
 const IMAGE_QUESTION_FORMATS = ['vl-rewardbench', 'multimodal-rewardbench', 'openai-vision', 'mm-rlhf', 'vlfeedback', 'rlaif-v', 'trl-vision'];
 
 /**
- * The template the editor starts on in a project with no rubric: the image generation one where the
+ * The template the editor starts on in a project with no rubric: the video generation one where a file
+ * of generated videos was imported; the image generation one where the
  * project holds images and none of its files is of questions about an image answered in words; else
  * helpfulness and safety of a written answer.
  */
 export function starterTemplate(project: { images: number; formats?: string[] } | null): Draft {
+  if ((project?.formats ?? []).some((f) => VIDEO_FORMATS.includes(f))) return videoGenerationTemplate();
   const imageQuestions = (project?.formats ?? []).some((f) => IMAGE_QUESTION_FORMATS.includes(f));
   return project && project.images > 0 && !imageQuestions ? imageGenerationTemplate() : helpfulnessSafetyTemplate();
 }
