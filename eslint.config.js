@@ -48,16 +48,17 @@ const rendererPatterns = [
 ];
 // renderer/src/features/ by floors, bottom up: the panels other features show (the team panel, the
 // guidelines), then the trajectory view and the critique boxes, then the rating sheet, then the labeling loop
-// (Compare, Rank and Verdict walk and save through it), then the screens.
+// (Compare, Rank and Verdict walk and save through it), then the screens, then the items explorer (it shows
+// the datasets screen's export panel; the shell hands its table to the datasets screen).
 // A feature imports components/ and the features on floors below it, never a feature on its own floor or
 // above: what two screens share lives in renderer/src/components/ (images/ there too), which imports no feature.
-export const FEATURE_FLOORS = [['team', 'guidelines'], ['trajectories', 'critiques'], ['rubrics'], ['labeling'], ['compare', 'datasets', 'models', 'projects', 'rankings', 'review', 'steps']];
+export const FEATURE_FLOORS = [['team', 'guidelines'], ['trajectories', 'critiques'], ['rubrics'], ['labeling'], ['compare', 'datasets', 'models', 'projects', 'rankings', 'review', 'steps'], ['items']];
 function featureFloors() {
   const blocks = FEATURE_FLOORS.flatMap((floor, level) =>
     floor.map((feature) => {
       const banned = [...floor.filter((other) => other !== feature), ...FEATURE_FLOORS.slice(level + 1).flat()];
       const message = `renderer/src/features/${feature}/ is on floor ${level} (eslint.config.js FEATURE_FLOORS): it imports components/ and ${level ? FEATURE_FLOORS.slice(0, level).flat().join(', ') : 'no other feature'}, not ${banned.join(', ')}; move what they share to renderer/src/components/.`;
-      return { files: [`renderer/src/features/${feature}/**/*.{ts,tsx}`], rules: { 'no-restricted-imports': ['error', { paths: [electronBan, ...pgBans], patterns: [...rendererPatterns, { group: banned.map((name) => `**/features/${name}/**`).concat(banned.map((name) => `../${name}/**`), banned.map((name) => `../../${name}/**`)), message }] }] } };
+      return { files: [`renderer/src/features/${feature}/**/*.{ts,tsx}`], rules: { 'no-restricted-imports': ['error', { paths: [electronBan, ...pgBans], patterns: [...rendererPatterns, ...(banned.length ? [{ group: banned.map((name) => `**/features/${name}/**`).concat(banned.map((name) => `../${name}/**`), banned.map((name) => `../../${name}/**`)), message }] : [])] }] } };
     }),
   );
   blocks.push({ files: ['renderer/src/components/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { paths: [electronBan, ...pgBans], patterns: [...rendererPatterns, { group: ['**/features/**'], message: 'renderer/src/components/ holds what features share: it imports no feature.' }] }] } });

@@ -16,6 +16,8 @@ import { ProjectPicker } from './features/projects/ProjectPicker';
 import { NoSuchPage, OpenProject } from './features/projects/OpenProject';
 import { CompareScreen } from './features/compare/CompareScreen';
 import { DatasetsScreen } from './features/datasets/DatasetsScreen';
+import { ItemsTable } from './features/items/ItemsTable';
+import { ItemsScreen } from './features/items/ItemsScreen';
 import { ModelsScreen } from './features/models/ModelsScreen';
 import { StepsScreen } from './features/steps/StepsScreen';
 import { RankingScreen } from './features/rankings/RankingScreen';
@@ -200,7 +202,13 @@ export function App() {
         ) : route.name === 'unknown' ? (
           <NoSuchPage hash={route.hash} project={route.project ?? null} />
         ) : route.name === 'datasets' ? (
-          <DatasetsScreen key={`d:${route.project}`} project={route.project} />
+          <DatasetsScreen
+            key={`d:${route.project}`}
+            project={route.project}
+            table={(version) => <ItemsTable project={route.project} annotator={annotator} version={version} onOpen={(row) => navigate({ name: row.screen, project: route.project, itemId: row.id })} />}
+          />
+        ) : route.name === 'items' ? (
+          <ItemsScreen key={`x:${route.project}:${route.view ?? ''}:${route.query ?? ''}`} project={route.project} query={route.query} view={route.view} />
         ) : route.name === 'models' ? (
           <ModelsScreen key={`m:${route.project}`} project={route.project} />
         ) : route.name === 'review' ? (

@@ -8,13 +8,23 @@ export type Route =
   | { name: 'open'; project: string }
   /** An address Arbiter does not know: the screen says so, with a way back. */
   | { name: 'unknown'; hash: string; project?: string }
-  | { name: 'compare'; project: string; itemId?: number }
+  /**
+   * The labeling screens. `view`: walk a saved view's items as the queue ("label these next"): the
+   * view's name (its key in the items API, shared/api/items.ts), #/p/<project>/<screen>/view/<name>.
+   */
+  | { name: 'compare'; project: string; itemId?: number; view?: string }
   /** The step screen: one response's chain, rated step by step (response: source-order index). */
-  | { name: 'steps'; project: string; itemId?: number; response?: number }
+  | { name: 'steps'; project: string; itemId?: number; response?: number; view?: string }
   /** Items with three or more responses, ranked. */
-  | { name: 'rank'; project: string; itemId?: number }
+  | { name: 'rank'; project: string; itemId?: number; view?: string }
   /** Items with one response, good or bad. */
-  | { name: 'verdict'; project: string; itemId?: number }
+  | { name: 'verdict'; project: string; itemId?: number; view?: string }
+  /**
+   * The items explorer: every item of every task, searched, faceted and sorted. `query`: the query in the
+   * search language (a dashboard figure's drill-down), #/p/<project>/items/q/<query>; `view`: a saved
+   * view opened by its name, #/p/<project>/items/view/<name>.
+   */
+  | { name: 'items'; project: string; query?: string; view?: string }
   | { name: 'datasets'; project: string }
   | { name: 'models'; project: string }
   /** The rubric editor (versions, labels per version, the rubric in force). */
@@ -49,17 +59,32 @@ function projectRoute(project: string, rest: string[]): Route | null {
   const [screen, ...more] = rest;
   if (screen === undefined) return { name: 'open', project };
   if (screen === 'datasets' || screen === 'models' || screen === 'rubrics' || screen === 'guidelines') return more.length ? null : { name: screen, project };
-  if (screen === 'compare') return more.length ? null : { name: 'compare', project };
+  if (screen === 'items') return parseItems(project, more);
+  if (screen === 'compare') return more.length === 0 ? { name: 'compare', project } : viewOf(more) ? { name: 'compare', project, view: viewOf(more)! } : null;
   if (screen === 'item') return isId(more[0]) && more.length === 1 ? { name: 'compare', project, itemId: Number(more[0]) } : null;
   if (screen === 'review') return parseReview(project, more);
   if (screen === 'steps' || screen === 'rank' || screen === 'verdict') {
     if (more.length === 0) return { name: screen, project };
+    if (viewOf(more)) return { name: screen, project, view: viewOf(more)! };
     if (more[0] !== 'item' || !isId(more[1])) return null;
     const itemId = Number(more[1]);
     if (screen !== 'steps') return more.length === 2 ? { name: screen, project, itemId } : null;
     if (more.length === 2) return { name: 'steps', project, itemId };
     return more[2] === 'r' && isId(more[3]) && more.length === 4 ? { name: 'steps', project, itemId, response: Number(more[3]) } : null;
   }
+  return null;
+}
+
+/** A saved view's name from `view/<name>`, the whole rest of an address (a "/" in it arrives as %2F); else undefined. */
+function viewOf(rest: string[]): string | undefined {
+  return rest.length === 2 && rest[0] === 'view' && rest[1]!.trim() ? rest[1] : undefined;
+}
+
+function parseItems(project: string, rest: string[]): Route | null {
+  if (rest.length === 0) return { name: 'items', project };
+  if (viewOf(rest)) return { name: 'items', project, view: viewOf(rest)! };
+  // The query is one encoded part: a "/" in it arrives as %2F and is decoded with the rest.
+  if (rest[0] === 'q' && rest.length === 2) return { name: 'items', project, query: rest[1]! };
   return null;
 }
 
@@ -83,9 +108,14 @@ export function routeHash(route: Route): string {
     const task = route.task && route.task !== 'pairwise' ? `/${route.task}` : '';
     return `${base}/review${task}${route.itemId ? `/item/${route.itemId}` : ''}`;
   }
+  if (route.name === 'items') {
+    if (route.view) return `${base}/items/view/${encodeURIComponent(route.view)}`;
+    return route.query ? `${base}/items/q/${encodeURIComponent(route.query)}` : `${base}/items`;
+  }
   if (route.name === 'datasets') return `${base}/datasets`;
   if (route.name === 'models') return `${base}/models`;
   if (route.name === 'rubrics' || route.name === 'guidelines') return `${base}/${route.name}`;
+  if (route.view && !route.itemId) return `${base}/${route.name}/view/${encodeURIComponent(route.view)}`;
   if (route.name === 'steps' || route.name === 'rank' || route.name === 'verdict') {
     const item = route.itemId ? `/item/${route.itemId}` : '';
     const response = route.name === 'steps' && route.itemId && route.response !== undefined ? `/r/${route.response}` : '';

@@ -1,6 +1,7 @@
 // The header's screen tabs, each with its key shown on it. The keys work on every project screen. No
 // screen uses them for anything else: c Compare, n raNk, p Process (steps), u Unpaired verdicts,
-// d Datasets, i crIteria (the rubric and guidelines), m Models, q the review Queue. (s, r, a, f, t, e, o,
+// / the items explorer (its search box), d Datasets, i crIteria (the rubric and guidelines), m Models,
+// q the review Queue. (s, r, a, f, t, e, o,
 // k, w, l, v, b, g, h, x, y, z and digits belong to the screens, or are kept for them.)
 import { useContext } from 'react';
 import { Kbd } from './Kbd';
@@ -13,15 +14,16 @@ export function screenFor(responses: number): 'verdict' | 'compare' | 'rank' {
   return responses <= 1 ? 'verdict' : responses === 2 ? 'compare' : 'rank';
 }
 
-export type TabScreen = 'compare' | 'rank' | 'steps' | 'verdict' | 'datasets' | 'rubrics' | 'models' | 'review';
+export type TabScreen = 'compare' | 'rank' | 'steps' | 'verdict' | 'items' | 'datasets' | 'rubrics' | 'models' | 'review';
 
-export const SCREEN_KEYS: Record<TabScreen, string> = { compare: 'c', rank: 'n', steps: 'p', verdict: 'u', datasets: 'd', rubrics: 'i', models: 'm', review: 'q' };
+export const SCREEN_KEYS: Record<TabScreen, string> = { compare: 'c', rank: 'n', steps: 'p', verdict: 'u', items: '/', datasets: 'd', rubrics: 'i', models: 'm', review: 'q' };
 
 const TABS: { screen: TabScreen; label: string; title: string }[] = [
   { screen: 'compare', label: 'Compare', title: 'Compare two responses: items with two' },
   { screen: 'rank', label: 'Rank', title: 'Rank items with three or more responses' },
   { screen: 'steps', label: 'Steps', title: 'Rate a chain step by step: items with one response (a pair’s responses from Compare with [ and ])' },
   { screen: 'verdict', label: 'Verdict', title: 'Good or bad: items with one response' },
+  { screen: 'items', label: 'Items', title: 'Find any item: search every text, facets with counts, sort, saved views' },
   { screen: 'datasets', label: 'Datasets', title: 'Import, the items table, export' },
   { screen: 'rubrics', label: 'Rubric', title: 'Rubric criteria, versions and guidelines' },
   { screen: 'models', label: 'Models', title: 'Reward models: add, score, providers' },
@@ -40,7 +42,8 @@ export function ScreenTabs({ route, project, tab, navigate }: { route: Route; pr
   useGlobalKeys((event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
     const target = TABS.find((t) => SCREEN_KEYS[t.screen] === event.key);
-    if (!target || target.screen === current) return;
+    // On Datasets, / is its items table's own search box.
+    if (!target || target.screen === current || (target.screen === 'items' && current === 'datasets')) return;
     event.preventDefault();
     navigate({ name: target.screen, project });
   }, shell?.keysEnabled ?? true);

@@ -1,21 +1,25 @@
-// The datasets screen. A project with items: every item first (the table starts at the top and scrolls
-// itself), then import and export, then the project's settings (steps, rubric, order and overlap, team
+// The datasets screen. A project with items: every item first (the items table of features/items/, which
+// starts at the top and scrolls itself), then import and export, then the project's settings (steps, rubric, order and overlap, team
 // labels). An empty project: import first, then the rest.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { subscribeEvents } from '../../api';
 import { useShell } from '../../context';
 import { useOverview } from '../../components/useOverview';
 import { ExportPanel } from './ExportPanel';
 import { ImportPanel } from './ImportPanel';
-import { ItemsTable } from './ItemsTable';
 import { StepSettingsPanel } from './StepSettingsPanel';
 import { WorkSplitPanel } from './WorkSplitPanel';
 import { LabelExchangePanel } from './LabelExchangePanel';
 import { RubricSettingsPanel } from '../rubrics/RubricSettingsPanel';
 import { TeamPanel } from '../team/TeamPanel';
+import { GoldRulesPanel } from '../goldRules/GoldRulesPanel';
 
-export function DatasetsScreen({ project }: { project: string }) {
-  const { annotator, navigate, refreshProgress } = useShell();
+/**
+ * `table`: the items table (features/items/, a floor above this one: the shell hands it in), drawn with
+ * the screen's version so an import or a sync reads it again.
+ */
+export function DatasetsScreen({ project, table: itemsTable }: { project: string; table(version: number): ReactNode }) {
+  const { annotator, refreshProgress } = useShell();
   const [version, setVersion] = useState(0);
   const { overview, error } = useOverview(project, version);
   // An import reads the table again, and the settings panels: a project's first agent trajectories set its error tags.
@@ -49,7 +53,7 @@ export function DatasetsScreen({ project }: { project: string }) {
   // Sized by its content it grew to every row, and the virtualized list rendered them all.
   const table = (
     <div className={`flex min-h-[420px] flex-col ${hasItems ? 'h-[calc(100vh-7rem)] shrink-0' : 'flex-[1_1_0px]'}`}>
-      <ItemsTable project={project} annotator={annotator} version={version} onOpen={(row) => navigate({ name: row.screen, project, itemId: row.id })} />
+      {itemsTable(version)}
     </div>
   );
   return (
@@ -62,6 +66,7 @@ export function DatasetsScreen({ project }: { project: string }) {
               <ImportPanel project={project} onImported={changed} />
               <StepSettingsPanel key={`steps-${settingsVersion}`} project={project} />
               <WorkSplitPanel key={`split-${settingsVersion}`} project={project} />
+              <GoldRulesPanel key={`gold-${settingsVersion}`} project={project} />
             </div>
             <div className="flex flex-col gap-4">
               <ExportPanel project={project} version={version} />

@@ -10,7 +10,11 @@ import { DEFAULT_EXPORT_CHOICES, ExportOptions, exportInput, type ExportChoices 
 import { defaultExportFormat, exportGroups } from './exportChoices';
 import { inAppWords } from './datasetWords';
 
-export function ExportPanel({ project, version }: { project: string; version: number }) {
+/**
+ * `scope`: export these items only (the items explorer's selection), through exportItems: the options
+ * that choose items (adjudicated only, an agreement floor, pairs from ratings) are the selection's to make.
+ */
+export function ExportPanel({ project, version, scope }: { project: string; version: number; scope?: { ids: number[] } }) {
   const { overview } = useOverview(project, version);
   const [picked, setFormat] = useState<ExportFormat | null>(null);
   const format = picked ?? defaultExportFormat(overview);
@@ -39,7 +43,11 @@ export function ExportPanel({ project, version }: { project: string; version: nu
     setError(null);
     setSummary(null);
     try {
-      const exported = await api.exportProject({ project, format, ...(annotator ? { annotator } : {}), ...exportInput(format, choices) });
+      const options = { project, format, ...(annotator ? { annotator } : {}) };
+      const input = exportInput(format, choices);
+      const exported = scope
+        ? await api.exportItems({ ...options, ids: scope.ids, ...('rankingPairs' in input ? { rankingPairs: input.rankingPairs } : {}), ...('images' in input ? { images: input.images } : {}) })
+        : await api.exportProject({ ...options, ...input });
       setSummary(exported);
       download(exported.out);
     } catch (e) {
@@ -65,7 +73,7 @@ export function ExportPanel({ project, version }: { project: string; version: nu
 
   return (
     <section className="flex flex-col gap-3 rounded-md border border-line bg-surface p-4" data-testid="export-panel">
-      <h2 className="text-[14px] font-semibold">Export</h2>
+      <h2 className="text-[14px] font-semibold">{scope ? `Export the ${scope.ids.length.toLocaleString()} selected item${scope.ids.length === 1 ? '' : 's'}` : 'Export'}</h2>
       <div className="flex flex-col gap-2 text-[13px]">
         <label className="flex flex-col gap-1">
           <span className="text-[12px] text-muted">Format</span>
@@ -102,7 +110,7 @@ export function ExportPanel({ project, version }: { project: string; version: nu
             ))}
           </select>
         </label>
-        <ExportOptions format={format} value={choices} onChange={setChoices} images={overview?.images ?? 0} />
+        <ExportOptions format={format} value={choices} onChange={setChoices} images={overview?.images ?? 0} scoped={scope !== undefined} />
         <button
           onClick={run}
           disabled={busy}

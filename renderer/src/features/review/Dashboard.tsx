@@ -1,11 +1,15 @@
 // The agreement dashboard: agreement per field, per annotator (with others, with the consensus; position
 // and length bias), over time, the models' calibration and accuracy, and anchoring. Every chart says the
 // number of items it rests on and, in one sentence, what it shows; a figure without a value says why.
-import type { AnnotatorFigures, FieldAgreement, Figure, ModelFigures, ReviewReport } from '../../../../shared/api';
+import type { AnnotatorFigures, FieldAgreement, ModelFigures, ReviewReport } from '../../../../shared/api';
+import { DrillLink, drillQuery } from '../../components/DrillLink';
+import { useShell } from '../../context';
 import { CalibrationChart, ChartCard, HBarChart, NoData, OverTimeChart, missingNotes, pct, type BarRow, type BarSeries } from './charts';
+import { cell } from './FigureCell';
+import { PeopleTable } from './PeopleTable';
 import { RegionAgreement } from './RegionAgreement';
-import { durationWords, figureText, notEnough, plural } from './reviewWords';
-import { MIN_ITEMS, MIN_LABELS } from '../../../../shared/api';
+import { figureText, plural } from './reviewWords';
+import { MIN_ITEMS } from '../../../../shared/api';
 
 const FIELD_NAMES: Record<string, string> = {
   choice: 'Choice',
@@ -33,17 +37,33 @@ function nRange(ns: number[], unit: string): string {
   return lo === hi ? `n = ${lo.toLocaleString()} ${unit}` : `n = ${lo.toLocaleString()}–${hi.toLocaleString()} ${unit}`;
 }
 
-function Tile({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId?: string }) {
+/** The disagree facet's value for the items people split on in a field (null: no such facet value). */
+function disagreeOf(f: FieldAgreement): string | null {
+  if (f.field.startsWith('rubric:')) return 'rubric';
+  const byField: Record<string, string> = { choice: 'pairwise', strength: 'pairwise', 'best response': 'ranking', verdict: 'verdict', first_error: 'first_error', first_error_turn: 'first_error', outcome: 'outcome' };
+  return byField[f.field] ?? null;
+}
+
+/** `drill`: the query of the items behind the value; with it the value opens them in the explorer. */
+function Tile({ label, value, detail, testId, drill }: { label: string; value: string; detail?: string; testId?: string; drill?: { project: string; query: string } }) {
   return (
     <div className="flex min-w-[140px] flex-col rounded-md border border-line bg-surface px-3 py-2" data-testid={testId}>
       <span className="text-[11px] font-semibold tracking-wide text-faint uppercase">{label}</span>
-      <span className="text-[20px] font-semibold tabular-nums">{value}</span>
+      <span className="text-[20px] font-semibold tabular-nums">
+        {drill ? (
+          <DrillLink project={drill.project} query={drill.query} title={label}>
+            {value}
+          </DrillLink>
+        ) : (
+          value
+        )}
+      </span>
       {detail && <span className="text-[12px] text-muted">{detail}</span>}
     </div>
   );
 }
 
-function FieldsChart({ fields }: { fields: FieldAgreement[] }) {
+function FieldsChart({ project, fields }: { project: string; fields: FieldAgreement[] }) {
   const rows: BarRow[] = fields.map((f) => ({ label: fieldName(f), figures: { percent: f.percent, alpha: f.alpha } }));
   const series: BarSeries[] = [
     { key: 'percent', name: 'Percent agreement', format: pct },
@@ -59,34 +79,12 @@ function FieldsChart({ fields }: { fields: FieldAgreement[] }) {
       notes={missingNotes(rows, series)}
     >
       {fields.length === 0 ? <NoData>No field has labels from two annotators yet.</NoData> : <HBarChart rows={rows} series={series} domain={[lowest < 0 ? Math.floor(lowest * 4) / 4 : 0, 1]} xLabel="Agreement (share; α on the same scale)" />}
-      {fields.length > 0 && <FieldTable fields={fields} />}
+      {fields.length > 0 && <FieldTable project={project} fields={fields} />}
     </ChartCard>
   );
 }
 
-function cell(f: Figure | null | undefined, format: (v: number) => string = (v) => v.toFixed(2)) {
-  if (!f) return <span className="text-faint">—</span>;
-  if (notEnough(f))
-    return (
-      <span className="text-faint italic" title={f.reason ?? ''} data-testid="not-enough">
-        not enough data
-      </span>
-    );
-  if (f.value === null)
-    return (
-      <span className="text-faint" title={`${f.reason ?? 'no value'} (n = ${f.n})`}>
-        n/a
-      </span>
-    );
-  return (
-    <span title={`n = ${f.n}`}>
-      {format(f.value)}
-      <span className="ml-1 text-[11px] text-faint">n={f.n}</span>
-    </span>
-  );
-}
-
-function FieldTable({ fields }: { fields: FieldAgreement[] }) {
+function FieldTable({ project, fields }: { project: string; fields: FieldAgreement[] }) {
   return (
     <table className="mt-2 w-full border-collapse text-[12px] tabular-nums" data-testid="fields-table">
       <thead>
@@ -102,12 +100,26 @@ function FieldTable({ fields }: { fields: FieldAgreement[] }) {
       <tbody>
         {fields.map((f) => (
           <tr key={`${f.task}:${f.field}`} className="border-b border-line last:border-b-0">
-            <td className="py-1 pr-2 font-medium whitespace-nowrap">{fieldName(f)}</td>
+            <td className="py-1 pr-2 font-medium whitespace-nowrap">
+              {disagreeOf(f) ? (
+                <DrillLink project={project} query={drillQuery(['disagree', [disagreeOf(f)!]])} title={`The items people split on: ${fieldName(f)}`}>
+                  {fieldName(f)}
+                </DrillLink>
+              ) : (
+                fieldName(f)
+              )}
+            </td>
             <td className="px-2 py-1 text-muted" title={f.alsoAlpha ? `α at the ${f.level} level, with the ${f.alsoAlpha.level} level beside it` : `α at the ${f.level} level`}>
               {f.level}
             </td>
             <td className="px-2 py-1" title={f.cohen ? `between ${f.cohen.between.join(' and ')}` : undefined}>
-              {cell(f.cohen)}
+              {f.cohen ? (
+                <DrillLink project={project} query={drillQuery(['split', f.cohen.between])} title={`The items ${f.cohen.between.join(' and ')} split on`}>
+                  {cell(f.cohen)}
+                </DrillLink>
+              ) : (
+                cell(f.cohen)
+              )}
             </td>
             <td className="px-2 py-1">{cell(f.fleiss)}</td>
             <td className="px-2 py-1" data-testid="field-alpha">
@@ -216,7 +228,7 @@ function OverTime({ weeks }: { weeks: ReviewReport['overTime'] }) {
   );
 }
 
-function Calibration({ models }: { models: ModelFigures[] }) {
+function Calibration({ project, models }: { project: string; models: ModelFigures[] }) {
   const series = models.map((m) => ({
     model: m.model,
     points: m.bins.filter((b) => b.n > 0 && b.meanPredicted !== null && b.meanObserved !== null).map((b) => ({ predicted: b.meanPredicted!, observed: b.meanObserved!, n: b.n })),
@@ -252,7 +264,11 @@ function Calibration({ models }: { models: ModelFigures[] }) {
                 <td className="max-w-[24ch] truncate py-1 pr-2 font-medium" title={m.model}>
                   {m.model}
                 </td>
-                <td className="px-2 py-1">{cell(m.accuracy, pct)}</td>
+                <td className="px-2 py-1">
+                  <DrillLink project={project} query={drillQuery(['wrong', [m.model]])} title={`The items ${m.model} got wrong`}>
+                    {cell(m.accuracy, pct)}
+                  </DrillLink>
+                </td>
                 <td className="px-2 py-1">{cell(m.brier)}</td>
                 <td className="px-2 py-1">{cell(m.ece)}</td>
               </tr>
@@ -287,48 +303,8 @@ function Anchoring({ models }: { models: ModelFigures[] }) {
   );
 }
 
-function PeopleTable({ people }: { people: AnnotatorFigures[] }) {
-  if (!people.length) return null;
-  return (
-    <section className="overflow-x-auto rounded-md border border-line bg-surface" data-testid="people-table">
-      <h3 className="border-b border-line px-4 py-2 text-[14px] font-semibold">Annotators</h3>
-      <table className="w-full border-collapse text-[13px] tabular-nums">
-        <thead>
-          <tr className="border-b border-line text-left text-[11px] text-faint">
-            <th className="px-4 py-1 font-medium">Annotator</th>
-            <th className="px-2 py-1 text-right font-medium">Labels</th>
-            <th className="px-2 py-1 font-medium">With others</th>
-            <th className="px-2 py-1 font-medium">With consensus</th>
-            <th className="px-2 py-1 font-medium">Left picks</th>
-            <th className="px-2 py-1 font-medium">Longer picks</th>
-            <th className="px-2 py-1 font-medium" title={`Labels per hour of time spent on them (the time each label records), shown from ${MIN_LABELS} timed labels`}>
-              Labels / hour
-            </th>
-            <th className="px-2 py-1 font-medium">Median time</th>
-            <th className="px-4 py-1 font-medium" title="Dawid–Skene’s estimate of the share of this person’s labels that are right">Reliability</th>
-          </tr>
-        </thead>
-        <tbody>
-          {people.map((p) => (
-            <tr key={p.name} className="border-b border-line last:border-b-0">
-              <td className="px-4 py-1 font-medium">{p.name}</td>
-              <td className="px-2 py-1 text-right">{p.labels.toLocaleString()}</td>
-              <td className="px-2 py-1">{cell(p.withOthers, pct)}</td>
-              <td className="px-2 py-1">{cell(p.withConsensus, pct)}</td>
-              <td className="px-2 py-1">{cell(p.leftPicks, pct)}</td>
-              <td className="px-2 py-1">{cell(p.longerPicks, pct)}</td>
-              <td className="px-2 py-1">{cell(p.labelsPerHour, (v) => v.toFixed(0))}</td>
-              <td className="px-2 py-1">{cell(p.medianTimeMs, (v) => durationWords(v))}</td>
-              <td className="px-4 py-1">{cell(p.reliability, pct)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
-  );
-}
-
 export function Dashboard({ report, computing }: { report: ReviewReport | null; computing: boolean }) {
+  const project = useShell().project ?? '';
   if (!report)
     return (
       <div className="flex-1 p-6 text-[13px] text-muted" data-testid="dashboard-pending">
@@ -336,6 +312,7 @@ export function Dashboard({ report, computing }: { report: ReviewReport | null; 
       </div>
     );
   const c = report.consensus;
+  const drill = (query: string) => ({ project, query });
   return (
     <div className="min-h-0 flex-1 overflow-auto" data-testid="dashboard" data-computing={computing}>
       <div className="mx-auto flex max-w-[1600px] flex-col gap-4 p-4">
@@ -346,19 +323,19 @@ export function Dashboard({ report, computing }: { report: ReviewReport | null; 
           </div>
         )}
         <div className="flex flex-wrap gap-3">
-          <Tile label="Labels" value={report.labels.toLocaleString()} detail={`by ${plural(report.annotators, 'annotator')}`} testId="tile-labels" />
-          <Tile label="Pairs labeled" value={report.items.toLocaleString()} detail={`${c.items.toLocaleString()} with a consensus, ${plural(c.ties, 'tie')}`} />
+          <Tile label="Labels" value={report.labels.toLocaleString()} detail={`by ${plural(report.annotators, 'annotator')}`} testId="tile-labels" drill={drill(drillQuery(['labeled', ['anyone']]))} />
+          <Tile label="Pairs labeled" drill={drill(drillQuery(['labeled.pairwise', ['anyone']]))} value={report.items.toLocaleString()} detail={`${c.items.toLocaleString()} with a consensus, ${plural(c.ties, 'tie')}`} />
           <Tile
             label="Consensus methods agree"
             value={figureText(c.agreeWithMajority, pct)}
             detail={c.agreeWithMajority.value === null ? (c.agreeWithMajority.reason ?? '') : `Dawid–Skene vs majority vote, n = ${c.agreeWithMajority.n}`}
           />
-          <Tile label="To review" value={report.queue.total.toLocaleString()} detail={`${report.queue.adjudicated.toLocaleString()} adjudicated`} />
+          <Tile label="To review" testId="tile-review" drill={drill(drillQuery(['disagree', ['pairwise']]))} value={report.queue.total.toLocaleString()} detail={`${report.queue.adjudicated.toLocaleString()} adjudicated`} />
         </div>
         {/* Two columns that fill independently: a short chart leaves no hole beside a tall one. */}
         <div className="grid items-start gap-4 xl:grid-cols-2">
           <div className="flex min-w-0 flex-col gap-4">
-            <FieldsChart fields={report.fields.filter((f) => !f.about)} />
+            <FieldsChart project={project} fields={report.fields.filter((f) => !f.about)} />
             <TrajectoryFields fields={report.fields.filter((f) => f.about)} />
             <RegionAgreement regions={report.regions} />
             <OverTime weeks={report.overTime} />
@@ -367,10 +344,10 @@ export function Dashboard({ report, computing }: { report: ReviewReport | null; 
           <div className="flex min-w-0 flex-col gap-4">
             <PeopleAgreementChart people={report.people} />
             <BiasChart people={report.people} />
-            <Calibration models={report.models} />
+            <Calibration project={project} models={report.models} />
           </div>
         </div>
-        <PeopleTable people={report.people} />
+        <PeopleTable project={project} people={report.people} />
       </div>
     </div>
   );

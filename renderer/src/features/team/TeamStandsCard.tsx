@@ -6,7 +6,9 @@
 import { useEffect } from 'react';
 import type { FieldAgreement, ReviewReport } from '../../../../shared/api';
 import { plural } from '../../../../shared/plural';
+import { DrillLink, drillQuery } from '../../components/DrillLink';
 import { agoWords, useTeamStatus } from './useTeamStatus';
+import { GoldCell } from '../goldRules/GoldAccuracy';
 
 function mainField(report: ReviewReport | null): FieldAgreement | null {
   if (!report) return null;
@@ -17,6 +19,10 @@ function mainField(report: ReviewReport | null): FieldAgreement | null {
 }
 
 const FIELD_WORDS: Record<string, string> = { choice: 'choices', verdict: 'verdicts', 'best response': 'best responses', first_error: 'first errors' };
+/** The disagree facet's value for the items people split on in the main field. */
+const FIELD_DISAGREE: Record<string, string> = { choice: 'pairwise', verdict: 'verdict', 'best response': 'ranking', first_error: 'first_error' };
+// Each figure opens the items behind it in the explorer: a person's labeled count their items, the
+// agreement the items people split on.
 
 export function TeamStandsCard({ project, report, onPulled }: { project: string; report: ReviewReport | null; onPulled(): void }) {
   const { status, pulls, now } = useTeamStatus(project);
@@ -26,6 +32,7 @@ export function TeamStandsCard({ project, report, onPulled }: { project: string;
   if (!status?.hub) return null;
   const field = mainField(report);
   const people = new Map((report?.people ?? []).map((p) => [p.name, p]));
+  const split = field ? (FIELD_DISAGREE[field.field] ?? 'pairwise') : 'pairwise';
   return (
     <section className="shrink-0 border-b border-line bg-surface px-4 py-2 text-[13px]" data-testid="team-stands" aria-labelledby="team-stands-title">
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
@@ -33,11 +40,15 @@ export function TeamStandsCard({ project, report, onPulled }: { project: string;
           Where the team stands
         </h2>
         <span className="text-muted" data-testid="team-stands-agreement">
-          {!field
-            ? 'Agreement: no item has labels from two people yet'
-            : field.percent.value === null
-              ? `Agreement on ${FIELD_WORDS[field.field] ?? field.field}: ${field.percent.reason}`
-              : `Agreement on ${FIELD_WORDS[field.field] ?? field.field}: ${Math.round(field.percent.value * 100)}%${field.alpha.value !== null ? `, α ${field.alpha.value.toFixed(2)}` : ''} (n = ${plural(field.percent.n, 'item')})`}
+          {field && field.percent.value !== null ? (
+            <DrillLink project={project} query={drillQuery(['disagree', [split]])} title="The items people split on">
+              {`Agreement on ${FIELD_WORDS[field.field] ?? field.field}: ${Math.round(field.percent.value * 100)}%${field.alpha.value !== null ? `, α ${field.alpha.value.toFixed(2)}` : ''} (n = ${plural(field.percent.n, 'item')})`}
+            </DrillLink>
+          ) : !field ? (
+            'Agreement: no item has labels from two people yet'
+          ) : (
+            `Agreement on ${FIELD_WORDS[field.field] ?? field.field}: ${field.percent.reason}`
+          )}
         </span>
         <span className="text-faint" data-testid="team-stands-sync">
           {status.connected ? 'connected' : 'not connected'} · synced {agoWords(status.lastSyncAt, now)}
@@ -52,6 +63,7 @@ export function TeamStandsCard({ project, report, onPulled }: { project: string;
               <th className="pr-4 text-right font-medium">Labeled</th>
               <th className="pr-4 text-right font-medium">Waiting to sync</th>
               <th className="text-right font-medium">Agreement with others</th>
+              <th className="pl-4 text-right font-medium">Accuracy on gold</th>
             </tr>
           </thead>
           <tbody>
@@ -64,14 +76,23 @@ export function TeamStandsCard({ project, report, onPulled }: { project: string;
                     {a.granted === 'lead' && <span className="text-faint"> (lead)</span>}
                   </td>
                   <td className="pr-4 text-right tabular-nums" data-testid="team-stands-labels">
-                    {a.labels.toLocaleString()}
+                    <DrillLink project={project} query={drillQuery(['annotator', [a.name]])} title={`The items ${a.name} judged`}>
+                      {a.labels.toLocaleString()}
+                    </DrillLink>
                   </td>
                   <td className="pr-4 text-right tabular-nums" data-testid="team-stands-waiting">
                     {a.waiting.toLocaleString()}
                   </td>
                   <td className="text-right tabular-nums" title={withOthers?.reason ?? (withOthers ? `n = ${withOthers.n}` : undefined)}>
-                    {withOthers?.value != null ? `${Math.round(withOthers.value * 100)}%` : '—'}
+                    {withOthers?.value != null ? (
+                      <DrillLink project={project} query={drillQuery(['annotator', [a.name]], ['disagree', [split]])} title={`The items ${a.name} judged where people split`}>
+                        {`${Math.round(withOthers.value * 100)}%`}
+                      </DrillLink>
+                    ) : (
+                      '—'
+                    )}
                   </td>
+                  <GoldCell gold={report?.gold} name={a.name} />
                 </tr>
               );
             })}

@@ -4,7 +4,7 @@
 // at 3", "all good"), a verdict (good / bad).
 import type { ItemListRow, JudgementWords } from '../../../../shared/api';
 import { plural } from '../../../../shared/plural';
-import { ImageCount, splitImages } from './TextWithImages';
+import { ImageCount, splitImages } from '../datasets/TextWithImages';
 
 export const COLUMNS = 'grid-cols-[3.5rem_8rem_minmax(0,1fr)_7.5rem_8rem_6.5rem_6.5rem_5rem]';
 
@@ -25,7 +25,7 @@ function Judgement({ words }: { words: JudgementWords }) {
 }
 
 /** A cell of every task's judgement: the pair's choice first, then the others; "—" when there is none. */
-function JudgementsCell({ choice, others, testId, extra }: { choice: string | null; others: JudgementWords[]; testId?: string; extra?: string }) {
+export function JudgementsCell({ choice, others, testId, extra }: { choice: string | null; others: JudgementWords[]; testId?: string; extra?: string }) {
   const title = [choice ? `choice ${choice}` : null, ...others.map((o) => `${o.task}: ${o.text}`)].filter(Boolean).join(' · ');
   return (
     <span className="truncate" data-testid={testId} title={title ? `${title}${extra ?? ''}` : undefined}>
@@ -48,7 +48,7 @@ export function referenceChoice(row: ItemListRow): string | null {
   return row.sourceChoice;
 }
 
-function ModelCell({ row }: { row: ItemListRow }) {
+export function ModelCell({ row }: { row: ItemListRow }) {
   const model = row.model;
   if (row.modelRanking)
     return (
@@ -88,10 +88,7 @@ export function ItemRow({ row, selected }: { row: ItemListRow; selected: boolean
         {row.responses !== 2 && <span className="ml-2 text-[12px] text-faint">{plural(row.responses, 'response')}</span>}
       </span>
       <JudgementsCell choice={row.myChoice} others={row.mine} testId="item-mine" />
-      <span className="truncate tabular-nums" data-testid="item-humans" title={humansTitle(row)}>
-        <JudgementsCell choice={row.consensus} others={row.humans} />
-        {humanCount(row) > 0 && <span className="ml-1 text-[12px] text-faint">· {humanCount(row)}</span>}
-      </span>
+      <HumansCell row={row} />
       <JudgementsCell choice={row.sourceChoice} others={row.source} testId="item-source" />
       <ModelCell row={row} />
       <span className="truncate text-[12px]" data-testid="item-adjudicated">
@@ -104,6 +101,16 @@ export function ItemRow({ row, selected }: { row: ItemListRow; selected: boolean
         )}
       </span>
     </>
+  );
+}
+
+/** The people's judgements (a pair's majority, else what they share or "split"), and how many gave one. */
+export function HumansCell({ row }: { row: ItemListRow }) {
+  return (
+    <span className="truncate tabular-nums" data-testid="item-humans" title={humansTitle(row)}>
+      <JudgementsCell choice={row.consensus} others={row.humans} />
+      {humanCount(row) > 0 && <span className="ml-1 text-[12px] text-faint">· {humanCount(row)}</span>}
+    </span>
   );
 }
 
