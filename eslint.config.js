@@ -22,7 +22,7 @@ function layer(files, patterns, paths = [electronBan]) {
 // formats (an export writes scores and agreement); then the hub (it publishes and pulls items in the
 // formats' terms); then tasks (the jobs); then service, the one door cli, host and main come through
 // (base/ aside).
-export const CORE_FLOORS = [['base'], ['store', 'images', 'videos'], ['scorer', 'review'], ['formats'], ['hub'], ['tasks'], ['service']];
+export const CORE_FLOORS = [['base'], ['store', 'images', 'videos'], ['scorer', 'review', 'judge'], ['formats'], ['hub'], ['tasks'], ['service']];
 function coreFloors() {
   return CORE_FLOORS.flatMap((floor, level) => {
     const above = CORE_FLOORS.slice(level + 1).flat();

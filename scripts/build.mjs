@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const nodeOnly = process.argv.includes('--node-only');
 // Native modules load their own binaries (sharp: libvips, in @img/sharp-<platform>): never bundled.
-const external = ['electron', 'better-sqlite3', 'onnxruntime-node', 'sharp'];
+const external = ['electron', 'better-sqlite3', 'onnxruntime-node', 'sharp', 'node-llama-cpp'];
 const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, external, logLevel: 'warning', absWorkingDir: root };
 // ESM bundles still meet CommonJS code that calls require(); give them one.
 const esmBanner = { js: "import { createRequire as __arbiterCreateRequire } from 'node:module'; const require = __arbiterCreateRequire(import.meta.url);" };

@@ -70,6 +70,13 @@ export function answerJsonSchema(shape: AnswerShape): JsonSchema {
   return { type: 'object', properties: { criteria: { type: 'object', properties, required: criteria.map((c) => c.key), additionalProperties: false } }, required: ['criteria'], additionalProperties: false };
 }
 
+/**
+ * A text the grammar let through at `max` characters: the grammar counts characters as llama.cpp decodes
+ * the bytes, and a model (random weights, or a small one) may write bytes that are not valid UTF-8, each
+ * of which becomes one U+FFFD here: at most four per character the grammar counted.
+ */
+const boundedText = (max: number) => z.string().max(max * 4, `longer than ${max} characters`);
+
 function criterionValue(criterion: Criterion): z.ZodType<number | string> {
   const { scale } = criterion;
   if (scale.type === 'binary') return z.union([z.literal(0), z.literal(1)]);
@@ -79,7 +86,7 @@ function criterionValue(criterion: Criterion): z.ZodType<number | string> {
 
 /** The zod rules an answer is checked by (the same limits as its JSON schema). */
 export function answerZod(shape: AnswerShape): z.ZodType<JudgeAnswer> {
-  const t = z.string().max(shape.textMax);
+  const t = boundedText(shape.textMax);
   if (shape.kind === 'pairwise') return z.object({ critique: t, verdict: z.enum(['A', 'B', 'tie']), strength: z.union([z.literal(1), z.literal(2), z.literal(3)]) }).strict();
   if (shape.kind === 'outcome') return z.object({ reason: t, outcome: z.enum(['success', 'partial', 'failure']) }).strict();
   if (shape.kind === 'steps') {
