@@ -46,13 +46,13 @@ const rendererPatterns = [
   { group: ['**/electron/**', '../../electron/*', '../../../electron/*'], message: 'The renderer talks to the API client only; it imports shared/.' },
   { group: nodeBuiltins, message: 'The renderer runs in a sandboxed page: no Node built-ins.' },
 ];
-// renderer/src/features/ by floors, bottom up: the panels other features show (the team panel, the
+// renderer/src/features/ by floors, bottom up: gold's rules and figures (goldRules), the panels other features show (the team panel, the
 // guidelines), then the trajectory view and the critique boxes, then the rating sheet, then the labeling loop
 // (Compare, Rank and Verdict walk and save through it), then the screens, then the items explorer (it shows
 // the datasets screen's export panel; the shell hands its table to the datasets screen).
 // A feature imports components/ and the features on floors below it, never a feature on its own floor or
 // above: what two screens share lives in renderer/src/components/ (images/ there too), which imports no feature.
-export const FEATURE_FLOORS = [['team', 'guidelines'], ['trajectories', 'critiques'], ['rubrics'], ['labeling'], ['compare', 'datasets', 'models', 'projects', 'rankings', 'review', 'steps'], ['items']];
+export const FEATURE_FLOORS = [['goldRules'], ['team', 'guidelines'], ['trajectories', 'critiques'], ['rubrics'], ['labeling'], ['compare', 'datasets', 'models', 'projects', 'rankings', 'review', 'steps'], ['items']];
 function featureFloors() {
   const blocks = FEATURE_FLOORS.flatMap((floor, level) =>
     floor.map((feature) => {

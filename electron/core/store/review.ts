@@ -224,18 +224,20 @@ export function linkAdjudication(db: Db, labelId: string, note: string): string 
 }
 
 /**
- * Changes whenever a label, an adjudication or the project's visible items change: a cached review is
+ * Changes whenever a label, an adjudication, a gold mark, the lead's gold rules or the project's visible items change: a cached review is
  * still right while this stays the same (new model scores are announced by their job instead). Each part
  * is a primary-key lookup, never a scan.
  */
 export function reviewWatermark(db: Db, projectId: number): string {
+  // The gold marks and the lead's gold rules too: the report holds each person's accuracy and qualification.
   const row = db
     .prepare(
       `SELECT (SELECT MAX(seq) FROM label) AS label, (SELECT MAX(seq) FROM adjudication) AS adjudication,
-              (SELECT visible_seq FROM project WHERE id = ?) AS visible`,
+              (SELECT visible_seq FROM project WHERE id = @project) AS visible, (SELECT MAX(seq) FROM gold_mark) AS gold,
+              (SELECT json_extract(settings, '$.gold') FROM project WHERE id = @project) AS rules`,
     )
-    .get(projectId) as { label: number | null; adjudication: number | null; visible: number | null };
-  return `${row.label ?? 0}:${row.adjudication ?? 0}:${row.visible ?? 0}`;
+    .get({ project: projectId }) as { label: number | null; adjudication: number | null; visible: number | null; gold: number | null; rules: string | null };
+  return `${row.label ?? 0}:${row.adjudication ?? 0}:${row.visible ?? 0}:${row.gold ?? 0}:${row.rules ?? ''}`;
 }
 
 /** Each model's reward per response of one item (null where it gave none or has not scored it). */

@@ -3,11 +3,14 @@
 // Steps p, Verdict u."
 import type { ProjectShapes } from '../../../shared/api';
 import { Kbd } from './Kbd';
+import { QualificationNotice, useQualification } from './QualificationNotice';
 import type { Route } from '../route';
 import { SCREEN_KEYS } from './ScreenTabs';
 import { useOverview } from './useOverview';
 
 type Screen = 'compare' | 'rank' | 'steps' | 'verdict';
+
+const TASK_OF = { compare: 'pairwise', rank: 'ranking', steps: 'steps', verdict: 'verdict' } as const;
 
 const TITLE: Record<Screen, string> = {
   compare: 'No pairs here.',
@@ -45,6 +48,14 @@ export function EmptyState({ screen, project, navigate }: { screen: Screen; proj
   const { overview, error } = useOverview(project);
   const shapes = overview?.shapes ?? null;
   const noItems = overview !== null && overview.items === 0;
+  // A failed qualification holds the queue: that, not the project's shapes, is why nothing shows.
+  const held = useQualification(project, TASK_OF[screen])?.state === 'failed';
+  if (held)
+    return (
+      <div className="flex flex-1 flex-col items-center justify-center gap-1.5 p-8 text-[14px]" data-testid="empty-state" data-screen={screen}>
+        <QualificationNotice project={project} task={TASK_OF[screen]} />
+      </div>
+    );
   const button = 'rounded border border-line-strong px-3 py-1.5 text-[13px] hover:bg-surface-2';
   return (
     <div className="flex flex-1 flex-col items-center justify-center gap-1.5 p-8 text-center text-[14px]" data-testid="empty-state" data-screen={screen}>

@@ -10,6 +10,7 @@ import { PeopleTable } from './PeopleTable';
 import { RegionAgreement } from './RegionAgreement';
 import { figureText, plural } from './reviewWords';
 import { MIN_ITEMS } from '../../../../shared/api';
+import { GoldAccuracyCard } from '../goldRules/GoldAccuracy';
 
 const FIELD_NAMES: Record<string, string> = {
   choice: 'Choice',
@@ -332,6 +333,7 @@ export function Dashboard({ report, computing }: { report: ReviewReport | null; 
           />
           <Tile label="To review" testId="tile-review" drill={drill(drillQuery(['disagree', ['pairwise']]))} value={report.queue.total.toLocaleString()} detail={`${report.queue.adjudicated.toLocaleString()} adjudicated`} />
         </div>
+        <GoldAccuracyCard gold={report.gold} />
         {/* Two columns that fill independently: a short chart leaves no hole beside a tall one. */}
         <div className="grid items-start gap-4 xl:grid-cols-2">
           <div className="flex min-w-0 flex-col gap-4">

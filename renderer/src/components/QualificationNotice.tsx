@@ -1,0 +1,42 @@
+// What an annotator is told about a qualification the lead set for this screen's task (issue 23 §1;
+// shared/goldRules.ts): while they are labeling its set, that they are; once judged, passed or failed with
+// their score; failed, that their queue is held until the lead lets them retry. goldStanding is their own
+// word only: which items were gold is never said.
+import { useEffect, useState } from 'react';
+import type { GoldStanding } from '../../../shared/api';
+import { api } from '../api';
+import { useShell } from '../context';
+
+type Task = 'pairwise' | 'ranking' | 'verdict' | 'steps';
+const pct = (x: number | null) => `${Math.round((x ?? 0) * 100)}%`;
+
+/** The annotator's qualification for a task, read once per project, task and `version`. */
+export function useQualification(project: string, task: Task, version = 0): GoldStanding['tasks'][number]['qualification'] | null {
+  const { annotator } = useShell();
+  const [standing, setStanding] = useState<GoldStanding | null>(null);
+  useEffect(() => {
+    let live = true;
+    api.goldStanding({ project, annotator }).then((s) => live && setStanding(s), () => live && setStanding(null));
+    return () => {
+      live = false;
+    };
+  }, [project, annotator, version]);
+  return standing?.tasks.find((t) => t.task === task)?.qualification ?? null;
+}
+
+export function QualificationNotice({ project, task }: { project: string; task: Task }) {
+  const q = useQualification(project, task);
+  if (!q) return null;
+  if (q.state === 'failed')
+    return (
+      <div className="flex flex-col items-center gap-1.5 text-center" data-testid="qualification-notice" data-state="failed">
+        <p className="text-[15px] font-medium">Qualification not passed: {pct(q.score)} right, the pass mark is {pct(q.passMark)}.</p>
+        <p className="max-w-prose text-muted">Your queue is held until the lead lets you take the qualification again. Nothing you labeled is lost.</p>
+      </div>
+    );
+  return (
+    <p className="text-[13px] text-muted" data-testid="qualification-notice" data-state={q.state}>
+      {q.state === 'passed' ? `Qualification passed: ${pct(q.score)} right (pass mark ${pct(q.passMark)}).` : `Qualification: ${q.done} of ${q.total} labeled; the project’s items follow once you pass.`}
+    </p>
+  );
+}
