@@ -10,8 +10,8 @@ import type { LabelBody, StepsBody } from '../labelBodies';
 
 export const REVIEW_TASKS = ['pairwise', 'ranking', 'verdict', 'steps'] as const;
 export type ReviewTask = (typeof REVIEW_TASKS)[number];
-/** Why an item is in the queue: people disagree, their consensus and the models disagree, or the models are unsure. */
-export const QUEUE_REASONS = ['annotators', 'model', 'uncertain'] as const;
+/** Why an item is in the queue: people disagree, their consensus and the models disagree, the models are unsure, or a local judge disagrees with people or flips with the order. */
+export const QUEUE_REASONS = ['annotators', 'model', 'uncertain', 'judge'] as const;
 export type QueueReason = (typeof QUEUE_REASONS)[number];
 
 const choice = z.enum(['A', 'B', 'tie', 'both_bad']);

@@ -63,3 +63,22 @@ export function* scoreRows(db: Db, projectId: number): Generator<ScoreRow> {
     .iterate({ project: projectId }) as IterableIterator<[number, string, 'outcome' | 'process', number, number | null, string | null]>;
   for (const [itemId, model, kind, responseIndex, reward, stepScores] of rows) yield { itemId, model, kind, responseIndex, reward, stepScores };
 }
+
+/** People's current choices of a task on some items (the ones a judge gave a verdict on), with each item's seq. */
+export function humanChoicesOn(db: Db, itemIds: readonly number[], task: 'pairwise' | 'verdict'): Map<number, { seq: number; choices: string[] }> {
+  const out = new Map<number, { seq: number; choices: string[] }>();
+  const rows = db
+    .prepare(
+      `SELECT i.id, i.seq, h.choice FROM item i
+       LEFT JOIN label_head h ON h.item_id = i.id AND h.task = @task AND h.done = 1 AND h.annotator_id IN (SELECT id FROM annotator WHERE kind = 'human')
+       WHERE i.id IN (SELECT value FROM json_each(@ids))`,
+    )
+    .raw()
+    .all({ ids: JSON.stringify(itemIds), task }) as [number, number, string | null][];
+  for (const [itemId, seq, choice] of rows) {
+    const entry = out.get(itemId) ?? { seq, choices: [] };
+    if (choice !== null) entry.choices.push(choice);
+    out.set(itemId, entry);
+  }
+  return out;
+}

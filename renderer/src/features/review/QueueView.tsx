@@ -17,6 +17,7 @@ const REASON_STYLE: Record<QueueReason, string> = {
   annotators: 'border-line-strong text-fg',
   model: 'border-bad/40 text-bad',
   uncertain: 'border-line-strong text-muted border-dashed',
+  judge: 'border-accent/50 text-accent',
 };
 
 export function ReasonChip({ reason }: { reason: QueueReason }) {

@@ -9,12 +9,14 @@ export const REASON_WORDS: Record<QueueReason, string> = {
   annotators: 'people disagree',
   model: 'model disagrees',
   uncertain: 'model unsure',
+  judge: 'judge disagrees',
 };
 
 export const REASON_HELP: Record<QueueReason, string> = {
   annotators: 'The annotators who labeled the item chose differently.',
   model: 'The people’s consensus and the models’ mean pick different responses.',
   uncertain: 'The models’ mean P(A better) is near ½, or the models pick different responses.',
+  judge: 'A local judge picks another response than the people (or the lead’s resolution), or changes its verdict when the responses swap places.',
 };
 
 const STRENGTH: Record<number, string> = { 1: 'slightly', 2: 'clearly', 3: 'much' };
