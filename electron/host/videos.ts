@@ -12,7 +12,7 @@ export { VIDEO_PREFIX };
 export function serveVideoRoute(req: IncomingMessage, res: ServerResponse, service: ArbiterService, url: URL, fail: (status: number, message: string) => void): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') return fail(404, `No operation ${req.method} ${url.pathname}.`);
   const answer = serveVideo(service.db, service.imageStore, url.pathname.slice(VIDEO_PREFIX.length), req.headers.range);
-  if (answer.status === 404 || answer.status === 416) {
+  if ('message' in answer) {
     for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
     return fail(answer.status, answer.message);
   }

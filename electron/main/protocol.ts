@@ -137,7 +137,7 @@ function serveVideoRequest(url: URL, request: { method: string; headers?: Header
   if (request.method !== 'GET' && request.method !== 'HEAD') return imageRefusal(405, 'not_found', `No operation ${request.method} ${url.pathname}.`);
   if (!videos) return imageRefusal(503, 'internal', 'The database is still opening; try again in a moment.');
   const answer = videos(url.pathname.slice(VIDEO_PREFIX.length), request.headers?.get('range') ?? undefined);
-  if (answer.status === 404 || answer.status === 416) {
+  if ('message' in answer) {
     const refused = imageRefusal(answer.status, 'not_found', answer.message);
     for (const [name, value] of Object.entries(answer.headers)) if (name !== 'content-type') refused.headers.set(name, value);
     return refused;

@@ -55,7 +55,7 @@ export function Filmstrip({ src, duration }: { src: string | null; duration: num
           onClick={() => videoSync.seek(((i + 0.5) * duration) / FRAMES)}
           title={timecode(((i + 0.5) * duration) / FRAMES)}
         >
-          <canvas ref={(el) => (canvases.current[i] = el)} className="block bg-surface-2" style={{ height: HEIGHT, minWidth: HEIGHT }} />
+          <canvas ref={(el) => void (canvases.current[i] = el)} className="block bg-surface-2" style={{ height: HEIGHT, minWidth: HEIGHT }} />
         </button>
       ))}
     </div>
