@@ -133,6 +133,21 @@ describe('the items explorer', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/p/${PROJECT}/compare/view/Split%20pairs`);
   });
 
+  it('opens the items behind a dashboard figure: κ of two people, the pairs to review', async () => {
+    await page.evaluate((h) => (location.hash = h), `#/p/${PROJECT}/review/agreement`);
+    await page.getByTestId('fields-table').waitFor({ timeout: 30_000 });
+    const kappa = page.getByTestId('fields-table').locator('tr', { hasText: 'Choice' }).first().getByTestId('drill').nth(1);
+    expect(await kappa.getAttribute('data-query')).toBe('split=ana,ben');
+    await kappa.click();
+    await page.getByTestId('items-explorer').waitFor();
+    expect(await page.evaluate(() => location.hash)).toBe(`#/p/${PROJECT}/items/q/${encodeURIComponent('split=ana,ben')}`);
+    await expect.poll(() => rowIds()).toEqual(['q-01', 'q-02', 'q-03']);
+    await page.goBack();
+    await page.getByTestId('tile-review').getByTestId('drill').click();
+    await expect.poll(() => page.getByTestId('items-query').inputValue()).toBe('disagree=pairwise');
+    await expect.poll(() => rowIds()).toEqual(['q-01', 'q-02', 'q-03']);
+  });
+
   it('opens an item on the screen of its shape with Enter', async () => {
     await go(`#/p/${PROJECT}/items/q/${encodeURIComponent('shape=ranking')}`);
     await expect.poll(() => rowIds()).toEqual(['r-01']);

@@ -38,7 +38,7 @@ export function Header({ route, annotator, progress, prelabels, onPrelabels, pre
   const project = route.name === 'start' ? null : route.name === 'unknown' ? (route.project ?? null) : route.project;
   const pct = progress && progress.total > 0 ? Math.round((progress.labeled / progress.total) * 100) : 0;
   const tab = (active: boolean) =>
-    `rounded px-2 py-1 text-[13px] ${active ? 'bg-surface-2 text-fg font-medium' : 'text-muted hover:text-fg'}`;
+    `rounded px-1.5 py-1 text-[13px] ${active ? 'bg-surface-2 text-fg font-medium' : 'text-muted hover:text-fg'}`;
   return (
     <header className="flex min-h-11 shrink-0 flex-wrap items-center gap-x-3 border-b border-line bg-surface px-3 whitespace-nowrap xl:h-11 xl:flex-nowrap" data-testid="header">
       <button className="text-[14px] font-semibold tracking-tight text-fg" onClick={() => navigate({ name: 'start' })} title="Projects">

@@ -3,7 +3,6 @@
 // as chips (× takes one out).
 import type { RefObject } from 'react';
 import type { Clause } from '../../../../shared/itemQuery';
-import { Kbd } from '../../components/Kbd';
 
 export function ExplorerBar(props: {
   typed: string;
@@ -59,10 +58,6 @@ export function ExplorerBar(props: {
           <span>
             <code>"a phrase"</code> · <code>prefix*</code> · <code>AND</code> <code>OR</code> <code>NOT</code> · <code>response:</code> <code>rationale:</code> <code>prompt:</code> a field · <code>facet=value</code>{' '}
             <code>score&gt;=0.8</code>
-          </span>
-          <span className="ml-auto flex items-center gap-1">
-            <Kbd>/</Kbd> search <Kbd>j</Kbd>
-            <Kbd>k</Kbd> move <Kbd>x</Kbd> select <Kbd>Shift</Kbd>+<Kbd>j</Kbd> extend <Kbd>Enter</Kbd> open <Kbd>Esc</Kbd> clear
           </span>
         </p>
       )}

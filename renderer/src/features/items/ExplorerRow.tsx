@@ -3,17 +3,20 @@
 import type { ItemsRow } from '../../../../shared/api';
 import { plural } from '../../../../shared/plural';
 import { ImageCount, splitImages } from '../datasets/TextWithImages';
-import { Highlight, snippetSegments } from './Highlight';
+import { Highlight, type Segment } from './Highlight';
 import { HumansCell, JudgementsCell, ModelCell } from './ItemRow';
 
 export const EXPLORER_COLUMNS = 'grid-cols-[1.25rem_3.25rem_6.5rem_minmax(0,1fr)_7rem_8rem_6rem_3.5rem_3rem]';
 
 const SHAPE_WORDS: Record<string, string> = { ranking: 'ranking', chain: 'chain', trajectory: 'trajectory', single: 'single' };
 
-/** Where the search words were found, if the engine says: its field and the snippet with the hits marked. */
-function snippetOf(row: ItemsRow): { field: string; text: string } | null {
-  const hit = (row as ItemsRow & { snippet?: { column?: string; field?: string; text: string } | null }).snippet;
-  return hit && typeof hit.text === 'string' ? { field: hit.column ?? hit.field ?? '', text: hit.text } : null;
+/**
+ * Where the search words were found (the full-text index's snippets: a field and its text in runs, hit or
+ * not): a field other than the prompt first, the prompt being on the line above.
+ */
+function snippetOf(row: ItemsRow): { field: string; parts: Segment[] } | null {
+  const snippets = (row as ItemsRow & { snippets?: { field: string; parts: Segment[] }[] }).snippets ?? [];
+  return snippets.find((s) => s.field !== 'prompt') ?? snippets[0] ?? null;
 }
 
 export function ExplorerRow(props: { row: ItemsRow; index: number; current: boolean; checked: boolean; onCheck(): void; onClick(): void; onOpen(): void }) {
@@ -62,7 +65,7 @@ export function ExplorerRow(props: { row: ItemsRow; index: number; current: bool
         {snippet ? (
           <span className="truncate text-[12px] text-muted" data-testid="explorer-snippet">
             {snippet.field && <span className="mr-1 text-[11px] font-medium tracking-wide text-faint uppercase">{snippet.field}</span>}
-            <Highlight segments={snippetSegments(snippet.text)} />
+            <Highlight segments={snippet.parts} />
           </span>
         ) : (
           <span className="truncate text-[12px] text-faint">

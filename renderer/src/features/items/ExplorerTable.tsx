@@ -3,6 +3,7 @@
 // Shift extends the selection, x toggles the row, Enter (or a double click) opens it on its screen.
 import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { Kbd } from '../../components/Kbd';
 import { useGlobalKeys } from '../../components/keys';
 import type { ItemSort, ItemsRow } from '../../../../shared/api';
 import type { SortColumn } from '../../../../shared/itemFacets';
@@ -147,6 +148,25 @@ export function ExplorerTable(props: { pages: ExplorerPages; sort: ItemSort; onS
             );
           })}
         </div>
+      </div>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-line px-3 py-1.5 text-[12px] text-faint" data-testid="explorer-keys">
+        <span className="flex items-center gap-1">
+          <Kbd>j</Kbd>
+          <Kbd>k</Kbd> move
+        </span>
+        <span className="flex items-center gap-1">
+          <Kbd>x</Kbd> select, <Kbd>Shift</Kbd>+<Kbd>j</Kbd> / <Kbd>k</Kbd> extend
+        </span>
+        <span className="flex items-center gap-1">
+          <Kbd>Enter</Kbd> open on its screen
+        </span>
+        <span className="flex items-center gap-1">
+          <Kbd>/</Kbd> search
+        </span>
+        <span className="flex items-center gap-1">
+          <Kbd>Esc</Kbd> clear the selection
+        </span>
+        <span className="ml-auto">A / B: the file’s first / second response</span>
       </div>
     </div>
   );

@@ -37,7 +37,9 @@ function facetTitle(facet: string): string {
 }
 
 export function FacetSidebar({ facets, query, onToggle, stale }: { facets: FacetCount[]; query: ItemQuery | null; onToggle(clauseText: string): void; stale: boolean }) {
-  const shown = facets.filter((f) => f.values.length > 0);
+  // A value no item has is left out (unless it is in force): the list says what there is to choose.
+  const inForce = (clause: string) => query !== null && isActive(query, clausesOf(clause));
+  const shown = facets.map((f) => ({ ...f, values: f.values.filter((v) => v.count > 0 || inForce(v.clause)) })).filter((f) => f.values.length > 0);
   return (
     <aside className={`flex w-[232px] shrink-0 flex-col gap-3 overflow-auto border-r border-line bg-surface px-3 py-3 ${stale ? 'opacity-60' : ''}`} data-testid="facets" aria-label="Facets">
       {shown.length === 0 && <p className="text-[12px] text-muted">No facet has a value among these items.</p>}
@@ -48,7 +50,7 @@ export function FacetSidebar({ facets, query, onToggle, stale }: { facets: Facet
           </h3>
           <ul className="flex flex-col">
             {f.values.map((v) => {
-              const active = query !== null && isActive(query, clausesOf(v.clause));
+              const active = inForce(v.clause);
               return (
                 <li key={v.value}>
                   <button

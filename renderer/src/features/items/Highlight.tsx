@@ -1,26 +1,9 @@
-// A search hit in its context: the index's snippet (text with the hit marks of shared/searchText.ts)
-// drawn as plain text segments, each hit in a <mark>. Never HTML: the text is model output.
-import { HIT_CLOSE, HIT_OPEN } from '../../../../shared/searchText';
+// A search hit in its context: the index's snippet, runs of plain text, drawn with each hit in a <mark>.
+// Never HTML: the text is model output, and React writes it as text.
 
 export interface Segment {
   text: string;
   hit: boolean;
-}
-
-/** A snippet's segments: what lies between HIT_OPEN and HIT_CLOSE is a hit. */
-export function snippetSegments(snippet: string): Segment[] {
-  const out: Segment[] = [];
-  let hit = false;
-  let current = '';
-  for (const ch of snippet) {
-    if (ch === HIT_OPEN || ch === HIT_CLOSE) {
-      if (current) out.push({ text: current, hit });
-      current = '';
-      hit = ch === HIT_OPEN;
-    } else current += ch;
-  }
-  if (current) out.push({ text: current, hit });
-  return out;
 }
 
 export function Highlight({ segments, testId }: { segments: Segment[]; testId?: string }) {
