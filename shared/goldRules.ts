@@ -54,12 +54,27 @@ export function rulesActive(rules: GoldTaskRules | undefined): rules is GoldTask
  */
 export function honeypotSlot(annotator: string, project: string, task: string, n: number, rate: number): boolean {
   if (!(rate > 0)) return false;
-  return fnv1a(`${annotator}\u0000${project}\u0000${task}\u0000${n}`) / 4294967296 < rate;
+  return mixed(`${annotator}\u0000${project}\u0000${task}\u0000${n}`) / 4294967296 < rate;
+}
+
+/**
+ * FNV-1a, then MurmurHash3's finaliser: texts that differ only in their last characters (slot 17, 18, …)
+ * differ in every bit. FNV-1a alone leaves its high bits poorly mixed by a last character, and the share of
+ * slots under a rate came out 8.3% at 10% over 5,000 slots (test/unit/gold-rules.test.ts).
+ */
+function mixed(text: string): number {
+  let h = fnv1a(text);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 /** A person's own order over a list of gold items (seeded by who and where): stable, different per person. */
 export function goldOrder<T extends { seq: number }>(items: readonly T[], annotator: string, project: string, task: string): T[] {
-  const key = (seq: number) => fnv1a(`${annotator}\u0000${project}\u0000${task}\u0000gold\u0000${seq}`);
+  const key = (seq: number) => mixed(`${annotator}\u0000${project}\u0000${task}\u0000gold\u0000${seq}`);
   return [...items].sort((a, b) => key(a.seq) - key(b.seq) || a.seq - b.seq);
 }
 
