@@ -150,6 +150,7 @@ const ANYWHERE: Shortcut[] = [
   [[['n']], 'Rank screen (three or more responses)'],
   [[['p']], 'Steps screen (a chain rated step by step)'],
   [[['u']], 'Verdict screen (one response: good / bad)'],
+  [[['/']], 'Items: search every text, facets, sort, saved views (on Datasets: its table’s search)'],
   [[['d']], 'Datasets screen (import, items, export)'],
   [[['i']], 'Rubric screen (criteria, versions, guidelines)'],
   [[['m']], 'Models screen (add, score, providers)'],
@@ -158,6 +159,15 @@ const ANYWHERE: Shortcut[] = [
   [[['g']], 'Guidelines, while labeling (Esc closes)'],
   [[['?']], 'This list'],
   [[['Esc']], 'Close this list'],
+];
+
+const ITEMS: Shortcut[] = [
+  [[['/']], 'Search and filter: words, "a phrase", prefix*, AND / OR / NOT, response: …, facet=value'],
+  [[['j'], ['↓']], 'Next item (k / ↑: previous)'],
+  [[['x']], 'Select the item, or take it out of the selection'],
+  [[['Shift', 'j'], ['Shift', 'k']], 'Extend the selection'],
+  [[['Enter']], 'Open the item on its screen (or double-click)'],
+  [[['Esc']], 'Clear the selection (in the box: back to the list)'],
 ];
 
 const PROJECTS: Shortcut[] = [
@@ -240,6 +250,7 @@ export function ShortcutsOverlay({ onClose }: { onClose(): void }) {
             <Group title="Videos" keys={VIDEOS} />
             <Group title="Region marks" keys={REGIONS} />
             <Group title="Anywhere" keys={ANYWHERE} />
+            <Group title="Items explorer" keys={ITEMS} />
             <Group title="Projects screen" keys={PROJECTS} />
           </div>
         </div>
