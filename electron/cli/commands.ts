@@ -243,6 +243,7 @@ export const commands: Record<string, Command> = {
   backup: backupCommand,
   doctor: doctorCommand,
   serve: serveCommand,
+  judge: (argv, io) => import('./judge').then((m) => m.judgeCommand(argv, io)),
   rubric: (argv, io) => import('./rubric').then((m) => m.rubricCommand(argv, io)),
   review: (argv, io) => import('./review').then((m) => m.reviewCommand(argv, io)),
   adjudicate: (argv, io) => import('./review').then((m) => m.adjudicateCommand(argv, io)),

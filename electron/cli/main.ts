@@ -31,6 +31,9 @@ Commands:
          (ID: the item's external id (the file's "id"), its uid, or the #N review lists for one without)
   score --project NAME [--model DIR ...] [--provider auto|cpu|cuda|dml|coreml] [--batch-size N]
   models [--json]
+  judge --project NAME --model FILE.gguf|server [--task pairwise|rubric|steps|outcome] [--template N]
+         [--parallel N] [--limit N] [--seed N] [--temperature T] [--top-k K] [--top-p P] [--text-max N]
+         (a generative judge over the items: GGUF files from the models folders; server: the project's own)
   projects [--json]
   projects rename OLD NEW
   projects delete NAME [--yes]        (asks first on a terminal; --yes where stdin is not one)

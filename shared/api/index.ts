@@ -12,6 +12,7 @@ import { goldRulesSchemas, type GoldRulesOutputs } from './goldRules';
 import { itemsSchemas, type ItemsOutputs } from './items';
 import { guidelinesSchemas, type GuidelinesOutputs } from './guidelines';
 import { jobsSchemas, type JobsOutputs } from './jobs';
+import { judgesSchemas, type JudgesOutputs } from './judges';
 import { labelsSchemas, type LabelsOutputs } from './labels';
 import { modelsSchemas, type ModelsOutputs } from './models';
 import { projectsSchemas, type ProjectsOutputs } from './projects';
@@ -33,6 +34,7 @@ export * from './goldRules';
 export * from './items';
 export * from './guidelines';
 export * from './jobs';
+export * from './judges';
 export * from './labels';
 export * from './models';
 export * from './projects';
@@ -57,6 +59,7 @@ export const schemas = {
   ...reviewSchemas,
   ...modelsSchemas,
   ...jobsSchemas,
+  ...judgesSchemas,
   ...appSchemas,
   ...teamSchemas,
   ...goldSchemas,
@@ -70,7 +73,7 @@ export type ApiName = keyof typeof schemas;
 export type ApiInput<N extends ApiName> = z.input<(typeof schemas)[N]>;
 export type ApiParsed<N extends ApiName> = z.output<(typeof schemas)[N]>;
 
-export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & CritiquesOutputs & GuidelinesOutputs & ReviewOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & AppOutputs & TeamOutputs & GoldOutputs & EvaluationOutputs & GoldRulesOutputs & ItemsOutputs & VideosOutputs;
+export type ApiOutputs = ProjectsOutputs & DatasetsOutputs & UploadsOutputs & StepsOutputs & RankingsOutputs & RubricsOutputs & CritiquesOutputs & GuidelinesOutputs & ReviewOutputs & LabelsOutputs & ModelsOutputs & JobsOutputs & JudgesOutputs & AppOutputs & TeamOutputs & GoldOutputs & EvaluationOutputs & GoldRulesOutputs & ItemsOutputs & VideosOutputs;
 export type ApiOutput<N extends ApiName> = ApiOutputs[N];
 
 /** What a transport returns for an error: a sentence for people, a code for programs. */

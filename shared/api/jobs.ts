@@ -10,7 +10,7 @@ export const jobsSchemas = {
 export interface JobInfo {
   id: string;
   /** score: startScoring; import, export: importContent and exportProject, whose calls await the job; index: the search index's build after an upgrade. */
-  kind: 'score' | 'import' | 'export' | 'review' | 'index';
+  kind: 'score' | 'import' | 'export' | 'review' | 'index' | 'judge';
   project: string;
   state: 'running' | 'done' | 'failed' | 'cancelled';
   startedAt: string;
@@ -26,6 +26,10 @@ export interface JobInfo {
   total?: number | null;
   /** Export jobs: lines written so far. */
   written?: number;
+  /** Judge jobs: the estimated time left, from the pace so far (done and total count answers). */
+  etaMs?: number | null;
+  /** Judge jobs, once finished: what the run stored. */
+  judge?: { runId: string; items: number; results: number; failed: number; skipped: number; tokens: number; ms: number; cancelled: boolean };
 }
 
 export interface JobsOutputs {

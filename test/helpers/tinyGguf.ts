@@ -81,9 +81,10 @@ class Writer {
       this.u64(v.value.length);
       for (const s of v.value) this.str(s);
     } else {
+      const list = v.value as number[];
       this.u32(T.I32);
-      this.u64(v.value.length);
-      for (const n of v.value) this.i32(n);
+      this.u64(list.length);
+      for (const n of list) this.i32(n);
     }
   }
   concat(): Buffer {

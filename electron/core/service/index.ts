@@ -20,6 +20,7 @@ import { guidelinesHandlers } from './guidelines';
 import { itemsHandlers } from './items';
 import { reviewHandlers } from './review';
 import { jobsHandlers } from './jobs';
+import { judgesHandlers } from './judges';
 import { labelsHandlers } from './labels';
 import { modelsHandlers } from './models';
 import { projectsHandlers } from './projects';
@@ -96,6 +97,7 @@ export class ArbiterService {
       ...reviewHandlers(context),
       ...modelsHandlers(context),
       ...jobsHandlers(context),
+      ...judgesHandlers(context),
       ...appHandlers(context),
       ...this.team.handlers(),
       ...goldHandlers(context),

@@ -9,6 +9,7 @@ import type { ScoreJobOptions } from '../scorer/index';
 import { isCancelled, startTask } from './client';
 import type { Task, TaskProgress, TaskResult } from './protocol';
 import type { TaskHooks } from './run';
+import type { JudgeRunProgress, JudgeRunSummary } from '../judge/run';
 import { uuidv7 } from '../../../shared/ids';
 
 /** The tasks people see as jobs (a checkpoint is housekeeping, started by the checkpointer). */
@@ -61,6 +62,39 @@ export class JobRegistry {
         this.announce(info);
       },
     );
+    this.announce(info);
+    return info;
+  }
+
+  /**
+   * Runs a judge over a project as a job on this thread: llama.cpp decodes on its own native threads and a
+   * server answers over the network, so the thread only waits on promises. Cancel aborts the signal.
+   */
+  startJudging(project: string, run: (signal: AbortSignal, onProgress: (p: JudgeRunProgress) => void) => Promise<JudgeRunSummary>): JobInfo {
+    const running = this.list().find((j) => j.kind === 'judge' && j.state === 'running' && j.project === project);
+    if (running) throw new ArbiterError('conflict', `A judge is already running on project "${project}" (job ${running.id}); cancel it first.`);
+    const info: JobInfo = { ...newJob('judge', project), done: 0, total: null, etaMs: null };
+    const controller = new AbortController();
+    const announceProgress = this.throttledAnnouncer(info);
+    this.jobs.set(info.id, { info, cancel: () => controller.abort() });
+    run(controller.signal, (p) => {
+      info.done = p.done;
+      info.total = p.total;
+      info.etaMs = p.etaMs;
+      announceProgress(p.done === p.total);
+    }).then(
+      (summary) => {
+        info.judge = summary;
+        info.state = summary.cancelled ? 'cancelled' : 'done';
+      },
+      (error: unknown) => {
+        info.state = 'failed';
+        info.error = error instanceof Error ? error.message : String(error);
+      },
+    ).finally(() => {
+      info.finishedAt = new Date().toISOString();
+      this.announce(info);
+    });
     this.announce(info);
     return info;
   }
