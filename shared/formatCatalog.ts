@@ -68,6 +68,7 @@ export const FORMAT_CATALOG = [
   { name: 'rlaif-v', family: 'images', title: 'RLAIF-V (image, question, chosen, rejected)', reads: true, writes: false, carries: 'text' },
   { name: 'videoalign', family: 'videos', title: 'VideoGen-RewardBench / VideoAlign pairs (CSV)', reads: true, writes: true, carries: 'content' },
   { name: 'trl-video', family: 'videos', title: 'Text-to-video preference (TRL layout, JSONL)', reads: true, writes: true, carries: 'content' },
+  { name: 'lerobot', family: 'videos', title: 'LeRobot dataset episodes (a dataset folder)', reads: true, writes: false, carries: 'content' },
   { name: 'arbiter', family: 'arbiter', title: 'Arbiter items', reads: true, writes: true, carries: 'content' },
   { name: 'labels', family: 'arbiter', title: 'Arbiter labels (lossless)', reads: false, writes: true, carries: 'content' },
   { name: 'scores', family: 'arbiter', title: 'Model scores (one line per scored response)', reads: false, writes: true, carries: 'content' },

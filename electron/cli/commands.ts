@@ -28,7 +28,7 @@ const importCommand: Command = async (argv, io) => {
   const format = String(values.format);
   if (format !== 'auto' && !(IMPORT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`unknown import format "${format}"; one of: auto, ${IMPORT_FORMATS.join(', ')}`);
-  const file = requireFile(positionals[0]);
+  const file = requireFile(positionals[0], true);
   const imagesDir = values['images-dir'];
   if (typeof imagesDir === 'string' && imagesDir.trim() === '') throw new UsageError('--images-dir takes a folder');
   return withDb(values, async (db) => {

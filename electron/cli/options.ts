@@ -2,7 +2,7 @@
 // "the CLI validates names with the same schemas as the API"), before the database is opened, so a
 // refused name changes nothing; a missing input file is bad input (exit 1), not a usage error.
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { annotatorName, projectName } from '../../shared/api/common';
 import { invalidInput } from '../core/base/errors';
@@ -38,12 +38,16 @@ export function optionalAnnotatorName(values: ParsedArgs['values']): string | un
   return checkName(annotatorName, value, '--annotator');
 }
 
-/** The FILE positional: its absence is a usage error; a file that is not there is bad input. */
-export function requireFile(path: string | undefined): string {
+/**
+ * The FILE positional: its absence is a usage error; a file that is not there is bad input. With
+ * `datasetFolder` a LeRobot dataset folder (it holds meta/info.json) is taken too (`arbiter import`).
+ */
+export function requireFile(path: string | undefined, datasetFolder = false): string {
   if (!path) throw new UsageError('FILE is required');
   const full = resolve(path);
   if (!existsSync(full)) throw invalidInput(`no such file: ${path}`);
-  if (statSync(full).isDirectory()) throw invalidInput(`${path} is a folder, not a file`);
+  if (statSync(full).isDirectory() && !(datasetFolder && existsSync(join(full, 'meta', 'info.json'))))
+    throw invalidInput(`${path} is a folder, not a file${datasetFolder ? ' (a LeRobot dataset folder holds meta/info.json)' : ''}`);
   return full;
 }
 

@@ -175,3 +175,69 @@ describe.skipIf(skip)('text-to-video preference JSONL (trl-video)', () => {
     expect(error.errors[0]!.reason).toBe('rejected[0]: a {"type": "video"} placeholder, but "videos" has only 1 entry');
   });
 });
+
+describe.skipIf(skip)('LeRobot dataset episodes (lerobot)', () => {
+  it('imports a dataset folder: one item per episode, its task, every camera’s video in one response, success as a verdict', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { parquetWriteBuffer } = await import('hyparquet-writer');
+    // Laid out as LeRobot v2.1 writes it (meta/info.json's data_path and video_path templates, chunk 000).
+    const root = join(dir, 'so101_pick');
+    mkdirSync(join(root, 'meta'), { recursive: true });
+    const info = {
+      codebase_version: 'v2.1',
+      robot_type: 'so101',
+      total_episodes: 2,
+      fps: 24,
+      chunks_size: 1000,
+      data_path: 'data/chunk-{episode_chunk:03d}/episode_{episode_index:06d}.parquet',
+      video_path: 'videos/chunk-{episode_chunk:03d}/{video_key}/episode_{episode_index:06d}.mp4',
+      features: {
+        'observation.images.top': { dtype: 'video', shape: [48, 64, 3] },
+        'observation.images.wrist': { dtype: 'video', shape: [48, 64, 3] },
+        action: { dtype: 'float32', shape: [6] },
+        'next.success': { dtype: 'bool', shape: [1] },
+      },
+    };
+    writeFileSync(join(root, 'meta', 'info.json'), JSON.stringify(info, null, 2));
+    writeFileSync(join(root, 'meta', 'tasks.jsonl'), JSON.stringify({ task_index: 0, task: 'Pick up the red cube and place it in the bowl.' }) + '\n');
+    writeFileSync(join(root, 'meta', 'episodes.jsonl'), [0, 1].map((i) => JSON.stringify({ episode_index: i, tasks: ['Pick up the red cube and place it in the bowl.'], length: 24 })).join('\n') + '\n');
+    for (const episode of [0, 1]) {
+      const name = `episode_${String(episode).padStart(6, '0')}`;
+      mkdirSync(join(root, 'data', 'chunk-000'), { recursive: true });
+      const frames = 24;
+      writeFileSync(
+        join(root, 'data', 'chunk-000', `${name}.parquet`),
+        Buffer.from(
+          parquetWriteBuffer({
+            columnData: [
+              { name: 'frame_index', data: Array.from({ length: frames }, (_, i) => i), type: 'INT32' },
+              { name: 'next.success', data: Array.from({ length: frames }, (_, i) => episode === 0 && i === frames - 1), type: 'BOOLEAN' },
+            ],
+          }),
+        ),
+      );
+      for (const camera of ['observation.images.top', 'observation.images.wrist']) {
+        mkdirSync(join(root, 'videos', 'chunk-000', camera), { recursive: true });
+        makeClip(join(root, 'videos', 'chunk-000', camera), `${name}.mp4`, { codec: 'h264', fps: 24, seconds: 1, source: camera.endsWith('top') ? 'testsrc2' : `color=c=0x${episode ? '336699' : '996633'}` });
+      }
+    }
+    const summary = await importFile(db, { path: root, project: 'robot', createProject: true });
+    expect(summary.format).toBe('lerobot');
+    expect(summary.items).toBe(2);
+    const items = [...iterateItems(db, requireProject(db, 'robot').id)];
+    expect(items.map((i) => [i.externalId, i.prompt, i.responses.length, i.responses[0]!.model])).toEqual([
+      ['episode_000000', 'Pick up the red cube and place it in the bowl.', 1, 'so101'],
+      ['episode_000001', 'Pick up the red cube and place it in the bowl.', 1, 'so101'],
+    ]);
+    const parts = (items[0]!.responses[0]!.content as ChatMessage[])[0]!.content as ContentPart[];
+    expect(parts[0]).toEqual({ type: 'text', text: 'Episode 0 · 24 frames at 24 fps · 2 cameras' });
+    const videos = parts.filter(isVideoPart);
+    expect(videos.map((v) => v.origin)).toEqual([
+      { kind: 'column', column: 'observation.images.top', index: 0, path: 'videos/chunk-000/observation.images.top/episode_000000.mp4' },
+      { kind: 'column', column: 'observation.images.wrist', index: 1, path: 'videos/chunk-000/observation.images.wrist/episode_000000.mp4' },
+    ]);
+    expect(videos[1]!.video!.sha256).toBe(sha(join(root, 'videos/chunk-000/observation.images.wrist/episode_000000.mp4')));
+    const verdicts = headLoader(db, requireProject(db, 'robot').id, undefined, 'verdict')(0, 10);
+    expect(items.map((i) => verdicts.get(i.id)?.[0]?.choice)).toEqual(['good', 'bad']);
+  });
+});

@@ -47,6 +47,7 @@ import { descriptor as vlfeedback } from './vision/vlfeedback.format';
 import { descriptor as rlaifV } from './vision/rlaifV.format';
 import { descriptor as videoAlign } from './video/videoAlign.format';
 import { descriptor as trlVideo } from './video/trlVideo.format';
+import { descriptor as lerobot } from './video/lerobot.format';
 import { descriptor as arbiter } from './exchange/arbiter.format';
 import { descriptor as labels } from './exchange/labels.format';
 import { descriptor as scores } from './exchange/scores.format';
@@ -101,6 +102,7 @@ export const ALL_FORMATS: readonly FormatDescriptor[] = [
   rlaifV,
   videoAlign,
   trlVideo,
+  lerobot,
   arbiter,
   labels,
   scores,

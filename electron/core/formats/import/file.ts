@@ -1,5 +1,6 @@
-// Importing a file on disk (.jsonl, .jsonl.gz, .json, .parquet, read by ./sources): its chunks, its hash,
-// and with skipInvalid the rejected lines written beside it.
+// Importing a file on disk (.jsonl, .jsonl.gz, .json, .parquet, .csv, read by ./sources), or a LeRobot
+// dataset folder (one record per episode: ../sources/lerobot.ts): its chunks, its hash, and with
+// skipInvalid the rejected lines written beside it.
 import { createHash } from 'node:crypto';
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -8,6 +9,7 @@ import type { ImportFormat } from '../../../../shared/formatNames';
 import type { Db } from '../../store/db';
 import { runImport } from './importer';
 import { fileChunks } from '../sources/index';
+import { isLeRobotFolder, leRobotChunks } from '../sources/lerobot';
 import { PARALLEL_MIN_BYTES, parallelByDefault } from './inputs';
 
 export interface ImportFileOptions {
@@ -40,6 +42,8 @@ export function rejectsPath(path: string): string {
 export async function importFile(db: Db, opts: ImportFileOptions): Promise<ImportSummary & { errors: LineError[]; formatReason: string }> {
   const hash = createHash('sha256');
   let sha256: string | null = null;
+  // A LeRobot folder: its episodes' videos are read from inside it.
+  const lerobot = isLeRobotFolder(opts.path);
   const result = await runImport(db, {
     project: opts.project,
     fileName: opts.displayName ?? opts.path,
@@ -48,12 +52,12 @@ export async function importFile(db: Db, opts: ImportFileOptions): Promise<Impor
     createProject: opts.createProject ?? false,
     onProgress: opts.onProgress,
     isCancelled: opts.isCancelled,
-    parallel: opts.parallel ?? parallelByDefault((await stat(opts.path)).size >= PARALLEL_MIN_BYTES),
+    parallel: opts.parallel ?? (!lerobot && parallelByDefault((await stat(opts.path)).size >= PARALLEL_MIN_BYTES)),
     waitForWorker: opts.parallel === true || process.env.ARBITER_IMPORT_WORKER === 'on',
-    chunks: fileChunks(opts.path, hash, opts.displayName ?? opts.path),
+    chunks: lerobot ? leRobotChunks(opts.path, hash, opts.displayName ?? opts.path) : fileChunks(opts.path, hash, opts.displayName ?? opts.path),
     sha256: () => (sha256 ??= hash.digest('hex')),
     imagesDir: opts.imagesDir ?? null,
-    fileDir: opts.fileDir === undefined ? dirname(opts.path) : opts.fileDir,
+    fileDir: opts.fileDir === undefined ? (lerobot ? opts.path : dirname(opts.path)) : opts.fileDir,
   });
   let rejectsFile: string | null = null;
   if (result.rejects.length) {

@@ -1,0 +1,20 @@
+// LeRobot dataset episodes: its descriptor (../registry.ts says what one holds and how to add a format).
+import type { FormatDescriptor } from '../descriptor';
+import { parseLeRobot } from './lerobot';
+
+export const descriptor: FormatDescriptor = {
+  name: 'lerobot',
+  family: 'videos',
+  title: 'LeRobot dataset episodes (a dataset folder)',
+  detect: {
+    rank: 380,
+    why: (record) => ('lerobot_episode' in record && 'cameras' in record ? 'a LeRobot dataset folder (meta/info.json, meta/episodes.jsonl)' : null),
+  },
+  parse: parseLeRobot,
+  carries: 'content',
+  doc: {
+    source: 'Hugging Face LeRobot (codebase v2.x)',
+    keeps: 'each episode’s task text, every camera’s video (played together), length, fps, robot type, success as a verdict',
+    loses: 'read only: the frames’ states and actions stay in the dataset',
+  },
+};

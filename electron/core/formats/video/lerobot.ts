@@ -1,0 +1,32 @@
+// LeRobot dataset episodes (huggingface/lerobot v2.x) as robot trajectories to judge: the folder's records
+// come from ../sources/lerobot.ts, one per episode. The item's prompt is the episode's task text; its one
+// response is the episode, every camera's video in it (so the screen plays them together on one clock),
+// named by the camera's feature key. The episode's success, where the dataset records it, is the `source`
+// annotator's verdict (good = success). Read only: a LeRobot dataset is written by its own tools.
+import { RecordError, type ParsedRecord, type SourceJudgement } from '../types';
+
+export function parseLeRobot(record: Record<string, unknown>): ParsedRecord {
+  const index = record.lerobot_episode;
+  if (!Number.isInteger(index)) throw new RecordError('episode_index: expected a whole number');
+  const tasks = Array.isArray(record.tasks) ? record.tasks.filter((t): t is string => typeof t === 'string' && t.trim() !== '') : [];
+  const cameras = record.cameras !== null && typeof record.cameras === 'object' ? (record.cameras as Record<string, unknown>) : {};
+  const keys = Object.keys(cameras).filter((k) => typeof cameras[k] === 'string');
+  if (!keys.length) throw new RecordError('the dataset’s meta/info.json names no camera (no feature of dtype "video")');
+  const length = Number.isInteger(record.length) ? (record.length as number) : null;
+  const content = [
+    { type: 'text', text: `Episode ${index as number}${length !== null ? ` · ${length} frames` : ''}${record.fps ? ` at ${String(record.fps)} fps` : ''} · ${keys.length === 1 ? 'one camera' : `${keys.length} cameras`}` },
+    ...keys.map((key, i) => ({ type: 'video', video: cameras[key], column: key, index: i })),
+  ];
+  const judgement: SourceJudgement | null = typeof record.success === 'boolean' ? { task: 'verdict', choice: record.success ? 'good' : 'bad', body: {} } : null;
+  return {
+    draft: {
+      externalId: `episode_${String(index).padStart(6, '0')}`,
+      prompt: tasks.length ? tasks.join('\n') : `Episode ${index as number} (the dataset gives no task text)`,
+      responses: [{ content: [{ role: 'assistant', content }], model: typeof record.robot_type === 'string' ? record.robot_type : null, steps: null }],
+      reference: null,
+      metadata: { episode_index: index, length, fps: record.fps ?? null, cameras: keys, success: record.success ?? null },
+    },
+    preference: null,
+    judgement,
+  };
+}
