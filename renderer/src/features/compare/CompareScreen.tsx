@@ -96,9 +96,13 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   // Until the project's setting is known, behave as blind: never show a pre-label that might anchor.
   const mode = prelabelMode ?? 'blind';
 
+  // A new item opens folded, its source label hidden. Set only when not so already: a state set to what it
+  // holds still renders the screen again right after a key's render (React's bail-out comes too late).
+  const shownState = useRef({ revealSource, folded });
+  shownState.current = { revealSource, folded };
   useEffect(() => {
-    setRevealSource(false);
-    setFolded(true);
+    if (shownState.current.revealSource) setRevealSource(false);
+    if (!shownState.current.folded) setFolded(true);
   }, [item?.id]);
 
   const pre = loop.prelabels;
@@ -111,7 +115,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
   const showPrelabels = hasModels && (mode === 'assist' || labeled);
   const suggested = mode === 'assist' && item ? suggestion(prelabels, item.shownOrder) : null;
 
-  const { judge, loadPrelabels } = loop;
+  const { judge, loadPrelabels, peekPrelabels } = loop;
   const choose = useCallback(
     (choice: ScreenChoice, strength: Strength | null) => {
       const on = item;
@@ -125,19 +129,22 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
         return;
       }
       const id = on.id;
+      // Loaded with the item as a rule: then the line says the votes in the key's own render.
+      const ready = peekPrelabels(id) ?? null;
       setReveal({
         itemId: id,
         itemNumber: on.position,
         choice: toSourceChoice(choice, on.shownOrder),
         words,
         order: on.shownOrder,
-        loaded: null,
+        loaded: ready,
       });
+      if (ready) return;
       void loadPrelabels(id).then((result) => {
         setReveal((r) => (r && r.itemId === id ? { ...r, loaded: result } : r));
       });
     },
-    [judge, item, showPrelabels, mode, loadPrelabels],
+    [judge, item, showPrelabels, mode, loadPrelabels, peekPrelabels],
   );
 
   const accept = useCallback(
@@ -236,6 +243,15 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
     [item?.metadata, left, right],
   );
 
+  // The process models' step scores of each column: the same arrays while the pre-labels are, so the
+  // columns' memo holds across renders of the screen (a save's notice, a rating).
+  const leftIndex = item?.shownOrder[0];
+  const rightIndex = item?.shownOrder[1];
+  const steps = useMemo(
+    () => (showPrelabels ? { left: columnSteps(prelabels, leftIndex), right: columnSteps(prelabels, rightIndex) } : { left: undefined, right: undefined }),
+    [showPrelabels, prelabels, leftIndex, rightIndex],
+  );
+
   const preLine = prelabelLine({ item, mode, prelabels, show: showPrelabels, labeled, reveal, loaded });
 
   return (
@@ -297,7 +313,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
               side="left"
               response={left}
               verdict={leftVerdict}
-              steps={showPrelabels ? columnSteps(prelabels, item.shownOrder[0]) : undefined}
+              steps={steps.left}
               diff={diff?.left}
               bodyRef={reading.leftBody}
               project={project}
@@ -314,7 +330,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
               side="right"
               response={right}
               verdict={rightVerdict}
-              steps={showPrelabels ? columnSteps(prelabels, item.shownOrder[1]) : undefined}
+              steps={steps.right}
               diff={diff?.right}
               bodyRef={reading.rightBody}
               project={project}

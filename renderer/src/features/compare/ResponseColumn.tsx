@@ -36,7 +36,11 @@ export interface ColumnDiff {
   onlyHere: number;
 }
 
-export const ResponseColumn = memo(function ResponseColumn({
+/**
+ * The column: its head and body are memoised apart from the footer, so a render of the screen for the
+ * footer's sake (a rating, a critique typed, the notes of a new item arriving) draws neither again.
+ */
+export function ResponseColumn({
   side,
   response,
   verdict,
@@ -64,15 +68,44 @@ export const ResponseColumn = memo(function ResponseColumn({
   /** The focus is on a criterion (the page-key hint would mislead). */
   rating?: boolean;
 }) {
-  const s = SIDE[side];
-  // Worked out once per response, not on every render of the screen (a save's notice re-renders it).
-  const size = useMemo(() => responseSize(response ?? null), [response]);
   return (
     <article
       className={`group/column flex min-h-0 min-w-0 flex-col border-line bg-surface ${side === 'left' ? 'wide:border-r' : 'border-t wide:border-t-0'}`}
       data-testid={`response-${side}`}
-      aria-label={`${s.name} response`}
+      aria-label={`${SIDE[side].name} response`}
     >
+      <ColumnMain side={side} response={response} verdict={verdict} steps={steps} diff={diff} bodyRef={bodyRef} project={project} itemId={itemId} rating={rating} />
+      {footer && <div className="shrink-0 wide:max-h-[52%] wide:overflow-y-auto" data-testid={`response-footer-${side}`}>{footer}</div>}
+    </article>
+  );
+}
+
+const ColumnMain = memo(function ColumnMain({
+  side,
+  response,
+  verdict,
+  steps,
+  diff,
+  bodyRef,
+  project,
+  itemId,
+  rating,
+}: {
+  side: Side;
+  response: ResponseRecord | undefined;
+  verdict: Verdict;
+  steps: ColumnSteps[];
+  diff?: ColumnDiff;
+  bodyRef?: RefObject<HTMLDivElement | null>;
+  project?: string;
+  itemId?: number;
+  rating: boolean;
+}) {
+  const s = SIDE[side];
+  // Worked out once per response, not on every render of the screen (a save's notice re-renders it).
+  const size = useMemo(() => responseSize(response ?? null), [response]);
+  return (
+    <>
       <header
         className={`sticky top-0 z-10 flex items-center gap-2.5 border-b border-line px-4 py-1.5 whitespace-nowrap ${verdict === 'better' ? `${s.soft} ${s.stripe}` : 'bg-surface'}`}
         data-testid={`response-head-${side}`}
@@ -122,7 +155,6 @@ export const ResponseColumn = memo(function ResponseColumn({
           <ContentView content={response.content} place={response.index} />
         )}
       </div>
-      {footer && <div className="shrink-0 wide:max-h-[52%] wide:overflow-y-auto" data-testid={`response-footer-${side}`}>{footer}</div>}
-    </article>
+    </>
   );
 });

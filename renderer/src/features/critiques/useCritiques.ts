@@ -35,13 +35,34 @@ type Loaded = { mine: CritiqueView | null; original: CritiqueView | null };
 export function useCritiques({ project, annotator, item, outbox }: { project: string; annotator: string; item: ItemShape | null; outbox: Outbox }) {
   const entries = useRef(new Map<number, Entry>());
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
-  const [entry, setEntry] = useState<Entry | null>(null);
+  const [kept, setEntry] = useState<Entry | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const itemRef = useRef(item);
   itemRef.current = item;
 
-  const { fetchItem: fetchCritiques, prefetch } = useItemLoads<Loaded>(project, annotator, (ask) => api.getCritiques(ask));
+  const { fetchItem: fetchCritiques, prefetch, peek } = useItemLoads<Loaded>(project, annotator, (ask) => api.getCritiques(ask));
+  /** The item's entry from its critiques as loaded, kept with the others. */
+  const entryFrom = (it: ItemShape, { mine, original }: Loaded): Entry => {
+    const known = entries.current.get(it.id);
+    if (known) return known;
+    const letters = lettersOf(it.responses);
+    const waiting = outbox.pendingFor(it.id);
+    const texts = waiting ? { ...waiting.critiques } : mine ? { ...mine.critique } : original ? { ...original.critique } : {};
+    const wrong = waiting ? { ...(waiting.wrongReasoning ?? {}) } : mine ? { ...mine.wrongReasoning } : {};
+    const made: Entry = { itemId: it.id, itemNumber: it.position, texts, wrong, original, saved: waiting ? '' : stateText(texts, wrong, letters), shownAt: performance.now() };
+    entries.current.set(it.id, made);
+    return made;
+  };
+  // A new item's entry as soon as it can be had (kept, or its critiques loaded ahead): drawn in the item's
+  // own render, not in a second render of the whole screen after it.
+  let entry = kept;
+  if (item && kept?.itemId !== item.id) {
+    const loaded = entries.current.has(item.id) ? undefined : peek(item.id);
+    entry = entries.current.get(item.id) ?? (loaded ? entryFrom(item, loaded) : null);
+  }
+  const entryRef = useRef(entry);
+  entryRef.current = entry;
 
   const save = useCallback(
     (e: Entry, responses: number) => {
@@ -75,8 +96,11 @@ export function useCritiques({ project, annotator, item, outbox }: { project: st
   );
 
   const itemKey = item ? `${item.id}:${item.responses}` : '';
+  const hadError = useRef(loadError);
+  hadError.current = loadError;
   useEffect(() => {
-    setLoadError(null);
+    // Set only when needed: a state set to what it holds still renders the whole screen again.
+    if (hadError.current !== null) setLoadError(null);
     const it = itemRef.current;
     if (!it) {
       setEntry(null);
@@ -85,29 +109,14 @@ export function useCritiques({ project, annotator, item, outbox }: { project: st
     const known = entries.current.get(it.id);
     if (known) {
       known.shownAt = performance.now();
-      setEntry(known);
+      // Drawn already when this render found it (no second render); else now.
+      if (entryRef.current !== known) setEntry(known);
       return;
     }
-    setEntry(null);
     let live = true;
     fetchCritiques(it.id).then(
-      ({ mine, original }) => {
-        if (!live) return;
-        const letters = lettersOf(it.responses);
-        const waiting = outbox.pendingFor(it.id);
-        const texts = waiting ? { ...waiting.critiques } : mine ? { ...mine.critique } : original ? { ...original.critique } : {};
-        const wrong = waiting ? { ...(waiting.wrongReasoning ?? {}) } : mine ? { ...mine.wrongReasoning } : {};
-        const made: Entry = {
-          itemId: it.id,
-          itemNumber: it.position,
-          texts,
-          wrong,
-          original,
-          saved: waiting ? '' : stateText(texts, wrong, letters),
-          shownAt: performance.now(),
-        };
-        entries.current.set(it.id, entries.current.get(it.id) ?? made);
-        setEntry(entries.current.get(it.id)!);
+      (loaded) => {
+        if (live) setEntry(entryFrom(it, loaded));
       },
       (error: unknown) => live && setLoadError(errorMessage(error)),
     );

@@ -64,7 +64,9 @@ export function usePrelabelsAhead(project: string, version: number, enabled: boo
   );
 
   const prefetch = useCallback((itemId: number) => void (enabled && load(itemId)), [enabled, load]);
-  return useMemo(() => ({ shown, show, load, prefetch }), [shown, show, load, prefetch]);
+  /** The item's pre-labels when they are in already (else undefined: ask with load). */
+  const peek = useCallback((itemId: number) => (seen.current === version ? cache.current.get(itemId)?.result : undefined), [version]);
+  return useMemo(() => ({ shown, show, load, prefetch, peek }), [shown, show, load, prefetch, peek]);
 }
 
 /** The item's ratings and critiques on screens that have them (Compare, Verdict); idle elsewhere (Rank). */

@@ -362,6 +362,7 @@ export function useLabelingLoop(o: LoopOptions) {
     notes,
     prelabels: pre.shown,
     loadPrelabels: pre.load,
+    peekPrelabels: pre.peek,
   };
 }
 

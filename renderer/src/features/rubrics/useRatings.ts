@@ -40,7 +40,7 @@ export function useRatings(opts: {
   const { project, annotator, item, outbox } = opts;
   const entries = useRef(new Map<number, Entry>());
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
-  const [entry, setEntry] = useState<Entry | null>(null);
+  const [kept, setEntry] = useState<Entry | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [cursor, setCursorState] = useState<number | null>(null);
   /** Digits typed on a stop that may still grow (a 1 that may become 10), and the value they stand for now. */
@@ -50,6 +50,24 @@ export function useRatings(opts: {
   const digitTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const optsRef = useRef(opts);
   optsRef.current = opts;
+  const { fetchItem: fetchSheet, prefetch, forget: forgetSheet, peek: peekSheet } = useItemLoads<RatingSheet>(project, annotator, (ask) => api.getRatingSheet(ask));
+  /** The item's entry from a sheet already in (the next item's, loaded ahead), kept with the others. */
+  const entryFrom = (it: ItemShape, sheet: RatingSheet): Entry => {
+    const waiting = outbox.pendingFor(it.id);
+    const pending = waiting
+      ? { id: waiting.id ?? '', createdAt: '', rubric: waiting.rubric, version: waiting.version, ratings: waiting.ratings, criterionWinner: waiting.criterionWinner ?? {} }
+      : null;
+    const made = entries.current.get(it.id) ?? initialEntry(it, sheet, pending);
+    entries.current.set(it.id, made);
+    return made;
+  };
+  // A new item's entry as soon as it can be had (kept, or its sheet loaded ahead): drawn in the item's own
+  // render, not in a second render of the whole screen after it.
+  let entry = kept;
+  if (item && kept?.itemId !== item.id) {
+    const sheet = entries.current.has(item.id) ? null : peekSheet(item.id);
+    entry = entries.current.get(item.id) ?? (sheet ? entryFrom(item, sheet) : null);
+  }
   const entryRef = useRef<Entry | null>(null);
   entryRef.current = entry;
   const cursorRef = useRef<number | null>(null);
@@ -57,8 +75,6 @@ export function useRatings(opts: {
   /** The stop a refused choice put the focus on, until the next key. */
   const placedRef = useRef<number | null>(null);
 
-  /** prefetch: loads the next item's sheet while this one is rated. */
-  const { fetchItem: fetchSheet, prefetch, forget: forgetSheet } = useItemLoads<RatingSheet>(project, annotator, (ask) => api.getRatingSheet(ask));
 
   const letters = item ? lettersOf(item.responses) : [];
   const screenLetters = item ? item.shownOrder.map((i) => responseLetter(i)) : [];
@@ -121,11 +137,15 @@ export function useRatings(opts: {
 
   // The item changed: save what the last one left, then load this one's sheet.
   const itemKey = item ? `${item.id}:${item.responses}:${item.shownOrder.join(',')}` : '';
+  const resets = useRef({ pendingDigits, notice, loadError });
+  resets.current = { pendingDigits, notice, loadError };
   useEffect(() => {
-    setCursorState(null);
-    setPendingDigits(null);
-    setNotice(null);
-    setLoadError(null);
+    // Each set only when needed: a state set to what it holds still renders the whole screen again right
+    // after the item's own render.
+    if (cursorRef.current !== null) setCursorState(null);
+    if (resets.current.pendingDigits !== null) setPendingDigits(null);
+    if (resets.current.notice !== null) setNotice(null);
+    if (resets.current.loadError !== null) setLoadError(null);
     const it = itemRef.current;
     if (!it) {
       setEntry(null);
@@ -134,21 +154,15 @@ export function useRatings(opts: {
     const known = entries.current.get(it.id);
     if (known) {
       known.shownAt = performance.now();
-      setEntry(known);
+      // Drawn already when this render found it (no second render); else now.
+      if (entryRef.current !== known) setEntry(known);
       return;
     }
-    setEntry(null);
     let live = true;
     fetchSheet(it.id).then(
       (sheet) => {
         if (!live) return;
-        const waiting = outbox.pendingFor(it.id);
-        const pending = waiting
-          ? { id: waiting.id ?? '', createdAt: '', rubric: waiting.rubric, version: waiting.version, ratings: waiting.ratings, criterionWinner: waiting.criterionWinner ?? {} }
-          : null;
-        const made = entries.current.get(it.id) ?? initialEntry(it, sheet, pending);
-        entries.current.set(it.id, made);
-        setEntry(made);
+        setEntry(entryFrom(it, sheet));
       },
       (error: unknown) => live && setLoadError(errorMessage(error)),
     );

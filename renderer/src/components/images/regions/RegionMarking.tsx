@@ -51,10 +51,14 @@ export function RegionMarking({ itemId, marks, onChange, enabled, placeName, chi
   const editingRef = useRef(editing);
   editingRef.current = editing;
 
+  const noticeRef = useRef(notice);
+  noticeRef.current = notice;
+  // A new item starts with nothing marked. Each set only when needed: a state set to what it holds still
+  // renders again right after the item's render (the labeling loop's next item, issue 20).
   useEffect(() => {
-    setActive(null);
-    setEditing(null);
-    setNotice(null);
+    if (activeRef.current !== null) setActive(null);
+    if (editingRef.current !== null) setEditing(null);
+    if (noticeRef.current !== null) setNotice(null);
   }, [itemId]);
 
   // A message outside marking (a refused "not present") goes after a while.
