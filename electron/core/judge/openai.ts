@@ -1,6 +1,7 @@
 // The optional server engine: an OpenAI-compatible chat endpoint (vLLM, llama.cpp's server, Ollama) the
 // user set for the project, never a default. The answer is constrained by the same JSON schema, sent as
-// `response_format: {type: 'json_schema'}`; the reply is bounded in bytes and time, and its text goes
+// `response_format: {type: 'json_schema'}` (strict: false: strict servers refuse keywords such as maxLength,
+// and what a server ignores, zod refuses); the reply is bounded in bytes and time, and its text goes
 // through the same zod check as a local answer. The key is sent only to the address it was set with.
 import type { JudgeEngine, JudgeReply, JudgeRequest } from './engine';
 
@@ -55,7 +56,7 @@ export function openServerEngine(options: ServerEngineOptions): JudgeEngine {
         top_p: request.sampling.topP,
         seed: request.sampling.seed,
         max_tokens: request.maxTokens,
-        response_format: { type: 'json_schema', json_schema: { name: 'judgement', strict: true, schema: request.schema } },
+        response_format: { type: 'json_schema', json_schema: { name: 'judgement', strict: false, schema: request.schema } },
       };
       let response: Response;
       try {
