@@ -42,7 +42,7 @@ export const FACETS: readonly FacetSpec[] = [
   { name: 'annotator', kind: 'set', open: true, about: 'a person with a current judgement of the item (any task)' },
   { name: 'score', kind: 'number', about: "the models' mean P(A better) for a pair, 0 to 1" },
   { name: 'model_disagrees', kind: 'enum', values: ['yes', 'no'], about: "the models' pick is the other response than the people's consensus (or the lead's resolution)" },
-  { name: 'uncertainty', kind: 'number', about: "pre-label uncertainty: 1 − |2·score − 1|, 1 when the models cannot tell A from B" },
+  { name: 'uncertainty', kind: 'number', about: "pre-label uncertainty as the uncertain labeling order ranks it: the models' mean of 1 − |2·P(A better) − 1|, 1 when they cannot tell A from B" },
   { name: 'tag', kind: 'set', open: true, about: 'an error tag a person put on a step or turn' },
   { name: 'severity', kind: 'set', values: ['minor', 'major', 'critical'], about: "a tagged step's severity" },
   { name: 'outcome', kind: 'set', values: ALL_OUTCOMES, about: "a chain's or a trajectory's outcome as a person judged it" },

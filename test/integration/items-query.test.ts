@@ -5,7 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { SORT_COLUMNS, type SortColumn } from '../../shared/itemFacets';
 import { parseQuery, type Clause } from '../../shared/itemQuery';
+import { importLines } from '../../electron/core/formats';
 import { runItemsQuery } from '../../electron/core/service/itemsQuery';
+import { ensureAnnotator } from '../../electron/core/store/annotators';
+import { openDb } from '../../electron/core/store/db';
+import { labelAppender } from '../../electron/core/store/labels';
 import { MODELS, PEOPLE, seedItems, type SeedItem } from '../helpers/itemsSeed';
 
 const ME = 'alice';
@@ -42,7 +46,8 @@ function factsOf(item: SeedItem): Record<string, Value> {
       for (let j = i + 1; j < entries.length; j++) if (entries[i]![1] !== entries[j]![1]) split.push([entries[i]![0], entries[j]![0]].sort().join('\u0000'));
   }
   const ps = [...item.p.values()];
-  const score = ps.length ? ps.reduce((a, b) => a + b, 0) / ps.length : null;
+  // The engine keeps scores at single precision (4 bytes an item): compared as it holds them.
+  const score = ps.length ? Math.fround(ps.reduce((a, b) => a + b, 0) / ps.length) : null;
   const consensus = majority(item.votes.pairwise)[0];
   const reference = item.adjudicated ?? consensus;
   const wrong = [...item.p].filter(([, p]) => (reference === 'A' || reference === 'B') && p !== 0.5 && (p > 0.5 ? 'A' : 'B') !== reference).map(([m]) => m);
@@ -63,7 +68,7 @@ function factsOf(item: SeedItem): Record<string, Value> {
     score,
     model_disagrees: [pick !== null && (consensus === 'A' || consensus === 'B') && pick !== consensus ? 'yes' : 'no'],
     wrong,
-    uncertainty: score === null ? null : 1 - Math.abs(2 * score - 1),
+    uncertainty: ps.length ? Math.fround(ps.reduce((a, p) => a + 1 - Math.abs(2 * p - 1), 0) / ps.length) : null,
     tag: [...item.tags],
     severity: [...item.severities],
     outcome: [...item.outcomes],
@@ -188,6 +193,28 @@ describe('the items query engine', () => {
     }
     expect(() => runItemsQuery(db, { project: 'p', query: 'colour=red', limit: 10, facets: false })).toThrow(/no facet "colour"/);
     expect(() => runItemsQuery(db, { project: 'p', query: '', cursor: 'nonsense', limit: 10, facets: false })).toThrow(/cursor/);
+    db.close();
+  });
+
+  it('follows an import and a label: the facts kept equal a fresh read of the project', async () => {
+    const { db, path, projectId } = await seedItems();
+    const ask = (on: typeof db) => runItemsQuery(on, { project: 'p', query: 'labeled=anyone', limit: 500, annotator: 'alice', facets: true });
+    const before = ask(db);
+    const lines = Array.from({ length: 7 }, (_, i) => JSON.stringify({ id: `late-${i}`, prompt: `late ${i}`, responses: [{ text: 'x', model: 'gen-z' }, { text: 'y' }], metadata: { category: i % 2 ? 'math' : 'poetry', lateField: 'yes' } }));
+    await importLines(db, { project: 'p', fileName: 'late.jsonl', lines, sha256: 'late', format: 'arbiter', skipInvalid: false, createProject: false });
+    const late = db.prepare("SELECT id FROM item WHERE external_id = 'late-3'").pluck().get() as number;
+    labelAppender(db)({ projectId, itemId: late, annotatorId: ensureAnnotator(db, 'dana', 'human').id, choice: 'B', shownOrder: [0, 1] });
+    const after = ask(db);
+    const fresh = openDb(path);
+    const again = ask(fresh);
+    expect(after.total).toBe(before.total + 7);
+    expect(after.matching).toBe(before.matching + 1);
+    expect(after.facets).toEqual(again.facets);
+    expect(after.rows.map((r) => r.seq)).toEqual(again.rows.map((r) => r.seq));
+    expect(after.facets.find((f) => f.facet === 'meta.lateField')?.values).toEqual([{ value: 'yes', count: 1, clause: 'meta.lateField=yes' }]);
+    expect(after.timing.factsMs).toBeGreaterThan(0);
+    expect(ask(db).timing.factsMs).toBe(0);
+    fresh.close();
     db.close();
   });
 });

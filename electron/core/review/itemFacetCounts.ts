@@ -6,7 +6,7 @@ import { LABEL_TASKS } from '../../../shared/itemFacets';
 import { formatQuery, type Clause } from '../../../shared/itemQuery';
 import type { ItemFacts } from './itemFacts';
 import { CONSENSUS_PARTS } from './itemFactsPeople';
-import { andMasks, facetReader } from './itemMatch';
+import { andMasks, facetReader, type FacetReader } from './itemMatch';
 
 /** An open facet lists its largest values, this many. */
 const LISTED = 50;
@@ -37,7 +37,7 @@ export function facetNames(facts: ItemFacts): string[] {
     'tag',
     'severity',
     'outcome',
-    ...[...facts.meta.keys()].map((f) => `meta.${f}`),
+    ...[...facts.meta.keys()].sort().map((f) => `meta.${f}`),
     'length',
     'labels',
   ];
@@ -46,32 +46,33 @@ export function facetNames(facts: ItemFacts): string[] {
 const BINS = 10;
 const LENGTH_EDGES = [0, 100, 1_000, 10_000, 100_000];
 
-function numberCounts(facet: string, at: (seq: number) => number, mask: Uint8Array): FacetCount {
+function numberCounts(facet: string, values: ArrayLike<number>, mask: Uint8Array): FacetCount {
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
-  const values: number[] = [];
+  const integers = facet === 'labels';
+  // Scores and uncertainty: tenths of 0 … 1; length: powers of ten; labels: each number of people.
+  const edges = facet === 'length' ? LENGTH_EDGES : Array.from({ length: BINS }, (_, i) => i / BINS);
+  const counts = new Float64Array(integers ? 256 : edges.length);
   for (let s = 0; s < mask.length; s++) {
     if (!mask[s]) continue;
-    const v = at(s);
+    const v = values[s]!;
     if (Number.isNaN(v)) continue;
-    values.push(v);
     if (v < min) min = v;
     if (v > max) max = v;
+    if (integers) counts[v]!++;
+    else {
+      let i = edges.length - 1;
+      while (i > 0 && v < edges[i]!) i--;
+      counts[i]!++;
+    }
   }
-  const range = values.length ? { min, max } : null;
-  if (facet === 'labels') {
-    const counts = new Map<number, number>();
-    for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-    const listed = [...counts].sort(([a], [b]) => a - b).map(([v, count]) => ({ value: String(v), count, clause: clauseText(facet, '=', [String(v)]) }));
+  const range = min <= max ? { min, max } : null;
+  if (integers) {
+    const listed: FacetValueCount[] = [];
+    counts.forEach((count, v) => {
+      if (count) listed.push({ value: String(v), count, clause: clauseText(facet, '=', [String(v)]) });
+    });
     return { facet, kind: 'number', values: listed, more: 0, range };
-  }
-  // Scores and uncertainty: tenths of 0 … 1; length: powers of ten.
-  const edges = facet === 'length' ? LENGTH_EDGES : Array.from({ length: BINS }, (_, i) => i / BINS);
-  const counts = new Array<number>(edges.length).fill(0);
-  for (const v of values) {
-    let i = edges.length - 1;
-    while (i > 0 && v < edges[i]!) i--;
-    counts[i]!++;
   }
   const listed: FacetValueCount[] = edges.map((lo, i) => {
     const hi = edges[i + 1];
@@ -82,32 +83,60 @@ function numberCounts(facet: string, at: (seq: number) => number, mask: Uint8Arr
   return { facet, kind: 'number', values: listed, more: 0, range };
 }
 
-function valueCounts(facts: ItemFacts, facet: string, mask: Uint8Array, me: string | null): FacetCount | null {
-  const reader = facetReader(facts, facet, me);
-  if (!reader) return null;
-  if (reader.kind === 'number') return numberCounts(facet, reader.at, mask);
+/** value → count under the mask, for the reader's kind; one pass over typed arrays or seq lists. */
+function countValues(reader: FacetReader, mask: Uint8Array): Map<string, number> {
   const counts = new Map<string, number>();
+  const n = mask.length;
   if (reader.kind === 'enum') {
-    for (let s = 0; s < mask.length; s++) {
-      if (!mask[s]) continue;
-      const v = reader.at(s);
-      if (v !== null) counts.set(v, (counts.get(v) ?? 0) + 1);
+    const byCode = new Float64Array(256);
+    const codes = reader.codes;
+    for (let s = 0; s < n; s++) byCode[codes[s]!]! += mask[s]!;
+    reader.names.forEach((name, i) => counts.set(name, byCode[i + reader.base]!));
+  } else if (reader.kind === 'bits') {
+    const byBit = new Float64Array(8);
+    const bits = reader.bits;
+    for (let s = 0; s < n; s++) {
+      const b = bits[s]!;
+      if (b && mask[s]) for (let i = 0; i < 8; i++) if (b & (1 << i)) byBit[i]!++;
     }
-  } else {
+    reader.names.forEach((name, i) => counts.set(name, byBit[i]!));
+  } else if (reader.kind === 'labeled') {
+    let anyone = 0;
+    let all = 0;
+    const { bits, taskMask } = reader;
+    for (let s = 0; s < n; s++) {
+      if (!mask[s]) continue;
+      all++;
+      if (bits[s]! & taskMask) anyone++;
+    }
+    let mine = 0;
+    for (const seq of reader.mine()) mine += mask[seq]!;
+    counts.set('mine', mine).set('anyone', anyone).set('nobody', all - anyone);
+  } else if (reader.kind === 'set') {
     for (const [value, seqs] of reader.postings()) {
       let count = 0;
-      for (const seq of seqs) count += mask[seq]!;
+      for (let i = 0; i < seqs.length; i++) count += mask[seqs[i]!]!;
       if (count) counts.set(value, count);
     }
   }
-  const fixed = reader.values && facet !== 'consensus' && !facet.startsWith('consensus.') ? reader.values : null;
-  const ranked = fixed ? fixed.map((v) => [v, counts.get(v) ?? 0] as const) : [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return counts;
+}
+
+/** The listed values of a facet in a fixed order (the facet's own) or by count. */
+function valueCounts(facts: ItemFacts, facet: string, mask: Uint8Array, me: string | null): FacetCount | null {
+  const reader = facetReader(facts, facet, me);
+  if (!reader) return null;
+  if (reader.kind === 'number') return numberCounts(facet, reader.values, mask);
+  const counts = countValues(reader, mask);
+  const fixed = reader.kind === 'enum' ? (reader.fixed ? reader.names : null) : reader.kind === 'bits' ? reader.names : reader.kind === 'labeled' ? ['mine', 'anyone', 'nobody'] : (reader.fixed ?? null);
+  const ranked = fixed ? fixed.map((v) => [v, counts.get(v) ?? 0] as const) : [...counts].filter(([, c]) => c > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const listed = ranked.slice(0, LISTED).map(([value, count]) => {
     // A pair of people is keyed by both names; it reads "alice × bob" and selects split=alice,bob.
     const pair = facet === 'split' ? (JSON.parse(value) as [string, string]) : null;
     return { value: pair ? `${pair[0]} × ${pair[1]}` : value, count, clause: clauseText(facet, '=', pair ?? [value]) };
   });
-  return { facet, kind: reader.kind, values: listed, more: Math.max(0, ranked.length - LISTED) };
+  const kind = reader.kind === 'enum' ? 'enum' : 'set';
+  return { facet, kind, values: listed, more: Math.max(0, ranked.length - LISTED) };
 }
 
 /** Every facet's counts under the query: `clauseMasks` line up with `clauses`; `search` is the text's mask (or null). */

@@ -1,23 +1,22 @@
 // The items explorer's facts: per visible item (indexed by its seq: a project's visible items hold
 // seqs 0…n−1), every value a facet counts, in typed arrays (one byte or four per item and fact) and, for
 // the facets an item may hold several values of (annotators, tags, metadata), sorted seq lists per value.
-// Read once per change of the project's labels, adjudications or items (the review watermark), from the
-// same machinery as the dashboard: the disagreement queue and its consensus (./report.ts), the majority
-// rule of every export (./majority.ts), the models' P(A better) as the review computes it (./pairwise.ts).
-// At 10M items the arrays take ~35 bytes an item; queries and counts over them are linear passes.
-import { DISAGREEMENTS, LABEL_TASKS, SHAPES } from '../../../shared/itemFacets';
+// Two parts, read apart: the items' (shape, length, images, metadata), read again only for the seqs an
+// import adds; and the labels' (read again when the review watermark moves), from the same machinery as
+// the dashboard: the disagreement queue and its consensus (./report.ts), the majority rule of every export
+// (./majority.ts), the models' P(A better) as the review computes it (./pairwise.ts) and the uncertainty
+// the uncertain labeling order ranks by (./priority.ts). Queries and counts over them are linear passes.
+import { DISAGREEMENTS, SHAPES } from '../../../shared/itemFacets';
 import type { Db } from '../store/db';
-import { adjudicationsBySeq, itemMetadataFields, itemShapes, modelPairRewardsBySeq, responseModels } from '../store/itemFacts';
+import { adjudicationsBySeq, itemMetadata, itemShapes, modelPairRewardsBySeq, responseModels } from '../store/itemFacts';
 import { visibleSeqOf } from '../store/items';
 import { reviewWatermark } from '../store/review';
 import { readPeople, type Consensus } from './itemFactsPeople';
 import { PostingLists, type Coded, type Postings } from './postings';
 import { buildReview } from './report';
 
-export interface ItemFacts {
-  projectId: number;
-  /** The review watermark these were read at. */
-  asOf: string;
+/** What the items say: read once, and for an import's new seqs only. */
+export interface ItemPart {
   n: number;
   ids: Int32Array;
   responses: Uint8Array;
@@ -25,11 +24,21 @@ export interface ItemFacts {
   /** An index into SHAPES. */
   shape: Uint8Array;
   images: Uint8Array;
+  /** metadata field → value → seqs (the responses' model names as the field "model" besides the file's). */
+  meta: Map<string, Postings>;
+}
+
+/** What the labels, adjudications and models say: read again when the review watermark moves. */
+export interface LabelPart {
+  /** The review watermark these were read at. */
+  asOf: string;
   adjudicated: Uint8Array;
   /** People with a current judgement (any task). */
   labels: Uint8Array;
-  /** The models' mean P(A better); NaN when unscored. */
+  /** The models' mean P(A better); NaN when unscored (single precision). */
   score: Float32Array;
+  /** Pre-label uncertainty as the uncertain labeling order ranks it (./priority.ts): the models' mean of 1 − |2·P(A) − 1|; NaN when unscored. */
+  uncertainty: Float32Array;
   /** The review's largest dispute for the item (0 when not in its queue). */
   dispute: Float32Array;
   /** Bit i: people split in DISAGREEMENTS[i]. */
@@ -42,9 +51,9 @@ export interface ItemFacts {
   /** person → task → seqs they judged. */
   people: Map<string, Map<string, Int32Array>>;
   sets: { annotator: Postings; tag: Postings; severity: Postings; outcome: Postings; split: Postings; wrong: Postings };
-  /** metadata field → value → seqs (the responses' model names as the field "model" besides the file's). */
-  meta: Map<string, Postings>;
 }
+
+export type ItemFacts = ItemPart & LabelPart & { projectId: number };
 
 /** Metadata fields kept (the first met), and a value's longest text. */
 const META_FIELDS = 64;
@@ -55,98 +64,153 @@ export function factsWatermark(db: Db, projectId: number): string {
   return reviewWatermark(db, projectId);
 }
 
+export function visibleItems(db: Db, projectId: number): number {
+  return visibleSeqOf(db, projectId);
+}
+
+/** Grows a typed array to n, keeping what it holds. */
+function grown<T extends Int32Array | Uint8Array>(old: T | undefined, n: number, make: (n: number) => T): T {
+  const out = make(n);
+  if (old) out.set(old.subarray(0, Math.min(old.length, n)));
+  return out;
+}
+
+/** The items' part: `previous` (read when the project had fewer items) is kept, and only the seqs after it are read. */
+export function readItemPart(db: Db, projectId: number, previous?: ItemPart): ItemPart {
+  return db.transaction(() => {
+    const n = visibleSeqOf(db, projectId);
+    const keep = previous && previous.n <= n ? previous : undefined;
+    const from = keep?.n ?? 0;
+    const ids = grown(keep?.ids, n, (k) => new Int32Array(k));
+    const responses = grown(keep?.responses, n, (k) => new Uint8Array(k));
+    const length = grown(keep?.length, n, (k) => new Int32Array(k));
+    const shape = grown(keep?.shape, n, (k) => new Uint8Array(k));
+    const images = grown(keep?.images, n, (k) => new Uint8Array(k));
+    for (const [seq, id, count, chars, image, steps, trajectory] of itemShapes(db, projectId, from)) {
+      ids[seq] = id;
+      responses[seq] = Math.min(count, 255);
+      length[seq] = Math.min(chars, 2 ** 31 - 1);
+      images[seq] = image;
+      shape[seq] = SHAPES.indexOf(count === 2 ? 'pair' : count > 2 ? 'ranking' : trajectory ? 'trajectory' : steps ? 'chain' : 'single');
+    }
+    const lists = new Map<string, PostingLists>();
+    const fields = new Set(keep?.meta.keys());
+    const listOf = (field: string) => {
+      let list = lists.get(field);
+      if (!list && (fields.has(field) || fields.size < META_FIELDS)) {
+        fields.add(field);
+        lists.set(field, (list = new PostingLists()));
+      }
+      return list;
+    };
+    for (const [seq, text] of itemMetadata(db, projectId, from)) {
+      let metadata: unknown;
+      try {
+        metadata = JSON.parse(text);
+      } catch {
+        continue;
+      }
+      if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) continue;
+      for (const [field, value] of Object.entries(metadata))
+        if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') listOf(field)?.add(String(value).slice(0, META_VALUE_CHARS), seq);
+    }
+    for (const [seq, model] of responseModels(db, projectId, from)) listOf('model')?.add(model.slice(0, META_VALUE_CHARS), seq);
+    const meta = new Map(keep?.meta);
+    for (const [field, list] of lists) meta.set(field, appended(meta.get(field), list.done()));
+    return { n, ids, responses, length, shape, images, meta };
+  }).deferred();
+}
+
+/** Postings of earlier seqs followed by those of later ones, value by value. */
+function appended(before: Postings | undefined, after: Postings): Postings {
+  if (!before) return after;
+  const out = new Map(before);
+  for (const [value, seqs] of after) {
+    const old = out.get(value);
+    if (!old) out.set(value, seqs);
+    else {
+      const joined = new Int32Array(old.length + seqs.length);
+      joined.set(old);
+      joined.set(seqs, old.length);
+      out.set(value, joined);
+    }
+  }
+  return out;
+}
+
+/** The labels' part for a project of n visible items, in one read transaction. */
+export function readLabelPart(db: Db, project: { id: number; name: string }, n: number): LabelPart {
+  return db.transaction(() => {
+    const asOf = reviewWatermark(db, project.id);
+    const adjudicated = new Uint8Array(n);
+    const resolvedChoice = new Map<number, string | null>();
+    for (const [seq, task, choice] of adjudicationsBySeq(db, project.id)) {
+      if (seq >= n) continue;
+      adjudicated[seq] = 1;
+      if (task === 'pairwise') resolvedChoice.set(seq, choice);
+    }
+    const people = readPeople(db, project.id, n);
+
+    // The review's disagreement queue: who split on what, its dispute, and where the models and people part.
+    const review = buildReview(db, project);
+    const dispute = new Float32Array(n);
+    const disputed = new Uint8Array(n);
+    const modelDisagrees = new Uint8Array(n);
+    const bit = (name: (typeof DISAGREEMENTS)[number]) => 1 << DISAGREEMENTS.indexOf(name);
+    for (const row of Object.values(review.queues).flat()) {
+      if (row.seq >= n) continue;
+      dispute[row.seq] = Math.max(dispute[row.seq]!, row.dispute);
+      if (row.reasons.includes('model')) modelDisagrees[row.seq] = 1;
+      if (!row.reasons.includes('annotators')) continue;
+      if (row.task === 'steps') for (const kind of row.trajectory?.disputed ?? ['first_error' as const]) disputed[row.seq]! |= bit(kind);
+      else disputed[row.seq]! |= bit(row.task);
+    }
+    for (const seq of people.rubricSplit) disputed[seq]! |= bit('rubric');
+
+    // The models: P(A better) per model, their mean; a model is wrong where it picks the other response
+    // than the lead's resolution, else than the people's majority.
+    const sum = new Float64Array(n);
+    const unsure = new Float64Array(n);
+    const models = new Uint8Array(n);
+    const wrong = new PostingLists();
+    const pairCodes = people.consensus.pairwise;
+    for (const [seq, model, rewardA, rewardB] of modelPairRewardsBySeq(db, project.id)) {
+      if (seq >= n) continue;
+      const p = sigmoid(rewardA - rewardB);
+      sum[seq] = sum[seq]! + p;
+      unsure[seq] = unsure[seq]! + 1 - Math.abs(2 * p - 1);
+      models[seq] = models[seq]! + 1;
+      const pick = p > 0.5 ? 'A' : p < 0.5 ? 'B' : null;
+      const resolved = resolvedChoice.get(seq);
+      const reference = resolved !== undefined ? resolved : pairCodes.codes[seq] ? pairCodes.names[pairCodes.codes[seq]! - 1]! : null;
+      if (pick && (reference === 'A' || reference === 'B') && pick !== reference) wrong.add(model, seq);
+    }
+    const score = new Float32Array(n).fill(Number.NaN);
+    const uncertainty = new Float32Array(n).fill(Number.NaN);
+    for (let seq = 0; seq < n; seq++)
+      if (models[seq]) {
+        score[seq] = sum[seq]! / models[seq]!;
+        uncertainty[seq] = unsure[seq]! / models[seq]!;
+      }
+    return {
+      asOf,
+      adjudicated,
+      labels: people.labels,
+      score,
+      uncertainty,
+      dispute,
+      disputed,
+      labeledAny: people.labeledAny,
+      modelDisagrees,
+      consensus: people.consensus,
+      people: people.byPerson,
+      sets: { annotator: people.annotator, tag: people.tag, severity: people.severity, outcome: people.outcome, split: people.split, wrong: wrong.done() },
+    };
+  }).deferred();
+}
+
+/** Both parts at once (a CLI run, a test, a task worker). */
 export function buildItemFacts(db: Db, project: { id: number; name: string }): ItemFacts {
-  return db.transaction(() => readFacts(db, project)).deferred();
+  const items = readItemPart(db, project.id);
+  return { projectId: project.id, ...items, ...readLabelPart(db, project, items.n) };
 }
-
-function readFacts(db: Db, project: { id: number; name: string }): ItemFacts {
-  const asOf = reviewWatermark(db, project.id);
-  const n = visibleSeqOf(db, project.id);
-  const ids = new Int32Array(n);
-  const responses = new Uint8Array(n);
-  const length = new Int32Array(n);
-  const shape = new Uint8Array(n);
-  const images = new Uint8Array(n);
-  for (const [seq, id, count, chars, image, steps, trajectory] of itemShapes(db, project.id)) {
-    ids[seq] = id;
-    responses[seq] = Math.min(count, 255);
-    length[seq] = Math.min(chars, 2 ** 31 - 1);
-    images[seq] = image;
-    shape[seq] = SHAPES.indexOf(count === 2 ? 'pair' : count > 2 ? 'ranking' : trajectory ? 'trajectory' : steps ? 'chain' : 'single');
-  }
-  const adjudicated = new Uint8Array(n);
-  const resolvedChoice = new Map<number, string | null>();
-  for (const [seq, task, choice] of adjudicationsBySeq(db, project.id)) {
-    adjudicated[seq] = 1;
-    if (task === 'pairwise') resolvedChoice.set(seq, choice);
-  }
-
-  const people = readPeople(db, project.id, n);
-
-  // The review's disagreement queue: who split on what, its dispute, and where the models and people part.
-  const review = buildReview(db, project);
-  const dispute = new Float32Array(n);
-  const disputed = new Uint8Array(n);
-  const modelDisagrees = new Uint8Array(n);
-  const bit = (name: (typeof DISAGREEMENTS)[number]) => 1 << DISAGREEMENTS.indexOf(name);
-  for (const row of Object.values(review.queues).flat()) {
-    if (row.seq >= n) continue;
-    dispute[row.seq] = Math.max(dispute[row.seq]!, row.dispute);
-    if (row.reasons.includes('model')) modelDisagrees[row.seq] = 1;
-    if (!row.reasons.includes('annotators')) continue;
-    if (row.task === 'steps') for (const kind of row.trajectory?.disputed ?? ['first_error' as const]) disputed[row.seq]! |= bit(kind);
-    else disputed[row.seq]! |= bit(row.task);
-  }
-  for (const seq of people.rubricSplit) disputed[seq]! |= bit('rubric');
-
-  // The models: P(A better) per model, their mean; a model is wrong where it picks the other response
-  // than the lead's resolution, else than the people's majority.
-  const score = new Float32Array(n).fill(Number.NaN);
-  const sum = new Float64Array(n);
-  const models = new Uint8Array(n);
-  const wrong = new PostingLists();
-  const pairCodes = people.consensus.pairwise;
-  for (const [seq, model, rewardA, rewardB] of modelPairRewardsBySeq(db, project.id)) {
-    const p = sigmoid(rewardA - rewardB);
-    sum[seq] = sum[seq]! + p;
-    models[seq] = models[seq]! + 1;
-    const pick = p > 0.5 ? 'A' : p < 0.5 ? 'B' : null;
-    const resolved = resolvedChoice.get(seq);
-    const reference = resolved !== undefined ? resolved : pairCodes.codes[seq] ? pairCodes.names[pairCodes.codes[seq]! - 1]! : null;
-    if (pick && (reference === 'A' || reference === 'B') && pick !== reference) wrong.add(model, seq);
-  }
-  for (let seq = 0; seq < n; seq++) if (models[seq]) score[seq] = sum[seq]! / models[seq]!;
-
-  const meta = new Map<string, PostingLists>();
-  const metaOf = (field: string) => {
-    let lists = meta.get(field);
-    if (!lists && meta.size < META_FIELDS) meta.set(field, (lists = new PostingLists()));
-    return lists;
-  };
-  for (const [seq, field, value] of itemMetadataFields(db, project.id)) metaOf(field)?.add(String(value).slice(0, META_VALUE_CHARS), seq);
-  for (const [seq, model] of responseModels(db, project.id)) metaOf('model')?.add(model.slice(0, META_VALUE_CHARS), seq);
-
-  return {
-    projectId: project.id,
-    asOf,
-    n,
-    ids,
-    responses,
-    length,
-    shape,
-    images,
-    adjudicated,
-    labels: people.labels,
-    score,
-    dispute,
-    disputed,
-    labeledAny: people.labeledAny,
-    modelDisagrees,
-    consensus: people.consensus,
-    people: people.byPerson,
-    sets: { annotator: people.annotator, tag: people.tag, severity: people.severity, outcome: people.outcome, split: people.split, wrong: wrong.done() },
-    meta: new Map([...meta].map(([field, lists]) => [field, lists.done()])),
-  };
-}
-
-export const taskBit = (task: string) => 1 << LABEL_TASKS.indexOf(task as (typeof LABEL_TASKS)[number]);

@@ -3,6 +3,7 @@
 // order after a cursor. Every pass is linear in the project's items over typed arrays; nothing is
 // estimated, so every count is exact over the facts' watermark.
 import { DISAGREEMENTS, LABEL_TASKS, SHAPES, type SortColumn } from '../../../shared/itemFacets';
+import { ALL_OUTCOMES, SEVERITIES } from '../../../shared/stepJudgement';
 import type { Clause } from '../../../shared/itemQuery';
 import type { ItemFacts } from './itemFacts';
 import { pairKey, type Consensus } from './itemFactsPeople';
@@ -10,43 +11,36 @@ import type { Postings } from './postings';
 
 const YES_NO = ['no', 'yes'];
 
-/** A facet as the engine reads it: one value per item (enum), several (set), or a number. */
+/**
+ * A facet as the engine reads it, over typed arrays (no call per item): one value per item by code (enum:
+ * value = names[codes[s] − base], none below base), task bits (labeled: anyone / nobody, and the person's
+ * own seqs), named bits (disagree), seq lists per value (set), or a number (NaN: none).
+ */
 export type FacetReader =
-  | { kind: 'enum'; at: (seq: number) => string | null; values: readonly string[] }
-  | { kind: 'set'; postings: () => Postings; values?: readonly string[] }
-  | { kind: 'number'; at: (seq: number) => number };
+  | { kind: 'enum'; codes: Uint8Array; base: number; names: readonly string[]; fixed: boolean }
+  | { kind: 'labeled'; bits: Uint8Array; taskMask: number; mine: () => Int32Array }
+  | { kind: 'bits'; bits: Uint8Array; names: readonly string[] }
+  | { kind: 'set'; postings: () => Postings; fixed?: readonly string[] }
+  | { kind: 'number'; values: ArrayLike<number> };
 
-const bitsOf = (bits: Uint8Array, names: readonly string[]) => (): Postings => {
-  const lists = names.map(() => [] as number[]);
-  for (let seq = 0; seq < bits.length; seq++) {
-    const b = bits[seq]!;
-    if (b) for (let i = 0; i < names.length; i++) if (b & (1 << i)) lists[i]!.push(seq);
+const mineCache = new WeakMap<ItemFacts, Map<string, Int32Array>>();
+
+/** The seqs a person judged in a task, or in any task (their lists' union, kept with the facts). */
+function mineOf(facts: ItemFacts, me: string | null, task: string | undefined): Int32Array {
+  const tasks = me === null ? undefined : facts.people.get(me);
+  if (!tasks) return new Int32Array(0);
+  if (task) return tasks.get(task) ?? new Int32Array(0);
+  let cache = mineCache.get(facts);
+  if (!cache) mineCache.set(facts, (cache = new Map()));
+  let all = cache.get(me!);
+  if (!all) {
+    const seen = new Uint8Array(facts.n);
+    for (const list of tasks.values()) for (const seq of list) seen[seq] = 1;
+    const out: number[] = [];
+    for (let seq = 0; seq < facts.n; seq++) if (seen[seq]) out.push(seq);
+    cache.set(me!, (all = Int32Array.from(out)));
   }
-  return new Map(names.map((name, i) => [name, Int32Array.from(lists[i]!)]));
-};
-
-/** The `labeled` facet for a task (or any task): mine, anyone, nobody. */
-function labeled(facts: ItemFacts, task: string | undefined, me: string | null): Postings {
-  const mask = task ? 1 << LABEL_TASKS.indexOf(task as (typeof LABEL_TASKS)[number]) : 0xff;
-  const anyone: number[] = [];
-  const nobody: number[] = [];
-  for (let seq = 0; seq < facts.n; seq++) (facts.labeledAny[seq]! & mask ? anyone : nobody).push(seq);
-  const tasks = (me !== null && facts.people.get(me)) || new Map<string, Int32Array>();
-  const mine = task ? (tasks.get(task) ?? new Int32Array(0)) : union([...tasks.values()], facts.n);
-  return new Map([
-    ['mine', mine],
-    ['anyone', Int32Array.from(anyone)],
-    ['nobody', Int32Array.from(nobody)],
-  ]);
-}
-
-function union(lists: Int32Array[], n: number): Int32Array {
-  if (lists.length === 1) return lists[0]!;
-  const seen = new Uint8Array(n);
-  for (const list of lists) for (const seq of list) seen[seq] = 1;
-  const out: number[] = [];
-  for (let seq = 0; seq < n; seq++) if (seen[seq]) out.push(seq);
-  return Int32Array.from(out);
+  return all;
 }
 
 /** The reader of a facet by its full name (with its part), or undefined when the project has no such facet. */
@@ -54,48 +48,46 @@ export function facetReader(facts: ItemFacts, facet: string, me: string | null):
   const dot = facet.indexOf('.');
   const base = dot < 0 ? facet : facet.slice(0, dot);
   const part = dot < 0 ? undefined : facet.slice(dot + 1);
-  const once = <T>(make: () => T) => {
-    let value: T | undefined;
-    return () => (value ??= make());
-  };
   switch (base) {
     case 'shape':
-      return { kind: 'enum', at: (s) => SHAPES[facts.shape[s]!]!, values: SHAPES };
+      return { kind: 'enum', codes: facts.shape, base: 0, names: SHAPES, fixed: true };
     case 'images':
-      return { kind: 'enum', at: (s) => YES_NO[facts.images[s]!]!, values: YES_NO };
+      return { kind: 'enum', codes: facts.images, base: 0, names: YES_NO, fixed: true };
     case 'adjudicated':
-      return { kind: 'enum', at: (s) => YES_NO[facts.adjudicated[s]!]!, values: YES_NO };
+      return { kind: 'enum', codes: facts.adjudicated, base: 0, names: YES_NO, fixed: true };
     case 'model_disagrees':
-      return { kind: 'enum', at: (s) => YES_NO[facts.modelDisagrees[s]!]!, values: YES_NO };
+      return { kind: 'enum', codes: facts.modelDisagrees, base: 0, names: YES_NO, fixed: true };
     case 'consensus': {
       const coded = facts.consensus[(part ?? 'pairwise') as Consensus];
-      if (!coded) return undefined;
-      return { kind: 'enum', at: (s) => (coded.codes[s] ? coded.names[coded.codes[s]! - 1]! : null), values: coded.names };
+      return coded ? { kind: 'enum', codes: coded.codes, base: 1, names: coded.names, fixed: false } : undefined;
     }
-    case 'labeled':
-      return { kind: 'set', postings: once(() => labeled(facts, part, me)), values: ['mine', 'anyone', 'nobody'] };
+    case 'labeled': {
+      const taskMask = part ? 1 << LABEL_TASKS.indexOf(part as (typeof LABEL_TASKS)[number]) : 0xff;
+      return { kind: 'labeled', bits: facts.labeledAny, taskMask, mine: () => mineOf(facts, me, part) };
+    }
     case 'disagree':
-      return { kind: 'set', postings: once(bitsOf(facts.disputed, DISAGREEMENTS)), values: DISAGREEMENTS };
+      return { kind: 'bits', bits: facts.disputed, names: DISAGREEMENTS };
     case 'annotator':
     case 'tag':
-    case 'severity':
-    case 'outcome':
     case 'wrong':
-      return { kind: 'set', postings: () => facts.sets[base] };
     case 'split':
-      return { kind: 'set', postings: () => facts.sets.split };
+      return { kind: 'set', postings: () => facts.sets[base as 'annotator' | 'tag' | 'wrong' | 'split'] };
+    case 'severity':
+      return { kind: 'set', postings: () => facts.sets.severity, fixed: SEVERITIES };
+    case 'outcome':
+      return { kind: 'set', postings: () => facts.sets.outcome, fixed: ALL_OUTCOMES };
     case 'meta': {
       const field = facts.meta.get(part ?? '');
       return field ? { kind: 'set', postings: () => field } : undefined;
     }
     case 'score':
-      return { kind: 'number', at: (s) => facts.score[s]! };
+      return { kind: 'number', values: facts.score };
     case 'uncertainty':
-      return { kind: 'number', at: (s) => 1 - Math.abs(2 * facts.score[s]! - 1) };
+      return { kind: 'number', values: facts.uncertainty };
     case 'length':
-      return { kind: 'number', at: (s) => facts.length[s]! };
+      return { kind: 'number', values: facts.length };
     case 'labels':
-      return { kind: 'number', at: (s) => facts.labels[s]! };
+      return { kind: 'number', values: facts.labels };
     default:
       return undefined;
   }
@@ -107,34 +99,67 @@ function keysOf(clause: Clause): string[] {
   return clause.values;
 }
 
+function numberTest(clause: Clause): (v: number) => boolean {
+  const xs = clause.values.map(Number);
+  const x = xs[0]!;
+  switch (clause.op) {
+    case '=': return (v) => xs.includes(v);
+    case '!=': return (v) => !xs.includes(v);
+    case '>=': return (v) => v >= x;
+    case '>': return (v) => v > x;
+    case '<=': return (v) => v <= x;
+    case '<': return (v) => v < x;
+  }
+}
+
 /** 1 where the item passes the clause. A facet the project lacks: `=` passes nothing, `!=` everything. */
 export function clauseMask(facts: ItemFacts, clause: Clause, me: string | null): Uint8Array {
   const n = facts.n;
   const reader = facetReader(facts, clause.facet, me);
-  const negate = clause.op === '!=';
+  const negate = clause.op === '!=' ? 1 : 0;
   const mask = new Uint8Array(n);
   if (!reader) return negate ? mask.fill(1) : mask;
-  if (reader.kind === 'number') {
-    const xs = clause.values.map(Number);
-    const x = xs[0]!;
-    const test: (v: number) => boolean =
-      clause.op === '=' ? (v) => xs.includes(v) : clause.op === '!=' ? (v) => !xs.includes(v) : clause.op === '>=' ? (v) => v >= x : clause.op === '>' ? (v) => v > x : clause.op === '<=' ? (v) => v <= x : (v) => v < x;
-    for (let s = 0; s < n; s++) {
-      const v = reader.at(s);
-      mask[s] = Number.isNaN(v) ? (negate ? 1 : 0) : test(v) ? 1 : 0;
+  switch (reader.kind) {
+    case 'number': {
+      const test = numberTest(clause);
+      const values = reader.values;
+      for (let s = 0; s < n; s++) {
+        const v = values[s]!;
+        mask[s] = Number.isNaN(v) ? negate : test(v) ? 1 : 0;
+      }
+      return mask;
     }
-    return mask;
-  }
-  if (reader.kind === 'enum') {
-    const wanted = new Set(clause.values);
-    for (let s = 0; s < n; s++) {
-      const v = reader.at(s);
-      mask[s] = (v !== null && wanted.has(v)) !== negate ? 1 : 0;
+    case 'enum': {
+      const wanted = new Uint8Array(256);
+      for (const v of clause.values) {
+        const i = reader.names.indexOf(v);
+        if (i >= 0) wanted[i + reader.base] = 1;
+      }
+      const codes = reader.codes;
+      for (let s = 0; s < n; s++) mask[s] = wanted[codes[s]!]! ^ negate;
+      return mask;
     }
-    return mask;
+    case 'bits': {
+      let wanted = 0;
+      for (const v of clause.values) if (reader.names.includes(v)) wanted |= 1 << reader.names.indexOf(v);
+      const bits = reader.bits;
+      for (let s = 0; s < n; s++) mask[s] = (bits[s]! & wanted ? 1 : 0) ^ negate;
+      return mask;
+    }
+    case 'labeled': {
+      const { bits, taskMask } = reader;
+      const anyone = clause.values.includes('anyone');
+      const nobody = clause.values.includes('nobody');
+      if (anyone || nobody) for (let s = 0; s < n; s++) mask[s] = bits[s]! & taskMask ? (anyone ? 1 : 0) : nobody ? 1 : 0;
+      if (clause.values.includes('mine')) for (const seq of reader.mine()) mask[seq] = 1;
+      break;
+    }
+    case 'set': {
+      const postings = reader.postings();
+      for (const key of keysOf(clause)) for (const seq of postings.get(key) ?? []) mask[seq] = 1;
+      break;
+    }
   }
-  const postings = reader.postings();
-  for (const key of keysOf(clause)) for (const seq of postings.get(key) ?? []) mask[seq] = 1;
   if (negate) for (let s = 0; s < n; s++) mask[s] = mask[s] ? 0 : 1;
   return mask;
 }
@@ -173,7 +198,7 @@ export function sortKeys(facts: ItemFacts, column: SortColumn, externalRank: () 
     case 'score':
       return (s) => facts.score[s]!;
     case 'uncertainty':
-      return (s) => 1 - Math.abs(2 * facts.score[s]! - 1);
+      return (s) => facts.uncertainty[s]!;
     case 'dispute':
       return (s) => facts.dispute[s]!;
     case 'responses':

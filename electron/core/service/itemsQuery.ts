@@ -2,12 +2,12 @@
 // change of its labels, adjudications, items or models: review/itemFacts.ts), the search text through the
 // full-text index (store/search.ts), the clauses as masks, the facet counts and a page in the sort order.
 // `runItemsQuery` is what the service, `arbiter items`, `arbiter export --view` and bench/items-scale.mjs call.
-import type { ItemSort, ItemsPage, ItemsRow, QueryItemsRequest, SavedView } from '../../../shared/api/items';
+import type { FacetCount, ItemSort, ItemsPage, ItemsRow, QueryItemsRequest, SavedView } from '../../../shared/api/items';
 import { DISAGREEMENTS, SHAPES } from '../../../shared/itemFacets';
 import { formatQuery, parseQuery, QueryError, type ItemQuery } from '../../../shared/itemQuery';
 import { invalidInput, notFound } from '../base/errors';
 import { facetCounts } from '../review/itemFacetCounts';
-import { buildItemFacts, factsWatermark, type ItemFacts } from '../review/itemFacts';
+import { factsWatermark, readItemPart, readLabelPart, visibleItems, type ItemFacts, type ItemPart, type LabelPart } from '../review/itemFacts';
 import { andMasks, clauseMask, countMask, pageOf, sortKeys, type Cursor } from '../review/itemMatch';
 import type { Postings } from '../review/postings';
 import { findAnnotator } from '../store/annotators';
@@ -20,30 +20,41 @@ import { findView } from '../store/views';
 import { tableRows } from './itemsTable';
 
 interface Cached {
-  facts: ItemFacts;
+  items: ItemPart;
+  labels: LabelPart;
+  /** The review watermark and the models the labels' part was read at. */
   mark: string;
+  facts: ItemFacts;
   externalRank?: Int32Array;
+  /** The facet counts of the whole project (no search, no clause), per annotator: the page's first answer. */
+  allCounts?: Map<string, FacetCount[]>;
 }
 const caches = new WeakMap<Db, Map<number, Cached>>();
 
-/** The facts are current while the review watermark and the models are (a finished scoring job drops them: forgetItemFacts). */
+/** The labels' part is current while the review watermark and the models are (a finished scoring job drops it: forgetItemFacts). */
 function markOf(db: Db, projectId: number): string {
   return `${factsWatermark(db, projectId)}:${modelCount(db)}`;
 }
 
 export function forgetItemFacts(db: Db): void {
-  caches.get(db)?.clear();
+  for (const cached of caches.get(db)?.values() ?? []) cached.mark = '';
 }
 
-/** The project's facts, read again only when they changed; and how long reading them took (0: cached). */
+/**
+ * The project's facts: the items' part read again only for the seqs an import added, the labels' part
+ * only when the review watermark moved; and how long reading took (0: nothing changed).
+ */
 export function itemFactsOf(db: Db, project: { id: number; name: string }): { cached: Cached; ms: number } {
   let byProject = caches.get(db);
   if (!byProject) caches.set(db, (byProject = new Map()));
-  const mark = markOf(db, project.id);
   const found = byProject.get(project.id);
-  if (found && found.mark === mark) return { cached: found, ms: 0 };
+  const n = visibleItems(db, project.id);
+  const mark = markOf(db, project.id);
+  if (found && found.items.n === n && found.mark === mark) return { cached: found, ms: 0 };
   const started = performance.now();
-  const cached = { facts: buildItemFacts(db, project), mark };
+  const items = found && found.items.n === n ? found.items : readItemPart(db, project.id, found?.items);
+  const labels = found && found.mark === mark && found.items === items ? found.labels : readLabelPart(db, project, items.n);
+  const cached: Cached = { items, labels, mark, facts: { projectId: project.id, ...items, ...labels }, externalRank: found?.items === items ? found.externalRank : undefined };
   byProject.set(project.id, cached);
   return { cached, ms: performance.now() - started };
 }
@@ -142,6 +153,17 @@ function valuesAt(postings: Postings, seq: number): string[] {
   return out;
 }
 
+/** Facet counts under the query; the whole project's once per facts and annotator. */
+function countedFacets(m: Matched): FacetCount[] {
+  const whole = m.search === null && m.query.clauses.length === 0;
+  const key = m.me ?? '';
+  const hit = whole ? m.cached.allCounts?.get(key) : undefined;
+  if (hit) return hit;
+  const counted = facetCounts(m.facts, m.query.clauses, m.clauseMasks, m.search, m.me, m.mask);
+  if (whole) (m.cached.allCounts ??= new Map()).set(key, counted);
+  return counted;
+}
+
 export function runItemsQuery(db: Db, request: QueryItemsRequest): ItemsPage {
   const started = performance.now();
   const m = matchItems(db, request);
@@ -150,7 +172,7 @@ export function runItemsQuery(db: Db, request: QueryItemsRequest): ItemsPage {
   const page = pageOf(m.mask, key, m.sort.column, m.sort.desc, readCursor(request.cursor), request.limit);
   const matching = countMask(m.mask);
   const queried = performance.now();
-  const facets = request.facets ? facetCounts(facts, m.query.clauses, m.clauseMasks, m.search, m.me, m.mask) : [];
+  const facets = request.facets ? countedFacets(m) : [];
   const counted = performance.now();
   const meId = request.annotator ? (findAnnotator(db, request.annotator)?.id ?? null) : null;
   const describe = tableRows(db, facts.projectId, meId).describe;
@@ -164,7 +186,7 @@ export function runItemsQuery(db: Db, request: QueryItemsRequest): ItemsPage {
       images: facts.images[s] === 1,
       length: facts.length[s]!,
       score: Number.isNaN(score) ? null : score,
-      uncertainty: Number.isNaN(score) ? null : 1 - Math.abs(2 * score - 1),
+      uncertainty: Number.isNaN(facts.uncertainty[s]!) ? null : facts.uncertainty[s]!,
       disputed: DISAGREEMENTS.filter((_, i) => facts.disputed[s]! & (1 << i)),
       dispute: facts.dispute[s]!,
       annotators: valuesAt(facts.sets.annotator, s),

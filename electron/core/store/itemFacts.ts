@@ -10,37 +10,37 @@ export type ItemShapeRow = [number, number, number, number, number, number, numb
 
 const TRAJECTORY = `substr(r.content, 1, 1) = '[' AND (instr(r.content, '"tool_calls":') > 0 OR instr(r.content, '"role":"tool"') > 0 OR instr(r.content, '"arbiter":') > 0)`;
 
-export function itemShapes(db: Db, projectId: number): IterableIterator<ItemShapeRow> {
+/** From seq `from` on (an import's new items are read alone). */
+export function itemShapes(db: Db, projectId: number, from = 0): IterableIterator<ItemShapeRow> {
+  // One pass over each item's responses: their characters, an image part, a trajectory (a single response).
   return db
     .prepare(
       `SELECT i.seq, i.id, i.response_count,
-         length(i.prompt) + COALESCE((SELECT SUM(length(r.content)) FROM response r WHERE r.item_id = i.id), 0),
-         instr(i.prompt, '"type":"image') > 0 OR EXISTS (SELECT 1 FROM response r WHERE r.item_id = i.id AND instr(r.content, '"type":"image') > 0),
+         length(i.prompt) + COALESCE(SUM(length(r.content)), 0),
+         instr(i.prompt, '"type":"image') > 0 OR COALESCE(MAX(instr(r.content, '"type":"image') > 0), 0),
          EXISTS (SELECT 1 FROM segmentation s WHERE s.item_id = i.id),
-         i.response_count = 1 AND EXISTS (SELECT 1 FROM response r WHERE r.item_id = i.id AND ${TRAJECTORY})
-       FROM item i WHERE i.project_id = @project AND ${VISIBLE} ORDER BY i.seq`,
+         i.response_count = 1 AND COALESCE(MAX(${TRAJECTORY}), 0)
+       FROM item i LEFT JOIN response r ON r.item_id = i.id
+       WHERE i.project_id = @project AND ${VISIBLE} AND i.seq >= @from GROUP BY i.seq ORDER BY i.seq`,
     )
     .raw()
-    .iterate({ project: projectId }) as IterableIterator<ItemShapeRow>;
+    .iterate({ project: projectId, from }) as IterableIterator<ItemShapeRow>;
 }
 
-/** The file's metadata: seq, a top-level field's name, its value when a string, number or boolean. */
-export function itemMetadataFields(db: Db, projectId: number): IterableIterator<[number, string, string | number]> {
+/** The file's metadata of the items that have some, from seq `from` on: seq and the JSON text (parsed by the caller: faster than json_each). */
+export function itemMetadata(db: Db, projectId: number, from = 0): IterableIterator<[number, string]> {
   return db
-    .prepare(
-      `SELECT i.seq, j.key, j.atom FROM item i, json_each(CASE WHEN json_valid(i.metadata) AND json_type(i.metadata) = 'object' THEN i.metadata ELSE '{}' END) j
-       WHERE i.project_id = @project AND ${VISIBLE} AND j.type IN ('text', 'integer', 'real', 'true', 'false')`,
-    )
+    .prepare(`SELECT i.seq, i.metadata FROM item i WHERE i.project_id = @project AND ${VISIBLE} AND i.seq >= @from AND i.metadata <> '{}'`)
     .raw()
-    .iterate({ project: projectId }) as IterableIterator<[number, string, string | number]>;
+    .iterate({ project: projectId, from }) as IterableIterator<[number, string]>;
 }
 
-/** seq and the model name of each response that names one. */
-export function responseModels(db: Db, projectId: number): IterableIterator<[number, string]> {
+/** seq and the model name of each response that names one, from seq `from` on. */
+export function responseModels(db: Db, projectId: number, from = 0): IterableIterator<[number, string]> {
   return db
-    .prepare(`SELECT i.seq, r.model FROM item i JOIN response r ON r.item_id = i.id WHERE i.project_id = @project AND ${VISIBLE} AND r.model IS NOT NULL`)
+    .prepare(`SELECT i.seq, r.model FROM item i JOIN response r ON r.item_id = i.id WHERE i.project_id = @project AND ${VISIBLE} AND i.seq >= @from AND r.model IS NOT NULL`)
     .raw()
-    .iterate({ project: projectId }) as IterableIterator<[number, string]>;
+    .iterate({ project: projectId, from }) as IterableIterator<[number, string]>;
 }
 
 /** Each model's rewards for responses A and B, by seq (as store/review.ts modelPairRewards reads them). */
@@ -74,22 +74,6 @@ export function seqsByExternalId(db: Db, projectId: number): IterableIterator<nu
     .prepare(`SELECT i.seq FROM item i WHERE i.project_id = @project AND ${VISIBLE} ORDER BY i.external_id IS NULL, i.external_id, i.seq`)
     .pluck()
     .iterate({ project: projectId }) as IterableIterator<number>;
-}
-
-/** Text matches of the fallback search (no full-text index): prompts holding the words, ASCII case folded. */
-export function promptMatches(db: Db, projectId: number, needle: string, limit: number): number[] {
-  return db
-    .prepare(`SELECT i.seq FROM item i WHERE i.project_id = @project AND ${VISIBLE} AND instr(lower(i.prompt), @needle) > 0 ORDER BY i.seq LIMIT @limit`)
-    .pluck()
-    .all({ project: projectId, needle, limit }) as number[];
-}
-
-/** Seqs of some item ids of the project (the search's matches), visible ones only. */
-export function seqsOfIds(db: Db, projectId: number, ids: readonly number[]): number[] {
-  return db
-    .prepare(`SELECT i.seq FROM item i WHERE i.id IN (SELECT value FROM json_each(@ids)) AND i.project_id = @project AND ${VISIBLE}`)
-    .pluck()
-    .all({ project: projectId, ids: JSON.stringify(ids) }) as number[];
 }
 
 /** seq, the person's name, their current choice, ranking (ranking task) and body (steps, rubric). */
