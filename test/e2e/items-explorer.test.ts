@@ -148,6 +148,21 @@ describe('the items explorer', () => {
     await expect.poll(() => rowIds()).toEqual(['q-01', 'q-02', 'q-03']);
   });
 
+  it('opens the items carrying an error tag from its count on the dashboard', async () => {
+    const chain = { id: 'c-01', prompt: 'What is 6 × 7 + 8?', responses: [{ text: 'Step 1: 6 × 7 = 42.\nStep 2: 42 + 8 = 51.\nStep 3: The answer is 51.' }] };
+    await host.api('importContent', { project: PROJECT, fileName: 'chain.jsonl', content: `${JSON.stringify(chain)}\n`, format: 'arbiter' });
+    const itemId = (await host.api<{ rows: { id: number; externalId: string }[] }>('listItems', { project: PROJECT, limit: 50 })).rows.find((r) => r.externalId === 'c-01')!.id;
+    const view = await host.api<{ responses: { version: number; steps: string[] }[] }>('getSteps', { project: PROJECT, annotator: 'ana', itemId });
+    const ratings = view.responses[0]!.steps.map((_, i) => (i === 0 ? 1 : i === 1 ? -1 : null));
+    await host.api('saveSteps', { project: PROJECT, annotator: 'ana', itemId, response: 0, steps: { version: view.responses[0]!.version, ratings, firstError: 1, tags: { '1': ['arithmetic'] } } });
+    await page.evaluate((h) => (location.hash = h), `#/p/${PROJECT}/review/agreement`);
+    const count = page.locator('[data-testid="error-tag"][data-tag="arithmetic"]').getByTestId('drill');
+    await expect.poll(() => count.innerText(), { timeout: 30_000 }).toBe('1');
+    await count.click();
+    await expect.poll(() => page.getByTestId('items-query').inputValue()).toBe('tag=arithmetic');
+    await expect.poll(() => rowIds()).toEqual(['c-01']);
+  });
+
   it('opens an item on the screen of its shape with Enter', async () => {
     await go(`#/p/${PROJECT}/items/q/${encodeURIComponent('shape=ranking')}`);
     await expect.poll(() => rowIds()).toEqual(['r-01']);

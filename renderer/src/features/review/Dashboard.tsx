@@ -5,6 +5,7 @@ import type { AnnotatorFigures, FieldAgreement, ModelFigures, ReviewReport } fro
 import { DrillLink, drillQuery } from '../../components/DrillLink';
 import { useShell } from '../../context';
 import { CalibrationChart, ChartCard, HBarChart, NoData, OverTimeChart, missingNotes, pct, type BarRow, type BarSeries } from './charts';
+import { ErrorTagsCard } from './ErrorTagsCard';
 import { cell } from './FigureCell';
 import { PeopleTable } from './PeopleTable';
 import { RegionAgreement } from './RegionAgreement';
@@ -347,6 +348,7 @@ export function Dashboard({ report, computing }: { report: ReviewReport | null; 
             <PeopleAgreementChart people={report.people} />
             <BiasChart people={report.people} />
             <Calibration project={project} models={report.models} />
+            <ErrorTagsCard project={project} asOf={report.computedAt} />
           </div>
         </div>
         <PeopleTable project={project} people={report.people} />
