@@ -31,10 +31,13 @@ GROUP BY h.item_id;
 -- import writes, and asking FTS5 for a row's columns costs more).
 CREATE TABLE search_labeled (item_id INTEGER PRIMARY KEY);
 
--- A head that moves to a revision with a body, or away from one whose text the index holds, rewrites the
--- item's label columns (a source label with an empty body, as an import writes by the thousand, does not).
+-- A head that moves to a revision whose body may hold searchable text (its JSON names a rationale, a
+-- critique, corrections or regions), or away from one whose text the index holds, rewrites the item's
+-- label columns. A source label with an empty body, or a body of time_ms alone, does not: rewriting a
+-- row makes FTS5 tokenize the item's whole text again, out and in.
 CREATE TRIGGER item_search_head_insert AFTER INSERT ON label_head
-WHEN (SELECT body FROM label WHERE seq = NEW.label_seq) <> '{}' OR EXISTS (SELECT 1 FROM search_labeled WHERE item_id = NEW.item_id)
+WHEN (SELECT instr(body, '"rationale"') OR instr(body, '"critique"') OR instr(body, '"corrections"') OR instr(body, '"regions"') FROM label WHERE seq = NEW.label_seq)
+  OR EXISTS (SELECT 1 FROM search_labeled WHERE item_id = NEW.item_id)
 BEGIN
   UPDATE item_search SET (rationale, critique, correction, note) =
     (SELECT COALESCE(MAX(rationale), ''), COALESCE(MAX(critique), ''), COALESCE(MAX(correction), ''), COALESCE(MAX(note), '') FROM item_label_text WHERE item_id = NEW.item_id)
@@ -43,7 +46,8 @@ BEGIN
   INSERT INTO search_labeled (item_id) SELECT item_id FROM item_label_text WHERE item_id = NEW.item_id AND (rationale <> '' OR critique <> '' OR correction <> '' OR note <> '');
 END;
 CREATE TRIGGER item_search_head_update AFTER UPDATE OF label_seq ON label_head
-WHEN (SELECT body FROM label WHERE seq = NEW.label_seq) <> '{}' OR EXISTS (SELECT 1 FROM search_labeled WHERE item_id = NEW.item_id)
+WHEN (SELECT instr(body, '"rationale"') OR instr(body, '"critique"') OR instr(body, '"corrections"') OR instr(body, '"regions"') FROM label WHERE seq = NEW.label_seq)
+  OR EXISTS (SELECT 1 FROM search_labeled WHERE item_id = NEW.item_id)
 BEGIN
   UPDATE item_search SET (rationale, critique, correction, note) =
     (SELECT COALESCE(MAX(rationale), ''), COALESCE(MAX(critique), ''), COALESCE(MAX(correction), ''), COALESCE(MAX(note), '') FROM item_label_text WHERE item_id = NEW.item_id)
