@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { attribution, firstError, outcome, ratingValue, responseLetter, rubricVersion, severity, stepCorrection, stepKey, stepRating, toolVerdict } from './api/common';
 import { regionMarks } from './api/regions';
+import { momentsSchema } from './moments';
 
 /** The longest rationale a body keeps. */
 export const RATIONALE_MAX = 20_000;
@@ -24,6 +25,10 @@ const commonFields = {
   prelabel_visible: z.boolean().optional(),
   // Marks on the item's images (shared/regions.ts): a box, a point or "not present", with a tag and a note.
   regions: regionMarks.optional(),
+  // Marks in time on the item's videos (shared/moments.ts): an instant or a range, a tag and a note.
+  moments: momentsSchema.optional(),
+  // An episode's first failure per response, in seconds into its video; null: it never fails.
+  first_failure: perResponse(z.number().finite().min(0).nullable()).optional(),
 };
 
 /** A rubric judgement: per response, criterion key → a number, yes / no, a category's name, or null (not applicable). */
@@ -86,10 +91,12 @@ export const LABEL_BODY_FIELDS = {
   time_ms: commonFields.time_ms,
   prelabel_visible: commonFields.prelabel_visible,
   regions: commonFields.regions,
+  moments: commonFields.moments,
+  first_failure: commonFields.first_failure,
 };
 
 /** The body fields keyed by response letter, in the order a line's letters are checked. */
-export const PER_RESPONSE_FIELDS = ['ratings', 'critique', 'wrong_reasoning', ...(Object.keys(stepsFields) as StepsField[])] as const;
+export const PER_RESPONSE_FIELDS = ['ratings', 'critique', 'wrong_reasoning', 'first_failure', ...(Object.keys(stepsFields) as StepsField[])] as const;
 
 /** Any task's body: every field, each checked, and the rest kept. */
 export const labelBody = z.looseObject(LABEL_BODY_FIELDS);

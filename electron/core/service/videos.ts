@@ -4,13 +4,22 @@
 // so the ticket is the capability, random, bound to one video of one project, good for VIDEO_TICKET_MS and
 // for every range request the element makes. Each request checks again that the project holds the video
 // (project_video). Answers carry HTTP Range: 206 with the bytes asked for, 416 past the end, 200 whole.
+// saveMoments adds marks in time (shared/moments.ts) to a judgement, as saveRegions adds marks on images.
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { VIDEO_PREFIX } from '../../../shared/videos';
-import { notFound } from '../base/errors';
+import type { ApiParsed } from '../../../shared/api';
+import type { LabelRevision } from '../../../shared/domain';
+import { canonicalJson } from '../../../shared/rubric';
+import { invalidInput, notFound } from '../base/errors';
+import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
+import { currentLabel, getRevision, labelAppender } from '../store/labels';
 import { findProject } from '../store/projects';
+import { labelRubricVersion } from '../store/rubrics';
 import { projectHoldsVideo } from '../store/videos';
+import { writeNow } from '../store/write';
+import { requireItem, requireProject } from './guards';
 import { videoFile, videoStoreDir } from '../videos/store';
 import type { FeatureHandlers, ServiceContext } from './context';
 
@@ -49,8 +58,54 @@ export function videoAddress(db: Db, project: string, sha256: string, now = Date
   return { path: `${VIDEO_PREFIX}${id}` };
 }
 
-export function videosHandlers({ db }: ServiceContext): FeatureHandlers<'videoAddress'> {
-  return { videoAddress: (input) => videoAddress(db, input.project, input.sha256) };
+export function videosHandlers({ db, events }: ServiceContext): FeatureHandlers<'videoAddress' | 'saveMoments'> {
+  return {
+    videoAddress: (input) => videoAddress(db, input.project, input.sha256),
+    saveMoments: (input) => {
+      const saved = saveMoments(db, input);
+      if (saved) events.emit('event', { type: 'label', project: input.project, itemId: input.itemId, task: input.task });
+      return saved;
+    },
+  };
+}
+
+/**
+ * Temporal marks and first failures on the annotator's current judgement: a new revision of it (same
+ * choice, ranking, ratings) whose body carries them, as saveRegions adds region marks. Null when the
+ * annotator has not judged the item for `task`; the same marks again write nothing.
+ */
+export function saveMoments(db: Db, input: ApiParsed<'saveMoments'>): LabelRevision | null {
+  const row = requireProject(db, input.project);
+  const item = requireItem(db, row, input.itemId);
+  const count = item.responses.length;
+  const letters = new Set(item.responses.map((_, i) => String.fromCharCode(65 + i)));
+  input.moments.forEach((m, i) => {
+    if (m.at >= count) throw invalidInput(`moments[${i}].at: item ${item.id} has ${count} response${count === 1 ? '' : 's'} (0 to ${count - 1}), not ${m.at}.`);
+  });
+  for (const letter of Object.keys(input.firstFailure ?? {})) if (!letters.has(letter)) throw invalidInput(`firstFailure.${letter}: item ${item.id} has no response ${letter}.`);
+  const me = findAnnotator(db, input.annotator);
+  const current = me ? currentLabel(db, item.id, me.id, input.task) : null;
+  const judged = current && (input.task === 'ranking' ? current.ranking !== null : input.task === 'rubric' ? current.body.ratings !== undefined : current.choice !== null);
+  if (!me || !current || !judged) return null;
+  const { undo_of: _undone, moments: _moments, first_failure: _failure, ...body } = current.body;
+  const next = { ...body, ...(input.moments.length ? { moments: input.moments } : {}), ...(input.firstFailure && Object.keys(input.firstFailure).length ? { first_failure: input.firstFailure } : {}) };
+  if (canonicalJson(next) === canonicalJson({ ...body, ...(current.body.moments ? { moments: current.body.moments } : {}), ...(current.body.first_failure ? { first_failure: current.body.first_failure } : {}) })) return current;
+  const { id } = writeNow(db, () =>
+    labelAppender(db)({
+      projectId: row.id,
+      itemId: item.id,
+      annotatorId: me.id,
+      task: input.task,
+      choice: current.choice,
+      strength: current.strength,
+      ranking: current.ranking,
+      shownOrder: current.shownOrder,
+      rubricVersionId: input.task === 'rubric' ? (labelRubricVersion(db, current.id)?.id ?? null) : null,
+      body: next,
+      done: true,
+    }),
+  );
+  return getRevision(db, id);
 }
 
 export type VideoAnswer =

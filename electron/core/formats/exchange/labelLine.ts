@@ -89,6 +89,8 @@ export function itemRules(db: Db, projectId: number, line: LabelLine, itemId: nu
     if (why) problems.push(`shown_order: ${why}`);
   }
   if (line.regions?.length) problems.push(...regionProblems(getItem(db, projectId, itemId)!, line.regions));
+  // Marks in time name a response by its index (shared/moments.ts).
+  line.moments?.forEach((m, i) => m.at >= count && problems.push(`moments[${i}].at: the item has ${count} response${count === 1 ? '' : 's'} (0 to ${count - 1}), not ${m.at}`));
   if (problems.length) throw new RecordError(problems.slice(0, 5).join('; '));
   checkSteps(db, projectId, line, itemId);
   return checkRubric(db, projectId, line, itemId);
