@@ -8,9 +8,9 @@ import type { GoldJudgement } from '../../../shared/api/gold';
 import { DEFAULT_GOLD_TASK_RULES, GOLD_QUEUE_TASKS, matchesGold, type GoldQueueTask, type GoldTaskRules, type JudgementFacts } from '../../../shared/goldRules';
 import { readLabelBody } from '../../../shared/labelBodies';
 import type { Db } from '../store/db';
-import { humanLabelsOnItems, type PersonGoldLabel } from '../store/goldRules';
+import { humanLabelsOnItems, mayHaveGold, type PersonGoldLabel } from '../store/goldRules';
 import { projectSettings, type ProjectRow } from '../store/projects';
-import { goldList } from './gold';
+import { goldOf } from './gold';
 import { proportion } from './proportion';
 
 function parsedRanking(text: string | null): number[][] | null {
@@ -67,9 +67,9 @@ export function qualificationOf(task: GoldQueueTask, set: GoldJudgement[], rules
   return { state: score >= rules.passMark ? 'passed' : 'failed', score, ...base };
 }
 
-function taskAccuracy(db: Db, project: ProjectRow, task: GoldQueueTask): TaskGoldAccuracy | null {
+function taskAccuracy(db: Db, project: ProjectRow, task: GoldQueueTask, all: Map<string, Map<number, GoldJudgement>>): TaskGoldAccuracy | null {
   const rules = taskRules(project, task);
-  const gold = goldList(db, project.id, task);
+  const gold = [...(all.get(task)?.values() ?? [])].sort((a, b) => a.seq - b.seq);
   const asked = rules.honeypotRate > 0 || rules.qualification > 0;
   if (!gold.length && !asked) return null;
   const labels = humanLabelsOnItems(db, task, gold.map((g) => g.itemId));
@@ -99,5 +99,7 @@ function taskAccuracy(db: Db, project: ProjectRow, task: GoldQueueTask): TaskGol
 
 /** Every task with gold or gold rules: each person's figures. */
 export function goldAccuracy(db: Db, project: ProjectRow): GoldAccuracyReport {
-  return { tasks: GOLD_QUEUE_TASKS.map((task) => taskAccuracy(db, project, task)).filter((t): t is TaskGoldAccuracy => t !== null) };
+  // Every task's gold in one read (goldOf walks the project's marked file labels), none where there is none.
+  const all: Map<string, Map<number, GoldJudgement>> = mayHaveGold(db, project.id) ? goldOf(db, project.id) : new Map();
+  return { tasks: GOLD_QUEUE_TASKS.map((task) => taskAccuracy(db, project, task, all)).filter((t): t is TaskGoldAccuracy => t !== null) };
 }

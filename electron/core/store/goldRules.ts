@@ -51,3 +51,15 @@ export function goldWatermark(db: Db, projectId: number): string {
   ).get(projectId) as { marks: number | null; adjudications: number | null; visible: number | null };
   return `${row.marks ?? 0}:${row.adjudications ?? 0}:${row.visible ?? 0}`;
 }
+
+/** Whether the project has any gold at all (a mark or an adjudication): reading none costs two index probes. */
+export function mayHaveGold(db: Db, projectId: number): boolean {
+  return (
+    statement(
+      db,
+      `SELECT EXISTS (SELECT 1 FROM gold_mark g JOIN item i ON i.id = g.item_id WHERE i.project_id = @project AND g.gold = 1)
+           OR EXISTS (SELECT 1 FROM adjudication d JOIN item i ON i.id = d.item_id WHERE i.project_id = @project)`,
+      true,
+    ).get({ project: projectId }) === 1
+  );
+}
