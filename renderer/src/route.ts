@@ -33,9 +33,10 @@ export type Route =
   | { name: 'guidelines'; project: string }
   /**
    * Team review: the disagreement queue of one task (pairwise unless named), an item's adjudication
-   * view, or the agreement dashboard (#/p/<project>/review[/<task>][/item/<id> | /agreement]).
+   * view, the agreement dashboard, or the evaluation of people and models on the gold
+   * (#/p/<project>/review[/<task>][/item/<id> | /agreement | /evaluation]).
    */
-  | { name: 'review'; project: string; itemId?: number; task?: ReviewTask; tab?: 'queue' | 'agreement' };
+  | { name: 'review'; project: string; itemId?: number; task?: ReviewTask; tab?: 'queue' | 'agreement' | 'evaluation' };
 
 export function parseRoute(hash: string): Route {
   let parts: string[];
@@ -94,6 +95,7 @@ function parseReview(project: string, rest: string[]): Route | null {
   const byTask = task && task !== 'pairwise' ? { task } : {};
   if (rest[0] === 'item' && rest[1] && /^\d+$/.test(rest[1])) return { name: 'review', project, ...byTask, itemId: Number(rest[1]) };
   if (rest[0] === 'agreement' && rest.length === 1 && !task) return { name: 'review', project, tab: 'agreement' };
+  if (rest[0] === 'evaluation' && rest.length === 1 && !task) return { name: 'review', project, tab: 'evaluation' };
   if (rest.length) return null;
   return { name: 'review', project, ...byTask };
 }
@@ -105,6 +107,7 @@ export function routeHash(route: Route): string {
   if (route.name === 'open') return base;
   if (route.name === 'review') {
     if (route.tab === 'agreement' && !route.itemId) return `${base}/review/agreement`;
+    if (route.tab === 'evaluation' && !route.itemId) return `${base}/review/evaluation`;
     const task = route.task && route.task !== 'pairwise' ? `/${route.task}` : '';
     return `${base}/review${task}${route.itemId ? `/item/${route.itemId}` : ''}`;
   }

@@ -1,12 +1,14 @@
 // The review screen: the disagreement queue (most disputed first), an item's adjudication view, and the
-// agreement dashboard, under one header with the queue's figures and the Recompute button. Keys: q the
-// queue, a the agreement tab, Shift+R recomputes; the queue and the item view add their own.
+// agreement dashboard, and the evaluation of people and models on the gold (features/evaluation), under one
+// header with the queue's figures and the Recompute button. Keys: q the queue, a the agreement tab, e the
+// evaluation, Shift+R recomputes; the queue, the item view and the evaluation add their own.
 import { useCallback, useEffect, useState } from 'react';
 import { QUEUE_REASONS, type QueueReason, type ReviewTask } from '../../../../shared/api';
 import { Kbd } from '../../components/Kbd';
 import { pageDirection, scrollByPage, scrollsItself } from '../../components/keys';
 import { useShell } from '../../context';
 import { useScreenKeys } from '../../components/useScreenKeys';
+import { EvaluationScreen } from '../evaluation/EvaluationScreen';
 import { TeamStandsCard } from '../team/TeamStandsCard';
 import { AdjudicationScreen } from './AdjudicationScreen';
 import { Dashboard } from './Dashboard';
@@ -20,7 +22,7 @@ interface Props {
   project: string;
   itemId?: number;
   task?: ReviewTask;
-  tab?: 'queue' | 'agreement';
+  tab?: 'queue' | 'agreement' | 'evaluation';
 }
 
 export function ReviewScreen({ project, itemId, task, tab }: Props) {
@@ -30,6 +32,7 @@ export function ReviewScreen({ project, itemId, task, tab }: Props) {
   // A queue that follows the report: recomputing asks for the queue again.
   const [version, setVersion] = useState(0);
   const agreement = tab === 'agreement' && itemId === undefined;
+  const evaluation = tab === 'evaluation' && itemId === undefined;
   const queueTask = task ?? filters.task;
 
   const setFilters = useCallback(
@@ -72,9 +75,10 @@ export function ReviewScreen({ project, itemId, task, tab }: Props) {
     const direction = agreement ? pageDirection(event) : null;
     const dashboard = document.querySelector<HTMLElement>('[data-testid="dashboard"]');
     if (direction !== null && scrollsItself(dashboard)) scrollByPage(dashboard, direction);
-    else if (event.key === 'q' && (agreement || itemId !== undefined)) toQueue();
+    else if (event.key === 'q' && (agreement || evaluation || itemId !== undefined)) toQueue();
     else if (event.key === 'a' && !agreement) navigate({ name: 'review', project, tab: 'agreement' });
-    else if (event.key === 'R' && !report.computing) recompute();
+    else if (event.key === 'e' && !evaluation) navigate({ name: 'review', project, tab: 'evaluation' });
+    else if (event.key === 'R' && !report.computing && !evaluation) recompute();
     else return false;
     return true;
   }, keysEnabled);
@@ -83,14 +87,17 @@ export function ReviewScreen({ project, itemId, task, tab }: Props) {
   const tabClass = (active: boolean) =>
     `flex items-center gap-1.5 rounded px-2 py-1 text-[13px] ${active ? 'bg-surface-2 font-medium text-fg' : 'text-muted hover:text-fg'}`;
   return (
-    <main className="flex min-h-0 flex-1 flex-col" data-testid="review-screen" data-tab={itemId !== undefined ? 'item' : agreement ? 'agreement' : 'queue'}>
+    <main className="flex min-h-0 flex-1 flex-col" data-testid="review-screen" data-tab={itemId !== undefined ? 'item' : agreement ? 'agreement' : evaluation ? 'evaluation' : 'queue'}>
       <div className="flex shrink-0 items-center gap-x-3 border-b border-line bg-surface px-4 py-1.5 whitespace-nowrap">
         <nav className="flex items-center gap-1" aria-label="Review">
-          <button className={tabClass(!agreement)} onClick={toQueue} data-testid="review-tab-queue" aria-current={!agreement || undefined}>
+          <button className={tabClass(!agreement && !evaluation)} onClick={toQueue} data-testid="review-tab-queue" aria-current={(!agreement && !evaluation) || undefined}>
             Queue <Kbd>q</Kbd>
           </button>
           <button className={tabClass(agreement)} onClick={() => navigate({ name: 'review', project, tab: 'agreement' })} data-testid="review-tab-agreement" aria-current={agreement || undefined}>
             Agreement <Kbd>a</Kbd>
+          </button>
+          <button className={tabClass(evaluation)} onClick={() => navigate({ name: 'review', project, tab: 'evaluation' })} data-testid="review-tab-evaluation" aria-current={evaluation || undefined}>
+            Evaluation <Kbd>e</Kbd>
           </button>
         </nav>
         <span
@@ -142,11 +149,13 @@ export function ReviewScreen({ project, itemId, task, tab }: Props) {
           says more.
         </div>
       )}
-      {itemId === undefined && <TeamStandsCard project={project} report={report.report} onPulled={pulled} />}
+      {itemId === undefined && !evaluation && <TeamStandsCard project={project} report={report.report} onPulled={pulled} />}
       {itemId !== undefined ? (
         <AdjudicationScreen key={`${queueTask}:${itemId}`} project={project} itemId={itemId} filters={{ ...filters, task: queueTask }} onBack={toQueue} flash={flash} onRecorded={onRecorded} />
       ) : agreement ? (
         <Dashboard report={report.report} computing={report.computing} />
+      ) : evaluation ? (
+        <EvaluationScreen project={project} />
       ) : (
         <QueueView project={project} filters={{ ...filters, task: queueTask }} setFilters={setFilters} version={version} report={report.report} />
       )}
