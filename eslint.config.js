@@ -52,7 +52,7 @@ const rendererPatterns = [
 // the datasets screen's export panel; the shell hands its table to the datasets screen).
 // A feature imports components/ and the features on floors below it, never a feature on its own floor or
 // above: what two screens share lives in renderer/src/components/ (images/ there too), which imports no feature.
-export const FEATURE_FLOORS = [['goldRules'], ['team', 'guidelines'], ['trajectories', 'critiques'], ['rubrics'], ['labeling', 'evaluation'], ['compare', 'datasets', 'models', 'projects', 'rankings', 'review', 'steps'], ['items']];
+export const FEATURE_FLOORS = [['goldRules'], ['team', 'guidelines', 'judges'], ['trajectories', 'critiques'], ['rubrics'], ['labeling', 'evaluation'], ['compare', 'datasets', 'models', 'projects', 'rankings', 'review', 'steps'], ['items']];
 function featureFloors() {
   const blocks = FEATURE_FLOORS.flatMap((floor, level) =>
     floor.map((feature) => {

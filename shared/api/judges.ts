@@ -67,8 +67,11 @@ export const judgesSchemas = {
     .strict(),
   /** The judges' newest results on an item, per kind and response (the screens apply blind / assist). */
   judgePrelabels: z.object({ project: projectName, itemId }).strict(),
-  /** The annotator took a judge's critique as the start of theirs and saved it as revision `revisionId`: record the edit distance. */
-  noteJudgeCritique: z.object({ project: projectName, annotator: annotatorName, itemId, resultId: z.number().int().positive(), revisionId, letter: responseLetter }).strict(),
+  /**
+   * The annotator took a judge's critique as the start of theirs and saved it: record the edit distance of
+   * revision `revisionId` (left out: their current critique of the item) from the judge's text.
+   */
+  noteJudgeCritique: z.object({ project: projectName, annotator: annotatorName, itemId, resultId: z.number().int().positive(), revisionId: revisionId.optional(), letter: responseLetter }).strict(),
 } as const;
 
 export interface JudgeTemplateView {

@@ -20,7 +20,8 @@ import { DEFAULT_TEMPLATES } from '../judge/prompts';
 import { runJudge, type JudgeRunProgress, type JudgeRunSummary } from '../judge/run';
 import type { Db } from '../store/db';
 import { judgeEngine, judgeResultById, judgeResults, judgeTemplate, judgeTemplateVersions, recordCritiqueEdit, saveJudgeTemplate, setJudgeEngine } from '../store/judges';
-import { getRevision } from '../store/labels';
+import { findAnnotator } from '../store/annotators';
+import { currentLabel, getRevision } from '../store/labels';
 import { projectSegmentation } from '../store/projects';
 import { findRubric, rubricInForce, rubricVersion } from '../store/rubrics';
 import { writeNow } from '../store/write';
@@ -152,12 +153,13 @@ export function judgesHandlers({ db, jobs, options }: ServiceContext): FeatureHa
       requireItem(db, row, itemId);
       const result = judgeResultById(db, row.id, resultId);
       if (!result || result.itemId !== itemId || !result.critique) throw notFound(`No judge critique ${resultId} on item ${itemId}.`);
-      const revision = getRevision(db, revisionId);
-      if (!revision || revision.itemId !== itemId || revision.task !== 'critique' || revision.annotator !== annotator) throw notFound(`No critique revision ${revisionId} of ${annotator} on item ${itemId}.`);
+      const who = findAnnotator(db, annotator);
+      const revision = revisionId ? getRevision(db, revisionId) : who ? currentLabel(db, itemId, who.id, 'critique') : null;
+      if (!revision || revision.itemId !== itemId || revision.task !== 'critique' || revision.annotator !== annotator) throw notFound(`No critique revision ${revisionId ?? ''} of ${annotator} on item ${itemId}.`);
       const body = readBody('critique', revision.body) as { critique?: Record<string, unknown> };
       const text = typeof body.critique?.[letter] === 'string' ? (body.critique[letter] as string) : '';
       const distance = editDistance(result.critique, text);
-      writeNow(db, () => recordCritiqueEdit(db, { resultId, itemId, annotator, revisionId, distance, judgeLength: [...result.critique!].length, finalLength: [...text].length }));
+      writeNow(db, () => recordCritiqueEdit(db, { resultId, itemId, annotator, revisionId: revision.id, distance, judgeLength: [...result.critique!].length, finalLength: [...text].length }));
       return { distance };
     },
   };

@@ -24,6 +24,7 @@ import { compareTexts } from './ahead';
 import { prepareAhead } from '../../components/renderAhead';
 import { useColumnDiffs, useReading } from './useReading';
 import { CritiqueBox } from '../critiques/CritiqueBox';
+import { JudgeLine } from '../judges/JudgeLine';
 import { RegionMarking } from '../../components/images/regions/RegionMarking';
 import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
 import { useLabelingLoop, type Loaded } from '../labeling/useLabelingLoop';
@@ -345,6 +346,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
             />
           </div>
           <RatingsBar ratings={ratings} winners leftLetter={leftLetter} rightLetter={rightLetter} />
+          <JudgeLine project={project} annotator={annotator} item={item} mode={mode} labeled={labeled} critiques={critiques} />
         </RegionMarking>
       )}
 

@@ -5,6 +5,7 @@ import type { ModelInfo, ProviderStatus } from '../../../../shared/scoring';
 import { api, errorMessage } from '../../api';
 import { useShell } from '../../context';
 import { AddModelPanel } from './AddModelPanel';
+import { JudgesPanel } from '../judges/JudgesPanel';
 import { ModelList } from './ModelList';
 import { ProvidersPanel } from './ProvidersPanel';
 import { ScorePanel } from './ScorePanel';
@@ -41,6 +42,7 @@ export function ModelsScreen({ project }: { project: string }) {
         <div className="flex min-w-0 flex-col gap-4">
           <ModelList models={models} error={listError} running={job?.state === 'running'} onChanged={reload} />
           <AddModelPanel known={models ?? []} onAdded={reload} />
+          <JudgesPanel project={project} />
         </div>
         <div className="flex min-w-0 flex-col gap-4">
           <ScorePanel project={project} models={models ?? []} providers={providers} job={job} onJob={trackJob} />
