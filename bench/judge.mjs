@@ -61,7 +61,7 @@ async function arbiterRun(engine) {
 async function bareRun(llama, ctx) {
   const grammar = await llama.createGrammarForJsonSchema(answerJsonSchema({ kind: 'pairwise', textMax: TEXT_MAX }));
   const maxTokens = answerTokenBudget({ kind: 'pairwise', textMax: TEXT_MAX });
-  const free = Array.from({ length: PARALLEL }, (_, i) => ctx.getSequence());
+  const free = Array.from({ length: PARALLEL }, () => ctx.getSequence());
   let next = 0;
   let tokens = 0;
   const t0 = performance.now();
