@@ -125,7 +125,8 @@ export function ItemsScreen({ project, query: routeQuery, view }: { project: str
       ? ''
       : 'Searching…'
     : `${head.searchCapped ? 'at least ' : ''}${head.matching.toLocaleString()} of ${head.total.toLocaleString()} items${head.query.canonical ? '' : ' (all)'}`;
-  const stale = running !== null && head !== null && head.query.canonical !== running && pages.rows === head.rows;
+  // Facets and rows of the previous query stay, dimmed, until the new answer comes (no flash of nothing).
+  const stale = head !== null && pages.headFor !== `${running}\u0000${sort.column}\u0000${sort.desc}`;
 
   return (
     <main className="flex min-h-0 flex-1 overflow-hidden" data-testid="items-explorer">

@@ -13,6 +13,8 @@ export interface ExplorerPages {
   rows: ItemsRow[];
   /** The first page's answer: total, matching, the query as read, the facets; null until it comes. */
   head: ItemsPage | null;
+  /** The query (and sort) the head answers: another than asked while a new answer is on its way. */
+  headFor: string | null;
   done: boolean;
   error: string | null;
   /** Loads more when row `last` is near the end of what is loaded. */
@@ -22,6 +24,7 @@ export interface ExplorerPages {
 export function useExplorerPages(project: string, annotator: string, query: string | null, sort: ItemSort, version: number): ExplorerPages {
   const [rows, setRows] = useState<ItemsRow[]>([]);
   const [head, setHead] = useState<ItemsPage | null>(null);
+  const [headFor, setHeadFor] = useState<string | null>(null);
   const [next, setNext] = useState<string | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const generation = useRef(0);
@@ -37,7 +40,10 @@ export function useExplorerPages(project: string, annotator: string, query: stri
         .then((page) => {
           if (mine !== generation.current) return;
           busy.current = false;
-          if (cursor === undefined) setHead(page);
+          if (cursor === undefined) {
+            setHead(page);
+            setHeadFor(`${query}\u0000${sort.column}\u0000${sort.desc}`);
+          }
           setRows((old) => (cursor === undefined ? page.rows : [...old, ...page.rows]));
           setNext(page.next);
         })
@@ -68,5 +74,5 @@ export function useExplorerPages(project: string, annotator: string, query: stri
   );
 
   const done = next === null;
-  return { count: rows.length + (done || next === undefined ? 0 : 1), rows, head, done, error, ensure };
+  return { count: rows.length + (done || next === undefined ? 0 : 1), rows, head, headFor, done, error, ensure };
 }
