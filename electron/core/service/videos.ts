@@ -146,7 +146,9 @@ export function parseRange(header: string | undefined, size: number): [number, n
 const BASE_HEADERS = {
   'x-content-type-options': 'nosniff',
   'content-security-policy': "default-src 'none'; sandbox",
-  'cache-control': 'private, no-store',
+  // A ticket names one video's fixed bytes for its life: the browser may keep what it read (the next
+  // item's first frames, loaded ahead, come from its cache).
+  'cache-control': 'private, max-age=43200, immutable',
   'accept-ranges': 'bytes',
 };
 

@@ -1,7 +1,8 @@
 // One clock for every video on the screen (two to four clips side by side, a robot episode's cameras):
-// the first video to join leads; play, pause, seek, frame step, speed, loop and mute act on all of them,
-// and while they play each animation frame pulls a follower that drifted more than a third of a frame
-// back to the leader's time. Muted by default. Screens subscribe through useVideoSync (useSyncExternalStore).
+// the first video to join leads; play, pause, seek, frame step, speed, loop and mute act on all of them.
+// While they play, each animation frame nudges a follower that drifted from the leader: a little faster or
+// slower (up to 10 %) while it is under two frames off, a seek only past that (a seek stalls the decoder
+// for a moment, so seeking on every small drift made the gaps larger: bench/video-loop.mjs). Muted by default. Screens subscribe through useVideoSync (useSyncExternalStore).
 import { useSyncExternalStore } from 'react';
 
 export interface SyncState {
@@ -101,7 +102,10 @@ class SyncGroup {
   }
 
   pause(): void {
-    for (const m of this.members) m.el.pause();
+    for (const m of this.members) {
+      m.el.pause();
+      m.el.playbackRate = this.state.rate;
+    }
     cancelAnimationFrame(this.frame);
     const t = this.leader?.el.currentTime ?? 0;
     // Paused, every video shows the leader's frame.
@@ -171,11 +175,18 @@ class SyncGroup {
       return;
     }
     let drift = 0;
-    const tolerance = 1 / (3 * this.state.fps);
+    const frame = 1 / this.state.fps;
     for (const m of this.members.slice(1)) {
-      const d = Math.abs(m.el.currentTime - t);
-      drift = Math.max(drift, d);
-      if (d > tolerance && !m.el.seeking && t < (m.el.duration || Infinity)) m.el.currentTime = t;
+      const behind = t - m.el.currentTime;
+      drift = Math.max(drift, Math.abs(behind));
+      if (m.el.seeking || t >= (m.el.duration || Infinity)) continue;
+      if (Math.abs(behind) > 2 * frame) {
+        m.el.currentTime = t + frame / 2;
+        m.el.playbackRate = this.state.rate;
+      } else if (Math.abs(behind) > frame / 4) {
+        // Catch up (or wait) over about a quarter of a second.
+        m.el.playbackRate = this.state.rate * Math.max(0.9, Math.min(1.1, 1 + behind / 0.25));
+      } else if (m.el.playbackRate !== this.state.rate) m.el.playbackRate = this.state.rate;
     }
     this.set({ time: t, drift });
     this.frame = requestAnimationFrame(this.tick);

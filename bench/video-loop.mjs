@@ -1,0 +1,203 @@
+#!/usr/bin/env node
+// Video pairs in the labeling loop, measured in Chromium against a plain <video> page in the same run
+// (issue 24, item 5): `node bench/video-loop.mjs` [--n 20] [--keys 15] [--width 1920] [--height 1080]
+// [--seconds 2] [--sync 30] [--codec vp9|h264]
+// A project of --n pairs of distinct clips (ffmpeg-made, --width × --height, --seconds long), imported with
+// `arbiter import`; on the Compare screen `1` is pressed --keys times with a reading pause between:
+//  - key → next pair's first frames painted: from the keydown to the animation frame after both new
+//    <video> elements have presented a frame (requestVideoFrameCallback);
+// the baseline: a page of two plain <video> elements (same origin, same addresses) whose src is swapped
+// to the next pair on the same key, measured the same way.
+//  - sync: a pair of --sync second clips played from one Space; every 100 ms the two elements'
+//    currentTime are compared (and their last presented frames' mediaTime): the largest difference, and
+//    the share of samples within one frame; the baseline: the two plain elements started by play() together.
+// Clips are made in bench/.data/video-loop/ (kept; gitignored).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchChromium, quantile, startHost, stopHost } from './lib/browser.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dataDir = join(root, 'bench', '.data');
+const bin = join(root, 'bin', 'arbiter.mjs');
+const argv = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? (typeof fallback === 'number' ? Number(argv[i + 1]) : argv[i + 1]) : fallback;
+};
+const N = arg('--n', 20);
+const KEYS = Math.min(arg('--keys', 15), N - 2);
+const W = arg('--width', 1920);
+const H = arg('--height', 1080);
+const SECONDS = arg('--seconds', 2);
+const SYNC = arg('--sync', 30);
+const CODEC = arg('--codec', 'vp9');
+const FPS = 30;
+
+if (spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) process.exit(1);
+const folder = join(dataDir, `video-loop-${W}x${H}-${SECONDS}s-${CODEC}`);
+mkdirSync(join(folder, 'clips'), { recursive: true });
+
+function clip(name, seconds, variant) {
+  const out = join(folder, 'clips', name);
+  if (existsSync(out)) return name;
+  const codec = CODEC === 'h264' ? ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'] : ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '2M'];
+  // testsrc2 with a hue turn per clip: every clip's bytes differ, so nothing is shared between items.
+  const source = `testsrc2=size=${W}x${H}:rate=${FPS}:duration=${seconds},hue=h=${(variant * 37) % 360}`;
+  const made = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', source, ...codec, '-g', String(FPS), `${out}.partial.${CODEC === 'h264' ? 'mp4' : 'webm'}`], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(made.stderr);
+  renameSync(`${out}.partial.${CODEC === 'h264' ? 'mp4' : 'webm'}`, out);
+  return name;
+}
+
+const ext = CODEC === 'h264' ? 'mp4' : 'webm';
+const started = performance.now();
+const lines = [];
+const video = (name) => ({ text: [{ role: 'assistant', content: [{ type: 'video', video: `clips/${name}` }] }] });
+lines.push(JSON.stringify({ id: 'sync', prompt: `Two ${SYNC} s clips.`, responses: [video(clip(`sync-a.${ext}`, SYNC, 1000)), video(clip(`sync-b.${ext}`, SYNC, 1001))] }));
+for (let i = 0; i < N; i++) lines.push(JSON.stringify({ id: `p${i}`, prompt: `Pair ${i}: a test card turning.`, responses: [video(clip(`${i}-a.${ext}`, SECONDS, 2 * i)), video(clip(`${i}-b.${ext}`, SECONDS, 2 * i + 1))] }));
+writeFileSync(join(folder, 'items.jsonl'), `${lines.join('\n')}\n`);
+console.log(`clips ready in ${((performance.now() - started) / 1000).toFixed(1)} s (${N} pairs of ${W}×${H} ${CODEC} ${SECONDS} s, one pair of ${SYNC} s)`);
+const dbPath = join(folder, 'bench.db');
+for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+rmSync(`${dbPath}.images`, { recursive: true, force: true });
+const made = spawnSync(process.execPath, [bin, 'import', join(folder, 'items.jsonl'), '--project', 'loop', '--format', 'arbiter', '--db', dbPath], { env: { ...process.env, ARBITER_NO_DEMO: '1' }, encoding: 'utf8' });
+if (made.status !== 0) throw new Error(made.stderr);
+
+/** In the page: the time from a key to the frame after both visible videos presented a new frame. */
+function installProbe() {
+  const w = window;
+  w.__v = { pending: null, painted: [] };
+  addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key === '1') w.__v.pending = { at: e.timeStamp, seen: new Set() };
+    },
+    { capture: true },
+  );
+  w.__watch = (el) => {
+    if (el.__watched === el.src) return;
+    el.__watched = el.src;
+    const p = w.__v.pending;
+    if (!p) return;
+    el.requestVideoFrameCallback(() => {
+      if (w.__v.pending !== p) return;
+      p.seen.add(el);
+      if (p.seen.size >= 2) {
+        w.__v.pending = null;
+        requestAnimationFrame(() => w.__v.painted.push(performance.now() - p.at));
+      }
+    });
+  };
+  new MutationObserver(() => document.querySelectorAll('video[src]').forEach((el) => el.isConnected && w.__v.pending && w.__watch(el))).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['src'] });
+}
+
+async function pressAndWait(page) {
+  const count = await page.evaluate(() => window.__v.painted.length);
+  await page.keyboard.press('1');
+  await page.waitForFunction((c) => window.__v.painted.length > c, count, { timeout: 10_000 });
+  await page.waitForTimeout(400);
+}
+
+/** Samples the two videos' times every 100 ms for `seconds`: the largest gap, and the share within one frame. */
+async function sampleSync(page, seconds) {
+  return page.evaluate(
+    ([s, fps]) =>
+      new Promise((done) => {
+        const [a, b] = [...document.querySelectorAll('video')];
+        const gaps = [];
+        const timer = setInterval(() => {
+          if (!a.paused && !b.paused) gaps.push(Math.abs(a.currentTime - b.currentTime));
+        }, 100);
+        setTimeout(() => {
+          clearInterval(timer);
+          done({ samples: gaps.length, max: Math.max(...gaps), within: gaps.filter((g) => g <= 1 / fps).length / gaps.length, ended: [a.currentTime, b.currentTime] });
+        }, s * 1000);
+      }),
+    [seconds, FPS],
+  );
+}
+
+const browser = await launchChromium();
+const { child, url } = await startHost(bin, dbPath, folder);
+try {
+  const origin = new URL(url).origin;
+  const token = new URLSearchParams(new URL(url).hash.slice(1)).get('token');
+  const api = async (name, input) => {
+    const r = await (await fetch(`${origin}/api/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-arbiter-token': token }, body: JSON.stringify(input) })).json();
+    if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
+    return r.result;
+  };
+  const { rows } = await api('listItems', { project: 'loop', limit: N + 1 });
+  const ids = new Map(rows.map((r) => [r.externalId, r.id]));
+  const addresses = async (external) => {
+    const item = await api('getItem', { project: 'loop', itemId: ids.get(external), annotator: 'bench' });
+    return Promise.all(item.responses.map((r) => api('videoAddress', { project: 'loop', sha256: r.content[0].content[0].video.sha256 }).then((a) => a.path)));
+  };
+
+  // Arbiter's Compare screen.
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  await context.addInitScript((name) => localStorage.setItem('arbiter.annotator', name), `bench-${Date.now()}`);
+  await context.addInitScript(installProbe);
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.getByTestId('header').waitFor();
+  await page.evaluate((id) => (location.hash = `#/p/loop/item/${id}`), ids.get('p0'));
+  await page.locator(`[data-testid="compare"][data-item-id="${ids.get('p0')}"]`).waitFor();
+  await page.waitForTimeout(800);
+  for (let i = 0; i < KEYS; i++) await pressAndWait(page);
+  const arbiterPainted = await page.evaluate(() => window.__v.painted);
+  await page.evaluate((id) => (location.hash = `#/p/loop/item/${id}`), ids.get('sync'));
+  await page.locator(`[data-testid="compare"][data-item-id="${ids.get('sync')}"]`).waitFor();
+  await page.waitForFunction(() => [...document.querySelectorAll('video')].length === 2 && [...document.querySelectorAll('video')].every((v) => v.readyState >= 3), null, { timeout: 20_000 });
+  await page.keyboard.press('Space');
+  const arbiterSync = await sampleSync(page, SYNC - 1);
+  await context.close();
+
+  // The baseline: two plain <video> elements on a page of the same origin, src swapped on the key.
+  const pairs = [];
+  for (let i = 0; i <= KEYS; i++) pairs.push(await addresses(`p${i}`));
+  const syncPair = await addresses('sync');
+  const plain = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  await plain.addInitScript(installProbe);
+  const base = await plain.newPage();
+  await base.goto(`${origin}/`);
+  await base.evaluate((first) => {
+    document.documentElement.innerHTML = '<body style="display:flex;gap:8px;margin:0"><video muted preload="auto" style="width:50%"></video><video muted preload="auto" style="width:50%"></video></body>';
+    const [a, b] = document.querySelectorAll('video');
+    a.src = first[0];
+    b.src = first[1];
+  }, pairs[0]);
+  await base.evaluate((all) => {
+    let at = 0;
+    addEventListener('keydown', (e) => {
+      if (e.key !== '1') return;
+      at++;
+      const [a, b] = document.querySelectorAll('video');
+      a.src = all[at][0];
+      b.src = all[at][1];
+    });
+  }, pairs);
+  await base.waitForTimeout(800);
+  for (let i = 0; i < KEYS; i++) await pressAndWait(base);
+  const plainPainted = await base.evaluate(() => window.__v.painted);
+  await base.evaluate((p) => {
+    const [a, b] = document.querySelectorAll('video');
+    a.src = p[0];
+    b.src = p[1];
+  }, syncPair);
+  await base.waitForFunction(() => [...document.querySelectorAll('video')].every((v) => v.readyState >= 3), null, { timeout: 20_000 });
+  await base.evaluate(() => document.querySelectorAll('video').forEach((v) => void v.play()));
+  const plainSync = await sampleSync(base, SYNC - 1);
+  await plain.close();
+
+  const f = (v) => `p50 ${quantile(v, 0.5).toFixed(1)} ms, p95 ${quantile(v, 0.95).toFixed(1)} ms, max ${Math.max(...v).toFixed(1)} ms`;
+  const s = (r) => `largest gap ${(r.max * 1000).toFixed(1)} ms (one frame = ${(1000 / FPS).toFixed(1)} ms), ${(r.within * 100).toFixed(1)} % of ${r.samples} samples within one frame`;
+  console.log(`node ${process.version}, Chromium (--disable-gpu), 1400×900, ${KEYS} keys (1), 400 ms between keys; ${W}×${H} ${CODEC} clips, ${FPS} fps`);
+  console.log(`key → next pair's first frames painted: Arbiter ${f(arbiterPainted)}; plain <video> page ${f(plainPainted)}`);
+  console.log(`two ${SYNC} s clips played ${SYNC - 1} s: Arbiter ${s(arbiterSync)}; plain <video> page ${s(plainSync)}`);
+} finally {
+  await stopHost(child);
+  await browser.close();
+}
