@@ -62,7 +62,7 @@ export async function itemsCommand(argv: string[], io: CliIo): Promise<number> {
   const project = requireProjectName(values);
   const limit = values.limit === undefined ? 50 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new UsageError(`--limit takes a whole number from 1 to ${MAX_LIMIT.toLocaleString('en')}`);
-  const view = values.view === undefined ? undefined : checkName(viewName, values.view, '--view');
+  const view = typeof values.view === 'string' ? checkName(viewName, values.view, '--view') : undefined;
   const clauses = ((values.where as string[] | undefined) ?? []).map(whereClause);
   const search = typeof values.search === 'string' ? values.search : '';
   if (search.length > 1000) throw new UsageError('--search is at most 1,000 characters');

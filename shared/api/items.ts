@@ -136,6 +136,12 @@ export interface ItemsPage {
    */
   exact: boolean;
   searchCapped: boolean;
+  /**
+   * True when the counts are from before the project's latest labels (a large project's facts are read
+   * again on a task worker meanwhile; the next page after that read has the new ones). Never for a
+   * project of at most 100,000 items, whose facts are read again before answering.
+   */
+  stale: boolean;
   /** The review watermark the facts were read at. */
   asOf: string;
   /** Milliseconds: reading the facts (0 when cached), then the query and the counts. */

@@ -3,6 +3,7 @@
 // labeling screens do when an annotator labels "these next".
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FACTS_INLINE } from '../../electron/core/service/itemsFacts';
 import { pairProject } from '../helpers/project';
 import { tempDir } from '../helpers/tmp';
 
@@ -38,5 +39,36 @@ describe('the items explorer through the service', () => {
     await expect(service.dispatch('nextItem', { project: 'p', annotator: 'ann', viewId: view.id })).rejects.toThrow(/no saved view with id/);
     service.stopBackgroundWork();
     db.close();
+  });
+});
+
+describe('a large project’s facts, read on a task worker', () => {
+  it('answers from the facts it has, said stale, while a newer read runs; then the new counts', async () => {
+    FACTS_INLINE.items = 0; // every project reads on a worker here
+    try {
+      const { db, service, ids } = pairProject(join(tempDir(), 'arbiter.db'), { items: 12, texts: (i) => [`a${i}`, 'b'], annotator: 'ann', visibleSeq: 'all' });
+      const ask = () => service.dispatch('queryItems', { project: 'p', query: 'labeled=anyone', limit: 50 });
+      const first = await ask();
+      expect(first).toMatchObject({ matching: 0, stale: false });
+      expect(first.timing.factsMs).toBeGreaterThan(0);
+      await service.dispatch('saveLabel', { project: 'p', annotator: 'ann', itemId: ids[3]!, choice: 'A', shownOrder: [0, 1] });
+      const during = await ask();
+      expect(during).toMatchObject({ matching: 0, stale: true });
+      let after = during;
+      // The worker's read (a new thread, the TypeScript sources loaded) takes a moment: asked again until it is in.
+      for (const until = Date.now() + 60_000; after.stale && Date.now() < until; ) {
+        await new Promise((r) => setTimeout(r, 20));
+        after = await ask();
+      }
+      expect(after).toMatchObject({ matching: 1, stale: false });
+      expect(after.rows.map((r) => r.seq)).toEqual([3]);
+      // A selection waits for current facts rather than answer from older ones.
+      await service.dispatch('saveLabel', { project: 'p', annotator: 'ann', itemId: ids[5]!, choice: 'B', shownOrder: [0, 1] });
+      expect((await service.dispatch('matchingIds', { project: 'p', query: 'labeled=anyone' })).ids).toEqual([ids[3], ids[5]]);
+      service.stopBackgroundWork();
+      db.close();
+    } finally {
+      FACTS_INLINE.items = 100_000;
+    }
   });
 });

@@ -40,23 +40,43 @@ export function forgetItemFacts(db: Db): void {
   for (const cached of caches.get(db)?.values() ?? []) cached.mark = '';
 }
 
-/**
- * The project's facts: the items' part read again only for the seqs an import added, the labels' part
- * only when the review watermark moved; and how long reading took (0: nothing changed).
- */
-export function itemFactsOf(db: Db, project: { id: number; name: string }): { cached: Cached; ms: number } {
+/** The facts a query reads: `stale` when they are from before the project's latest change (a newer read is under way). */
+export interface FactsAnswer {
+  cached: Cached;
+  ms: number;
+  stale: boolean;
+}
+
+/** What the cache holds for a project, and whether each part is still current. */
+export function peekFacts(db: Db, project: { id: number }): { cached: Cached | undefined; n: number; mark: string; itemsCurrent: boolean; labelsCurrent: boolean } {
+  const cached = caches.get(db)?.get(project.id);
+  const n = visibleItems(db, project.id);
+  const mark = markOf(db, project.id);
+  const itemsCurrent = cached?.items.n === n;
+  return { cached, n, mark, itemsCurrent, labelsCurrent: itemsCurrent && cached?.mark === mark };
+}
+
+/** Keeps both parts as the project's facts (the labels' part read at `mark`). */
+export function storeFacts(db: Db, project: { id: number }, items: ItemPart, labels: LabelPart, mark: string): Cached {
   let byProject = caches.get(db);
   if (!byProject) caches.set(db, (byProject = new Map()));
   const found = byProject.get(project.id);
-  const n = visibleItems(db, project.id);
-  const mark = markOf(db, project.id);
-  if (found && found.items.n === n && found.mark === mark) return { cached: found, ms: 0 };
-  const started = performance.now();
-  const items = found && found.items.n === n ? found.items : readItemPart(db, project.id, found?.items);
-  const labels = found && found.mark === mark && found.items === items ? found.labels : readLabelPart(db, project, items.n);
   const cached: Cached = { items, labels, mark, facts: { projectId: project.id, ...items, ...labels }, externalRank: found?.items === items ? found.externalRank : undefined };
   byProject.set(project.id, cached);
-  return { cached, ms: performance.now() - started };
+  return cached;
+}
+
+/**
+ * The project's facts, read here: the items' part again only for the seqs an import added, the labels'
+ * part only when the review watermark moved; and how long reading took (0: nothing changed).
+ */
+export function itemFactsOf(db: Db, project: { id: number; name: string }): FactsAnswer {
+  const { cached: found, mark, itemsCurrent, labelsCurrent } = peekFacts(db, project);
+  if (found && labelsCurrent) return { cached: found, ms: 0, stale: false };
+  const started = performance.now();
+  const items = found && itemsCurrent ? found.items : readItemPart(db, project.id, found?.items);
+  const labels = found && labelsCurrent ? found.labels : readLabelPart(db, project, items.n);
+  return { cached: storeFacts(db, project, items, labels, mark), ms: performance.now() - started, stale: false };
 }
 
 function readQuery(text: string): ItemQuery {
@@ -108,22 +128,23 @@ interface Matched {
   search: Uint8Array | null;
   mask: Uint8Array;
   factsMs: number;
+  stale: boolean;
 }
 
-export function matchItems(db: Db, request: { project: string; query: string; view?: string; sort?: ItemSort; annotator?: string }): Matched {
+export function matchItems(db: Db, request: { project: string; query: string; view?: string; sort?: ItemSort; annotator?: string }, given?: FactsAnswer): Matched {
   const project = requireProject(db, request.project);
-  const { cached, ms } = itemFactsOf(db, project);
+  const { cached, ms, stale } = given ?? itemFactsOf(db, project);
   const { facts } = cached;
   const { query, sort } = resolveRequest(db, project.id, request);
   const me = request.annotator ?? null;
   const clauseMasks = query.clauses.map((c) => clauseMask(facts, c, me));
   const search = searchMask(db, project.id, query.text, facts.n);
-  return { facts, cached, query, sort, me, clauseMasks, search, mask: andMasks(facts.n, [search, ...clauseMasks]), factsMs: ms };
+  return { facts, cached, query, sort, me, clauseMasks, search, mask: andMasks(facts.n, [search, ...clauseMasks]), factsMs: ms, stale };
 }
 
 /** The matching items' ids in the sort order, at most `limit` (a view's export, a labeling queue, "select all"). */
-export function matchingIds(db: Db, request: { project: string; query: string; view?: string; sort?: ItemSort; annotator?: string }, limit: number): { ids: number[]; matching: number } {
-  const m = matchItems(db, request);
+export function matchingIds(db: Db, request: { project: string; query: string; view?: string; sort?: ItemSort; annotator?: string }, limit: number, given?: FactsAnswer): { ids: number[]; matching: number } {
+  const m = matchItems(db, request, given);
   const key = sortKeys(m.facts, m.sort.column, () => externalRank(db, m.cached));
   const page = pageOf(m.mask, key, m.sort.column, m.sort.desc, null, limit);
   return { ids: page.seqs.map((s) => m.facts.ids[s]!), matching: countMask(m.mask) };
@@ -164,9 +185,10 @@ function countedFacets(m: Matched): FacetCount[] {
   return counted;
 }
 
-export function runItemsQuery(db: Db, request: QueryItemsRequest): ItemsPage {
+/** A page of items under the query; `given`: facts the caller read (the service, off its thread), else read here. */
+export function runItemsQuery(db: Db, request: QueryItemsRequest, given?: FactsAnswer): ItemsPage {
   const started = performance.now();
-  const m = matchItems(db, request);
+  const m = matchItems(db, request, given);
   const { facts } = m;
   const key = sortKeys(facts, m.sort.column, () => externalRank(db, m.cached));
   const page = pageOf(m.mask, key, m.sort.column, m.sort.desc, readCursor(request.cursor), request.limit);
@@ -204,6 +226,7 @@ export function runItemsQuery(db: Db, request: QueryItemsRequest): ItemsPage {
     facets,
     exact: true,
     searchCapped: false,
+    stale: m.stale,
     asOf: facts.asOf,
     timing: { factsMs: Math.round(m.factsMs), queryMs: Math.round(queried - started - m.factsMs), facetsMs: Math.round(counted - queried) },
   };

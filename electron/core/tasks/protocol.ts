@@ -3,6 +3,7 @@ import type { ApiErrorShape, ApiOutputs } from '../../../shared/api';
 import type { ExportFormat, ImportFormat, RankingPairs } from '../../../shared/formatNames';
 import type { LabelsImportResult } from '../formats/exchange/labels';
 import type { SyncSummary } from '../hub/sync';
+import type { ItemPart, LabelPart } from '../review/itemFacts';
 import type { Review } from '../review/report';
 import type { ShapeCounts } from '../store/items';
 
@@ -45,6 +46,8 @@ export type Task =
   | { kind: 'uncertainOrder'; project: string }
   /** How many items of each shape the project has (each screen's total). */
   | { kind: 'shapeCounts'; project: string }
+  /** The items explorer's facts of a large project, one part (review/itemFacts.ts), off the thread that answers saves. */
+  | { kind: 'itemFacts'; project: string; part: 'items' | 'labels'; n: number }
   /** One sync of a project with its team hub (core/hub/sync.ts), off the thread that answers saves. */
   | { kind: 'hubSync'; project: string; url: string; password?: string };
 
@@ -62,7 +65,9 @@ export type TaskResult<T extends Task> = T extends { kind: 'hubSync' }
         ? Int32Array
         : T extends { kind: 'shapeCounts' }
           ? ShapeCounts
-          : ApiOutputs['exportProject'];
+          : T extends { kind: 'itemFacts' }
+            ? ItemPart | LabelPart
+            : ApiOutputs['exportProject'];
 
 export interface TaskWorkerInput {
   dbPath: string;
@@ -75,5 +80,5 @@ export type TaskProgress = { linesRead: number; total: number | null } | { writt
 
 export type TaskWorkerMessage =
   | { type: 'progress'; progress: TaskProgress }
-  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | null }
+  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | ItemPart | LabelPart | null }
   | { type: 'error'; error: ApiErrorShape };

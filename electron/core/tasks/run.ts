@@ -6,6 +6,7 @@ import { exportProject, importFile, importLabelsLines, importLines } from '../fo
 import type { LabelsImportResult } from '../formats/exchange/labels';
 import { syncProject, type SyncSummary } from '../hub/sync';
 import { readLines } from '../formats/jsonl';
+import { readItemPart, readLabelPart, type ItemPart, type LabelPart } from '../review/itemFacts';
 import { uncertaintyOrder } from '../review/priority';
 import { buildReview, type Review } from '../review/report';
 import { visibleItemIds, type ShapeCounts } from '../store/items';
@@ -20,7 +21,7 @@ export interface TaskHooks {
   isCancelled?: () => boolean;
 }
 
-export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promise<ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | null> {
+export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promise<ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | ItemPart | LabelPart | null> {
   if (task.kind === 'hubSync') return syncProject(db, { project: task.project, url: task.url, password: task.password, isCancelled: hooks.isCancelled });
   if (task.kind === 'checkpoint') {
     checkpoint(db);
@@ -30,6 +31,10 @@ export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promis
   if (task.kind === 'mergeLabels')
     return importLabelsLines(db, { project: task.project, fileName: task.fileName, lines: () => readLines(task.path, task.fileName), onProgress: (linesRead) => hooks.onProgress?.({ linesRead, total: null }), isCancelled: hooks.isCancelled });
   if (task.kind === 'shapeCounts') return projectShapes(db, requireProject(db, task.project).id);
+  if (task.kind === 'itemFacts') {
+    const project = requireProject(db, task.project);
+    return task.part === 'items' ? readItemPart(db, project.id) : readLabelPart(db, project, task.n);
+  }
   if (task.kind === 'uncertainOrder') {
     const project = requireProject(db, task.project);
     return db.transaction(() => uncertaintyOrder(visibleItemIds(db, project.id), modelPairRewards(db, project.id))).deferred();
