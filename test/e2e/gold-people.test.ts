@@ -94,9 +94,25 @@ describe('gold for people', () => {
     await notice.waitFor({ timeout: 15_000 });
     expect(await notice.getAttribute('data-state')).toBe('failed');
     expect(await notice.innerText()).toContain('Qualification not passed: 33% right, the pass mark is 100%.');
+    expect(await page.getByTestId('qualification-chip').innerText()).toBe('not qualified');
+    expect(await page.getByTestId('qualification-chip').getAttribute('title')).toBe('Your qualification: 33% right, pass mark 100%.');
     await page.screenshot({ path: '/tmp/arbiter-gold-held-light.png' });
     expect(problems).toEqual([]);
     await page.context().close();
+    // Alice sees she passed; a newcomer that the qualification comes first, and a first item of it.
+    for (const [who, text] of [[ALICE, 'qualified'], ['e2e-cara', 'qualifying 0/3']] as const) {
+      const opened = await openApp(browser, host, { annotator: who, theme: who === ALICE ? 'dark' : 'light' });
+      await go(opened.page, `${base}/compare`);
+      await expect.poll(() => opened.page.getByTestId('qualification-chip').innerText().catch(() => ''), { timeout: 15_000 }).toBe(text);
+      if (who !== ALICE) {
+        await expect.poll(() => opened.page.getByTestId('compare').getAttribute('data-item-id'), { timeout: 10_000 }).not.toBe('');
+        const shown = Number(await opened.page.getByTestId('compare').getAttribute('data-item-id'));
+        expect([...gold.keys()].slice(0, 3)).toContain(shown);
+        await opened.page.screenshot({ path: '/tmp/arbiter-gold-pending-light.png' });
+      }
+      expect(opened.problems).toEqual([]);
+      await opened.page.context().close();
+    }
   });
 
   it('the lead’s dashboard flags Bob with the gold items he missed, and lets him retry', async () => {

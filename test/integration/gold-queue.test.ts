@@ -95,6 +95,16 @@ describe('honeypots', () => {
   });
 });
 
+describe('honeypots left when the walk is done', () => {
+  it('come one by one rather than never, at a rate too low to have served them', async () => {
+    const s = await setup(rule({ honeypotRate: 0.01 }));
+    const seen = await s.label('ann', ITEMS + 5, goldChoice);
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: ITEMS }, (_, i) => i));
+    // The file's other items first (few or no honeypot slots at 1%), the gold after them.
+    expect(seen.slice(-GOLD).every((i) => i < GOLD) || seen.slice(-(GOLD - 1)).every((i) => i < GOLD)).toBe(true);
+  });
+});
+
 describe('accuracy against gold', () => {
   it('per person: Wilson interval and n, flagged under the bar with the wrong gold items; in arbiter stats', async () => {
     const s = await setup(rule({ bar: 0.7 }));

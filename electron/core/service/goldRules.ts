@@ -4,7 +4,7 @@
 // failed it is held (the queue serves nothing) until the lead grants a retry. Then honeypots: a queue slot
 // (their count of judgements of the task) is a honeypot at the lead's rate, by a hash of who and which slot,
 // and serves the next gold item in their own seeded order; every other slot walks the project as before,
-// skipping gold. A gold item is never shown as gold: the file's own label on it is not shown either.
+// skipping gold, and once the walk is done the honeypots left come one by one. A gold item is never shown as gold: the file's own label on it is not shown either.
 import type { GoldStanding } from '../../../shared/api/goldRules';
 import type { GoldJudgement } from '../../../shared/api/gold';
 import type { Task } from '../../../shared/domain';
@@ -21,7 +21,7 @@ export type GoldTurn =
   | { kind: 'none' }
   | { kind: 'serve'; itemId: number }
   | { kind: 'held' }
-  | { kind: 'walk'; skip: Set<string>; restart: boolean };
+  | { kind: 'walk'; skip: Set<string>; restart: boolean; rest: number | null };
 
 const isQueueTask = (task: Task): task is GoldQueueTask => (GOLD_QUEUE_TASKS as readonly string[]).includes(task);
 
@@ -59,17 +59,15 @@ export function goldQueue({ db }: ServiceContext) {
       if (next) return { kind: 'serve', itemId: next.itemId };
     }
     const honeypots = rules.honeypotRate > 0 ? gold.slice(set.length) : [];
-    if (forward && honeypots.length && me && honeypotSlot(annotator, project.name, task, judgedCount(db, project.id, task, me.id), rules.honeypotRate)) {
-      const judged = new Set(mine.map((l) => l.itemId));
-      const next = goldOrder(honeypots, annotator, project.name, task).find((g) => !judged.has(g.itemId));
-      if (next) return { kind: 'serve', itemId: next.itemId };
-    }
+    const judged = new Set(mine.map((l) => l.itemId));
+    const nextHoneypot = forward && honeypots.length ? (goldOrder(honeypots, annotator, project.name, task).find((g) => !judged.has(g.itemId)) ?? null) : null;
+    if (nextHoneypot && me && honeypotSlot(annotator, project.name, task, judgedCount(db, project.id, task, me.id), rules.honeypotRate)) return { kind: 'serve', itemId: nextHoneypot.itemId };
     // Qualification items never come round again; honeypots come only in their slots.
     const skipped = [...set, ...honeypots];
     const skip = new Set(skipped.map((g) => uids.get(g.itemId)!).filter(Boolean));
     // After a gold item (served out of the walk's order) the walk starts over: labeled items are skipped.
     const restart = forward && skipped.some((g) => g.seq === request.afterSeq);
-    return { kind: 'walk', skip, restart };
+    return { kind: 'walk', skip, restart, rest: nextHoneypot?.itemId ?? null };
   };
 
   /** Whether an item is gold of a task whose rules mix gold into queues (its file's label then stays hidden). */

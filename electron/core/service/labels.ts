@@ -78,7 +78,9 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
         if (turn.restart) start = direction === 'next' ? -1 : Number.MAX_SAFE_INTEGER;
       }
       const plain = turn.kind === 'none' && walk.order.kind === 'source' && projectSettings(row).overlap === 0 && viewId === undefined;
-      const item = plain ? neighbourItem(db, row.id, start, direction, unlabeledBy, task) : walkItem(db, row.id, start, direction, unlabeledBy, task, walk);
+      let item = plain ? neighbourItem(db, row.id, start, direction, unlabeledBy, task) : walkItem(db, row.id, start, direction, unlabeledBy, task, walk);
+      // The walk is done: the honeypots not yet served come now rather than never.
+      if (!item && turn.kind === 'walk' && turn.rest !== null) item = requireItem(db, row, turn.rest);
       return item ? itemView(row, item, annotator, task) : null;
     },
     saveLabel: (input) => {

@@ -5,6 +5,7 @@ import type { ThemeMode } from './theme';
 import type { Progress } from '../context';
 import type { Route } from '../route';
 import { Kbd } from './Kbd';
+import { QualificationChip } from './QualificationNotice';
 import { ScreenTabs } from './ScreenTabs';
 
 interface Props {
@@ -67,6 +68,7 @@ export function Header({ route, annotator, progress, prelabels, onPrelabels, pre
             </span>
           </div>
         )}
+        {project && <QualificationChip project={project} screen={route.name} version={progress?.labeled ?? 0} />}
         {project && job?.state === 'running' && (
           <button
             className="flex items-center gap-1.5 text-[12px] text-muted hover:text-fg"

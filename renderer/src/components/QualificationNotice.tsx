@@ -1,7 +1,8 @@
 // What an annotator is told about a qualification the lead set for this screen's task (issue 23 §1;
 // shared/goldRules.ts): while they are labeling its set, that they are; once judged, passed or failed with
-// their score; failed, that their queue is held until the lead lets them retry. goldStanding is their own
-// word only: which items were gold is never said.
+// their score; failed, that their queue is held until the lead lets them retry (on the held screen, and as
+// a word in the header of each labeling screen). goldStanding is their own word only: which items were gold
+// is never said.
 import { useEffect, useState } from 'react';
 import type { GoldStanding } from '../../../shared/api';
 import { api } from '../api';
@@ -11,16 +12,17 @@ type Task = 'pairwise' | 'ranking' | 'verdict' | 'steps';
 const pct = (x: number | null) => `${Math.round((x ?? 0) * 100)}%`;
 
 /** The annotator's qualification for a task, read once per project, task and `version`. */
-export function useQualification(project: string, task: Task, version = 0): GoldStanding['tasks'][number]['qualification'] | null {
+export function useQualification(project: string, task: Task | null, version = 0): GoldStanding['tasks'][number]['qualification'] | null {
   const { annotator } = useShell();
   const [standing, setStanding] = useState<GoldStanding | null>(null);
   useEffect(() => {
+    if (!task) return;
     let live = true;
     api.goldStanding({ project, annotator }).then((s) => live && setStanding(s), () => live && setStanding(null));
     return () => {
       live = false;
     };
-  }, [project, annotator, version]);
+  }, [project, annotator, version, task]);
   return standing?.tasks.find((t) => t.task === task)?.qualification ?? null;
 }
 
@@ -38,5 +40,26 @@ export function QualificationNotice({ project, task }: { project: string; task: 
     <p className="text-[13px] text-muted" data-testid="qualification-notice" data-state={q.state}>
       {q.state === 'passed' ? `Qualification passed: ${pct(q.score)} right (pass mark ${pct(q.passMark)}).` : `Qualification: ${q.done} of ${q.total} labeled; the project’s items follow once you pass.`}
     </p>
+  );
+}
+
+const SCREEN_TASK: Record<string, Task> = { compare: 'pairwise', rank: 'ranking', verdict: 'verdict', steps: 'steps' };
+
+/** The header's word on a labeling screen while a qualification applies: n of N, passed or failed. */
+export function QualificationChip({ project, screen, version }: { project: string; screen: string; version: number }) {
+  const task = SCREEN_TASK[screen] ?? null;
+  const q = useQualification(project, task, version);
+  if (!task || !q) return null;
+  // Short: the header is full on a narrow window; the score and the pass mark are in the title.
+  const text = q.state === 'pending' ? `qualifying ${q.done}/${q.total}` : q.state === 'passed' ? 'qualified' : 'not qualified';
+  const tone = q.state === 'failed' ? 'text-bad' : q.state === 'passed' ? 'text-ok' : 'text-muted';
+  const title =
+    q.state === 'pending'
+      ? `The lead asks for a qualification first: ${q.total} items, pass mark ${pct(q.passMark)}. The project's items follow once you pass.`
+      : `Your qualification: ${pct(q.score)} right, pass mark ${pct(q.passMark)}.`;
+  return (
+    <span className={`text-[12px] tabular-nums ${tone}`} title={title} data-testid="qualification-chip" data-state={q.state}>
+      {text}
+    </span>
   );
 }
