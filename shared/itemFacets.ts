@@ -50,7 +50,7 @@ export const FACETS: readonly FacetSpec[] = [
   { name: 'length', kind: 'number', about: 'characters of the prompt and the responses' },
   { name: 'labels', kind: 'number', about: 'people with a current judgement of the item' },
   { name: 'split', kind: 'set', open: true, about: 'two people judged it differently in one task (split=alice,bob: both names); the κ of a pair, drilled down' },
-  { name: 'wrong', kind: 'set', open: true, about: "a model's pick differs from the lead's resolution, else the people's consensus (wrong=MODEL)" },
+  { name: 'wrong', kind: 'set', open: true, about: "a model's pick differs from the gold (the lead's resolution, else the file's label a lead marked gold), else from the people's consensus (wrong=MODEL)" },
 ];
 
 /** Columns a page sorts by, both ways; file order (seq) breaks ties. */

@@ -6,7 +6,9 @@ import { ensureAnnotator } from '../../electron/core/store/annotators';
 import { openDb, type Db } from '../../electron/core/store/db';
 import { labelAppender } from '../../electron/core/store/labels';
 import { requireProject } from '../../electron/core/store/projects';
+import { appendGoldMarks } from '../../electron/core/store/gold';
 import { recordAdjudication } from '../../electron/core/store/review';
+import { uuidv7 } from '../../shared/ids';
 import { mulberry32 } from '../../shared/order';
 import type { LabelBody } from '../../shared/labelBodies';
 import { tempDir } from './tmp';
@@ -33,6 +35,8 @@ export interface SeedItem {
   /** Rubric criteria rated differently by two people. */
   rubricSplit: boolean;
   adjudicated: string | null;
+  /** The file's label a lead marked gold (pairwise), or null. */
+  gold: string | null;
   /** Model → P(A better). */
   p: Map<string, number>;
 }
@@ -83,6 +87,7 @@ export async function seedItems(): Promise<{ db: Db; path: string; projectId: nu
       outcomes: new Set(),
       rubricSplit: false,
       adjudicated: null,
+      gold: null,
       p: new Map(),
     };
     return item;
@@ -146,6 +151,13 @@ export async function seedItems(): Promise<{ db: Db; path: string; projectId: nu
     if (item.shape === 'pair' && item.seq % 5 === 1) {
       recordAdjudication(db, { ...common, annotatorId: lead, task: 'pairwise', choice: 'B', shownOrder: [0, 1] }, 'settled');
       item.adjudicated = 'B';
+    }
+    // The file's own label on two scored pairs, marked gold by the lead: a model is wrong against it.
+    if (scored && (item.seq === 2 || item.seq === 4)) {
+      const fileChoice = item.seq === 2 ? 'A' : 'B';
+      append({ ...common, annotatorId: ensureAnnotator(db, 'source', 'source').id, task: 'pairwise', choice: fileChoice, shownOrder: [0, 1] });
+      appendGoldMarks(db, [{ id: uuidv7(), itemId, task: 'pairwise', gold: true, annotatorId: lead, createdAt: new Date().toISOString() }]);
+      item.gold = fileChoice;
     }
     if (scored)
       for (const [m, model] of MODELS.entries()) {

@@ -13,6 +13,7 @@ import { visibleSeqOf } from '../store/items';
 import { reviewWatermark } from '../store/review';
 import { readPeople, type Consensus } from './itemFactsPeople';
 import { PostingLists, type Coded, type Postings } from './postings';
+import { goldOf } from './gold';
 import { buildReview } from './report';
 
 /** What the items say: read once, and for an import's new seqs only. */
@@ -168,7 +169,10 @@ export function readLabelPart(db: Db, project: { id: number; name: string }, n: 
     for (const seq of people.rubricSplit) disputed[seq]! |= bit('rubric');
 
     // The models: P(A better) per model, their mean; a model is wrong where it picks the other response
-    // than the lead's resolution, else than the people's majority.
+    // than the gold (./gold.ts: the lead's resolution, else the file's label a lead marked), else than the
+    // people's majority.
+    const gold = goldOf(db, project.id, 'pairwise').get('pairwise') ?? new Map();
+    for (const g of gold.values()) if (g.seq < n && !resolvedChoice.has(g.seq)) resolvedChoice.set(g.seq, g.choice);
     const sum = new Float64Array(n);
     const unsure = new Float64Array(n);
     const models = new Uint8Array(n);

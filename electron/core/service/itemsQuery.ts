@@ -12,7 +12,7 @@ import { andMasks, clauseMask, countMask, pageOf, sortKeys, type Cursor } from '
 import type { Postings } from '../review/postings';
 import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
-import { modelCount, searchMatchSeqs, seqsByExternalId } from '../store/itemFacts';
+import { modelsAndGoldMark, searchMatchSeqs, seqsByExternalId } from '../store/itemFacts';
 import { listRowsByIds } from '../store/itemList';
 import { requireProject } from '../store/projects';
 import { matchingItemIds } from '../store/search';
@@ -31,9 +31,9 @@ interface Cached {
 }
 const caches = new WeakMap<Db, Map<number, Cached>>();
 
-/** The labels' part is current while the review watermark and the models are (a finished scoring job drops it: forgetItemFacts). */
+/** The labels' part is current while the review watermark, the models and the gold marks are (a finished scoring job drops it: forgetItemFacts). */
 function markOf(db: Db, projectId: number): string {
-  return `${factsWatermark(db, projectId)}:${modelCount(db)}`;
+  return `${factsWatermark(db, projectId)}:${modelsAndGoldMark(db)}`;
 }
 
 export function forgetItemFacts(db: Db): void {

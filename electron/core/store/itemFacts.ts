@@ -99,7 +99,8 @@ export function searchMatchSeqs(db: Db, table: string): number[] {
   return db.prepare(`SELECT i.seq FROM ${table} m JOIN item i ON i.id = m.item_id`).pluck().all() as number[];
 }
 
-/** How many reward models the database holds (a new one changes the score facets). */
-export function modelCount(db: Db): number {
-  return db.prepare('SELECT COUNT(*) FROM model').pluck().get() as number;
+/** What besides labels changes the labels' facts: the reward models held, and the newest gold mark. */
+export function modelsAndGoldMark(db: Db): string {
+  const row = db.prepare('SELECT (SELECT COUNT(*) FROM model) AS models, (SELECT MAX(seq) FROM gold_mark) AS gold').get() as { models: number; gold: number | null };
+  return `${row.models}:${row.gold ?? 0}`;
 }
