@@ -76,7 +76,7 @@ describe('the items explorer', () => {
     await value.click();
     await expect.poll(() => page.getByTestId('items-query').inputValue()).toBe('disagree=pairwise');
     await expect.poll(() => rowIds()).toEqual(['q-01', 'q-02', 'q-03']);
-    expect(await page.getByTestId('chip').innerText()).toMatch(/disagree\s*pairwise/);
+    expect(await page.getByTestId('chip').innerText()).toMatch(/disagree\s*:\s*pairwise/);
     expect(await value.getAttribute('aria-pressed')).toBe('true');
     // Again: the filter goes, every row comes back.
     await value.click();

@@ -6,7 +6,7 @@ import { ImageCount, splitImages } from '../datasets/TextWithImages';
 import { Highlight, type Segment } from './Highlight';
 import { HumansCell, JudgementsCell, ModelCell } from './ItemRow';
 
-export const EXPLORER_COLUMNS = 'grid-cols-[1.25rem_3.25rem_6.5rem_minmax(0,1fr)_7rem_8rem_6rem_3.5rem_3rem]';
+export const EXPLORER_COLUMNS = 'grid-cols-[1.25rem_3.25rem_6.5rem_minmax(0,1fr)_6rem_6.5rem_6.5rem_3rem_2.75rem]';
 
 const SHAPE_WORDS: Record<string, string> = { ranking: 'ranking', chain: 'chain', trajectory: 'trajectory', single: 'single' };
 
