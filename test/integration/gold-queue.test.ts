@@ -105,6 +105,35 @@ describe('honeypots left when the walk is done', () => {
   });
 });
 
+describe('accuracy against gold in every task', () => {
+  it('scores rankings with their ties, first errors per response and verdicts against the marked file labels', async () => {
+    const s = await setup({});
+    const source = ensureAnnotator(s.db, SOURCE_ANNOTATOR, 'source');
+    const ann = ensureAnnotator(s.db, 'ann', 'human');
+    const append = labelAppender(s.db);
+    const at = (i: number) => s.ids[i]!;
+    writeNow(s.db, () => {
+      for (let i = 0; i < 4; i++) {
+        append({ projectId: s.project.id, itemId: at(i), annotatorId: source.id, task: 'ranking', choice: null, ranking: [[1], [0]] });
+        append({ projectId: s.project.id, itemId: at(i), annotatorId: source.id, task: 'steps', choice: null, body: { first_error: { A: 2, B: -1 } }, done: true });
+        append({ projectId: s.project.id, itemId: at(i), annotatorId: source.id, task: 'verdict', choice: 'good' });
+      }
+      for (let i = 0; i < 4; i++) {
+        append({ projectId: s.project.id, itemId: at(i), annotatorId: ann.id, task: 'ranking', choice: null, ranking: i < 3 ? [[1], [0]] : [[0, 1]] });
+        append({ projectId: s.project.id, itemId: at(i), annotatorId: ann.id, task: 'steps', choice: null, body: { first_error: { A: i < 2 ? 2 : 1, B: -1 } }, done: true });
+        append({ projectId: s.project.id, itemId: at(i), annotatorId: ann.id, task: 'verdict', choice: i === 0 ? 'bad' : 'good' });
+      }
+    });
+    await s.service.dispatch('markGold', { project: 'p', itemIds: [at(0), at(1), at(2), at(3)] });
+    const { buildReview } = await import('../../electron/core/review/report');
+    const tasks = buildReview(s.db, s.project).report.gold.tasks;
+    const of = (task: string) => tasks.find((t) => t.task === task)!.people.find((p) => p.name === 'ann')!;
+    expect(of('ranking')).toMatchObject({ correct: 3, accuracy: { n: 4 }, wrong: [{ externalId: 'q3' }] });
+    expect(of('steps')).toMatchObject({ correct: 2, accuracy: { n: 4 }, wrong: [{ externalId: 'q2' }, { externalId: 'q3' }] });
+    expect(of('verdict')).toMatchObject({ correct: 3, accuracy: { n: 4 }, wrong: [{ externalId: 'q0' }] });
+  });
+});
+
 describe('accuracy against gold', () => {
   it('per person: Wilson interval and n, flagged under the bar with the wrong gold items; in arbiter stats', async () => {
     const s = await setup(rule({ bar: 0.7 }));
