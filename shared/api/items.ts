@@ -72,6 +72,11 @@ export const itemsSchemas = {
       annotator: annotatorName.optional(),
       rankingPairs: z.enum(RANKING_PAIRS).optional(),
       images: z.enum(['refuse', 'drop']).optional(),
+      /** As exportProject's: step formats' neutral steps, pairs from rubric ratings, the export filters. */
+      neutral: z.boolean().optional(),
+      fromRatings: z.boolean().optional(),
+      adjudicatedOnly: z.boolean().optional(),
+      minAgreement: z.number().min(0).max(1).optional(),
     })
     .strict(),
 } as const;

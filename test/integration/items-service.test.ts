@@ -1,7 +1,9 @@
 // The items explorer through the service (the API every transport calls): queryItems and saved views by
 // dispatch, input checked by the contract; nextItem walking a saved view's items, in its order, as the
 // labeling screens do when an annotator labels "these next".
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { exportsDir } from '../../electron/core/base/paths';
 import { describe, expect, it } from 'vitest';
 import { FACTS_INLINE } from '../../electron/core/service/itemsFacts';
 import { pairProject } from '../helpers/project';
@@ -12,7 +14,8 @@ const N = 30;
 describe('the items explorer through the service', () => {
   it('queries, saves a view and labels exactly its items, in its order, then none', async () => {
     // Item i's first response is i·3 characters longer than its second's.
-    const { db, service } = pairProject(join(tempDir(), 'arbiter.db'), { items: N, texts: (i) => [`a${'x'.repeat(i * 3)}`, 'b'], annotator: 'ann', visibleSeq: 'all' });
+    const dbPath = join(tempDir(), 'arbiter.db');
+    const { db, service, ids } = pairProject(dbPath, { items: N, texts: (i) => [`a${'x'.repeat(i * 3)}`, 'b'], annotator: 'ann', visibleSeq: 'all' });
     const page = await service.dispatch('queryItems', { project: 'p', query: 'length>=60', sort: { column: 'length', desc: true }, limit: 5 });
     const longer = Array.from({ length: N }, (_, i) => i).filter((i) => `"prompt ${i}"`.length + `"a${'x'.repeat(i * 3)}"`.length + 3 >= 60);
     expect(page.matching).toBe(longer.length);
@@ -35,6 +38,13 @@ describe('the items explorer through the service', () => {
     const next = await service.dispatch('nextItem', { project: 'p', annotator: 'ann' });
     expect(next!.seq).toBe(0);
     expect((await service.dispatch('matchingIds', { project: 'p', view: 'long ones' })).matching).toBe(longer.length);
+    // A selection's export and a query's: exactly those items, in file order.
+    const chosen = await service.dispatch('exportItems', { project: 'p', format: 'arbiter', ids: [ids[7]!, ids[2]!] });
+    const written = (file: string) => readFileSync(join(exportsDir(dbPath), file), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+    expect(written(chosen.out)).toEqual(['q2', 'q7']);
+    const byQuery = await service.dispatch('exportItems', { project: 'p', format: 'arbiter', query: 'length>=60' });
+    expect(written(byQuery.out)).toEqual(longer.map((i) => `q${i}`));
+    await expect(service.dispatch('exportItems', { project: 'p', format: 'arbiter', ids: [ids[1]!], view: 'long ones' })).rejects.toThrow(/one of ids/);
     expect(await service.dispatch('deleteView', { project: 'p', name: 'long ones' })).toEqual({ deleted: true });
     await expect(service.dispatch('nextItem', { project: 'p', annotator: 'ann', viewId: view.id })).rejects.toThrow(/no saved view with id/);
     service.stopBackgroundWork();

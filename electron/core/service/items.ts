@@ -23,11 +23,11 @@ export function itemsHandlers(context: ServiceContext): FeatureHandlers<ItemsOps
     saveView: ({ project, ...view }) => saveView(db, project, view),
     deleteView: ({ project, name }) => deleteView(db, project, name),
     matchingIds: async ({ limit, ...request }) => matchingIds(db, request, limit, await factsOf(request.project, { fresh: true })),
-    exportItems: async ({ project, format, ids, view, query, annotator, rankingPairs, images }) => {
+    exportItems: async ({ project, format, ids, view, query, annotator, rankingPairs, images, neutral, fromRatings, adjudicatedOnly, minAgreement }) => {
       if ([ids, view, query].filter((x) => x !== undefined).length !== 1) throw invalidInput('exportItems takes one of ids (a selection), view (a saved view’s name) or query.');
       const chosen = ids ?? matchingIds(db, { project, query: query ?? '', view, annotator }, 10_000_000, await factsOf(project, { fresh: true })).ids;
       if (chosen.length === 0) throw notFound('No item matches: nothing to export.');
-      return exportToFolder(context, { project, format, annotator, rankingPairs, images }, chosen);
+      return exportToFolder(context, { project, format, annotator, rankingPairs, images, neutral, fromRatings, adjudicatedOnly, minAgreement }, chosen);
     },
   };
 }
