@@ -69,6 +69,7 @@ export const FORMAT_CATALOG = [
   { name: 'videoalign', family: 'videos', title: 'VideoGen-RewardBench / VideoAlign pairs (CSV)', reads: true, writes: true, carries: 'content' },
   { name: 'trl-video', family: 'videos', title: 'Text-to-video preference (TRL layout, JSONL)', reads: true, writes: true, carries: 'content' },
   { name: 'lerobot', family: 'videos', title: 'LeRobot dataset episodes (a dataset folder)', reads: true, writes: false, carries: 'content' },
+  { name: 'video-qa', family: 'videos', title: 'Video question answering with a reasoning chain (Video-R1, JSONL)', reads: true, writes: true, carries: 'content' },
   { name: 'arbiter', family: 'arbiter', title: 'Arbiter items', reads: true, writes: true, carries: 'content' },
   { name: 'labels', family: 'arbiter', title: 'Arbiter labels (lossless)', reads: false, writes: true, carries: 'content' },
   { name: 'scores', family: 'arbiter', title: 'Model scores (one line per scored response)', reads: false, writes: true, carries: 'content' },

@@ -241,3 +241,47 @@ describe.skipIf(skip)('LeRobot dataset episodes (lerobot)', () => {
     expect(items.map((i) => verdicts.get(i.id)?.[0]?.choice)).toEqual(['good', 'bad']);
   });
 });
+
+describe.skipIf(skip)('video question answering with a reasoning chain (video-qa, Video-R1’s shape)', () => {
+  it('reads the video and question as the prompt, the reasoning as steps with the answer last; writes the labels and the video back', async () => {
+    const { writeFileSync } = await import('node:fs');
+    // As Video-R1-COT-165k writes a line (tulerfeng/Video-R1): problem, options, process in <think>, solution in <answer>, path, data_type.
+    const line = (id: number, labels?: (number | null)[]) =>
+      JSON.stringify({
+        problem_id: id,
+        problem: 'Which way does the pattern move?',
+        data_type: 'video',
+        problem_type: 'multiple choice',
+        options: ['A. left', 'B. right'],
+        process: '<think>The bars shift between the first and the last frame.\n\nThey move towards the right edge.\n\nSo the pattern moves right.</think>',
+        solution: '<answer>B</answer>',
+        path: `videos/example_${id}_A.mp4`,
+        data_source: 'synthetic',
+        ...(labels ? { step_labels: labels } : {}),
+      });
+    writeFileSync(join(dir, 'set', 'qa.jsonl'), `${line(1)}\n${line(2, [1, 1, -1, null])}\n`);
+    const summary = await importFile(db, { path: join(dir, 'set', 'qa.jsonl'), project: 'qa', createProject: true });
+    expect(summary.format).toBe('video-qa');
+    expect(summary.items).toBe(2);
+    const items = [...iterateItems(db, requireProject(db, 'qa').id)];
+    const prompt = items[0]!.prompt as ChatMessage[];
+    expect((prompt[0]!.content as ContentPart[]).map((p) => p.type)).toEqual(['video', 'text']);
+    expect((prompt[0]!.content as ContentPart[])[1]).toEqual({ type: 'text', text: 'Which way does the pattern move?\n\nA. left\nB. right' });
+    expect(items[0]!.responses[0]!.steps).toEqual(['The bars shift between the first and the last frame.', 'They move towards the right edge.', 'So the pattern moves right.', '<answer>B</answer>']);
+    const steps = headLoader(db, requireProject(db, 'qa').id, undefined, 'steps', true)(0, 10);
+    expect(steps.get(items[0]!.id)).toBeUndefined();
+    expect((steps.get(items[1]!.id)![0]!.body as { steps: Record<string, unknown> }).steps).toEqual({ A: [1, 1, -1, null] });
+
+    const out = join(dir, 'exports', 'qa-back.jsonl');
+    const exported = await exportProject(db, { project: 'qa', format: 'video-qa', out });
+    expect(exported.written).toBe(1);
+    const row = JSON.parse(readFileSync(out, 'utf8').trim());
+    expect(row).toMatchObject({ problem_id: '2', problem: 'Which way does the pattern move?', options: ['A. left', 'B. right'], data_type: 'video', solution: '<answer>B</answer>', step_labels: [1, 1, -1, null], first_wrong_step: 2 });
+    expect(row.process).toBe('<think>The bars shift between the first and the last frame.\n\nThey move towards the right edge.\n\nSo the pattern moves right.</think>');
+    expect(readFileSync(join(dir, 'exports', row.path)).equals(readFileSync(join(dir, 'set/videos/example_2_A.mp4')))).toBe(true);
+    const again = await importFile(db, { path: out, project: 'qa2', createProject: true });
+    expect(again.format).toBe('video-qa');
+    const back = [...iterateItems(db, requireProject(db, 'qa2').id)][0]!;
+    expect(back.responses[0]!.steps).toEqual(items[1]!.responses[0]!.steps);
+  });
+});

@@ -3,7 +3,8 @@
 // browser host's download zips it with the file: electron/host/downloads.ts). The folder is written as
 // `…_images.partial` and put in place with the file on commit; an abort leaves nothing.
 // VideosBesideWriter: JSON Lines whose stored video parts become {"type": "video"} placeholders, their
-// paths in a `videos` column, as TRL's vision-language data names its images.
+// paths in a `videos` column, as TRL's vision-language data names its images; a video part that is a
+// top-level field's whole value (Video-R1's `path`) becomes the path itself.
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { join } from 'node:path';
@@ -78,7 +79,9 @@ export class VideosBesideWriter implements RecordWriter {
       }
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, swap(v)]));
     };
-    const row = swap(record) as Record<string, unknown>;
+    const top = record !== null && typeof record === 'object' && !Array.isArray(record) ? (record as Record<string, unknown>) : null;
+    const direct = top ? Object.fromEntries(Object.entries(top).map(([k, v]) => [k, isVideoPart(v) && v.video ? this.videos.pathOf(v.video) : v])) : record;
+    const row = swap(direct) as Record<string, unknown>;
     return this.records.write(paths.length ? { ...row, videos: paths } : row);
   }
 
