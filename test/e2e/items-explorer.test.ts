@@ -168,7 +168,13 @@ describe('the items explorer', () => {
     await expect.poll(() => rowIds()).toEqual(['r-01']);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/p/${PROJECT}/rank/item/${ids.get('r-01')}`);
-    await go(`#/p/${PROJECT}/items/q/${encodeURIComponent('disagree=pairwise')}`);
+    // Back from the item: the explorer as it was left (the address follows the query in force).
+    await page.goBack();
+    await expect.poll(() => page.getByTestId('items-query').inputValue()).toBe('shape=ranking');
+    await page.getByTestId('items-query').fill('disagree=pairwise');
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/p/${PROJECT}/items/q/${encodeURIComponent('disagree=pairwise')}`);
+    await page.reload();
+    await page.getByTestId('items-explorer').waitFor();
     await expect.poll(() => rows().count()).toBe(3);
     await page.keyboard.press('j');
     await page.keyboard.press('Enter');

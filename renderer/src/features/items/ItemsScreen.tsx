@@ -7,6 +7,7 @@ import type { ItemSort, ItemsRow, SavedView } from '../../../../shared/api';
 import { api, errorMessage } from '../../api';
 import { useGlobalKeys } from '../../components/keys';
 import { useShell } from '../../context';
+import { routeHash } from '../../route';
 import { ExportPanel } from '../datasets/ExportPanel';
 import { ExplorerBar } from './ExplorerBar';
 import { ExplorerTable, type TableState } from './ExplorerTable';
@@ -60,6 +61,13 @@ export function ItemsScreen({ project, query: routeQuery, view }: { project: str
   useEffect(() => {
     if (viewReady && read.query) setRunning(settled.trim());
   }, [read, settled, viewReady]);
+  // The address follows the query in force (replacing itself, not a history entry per keystroke): a reload,
+  // or Back from an item opened here, finds the explorer as it was left. A view's address stays the view's.
+  useEffect(() => {
+    if (running === null || view !== undefined) return;
+    const hash = routeHash({ name: 'items', project, ...(running ? { query: running } : {}) });
+    if (location.hash !== hash) history.replaceState(history.state, '', hash);
+  }, [running, project, view]);
   const [version, setVersion] = useState(0);
   const pages = useExplorerPages(project, annotator, running, sort, version);
   const head = pages.head;
