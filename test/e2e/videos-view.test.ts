@@ -50,6 +50,8 @@ beforeAll(async () => {
     { id: 'h264', prompt: 'The same card, H.264.', responses: [clip('h264.mp4'), clip('left.webm')] },
     { id: 'offline', prompt: 'A clip kept on a web server.', responses: [{ text: [{ role: 'assistant', content: [{ type: 'video_url', video_url: { url: HTTP_URL } }] }] }, clip('left.webm')] },
     { id: 'cut', prompt: 'A file cut short.', responses: [clip('cut.mp4'), clip('right.webm')] },
+    // A robot episode: one response holding both cameras.
+    { id: 'episode', prompt: 'Put the cube in the bowl.', responses: [{ text: [{ role: 'assistant', content: [{ type: 'text', text: 'Episode 0 · 2 cameras' }, { type: 'video', video: 'left.webm', column: 'observation.images.top' }, { type: 'video', video: 'right.webm', column: 'observation.images.wrist' }] }] }] },
   ];
   await host.api('importContent', { project: PROJECT, fileName: 'videos.jsonl', content: items.map((l) => JSON.stringify(l)).join('\n') + '\n', format: 'arbiter', createProject: true, imagesDir: dir });
   const { rows } = await host.api<{ rows: { id: number; externalId: string }[] }>('listItems', { project: PROJECT, limit: 10 });
@@ -173,6 +175,25 @@ describe.skipIf(skip)('videos in the compare screen', () => {
     const box = await page.getByTestId('video-problem').count();
     console.info(`H.264 in this Chromium: ${box ? `not decoded, said as: ${await page.getByTestId('video-problem').innerText()}` : 'decoded and played'}`);
     if (box) expect(await page.getByTestId('video-problem').innerText()).toContain('no H264 decoder');
+  });
+
+  it('a robot episode shows its cameras side by side on one timeline (the Verdict screen)', async () => {
+    await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/verdict/item/${ids.get('episode')}`);
+    await expect.poll(() => page.getByTestId('verdict-screen').getAttribute('data-item-id'), { timeout: 15_000 }).toBe(String(ids.get('episode')));
+    await expect.poll(() => page.getByTestId('video').evaluateAll((vs) => vs.map((v) => (v as HTMLVideoElement).readyState >= 2)), { timeout: 15_000 }).toEqual([true, true]);
+    const boxes = await page.getByTestId('video').evaluateAll((vs) => vs.map((v) => v.getBoundingClientRect()).map((r) => ({ x: Math.round(r.x), y: Math.round(r.y) })));
+    expect(boxes[0]!.y).toBe(boxes[1]!.y);
+    expect(boxes[1]!.x).toBeGreaterThan(boxes[0]!.x);
+    expect(await page.getByTestId('video-transport').count()).toBe(1);
+    expect(await page.getByTestId('video-caption').allInnerTexts()).toEqual([expect.stringMatching(/^observation\.images\.top · 320 × 180 VP9/), expect.stringMatching(/^observation\.images\.wrist · 320 × 180 VP9/)]);
+    await page.keyboard.press('Space');
+    await expect.poll(async () => (await clocks()).every((c) => !c.paused && c.t > 0.3), { timeout: 10_000 }).toBe(true);
+    await page.keyboard.press('Space');
+    await expect.poll(async () => {
+      const [a, b] = await clocks();
+      return a!.paused && b!.paused && Math.abs(a!.t - b!.t) < 0.001;
+    }).toBe(true);
+    if (SHOTS) await page.screenshot({ path: '/tmp/videos-episode-light.png' });
   });
 
   it('requested nothing outside its own origin, and logged no errors', () => {

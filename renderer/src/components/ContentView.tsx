@@ -57,17 +57,34 @@ function runsOf(parts: ContentPart[]): (ContentPart[] | ImagePart | VideoPart)[]
   return runs;
 }
 
+/** Runs with consecutive videos together: a robot episode's cameras (or a message's clips) side by side. */
+function groupVideos(runs: (ContentPart[] | ImagePart | VideoPart)[]): (ContentPart[] | ImagePart | VideoPart[])[] {
+  const out: (ContentPart[] | ImagePart | VideoPart[])[] = [];
+  for (const run of runs) {
+    const last = out.at(-1);
+    if (!Array.isArray(run) && isVideoPart(run)) {
+      if (Array.isArray(last) && last.length && isVideoPart(last[0])) (last as VideoPart[]).push(run);
+      else out.push([run]);
+    } else out.push(run);
+  }
+  return out;
+}
+
 function MessageBody({ content, project, place }: { content: string | ContentPart[]; project: string | null; place: ImagePlace }) {
   if (!Array.isArray(content) || !content.some(isMedia)) return <Markdown text={messageText(content)} />;
   return (
     <div className="flex flex-col gap-2">
-      {runsOf(content).map((run, i) =>
-        Array.isArray(run) ? (
-          <Markdown key={i} text={messageText(run)} />
-        ) : isVideoPart(run) ? (
-          <VideoView key={i} project={project} part={run} />
-        ) : (
+      {groupVideos(runsOf(content)).map((run, i) =>
+        !Array.isArray(run) ? (
           <ImageView key={i} project={project} part={run} place={place} />
+        ) : run.length && isVideoPart(run[0]) ? (
+          <div key={i} className={`grid gap-2 ${run.length > 1 ? 'grid-cols-2' : ''}`} data-testid="video-group">
+            {(run as VideoPart[]).map((part, j) => (
+              <VideoView key={j} project={project} part={part} />
+            ))}
+          </div>
+        ) : (
+          <Markdown key={i} text={messageText(run as ContentPart[])} />
         ),
       )}
     </div>

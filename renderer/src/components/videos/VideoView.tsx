@@ -74,6 +74,8 @@ function StoredVideo({ project, part }: { project: string; part: VideoPart }) {
         />
       </div>
       <figcaption className="text-[11px] tabular-nums text-faint" data-testid="video-caption">
+        {/* A camera's name (a LeRobot feature key) says which view this is. */}
+        {part.origin.kind === 'column' && part.origin.column !== 'videos' && <span className="font-medium text-muted">{part.origin.column} · </span>}
         {describeVideo(ref)}
         {ref.audio ? ' · has sound (M plays it)' : ''}
       </figcaption>
