@@ -120,6 +120,8 @@ export interface ItemsRow extends ItemListRow {
   annotators: string[];
   tags: string[];
   outcomes: string[];
+  /** With search text: where it matched, a few fields, each in runs of plain text (hit or not); never HTML. */
+  snippets?: { field: string; parts: { text: string; hit: boolean }[] }[];
 }
 
 export interface ItemsPage {

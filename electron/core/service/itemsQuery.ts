@@ -15,7 +15,7 @@ import type { Db } from '../store/db';
 import { modelsAndGoldMark, searchMatchSeqs, seqsByExternalId } from '../store/itemFacts';
 import { listRowsByIds } from '../store/itemList';
 import { requireProject } from '../store/projects';
-import { matchingItemIds } from '../store/search';
+import { itemSnippets, matchingItemIds } from '../store/search';
 import { findView } from '../store/views';
 import { tableRows } from './itemsTable';
 
@@ -214,6 +214,7 @@ export function runItemsQuery(db: Db, request: QueryItemsRequest, given?: FactsA
       annotators: valuesAt(facts.sets.annotator, s),
       tags: valuesAt(facts.sets.tag, s),
       outcomes: valuesAt(facts.sets.outcome, s),
+      ...(m.query.text ? { snippets: itemSnippets(db, m.query.text, row.id) } : {}),
     };
   });
   return {

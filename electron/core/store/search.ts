@@ -135,6 +135,11 @@ function snippetsOf(db: Db, match: string, itemId: number): SearchSnippet[] {
   return out;
 }
 
+/** One item's words in context for a search (the items explorer's rows): the fields that matched, a few at most. */
+export function itemSnippets(db: Db, query: string | SearchQuery, itemId: number): SearchSnippet[] {
+  return snippetsOf(db, resolveSearch(query).match, itemId);
+}
+
 /**
  * A page of a project's items matching the query, best first (bm25, then item id), each with its hits in
  * context. `after` is the previous page's `next`.

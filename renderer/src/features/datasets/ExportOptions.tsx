@@ -37,12 +37,8 @@ export function exportInput(format: ExportFormat, c: ExportChoices) {
 
 const field = 'h-8 rounded-md border border-line-strong bg-surface px-2';
 
-/**
- * `images`: how many images the project holds (a text-only format then says what it does with them).
- * `scoped`: a selection of items is exported (the explorer's): the options that choose items, and the
- * step and rubric options exportItems does not take, are not offered.
- */
-export function ExportOptions({ format, value, onChange, images = 0, scoped = false }: { format: ExportFormat; value: ExportChoices; onChange(next: ExportChoices): void; images?: number; scoped?: boolean }) {
+/** `images`: how many images the project holds (a text-only format then says what it does with them). */
+export function ExportOptions({ format, value, onChange, images = 0 }: { format: ExportFormat; value: ExportChoices; onChange(next: ExportChoices): void; images?: number }) {
   const set = (patch: Partial<ExportChoices>) => onChange({ ...value, ...patch });
   return (
     <>
@@ -57,7 +53,7 @@ export function ExportOptions({ format, value, onChange, images = 0, scoped = fa
           </label>
         </div>
       )}
-      {!RECORD_FORMATS.has(format) && !scoped && (
+      {!RECORD_FORMATS.has(format) && (
         <label className="flex flex-col gap-1">
           <span className="text-[12px] text-muted">Items</span>
           <div className="flex items-center gap-2">
@@ -83,7 +79,7 @@ export function ExportOptions({ format, value, onChange, images = 0, scoped = fa
           </div>
         </label>
       )}
-      {STEP_FORMATS.has(format) && !scoped && (
+      {STEP_FORMATS.has(format) && (
         <label className="flex items-center gap-2">
           <input type="checkbox" checked={value.neutral} onChange={(e) => set({ neutral: e.target.checked })} data-testid="export-neutral" />
           <span>Neutral (0) steps count as good</span>
@@ -101,12 +97,10 @@ export function ExportOptions({ format, value, onChange, images = 0, scoped = fa
               ))}
             </select>
           </label>
-          {!scoped && (
-            <label className="flex items-center gap-2" title="An item with rubric ratings but no choice gives pairs by its responses' weighted rubric totals; equal totals are ties, left out">
-              <input type="checkbox" checked={value.fromRatings} onChange={(e) => set({ fromRatings: e.target.checked })} data-testid="export-from-ratings" />
-              <span>Pairs from rubric totals where there is no choice</span>
-            </label>
-          )}
+          <label className="flex items-center gap-2" title="An item with rubric ratings but no choice gives pairs by its responses' weighted rubric totals; equal totals are ties, left out">
+            <input type="checkbox" checked={value.fromRatings} onChange={(e) => set({ fromRatings: e.target.checked })} data-testid="export-from-ratings" />
+            <span>Pairs from rubric totals where there is no choice</span>
+          </label>
         </>
       )}
     </>

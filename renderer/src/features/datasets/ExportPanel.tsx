@@ -10,10 +10,7 @@ import { DEFAULT_EXPORT_CHOICES, ExportOptions, exportInput, type ExportChoices 
 import { defaultExportFormat, exportGroups } from './exportChoices';
 import { inAppWords } from './datasetWords';
 
-/**
- * `scope`: export these items only (the items explorer's selection), through exportItems: the options
- * that choose items (adjudicated only, an agreement floor, pairs from ratings) are the selection's to make.
- */
+/** `scope`: export these items only (the items explorer's selection), through exportItems, with every option. */
 export function ExportPanel({ project, version, scope }: { project: string; version: number; scope?: { ids: number[] } }) {
   const { overview } = useOverview(project, version);
   const [picked, setFormat] = useState<ExportFormat | null>(null);
@@ -46,7 +43,7 @@ export function ExportPanel({ project, version, scope }: { project: string; vers
       const options = { project, format, ...(annotator ? { annotator } : {}) };
       const input = exportInput(format, choices);
       const exported = scope
-        ? await api.exportItems({ ...options, ids: scope.ids, ...('rankingPairs' in input ? { rankingPairs: input.rankingPairs } : {}), ...('images' in input ? { images: input.images } : {}) })
+        ? await api.exportItems({ ...options, ids: scope.ids, ...input })
         : await api.exportProject({ ...options, ...input });
       setSummary(exported);
       download(exported.out);
@@ -110,7 +107,7 @@ export function ExportPanel({ project, version, scope }: { project: string; vers
             ))}
           </select>
         </label>
-        <ExportOptions format={format} value={choices} onChange={setChoices} images={overview?.images ?? 0} scoped={scope !== undefined} />
+        <ExportOptions format={format} value={choices} onChange={setChoices} images={overview?.images ?? 0} />
         <button
           onClick={run}
           disabled={busy}

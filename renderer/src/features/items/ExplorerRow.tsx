@@ -15,7 +15,7 @@ const SHAPE_WORDS: Record<string, string> = { ranking: 'ranking', chain: 'chain'
  * not): a field other than the prompt first, the prompt being on the line above.
  */
 function snippetOf(row: ItemsRow): { field: string; parts: Segment[] } | null {
-  const snippets = (row as ItemsRow & { snippets?: { field: string; parts: Segment[] }[] }).snippets ?? [];
+  const snippets = row.snippets ?? [];
   return snippets.find((s) => s.field !== 'prompt') ?? snippets[0] ?? null;
 }
 

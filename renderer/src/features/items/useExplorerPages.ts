@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ItemSort, ItemsPage, ItemsRow } from '../../../../shared/api';
 import { api, errorMessage } from '../../api';
 
-const PAGE = 200;
+const PAGE = 100;
 
 export interface ExplorerPages {
   /** Rows the list shows: the loaded ones, and one "loading" row while there are more. */
