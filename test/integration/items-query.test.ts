@@ -49,7 +49,7 @@ function factsOf(item: SeedItem): Record<string, Value> {
   // The engine keeps scores at single precision (4 bytes an item): compared as it holds them.
   const score = ps.length ? Math.fround(ps.reduce((a, b) => a + b, 0) / ps.length) : null;
   const consensus = majority(item.votes.pairwise)[0];
-  const reference = item.adjudicated ?? consensus;
+  const reference = item.adjudicated ?? item.gold ?? consensus;
   const wrong = [...item.p].filter(([, p]) => (reference === 'A' || reference === 'B') && p !== 0.5 && (p > 0.5 ? 'A' : 'B') !== reference).map(([m]) => m);
   const pick = score === null ? null : score > 0.5 ? 'A' : score < 0.5 ? 'B' : null;
   const people = new Set([...item.judgements.values()].flatMap((m) => [...m.keys()]));
