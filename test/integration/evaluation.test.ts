@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Evaluation, SubjectEvaluation } from '../../shared/api/evaluation';
 import { runCli } from '../../electron/cli/main';
+import { evaluateFigures } from '../../electron/core/review/evaluation/inputs';
+import { startTask } from '../../electron/core/tasks/client';
 import { ensureAnnotator, SOURCE_ANNOTATOR } from '../../electron/core/store/annotators';
 import { appendJudgeResults, type JudgeResultDraft } from '../../electron/core/store/judges';
 import { labelAppender } from '../../electron/core/store/labels';
@@ -100,6 +102,10 @@ describe('evaluation', () => {
     expect(judge.kappaWithPeople?.n).toBe(7);
     // Alice and bob on items 0–2: p_o = 1/3 = p_e, κ = 0.
     expect(e.humanKappa).toMatchObject({ value: 0, n: 3 });
+    // The figures come from a task worker (its own connection), the same as computed here.
+    const fromWorker = await startTask(s.dbPath, { kind: 'evaluate', project: 'p' }).promise;
+    expect(fromWorker).toEqual(evaluateFigures(s.db, s.project.id));
+    expect(fromWorker.subjects).toEqual(e.subjects);
   });
 
   it('falls back to the others’ consensus where a measure has no gold, and says so', async () => {

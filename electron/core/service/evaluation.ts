@@ -1,39 +1,46 @@
 // Evaluation: every person, scoring model and judge of a project measured on its gold (or the people's
 // consensus where a measure has none), from stored results; and one subject's per-item results in a
-// benchmark's own shape. Computed on the caller's thread inside one read (a project of tens of thousands
-// of labels takes well under a second; the figures are not cached).
+// benchmark's own shape. The figures are a job on a task worker (one read transaction), not cached: a
+// project of 100k pairs by three people takes a few seconds.
 import type { ApiParsed } from '../../../shared/api';
 import { EXPORT_MAX_ROWS, type Evaluation, type EvaluationExport } from '../../../shared/api/evaluation';
 import { notFound, invalidInput } from '../base/errors';
-import { buildEvaluation } from '../review/evaluation/engine';
+import type { EvaluationFigures } from '../review/evaluation/engine';
 import { modelRows, processBenchRows } from '../review/evaluation/exports';
-import { readEvaluationInput } from '../review/evaluation/inputs';
+import { evaluateFigures, readEvaluationInput } from '../review/evaluation/inputs';
 import { modelValues } from '../review/evaluation/modelFigures';
 import { byUnit } from '../review/evaluation/reference';
 import type { Db } from '../store/db';
-import { withReadCache } from '../store/review';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireProject } from './guards';
 
 type EvaluationOps = 'evaluate' | 'evaluationExport';
 
-export function evaluationHandlers({ db }: ServiceContext): FeatureHandlers<EvaluationOps> {
+export function evaluationHandlers({ db, jobs, options }: ServiceContext): FeatureHandlers<EvaluationOps> {
   return {
-    evaluate: (input) => evaluateProject(db, input),
+    // A whole-project read: on a task worker (100k pairs by three people take seconds), never on the thread that answers saves.
+    evaluate: async (input) => {
+      const project = requireProject(db, input.project);
+      const figures = await jobs.runTask({ dbPath: options.dbPath, task: { kind: 'evaluate', project: project.name }, inline: async () => evaluateFigures(db, project.id) });
+      return withSubjects(project.name, figures, input.subjects);
+    },
     evaluationExport: (input) => exportEvaluation(db, input),
   };
 }
 
-/** The figures of every subject (or the ones named): the handler's work, and `arbiter evaluate`'s. */
+/** The evaluation with only the subjects asked for; a name with no stored results is refused. */
+function withSubjects(project: string, figures: EvaluationFigures, wanted: string[] | undefined): Evaluation {
+  if (wanted) {
+    const missing = wanted.filter((w) => !figures.subjects.some((s) => s.subject === w));
+    if (missing.length) throw notFound(`“${project}” has no person, model or judge named ${missing.map((m) => `“${m}”`).join(', ')} with stored results.`);
+  }
+  return { project, computedAt: new Date().toISOString(), ...figures, subjects: wanted ? figures.subjects.filter((s) => wanted.includes(s.subject)) : figures.subjects };
+}
+
+/** The figures of every subject (or the ones named), computed on this thread: `arbiter evaluate`'s (the CLI has no host thread to keep free). */
 export function evaluateProject(db: Db, input: ApiParsed<'evaluate'>): Evaluation {
   const project = requireProject(db, input.project);
-  const built = withReadCache(db, () => db.transaction(() => buildEvaluation(readEvaluationInput(db, project.id)))());
-  const wanted = input.subjects;
-  if (wanted) {
-    const missing = wanted.filter((w) => !built.subjects.some((s) => s.subject === w));
-    if (missing.length) throw notFound(`“${project.name}” has no person, model or judge named ${missing.map((m) => `“${m}”`).join(', ')} with stored results.`);
-  }
-  return { project: project.name, computedAt: new Date().toISOString(), ...built, subjects: wanted ? built.subjects.filter((s) => wanted.includes(s.subject)) : built.subjects };
+  return withSubjects(project.name, evaluateFigures(db, project.id), input.subjects);
 }
 
 /** One subject's per-item results in a benchmark's shape. */

@@ -105,7 +105,7 @@ export class JobRegistry {
    */
   async runTask<T extends JobTask>(options: TaskOptions<T>): Promise<TaskResult<T>> {
     const { task } = options;
-    const info: JobInfo = { ...newJob(task.kind === 'export' || task.kind === 'review' ? task.kind : task.kind === 'uncertainOrder' || task.kind === 'shapeCounts' || task.kind === 'itemFacts' ? 'review' : 'import', task.project), done: 0, total: null, ...(task.kind === 'export' ? { written: 0 } : {}) };
+    const info: JobInfo = { ...newJob(task.kind === 'export' || task.kind === 'review' ? task.kind : task.kind === 'uncertainOrder' || task.kind === 'shapeCounts' || task.kind === 'itemFacts' || task.kind === 'evaluate' ? 'review' : 'import', task.project), done: 0, total: null, ...(task.kind === 'export' ? { written: 0 } : {}) };
     const announceProgress = this.throttledAnnouncer(info);
     const onProgress = (progress: TaskProgress) => {
       if ('linesRead' in progress) {

@@ -4,6 +4,7 @@ import type { ExportFormat, ImportFormat, RankingPairs } from '../../../shared/f
 import type { LabelsImportResult } from '../formats/exchange/labels';
 import type { SyncSummary } from '../hub/sync';
 import type { ItemPart, LabelPart } from '../review/itemFacts';
+import type { EvaluationFigures } from '../review/evaluation/engine';
 import type { Review } from '../review/report';
 import type { ShapeCounts } from '../store/items';
 
@@ -42,6 +43,8 @@ export type Task =
   | { kind: 'mergeLabels'; project: string; path: string; fileName: string }
   /** Agreement, consensus and the disagreement queues of a project (one read transaction). */
   | { kind: 'review'; project: string }
+  /** People, models and judges measured on a project's gold (review/evaluation/engine.ts), off the thread that answers saves. */
+  | { kind: 'evaluate'; project: string }
   /** The "most uncertain first" labeling order of a project: item ids. */
   | { kind: 'uncertainOrder'; project: string }
   /** How many items of each shape the project has (each screen's total). */
@@ -61,6 +64,8 @@ export type TaskResult<T extends Task> = T extends { kind: 'hubSync' }
       ? LabelsImportResult
       : T extends { kind: 'review' }
       ? Review
+      : T extends { kind: 'evaluate' }
+      ? EvaluationFigures
       : T extends { kind: 'uncertainOrder' }
         ? Int32Array
         : T extends { kind: 'shapeCounts' }
@@ -80,5 +85,5 @@ export type TaskProgress = { linesRead: number; total: number | null } | { writt
 
 export type TaskWorkerMessage =
   | { type: 'progress'; progress: TaskProgress }
-  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | ItemPart | LabelPart | null }
+  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | EvaluationFigures | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | ItemPart | LabelPart | null }
   | { type: 'error'; error: ApiErrorShape };

@@ -8,6 +8,8 @@ import { syncProject, type SyncSummary } from '../hub/sync';
 import { readLines } from '../formats/jsonl';
 import { readItemPart, readLabelPart, type ItemPart, type LabelPart } from '../review/itemFacts';
 import { uncertaintyOrder } from '../review/priority';
+import type { EvaluationFigures } from '../review/evaluation/engine';
+import { evaluateFigures } from '../review/evaluation/inputs';
 import { buildReview, type Review } from '../review/report';
 import { visibleItemIds, type ShapeCounts } from '../store/items';
 import { projectShapes } from '../store/shapes';
@@ -21,13 +23,14 @@ export interface TaskHooks {
   isCancelled?: () => boolean;
 }
 
-export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promise<ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | ItemPart | LabelPart | null> {
+export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promise<ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | EvaluationFigures | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | ItemPart | LabelPart | null> {
   if (task.kind === 'hubSync') return syncProject(db, { project: task.project, url: task.url, password: task.password, isCancelled: hooks.isCancelled });
   if (task.kind === 'checkpoint') {
     checkpoint(db);
     return null;
   }
   if (task.kind === 'review') return buildReview(db, requireProject(db, task.project));
+  if (task.kind === 'evaluate') return evaluateFigures(db, requireProject(db, task.project).id);
   if (task.kind === 'mergeLabels')
     return importLabelsLines(db, { project: task.project, fileName: task.fileName, lines: () => readLines(task.path, task.fileName), onProgress: (linesRead) => hooks.onProgress?.({ linesRead, total: null }), isCancelled: hooks.isCancelled });
   if (task.kind === 'shapeCounts') return projectShapes(db, requireProject(db, task.project).id);

@@ -79,7 +79,10 @@ function subjectMeasures(values: UnitValue[], gold: Record<Measure, UnitMap>, pe
 
 const asValues = (units: UnitMap) => new Map([...units].map(([k, v]) => [k, v.value]));
 
-export function buildEvaluation(input: EvaluationInput): Pick<Evaluation, 'references' | 'subjects' | 'humanKappa' | 'notes'> {
+/** What the engine computes: the evaluation without its project name and time. */
+export type EvaluationFigures = Pick<Evaluation, 'references' | 'subjects' | 'humanKappa' | 'notes'>;
+
+export function buildEvaluation(input: EvaluationInput): EvaluationFigures {
   const gold = Object.fromEntries(MEASURES.map((m) => [m, byUnit(input.gold, m)])) as Record<Measure, UnitMap>;
   const people = new Map<Measure, Map<string, UnitMap>>(MEASURES.map((m) => [m, new Map([...input.people].map(([name, v]) => [name, byUnit(v, m)]))]));
   const subjects: SubjectEvaluation[] = [];

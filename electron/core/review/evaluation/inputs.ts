@@ -4,10 +4,11 @@
 import { TASKS } from '../../../../shared/domain';
 import { readLabelBody } from '../../../../shared/labelBodies';
 import type { Db } from '../../store/db';
+import { withReadCache } from '../../store/review';
 import { itemFacts, scoreRows, type ItemFacts } from '../../store/evaluation';
 import { humanLabels } from '../../store/review';
 import { goldOf } from '../gold';
-import type { EvaluationInput } from './engine';
+import { buildEvaluation, type EvaluationFigures, type EvaluationInput } from './engine';
 import { judgeVerdicts } from './judgeResults';
 import type { ModelScores } from './modelFigures';
 import { unitValues, type UnitValue } from './units';
@@ -46,4 +47,9 @@ export function readEvaluationInput(db: Db, projectId: number): EvaluationInput 
   }
   for (const m of models.values()) for (const [itemId, r] of m.rewards) m.rewards.set(itemId, Array.from(r, (x) => x ?? null));
   return { facts, gold, people, models: [...models.values()], judges: judgeVerdicts(db, projectId) };
+}
+
+/** Every subject's figures, read in one transaction (a task worker runs this off the thread that answers saves). */
+export function evaluateFigures(db: Db, projectId: number): EvaluationFigures {
+  return withReadCache(db, () => db.transaction(() => buildEvaluation(readEvaluationInput(db, projectId))).deferred());
 }
