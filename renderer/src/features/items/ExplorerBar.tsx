@@ -65,9 +65,10 @@ export function ExplorerBar(props: {
         <div className="flex flex-wrap gap-1.5" data-testid="chips">
           {props.clauses.map((c, i) => (
             <span key={`${c.facet}${c.op}${i}`} className="inline-flex items-center gap-1 rounded-full border border-line-strong bg-surface-2 py-0.5 pr-1 pl-2.5 text-[12px]" data-testid="chip">
-              <span className="font-medium">{c.facet}</span>
-              <span className="text-muted">{c.op === '=' ? ':' : c.op === '!=' ? ': not' : c.op}</span>
-              <span>{c.values.join(' or ')}</span>
+              <span>
+                <span className="font-medium">{c.facet}</span>
+                <span className="text-muted">{c.op === '=' ? ':' : c.op === '!=' ? ': not' : ` ${c.op}`}</span> {c.values.join(' or ')}
+              </span>
               <button className="rounded-full px-1 text-muted hover:bg-line hover:text-fg" onClick={() => props.onRemoveClause(i)} aria-label={`Remove ${c.facet}`} data-testid="chip-remove">
                 ×
               </button>
