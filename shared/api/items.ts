@@ -137,11 +137,13 @@ export interface ItemsPage {
   next: string | null;
   facets: FacetCount[];
   /**
-   * True when every count is exact. The facts behind the facets are read once per change of the project's
-   * labels (its review watermark) and every count is then over all of them; false only where the search
-   * text's own matches were capped (`searchCapped`), and then `matching` and the counts are lower bounds.
+   * True when every count is exact: every count is over all the facts (see `stale` for when they were
+   * read); false only when the query has search text while the full-text index is still being built
+   * after an upgrade (`searchCapped`): the items not indexed yet cannot match, so `matching` and the
+   * counts are lower bounds until it is done.
    */
   exact: boolean;
+  /** The search text's matches are incomplete: the full-text index is still being built (store/searchIndex.ts). */
   searchCapped: boolean;
   /**
    * True when the counts are from before the project's latest labels (a large project's facts are read

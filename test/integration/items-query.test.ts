@@ -192,6 +192,11 @@ describe('the items query engine', () => {
       expect(row.annotators.sort()).toEqual([...(item.judgements.get('steps')?.keys() ?? [])].sort());
     }
     expect(() => runItemsQuery(db, { project: 'p', query: 'colour=red', limit: 10, facets: false })).toThrow(/no facet "colour"/);
+    // Search text while the full-text index is still being built: a lower bound, said so; clauses alone stay exact.
+    expect(runItemsQuery(db, { project: 'p', query: 'question', limit: 10, facets: false })).toMatchObject({ exact: true, searchCapped: false, matching: 24 });
+    db.prepare("INSERT INTO search_build (id, next_id, end_id, total, done, started_at) VALUES (1, 0, 10, 46, 0, '2026-01-01')").run();
+    expect(runItemsQuery(db, { project: 'p', query: 'question', limit: 10, facets: false })).toMatchObject({ exact: false, searchCapped: true });
+    expect(runItemsQuery(db, { project: 'p', query: 'shape=pair', limit: 10, facets: false })).toMatchObject({ exact: true, searchCapped: false });
     expect(() => runItemsQuery(db, { project: 'p', query: '', cursor: 'nonsense', limit: 10, facets: false })).toThrow(/cursor/);
     db.close();
   });

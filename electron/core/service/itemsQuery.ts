@@ -16,6 +16,7 @@ import { modelsAndGoldMark, searchMatchSeqs, seqsByExternalId } from '../store/i
 import { listRowsByIds } from '../store/itemList';
 import { requireProject } from '../store/projects';
 import { itemSnippets, matchingItemIds } from '../store/search';
+import { searchBuildState } from '../store/searchIndex';
 import { findView } from '../store/views';
 import { tableRows } from './itemsTable';
 
@@ -193,6 +194,8 @@ export function runItemsQuery(db: Db, request: QueryItemsRequest, given?: FactsA
   const key = sortKeys(facts, m.sort.column, () => externalRank(db, m.cached));
   const page = pageOf(m.mask, key, m.sort.column, m.sort.desc, readCursor(request.cursor), request.limit);
   const matching = countMask(m.mask);
+  // Search text while the index is still being built after an upgrade: its matches are a lower bound.
+  const capped = m.search !== null && searchBuildState(db) !== null;
   const queried = performance.now();
   const facets = request.facets ? countedFacets(m) : [];
   const counted = performance.now();
@@ -225,8 +228,8 @@ export function runItemsQuery(db: Db, request: QueryItemsRequest, given?: FactsA
     rows,
     next: page.next ? JSON.stringify([page.next.key, page.next.seq]) : null,
     facets,
-    exact: true,
-    searchCapped: false,
+    exact: !capped,
+    searchCapped: capped,
     stale: m.stale,
     asOf: facts.asOf,
     timing: { factsMs: Math.round(m.factsMs), queryMs: Math.round(queried - started - m.factsMs), facetsMs: Math.round(counted - queried) },
