@@ -216,13 +216,13 @@ export function App() {
         ) : route.name === 'rubrics' || route.name === 'guidelines' ? (
           <RubricsScreen key={`b:${route.project}`} project={route.project} tab={route.name === 'guidelines' ? 'guidelines' : 'rubric'} />
         ) : route.name === 'rank' ? (
-          <RankingScreen key={`r:${route.project}:${annotator}:${route.itemId ?? ''}`} project={route.project} itemId={route.itemId} />
+          <RankingScreen key={`r:${route.project}:${annotator}:${route.itemId ?? ''}:${route.view ?? ''}`} project={route.project} itemId={route.itemId} view={route.view} />
         ) : route.name === 'verdict' ? (
-          <VerdictScreen key={`v:${route.project}:${annotator}:${route.itemId ?? ''}`} project={route.project} itemId={route.itemId} />
+          <VerdictScreen key={`v:${route.project}:${annotator}:${route.itemId ?? ''}:${route.view ?? ''}`} project={route.project} itemId={route.itemId} view={route.view} />
         ) : route.name === 'steps' ? (
           <StepsScreen key={`s:${route.project}:${annotator}:${route.itemId ?? ''}:${route.response ?? ''}`} project={route.project} itemId={route.itemId} response={route.response} />
         ) : (
-          <CompareScreen key={`c:${route.project}:${annotator}:${route.itemId ?? ''}`} project={route.project} itemId={route.itemId} />
+          <CompareScreen key={`c:${route.project}:${annotator}:${route.itemId ?? ''}:${route.view ?? ''}`} project={route.project} itemId={route.itemId} view={route.view} />
         )}
       </div>
       {guidelines && project && labelingScreen && (

@@ -29,6 +29,7 @@ import { RegionMarking } from '../../components/images/regions/RegionMarking';
 import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
 import { useLabelingLoop, type Loaded } from '../labeling/useLabelingLoop';
 import { loopKey } from '../labeling/loopKeys';
+import { ViewLine } from '../labeling/ViewLine';
 
 /** A pairwise label in the screen's words ("Left better"), or null for none. */
 export function describeLabel(label: PairwiseRevision | null, order: number[]): string | null {
@@ -54,7 +55,7 @@ function verdicts(choice: ScreenChoice | null): [Verdict, Verdict] {
   }
 }
 
-export function CompareScreen({ project, itemId }: { project: string; itemId?: number }) {
+export function CompareScreen({ project, itemId, view }: { project: string; itemId?: number; view?: string }) {
   const { annotator, keysEnabled, countLabelWrite, navigate, prelabelMode, scoresVersion } = useShell();
   const stopAhead = useRef<() => void>(() => undefined);
   useEffect(() => () => stopAhead.current(), []);
@@ -64,6 +65,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
     annotator,
     task: 'pairwise',
     startItemId: itemId,
+    view,
     countWrite: countLabelWrite,
     describe: describeLoaded,
     notes: { sideName: (letter) => (letter === letters.current.left ? 'Left' : letter === letters.current.right ? 'Right' : letter) },
@@ -178,6 +180,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
       rationale: () => rationaleBox.current?.focus(),
       fold: () => setFolded((v) => !v),
       page: (direction) => reading.scrollPage(direction),
+      leaveView: view ? () => navigate({ name: 'compare', project }) : undefined,
     });
     if (shared) return;
     const digit = digitOf(event);
@@ -267,6 +270,7 @@ export function CompareScreen({ project, itemId }: { project: string; itemId?: n
         </div>
       )}
 
+      <ViewLine project={project} screen="compare" view={view} />
       {(phase === 'loading' || phase === 'elsewhere') && <div className="p-6 text-[13px] text-muted">Loading…</div>}
       {phase === 'error' && (
         <div className="m-6 max-w-xl rounded-md border border-bad/40 bg-bad-soft p-4 text-[14px]" role="alert">

@@ -10,6 +10,15 @@ import { api } from '../../api';
 
 export type Shape = 'pairwise' | 'ranking' | 'verdict';
 
+/** A saved view walked as the queue ("Label these next", issue 22 §5): nextItem's viewId, its id. */
+const inView = (viewId: string | undefined) => (viewId === undefined ? {} : { viewId });
+
+/** The id of the project's saved view of this name (the address names it), or null when there is none. */
+export async function viewIdOf(project: string, name: string): Promise<string | null> {
+  const views = await api.listViews({ project });
+  return views.find((v) => v.name === name)?.id ?? null;
+}
+
 export const fitsShape = (shape: Shape, responses: number): boolean => (shape === 'ranking' ? responses >= 3 : shape === 'pairwise' ? responses === 2 : responses === 1);
 
 const PAGE = 200;
@@ -28,9 +37,10 @@ export async function findRow(project: string, shape: Shape, afterSeq: number | 
 }
 
 /**
- * The next item of the shape without this annotator's judgement for the task, after `afterSeq` and then
- * around from the start, as the compare screen's walk goes. `skip` passes over items whose save is still
- * on its way (the host does not know them as judged yet).
+ * The next item of the shape without this annotator's judgement for the task, after `afterSeq` in the
+ * walk's order (the project's labeling order, or a saved view's) and then around from its start, as the
+ * host walks. `skip` passes over items whose save is still on its way (the host does not know them as
+ * judged yet). An item met twice ends the walk (every item left is skipped).
  */
 export async function nextUnjudged(
   project: string,
@@ -38,42 +48,31 @@ export async function nextUnjudged(
   shape: Shape,
   afterSeq: number | undefined,
   skip: (itemId: number) => boolean = () => false,
+  viewId?: string,
 ): Promise<ItemView | null> {
-  const start = afterSeq ?? -1;
-  let pos = start;
-  let wrapped = false;
+  const met = new Set<number>();
+  let pos = afterSeq ?? -1;
   // Each round moves past at least one item; the bound only stops a host that answers nonsense.
   for (let round = 0; round < 100_000; round++) {
-    const found = await api.nextItem({ project, annotator, afterSeq: pos, task: shape, unlabeledOnly: true });
-    if (!found) return null;
-    if (found.seq <= pos) {
-      // Nothing after pos: the host went around to the start.
-      if (wrapped) return null;
-      wrapped = true;
-    }
-    if (wrapped && found.seq > start) return null;
-    const fits = fitsShape(shape, found.responses.length);
-    if (fits && !skip(found.id)) return found;
-    if (fits) {
+    const found = await api.nextItem({ project, annotator, afterSeq: pos, task: shape, unlabeledOnly: true, ...inView(viewId) });
+    if (!found || met.has(found.id)) return null;
+    met.add(found.id);
+    if (fitsShape(shape, found.responses.length)) {
+      if (!skip(found.id)) return found;
       pos = found.seq;
       continue;
     }
+    // A host without the shape filter answered another shape: on to the next row of this one.
     const row = await findRow(project, shape, found.seq, 'next');
-    if (!row) {
-      if (wrapped) return null;
-      wrapped = true;
-      pos = -1;
-      continue;
-    }
-    if (wrapped && row.seq > start) return null;
+    if (!row) return null;
     pos = row.seq - 1;
   }
   return null;
 }
 
 /** The item of the shape next to `afterSeq` in a direction, judged or not (→ / ←). */
-export async function neighbourOfShape(project: string, annotator: string, shape: Shape, afterSeq: number | undefined, direction: 'next' | 'previous'): Promise<ItemView | null> {
-  const found = await api.nextItem({ project, annotator, afterSeq, direction, task: shape, unlabeledOnly: false });
+export async function neighbourOfShape(project: string, annotator: string, shape: Shape, afterSeq: number | undefined, direction: 'next' | 'previous', viewId?: string): Promise<ItemView | null> {
+  const found = await api.nextItem({ project, annotator, afterSeq, direction, task: shape, unlabeledOnly: false, ...inView(viewId) });
   if (!found || fitsShape(shape, found.responses.length)) return found;
   const row = await findRow(project, shape, afterSeq, direction);
   return row ? api.getItem({ project, annotator, itemId: row.id }) : null;

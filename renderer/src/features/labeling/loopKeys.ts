@@ -1,6 +1,7 @@
 // The keys Compare, Rank and Verdict share (/work/shared/UX.md's conventions): Ctrl+Z undoes, → / ← move
 // between the screen's items, r focuses the rationale, f folds the prompt, PageUp / PageDown / Space scroll
-// what is being read. A screen hears its own keys (the decision's) after these.
+// what is being read, Shift+Esc leaves a saved view's queue for the whole one. A screen hears its own keys
+// (the decision's) after these.
 import { pageDirection } from '../../components/keys';
 
 export interface LoopKeyHandlers {
@@ -10,6 +11,8 @@ export interface LoopKeyHandlers {
   rationale(): void;
   fold(): void;
   page(direction: 1 | -1): void;
+  /** Walking a saved view: back to the screen's whole queue. */
+  leaveView?: () => void;
 }
 
 /**
@@ -31,6 +34,11 @@ export function loopKey(event: KeyboardEvent, on: LoopKeyHandlers): 'used' | 'mo
     return 'used';
   }
   if (event.altKey) return null;
+  if (event.key === 'Escape' && event.shiftKey && on.leaveView) {
+    event.preventDefault();
+    on.leaveView();
+    return 'used';
+  }
   switch (event.key) {
     case 'ArrowRight':
       event.preventDefault();

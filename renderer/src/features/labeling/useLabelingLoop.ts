@@ -12,7 +12,7 @@ import { api, errorMessage } from '../../api';
 import { afterPaint } from '../../components/renderAhead';
 import { prefetchItemImages } from '../../components/images/prefetch';
 import { decisionOf, endOfQueue, loadMine, mineOfRequest, requestOf, type Decision, type Loaded, type Mine, type Shape } from './judgements';
-import { fitsShape, neighbourOfShape, nextUnjudged } from './itemsOfShape';
+import { fitsShape, neighbourOfShape, nextUnjudged, viewIdOf } from './itemsOfShape';
 import { useLoopOutbox } from './outbox';
 import { useLoopNotes, usePrelabelsAhead } from './loopExtras';
 
@@ -25,6 +25,8 @@ export interface LoopOptions {
   task: Shape;
   /** The item asked for by its address; else the first without this annotator's judgement. */
   startItemId?: number;
+  /** A saved view's name: its items are the queue (route.ts `view`), not the screen's whole one. */
+  view?: string;
   /** Counts a write in the header at once (+1 for an item without a judgement); returns "settled". */
   countWrite: (delta: number) => () => void;
   /** The judgement in words (the undo line: "back to Left better"), or null for none. */
@@ -44,7 +46,9 @@ interface UndoEntry {
 }
 
 export function useLabelingLoop(o: LoopOptions) {
-  const { project, annotator, task, startItemId } = o;
+  const { project, annotator, task, startItemId, view } = o;
+  /** The saved view's id once the first item's effect found it by its name (nextItem walks it by id). */
+  const viewId = useRef<string | undefined>(undefined);
   const opts = useRef(o);
   opts.current = o;
   const outbox = useLoopOutbox(project, annotator, o.countWrite);
@@ -84,7 +88,7 @@ export function useLabelingLoop(o: LoopOptions) {
 
   const startPrefetch = useCallback(
     (current: ItemView) => {
-      const promise = nextUnjudged(project, annotator, task, current.seq, (id) => id === current.id || isPending(id))
+      const promise = nextUnjudged(project, annotator, task, current.seq, (id) => id === current.id || isPending(id), viewId.current)
         .then((next) => (next ? load(next) : null))
         .catch(() => null);
       const entry: NonNullable<typeof prefetch.current> = { seq: current.seq, promise };
@@ -135,7 +139,14 @@ export function useLabelingLoop(o: LoopOptions) {
     let cancelled = false;
     setPhase('loading');
     (async () => {
-      const first = startItemId !== undefined ? await api.getItem({ project, annotator, itemId: startItemId }) : await nextUnjudged(project, annotator, task, undefined);
+      viewId.current = undefined;
+      if (view !== undefined) {
+        const id = await viewIdOf(project, view);
+        if (cancelled) return;
+        if (id === null) throw new Error(`The project has no saved view named “${view}” (it may have been renamed or deleted). Go back to the whole queue, or open the view from the Items screen.`);
+        viewId.current = id;
+      }
+      const first = startItemId !== undefined ? await api.getItem({ project, annotator, itemId: startItemId }) : await nextUnjudged(project, annotator, task, undefined, undefined, viewId.current);
       if (cancelled) return;
       if (first && !fitsShape(task, first.responses.length)) {
         setElsewhere(first);
@@ -147,7 +158,7 @@ export function useLabelingLoop(o: LoopOptions) {
         if (!cancelled) show(loaded);
         return;
       }
-      const any = await neighbourOfShape(project, annotator, task, undefined, 'next');
+      const any = await neighbourOfShape(project, annotator, task, undefined, 'next', viewId.current);
       if (!cancelled) setPhase(any ? 'done' : 'empty');
     })().catch((error) => {
       if (cancelled) return;
@@ -157,7 +168,7 @@ export function useLabelingLoop(o: LoopOptions) {
     return () => {
       cancelled = true;
     };
-  }, [project, annotator, task, startItemId]);
+  }, [project, annotator, task, startItemId, view]);
 
   /** Queues a save and counts it in the header meanwhile (the counters are read again once it lands). */
   const send = useCallback(
@@ -188,7 +199,7 @@ export function useLabelingLoop(o: LoopOptions) {
       let next = ahead ? await ahead.promise : null;
       // The prefetch goes around to earlier gaps; it may name an item whose save is still on its way.
       if (!next || skip(next.item.id)) {
-        next = await nextUnjudged(project, annotator, task, from.seq, skip)
+        next = await nextUnjudged(project, annotator, task, from.seq, skip, viewId.current)
           .then((found) => (found ? load(found) : null))
           .catch(() => null);
       }
@@ -297,7 +308,7 @@ export function useLabelingLoop(o: LoopOptions) {
       if (direction === 'previous') notesRef.current.flush();
       flushRationale();
       const seq = shownRef.current?.item.seq;
-      return open(() => neighbourOfShape(project, annotator, task, seq, direction), endOfQueue(task, direction));
+      return open(() => neighbourOfShape(project, annotator, task, seq, direction, viewId.current), endOfQueue(task, direction));
     },
     [project, annotator, task, flushRationale, open],
   );

@@ -31,6 +31,7 @@ import {
 } from './ranking';
 import { useLabelingLoop, type Loaded } from '../labeling/useLabelingLoop';
 import { loopKey } from '../labeling/loopKeys';
+import { ViewLine } from '../labeling/ViewLine';
 import { ModelRanking } from './ModelRanking';
 import { screenFor } from '../../components/ScreenTabs';
 
@@ -39,9 +40,9 @@ const isControl = (target: EventTarget | null) => target instanceof HTMLElement 
 
 const describeLoaded = ({ item, mine }: Loaded) => (mine?.ranking ? describeRanking(mine.ranking, item.shownOrder) : null);
 
-export function RankingScreen({ project, itemId }: { project: string; itemId?: number }) {
+export function RankingScreen({ project, itemId, view }: { project: string; itemId?: number; view?: string }) {
   const { annotator, keysEnabled, navigate, countLabelWrite, prelabelMode, scoresVersion } = useShell();
-  const loop = useLabelingLoop({ project, annotator, task: 'ranking', startItemId: itemId, countWrite: countLabelWrite, describe: describeLoaded });
+  const loop = useLabelingLoop({ project, annotator, task: 'ranking', startItemId: itemId, view, countWrite: countLabelWrite, describe: describeLoaded });
   const { shown, phase, outbox } = loop;
   const item = shown?.item ?? null;
   const saved = shown?.mine?.ranking ?? null;
@@ -166,6 +167,7 @@ export function RankingScreen({ project, itemId }: { project: string; itemId?: n
       rationale: () => rationaleBox.current?.focus(),
       fold: () => setFolded((v) => !v),
       page: (direction) => layout.scrollPage(direction),
+      leaveView: view ? () => navigate({ name: 'rank', project }) : undefined,
     });
     if (shared || event.altKey || !item) return;
     const digit = digitOf(event);
@@ -201,6 +203,7 @@ export function RankingScreen({ project, itemId }: { project: string; itemId?: n
   return (
     <main className="flex min-h-0 flex-1 flex-col" data-testid="ranking-screen" data-item-id={item?.id ?? ''}>
       <UnsavedBanner unsaved={outbox.unsaved} status={outbox.status} onRetry={outbox.retryNow} what="ranking" />
+      <ViewLine project={project} screen="rank" view={view} />
       {(phase === 'loading' || phase === 'elsewhere') && <div className="p-6 text-[13px] text-muted">Loading…</div>}
       {phase === 'error' && (
         <Centered>

@@ -20,6 +20,7 @@ import { CritiqueBox } from '../critiques/CritiqueBox';
 import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
 import { useLabelingLoop, type Loaded } from '../labeling/useLabelingLoop';
 import { loopKey } from '../labeling/loopKeys';
+import { ViewLine } from '../labeling/ViewLine';
 import { plural } from '../../../../shared/plural';
 
 const VERDICTS: { verdict: Verdict; key: string; icon: string; label: string; tone: string; active: string }[] = [
@@ -31,9 +32,9 @@ const WORDS: Record<Verdict, string> = { good: 'Good', bad: 'Bad' };
 const describeLoaded = ({ mine }: Loaded) => (mine?.verdict ? WORDS[mine.verdict] : null);
 const NOTES = { sideName: () => 'the response' };
 
-export function VerdictScreen({ project, itemId }: { project: string; itemId?: number }) {
+export function VerdictScreen({ project, itemId, view }: { project: string; itemId?: number; view?: string }) {
   const { annotator, keysEnabled, navigate, countLabelWrite } = useShell();
-  const loop = useLabelingLoop({ project, annotator, task: 'verdict', startItemId: itemId, countWrite: countLabelWrite, describe: describeLoaded, notes: NOTES });
+  const loop = useLabelingLoop({ project, annotator, task: 'verdict', startItemId: itemId, view, countWrite: countLabelWrite, describe: describeLoaded, notes: NOTES });
   const { shown, phase, outbox, notes } = loop;
   const item = shown?.item ?? null;
   const current = shown?.mine?.verdict ?? null;
@@ -96,6 +97,7 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
       page: (direction) => {
         if (scrollsItself(body.current)) scrollByPage(body.current, direction);
       },
+      leaveView: view ? () => navigate({ name: 'verdict', project }) : undefined,
     });
     if (shared || event.altKey) return;
     const digit = digitOf(event);
@@ -125,6 +127,7 @@ export function VerdictScreen({ project, itemId }: { project: string; itemId?: n
   return (
     <main className="flex min-h-0 flex-1 flex-col" data-testid="verdict-screen" data-item-id={item?.id ?? ''}>
       <UnsavedBanner unsaved={outbox.unsaved} status={outbox.status} onRetry={outbox.retryNow} what="verdict" />
+      <ViewLine project={project} screen="verdict" view={view} />
       {(phase === 'loading' || phase === 'elsewhere') && <div className="p-6 text-[13px] text-muted">Loading…</div>}
       {phase === 'error' && (
         <Centered>
