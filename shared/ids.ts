@@ -3,7 +3,8 @@
 // A label revision's id is made where the label is made (the renderer) so a retried save is recognised;
 // core makes the rest (bulk imports make hundreds of thousands), so random bytes come from a pooled
 // buffer: one getRandomValues per 512 ids. Web Crypto only (a browser and Node alike). Content hashes
-// (an item's uid, the same on every machine) are another thing: electron/core/base/uid.ts.
+// (an item's uid, the same on every machine) are another thing, kept in core for node:crypto's synchronous
+// SHA-256: electron/core/base/uid.ts says why.
 const POOL_IDS = 512;
 const pool = new Uint8Array(POOL_IDS * 8);
 let poolOffset = pool.length;

@@ -1,4 +1,8 @@
-// Content hashes: the same item or response has the same id on every machine.
+// Content hashes: the same item or response has the same id on every machine. Not folded into
+// shared/ids.ts (the one id helper, UUIDv7) on purpose: a content hash is a synchronous SHA-256 of every
+// item and response an import reads, which needs node:crypto's hash; shared/ is isomorphic (no Node
+// built-ins, eslint), Web Crypto's digest is asynchronous, and a SHA-256 in JavaScript would slow the
+// import's hot loop. The renderer never makes one: it reads the uid the core stored.
 import { hash } from 'node:crypto';
 import type { Content } from '../../../shared/domain';
 
