@@ -41,7 +41,8 @@ export function markItemsGold(db: Db, input: ApiParsed<'markGold'> & { annotator
   } else {
     const asked = [...new Set(input.itemIds ?? [])];
     itemIds = projectItemIds(db, project.id, asked);
-    const missing = asked.filter((id) => !itemIds.includes(id));
+    const found = new Set(itemIds);
+    const missing = asked.filter((id) => !found.has(id));
     if (missing.length) throw notFound(`The project “${project.name}” has no ${pluralWord(missing.length, 'item')} ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}; nothing was marked.`);
   }
   if (!itemIds.length) throw invalidInput(`Import ${input.importId} added no items to “${project.name}”; nothing was marked.`);

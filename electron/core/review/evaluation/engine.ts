@@ -126,7 +126,7 @@ export function buildEvaluation(input: EvaluationInput): EvaluationFigures {
   for (let i = 0; i < pairwisePeople.length; i++) for (let j = i + 1; j < pairwisePeople.length; j++) pairs.push(kappa(asValues(pairwisePeople[i]![1]), asValues(pairwisePeople[j]![1])));
   const notes: string[] = [];
   if (!input.judges.length) notes.push('No judge results are stored for this project: judges are measured once a local judge has run over it.');
-  notes.push('Region marks and critiques are kept as gold but have no accuracy figure.');
+  notes.push('Region marks and critiques are kept as gold but have no accuracy figure; a reward model’s scores give pair, ranking and (process models) first-error figures, never a verdict, rubric rating or outcome.');
   return {
     references: MEASURES.map((m) => ({ measure: m, reference: gold[m].size ? 'gold' : 'consensus', items: new Set([...gold[m].values()].map((v) => v.itemId)).size })),
     subjects,
