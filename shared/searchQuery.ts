@@ -177,7 +177,7 @@ function parseTokens(tokens: Token[]): SearchNode | null {
     if (!token) return null;
     if (token.t === ')') throw new QueryError('A ")" has no "(" before it.');
     if (token.t === 'op') throw new QueryError(`${token.op} cannot follow another AND, OR or NOT.`);
-    if (token.t === '(') return group(depth, null);
+    if (token.t !== 'word') return group(depth, null); // a '('
     if (token.text === '' && !token.phrase && token.field !== null) {
       at++; // the '(' the field stands before
       return group(depth, token.field);

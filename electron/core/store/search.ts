@@ -100,8 +100,15 @@ function firstHits(db: Db, match: string, projectId: number, want: number): Row[
   return rows.slice(0, want);
 }
 
-const SNIPPETS_SQL = `SELECT ${SEARCH_COLUMNS.map((_, c) => `snippet(item_search, ${c}, '${HIT_OPEN}', '${HIT_CLOSE}', '…', ${SNIPPET_TOKENS})`).join(', ')}
-  FROM item_search WHERE item_search MATCH @match AND rowid = CAST(@id AS INTEGER)`;
+const SNIPPET_COLUMNS = SEARCH_COLUMNS.map((_, c) => `snippet(item_search, ${c}, '${HIT_OPEN}', '${HIT_CLOSE}', '…', ${SNIPPET_TOKENS})`).join(', ');
+const SNIPPETS_SQL = `SELECT ${SNIPPET_COLUMNS} FROM item_search WHERE item_search MATCH @match AND rowid = CAST(@id AS INTEGER)`;
+// The first page when the index's own best hits are all the project's visible items (one project, no
+// import pending): FTS5's top-N by rank with their snippets made in the same pass, where the hits'
+// positions are at hand (a snippet asked for by rowid afterwards makes FTS5 seek in every term's list).
+const TOP_SNIPPETS_SQL = `SELECT rowid, rank, ${SNIPPET_COLUMNS} FROM item_search WHERE item_search MATCH @match ORDER BY rank LIMIT @top`;
+// Every hit ranked at or above a rank: when the page's last rank ties with hits past what the pass read
+// (bm25 ties often: a word once in texts of the same length), so the page takes the lowest ids of the tie.
+const UP_TO_SQL = 'SELECT rowid, rank FROM item_search WHERE item_search MATCH @match AND rank <= @rank';
 
 /** A snippet as FTS5 marks it, in parts; null when it holds no hit (the column did not match). */
 export function snippetParts(marked: string | null): SnippetPart[] | null {
@@ -123,21 +130,49 @@ export function snippetParts(marked: string | null): SnippetPart[] | null {
   return parts.filter((p) => p.text !== '');
 }
 
-/** The snippets of one hit: the fields that matched, in column order, a few at most. */
-function snippetsOf(db: Db, match: string, itemId: number): SearchSnippet[] {
-  const row = statement(db, SNIPPETS_SQL).raw(true).get({ match, id: itemId }) as (string | null)[] | undefined;
-  if (!row) return [];
+/** The snippets of one hit (its columns' snippet() from `from` on): the fields that matched, in column order, a few at most. */
+function snippetsOfRow(row: readonly unknown[], from: number): SearchSnippet[] {
   const out: SearchSnippet[] = [];
   for (let c = 0; c < SEARCH_COLUMNS.length && out.length < SNIPPETS_PER_HIT; c++) {
-    const parts = snippetParts(row[c] ?? null);
+    const parts = snippetParts((row[from + c] as string | null) ?? null);
     if (parts) out.push({ field: SEARCH_COLUMNS[c]!, parts });
   }
   return out;
 }
 
-/** One item's words in context for a search (the items explorer's rows): the fields that matched, a few at most. */
-export function itemSnippets(db: Db, query: string | SearchQuery, itemId: number): SearchSnippet[] {
-  return snippetsOf(db, resolveSearch(query).match, itemId);
+function snippetsOf(db: Db, match: string, itemId: number): SearchSnippet[] {
+  const row = statement(db, SNIPPETS_SQL).raw(true).get({ match, id: itemId }) as unknown[] | undefined;
+  return row ? snippetsOfRow(row, 0) : [];
+}
+
+/**
+ * The first page in one pass of the index (TOP_SNIPPETS_SQL), or null when it cannot be trusted: one of
+ * its hits is not the project's visible item, or a tie in rank may run past what it read.
+ */
+function fastFirstPage(db: Db, match: string, projectId: number, limit: number): { hits: SearchHit[]; more: boolean } | null {
+  // Four pages' worth: a bm25 tie at the page's end mostly ends within them (their snippets cost little
+  // beside ranking every hit, which FTS5 does whatever the LIMIT).
+  const top = limit * 4 + 2;
+  const read = statement(db, TOP_SNIPPETS_SQL).raw(true).all({ match, top }) as unknown[][];
+  if (!read.length) return { hits: [], more: false };
+  const byRank = (a: unknown[], b: unknown[]) => (a[1] as number) - (b[1] as number) || (a[0] as number) - (b[0] as number);
+  read.sort(byRank);
+  let page: unknown[][] = read.slice(0, limit + 1);
+  // A tie at the page's end that runs past what was read: the page is the tie's lowest ids, whichever FTS5 gave first.
+  if (read.length === top && read[limit - 1]![1] === read[top - 1]![1]) {
+    page = (statement(db, UP_TO_SQL).raw(true).all({ match, rank: read[limit - 1]![1] }) as unknown[][]).sort(byRank);
+  }
+  const seqs = new Map(
+    (statement(db, VISIBLE_IDS_SQL).all({ ids: JSON.stringify(page.map((r) => r[0])), project: projectId }) as { itemId: number; seq: number }[]).map((v) => [v.itemId, v.seq]),
+  );
+  if (seqs.size < page.length) return null;
+  const snippetRows = new Map(read.map((r) => [r[0] as number, r]));
+  const hits = page.slice(0, limit).map((r) => {
+    const id = r[0] as number;
+    const withSnippets = snippetRows.get(id);
+    return { itemId: id, seq: seqs.get(id)!, rank: r[1] as number, snippets: withSnippets ? snippetsOfRow(withSnippets, 2) : snippetsOf(db, match, id) };
+  });
+  return { hits, more: page.length > limit };
 }
 
 /**
@@ -147,6 +182,13 @@ export function itemSnippets(db: Db, query: string | SearchQuery, itemId: number
 export function searchPage(db: Db, projectId: number, query: string | SearchQuery, options: { limit?: number; after?: SearchCursor | null } = {}): SearchPageResult {
   const { match } = resolveSearch(query);
   const limit = Math.max(1, Math.min(SEARCH_PAGE_MAX, Math.trunc(options.limit ?? 50)));
+  if (!options.after) {
+    const fast = fastFirstPage(db, match, projectId, limit);
+    if (fast) {
+      const last = fast.hits[fast.hits.length - 1];
+      return { rows: fast.hits, next: fast.more && last ? { rank: last.rank, itemId: last.itemId } : null, building: searchBuildState(db) };
+    }
+  }
   const params = { match, project: projectId, limit: limit + 1 };
   const rows = (
     options.after
