@@ -43,7 +43,7 @@ function readHashed(path: string, hash: Hash): Buffer {
 async function episodeSuccess(file: string, hash: Hash, column: string): Promise<boolean | null> {
   if (!existsSync(file)) return null;
   const bytes = readHashed(file, hash);
-  const buffer: AsyncBuffer = { byteLength: bytes.length, slice: async (start, end = bytes.length) => bytes.buffer.slice(bytes.byteOffset + start, bytes.byteOffset + end) };
+  const buffer: AsyncBuffer = { byteLength: bytes.length, slice: (start, end = bytes.length) => Uint8Array.prototype.slice.call(bytes, start, end).buffer };
   const metadata = await parquetMetadataAsync(buffer);
   const rows = Number(metadata.num_rows);
   if (!rows) return null;
