@@ -145,6 +145,11 @@ function snippetsOf(db: Db, match: string, itemId: number): SearchSnippet[] {
   return row ? snippetsOfRow(row, 0) : [];
 }
 
+/** One item's words in context for a search (the items explorer's rows): the fields that matched, a few at most. */
+export function itemSnippets(db: Db, query: string | SearchQuery, itemId: number): SearchSnippet[] {
+  return snippetsOf(db, resolveSearch(query).match, itemId);
+}
+
 /**
  * The first page in one pass of the index (TOP_SNIPPETS_SQL), or null when it cannot be trusted: one of
  * its hits is not the project's visible item, or a tie in rank may run past what it read.
