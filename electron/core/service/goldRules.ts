@@ -39,35 +39,71 @@ export function goldQueue({ db }: ServiceContext) {
     return entry;
   };
 
+  /** What the rules make of the task's gold, per person: their own orders and how far their honeypots went. */
+  const people = new Map<string, { key: string; set: GoldJudgement[]; honeypots: GoldJudgement[]; cursor: number; judged: number }>();
+  const skipsOf = new Map<string, { key: string; skip: Set<string>; seqs: Set<number> }>();
+
+  /**
+   * The first honeypot in the person's order they have not judged: checked a few at a time from where the
+   * last call stopped (a judgement is rarely taken back: a drop in their count starts the check over).
+   */
+  const nextHoneypot = (task: GoldQueueTask, meId: number, mine: { honeypots: GoldJudgement[]; cursor: number; judged: number }, judged: number): GoldJudgement | null => {
+    if (judged < mine.judged) mine.cursor = 0;
+    mine.judged = judged;
+    while (mine.cursor < mine.honeypots.length) {
+      const batch = mine.honeypots.slice(mine.cursor, mine.cursor + 32);
+      const done = new Set(humanLabelsOnItems(db, task, batch.map((g) => g.itemId), meId).map((l) => l.itemId));
+      const open = batch.findIndex((g) => !done.has(g.itemId));
+      if (open >= 0) {
+        mine.cursor += open;
+        return batch[open]!;
+      }
+      mine.cursor += batch.length;
+    }
+    return null;
+  };
+
   /** The queue's turn for a request of the labeling loop. */
   const turn = (project: ProjectRow, annotator: string, task: Task, request: { direction: 'next' | 'previous'; unlabeledOnly: boolean; afterSeq: number }): GoldTurn => {
     if (!isQueueTask(task)) return { kind: 'none' };
     const rules = taskRules(project, task);
     if (!rulesActive(rules)) return { kind: 'none' };
-    const { gold, uids } = goldFor(project, task);
+    const { gold, uids, watermark } = goldFor(project, task);
     if (!gold.length) return { kind: 'none' };
-    const me = findAnnotator(db, annotator);
-    const set = qualificationSet(gold, rules);
-    const mine = me ? humanLabelsOnItems(db, task, gold.map((g) => g.itemId), me.id) : [];
-    const qualification = qualificationOf(task, set, rules, annotator, mine);
-    const forward = request.direction === 'next' && request.unlabeledOnly;
-    if (qualification?.state === 'failed') return { kind: 'held' };
-    if (qualification?.state === 'pending' && forward) {
-      const since = rules.retries[annotator] ? Date.parse(rules.retries[annotator]) : Number.NEGATIVE_INFINITY;
-      const judged = new Set(mine.filter((l) => Date.parse(l.createdAt) > since).map((l) => l.itemId));
-      const next = goldOrder(set, annotator, project.name, task).find((g) => !judged.has(g.itemId));
-      if (next) return { kind: 'serve', itemId: next.itemId };
+    const key = `${watermark}:${rules.qualification}:${rules.honeypotRate > 0}`;
+    const personKey = `${project.id}:${task}:${annotator}`;
+    let mine = people.get(personKey);
+    if (!mine || mine.key !== key) {
+      const set = qualificationSet(gold, rules);
+      const honeypots = rules.honeypotRate > 0 ? gold.slice(set.length) : [];
+      mine = { key, set: goldOrder(set, annotator, project.name, task), honeypots: goldOrder(honeypots, annotator, project.name, task), cursor: 0, judged: 0 };
+      people.set(personKey, mine);
     }
-    const honeypots = rules.honeypotRate > 0 ? gold.slice(set.length) : [];
-    const judged = new Set(mine.map((l) => l.itemId));
-    const nextHoneypot = forward && honeypots.length ? (goldOrder(honeypots, annotator, project.name, task).find((g) => !judged.has(g.itemId)) ?? null) : null;
-    if (nextHoneypot && me && honeypotSlot(annotator, project.name, task, judgedCount(db, project.id, task, me.id), rules.honeypotRate)) return { kind: 'serve', itemId: nextHoneypot.itemId };
-    // Qualification items never come round again; honeypots come only in their slots.
-    const skipped = [...set, ...honeypots];
-    const skip = new Set(skipped.map((g) => uids.get(g.itemId)!).filter(Boolean));
-    // After a gold item (served out of the walk's order) the walk starts over: labeled items are skipped.
-    const restart = forward && skipped.some((g) => g.seq === request.afterSeq);
-    return { kind: 'walk', skip, restart, rest: nextHoneypot?.itemId ?? null };
+    let skips = skipsOf.get(`${project.id}:${task}`);
+    if (!skips || skips.key !== key) {
+      const skipped = [...mine.set, ...mine.honeypots];
+      skips = { key, skip: new Set(skipped.map((g) => uids.get(g.itemId)!).filter(Boolean)), seqs: new Set(skipped.map((g) => g.seq)) };
+      skipsOf.set(`${project.id}:${task}`, skips);
+    }
+    const me = findAnnotator(db, annotator);
+    const forward = request.direction === 'next' && request.unlabeledOnly;
+    if (mine.set.length) {
+      const labels = me ? humanLabelsOnItems(db, task, mine.set.map((g) => g.itemId), me.id) : [];
+      const qualification = qualificationOf(task, mine.set, rules, annotator, labels);
+      if (qualification?.state === 'failed') return { kind: 'held' };
+      if (qualification?.state === 'pending' && forward) {
+        const since = rules.retries[annotator] ? Date.parse(rules.retries[annotator]) : Number.NEGATIVE_INFINITY;
+        const judged = new Set(labels.filter((l) => Date.parse(l.createdAt) > since).map((l) => l.itemId));
+        const next = mine.set.find((g) => !judged.has(g.itemId));
+        if (next) return { kind: 'serve', itemId: next.itemId };
+      }
+    }
+    const count = me ? judgedCount(db, project.id, task, me.id) : 0;
+    const honeypot = forward && me && mine.honeypots.length ? nextHoneypot(task, me.id, mine, count) : null;
+    if (honeypot && honeypotSlot(annotator, project.name, task, count, rules.honeypotRate)) return { kind: 'serve', itemId: honeypot.itemId };
+    // Qualification items never come round again; honeypots come only in their slots, or once the walk is
+    // done. After a gold item (served out of the walk's order) the walk starts over: labeled items are skipped.
+    return { kind: 'walk', skip: skips.skip, restart: forward && skips.seqs.has(request.afterSeq), rest: honeypot?.itemId ?? null };
   };
 
   /** Whether an item is gold of a task whose rules mix gold into queues (its file's label then stays hidden). */
