@@ -2,7 +2,7 @@
 // measure, accuracy with n and a Wilson interval, per facet too (category, source, length bucket), the
 // benchmarks' figures, calibration, and judges' consistency and κ beside people's κ. Pure: inputs.ts reads
 // the stored results it works on.
-import { MEASURES, type EvaluationFacet, type Evaluation, type FacetFigure, type Measure, type MeasureFigure, type SubjectEvaluation, type SubjectKind } from '../../../../shared/api/evaluation';
+import { FACETS_EVALUATED, MEASURES, type EvaluationFacet, type Evaluation, type FacetFigure, type Measure, type MeasureFigure, type SubjectEvaluation, type SubjectKind } from '../../../../shared/api/evaluation';
 import type { ItemFacts } from '../../store/evaluation';
 import { proportion } from '../proportion';
 import { kappa, meanKappa, positionConsistency } from './agreementFigures';
@@ -44,7 +44,8 @@ function facetOf(f: ItemFacts | undefined, facet: EvaluationFacet): string {
 
 /** Accuracy of `values` against `reference` over the units both hold, overall and per facet value. */
 export function measureAccuracy(measure: Measure, values: UnitMap, reference: UnitMap, facts: ReadonlyMap<number, ItemFacts>): Omit<MeasureFigure, 'reference'> {
-  const facets = new Map<string, { facet: EvaluationFacet; value: string; hits: number; n: number }>();
+  // Per item first (hits, units), then per facet value: a facet's value is looked up once per item.
+  const perItem = new Map<number, [number, number]>();
   let hits = 0;
   let n = 0;
   for (const [unit, v] of values) {
@@ -53,17 +54,28 @@ export function measureAccuracy(measure: Measure, values: UnitMap, reference: Un
     const hit = r.value === v.value ? 1 : 0;
     n++;
     hits += hit;
-    for (const facet of ['category', 'source', 'length'] as const) {
-      const value = facetOf(facts.get(v.itemId), facet);
-      const key = `${facet}\u0000${value}`;
-      const entry = facets.get(key) ?? { facet, value, hits: 0, n: 0 };
-      entry.hits += hit;
-      entry.n++;
-      facets.set(key, entry);
-    }
+    const counts = perItem.get(v.itemId);
+    if (counts) {
+      counts[0] += hit;
+      counts[1]++;
+    } else perItem.set(v.itemId, [hit, 1]);
   }
-  const facetFigures: FacetFigure[] = [...facets.values()].sort((a, b) => a.facet.localeCompare(b.facet) || b.n - a.n || a.value.localeCompare(b.value)).map((e) => ({ facet: e.facet, value: e.value, accuracy: proportion(e.hits, e.n) }));
-  return { measure, accuracy: proportion(hits, n), facets: facetFigures };
+  const facets: FacetFigure[] = [];
+  for (const facet of FACETS_EVALUATED) {
+    const byValue = new Map<string, [number, number]>();
+    for (const [itemId, [h, k]] of perItem) {
+      const value = facetOf(facts.get(itemId), facet);
+      const entry = byValue.get(value);
+      if (entry) {
+        entry[0] += h;
+        entry[1] += k;
+      } else byValue.set(value, [h, k]);
+    }
+    const sorted = [...byValue].sort((a, b) => b[1][1] - a[1][1] || a[0].localeCompare(b[0]));
+    for (const [value, [h, k]] of sorted) facets.push({ facet, value, accuracy: proportion(h, k) });
+  }
+  facets.sort((a, b) => a.facet.localeCompare(b.facet));
+  return { measure, accuracy: proportion(hits, n), facets };
 }
 
 function subjectMeasures(values: UnitValue[], gold: Record<Measure, UnitMap>, people: Map<Measure, Map<string, UnitMap>>, facts: ReadonlyMap<number, ItemFacts>, self?: string): MeasureFigure[] {

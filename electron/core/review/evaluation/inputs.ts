@@ -22,10 +22,12 @@ export function readEvaluationInput(db: Db, projectId: number): EvaluationInput 
   for (const perTask of goldOf(db, projectId).values()) for (const g of perTask.values()) gold.push(...unitValues(g.itemId, g.task, g));
   const people = new Map<string, UnitValue[]>();
   for (const task of TASKS) {
+    // Only steps and rubric values live in the body: a pair's or a verdict's body is not parsed.
+    const needsBody = task === 'steps' || task === 'rubric';
     for (const row of humanLabels(db, projectId, task)) {
       const ranking = row.ranking ? (JSON.parse(row.ranking) as number[][]) : null;
       const list = people.get(row.annotator) ?? [];
-      list.push(...unitValues(row.itemId, task, { choice: row.choice, ranking, body: readLabelBody(row.body) }));
+      list.push(...unitValues(row.itemId, task, { choice: row.choice, ranking, body: needsBody ? readLabelBody(row.body) : {} }));
       people.set(row.annotator, list);
     }
   }
