@@ -146,6 +146,11 @@ describe('the items explorer', () => {
     await page.getByTestId('tile-review').getByTestId('drill').click();
     await expect.poll(() => page.getByTestId('items-query').inputValue()).toBe('disagree=pairwise');
     await expect.poll(() => rowIds()).toEqual(['q-01', 'q-02', 'q-03']);
+    // A chart's bar: ana's agreement with the others opens the pairs she labeled where people split.
+    await page.goBack();
+    await page.locator('[data-chart="people"] .recharts-bar-rectangle').first().click();
+    await expect.poll(() => page.getByTestId('items-query').inputValue()).toBe('annotator=ana disagree=pairwise');
+    await expect.poll(() => rowIds()).toEqual(['q-01', 'q-02', 'q-03']);
   });
 
   it('opens the items carrying an error tag from its count on the dashboard', async () => {

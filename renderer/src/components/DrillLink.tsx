@@ -10,6 +10,11 @@ export function drillQuery(...clauses: [facet: string, values: string[]][]): str
   return formatQuery({ text: '', clauses: clauses.map(([facet, values]): Clause => ({ facet, op: '=', values })) });
 }
 
+/** Opens the explorer on a query (a chart's bar or point, which cannot be a link). */
+export function openItems(project: string, query: string): void {
+  location.hash = routeHash({ name: 'items', project, query });
+}
+
 export function DrillLink({ project, query, children, title, className }: { project: string; query: string; children: ReactNode; title?: string; className?: string }) {
   return (
     <a

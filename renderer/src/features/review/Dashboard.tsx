@@ -2,7 +2,7 @@
 // and length bias), over time, the models' calibration and accuracy, and anchoring. Every chart says the
 // number of items it rests on and, in one sentence, what it shows; a figure without a value says why.
 import type { AnnotatorFigures, FieldAgreement, ModelFigures, ReviewReport } from '../../../../shared/api';
-import { DrillLink, drillQuery } from '../../components/DrillLink';
+import { DrillLink, drillQuery, openItems } from '../../components/DrillLink';
 import { useShell } from '../../context';
 import { CalibrationChart, ChartCard, HBarChart, NoData, OverTimeChart, missingNotes, pct, type BarRow, type BarSeries } from './charts';
 import { ErrorTagsCard } from './ErrorTagsCard';
@@ -80,7 +80,20 @@ function FieldsChart({ project, fields }: { project: string; fields: FieldAgreem
       sentence={`How often annotators give the same answer on what they both labeled, and Krippendorff’s α, which discounts the agreement chance alone would give (1 is perfect, 0 is chance). A figure on fewer than ${MIN_ITEMS} items says “not enough data”.`}
       notes={missingNotes(rows, series)}
     >
-      {fields.length === 0 ? <NoData>No field has labels from two annotators yet.</NoData> : <HBarChart rows={rows} series={series} domain={[lowest < 0 ? Math.floor(lowest * 4) / 4 : 0, 1]} xLabel="Agreement (share; α on the same scale)" />}
+      {fields.length === 0 ? (
+        <NoData>No field has labels from two annotators yet.</NoData>
+      ) : (
+        <HBarChart
+          rows={rows}
+          series={series}
+          domain={[lowest < 0 ? Math.floor(lowest * 4) / 4 : 0, 1]}
+          xLabel="Agreement (share; α on the same scale)"
+          onRow={(i) => {
+            const value = disagreeOf(fields[i]!);
+            if (value) openItems(project, drillQuery(['disagree', [value]]));
+          }}
+        />
+      )}
       {fields.length > 0 && <FieldTable project={project} fields={fields} />}
     </ChartCard>
   );
@@ -175,7 +188,7 @@ function TrajectoryFields({ fields }: { fields: FieldAgreement[] }) {
   );
 }
 
-function PeopleAgreementChart({ people }: { people: AnnotatorFigures[] }) {
+function PeopleAgreementChart({ project, people }: { project: string; people: AnnotatorFigures[] }) {
   const rows: BarRow[] = people.map((p) => ({ label: p.name, figures: { withOthers: p.withOthers, withConsensus: p.withConsensus } }));
   const series: BarSeries[] = [
     { key: 'withOthers', name: 'With the others', format: pct },
@@ -189,12 +202,12 @@ function PeopleAgreementChart({ people }: { people: AnnotatorFigures[] }) {
       sentence="For each annotator, the share of their choices that match the other annotators’ on the same items, and that match the consensus (Dawid–Skene: votes weighted by each person’s estimated reliability)."
       notes={missingNotes(rows, series)}
     >
-      {people.length === 0 ? <NoData>No pairwise labels yet.</NoData> : <HBarChart rows={rows} series={series} domain={[0, 1]} xLabel="Share of choices that agree" />}
+      {people.length === 0 ? <NoData>No pairwise labels yet.</NoData> : <HBarChart rows={rows} series={series} domain={[0, 1]} xLabel="Share of choices that agree" onRow={(i) => openItems(project, drillQuery(['annotator', [people[i]!.name]], ['disagree', ['pairwise']]))} />}
     </ChartCard>
   );
 }
 
-function BiasChart({ people }: { people: AnnotatorFigures[] }) {
+function BiasChart({ project, people }: { project: string; people: AnnotatorFigures[] }) {
   const rows: BarRow[] = people.map((p) => ({ label: p.name, figures: { left: p.leftPicks, longer: p.longerPicks } }));
   const series: BarSeries[] = [
     { key: 'left', name: 'Picked the left response', format: pct, interval: true },
@@ -211,7 +224,7 @@ function BiasChart({ people }: { people: AnnotatorFigures[] }) {
       sentence="Of each annotator’s picks of one response over the other, the share that went to the one shown on the left and to the longer one, with 95% intervals; an interval clear of the 50% line suggests a bias."
       notes={missingNotes(rows, series)}
     >
-      {people.length === 0 ? <NoData>No pairwise labels yet.</NoData> : <HBarChart rows={rows} series={series} domain={[0, 1]} xLabel="Share of picks (whiskers: 95% interval)" reference={{ x: 0.5, label: '50%' }} />}
+      {people.length === 0 ? <NoData>No pairwise labels yet.</NoData> : <HBarChart rows={rows} series={series} domain={[0, 1]} xLabel="Share of picks (whiskers: 95% interval)" reference={{ x: 0.5, label: '50%' }} onRow={(i) => openItems(project, drillQuery(['annotator', [people[i]!.name]], ['labeled.pairwise', ['anyone']]))} />}
     </ChartCard>
   );
 }
@@ -233,7 +246,7 @@ function OverTime({ weeks }: { weeks: ReviewReport['overTime'] }) {
 function Calibration({ project, models }: { project: string; models: ModelFigures[] }) {
   const series = models.map((m) => ({
     model: m.model,
-    points: m.bins.filter((b) => b.n > 0 && b.meanPredicted !== null && b.meanObserved !== null).map((b) => ({ predicted: b.meanPredicted!, observed: b.meanObserved!, n: b.n })),
+    points: m.bins.filter((b) => b.n > 0 && b.meanPredicted !== null && b.meanObserved !== null).map((b) => ({ predicted: b.meanPredicted!, observed: b.meanObserved!, n: b.n, low: b.low, high: b.high })),
   }));
   const n = Math.max(0, ...models.map((m) => m.bins.reduce((s, b) => s + b.n, 0)));
   return (
@@ -248,7 +261,7 @@ function Calibration({ project, models }: { project: string; models: ModelFigure
       ) : n === 0 ? (
         <NoData>No item has both a consensus of A or B and a model’s rewards yet.</NoData>
       ) : (
-        <CalibrationChart series={series} />
+        <CalibrationChart series={series} onPoint={(bin) => openItems(project, `score>=${bin.low} score${bin.high >= 1 ? '<=' : '<'}${bin.high}`)} />
       )}
       {models.length > 0 && (
         <table className="mt-2 w-full border-collapse text-[12px] tabular-nums" data-testid="models-table">
@@ -345,8 +358,8 @@ export function Dashboard({ report, computing }: { report: ReviewReport | null; 
             <Anchoring models={report.models} />
           </div>
           <div className="flex min-w-0 flex-col gap-4">
-            <PeopleAgreementChart people={report.people} />
-            <BiasChart people={report.people} />
+            <PeopleAgreementChart project={project} people={report.people} />
+            <BiasChart project={project} people={report.people} />
             <Calibration project={project} models={report.models} />
             <ErrorTagsCard project={project} asOf={report.computedAt} />
           </div>

@@ -128,7 +128,24 @@ function ValueLabel(props: LabelProps) {
  * Horizontal bars, one group per row (a field, a person, a model), each series a bar with its value
  * printed at its end; a figure without a value prints "n/a: reason" from zero instead.
  */
-export function HBarChart({ rows, series, domain, xLabel, reference, showN = true }: { rows: BarRow[]; series: BarSeries[]; domain: [number, number]; xLabel: string; reference?: { x: number; label: string }; showN?: boolean }) {
+export function HBarChart({
+  rows,
+  series,
+  domain,
+  xLabel,
+  reference,
+  showN = true,
+  onRow,
+}: {
+  rows: BarRow[];
+  series: BarSeries[];
+  domain: [number, number];
+  xLabel: string;
+  reference?: { x: number; label: string };
+  showN?: boolean;
+  /** A click on a row's bar: open the items behind it (the drill-down). */
+  onRow?(index: number): void;
+}) {
   const data = rows.map((row) => {
     const entry: Record<string, unknown> = { label: row.label };
     for (const s of series) {
@@ -152,9 +169,18 @@ export function HBarChart({ rows, series, domain, xLabel, reference, showN = tru
       {domain[0] < 0 && <ReferenceLine x={0} stroke="var(--border-strong)" />}
       {series.map((s, i) => (
         // A zero still draws a sliver, so its value (or why there is none) is printed: Recharts skips a bar of 0 and its label.
-        <Bar key={s.key} dataKey={s.key} name={s.name} fill={SERIES[i]} barSize={barSize} isAnimationActive={false} radius={[0, 2, 2, 0]} minPointSize={2}>
+        <Bar
+          key={s.key}
+          dataKey={s.key}
+          name={s.name}
+          fill={SERIES[i]}
+          barSize={barSize}
+          isAnimationActive={false}
+          radius={[0, 2, 2, 0]}
+          minPointSize={2}
+        >
           {data.map((entry, j) => (
-            <Cell key={j} fill={entry[`${s.key}:missing`] ? 'transparent' : SERIES[i]} />
+            <Cell key={j} fill={entry[`${s.key}:missing`] ? 'transparent' : SERIES[i]} onClick={onRow ? () => onRow(j) : undefined} cursor={onRow ? 'pointer' : undefined} />
           ))}
           {s.interval && <ErrorBar dataKey={`${s.key}:err`} direction="x" stroke="var(--fg)" strokeWidth={1.25} width={6} isAnimationActive={false} />}
           <LabelList dataKey={`${s.key}:text`} content={<ValueLabel />} />
@@ -203,11 +229,13 @@ export function OverTimeChart({ weeks }: { weeks: { week: string; agreement: Fig
 
 export interface CalibrationSeries {
   model: string;
-  points: { predicted: number; observed: number; n: number }[];
+  /** Each bin's mean prediction and observation, its items, and its range of P(A better). */
+  points: { predicted: number; observed: number; n: number; low: number; high: number }[];
 }
 
 /** Reliability diagram: per bin of P(A better), the share people judged A better; the diagonal is perfect calibration. */
-export function CalibrationChart({ series }: { series: CalibrationSeries[] }) {
+/** `onPoint`: a click on a bin's dot opens the items behind it (the drill-down). */
+export function CalibrationChart({ series, onPoint }: { series: CalibrationSeries[]; onPoint?(bin: { model: string; low: number; high: number }): void }) {
   return (
     <ScatterChart responsive style={{ width: '100%', height: 300 }} margin={{ top: 8, right: 24, bottom: 22, left: 8 }}>
       <CartesianGrid stroke={GRID} />
@@ -240,6 +268,15 @@ export function CalibrationChart({ series }: { series: CalibrationSeries[] }) {
           fill={SERIES[i % SERIES.length]}
           line={{ stroke: SERIES[i % SERIES.length], strokeWidth: 1.5 }}
           isAnimationActive={false}
+          onClick={
+            onPoint
+              ? (entry: unknown) => {
+                  const point = (entry as { payload?: { model: string; low: number; high: number } }).payload;
+                  if (point) onPoint(point);
+                }
+              : undefined
+          }
+          style={onPoint ? { cursor: 'pointer' } : undefined}
         />
       ))}
       {series.length > 1 && <Legend verticalAlign="top" align="right" height={22} iconSize={9} itemSorter={null} wrapperStyle={{ fontSize: 12, color: 'var(--muted)' }} />}
