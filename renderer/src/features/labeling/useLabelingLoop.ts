@@ -15,6 +15,7 @@ import { decisionOf, endOfQueue, loadMine, mineOfRequest, requestOf, type Decisi
 import { fitsShape, neighbourOfShape, nextUnjudged, viewIdOf } from './itemsOfShape';
 import { useLoopOutbox } from './outbox';
 import { useLoopNotes, usePrelabelsAhead } from './loopExtras';
+import { useLoopEdits } from './loopEdits';
 
 export type Phase = 'loading' | 'ready' | 'done' | 'empty' | 'error' | 'elsewhere';
 export type { Decision, Loaded, Mine };
@@ -234,54 +235,7 @@ export function useLabelingLoop(o: LoopOptions) {
     [task, say, send, advance],
   );
 
-  /**
-   * The item's judgement again with a new rationale or new marks: a pair's through saveRationale /
-   * saveRegions (the choice as it is), a ranking's or verdict's as a new revision through the outbox.
-   */
-  const amend = useCallback(
-    (what: 'rationale' | 'regions', words: string) => {
-      const current = shownRef.current;
-      if (!current) return;
-      const decision = decisionOf(task, current);
-      const { item } = current;
-      if (task !== 'pairwise') {
-        if (decision) void send(current, decision, words, { rationale: rationaleRef.current, prelabelVisible: false }).catch(() => undefined);
-        return;
-      }
-      const label = item.label;
-      if (!label) return;
-      const id = say({ text: words, itemNumber: item.position, state: 'saving' });
-      item.label = { ...label, body: { ...label.body, ...(what === 'rationale' ? { rationale: rationaleRef.current } : { regions: regionsRef.current }) } };
-      const base = { project, annotator, itemId: item.id };
-      const write = what === 'rationale' ? () => api.saveRationale({ ...base, rationale: rationaleRef.current }) : () => api.saveRegions({ ...base, task: 'pairwise', regions: regionsRef.current });
-      enqueue(item.id, write)
-        .then(() => update(id, { state: 'saved' }))
-        .catch((error) => update(id, { state: 'failed', error: errorMessage(error) }));
-    },
-    [task, project, annotator, send, say, update, enqueue],
-  );
-
-  /** Sends a rationale edited after the judgement was saved. */
-  const flushRationale = useCallback(() => {
-    const current = shownRef.current;
-    if (!current || !decisionOf(task, current)) return;
-    const was = task === 'pairwise' ? (current.item.label?.body.rationale ?? '') : (current.mine?.rationale ?? '');
-    if (was !== rationaleRef.current) amend('rationale', 'Rationale');
-  }, [task, amend]);
-
-  /** Region marks changed: kept with the item and saved with its judgement; once it has one, saved at once. */
-  const editRegions = useCallback(
-    (marks: RegionMark[], words: string) => {
-      regionsRef.current = marks;
-      setRegions(marks);
-      const current = shownRef.current;
-      if (!current) return;
-      // A judgement still on its way counts as made: the marks follow it in the item's queue of writes.
-      if (decisionOf(task, current) || isPending(current.item.id)) return amend('regions', words);
-      say({ text: `${words} — saved with your ${task === 'pairwise' ? 'choice' : task}`, itemNumber: current.item.position, state: 'info' });
-    },
-    [task, isPending, amend, say],
-  );
+  const { flushRationale, editRegions, editRationale } = useLoopEdits({ task, project, annotator, shownRef, rationaleRef, regionsRef, setRationale, setRegions, send, outbox });
 
   /** Opens the item `find` answers, or says `none`. */
   const open = useCallback(
@@ -348,11 +302,6 @@ export function useLabelingLoop(o: LoopOptions) {
     void undoJudgement();
     return 'judgement';
   }, [undoJudgement]);
-
-  const editRationale = useCallback((text: string) => {
-    rationaleRef.current = text;
-    setRationale(text);
-  }, []);
 
   return {
     shown,
