@@ -25,10 +25,15 @@ Commands:
          [--limit N] [--annotator NAME] [--facets] [--json]   (the items page's query: docs/cli.md)
   items views --project NAME [--json]
   stats --project NAME [--json]        (progress, agreement, consensus, people, models, the queue)
-  review --project NAME [--task ${REVIEW_TASKS.join('|')}] [--reason annotators|model|uncertain] [--limit N] [--json]
+  review --project NAME [--task ${REVIEW_TASKS.join('|')}] [--reason annotators|model|uncertain|judge] [--limit N] [--json]
   adjudicate --project NAME --item ID (--choice A|B|tie|both_bad [--strength 1-3] | --verdict good|bad
          | --ranking 2,[0 1] | --first-error A=2,B=-1 and / or --outcome A=failure) [--note TEXT] [--lead NAME]
          (ID: the item's external id (the file's "id"), its uid, or the #N review lists for one without)
+  gold --project NAME (--import N | --items ID,...) [--task T] [--unmark] [--lead NAME]
+         (a lead marks a file's own labels as gold; alone: the gold per task and the imports with their N)
+  evaluate --project NAME [--model NAME ...] [--json] [--export SHAPE --model NAME --out FILE [--force]]
+         (people, reward models and judges on the gold, from stored results; SHAPE: rewardbench,
+         rewardbench2, rm-bench, processbench, videoalign)
   score --project NAME [--model DIR ...] [--provider auto|cpu|cuda|dml|coreml] [--batch-size N]
   models [--json]
   judge --project NAME --model FILE.gguf|server [--task pairwise|rubric|steps|outcome] [--template N]
