@@ -91,7 +91,11 @@ const bareCtx = await bareModel.createContext({ sequences: PARALLEL, contextSize
 const runs = { arbiter: [], bare: [] };
 for (let rep = 0; rep < REPS; rep++) {
   const order = rep % 2 ? ['arbiter', 'bare'] : ['bare', 'arbiter'];
-  for (const which of order) runs[which].push(which === 'arbiter' ? await arbiterRun(engine) : await bareRun(llama, bareCtx));
+  for (const which of order) {
+    const run = which === 'arbiter' ? await arbiterRun(engine) : await bareRun(llama, bareCtx);
+    runs[which].push(run);
+    console.error(`rep ${rep + 1}/${REPS} ${which}: ${(run.ms / 1000).toFixed(1)} s, ${run.tokens} tokens, ${((run.tokens / run.ms) * 1000).toFixed(0)} tokens/s`);
+  }
 }
 const figure = (list) => ({ ms: median(list.map((r) => r.ms)), tokensPerS: median(list.map((r) => (r.tokens / r.ms) * 1000)), itemsPerS: median(list.map((r) => (r.items / r.ms) * 1000)), tokens: median(list.map((r) => r.tokens)) });
 const a = figure(runs.arbiter);
