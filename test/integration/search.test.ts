@@ -183,6 +183,23 @@ describe('search keeps current with every write', () => {
     db.close();
   });
 
+  it("combines the labels' words with the item's in one query, with snippets from both", async () => {
+    const { db, project, itemId, annotatorId, save } = await labeled();
+    const other = db.prepare("SELECT id FROM item WHERE external_id = 'b'").pluck().get() as number;
+    save({ projectId: project, itemId, annotatorId, choice: 'A', body: { rationale: 'the quokka answer is right' } });
+    expect(ids(db, 'quokka AND first')).toEqual([itemId]);
+    expect(ids(db, 'quokka AND second')).toEqual([]);
+    expect(ids(db, 'quokka OR second').sort()).toEqual([itemId, other].sort());
+    expect(ids(db, 'prompt:(first OR second) NOT rationale:quokka')).toEqual([other]);
+    expect(ids(db, '"quokka answer"')).toEqual([itemId]);
+    expect(ids(db, 'rationale:first')).toEqual([]);
+    expect(matchingItemIds(db, project, 'quokka OR second').count).toBe(2);
+    const hit = searchPage(db, project, 'quokka first').rows[0]!;
+    expect(hit.snippets.map((s) => s.field)).toEqual(['rationale', 'prompt']);
+    expect(hit.snippets[0]!.parts.filter((p) => p.hit).map((p) => p.text)).toEqual(['quokka']);
+    db.close();
+  });
+
   it('finds critiques, corrections (text and tool calls) and region notes, by their fields', async () => {
     const { db, project, itemId, annotatorId, save } = await labeled();
     save({ projectId: project, itemId, annotatorId, task: 'critique', choice: null, done: true, body: { critique: { A: 'misses the pangolin case' } } });

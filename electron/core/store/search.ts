@@ -3,9 +3,11 @@
 // facet counts read. Queries come parsed (shared/searchQuery.ts) and are bound as one MATCH parameter;
 // only visible items are ever returned (a pending import's are above visible_seq). docs/data.md, "Search".
 import { HIT_CLOSE, HIT_OPEN } from '../../../shared/searchText';
-import { parseSearch, SEARCH_COLUMNS, type SearchColumn, type SearchQuery } from '../../../shared/searchQuery';
+import { parseSearch, type SearchColumn, type SearchNode, type SearchQuery } from '../../../shared/searchQuery';
 import { ArbiterError } from '../base/errors';
+import { bothPage, bothSql, labelSnippetRow, labelsMatch } from './searchBoth';
 import { searchBuildState, type SearchBuildState } from './searchIndex';
+import { ITEM_COLUMNS, LABEL_COLUMNS, matchSetSql, sideAny, sideMatch } from './searchSql';
 import type { Db } from './sqlite';
 import { statement } from './statements';
 
@@ -58,11 +60,25 @@ export function resolveSearch(query: string | SearchQuery): SearchQuery {
 }
 
 /**
- * A condition on items `i` (joined as `item i`) that holds for those matching the query, with its one
- * parameter (@search): for a query engine that counts or filters in one statement.
+ * A condition on items `i` (joined as `item i`) that holds for those matching the query, with its named
+ * parameters (@s0, @s1, …): for a query engine that counts or filters in one statement.
  */
-export function searchCondition(query: string | SearchQuery): { sql: string; params: { search: string } } {
-  return { sql: 'i.id IN (SELECT rowid FROM item_search WHERE item_search MATCH @search)', params: { search: resolveSearch(query).match } };
+export function searchCondition(query: string | SearchQuery): { sql: string; params: Record<string, string> } {
+  const set = matchSetSql(resolveSearch(query).node);
+  return { sql: `i.id IN (${set.sql})`, params: set.params };
+}
+
+/**
+ * How a query runs: as one MATCH on the items' half (`item`: no label row holds any of its words, so
+ * they match nothing there), on both halves (`both`), or not at all (`none`: it can match nothing).
+ */
+type Plan = { kind: 'item'; match: string } | { kind: 'both'; node: SearchNode } | { kind: 'none' };
+
+function planOf(db: Db, query: string | SearchQuery): Plan {
+  const { node } = resolveSearch(query);
+  if (labelsMatch(db, node)) return { kind: 'both', node };
+  const match = sideMatch(node, 'item');
+  return match === null ? { kind: 'none' } : { kind: 'item', match };
 }
 
 // The index drives the join (CROSS JOIN keeps SQLite from scanning the project's items and asking the
@@ -100,7 +116,7 @@ function firstHits(db: Db, match: string, projectId: number, want: number): Row[
   return rows.slice(0, want);
 }
 
-const SNIPPET_COLUMNS = SEARCH_COLUMNS.map((_, c) => `snippet(item_search, ${c}, '${HIT_OPEN}', '${HIT_CLOSE}', '…', ${SNIPPET_TOKENS})`).join(', ');
+const SNIPPET_COLUMNS = ITEM_COLUMNS.map((_, c) => `snippet(item_search, ${c}, '${HIT_OPEN}', '${HIT_CLOSE}', '…', ${SNIPPET_TOKENS})`).join(', ');
 const SNIPPETS_SQL = `SELECT ${SNIPPET_COLUMNS} FROM item_search WHERE item_search MATCH @match AND rowid = CAST(@id AS INTEGER)`;
 // The first page when the index's own best hits are all the project's visible items (one project, no
 // import pending): FTS5's top-N by rank with their snippets made in the same pass, where the hits'
@@ -131,13 +147,21 @@ export function snippetParts(marked: string | null): SnippetPart[] | null {
 }
 
 /** The snippets of one hit (its columns' snippet() from `from` on): the fields that matched, in column order, a few at most. */
-function snippetsOfRow(row: readonly unknown[], from: number): SearchSnippet[] {
+function snippetsOfRow(row: readonly unknown[], from: number, columns: readonly SearchColumn[] = ITEM_COLUMNS): SearchSnippet[] {
   const out: SearchSnippet[] = [];
-  for (let c = 0; c < SEARCH_COLUMNS.length && out.length < SNIPPETS_PER_HIT; c++) {
+  for (let c = 0; c < columns.length && out.length < SNIPPETS_PER_HIT; c++) {
     const parts = snippetParts((row[from + c] as string | null) ?? null);
-    if (parts) out.push({ field: SEARCH_COLUMNS[c]!, parts });
+    if (parts) out.push({ field: columns[c]!, parts });
   }
   return out;
+}
+
+/** A hit's snippets on both halves: the labels' first (they say why), then the item's, a few at most. */
+function bothSnippets(db: Db, node: SearchNode, itemId: number): SearchSnippet[] {
+  const labels = labelSnippetRow(db, node, itemId);
+  const itemAny = sideAny(node, 'item');
+  const own = itemAny ? snippetsOf(db, itemAny, itemId) : [];
+  return [...(labels ? snippetsOfRow(labels, 0, LABEL_COLUMNS) : []), ...own].slice(0, SNIPPETS_PER_HIT);
 }
 
 function snippetsOf(db: Db, match: string, itemId: number): SearchSnippet[] {
@@ -147,7 +171,7 @@ function snippetsOf(db: Db, match: string, itemId: number): SearchSnippet[] {
 
 /** One item's words in context for a search (the items explorer's rows): the fields that matched, a few at most. */
 export function itemSnippets(db: Db, query: string | SearchQuery, itemId: number): SearchSnippet[] {
-  return snippetsOf(db, resolveSearch(query).match, itemId);
+  return bothSnippets(db, resolveSearch(query).node, itemId);
 }
 
 /**
@@ -185,8 +209,17 @@ function fastFirstPage(db: Db, match: string, projectId: number, limit: number):
  * context. `after` is the previous page's `next`.
  */
 export function searchPage(db: Db, projectId: number, query: string | SearchQuery, options: { limit?: number; after?: SearchCursor | null } = {}): SearchPageResult {
-  const { match } = resolveSearch(query);
+  const plan = planOf(db, query);
   const limit = Math.max(1, Math.min(SEARCH_PAGE_MAX, Math.trunc(options.limit ?? 50)));
+  if (plan.kind === 'none') return { rows: [], next: null, building: searchBuildState(db) };
+  if (plan.kind === 'both') {
+    const rows = bothPage(db, plan.node, projectId, limit + 1, options.after ?? null);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const hits = page.map((r) => ({ ...r, snippets: bothSnippets(db, plan.node, r.itemId) }));
+    return { rows: hits, next: rows.length > limit && last ? { rank: last.rank, itemId: last.itemId } : null, building: searchBuildState(db) };
+  }
+  const { match } = plan;
   if (!options.after) {
     const fast = fastFirstPage(db, match, projectId, limit);
     if (fast) {
@@ -215,11 +248,17 @@ export const SEARCH_MATCH_TABLE = 'temp.search_match';
  * facet counts to join: `JOIN temp.search_match m ON m.item_id = i.id`. Returns how many match.
  */
 export function matchingItemIds(db: Db, projectId: number, query: string | SearchQuery): { table: typeof SEARCH_MATCH_TABLE; count: number } {
-  const { match } = resolveSearch(query);
+  const plan = planOf(db, query);
   db.exec('CREATE TEMP TABLE IF NOT EXISTS search_match (item_id INTEGER PRIMARY KEY)');
   db.exec('DELETE FROM temp.search_match');
+  if (plan.kind === 'none') return { table: SEARCH_MATCH_TABLE, count: 0 };
+  if (plan.kind === 'both') {
+    const { sql, params } = bothSql(plan.node, projectId);
+    const { changes } = db.prepare(`INSERT INTO temp.search_match (item_id) SELECT itemId FROM (${sql}) ORDER BY itemId`).run(params);
+    return { table: SEARCH_MATCH_TABLE, count: changes };
+  }
   const { changes } = db
     .prepare(`INSERT INTO temp.search_match (item_id) SELECT s.rowid FROM item_search s CROSS JOIN item i WHERE ${VISIBLE_MATCH} ORDER BY s.rowid`)
-    .run({ match, project: projectId });
+    .run({ match: plan.match, project: projectId });
   return { table: SEARCH_MATCH_TABLE, count: changes };
 }

@@ -26,7 +26,7 @@ export function itemSearchText(promptJson: string, responseJsons: readonly strin
  * INSERT into an FTS5 table costs more, not less (100k pairs: 3.2 s CPU at 64 rows a statement, 1.9 s at one).
  */
 export function searchRowWriter(db: Db) {
-  const insert = db.prepare("INSERT INTO item_search (rowid, prompt, response, tool, reference, rationale, critique, correction, note) VALUES (?, ?, ?, ?, ?, '', '', '', '')");
+  const insert = db.prepare('INSERT INTO item_search (rowid, prompt, response, tool, reference) VALUES (?, ?, ?, ?, ?)');
   return {
     add(id: number, text: ItemSearchText | readonly (string | null)[]): void {
       if (Array.isArray(text)) insert.run(id, text[0] ?? '', text[1] ?? '', text[2] ?? '', text[3] ?? '');
@@ -96,20 +96,21 @@ function buildBatch(db: Db, maxItems: number, maxMs: number): SearchBuildState |
   const started = performance.now();
   const items = db.prepare('SELECT id, prompt, reference FROM item WHERE id >= ? AND id < ? ORDER BY id LIMIT ?');
   const responses = db.prepare('SELECT content FROM response WHERE item_id = ? ORDER BY idx').pluck();
-  const write = db.prepare(
-    `INSERT OR REPLACE INTO item_search (rowid, prompt, response, tool, reference, rationale, critique, correction, note)
-     SELECT @id, @prompt, @response, @tool, @reference, COALESCE(t.rationale, ''), COALESCE(t.critique, ''), COALESCE(t.correction, ''), COALESCE(t.note, '')
-     FROM (SELECT 1) LEFT JOIN item_label_text t ON t.item_id = @id`,
+  const write = db.prepare('INSERT OR REPLACE INTO item_search (rowid, prompt, response, tool, reference) VALUES (@id, @prompt, @response, @tool, @reference)');
+  // The labels' half, as the label_head triggers write it (an item written since has it already: replaced).
+  const labels = db.prepare(
+    `INSERT OR REPLACE INTO label_search (rowid, rationale, critique, correction, note)
+     SELECT item_id, rationale, critique, correction, note FROM item_label_text
+     WHERE item_id = ? AND (rationale <> '' OR critique <> '' OR correction <> '' OR note <> '')`,
   );
+  const labeled = db.prepare('INSERT OR IGNORE INTO search_labeled (item_id) SELECT ? WHERE EXISTS (SELECT 1 FROM label_search WHERE rowid = ?)');
   const rows = items.all(state.nextId, state.endId, maxItems) as { id: number; prompt: string; reference: string | null }[];
-  const labeled = db.prepare(
-    "INSERT OR IGNORE INTO search_labeled (item_id) SELECT item_id FROM item_label_text WHERE item_id = ? AND (rationale <> '' OR critique <> '' OR correction <> '' OR note <> '')",
-  );
   let nextId = state.nextId;
   let written = 0;
   for (const item of rows) {
     write.run({ id: item.id, ...itemSearchText(item.prompt, responses.all(item.id) as string[], item.reference) });
-    labeled.run(item.id);
+    labels.run(item.id);
+    labeled.run(item.id, item.id);
     nextId = item.id + 1;
     written++;
     if (performance.now() - started > maxMs) break;
