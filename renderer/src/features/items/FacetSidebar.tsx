@@ -36,10 +36,14 @@ function facetTitle(facet: string): string {
   return facet;
 }
 
-export function FacetSidebar({ facets, query, onToggle, stale }: { facets: FacetCount[]; query: ItemQuery | null; onToggle(clauseText: string): void; stale: boolean }) {
+export function FacetSidebar({ facets, matching, query, onToggle, stale }: { facets: FacetCount[]; matching: number; query: ItemQuery | null; onToggle(clauseText: string): void; stale: boolean }) {
   // A value no item has is left out (unless it is in force): the list says what there is to choose.
   const inForce = (clause: string) => query !== null && isActive(query, clausesOf(clause));
-  const shown = facets.map((f) => ({ ...f, values: f.values.filter((v) => v.count > 0 || inForce(v.clause)) })).filter((f) => f.values.length > 0);
+  // A facet whose one value every matching item has narrows nothing (labeled.ranking: nobody, in a project
+  // of pairs): left out too, unless it is in force.
+  const shown = facets
+    .map((f) => ({ ...f, values: f.values.filter((v) => v.count > 0 || inForce(v.clause)) }))
+    .filter((f) => f.values.length > 1 || (f.values.length === 1 && (f.values[0]!.count < matching || f.more > 0 || inForce(f.values[0]!.clause))));
   return (
     <aside className={`flex w-[232px] shrink-0 flex-col gap-3 overflow-auto border-r border-line bg-surface px-3 py-3 ${stale ? 'opacity-60' : ''}`} data-testid="facets" aria-label="Facets">
       {shown.length === 0 && <p className="text-[12px] text-muted">No facet has a value among these items.</p>}

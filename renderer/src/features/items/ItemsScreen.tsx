@@ -142,7 +142,7 @@ export function ItemsScreen({ project, query: routeQuery, view }: { project: str
         <div className="px-3 pt-3">
           <ViewsPanel project={project} annotator={annotator} open={view} query={running ?? ''} sort={sort} canSave={read.query !== null} onOpen={openView} onLabel={labelView} onDeleted={(name) => name === view && navigate({ name: 'items', project })} />
         </div>
-        <FacetSidebar facets={head?.facets ?? []} query={read.query} onToggle={toggleFacet} stale={stale} />
+        <FacetSidebar facets={head?.facets ?? []} matching={head?.matching ?? 0} query={read.query} onToggle={toggleFacet} stale={stale} />
       </div>
       <section className="flex min-w-0 flex-1 flex-col bg-surface">
         <ExplorerBar
