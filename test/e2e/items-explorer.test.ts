@@ -115,6 +115,13 @@ describe('the items explorer', () => {
     await page.getByTestId('explorer-scroller').focus();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('[data-testid="explorer-row"][data-checked="true"]').count()).toBe(0);
+    // Every item the query matches, loaded or not, by the host's list of ids.
+    await page.keyboard.press('x');
+    await page.getByTestId('select-all').click();
+    await expect.poll(() => page.getByTestId('selection-count').innerText()).toBe('11 items selected');
+    await page.getByTestId('explorer-scroller').focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('selection-bar').count()).toBe(0);
   });
 
   it('saves a view by name, reopens it from the list, and labels through it', async () => {

@@ -1,7 +1,7 @@
 // The explorer's actions on its selection: select every item the query matches (its ids from the host,
 // in the sort's order), mark the selection gold, open the export panel scoped to it. Each says in a
 // short note what it did, or why not.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ItemSort } from '../../../../shared/api';
 import { plural } from '../../../../shared/plural';
 import { api, errorMessage } from '../../api';
@@ -10,6 +10,13 @@ export function useSelectionActions(project: string, annotator: string, selected
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<{ text: string; bad: boolean } | null>(null);
   const [exporting, setExporting] = useState(false);
+  // A cleared selection takes its note and its export panel with it: they spoke of the rows it held.
+  const empty = selected.size === 0;
+  useEffect(() => {
+    if (!empty) return;
+    setNote(null);
+    setExporting(false);
+  }, [empty]);
 
   const run = async <T>(work: () => Promise<T>, words: (result: T) => string): Promise<T | null> => {
     setBusy(true);
