@@ -201,7 +201,11 @@ describe('guidelines', () => {
       'DROP TABLE hub_held; DROP TABLE hub_deferred; DROP TABLE hub_link; DROP INDEX label_saved_here; ' +
         'DROP TABLE project_image; DROP INDEX item_by_external_id; ' +
         'DROP TABLE label_import_resolution; DROP TABLE label_import_head; DROP INDEX label_by_import; ALTER TABLE label DROP COLUMN import_id; DROP TABLE label_import; ' +
-        'DROP TABLE guidelines_revision; DROP INDEX label_by_rubric_version; ALTER TABLE project DROP COLUMN rubric; PRAGMA user_version = 3;',
+        'DROP TABLE guidelines_revision; DROP INDEX label_by_rubric_version; ALTER TABLE project DROP COLUMN rubric; ' +
+        // Migration 12's search index (its triggers sit on label_head and item, which stay).
+        'DROP TRIGGER item_search_head_insert; DROP TRIGGER item_search_head_update; DROP TRIGGER item_search_head_delete; DROP TRIGGER item_search_item_delete; ' +
+        'DROP VIEW item_label_text; DROP TABLE item_search; DROP TABLE label_search; DROP TABLE search_labeled; DROP TABLE search_build; ' +
+        'PRAGMA user_version = 3;',
     );
     db.close();
     const reopened = openDb(path);
