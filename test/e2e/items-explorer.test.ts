@@ -140,6 +140,16 @@ describe('the items explorer', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/p/${PROJECT}/compare/view/Split%20pairs`);
   });
 
+  it('deletes a saved view', async () => {
+    await go(`#/p/${PROJECT}/items/view/${encodeURIComponent('Split pairs')}`);
+    const view = page.locator('[data-testid="view"][data-view="Split pairs"]');
+    await view.hover();
+    await view.getByTestId('view-delete').click();
+    await expect.poll(() => page.getByTestId('view').count()).toBe(0);
+    expect(await page.evaluate(() => location.hash)).toBe(`#/p/${PROJECT}/items`);
+    expect(await host.api<unknown[]>('listViews', { project: PROJECT })).toEqual([]);
+  });
+
   it('opens the items behind a dashboard figure: κ of two people, the pairs to review', async () => {
     await page.evaluate((h) => (location.hash = h), `#/p/${PROJECT}/review/agreement`);
     await page.getByTestId('fields-table').waitFor({ timeout: 30_000 });
