@@ -106,6 +106,7 @@ export function JudgeLine({ project, annotator, item, mode, labeled, critiques }
       </div>
       {open && result.critique && (
         <div className="mt-1 max-h-28 overflow-y-auto whitespace-pre-wrap break-words text-muted" data-testid="judge-critique">
+          {item.shownOrder[0] !== 0 && <span className="mr-1 text-faint">(the judge's “A” is the right-hand response here)</span>}
           {result.critique}
         </div>
       )}
