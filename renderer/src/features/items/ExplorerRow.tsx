@@ -1,5 +1,6 @@
 // One row of the explorer: a check, the item's number and id, its prompt with the search hit in context
 // under it, then every task's judgements (yours, the people's, the model's), how much people split, gold.
+import { memo } from 'react';
 import type { ItemsRow } from '../../../../shared/api';
 import { plural } from '../../../../shared/plural';
 import { ImageCount, splitImages } from '../datasets/TextWithImages';
@@ -19,19 +20,27 @@ function snippetOf(row: ItemsRow): { field: string; parts: Segment[] } | null {
   return snippets.find((s) => s.field !== 'prompt') ?? snippets[0] ?? null;
 }
 
-export function ExplorerRow(props: { row: ItemsRow; index: number; current: boolean; checked: boolean; onCheck(): void; onClick(): void; onOpen(): void }) {
-  const { row, current, checked } = props;
+/** What a row's check, click and double click do, by row index: one object for every row, so a row redraws only when its own props change. */
+export interface RowActions {
+  check(index: number): void;
+  click(index: number): void;
+  open(index: number): void;
+}
+
+/** Memoized: while the list scrolls, the rows already drawn are not drawn again. */
+export const ExplorerRow = memo(function ExplorerRow(props: { row: ItemsRow; index: number; current: boolean; checked: boolean; actions: RowActions }) {
+  const { row, index, current, checked, actions } = props;
   const prompt = splitImages(row.prompt);
   const snippet = snippetOf(row);
   const tone = current ? 'bg-accent-soft shadow-[inset_3px_0_0_var(--accent)]' : checked ? 'bg-surface-2' : 'hover:bg-surface-2';
   return (
     <div
-      id={`explorer-row-${props.index}`}
+      id={`explorer-row-${index}`}
       role="option"
       aria-selected={checked}
       className={`grid h-full ${EXPLORER_COLUMNS} cursor-default items-center gap-3 border-b border-line px-3 text-[13px] ${tone}`}
-      onClick={props.onClick}
-      onDoubleClick={props.onOpen}
+      onClick={() => actions.click(index)}
+      onDoubleClick={() => actions.open(index)}
       data-testid="explorer-row"
       data-current={current || undefined}
       data-checked={checked || undefined}
@@ -41,7 +50,7 @@ export function ExplorerRow(props: { row: ItemsRow; index: number; current: bool
         type="checkbox"
         tabIndex={-1}
         checked={checked}
-        onChange={props.onCheck}
+        onChange={() => actions.check(index)}
         onClick={(e) => e.stopPropagation()}
         aria-label={`Select item ${row.seq + 1}`}
         className="size-3.5 accent-[var(--accent)]"
@@ -84,4 +93,4 @@ export function ExplorerRow(props: { row: ItemsRow; index: number; current: bool
       </span>
     </div>
   );
-}
+});

@@ -1,13 +1,13 @@
 // The explorer's rows: a virtual list (only the rows in view are drawn, so a million scroll at one
 // frame), column headers that sort both ways, a check per row, and the keys: j / k or ↑ / ↓ move,
 // Shift extends the selection, x toggles the row, Enter (or a double click) opens it on its screen.
-import { useEffect, useRef, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Kbd } from '../../components/Kbd';
 import { useGlobalKeys } from '../../components/keys';
 import type { ItemSort, ItemsRow } from '../../../../shared/api';
 import type { SortColumn } from '../../../../shared/itemFacets';
-import { ExplorerRow, EXPLORER_COLUMNS } from './ExplorerRow';
+import { ExplorerRow, EXPLORER_COLUMNS, type RowActions } from './ExplorerRow';
 import type { ExplorerPages } from './useExplorerPages';
 
 const ROW = 44;
@@ -41,6 +41,22 @@ export function ExplorerTable(props: { pages: ExplorerPages; sort: ItemSort; onS
   const { ensure } = pages;
   useEffect(() => ensure(lastVisible), [lastVisible, ensure, pages.count]);
   const anchor = useRef<number | null>(null);
+  // One actions object for every row, reading the latest state through a ref: the memoized rows keep it.
+  const latest = useRef(state);
+  latest.current = state;
+  const rowsRef = useRef(pages.rows);
+  rowsRef.current = pages.rows;
+  const actions = useMemo<RowActions>(
+    () => ({
+      check: (i) => latest.current.select([i]),
+      click: (i) => latest.current.setCursor(i),
+      open: (i) => {
+        const row = rowsRef.current[i];
+        if (row) latest.current.open(row);
+      },
+    }),
+    [],
+  );
 
   const lastRow = pages.rows.length - 1;
   const moveTo = (index: number, extend: boolean) => {
@@ -130,15 +146,7 @@ export function ExplorerTable(props: { pages: ExplorerPages; sort: ItemSort; onS
             return (
               <div key={v.key} className="absolute inset-x-0" style={{ top: v.start, height: ROW }}>
                 {row ? (
-                  <ExplorerRow
-                    row={row}
-                    index={v.index}
-                    current={v.index === state.cursor}
-                    checked={state.selected.has(row.id)}
-                    onCheck={() => state.select([v.index])}
-                    onClick={() => state.setCursor(v.index)}
-                    onOpen={() => state.open(row)}
-                  />
+                  <ExplorerRow row={row} index={v.index} current={v.index === state.cursor} checked={state.selected.has(row.id)} actions={actions} />
                 ) : (
                   <div className="flex h-full items-center px-12 text-[12px] text-muted" data-testid="explorer-row-pending">
                     Loading more…
