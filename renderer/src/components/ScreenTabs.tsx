@@ -40,7 +40,8 @@ export function ScreenTabs({ route, project, tab, navigate }: { route: Route; pr
   const shell = useContext(ShellContext);
   const current = tabOf(route);
   useGlobalKeys((event) => {
-    if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
+    // '/' takes Shift on some layouts (Shift+7 on a German keyboard): it counts with Shift too.
+    if (event.ctrlKey || event.metaKey || event.altKey || (event.shiftKey && event.key !== '/')) return;
     const target = TABS.find((t) => SCREEN_KEYS[t.screen] === event.key);
     // On Datasets, / is its items table's own search box.
     if (!target || target.screen === current || (target.screen === 'items' && current === 'datasets')) return;
