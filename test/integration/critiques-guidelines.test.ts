@@ -205,6 +205,8 @@ describe('guidelines', () => {
         // Migration 12's search index (its triggers sit on label_head and item, which stay).
         'DROP TRIGGER item_search_head_insert; DROP TRIGGER item_search_head_update; DROP TRIGGER item_search_head_delete; DROP TRIGGER item_search_item_delete; ' +
         'DROP VIEW item_label_text; DROP TABLE item_search; DROP TABLE label_search; DROP TABLE search_labeled; DROP TABLE search_build; ' +
+        // Migration 16's video rows.
+        'DROP TABLE project_video; ' +
         'PRAGMA user_version = 3;',
     );
     db.close();
