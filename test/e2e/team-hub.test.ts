@@ -155,6 +155,10 @@ describe.skipIf(reason)('the team hub in the page', () => {
     // The sync that brought ben's labels took the lead's settings too: the header shows assist, unasked.
     await expect.poll(() => page.getByTestId('prelabels').getAttribute('data-mode'), { timeout: 10_000 }).toBe('assist');
     if (SHOTS) await shoot();
+    // Each figure opens its items in the explorer: ben's count of labels, the two pairs he judged.
+    await benLabels.getByTestId('drill').click();
+    await expect.poll(() => page.getByTestId('items-query').inputValue()).toBe('annotator=ben');
+    await expect.poll(() => page.getByTestId('explorer-row').count(), { timeout: 10_000 }).toBe(2);
     expect(problems).toEqual([]);
   });
 
