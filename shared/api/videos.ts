@@ -13,7 +13,8 @@ export const videosSchemas = {
   /**
    * Marks in time on the item's videos (shared/moments.ts) and each response's first failure (seconds;
    * null: none), added to the annotator's current judgement of `task` as a new revision of it, as region
-   * marks are (saveRegions). Null when they have not judged the item yet.
+   * marks are (saveRegions). `moments` replaces the judgement's marks (left out: they stay); `firstFailure`
+   * sets the responses it names (the others keep theirs). Null when they have not judged the item yet.
    */
   saveMoments: z
     .object({
@@ -21,7 +22,7 @@ export const videosSchemas = {
       annotator: annotatorName,
       itemId,
       task: z.enum(['pairwise', 'ranking', 'verdict', 'rubric']),
-      moments: momentsSchema,
+      moments: momentsSchema.optional(),
       firstFailure: z.record(z.string().regex(/^[A-Z]$/, 'a response letter'), z.number().finite().min(0).nullable()).optional(),
     })
     .strict(),

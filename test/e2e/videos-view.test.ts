@@ -198,7 +198,28 @@ describe.skipIf(skip)('videos in the compare screen', () => {
     if (SHOTS) await page.screenshot({ path: '/tmp/videos-episode-light.png' });
   });
 
+  it('Shift+F marks the episode’s first failure at the current moment, on the annotator’s verdict', async () => {
+    const verdictHash = `#/p/${encodeURIComponent(PROJECT)}/verdict/item/${ids.get('episode')}`;
+    await page.getByTestId('video-scrub').fill('1');
+    // Not judged yet: nothing is saved, and the bar says so.
+    await page.keyboard.press('Shift+F');
+    await expect.poll(() => page.getByTestId('video-failure').innerText()).toContain('judge the item first');
+    await page.keyboard.press('2');
+    await expect.poll(async () => (await host.api<{ choice: string | null }[]>('labelHistory', { project: PROJECT, itemId: ids.get('episode') })).map((r) => r.choice)).toEqual(['bad']);
+    // Back to the judged episode (by way of another item: the address may not have changed).
+    await openItem('pair');
+    await page.evaluate((h) => (location.hash = h), verdictHash);
+    await expect.poll(() => page.getByTestId('verdict-screen').getAttribute('data-item-id'), { timeout: 15_000 }).toBe(String(ids.get('episode')));
+    await expect.poll(() => page.getByTestId('video').count()).toBe(2);
+    await page.getByTestId('video-scrub').fill('1.5');
+    await page.keyboard.press('Shift+F');
+    await expect.poll(() => page.getByTestId('video-failure').innerText()).toBe('first failure (A) 00:01.500: saved');
+    const history = await host.api<{ choice: string | null; body: { first_failure?: Record<string, number> } }[]>('labelHistory', { project: PROJECT, itemId: ids.get('episode') });
+    expect(history.at(-1)).toMatchObject({ choice: 'bad', body: { first_failure: { A: 1.5 } } });
+  });
+
   it('requested nothing outside its own origin, and logged no errors', () => {
+    if (problems.length) console.info(problems);
     expect(outside).toEqual([]);
     expect(problems).toEqual([]);
   });

@@ -71,15 +71,16 @@ export function videosHandlers({ db, events }: ServiceContext): FeatureHandlers<
 
 /**
  * Temporal marks and first failures on the annotator's current judgement: a new revision of it (same
- * choice, ranking, ratings) whose body carries them, as saveRegions adds region marks. Null when the
- * annotator has not judged the item for `task`; the same marks again write nothing.
+ * choice, ranking, ratings) whose body carries them, as saveRegions adds region marks. `moments` replaces
+ * the marks (absent: kept), `firstFailure` sets the letters it names. Null when the annotator has not judged
+ * the item for `task`; the same marks again write nothing.
  */
 export function saveMoments(db: Db, input: ApiParsed<'saveMoments'>): LabelRevision | null {
   const row = requireProject(db, input.project);
   const item = requireItem(db, row, input.itemId);
   const count = item.responses.length;
   const letters = new Set(item.responses.map((_, i) => String.fromCharCode(65 + i)));
-  input.moments.forEach((m, i) => {
+  (input.moments ?? []).forEach((m, i) => {
     if (m.at >= count) throw invalidInput(`moments[${i}].at: item ${item.id} has ${count} response${count === 1 ? '' : 's'} (0 to ${count - 1}), not ${m.at}.`);
   });
   for (const letter of Object.keys(input.firstFailure ?? {})) if (!letters.has(letter)) throw invalidInput(`firstFailure.${letter}: item ${item.id} has no response ${letter}.`);
@@ -87,8 +88,10 @@ export function saveMoments(db: Db, input: ApiParsed<'saveMoments'>): LabelRevis
   const current = me ? currentLabel(db, item.id, me.id, input.task) : null;
   const judged = current && (input.task === 'ranking' ? current.ranking !== null : input.task === 'rubric' ? current.body.ratings !== undefined : current.choice !== null);
   if (!me || !current || !judged) return null;
-  const { undo_of: _undone, moments: _moments, first_failure: _failure, ...body } = current.body;
-  const next = { ...body, ...(input.moments.length ? { moments: input.moments } : {}), ...(input.firstFailure && Object.keys(input.firstFailure).length ? { first_failure: input.firstFailure } : {}) };
+  const { undo_of: _undone, moments: before, first_failure: failed, ...body } = current.body;
+  const moments = input.moments ?? before ?? [];
+  const failure = { ...(failed ?? {}), ...(input.firstFailure ?? {}) };
+  const next = { ...body, ...(moments.length ? { moments } : {}), ...(Object.keys(failure).length ? { first_failure: failure } : {}) };
   if (canonicalJson(next) === canonicalJson({ ...body, ...(current.body.moments ? { moments: current.body.moments } : {}), ...(current.body.first_failure ? { first_failure: current.body.first_failure } : {}) })) return current;
   const { id } = writeNow(db, () =>
     labelAppender(db)({

@@ -80,7 +80,7 @@ function MessageBody({ content, project, place }: { content: string | ContentPar
         ) : run.length && isVideoPart(run[0]) ? (
           <div key={i} className={`grid gap-2 ${run.length > 1 ? 'grid-cols-2' : ''}`} data-testid="video-group">
             {(run as VideoPart[]).map((part, j) => (
-              <VideoView key={j} project={project} part={part} />
+              <VideoView key={j} project={project} part={part} place={place} />
             ))}
           </div>
         ) : (

@@ -130,6 +130,7 @@ const VIDEOS: Shortcut[] = [
   [[['\\']], 'Stop looping'],
   [[['Shift', 'M']], 'Sound on / off (muted at first)'],
   [[['z']], 'Zoom: the videos fill the window side by side (Esc closes)'],
+  [[['Shift', 'F']], 'Mark the first failure at this moment (on your judgement of the item)'],
 ];
 
 /** Region marks on an image (components/images/regions), on the compare, rank and verdict screens. */

@@ -1,17 +1,42 @@
 // The one transport bar of the screen's videos (syncGroup.ts): play / pause [Space], frame step [,] [.],
 // speed [<] [>], loop in / out [I] [O] (clear [\]), sound [M], zoom [z]; one scrub bar with the loop's range
 // on it; the time as a timecode and a frame number. Below it a filmstrip of key frames (Filmstrip.tsx):
-// click one to go there. The keys are the screen's while videos are on it (a text box keeps its own); the
-// letters are shifted because the header's screen keys take i (Rubric) and m (Models).
+// click one to go there. Shift+F marks an episode's first failure at the current moment (failureMark.ts).
+// The keys are the screen's while videos are on it (a text box keeps its own); the letters are shifted
+// because the header's screen keys take i (Rubric) and m (Models).
+import { useContext, useEffect, type RefObject } from 'react';
+import { ShellContext } from '../../context';
+import { saveFailure } from './failureMark';
 import { frameAt, RATES, useVideoSync, videoSync } from './syncGroup';
 import { timecode } from '../../../../shared/videos';
 import { useGlobalKeys } from '../keys';
 import { Kbd } from '../Kbd';
 import { Filmstrip } from './Filmstrip';
 
-/** `keys`: this bar owns the screen's video keys (the zoomed view's second bar does not). */
-export function VideoTransport({ src, duration: probed, keys = true }: { src: string | null; duration: number | null; keys?: boolean }) {
+interface TransportProps {
+  src: string | null;
+  duration: number | null;
+  /** This bar owns the screen's video keys (the zoomed view's second bar does not). */
+  keys?: boolean;
+  project: string;
+  /** An element of the screen (the leading video's figure): the item and task marks are saved on. */
+  anchor: RefObject<HTMLElement | null>;
+  /** The leading video's response, where Shift+F marks until another video is pointed at. */
+  firstPlace: number;
+}
+
+export function VideoTransport({ src, duration: probed, keys = true, project, anchor, firstPlace }: TransportProps) {
   const s = useVideoSync();
+  const annotator = useContext(ShellContext)?.annotator ?? '';
+  useEffect(() => videoSync.setFocus(firstPlace), [firstPlace, src]);
+  const markFailure = () => {
+    const at = videoSync.state.time;
+    const el = anchor.current;
+    if (!el || !annotator) return;
+    const letter = String.fromCharCode(65 + videoSync.state.focus);
+    videoSync.setFailure({ letter, at, note: 'saving…' });
+    void saveFailure(el, project, annotator, videoSync.state.focus, at).then((r) => videoSync.setFailure({ letter, at, note: r.saved ? 'saved' : r.why }));
+  };
   const duration = s.duration || probed || 0;
   useGlobalKeys(
     (event) => {
@@ -27,6 +52,7 @@ export function VideoTransport({ src, duration: probed, keys = true }: { src: st
         '\\': () => videoSync.setLoop('clear'),
         M: () => videoSync.toggleMute(),
         z: () => videoSync.toggleZoom(),
+        F: markFailure,
         Escape: () => videoSync.toggleZoom(),
       };
       const run = act[event.key];
@@ -74,6 +100,7 @@ export function VideoTransport({ src, duration: probed, keys = true }: { src: st
       </div>
       <div className="relative flex items-center">
         {loop && <div className="pointer-events-none absolute top-1/2 h-1.5 -translate-y-1/2 rounded bg-accent/30" style={{ left: pct(loop.from), width: pct(loop.to - loop.from) }} data-testid="video-loop" />}
+        {s.failure && <div className="pointer-events-none absolute top-0 h-full w-0.5 bg-[var(--bad,#dc2626)]" style={{ left: pct(s.failure.at) }} />}
         <input
           type="range"
           className="w-full accent-[var(--accent,#2563eb)]"
@@ -93,6 +120,17 @@ export function VideoTransport({ src, duration: probed, keys = true }: { src: st
         </span>
         <span>
           speed <Kbd>&lt;</Kbd> <Kbd>&gt;</Kbd> · zoom <Kbd>z</Kbd> · {s.members} in sync
+        </span>
+        <span className="ml-auto" data-testid="video-failure">
+          {s.failure ? (
+            <>
+              first failure ({s.failure.letter}) {timecode(s.failure.at)}: {s.failure.note}
+            </>
+          ) : (
+            <>
+              first failure here <Kbd>F</Kbd>
+            </>
+          )}
         </span>
       </div>
       <Filmstrip src={src} duration={duration} />

@@ -9,11 +9,12 @@ import { videoSync, useVideoSync } from './syncGroup';
 import { useVideoAddress } from './useVideoAddress';
 import { VideoTransport } from './VideoTransport';
 
-export function VideoView({ project, part }: { project: string | null; part: VideoPart }) {
+/** `place`: the response's source-order index (or 'prompt'), for marks in time. */
+export function VideoView({ project, part, place = 'prompt' }: { project: string | null; part: VideoPart; place?: number | 'prompt' }) {
   if (!part.video) return <VideoNote testId="video-unavailable" title={`Video ${part.unavailable ?? 'not stored, so it cannot be shown'}`} detail={part.origin.kind === 'url' ? part.origin.url : part.origin.kind === 'path' ? part.origin.path : null} />;
   if (part.video.damaged) return <VideoNote testId="video-problem" title="Video not shown: its file is damaged" detail={part.video.damaged} />;
   if (!project) return <VideoNote testId="video-problem" title="Video not shown" detail="It cannot be shown outside a project." />;
-  return <StoredVideo project={project} part={part} />;
+  return <StoredVideo project={project} part={part} place={place} />;
 }
 
 /** The height of the transport bar under the zoomed videos. */
@@ -26,10 +27,11 @@ const MEDIA_ERRORS: Record<number, string> = {
   4: 'this browser cannot play its format',
 };
 
-function StoredVideo({ project, part }: { project: string; part: VideoPart }) {
+function StoredVideo({ project, part, place }: { project: string; part: VideoPart; place: number | 'prompt' }) {
   const ref = part.video!;
   const { src, error } = useVideoAddress(project, ref.sha256);
   const video = useRef<HTMLVideoElement>(null);
+  const figure = useRef<HTMLElement>(null);
   const [id, setId] = useState<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const sync = useVideoSync();
@@ -59,7 +61,7 @@ function StoredVideo({ project, part }: { project: string; part: VideoPart }) {
   const zoomed: CSSProperties = { position: 'fixed', zIndex: 51, top: 12, bottom: ZOOM_BAR_PX + 12, left: `calc(${index} * 100vw / ${columns} + 12px)`, width: `calc(100vw / ${columns} - 24px)` };
   const style: CSSProperties = sync.zoomed ? zoomed : { aspectRatio: `${width} / ${height}`, width: `min(100%, calc(var(--image-max-h, 60vh) * ${(width / height).toFixed(6)}))` };
   return (
-    <figure className="m-0 flex flex-col gap-1" data-testid="video-view" data-sha={ref.sha256}>
+    <figure ref={figure} className="m-0 flex flex-col gap-1" data-testid="video-view" data-sha={ref.sha256} onPointerEnter={() => typeof place === 'number' && videoSync.setFocus(place)}>
       <div className="relative overflow-hidden rounded-[3px] bg-black" style={style}>
         <video
           ref={video}
@@ -79,12 +81,12 @@ function StoredVideo({ project, part }: { project: string; part: VideoPart }) {
         {describeVideo(ref)}
         {ref.audio ? ' · has sound (M plays it)' : ''}
       </figcaption>
-      {leads && <VideoTransport src={src} duration={ref.duration} />}
+      {leads && <VideoTransport src={src} duration={ref.duration} project={project} anchor={figure} firstPlace={typeof place === 'number' ? place : 0} />}
       {leads && sync.zoomed && (
         <>
           <div className="fixed inset-0 z-50 bg-black/90" onClick={() => videoSync.toggleZoom()} data-testid="video-zoom" />
           <div className="fixed inset-x-0 bottom-0 z-[52] border-t border-line bg-surface px-4 py-2" style={{ height: ZOOM_BAR_PX }}>
-            <VideoTransport src={src} duration={ref.duration} keys={false} />
+            <VideoTransport src={src} duration={ref.duration} keys={false} project={project} anchor={figure} firstPlace={typeof place === 'number' ? place : 0} />
           </div>
         </>
       )}

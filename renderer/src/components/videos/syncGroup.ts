@@ -21,6 +21,10 @@ export interface SyncState {
   members: number;
   /** Greatest distance between a follower and the leader at the last frame, seconds (the bench reads it). */
   drift: number;
+  /** The response (source-order index) whose video was last pointed at: Shift+F marks its first failure. */
+  focus: number;
+  /** The first failure marked on this item, and what became of it (failureMark.ts). */
+  failure: { letter: string; at: number; note: string } | null;
 }
 
 interface Member {
@@ -36,7 +40,7 @@ class SyncGroup {
   private listeners = new Set<() => void>();
   private frame = 0;
   private nextId = 1;
-  state: SyncState = { playing: false, time: 0, duration: 0, fps: 30, rate: 1, loop: null, muted: true, zoomed: false, members: 0, drift: 0 };
+  state: SyncState = { playing: false, time: 0, duration: 0, fps: 30, rate: 1, loop: null, muted: true, zoomed: false, members: 0, drift: 0, focus: 0, failure: null };
 
   subscribe = (listener: () => void) => {
     this.listeners.add(listener);
@@ -71,7 +75,7 @@ class SyncGroup {
     this.members = this.members.filter((m) => m.id !== id);
     if (!this.members.length) {
       cancelAnimationFrame(this.frame);
-      this.set({ playing: false, time: 0, duration: 0, loop: null, zoomed: false, members: 0, drift: 0 });
+      this.set({ playing: false, time: 0, duration: 0, loop: null, zoomed: false, members: 0, drift: 0, focus: 0, failure: null });
     } else this.measure();
   }
 
@@ -157,6 +161,14 @@ class SyncGroup {
     const muted = !this.state.muted;
     for (const m of this.members) m.el.muted = muted;
     this.set({ muted });
+  }
+
+  setFocus(place: number): void {
+    if (this.state.focus !== place) this.set({ focus: place });
+  }
+
+  setFailure(failure: SyncState['failure']): void {
+    this.set({ failure });
   }
 
   toggleZoom(): void {
