@@ -218,6 +218,15 @@ describe.skipIf(skip)('videos in the compare screen', () => {
     expect(history.at(-1)).toMatchObject({ choice: 'bad', body: { first_failure: { A: 1.5 } } });
   });
 
+  it.runIf(SHOTS)('looks calm in the dark theme too (a screenshot to /tmp)', async () => {
+    const dark = await openApp(browser, host, { annotator: 'e2e-dark', theme: 'dark' });
+    await dark.page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/item/${ids.get('offline')}`);
+    await dark.page.getByTestId('video-unavailable').waitFor();
+    await expect.poll(() => dark.page.getByTestId('video-filmstrip').getAttribute('data-drawn'), { timeout: 15_000 }).toBe('8');
+    await dark.page.screenshot({ path: '/tmp/videos-offline-dark.png' });
+    await dark.page.context().close();
+  });
+
   it('requested nothing outside its own origin, and logged no errors', () => {
     if (problems.length) console.info(problems);
     expect(outside).toEqual([]);
