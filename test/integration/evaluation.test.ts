@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Evaluation, SubjectEvaluation } from '../../shared/api/evaluation';
 import { runCli } from '../../electron/cli/main';
 import { evaluateFigures } from '../../electron/core/review/evaluation/inputs';
+import { judgeVerdicts } from '../../electron/core/review/evaluation/judgeResults';
 import { startTask } from '../../electron/core/tasks/client';
 import { ensureAnnotator, SOURCE_ANNOTATOR } from '../../electron/core/store/annotators';
 import { appendJudgeResults, type JudgeResultDraft } from '../../electron/core/store/judges';
@@ -118,6 +119,26 @@ describe('evaluation', () => {
     // Without gold marks the pairwise figures rest on consensus too: alice against bob alone.
     expect(pairwise(subject(e, 'alice'))).toMatchObject({ reference: 'consensus', accuracy: { value: 1 / 3, n: 3 } });
     await expect(s.service.dispatch('evaluate', { project: 'p', subjects: ['nobody'] })).rejects.toThrow(/no person, model or judge named “nobody”/);
+  });
+
+  it('counts a chain the judge found all correct (first error null: every step passed) as no error, −1', () => {
+    const s = setup();
+    const steps: Omit<JudgeResultDraft, 'itemId' | 'response' | 'firstError' | 'error'> = {
+      runId: 'r2', projectId: s.project.id, kind: 'steps', engine: 'llama', modelName: 'prm.gguf', modelHash: 'y'.repeat(64), templateVersion: 1, rubricVersion: null,
+      params: {}, seed: 1, answer: null, answerSwapped: null, verdict: null, strength: null, flipped: null, outcome: null, critique: null, tokens: 1, ms: 1,
+    };
+    writeNow(s.db, () =>
+      appendJudgeResults(s.db, [
+        { ...steps, itemId: s.ids[0]!, response: 0, firstError: null, error: null },
+        { ...steps, itemId: s.ids[0]!, response: 1, firstError: 2, error: null },
+        { ...steps, itemId: s.ids[1]!, response: 0, firstError: null, error: 'the answer did not parse' },
+      ]),
+    );
+    const judge = judgeVerdicts(s.db, s.project.id).find((j) => j.name === 'prm.gguf · template v1')!;
+    expect(judge.values.filter((v) => v.measure === 'first_error').map((v) => [v.unit, v.value]).sort()).toEqual([
+      [`${s.ids[0]}:A`, '-1'],
+      [`${s.ids[0]}:B`, '2'],
+    ]);
   });
 
   it('arbiter evaluate prints the figures and exports per-item results in RewardBench’s shape', async () => {

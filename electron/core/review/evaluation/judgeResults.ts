@@ -1,7 +1,7 @@
 // Local judges' stored results (store/judges.ts, written by a judge run) as evaluation subjects: one
 // subject per judge model file and template version, its newest result per item (and response); a
 // pairwise verdict in source order with whether the two presentation orders disagreed, a rubric's scores,
-// a step verification's first error and an outcome per response. Results that hold an error give nothing.
+// a step verification's first error (−1 when every step passed) and an outcome per response. Results that hold an error give nothing.
 import type { Db } from '../../store/db';
 import { judgeResults } from '../../store/judges';
 import type { JudgeVerdicts } from './engine';
@@ -17,7 +17,8 @@ export function judgeVerdicts(db: Db, projectId: number): JudgeVerdicts[] {
     judges.set(name, judge);
     const unit = r.response === null ? null : `${r.itemId}:${letter(r.response)}`;
     if (r.kind === 'pairwise' && r.verdict) judge.pairs.set(r.itemId, { verdict: r.verdict, flipped: r.flipped });
-    else if (r.kind === 'steps' && unit && r.firstError !== null) judge.values.push({ measure: 'first_error', unit, itemId: r.itemId, value: String(r.firstError) });
+    // A null first error is the judge's "every step passed" (store/judges.ts): −1, as people and process models say no error.
+    else if (r.kind === 'steps' && unit) judge.values.push({ measure: 'first_error', unit, itemId: r.itemId, value: String(r.firstError ?? -1) });
     else if (r.kind === 'outcome' && unit && r.outcome) judge.values.push({ measure: 'outcome', unit, itemId: r.itemId, value: r.outcome });
     else if (r.kind === 'rubric' && unit && r.answer && 'criteria' in r.answer) {
       const criteria = r.answer.criteria as Record<string, { score: unknown }>;
