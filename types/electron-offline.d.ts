@@ -99,6 +99,8 @@ declare module 'electron' {
     standard?: boolean;
     secure?: boolean;
     supportFetchAPI?: boolean;
+    /** Media elements may read the scheme in ranges (videos). */
+    stream?: boolean;
   }
   interface CustomScheme {
     scheme: string;

@@ -207,6 +207,8 @@ describe('guidelines', () => {
         'DROP VIEW item_label_text; DROP TABLE item_search; DROP TABLE label_search; DROP TABLE search_labeled; DROP TABLE search_build; ' +
         // Migration 16's video rows.
         'DROP TABLE project_video; ' +
+        // Migrations 13–15: saved views, gold marks, judges (hub_link, dropped above, comes back with its newer columns).
+        'DROP TABLE item_view; DROP TABLE gold_mark; DROP TABLE judge_critique_edit; DROP TABLE judge_result; DROP TABLE judge_engine; DROP TABLE judge_template; ' +
         'PRAGMA user_version = 3;',
     );
     db.close();
