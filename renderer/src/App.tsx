@@ -220,7 +220,7 @@ export function App() {
         ) : route.name === 'verdict' ? (
           <VerdictScreen key={`v:${route.project}:${annotator}:${route.itemId ?? ''}:${route.view ?? ''}`} project={route.project} itemId={route.itemId} view={route.view} />
         ) : route.name === 'steps' ? (
-          <StepsScreen key={`s:${route.project}:${annotator}:${route.itemId ?? ''}:${route.response ?? ''}`} project={route.project} itemId={route.itemId} response={route.response} />
+          <StepsScreen key={`s:${route.project}:${annotator}:${route.itemId ?? ''}:${route.response ?? ''}:${route.view ?? ''}`} project={route.project} itemId={route.itemId} response={route.response} view={route.view} />
         ) : (
           <CompareScreen key={`c:${route.project}:${annotator}:${route.itemId ?? ''}:${route.view ?? ''}`} project={route.project} itemId={route.itemId} view={route.view} />
         )}

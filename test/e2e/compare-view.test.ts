@@ -16,7 +16,13 @@ beforeAll(async () => {
   await host.api('importContent', { project: PROJECT, fileName: 'v.jsonl', content: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', format: 'trl', createProject: true });
   // Every item, the last first: a walk of the whole queue would start at the first.
   await host.api('saveView', { project: PROJECT, name: VIEW, query: '', sort: { column: 'seq', desc: true } });
+  // The step screen walks single responses (chains): a project of three, with the same view.
+  const singles = Array.from({ length: 3 }, (_, i) => ({ id: `s-${i}`, prompt: `Single ${i}?`, responses: [{ text: `Step one of ${i}.\n\nStep two of ${i}.` }] }));
+  await host.api('importContent', { project: SINGLES, fileName: 's.jsonl', content: singles.map((l) => JSON.stringify(l)).join('\n') + '\n', format: 'arbiter', createProject: true });
+  await host.api('saveView', { project: SINGLES, name: VIEW, query: '', sort: { column: 'seq', desc: true } });
 });
+
+const SINGLES = 'views-walk-steps';
 
 const VIEW = 'long answers / B';
 const promptOnScreen = (page: Page) => page.getByTestId('prompt').innerText();
@@ -38,6 +44,18 @@ describe('walking a saved view', () => {
     await page.keyboard.press('Shift+Escape');
     await page.getByTestId('queue-view').waitFor({ state: 'detached' });
     await expect.poll(() => promptOnScreen(page)).toContain('Question 0?');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('the step screen walks it too, and its button goes back to the whole queue', async () => {
+    const { page, problems } = await openApp(browser, host, { annotator: 'e2e-views-steps' });
+    await page.evaluate(([p, v]) => (location.hash = `#/p/${encodeURIComponent(p)}/steps/view/${encodeURIComponent(v)}`), [SINGLES, VIEW] as const);
+    await page.getByTestId('queue-view').waitFor();
+    await expect.poll(() => page.getByTestId('steps-screen').innerText()).toContain('Single 2?');
+    await page.getByTestId('queue-view-leave').click();
+    await page.getByTestId('queue-view').waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('steps-screen').innerText()).toContain('Single 0?');
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -3,7 +3,7 @@
 import { Kbd } from '../../components/Kbd';
 import { useShell } from '../../context';
 
-type Screen = 'compare' | 'rank' | 'verdict';
+type Screen = 'compare' | 'rank' | 'verdict' | 'steps';
 
 export function ViewLine({ project, screen, view }: { project: string; screen: Screen; view: string | undefined }) {
   const { navigate } = useShell();
@@ -14,7 +14,7 @@ export function ViewLine({ project, screen, view }: { project: string; screen: S
         Walking the saved view <b className="font-semibold">“{view}”</b>: its items without your label
       </span>
       <button className="ml-auto flex items-center gap-1 text-accent underline-offset-2 hover:underline" onClick={() => navigate({ name: screen, project })} data-testid="queue-view-leave">
-        Back to the whole queue <Kbd>Shift Esc</Kbd>
+        Back to the whole queue {screen !== 'steps' && <Kbd>Shift Esc</Kbd>}
       </button>
     </div>
   );

@@ -5,6 +5,7 @@ import { Kbd } from '../../components/Kbd';
 import { EmptyState } from '../../components/EmptyState';
 import { useShell } from '../../context';
 import { parseRoute, routeHash } from '../../route';
+import { ViewLine } from '../labeling/ViewLine';
 import { afterPaint } from './ahead';
 import { toolsOf } from '../trajectories/tools';
 import { ContextPanel } from './ContextPanel';
@@ -27,9 +28,9 @@ import { useStepCursor } from './useStepCursor';
 import { agentsOf, turnInfos, TurnJudgingProvider, type TurnJudging } from './TurnJudging';
 import { useSteps } from './useSteps';
 
-export function StepsScreen({ project, itemId, response }: { project: string; itemId?: number; response?: number }) {
+export function StepsScreen({ project, itemId, response, view }: { project: string; itemId?: number; response?: number; view?: string }) {
   const { annotator, keysEnabled, navigate, prelabelMode, scoresVersion } = useShell();
-  const s = useSteps(project, annotator, { itemId, response }, scoresVersion);
+  const s = useSteps(project, annotator, { itemId, response, view }, scoresVersion);
   const scroller = useRef<HTMLDivElement>(null);
   const item = s.loaded?.item ?? null;
   const seg = s.segmentation;
@@ -140,6 +141,7 @@ export function StepsScreen({ project, itemId, response }: { project: string; it
 
   return (
     <main className="flex min-h-0 flex-1 flex-col" data-testid="steps-screen" data-item-id={item?.id ?? ''} data-response={s.response} data-prelabels={mode}>
+      <ViewLine project={project} screen="steps" view={view} />
       {s.unsaved > 0 && s.status?.state === 'failed' && (
         <div className="shrink-0 bg-bad px-4 py-1.5 text-[13px] font-medium text-white dark:text-[#1a0a0d]" role="alert" data-testid="unsaved-banner">
           {s.unsaved === 1 ? '1 step judgement is' : `${s.unsaved} step judgements are`} not saved yet. Arbiter keeps retrying and keeps them on this machine

@@ -9,6 +9,7 @@ import type { ItemPrelabels } from '../../../../shared/scoring';
 import { api, errorMessage } from '../../api';
 import { afterPaint, itemTexts, prepareAhead } from './ahead';
 import { prefetchItemImages } from '../../components/images/prefetch';
+import { viewIdOf } from '../labeling/itemsOfShape';
 
 export interface Loaded {
   item: ItemView;
@@ -63,7 +64,13 @@ type ShownPrelabels = (LoadedPrelabels & { itemId: number }) | null;
 const prelabelsOf = (itemId: number, result: LoadedPrelabels) => (was: ShownPrelabels) =>
   was && was.itemId === itemId && was.data === result.data && was.error === result.error ? was : { itemId, ...result };
 
-export function useStepItems(project: string, annotator: string, startItemId: number | undefined, scoresVersion: number) {
+/**
+ * `view`: a saved view's name, walked as the queue (issue 22 §5): its id is found once, by the first item's
+ * effect, and every nextItem of the walk names it.
+ */
+export function useStepItems(project: string, annotator: string, startItemId: number | undefined, scoresVersion: number, view?: string) {
+  const viewId = useRef<string | undefined>(undefined);
+  const inView = () => (viewId.current === undefined ? {} : { viewId: viewId.current });
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [phase, setPhase] = useState<Phase>('loading');
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -103,7 +110,7 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
       if (prefetch.current?.seq === from.item.seq) return prefetch.current.promise;
       stopPrefetch.current();
       const promise = api
-        .nextItem({ project, annotator, afterSeq: from.item.seq, direction: 'next', unlabeledOnly: false, task: 'steps' })
+        .nextItem({ project, annotator, afterSeq: from.item.seq, direction: 'next', unlabeledOnly: false, task: 'steps', ...inView() })
         .then(withSteps)
         .catch(() => null);
       prefetch.current = { seq: from.item.seq, promise };
@@ -142,13 +149,22 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
     if (startItemId !== undefined && current.current?.item.id === startItemId) return;
     let cancelled = false;
     setPhase('loading');
-    const first = startItemId !== undefined ? api.getItem({ project, annotator, itemId: startItemId, task: 'steps' }) : api.nextItem({ project, annotator, unlabeledOnly: true, task: 'steps' });
+    const inViewNow = async () => {
+      if (view === undefined) return {};
+      const id = await viewIdOf(project, view);
+      if (id === null) throw new Error(`The project has no saved view named “${view}” (it may have been renamed or deleted).`);
+      viewId.current = id;
+      return { viewId: id };
+    };
+    const first = inViewNow().then((walk) =>
+      startItemId !== undefined ? api.getItem({ project, annotator, itemId: startItemId, task: 'steps' }) : api.nextItem({ project, annotator, unlabeledOnly: true, task: 'steps', ...walk }),
+    );
     first
       .then(withSteps)
       .then(async (found) => {
         if (cancelled) return;
         if (found) return show(found);
-        const any = await api.nextItem({ project, annotator, unlabeledOnly: false, task: 'steps' });
+        const any = await api.nextItem({ project, annotator, unlabeledOnly: false, task: 'steps', ...inView() });
         if (!cancelled) setPhase(any ? 'done' : 'empty');
       })
       .catch((error) => {
@@ -159,7 +175,7 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
     return () => {
       cancelled = true;
     };
-  }, [project, annotator, startItemId, withSteps, show]);
+  }, [project, annotator, startItemId, view, withSteps, show]);
 
   const itemId = loaded?.item.id;
   useEffect(() => {
@@ -180,7 +196,7 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
       if (from && direction === 'next' && !unlabeledOnly) next = await prefetchAfter(from);
       if (next && touched.current.has(next.item.id)) next = await withSteps(next.item);
       if (!next || next.item.id === from?.item.id) {
-        const item = await api.nextItem({ project, annotator, afterSeq: from?.item.seq, direction, unlabeledOnly, task: 'steps' });
+        const item = await api.nextItem({ project, annotator, afterSeq: from?.item.seq, direction, unlabeledOnly, task: 'steps', ...inView() });
         next = item && item.id !== from?.item.id ? await withSteps(item) : null;
       }
       if (!alive.current || current.current !== from) return 'moved';

@@ -20,8 +20,8 @@ const keyOf = (itemId: number, response: number) => `${itemId}:${response}`;
 /** A cycled choice (the outcome, `o`) is saved once the key has rested this long: one revision per decision. */
 export const SETTLE_MS = 800;
 
-export function useSteps(project: string, annotator: string, start: { itemId?: number; response?: number }, scoresVersion: number) {
-  const items = useStepItems(project, annotator, start.itemId, scoresVersion);
+export function useSteps(project: string, annotator: string, start: { itemId?: number; response?: number; view?: string }, scoresVersion: number) {
+  const items = useStepItems(project, annotator, start.itemId, scoresVersion, start.view);
   const { loaded } = items;
   // The response shown belongs to an item: a new item opens on the response asked for, else the first.
   const [picked, setPicked] = useState<{ itemId: number; response: number } | null>(null);
