@@ -53,6 +53,9 @@ export const FACETS: readonly FacetSpec[] = [
   { name: 'wrong', kind: 'set', open: true, about: "a model's pick differs from the gold (the lead's resolution, else the file's label a lead marked gold), else from the people's consensus (wrong=MODEL)" },
 ];
 
-/** Columns a page sorts by, both ways; file order (seq) breaks ties. */
-export const SORT_COLUMNS = ['seq', 'external_id', 'length', 'labels', 'score', 'uncertainty', 'dispute', 'responses'] as const;
+/**
+ * Columns a page sorts by, both ways; file order (seq) breaks ties. `relevance`: the search text's bm25
+ * rank (descending: best first), the default when the query has search text; without any it is file order.
+ */
+export const SORT_COLUMNS = ['seq', 'external_id', 'length', 'labels', 'score', 'uncertainty', 'dispute', 'responses', 'relevance'] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];

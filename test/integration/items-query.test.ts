@@ -147,6 +147,7 @@ describe('the items query engine', () => {
       uncertainty: (i) => facts[i.seq]!.uncertainty as number | null,
       dispute: () => null,
       responses: (i) => (i.shape === 'pair' ? 2 : i.shape === 'ranking' ? 3 : 1),
+      relevance: (i) => i.seq,
     };
     for (const column of SORT_COLUMNS) {
       for (const desc of [false, true]) {
@@ -166,6 +167,11 @@ describe('the items query engine', () => {
           // The review's dispute: checked for order (its values are the review's own).
           const ds = keys as number[];
           for (let k = 1; k < ds.length; k++) expect(desc ? ds[k - 1]! >= ds[k]! : ds[k - 1]! <= ds[k]!).toBe(true);
+          continue;
+        }
+        if (column === 'relevance') {
+          // No search text: no relevance, file order either way (items-relevance.test.ts sorts a search).
+          expect(seqs, `relevance ${desc}`).toEqual(wanted.map((i) => i.seq));
           continue;
         }
         const expected = [...wanted].sort((a, b) => {

@@ -183,8 +183,11 @@ export interface Cursor {
   seq: number;
 }
 
-export function sortKeys(facts: ItemFacts, column: SortColumn, externalRank: () => Int32Array): (seq: number) => number {
+/** `relevance`: per seq, the search's relevance (−bm25: larger is better; NaN where the item does not match). */
+export function sortKeys(facts: ItemFacts, column: SortColumn, externalRank: () => Int32Array, relevance?: Float64Array | null): (seq: number) => number {
   switch (column) {
+    case 'relevance':
+      return relevance ? (s) => relevance[s]! : (s) => s;
     case 'seq':
       return (s) => s;
     case 'external_id': {

@@ -15,7 +15,7 @@ import type { Db } from '../store/db';
 import { modelsAndGoldMark, searchMatchSeqs, seqsByExternalId } from '../store/itemFacts';
 import { listRowsByIds } from '../store/itemList';
 import { requireProject } from '../store/projects';
-import { itemSnippets, matchingItemIds } from '../store/search';
+import { itemSnippets, matchingItemIds, matchingRanks } from '../store/search';
 import { searchBuildState } from '../store/searchIndex';
 import { findView } from '../store/views';
 import { tableRows } from './itemsTable';
@@ -107,16 +107,33 @@ export function resolveRequest(db: Db, projectId: number, request: { query: stri
   const own = readQuery(request.query);
   const saved = view ? readQuery(view.query) : { text: '', clauses: [] };
   const query = { text: [saved.text, own.text].filter(Boolean).join(' '), clauses: [...saved.clauses, ...own.clauses] };
-  return { query, sort: request.sort ?? view?.sort ?? { column: 'seq', desc: false }, view };
+  // Search text: its rows by relevance (bm25, best first) unless a sort is asked; none: no relevance to sort by.
+  const searching = query.text.trim() !== '';
+  const asked = request.sort ?? view?.sort ?? (searching ? { column: 'relevance' as const, desc: true } : FILE_ORDER);
+  return { query, sort: asked.column === 'relevance' && !searching ? FILE_ORDER : asked, view };
 }
 
-/** The items the search text matches, as a mask (null: no text, every item). */
-function searchMask(db: Db, projectId: number, text: string, n: number): Uint8Array | null {
-  if (!text.trim()) return null;
+const FILE_ORDER: ItemSort = { column: 'seq', desc: false };
+
+/**
+ * The items the search text matches, as a mask (null: no text, every item), and when the sort is by
+ * relevance, each match's −bm25 by seq (larger is better).
+ */
+function searchMask(db: Db, projectId: number, text: string, n: number, ranked: boolean): { mask: Uint8Array | null; relevance: Float64Array | null } {
+  if (!text.trim()) return { mask: null, relevance: null };
   const mask = new Uint8Array(n);
-  const { table } = matchingItemIds(db, projectId, text);
-  for (const seq of searchMatchSeqs(db, table)) if (seq < n) mask[seq] = 1;
-  return mask;
+  if (!ranked) {
+    const { table } = matchingItemIds(db, projectId, text);
+    for (const seq of searchMatchSeqs(db, table)) if (seq < n) mask[seq] = 1;
+    return { mask, relevance: null };
+  }
+  const relevance = new Float64Array(n).fill(Number.NaN);
+  for (const { seq, rank } of matchingRanks(db, projectId, text)) {
+    if (seq >= n) continue;
+    mask[seq] = 1;
+    relevance[seq] = -rank;
+  }
+  return { mask, relevance };
 }
 
 interface Matched {
@@ -127,6 +144,8 @@ interface Matched {
   me: string | null;
   clauseMasks: Uint8Array[];
   search: Uint8Array | null;
+  /** The search's −bm25 per seq, when the sort is by relevance. */
+  relevance: Float64Array | null;
   mask: Uint8Array;
   factsMs: number;
   stale: boolean;
@@ -139,14 +158,14 @@ export function matchItems(db: Db, request: { project: string; query: string; vi
   const { query, sort } = resolveRequest(db, project.id, request);
   const me = request.annotator ?? null;
   const clauseMasks = query.clauses.map((c) => clauseMask(facts, c, me));
-  const search = searchMask(db, project.id, query.text, facts.n);
-  return { facts, cached, query, sort, me, clauseMasks, search, mask: andMasks(facts.n, [search, ...clauseMasks]), factsMs: ms, stale };
+  const { mask: search, relevance } = searchMask(db, project.id, query.text, facts.n, sort.column === 'relevance');
+  return { facts, cached, query, sort, me, clauseMasks, search, relevance, mask: andMasks(facts.n, [search, ...clauseMasks]), factsMs: ms, stale };
 }
 
 /** The matching items' ids in the sort order, at most `limit` (a view's export, a labeling queue, "select all"). */
 export function matchingIds(db: Db, request: { project: string; query: string; view?: string; sort?: ItemSort; annotator?: string }, limit: number, given?: FactsAnswer): { ids: number[]; matching: number } {
   const m = matchItems(db, request, given);
-  const key = sortKeys(m.facts, m.sort.column, () => externalRank(db, m.cached));
+  const key = sortKeys(m.facts, m.sort.column, () => externalRank(db, m.cached), m.relevance);
   const page = pageOf(m.mask, key, m.sort.column, m.sort.desc, null, limit);
   return { ids: page.seqs.map((s) => m.facts.ids[s]!), matching: countMask(m.mask) };
 }
@@ -191,7 +210,7 @@ export function runItemsQuery(db: Db, request: QueryItemsRequest, given?: FactsA
   const started = performance.now();
   const m = matchItems(db, request, given);
   const { facts } = m;
-  const key = sortKeys(facts, m.sort.column, () => externalRank(db, m.cached));
+  const key = sortKeys(facts, m.sort.column, () => externalRank(db, m.cached), m.relevance);
   const page = pageOf(m.mask, key, m.sort.column, m.sort.desc, readCursor(request.cursor), request.limit);
   const matching = countMask(m.mask);
   // Search text while the index is still being built after an upgrade: its matches are a lower bound.

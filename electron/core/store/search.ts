@@ -240,6 +240,20 @@ export function searchPage(db: Db, projectId: number, query: string | SearchQuer
   return { rows: hits, next: more && last ? { rank: last.rank, itemId: last.itemId } : null, building: searchBuildState(db) };
 }
 
+/**
+ * The project's visible items matching the query with their bm25 rank (lower is better; both halves'
+ * sum where the words are in labels too, as a page ranks them): the items explorer's relevance sort.
+ */
+export function matchingRanks(db: Db, projectId: number, query: string | SearchQuery): { seq: number; rank: number }[] {
+  const plan = planOf(db, query);
+  if (plan.kind === 'none') return [];
+  if (plan.kind === 'both') {
+    const { sql, params } = bothSql(plan.node, projectId);
+    return db.prepare(`SELECT seq, rank FROM (${sql})`).all(params) as { seq: number; rank: number }[];
+  }
+  return db.prepare(`SELECT i.seq AS seq, s.rank AS rank FROM item_search s CROSS JOIN item i WHERE ${VISIBLE_MATCH}`).all({ match: plan.match, project: projectId }) as { seq: number; rank: number }[];
+}
+
 /** The temporary table matchingItemIds fills (one per connection): item_id INTEGER PRIMARY KEY. */
 export const SEARCH_MATCH_TABLE = 'temp.search_match';
 
