@@ -10,8 +10,14 @@ import type { LabelBody, StepsBody } from '../labelBodies';
 
 export const REVIEW_TASKS = ['pairwise', 'ranking', 'verdict', 'steps'] as const;
 export type ReviewTask = (typeof REVIEW_TASKS)[number];
-/** Why an item is in the queue: people disagree, their consensus and the models disagree, the models are unsure, or a local judge disagrees with people or flips with the order. */
-export const QUEUE_REASONS = ['annotators', 'model', 'uncertain', 'judge'] as const;
+/**
+ * Why an item is in the queue: people disagree, their consensus and the models disagree, the models are
+ * unsure, a local judge disagrees with people or flips with the order, or a lead sent it from the items
+ * explorer's selection (sendToReview).
+ */
+export const QUEUE_REASONS = ['annotators', 'model', 'uncertain', 'judge', 'sent'] as const;
+/** The most items one send names, and the most sent items a project keeps (the oldest sends leave first). */
+export const MAX_SENT = 1000;
 export type QueueReason = (typeof QUEUE_REASONS)[number];
 
 const choice = z.enum(['A', 'B', 'tie', 'both_bad']);
@@ -30,6 +36,12 @@ export const reviewSchemas = {
       limit: z.number().int().min(1).max(500).default(100),
     })
     .strict(),
+  /**
+   * A lead sends items to the review queue (the items explorer's selection): each is queued with the reason
+   * "sent" and who sent it, in the queue of its task (the tasks people judged it in, else its shape's: a pair
+   * pairwise, three or more responses ranking, a chain or trajectory steps, a single response verdict).
+   */
+  sendToReview: z.object({ project: projectName, annotator: annotatorName, itemIds: z.array(itemId).min(1).max(MAX_SENT) }).strict(),
   /** One item's labels side by side, the models' view, and its adjudication if any. */
   adjudicationView: z.object({ project: projectName, itemId, task: z.enum(REVIEW_TASKS).default('pairwise') }).strict(),
   /** The lead's resolved label and note: the item's gold label on export from now on. */
@@ -151,6 +163,8 @@ export interface QueueRow {
    * then hold both kinds ("A: turn 7", "A: failure"), and its consensus each kind's majority.
    */
   trajectory?: { turns: number | null; disputed: TrajectoryDispute[] };
+  /** Reason "sent": who sent the item to review from the items explorer, and when. */
+  sent?: { by: string; at: string };
 }
 
 /**
@@ -223,4 +237,6 @@ export interface ReviewOutputs {
   reviewQueue: { rows: QueueRow[]; total: number };
   adjudicationView: AdjudicationView;
   adjudicate: { id: string; labelId: string };
+  /** Items now in the queue as sent (a resend moves an item's send to now); `dropped`: the oldest sends let go past MAX_SENT. */
+  sendToReview: { sent: number; dropped: number };
 }

@@ -8,6 +8,7 @@ import { goldAccuracy } from './goldAccuracy';
 import { reviewRankings, reviewRubrics, reviewSteps, reviewVerdicts } from './judgements';
 import { withMinimums } from './minimums';
 import { addJudgeReasons } from './evaluation/judgeQueue';
+import { addSentReasons } from './sentQueue';
 import { reviewPairwise } from './pairwise';
 import { regionWatcher } from './regions';
 
@@ -60,6 +61,7 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
     const steps = reviewSteps(labelsOf('steps'), adjudicatedItems(db, project.id, 'steps'), trajectoryResponses(db, project.id));
     const rubric = reviewRubrics(labelsOf('rubric'));
     addJudgeReasons(db, project.id, pairwise.queue, adjudicatedItems(db, project.id, 'pairwise'));
+    addSentReasons(db, project.id, { pairwise: pairwise.queue, ranking: ranking.queue, verdict: verdict.queue, steps: steps.queue }, (task) => adjudicatedItems(db, project.id, task));
     const queues: Review['queues'] = {
       pairwise: pairwise.queue.sort(byDispute),
       ranking: ranking.queue.sort(byDispute),
@@ -67,7 +69,7 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
       steps: steps.queue.sort(byDispute),
     };
     const all = Object.values(queues).flat();
-    const byReason = { annotators: 0, model: 0, uncertain: 0, judge: 0 } as Record<QueueReason, number>;
+    const byReason = { annotators: 0, model: 0, uncertain: 0, judge: 0, sent: 0 } as Record<QueueReason, number>;
     for (const row of all) for (const reason of row.reasons) byReason[reason]++;
     const annotators = humanAnnotatorCount(db, project.id);
     const report: ReviewReport = withMinimums({

@@ -2,7 +2,7 @@
 // runs on the host's thread), cached per project until a label or an adjudication changes; the
 // adjudication view and the lead's resolution are short reads and one short write.
 import type { ApiParsed } from '../../../shared/api';
-import type { AdjudicationLabel, AdjudicationView, ReviewTask } from '../../../shared/api/review';
+import { MAX_SENT, type AdjudicationLabel, type AdjudicationView, type ReviewTask } from '../../../shared/api/review';
 import type { Choice, Verdict } from '../../../shared/domain';
 import { readLabelBody, type StepsBody } from '../../../shared/labelBodies';
 import { invalidInput } from '../base/errors';
@@ -13,12 +13,12 @@ import { CHAIN_OUTCOMES, TRAJECTORY_OUTCOMES } from '../../../shared/stepJudgeme
 import { isTrajectory } from '../../../shared/trajectory';
 import { getItem, responseCount } from '../store/items';
 import { currentSegmentations } from '../store/segmentations';
-import { itemCurrentLabels, itemModelRewards, latestAdjudication, recordAdjudication, reviewWatermark } from '../store/review';
+import { itemCurrentLabels, itemModelRewards, latestAdjudication, recordAdjudication, reviewWatermark, sendItemsToReview } from '../store/review';
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireHumanAnnotator, requireItem, requireProject } from './guards';
 
-type ReviewOps = 'reviewReport' | 'reviewQueue' | 'adjudicationView' | 'adjudicate';
+type ReviewOps = 'reviewReport' | 'reviewQueue' | 'adjudicationView' | 'adjudicate' | 'sendToReview';
 
 const json = <T>(text: string | null): T | null => (text ? (JSON.parse(text) as T) : null);
 
@@ -102,6 +102,16 @@ export function reviewHandlers({ db, jobs, events, options }: ServiceContext): F
       // A resolution is a revision like a save: a connected team hub sends it up (service/team.ts).
       events.emit('event', { type: 'adjudication', project: input.project, itemId: input.itemId, task: input.task });
       return recorded;
+    },
+    sendToReview: ({ project, annotator, itemIds }) => {
+      const row = requireProject(db, project);
+      const unique = [...new Set(itemIds)];
+      return writeNow(db, () => {
+        const result = sendItemsToReview(db, row.id, unique, requireHumanAnnotator(db, annotator).name, MAX_SENT);
+        // Every item must be the project's: else nothing is sent (the write rolls back) and the first stray one is named.
+        if (result.sent < unique.length) for (const id of unique) requireItem(db, row, id);
+        return result;
+      });
     },
   };
 }

@@ -234,10 +234,11 @@ export function reviewWatermark(db: Db, projectId: number): string {
     .prepare(
       `SELECT (SELECT MAX(seq) FROM label) AS label, (SELECT MAX(seq) FROM adjudication) AS adjudication,
               (SELECT visible_seq FROM project WHERE id = @project) AS visible, (SELECT MAX(seq) FROM gold_mark) AS gold,
-              (SELECT json_extract(settings, '$.gold') FROM project WHERE id = @project) AS rules`,
+              (SELECT json_extract(settings, '$.gold') FROM project WHERE id = @project) AS rules,
+              (SELECT json_array_length(settings, '$.${SENT_KEY}') || '/' || json_extract(settings, '$.${SENT_KEY}[#-1].at') FROM project WHERE id = @project) AS sent`,
     )
-    .get({ project: projectId }) as { label: number | null; adjudication: number | null; visible: number | null; gold: number | null; rules: string | null };
-  return `${row.label ?? 0}:${row.adjudication ?? 0}:${row.visible ?? 0}:${row.gold ?? 0}:${row.rules ?? ''}`;
+    .get({ project: projectId }) as { label: number | null; adjudication: number | null; visible: number | null; gold: number | null; rules: string | null; sent: string | null };
+  return `${row.label ?? 0}:${row.adjudication ?? 0}:${row.visible ?? 0}:${row.gold ?? 0}:${row.rules ?? ''}:${row.sent ?? ''}`;
 }
 
 /** Each model's reward per response of one item (null where it gave none or has not scored it). */
@@ -270,4 +271,59 @@ export function adjudicatedChoices(db: Db, projectId: number): Map<number, strin
     .raw()
     .all(projectId) as [number, string | null][];
   return new Map(rows);
+}
+
+/**
+ * Items a lead sent to review (the queue's reason "sent"), kept in the project's settings under this key
+ * as `{ uid, by, at }`, oldest first: by the item's uid, so the list means the same items on every desktop
+ * that takes the team's settings. No table: the schema numbers are all spoken for (docs/review.md says so).
+ */
+const SENT_KEY = 'reviewSent';
+interface SentEntry {
+  uid: string;
+  by: string;
+  at: string;
+}
+
+function sentEntries(settings: string): SentEntry[] {
+  const list = (JSON.parse(settings) as Record<string, unknown>)[SENT_KEY];
+  return Array.isArray(list) ? (list as SentEntry[]).filter((e) => e && typeof e.uid === 'string' && typeof e.by === 'string' && typeof e.at === 'string') : [];
+}
+
+/**
+ * Adds the project's items to the sent list (call inside a write transaction): an item sent again moves
+ * to now; past `keep` the oldest sends go. Items not in the project are not sent. How many were, and dropped.
+ */
+export function sendItemsToReview(db: Db, projectId: number, itemIds: readonly number[], by: string, keep: number): { sent: number; dropped: number } {
+  const uids = db
+    .prepare('SELECT uid FROM item WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))')
+    .pluck()
+    .all(projectId, JSON.stringify(itemIds)) as string[];
+  const settings = JSON.parse(db.prepare('SELECT settings FROM project WHERE id = ?').pluck().get(projectId) as string) as Record<string, unknown>;
+  const at = new Date().toISOString();
+  const fresh = new Set(uids);
+  const merged = [...sentEntries(JSON.stringify(settings)).filter((e) => !fresh.has(e.uid)), ...uids.map((uid) => ({ uid, by, at }))];
+  const dropped = Math.max(0, merged.length - keep);
+  db.prepare('UPDATE project SET settings = ? WHERE id = ?').run(JSON.stringify({ ...settings, [SENT_KEY]: merged.slice(dropped) }), projectId);
+  return { sent: uids.length, dropped };
+}
+
+/** The project's visible items a lead sent to review, with who sent each and when, and what review needs to queue them. */
+export function sentToReview(db: Db, projectId: number): { itemId: number; seq: number; responses: number; steps: boolean; tasks: Task[]; by: string; at: string }[] {
+  const settings = db.prepare('SELECT settings FROM project WHERE id = ?').pluck().get(projectId) as string | undefined;
+  const entries = settings ? sentEntries(settings) : [];
+  if (!entries.length) return [];
+  const byUid = new Map(entries.map((e) => [e.uid, e]));
+  const rows = db
+    .prepare(
+      `SELECT i.id, i.uid, i.seq, i.response_count,
+              EXISTS (SELECT 1 FROM segmentation s WHERE s.item_id = i.id) OR EXISTS (SELECT 1 FROM response r WHERE r.item_id = i.id AND substr(r.content, 1, 1) = '['
+                AND (instr(r.content, '"tool_calls":') > 0 OR instr(r.content, '"role":"tool"') > 0 OR instr(r.content, '"arbiter":') > 0)) AS steps,
+              (SELECT json_group_array(DISTINCT h.task) FROM label_head h JOIN annotator a ON a.id = h.annotator_id
+                WHERE h.item_id = i.id AND h.done = 1 AND a.kind = 'human') AS tasks
+       FROM item i WHERE i.project_id = @project AND ${VISIBLE} AND i.uid IN (SELECT value FROM json_each(@uids))`,
+    )
+    .raw()
+    .all({ project: projectId, uids: JSON.stringify([...byUid.keys()]) }) as [number, string, number, number, number, string][];
+  return rows.map(([itemId, uid, seq, responses, steps, tasks]) => ({ itemId, seq, responses, steps: steps === 1, tasks: JSON.parse(tasks) as Task[], by: byUid.get(uid)!.by, at: byUid.get(uid)!.at }));
 }

@@ -1,0 +1,51 @@
+// The review queue's reason "sent": items a lead sent from the items explorer's selection
+// (service/review.ts sendToReview, store/review.ts sentToReview). Each goes to the queue of every review
+// task people judged it in, else of its shape's task (a pair: pairwise; three or more responses: ranking;
+// a chain or a trajectory: steps; a single response: verdict). A row queued already for another reason
+// gets the reason added; another item gets a row of its own (for pairs and verdicts with the people's votes).
+import { REVIEW_TASKS, type QueueRow, type ReviewTask } from '../../../shared/api/review';
+import type { Db } from '../store/db';
+import { humanChoicesOn } from '../store/evaluation';
+import { sentToReview } from '../store/review';
+import { majorityOfVotes } from './majority';
+
+/** A send weighs as much as a model against the people: the lead asked, the row sorts high. */
+const SENT_WEIGHT = 0.5;
+
+function tasksOf(sent: { responses: number; steps: boolean; tasks: string[] }): ReviewTask[] {
+  const judged = REVIEW_TASKS.filter((t) => sent.tasks.includes(t));
+  if (judged.length) return judged;
+  return [sent.responses === 2 ? 'pairwise' : sent.responses > 2 ? 'ranking' : sent.steps ? 'steps' : 'verdict'];
+}
+
+/** Adds the sent items to the queues (in place); how many rows carry the reason. */
+export function addSentReasons(db: Db, projectId: number, queues: Record<ReviewTask, QueueRow[]>, adjudicated: (task: ReviewTask) => Set<number>): number {
+  const sent = sentToReview(db, projectId);
+  if (!sent.length) return 0;
+  let flagged = 0;
+  for (const task of REVIEW_TASKS) {
+    const mine = sent.filter((s) => tasksOf(s).includes(task));
+    if (!mine.length) continue;
+    const rows = new Map(queues[task].map((r) => [r.itemId, r]));
+    const people = task === 'pairwise' || task === 'verdict' ? humanChoicesOn(db, mine.map((s) => s.itemId), task) : null;
+    const resolved = adjudicated(task);
+    for (const s of mine) {
+      const row = rows.get(s.itemId);
+      if (row) {
+        if (!row.reasons.includes('sent')) row.reasons.push('sent');
+        row.dispute += SENT_WEIGHT;
+        row.sent = { by: s.by, at: s.at };
+      } else {
+        const votes: Record<string, number> = {};
+        for (const c of people?.get(s.itemId)?.choices ?? []) votes[c] = (votes[c] ?? 0) + 1;
+        const consensus = majorityOfVotes(votes);
+        queues[task].push({
+          itemId: s.itemId, seq: s.seq, externalId: null, task, reasons: ['sent'], dispute: SENT_WEIGHT, votes, labels: Object.values(votes).reduce((a, n) => a + n, 0),
+          modelPA: null, consensus, consensusMethod: consensus === null ? null : 'majority', adjudicated: resolved.has(s.itemId), sent: { by: s.by, at: s.at },
+        });
+      }
+      flagged++;
+    }
+  }
+  return flagged;
+}
