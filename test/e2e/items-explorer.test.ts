@@ -58,6 +58,8 @@ describe('the items explorer', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('items-query');
     await page.keyboard.type('Rayleigh');
     await expect.poll(() => rowIds()).toEqual(['q-07']);
+    // Search text: the rows come by relevance (bm25), best first; without it there is no relevance to sort by.
+    expect(await page.getByTestId('sort-relevance').getAttribute('aria-sort')).toBe('descending');
     const mark = rows().first().getByTestId('hit');
     await expect.poll(() => mark.first().innerText()).toMatch(/^Rayleigh$/i);
     expect(await rows().first().getByTestId('explorer-snippet').innerText()).toContain('scattering');
@@ -67,6 +69,8 @@ describe('the items explorer', () => {
     expect(await rowIds()).toEqual(['q-07']);
     await page.getByTestId('items-query').fill('');
     await expect.poll(() => rows().count()).toBe(11);
+    expect(await page.getByTestId('sort-relevance').count()).toBe(0);
+    expect(await page.getByTestId('sort-seq').getAttribute('aria-sort')).toBe('ascending');
   });
 
   it('counts each facet value under the query, and a click on it leaves exactly that many rows', async () => {
@@ -122,6 +126,34 @@ describe('the items explorer', () => {
     await page.getByTestId('explorer-scroller').focus();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('selection-bar').count()).toBe(0);
+  });
+
+  it('sends two selected rows to review, where they wait with the reason and the sender’s name', async () => {
+    await go(`#/p/${PROJECT}/items`);
+    await expect.poll(() => rows().count()).toBe(11);
+    await page.getByTestId('explorer-scroller').focus();
+    // From the first row (the cursor stays where the last test left it): q-08 and q-09.
+    for (let i = 0; i < 12; i++) await page.keyboard.press('k');
+    for (let i = 0; i < 7; i++) await page.keyboard.press('j');
+    await page.keyboard.press('x');
+    await page.keyboard.press('j');
+    await page.keyboard.press('x');
+    await expect.poll(() => page.getByTestId('selection-count').innerText()).toBe('2 items selected');
+    expect(await page.locator('[data-testid="explorer-row"][data-checked="true"]').evaluateAll((els) => els.map((e) => e.querySelector('.font-mono')?.textContent))).toEqual(['q-08', 'q-09']);
+    await page.getByTestId('send-to-review').click();
+    await expect.poll(() => page.getByTestId('selection-note').innerText()).toBe(`Sent 2 items to review as ${ME}.`);
+    await page.screenshot({ path: '/tmp/e2e-items-send.png' });
+    await page.getByTestId('explorer-scroller').focus();
+    await page.keyboard.press('Escape');
+
+    await page.evaluate((h) => (location.hash = h), `#/p/${PROJECT}/review`);
+    await page.getByTestId('queue-reason-sent').click();
+    const sent = page.getByTestId('queue-row');
+    await expect.poll(() => sent.evaluateAll((els) => els.map((e) => e.getAttribute('data-item-id')).sort()), { timeout: 30_000 }).toEqual([String(ids.get('q-08')), String(ids.get('q-09'))]);
+    expect(await sent.first().getByTestId('queue-reason').allInnerTexts()).toEqual([`sent by ${ME}`]);
+    await page.screenshot({ path: '/tmp/e2e-review-sent.png' });
+    await page.getByTestId('queue-reason-all').click();
+    await go(`#/p/${PROJECT}/items`);
   });
 
   it('saves a view by name, reopens it from the list, and labels through it', async () => {

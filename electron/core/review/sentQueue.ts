@@ -2,15 +2,19 @@
 // (service/review.ts sendToReview, store/review.ts sentToReview). Each goes to the queue of every review
 // task people judged it in, else of its shape's task (a pair: pairwise; three or more responses: ranking;
 // a chain or a trajectory: steps; a single response: verdict). A row queued already for another reason
-// gets the reason added; another item gets a row of its own (for pairs and verdicts with the people's votes).
+// gets the reason added; another item gets a row of its own (for pairs and verdicts with the people's votes),
+// after the disputed rows.
 import { REVIEW_TASKS, type QueueRow, type ReviewTask } from '../../../shared/api/review';
 import type { Db } from '../store/db';
 import { humanChoicesOn } from '../store/evaluation';
 import { sentToReview } from '../store/review';
 import { majorityOfVotes } from './majority';
 
-/** A send weighs as much as a model against the people: the lead asked, the row sorts high. */
-const SENT_WEIGHT = 0.5;
+/**
+ * A send adds nothing to the dispute: the dispute says how split people (and models) are, and the items
+ * explorer shows it as "Split"; the reason filter "sent" lists the sent rows together.
+ */
+const SENT_WEIGHT = 0;
 
 function tasksOf(sent: { responses: number; steps: boolean; tasks: string[] }): ReviewTask[] {
   const judged = REVIEW_TASKS.filter((t) => sent.tasks.includes(t));

@@ -276,7 +276,7 @@ export function adjudicatedChoices(db: Db, projectId: number): Map<number, strin
 /**
  * Items a lead sent to review (the queue's reason "sent"), kept in the project's settings under this key
  * as `{ uid, by, at }`, oldest first: by the item's uid, so the list means the same items on every desktop
- * that takes the team's settings. No table: the schema numbers are all spoken for (docs/review.md says so).
+ * that takes the team's settings. No table: the schema numbers are all spoken for (docs/annotating.md, the review section, says so).
  */
 const SENT_KEY = 'reviewSent';
 interface SentEntry {

@@ -33,7 +33,10 @@ export interface TableState {
   open(row: ItemsRow): void;
 }
 
-export function ExplorerTable(props: { pages: ExplorerPages; sort: ItemSort; onSort(sort: ItemSort): void; state: TableState; scroller: RefObject<HTMLDivElement | null>; onSearchKey(): void; onEscape(): void }) {
+/** While searching, the prompt's header also sorts by relevance (bm25, best first). */
+const RELEVANCE = { label: 'Relevance', column: 'relevance' as const, title: 'How well the item matches the search words (bm25); best first' };
+
+export function ExplorerTable(props: { pages: ExplorerPages; sort: ItemSort; searching: boolean; onSort(sort: ItemSort): void; state: TableState; scroller: RefObject<HTMLDivElement | null>; onSearchKey(): void; onEscape(): void }) {
   const { pages, sort, state, scroller } = props;
   const virtualizer = useVirtualizer({ count: pages.count, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 10 });
   const visible = virtualizer.getVirtualItems();
@@ -95,32 +98,45 @@ export function ExplorerTable(props: { pages: ExplorerPages; sort: ItemSort; onS
     onKey(event);
   });
 
+  // Relevance starts best first (descending); the other columns ascending.
+  const sortButton = (h: { label: string; column: SortColumn; title: string; align?: 'right' }) => {
+    const active = sort.column === h.column;
+    const first = h.column === 'relevance';
+    return (
+      <button
+        key={h.label}
+        className={`flex items-center gap-1 py-0.5 uppercase hover:text-fg ${h.align === 'right' ? 'justify-end' : ''} ${active ? 'text-fg' : ''}`}
+        title={`${h.title}. Click: sort ${active ? (sort.desc ? 'ascending' : 'descending') : first ? 'descending' : 'ascending'}`}
+        aria-sort={active ? (sort.desc ? 'descending' : 'ascending') : 'none'}
+        onClick={() => props.onSort({ column: h.column, desc: active ? !sort.desc : first })}
+        data-testid={`sort-${h.column}`}
+      >
+        {h.label}
+        <span aria-hidden className={active ? 'text-accent' : 'invisible'}>
+          {sort.desc ? '▼' : '▲'}
+        </span>
+      </button>
+    );
+  };
+
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div className={`grid ${EXPLORER_COLUMNS} gap-3 border-b border-line bg-surface-2 px-3 py-1 text-[11px] font-semibold tracking-wide text-faint uppercase`} role="row">
         <span />
         {HEADERS.map((h) => {
-          const active = h.column !== undefined && sort.column === h.column;
           if (!h.column)
             return (
               <span key={h.label} title={h.title} className="py-0.5">
                 {h.label}
               </span>
             );
+          const button = sortButton({ ...h, column: h.column });
+          if (h.column !== 'length' || !props.searching) return button;
           return (
-            <button
-              key={h.label}
-              className={`flex items-center gap-1 py-0.5 uppercase hover:text-fg ${h.align === 'right' ? 'justify-end' : ''} ${active ? 'text-fg' : ''}`}
-              title={`${h.title}. Click: sort ${active && !sort.desc ? 'descending' : 'ascending'}`}
-              aria-sort={active ? (sort.desc ? 'descending' : 'ascending') : 'none'}
-              onClick={() => props.onSort({ column: h.column!, desc: active ? !sort.desc : false })}
-              data-testid={`sort-${h.column}`}
-            >
-              {h.label}
-              <span aria-hidden className={active ? 'text-accent' : 'invisible'}>
-                {sort.desc ? '▼' : '▲'}
-              </span>
-            </button>
+            <span key={h.label} className="flex items-center gap-3">
+              {button}
+              {sortButton(RELEVANCE)}
+            </span>
           );
         })}
       </div>

@@ -19,6 +19,7 @@ import { useSelectionActions } from './useSelectionActions';
 import { ViewsPanel } from './ViewsPanel';
 
 const FILE_ORDER: ItemSort = { column: 'seq', desc: false };
+const BEST_FIRST: ItemSort = { column: 'relevance', desc: true };
 
 /** The value once it has stayed the same for `ms`. */
 function useSettled(value: string, ms: number): [string, (now: string) => void] {
@@ -34,7 +35,8 @@ export function ItemsScreen({ project, query: routeQuery, view }: { project: str
   const { annotator, navigate } = useShell();
   const [typed, setTyped] = useState(routeQuery ?? '');
   const [settled, settleNow] = useSettled(typed, 300);
-  const [sort, setSort] = useState<ItemSort>(FILE_ORDER);
+  // The sort a person or a view chose (null: none, the default: relevance while searching, else file order).
+  const [chosen, setSort] = useState<ItemSort | null>(null);
   const [viewError, setViewError] = useState<string | null>(null);
   // A view named in the address: its query and sort, once read (until then nothing is asked).
   const [viewReady, setViewReady] = useState(view === undefined);
@@ -61,6 +63,8 @@ export function ItemsScreen({ project, query: routeQuery, view }: { project: str
   useEffect(() => {
     if (viewReady && read.query) setRunning(settled.trim());
   }, [read, settled, viewReady]);
+  const searching = useMemo(() => !!(running && readQuery(running).query?.text.trim()), [running]);
+  const sort = useMemo(() => (chosen && (searching || chosen.column !== 'relevance') ? chosen : searching ? BEST_FIRST : FILE_ORDER), [chosen, searching]);
   // The address follows the query in force (replacing itself, not a history entry per keystroke): a reload,
   // or Back from an item opened here, finds the explorer as it was left. A view's address stays the view's.
   useEffect(() => {
@@ -163,6 +167,7 @@ export function ItemsScreen({ project, query: routeQuery, view }: { project: str
           note={actions.note}
           onSelectAll={() => actions.selectAll(sort).then((ids) => ids && setSelected(new Set(ids)))}
           onClear={() => setSelected(new Set())}
+          onSend={actions.sendToReview}
           onGold={actions.markGold}
           onExport={() => actions.setExporting((e) => !e)}
         />
@@ -175,6 +180,7 @@ export function ItemsScreen({ project, query: routeQuery, view }: { project: str
           <ExplorerTable
             pages={pages}
             sort={sort}
+            searching={searching}
             onSort={setSort}
             state={state}
             scroller={scroller}

@@ -1,5 +1,6 @@
-// What the explorer does to the rows selected: mark gold (the file's own labels become the project's
-// ground truth), export them (the export panel with the selection as its scope).
+// What the explorer does to the rows selected: send them to the review queue (reason "sent", with the
+// sender's name), mark gold (the file's own labels become the project's ground truth), export them (the
+// export panel with the selection as its scope).
 // Each action says what it did, or why it did not, in words.
 import type { ReactNode } from 'react';
 import { plural } from '../../../../shared/plural';
@@ -11,6 +12,7 @@ export function SelectionBar(props: {
   note: { text: string; bad: boolean } | null;
   onSelectAll(): void;
   onClear(): void;
+  onSend(): void;
   onGold(): void;
   onExport(): void;
 }) {
@@ -33,6 +35,7 @@ export function SelectionBar(props: {
             </button>
           )}
           <span className="mx-1 h-4 w-px bg-line-strong" />
+          {button('Send to review', props.onSend, 'send-to-review', 'Queue these items on the Review screen with the reason “sent by” you, in the queue of their task')}
           {button('Mark gold', props.onGold, 'mark-gold', 'The file’s own labels on these items become gold: people and models are measured against them')}
           {button('Export…', props.onExport, 'export-selection', 'Export these items only, in any format')}
           <button className="ml-1 text-muted hover:text-fg" onClick={props.onClear} data-testid="selection-clear">

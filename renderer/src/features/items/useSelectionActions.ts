@@ -1,8 +1,8 @@
 // The explorer's actions on its selection: select every item the query matches (its ids from the host,
-// in the sort's order), mark the selection gold, open the export panel scoped to it. Each says in a
+// in the sort's order), send the selection to review, mark it gold, open the export panel scoped to it. Each says in a
 // short note what it did, or why not.
 import { useEffect, useState } from 'react';
-import type { ItemSort } from '../../../../shared/api';
+import { MAX_SENT, type ItemSort } from '../../../../shared/api';
 import { plural } from '../../../../shared/plural';
 import { api, errorMessage } from '../../api';
 
@@ -47,5 +47,17 @@ export function useSelectionActions(project: string, annotator: string, selected
     ).then((r) => r && changed());
   };
 
-  return { busy, note, exporting, setExporting, selectAll, markGold };
+  const sendToReview = () => {
+    const itemIds = [...selected];
+    if (itemIds.length > MAX_SENT) {
+      setNote({ text: `At most ${MAX_SENT.toLocaleString()} items go to review at a time; ${itemIds.length.toLocaleString()} are selected.`, bad: true });
+      return;
+    }
+    void run(
+      () => api.sendToReview({ project, annotator, itemIds }),
+      (r) => `Sent ${plural(r.sent, 'item')} to review as ${annotator}${r.dropped ? ` (the ${plural(r.dropped, 'oldest send')} left the queue)` : ''}.`,
+    );
+  };
+
+  return { busy, note, exporting, setExporting, selectAll, markGold, sendToReview };
 }

@@ -170,7 +170,7 @@ export function AdjudicationScreen({ project, itemId, filters, onBack, flash, on
           <>
             <span className="flex gap-1">
               {row.reasons.map((r) => (
-                <ReasonChip key={r} reason={r} />
+                <ReasonChip key={r} reason={r} sent={row.sent} />
               ))}
             </span>
             {row.trajectory && (

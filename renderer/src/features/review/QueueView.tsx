@@ -18,12 +18,16 @@ const REASON_STYLE: Record<QueueReason, string> = {
   model: 'border-bad/40 text-bad',
   uncertain: 'border-line-strong text-muted border-dashed',
   judge: 'border-accent/50 text-accent',
+  sent: 'border-accent/50 bg-accent-soft text-accent',
 };
 
-export function ReasonChip({ reason }: { reason: QueueReason }) {
+/** `sent`: who sent the item (reason "sent": "sent by ana"). */
+export function ReasonChip({ reason, sent }: { reason: QueueReason; sent?: { by: string; at: string } }) {
+  const by = reason === 'sent' && sent ? ` by ${sent.by}` : '';
   return (
-    <span className={`rounded-full border px-1.5 text-[11px] leading-[1.6] whitespace-nowrap ${REASON_STYLE[reason]}`} title={REASON_HELP[reason]} data-testid="queue-reason">
+    <span className={`rounded-full border px-1.5 text-[11px] leading-[1.6] whitespace-nowrap ${REASON_STYLE[reason]}`} title={`${REASON_HELP[reason]}${by && ` Sent by ${sent!.by}, ${new Date(sent!.at).toLocaleString()}.`}`} data-testid="queue-reason">
       {REASON_WORDS[reason]}
+      {by}
     </span>
   );
 }
@@ -41,7 +45,7 @@ export function DisputeBar({ dispute }: { dispute: number }) {
 }
 
 function consensusText(row: QueueRow): string {
-  if (row.consensus === null) return 'split evenly';
+  if (row.consensus === null) return Object.keys(row.votes).length ? 'split evenly' : '—'; // a sent item nobody voted on
   if (row.task === 'pairwise') return row.consensus === 'A' || row.consensus === 'B' ? `${row.consensus} better` : choiceWords(row.consensus, null).toLowerCase();
   return row.consensus;
 }
@@ -58,7 +62,11 @@ function emptyText(filters: QueueFilters, report: ReviewReport | null): string {
     return `Nothing to review yet. Items come here when two or more annotators label the same item and choose differently, when their consensus and the models disagree, or when the models are unsure. ${report.annotators === 1 ? 'Only one annotator has labeled so far.' : 'No one has labeled yet.'}`;
   if (filters.reason !== 'all')
     return `No ${task} item where ${REASON_WORDS[filters.reason]}${filters.hideAdjudicated ? ' that is not yet adjudicated' : ''}. ${
-      filters.reason === 'annotators' ? 'People agree on every item they share.' : 'The model reasons need scores: score the project on the Models screen (m).'
+      filters.reason === 'annotators'
+        ? 'People agree on every item they share.'
+        : filters.reason === 'sent'
+          ? 'Select rows on the Items screen and press “Send to review”.'
+          : 'The model reasons need scores: score the project on the Models screen (m).'
     }`;
   if (filters.hideAdjudicated) return `Every disputed ${task} item is adjudicated. Untick “hide adjudicated” to see them again.`;
   return `No disputed ${task} item. Items come here when two or more annotators label the same item and choose differently, when their consensus and the models disagree, or when the models are unsure (score the project on the Models screen, m).`;
@@ -208,7 +216,7 @@ export function QueueView({ project, filters, setFilters, version, report }: { p
                 <DisputeBar dispute={row.dispute} />
                 <span className="flex min-w-0 gap-1 overflow-hidden">
                   {row.reasons.map((r) => (
-                    <ReasonChip key={r} reason={r} />
+                    <ReasonChip key={r} reason={r} sent={row.sent} />
                   ))}
                   {row.trajectory && (
                     <span className="truncate text-[12px] text-muted" title={`An agent trajectory: people ${disputedWords(row.trajectory)}`} data-testid="queue-trajectory">

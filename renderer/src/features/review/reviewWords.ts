@@ -10,6 +10,7 @@ export const REASON_WORDS: Record<QueueReason, string> = {
   model: 'model disagrees',
   uncertain: 'model unsure',
   judge: 'judge disagrees',
+  sent: 'sent',
 };
 
 export const REASON_HELP: Record<QueueReason, string> = {
@@ -17,6 +18,7 @@ export const REASON_HELP: Record<QueueReason, string> = {
   model: 'The people’s consensus and the models’ mean pick different responses.',
   uncertain: 'The models’ mean P(A better) is near ½, or the models pick different responses.',
   judge: 'A local judge picks another response than the people (or the lead’s resolution), or changes its verdict when the responses swap places.',
+  sent: 'A lead sent the item here from the items explorer’s selection (Send to review).',
 };
 
 const STRENGTH: Record<number, string> = { 1: 'slightly', 2: 'clearly', 3: 'much' };
