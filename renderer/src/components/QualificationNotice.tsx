@@ -18,7 +18,9 @@ export function useQualification(project: string, task: Task | null, version = 0
   useEffect(() => {
     if (!task) return;
     let live = true;
-    api.goldStanding({ project, annotator }).then((s) => live && setStanding(s), () => live && setStanding(null));
+    // Asked again as the count moves (every key): the same answer keeps the state, so no render.
+    const keep = (s: GoldStanding | null) => live && setStanding((was) => (JSON.stringify(was) === JSON.stringify(s) ? was : s));
+    api.goldStanding({ project, annotator }).then(keep, () => keep(null));
     return () => {
       live = false;
     };

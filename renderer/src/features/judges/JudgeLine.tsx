@@ -38,7 +38,9 @@ export function JudgeLine({ project, annotator, item, mode, labeled, critiques }
     setOpen(false);
     api
       .judgePrelabels({ project, itemId })
-      .then((list) => live && setResults({ itemId, list }))
+      // No judge on this item nor on the last: nothing to draw either way, so no render (the labeling
+      // loop's next item is one commit of the page, test/e2e/compare-commits.test.ts).
+      .then((list) => live && setResults((was) => (was && was.list.length === 0 && list.length === 0 ? was : { itemId, list })))
       .catch(() => live && setResults({ itemId, list: [] }));
     return () => {
       live = false;
