@@ -101,6 +101,8 @@ export interface ProjectSettings {
   team: string[];
   /** Gold for people, per task: honeypots, a qualification set, the accuracy bar (shared/goldRules.ts). */
   gold: GoldRules;
+  /** Items a lead sent to review, by uid, oldest first (electron/core/store/review.ts sendItemsToReview). */
+  reviewSent?: { uid: string; by: string; at: string }[];
 }
 export const LABELING_ORDERS = ['source', 'random', 'uncertain'] as const;
 export type LabelingOrder = (typeof LABELING_ORDERS)[number];

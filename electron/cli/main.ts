@@ -25,7 +25,7 @@ Commands:
          [--limit N] [--annotator NAME] [--facets] [--json]   (the items page's query: docs/cli.md)
   items views --project NAME [--json]
   stats --project NAME [--json]        (progress, agreement, consensus, people, models, the queue)
-  review --project NAME [--task ${REVIEW_TASKS.join('|')}] [--reason annotators|model|uncertain|judge] [--limit N] [--json]
+  review --project NAME [--task ${REVIEW_TASKS.join('|')}] [--reason annotators|model|uncertain|judge|sent] [--limit N] [--json]
   adjudicate --project NAME --item ID (--choice A|B|tie|both_bad [--strength 1-3] | --verdict good|bad
          | --ranking 2,[0 1] | --first-error A=2,B=-1 and / or --outcome A=failure) [--note TEXT] [--lead NAME]
          (ID: the item's external id (the file's "id"), its uid, or the #N review lists for one without)

@@ -4,6 +4,7 @@ import { LABELING_ORDERS, type ProjectSettings, type ProjectSummary, type Task }
 import { goldRulesSchema } from '../goldRules';
 import { SEGMENTATION_METHODS } from '../segment';
 import { annotatorName, projectName } from './common';
+import { MAX_SENT } from './review';
 
 export const projectsSchemas = {
   listProjects: z.object({}).strict(),
@@ -21,6 +22,8 @@ export const projectsSchemas = {
           overlap: z.number().int().min(0).max(100),
           team: z.array(annotatorName).max(500).refine((names) => new Set(names).size === names.length, 'a name appears twice in the team'),
           gold: goldRulesSchema,
+          /** Items a lead sent to review (service/review.ts sendToReview): checked here as they come from a hub. */
+          reviewSent: z.array(z.object({ uid: z.string().min(1).max(200), by: annotatorName, at: z.string().datetime() }).strict()).max(MAX_SENT),
         })
         .partial()
         .strict(),

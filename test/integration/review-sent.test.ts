@@ -5,7 +5,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importLines } from '../../electron/core/formats';
+import { checkedSettings } from '../../electron/core/hub/pullChecks';
 import { ArbiterService } from '../../electron/core/service/index';
+import { teamSettingsOf } from '../../electron/core/store/hub';
 import { openDb } from '../../electron/core/store/db';
 import { tempDir } from '../helpers/tmp';
 
@@ -52,6 +54,19 @@ describe('send to review', () => {
     // Sent again by someone else: one row, the newest send's name.
     await service.dispatch('sendToReview', { project: 'p', annotator: 'cleo', itemIds: ids('pair') });
     expect((await queued('pairwise')).filter((r) => r.id === 'pair')).toEqual([{ id: 'pair', reasons: ['sent'], by: 'cleo', votes: {} }]);
+  });
+
+  it('keeps the team settings a hub takes valid: the sent list passes the checks a desktop applies to them', async () => {
+    const { db, service, ids } = await setup();
+    await service.dispatch('sendToReview', { project: 'p', annotator: 'lead', itemIds: ids('pair', 'rank') });
+    const team = teamSettingsOf(db, 1).settings as { reviewSent?: { uid: string; by: string }[] };
+    expect(team.reviewSent?.map((e) => e.by)).toEqual(['lead', 'lead']);
+    expect(checkedSettings(team)).toMatchObject({ ok: true });
+    // A malformed list from a hub is refused, as any bad setting is.
+    expect(checkedSettings({ ...team, reviewSent: [{ uid: 7, by: 'x', at: 'y' }] })).toMatchObject({ ok: false });
+    // A settings change keeps the list.
+    await service.dispatch('updateProjectSettings', { project: 'p', settings: { overlap: 2 } });
+    expect((await service.dispatch('reviewReport', { project: 'p' })).queue.byReason.sent).toBe(2);
   });
 
   it('sends nothing when an item is not the project’s', async () => {
