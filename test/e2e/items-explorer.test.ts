@@ -154,6 +154,18 @@ describe('the items explorer', () => {
     await page.screenshot({ path: '/tmp/e2e-review-sent.png' });
     await page.getByTestId('queue-reason-all').click();
     await go(`#/p/${PROJECT}/items`);
+    // The dark theme: the sent chips, and a search's relevance header (screenshots to /tmp).
+    const dark = await openApp(browser, host, { annotator: ME, width: 1280, height: 800, theme: 'dark' });
+    await dark.page.evaluate((h) => (location.hash = h), `#/p/${PROJECT}/review`);
+    await dark.page.getByTestId('queue-reason-sent').click();
+    await expect.poll(() => dark.page.getByTestId('queue-row').count(), { timeout: 30_000 }).toBe(2);
+    await dark.page.screenshot({ path: '/tmp/e2e-review-sent-dark.png' });
+    await dark.page.getByTestId('queue-reason-all').click();
+    await dark.page.evaluate((h) => (location.hash = h), `#/p/${PROJECT}/items/q/sky`);
+    await expect.poll(() => dark.page.getByTestId('sort-relevance').getAttribute('aria-sort')).toBe('descending');
+    await dark.page.screenshot({ path: '/tmp/e2e-items-relevance-dark.png' });
+    expect(dark.problems).toEqual([]);
+    await dark.page.context().close();
   });
 
   it('saves a view by name, reopens it from the list, and labels through it', async () => {
