@@ -40,6 +40,9 @@ const tally = { records: 0, runs: 0, refused: 0, imported: 0, checkedValues: 0, 
 
 const FIXTURE_FORMATS = ['arbiter', 'trl', 'trl-implicit', 'trl-chat', 'trl-chat-implicit', 'hh-rlhf', 'rewardbench', 'ultrafeedback', 'ultrafeedback-binarized', 'helpsteer2', 'helpsteer2-preference', 'helpsteer3', 'rar'] as const;
 const MORE_TEMPLATES: Partial<Record<ImportFormat, unknown>> = {
+  // Video lines name files the fuzz does not make: a line is kept with its video said missing, or refused with a sentence.
+  'trl-video': { prompt: 'a red ball bouncing', chosen: [{ role: 'assistant', content: [{ type: 'video_url', video_url: { url: 'videos/a.mp4' } }] }], rejected: [{ role: 'assistant', content: [{ type: 'video_url', video_url: { url: 'videos/b.webm' } }] }] },
+  'video-qa': { problem_id: 1, problem: 'Which way does the pattern move?', data_type: 'video', problem_type: 'multiple choice', options: ['A. left', 'B. right'], process: '<think>The bars shift.\n\nSo it moves right.</think>', solution: '<answer>B</answer>', path: 'videos/a.mp4', data_source: 'synthetic' },
   'trl-unpaired': { prompt: 'Is 7 prime?', completion: ' Yes.', label: true },
   'trl-stepwise': { prompt: 'Which is larger, 9.8 or 9.11?', completions: ['The fractional part of 9.8 is 0.8.', 'Since 0.11 > 0.8, 9.11 is larger.'], labels: [true, false] },
   prm800k: {
@@ -56,6 +59,13 @@ const MORE_TEMPLATES: Partial<Record<ImportFormat, unknown>> = {
 };
 
 /**
+ * Formats whose input is not JSON Lines, so a mutated JSON record means nothing to them: a VideoAlign CSV (its
+ * suite, test/integration/video-formats.test.ts, refuses a bad winner column) and a LeRobot dataset folder (read
+ * there too; no damaged-folder case yet).
+ */
+const NOT_JSON_LINES = new Set<string>(['videoalign', 'lerobot']);
+
+/**
  * A valid record per format: from the table above, else the first record of the format's own fixture
  * (test/fixtures/formats[/<family>]/<format>.jsonl, .json or .traj). A format with neither is a failure:
  * a new format is fuzzed from the day it is listed.
@@ -66,7 +76,7 @@ function templates(): Partial<Record<ImportFormat, unknown>> {
   const base = join(ROOT, 'test/fixtures/formats');
   const folders = [base, ...readdirSync(base, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(base, d.name))];
   for (const format of IMPORT_FORMATS) {
-    if (format in out) continue;
+    if (format in out || NOT_JSON_LINES.has(format)) continue;
     for (const folder of folders) {
       const name = ['jsonl', 'json', 'traj'].map((ext) => `${format}.${ext}`).find((n) => existsSync(join(folder, n)));
       if (!name) continue;
