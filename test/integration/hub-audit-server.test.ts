@@ -272,7 +272,7 @@ describe.skipIf(reason)('hub schema 3 refuses what the audit did as a member', (
     const id = Number((await lead.query("INSERT INTO arbiter.project (name) VALUES ('p') RETURNING id")).rows[0].id);
     await lead.query("INSERT INTO arbiter.item_line (project_id, seq, uid, line) VALUES ($1, 1, 'u1', $2)", [id, JSON.stringify(ITEM)]);
     await revision(anaOld, id, line(ANA, 'ana'));
-    expect(await initHub(owner, where())).toMatchObject({ from: 2, applied: ['0003_audit.sql'] });
+    expect((await initHub(owner, where())).applied).toEqual(listHubMigrations().filter((m) => m.version > 2).map((m) => m.name));
     const members = (await owner.query('SELECT a.name FROM arbiter.project_member m JOIN arbiter.annotator a ON a.uuid = m.annotator_uuid ORDER BY 1')).rows.map((r) => r.name);
     expect(members).toEqual(['ana', 'lena']);
     expect((await revision(anaOld, id, line(ANA, 'ana'))).rowCount).toBe(1);

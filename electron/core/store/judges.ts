@@ -190,7 +190,7 @@ export function judgeResults(db: Db, projectId: number, filter: JudgeResultFilte
   const newest = filter.newestOnly
     ? ` AND id IN (SELECT max(id) FROM judge_result WHERE ${where.join(' AND ')} GROUP BY item_id, kind, coalesce(response_index, -1), model_hash, template_version)`
     : '';
-  const rows = db.prepare(`SELECT * FROM judge_result WHERE ${where.join(' AND ')}${newest} ORDER BY id`).all({ projectId, ...filter }) as RawResult[];
+  const rows = db.prepare(`SELECT * FROM judge_result WHERE ${where.join(' AND ')}${newest} ORDER BY item_id, coalesce(response_index, -1), id`).all({ projectId, ...filter }) as RawResult[];
   return rows.map(toRow);
 }
 
