@@ -9,16 +9,10 @@
 // A file that is neither is refused (VideoRefusal); one that starts like a video but whose headers are cut
 // short or broken is a DamagedVideo: stored all the same, its box on the page says why.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { VideoRef } from '../../../shared/videos';
 
-export interface ProbedVideo {
-  mime: string;
-  codec: string | null;
-  width: number | null;
-  height: number | null;
-  duration: number | null;
-  fps: number | null;
-  frames: number | null;
-  audio: boolean;
+/** What the headers say: the fields of a stored video's part (shared/videos.ts) that the file itself tells. */
+export interface ProbedVideo extends Pick<VideoRef, 'mime' | 'codec' | 'width' | 'height' | 'duration' | 'fps' | 'frames' | 'audio'> {
   /** Why the headers could not be read, when the file starts like a video but is broken. */
   damaged?: string;
 }
