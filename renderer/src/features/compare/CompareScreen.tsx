@@ -350,7 +350,7 @@ export function CompareScreen({ project, itemId, view }: { project: string; item
             />
           </div>
           <RatingsBar ratings={ratings} winners leftLetter={leftLetter} rightLetter={rightLetter} />
-          <JudgeLine project={project} annotator={annotator} item={item} mode={mode} labeled={labeled} critiques={critiques} />
+          <JudgeLine project={project} loads={notes.judges} annotator={annotator} item={item} mode={mode} labeled={labeled} critiques={critiques} />
         </RegionMarking>
       )}
 

@@ -3,10 +3,12 @@
 // which the annotator can take as the start of their own (the critique box then holds it; once saved,
 // the edit distance to the judge's text is recorded). A judge that flipped with the presentation order
 // is said to be uncertain. Model text is shown as plain text only.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type MutableRefObject } from 'react';
 import type { JudgeResultView } from '../../../../shared/api';
 import { responseLetter } from '../../../../shared/letters';
 import { api } from '../../api';
+import { JudgeGate, JudgeSource, judgeLead } from './JudgeGate';
+import { judgeOf, useItemJudges, type JudgeLoads } from './judgeLoads';
 
 /** What the line needs of the critique boxes (renderer/src/features/critiques/useCritiques.ts). */
 export interface CritiqueSink {
@@ -18,6 +20,8 @@ export interface CritiqueSink {
 
 interface Props {
   project: string;
+  /** The item's judge results, loaded with the item (judgeLoads.ts). */
+  loads: JudgeLoads;
   annotator: string;
   item: { id: number; shownOrder: number[] } | null;
   mode: 'blind' | 'assist';
@@ -27,25 +31,13 @@ interface Props {
 
 const STRENGTH = ['', 'slightly', 'clearly', 'much'];
 
-export function JudgeLine({ project, annotator, item, mode, labeled, critiques }: Props) {
-  const [results, setResults] = useState<{ itemId: number; list: JudgeResultView[] } | null>(null);
-  const [open, setOpen] = useState(false);
+export function JudgeLine({ project, loads, annotator, item, mode, labeled, critiques }: Props) {
+  // The critique is open on one item: a new item opens with it closed, in the item's own render.
+  const [openOn, setOpenOn] = useState<number | null>(null);
   const taken = useRef<{ itemId: number; resultId: number; letter: string; noted: string | null } | null>(null);
   const itemId = item?.id ?? null;
-  useEffect(() => {
-    if (itemId === null) return;
-    let live = true;
-    setOpen(false);
-    api
-      .judgePrelabels({ project, itemId })
-      // No judge on this item nor on the last: nothing to draw either way, so no render (the labeling
-      // loop's next item is one commit of the page, test/e2e/compare-commits.test.ts).
-      .then((list) => live && setResults((was) => (was && was.list.length === 0 && list.length === 0 ? was : { itemId, list })))
-      .catch(() => live && setResults({ itemId, list: [] }));
-    return () => {
-      live = false;
-    };
-  }, [project, itemId]);
+  const open = openOn !== null && openOn === itemId;
+  const result = judgeOf(useItemJudges(loads, itemId), 'pairwise');
 
   // Once the taken critique is saved (edited or not), record how far it moved from the judge's text.
   const state = critiques.status?.state;
@@ -58,32 +50,36 @@ export function JudgeLine({ project, annotator, item, mode, labeled, critiques }
     api.noteJudgeCritique({ project, annotator, itemId: t.itemId, resultId: t.resultId, letter: t.letter }).catch(() => undefined);
   }, [state, critiques.texts, project, annotator, itemId]);
 
-  const result = results && results.itemId === itemId ? results.list.find((r) => r.kind === 'pairwise') : undefined;
   if (!item || !result) return null;
-  if (mode === 'blind' && !labeled)
-    return (
-      <div className="px-3 py-1 text-[12px] text-faint" data-testid="judge-hidden">
-        A judge has a pre-label for this item; blind mode shows it once you label.
-      </div>
-    );
-  if (result.error || !result.verdict)
-    return (
-      <div className="px-3 py-1 text-[12px] text-faint" data-testid="judge-line">
-        The judge gave no answer here ({result.error ?? 'none'}).
-      </div>
-    );
+  return (
+    <JudgeGate result={result} mode={mode} labeled={labeled}>
+      {(r) => <PairwiseJudge result={r} item={item} mode={mode} open={open} onToggle={() => setOpenOn(open ? null : item.id)} critiques={critiques} taken={taken} />}
+    </JudgeGate>
+  );
+}
+
+function PairwiseJudge({ result, item, mode, open, onToggle, critiques, taken }: {
+  result: JudgeResultView;
+  item: { id: number; shownOrder: number[] };
+  mode: 'blind' | 'assist';
+  open: boolean;
+  onToggle(): void;
+  critiques: CritiqueSink;
+  taken: MutableRefObject<{ itemId: number; resultId: number; letter: string; noted: string | null } | null>;
+}) {
   const side = (letter: 'A' | 'B') => (item.shownOrder.indexOf(letter === 'A' ? 0 : 1) === 0 ? 'Left' : 'Right');
-  const verdict = result.verdict === 'tie' ? 'a tie' : `${side(result.verdict)}, ${STRENGTH[result.strength ?? 0] ?? ''} better`;
-  const target = result.verdict === 'B' ? 'B' : result.verdict === 'A' ? 'A' : responseLetter(item.shownOrder[0]!);
+  const v = result.verdict ?? 'tie';
+  const verdict = v === 'tie' ? 'a tie' : `${side(v)}, ${STRENGTH[result.strength ?? 0] ?? ''} better`;
+  const target = v === 'B' ? 'B' : v === 'A' ? 'A' : responseLetter(item.shownOrder[0]!);
   const take = () => {
     if (!result.critique) return;
     critiques.edit(target, result.critique);
     taken.current = { itemId: item.id, resultId: result.id, letter: target, noted: null };
   };
   return (
-    <div className="border-t border-line bg-surface-2/40 px-3 py-1.5 text-[12.5px]" data-testid="judge-line" data-flipped={result.flipped ? 'true' : 'false'}>
+    <>
       <div className="flex flex-wrap items-baseline gap-x-2">
-        <span className="text-faint">{mode === 'blind' ? 'Judge (shown because you labeled this item):' : 'Judge:'}</span>
+        <span className="text-faint">{judgeLead(mode)}</span>
         <b className="font-medium" data-testid="judge-verdict">
           {verdict}
         </b>
@@ -92,11 +88,9 @@ export function JudgeLine({ project, annotator, item, mode, labeled, critiques }
             uncertain: flips with the order
           </span>
         )}
-        <span className="text-faint" title={`sha256 ${result.modelHash}; template v${result.templateVersion}; seed ${result.seed}`}>
-          {result.modelName} · template {result.templateVersion || 'built-in'} · seed {result.seed}
-        </span>
+        <JudgeSource result={result} />
         {result.critique && (
-          <button className="text-accent hover:underline" onClick={() => setOpen((v) => !v)} data-testid="judge-critique-toggle">
+          <button className="text-accent hover:underline" onClick={onToggle} data-testid="judge-critique-toggle">
             {open ? 'hide critique' : 'critique'}
           </button>
         )}
@@ -112,6 +106,6 @@ export function JudgeLine({ project, annotator, item, mode, labeled, critiques }
           {result.critique}
         </div>
       )}
-    </div>
+    </>
   );
 }

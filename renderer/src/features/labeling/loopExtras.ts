@@ -6,6 +6,7 @@ import type { ItemShape } from '../../components/itemShape';
 import type { LoadedPrelabels } from '../../components/prelabels';
 import { api, errorMessage } from '../../api';
 import { useItemNotes } from '../rubrics/useItemNotes';
+import { useJudgeLoads } from '../judges/judgeLoads';
 import type { Loaded } from './judgements';
 
 export type ShownPrelabels = (LoadedPrelabels & { itemId: number }) | null;
@@ -82,12 +83,15 @@ export function useLoopNotes(project: string, annotator: string, shown: Loaded |
   sideNameRef.current = options?.sideName;
   const sideName = useCallback((letter: string) => sideNameRef.current?.(letter) ?? letter, []);
   const notes = useItemNotes({ project, annotator, item: shape, sideName });
+  // The judges' pre-labels, asked with the item and ahead for the next (features/judges/judgeLoads.ts).
+  const judges = useJudgeLoads(project, annotator);
   const { ratings, critiques } = notes;
   const enabled = Boolean(options);
   const prefetch = (itemId: number) => {
     if (!enabled) return;
     ratings.prefetch(itemId);
     critiques.prefetch(itemId);
+    judges.prefetch(itemId);
   };
-  return { ...notes, prefetch };
+  return { ...notes, prefetch, judges };
 }

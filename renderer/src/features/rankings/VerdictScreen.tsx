@@ -18,6 +18,7 @@ import { BarButton, Centered, ItemLine, StatusLine, UnsavedBanner } from '../../
 import { screenFor } from '../../components/ScreenTabs';
 import { CritiqueBox } from '../critiques/CritiqueBox';
 import { RatingPanel, RatingsBar } from '../rubrics/RatingPanel';
+import { OutcomeJudgeLine } from '../judges/OutcomeJudgeLine';
 import { useLabelingLoop, type Loaded } from '../labeling/useLabelingLoop';
 import { loopKey } from '../labeling/loopKeys';
 import { ViewLine } from '../labeling/ViewLine';
@@ -33,7 +34,7 @@ const describeLoaded = ({ mine }: Loaded) => (mine?.verdict ? WORDS[mine.verdict
 const NOTES = { sideName: () => 'the response' };
 
 export function VerdictScreen({ project, itemId, view }: { project: string; itemId?: number; view?: string }) {
-  const { annotator, keysEnabled, navigate, countLabelWrite } = useShell();
+  const { annotator, keysEnabled, navigate, countLabelWrite, prelabelMode } = useShell();
   const loop = useLabelingLoop({ project, annotator, task: 'verdict', startItemId: itemId, view, countWrite: countLabelWrite, describe: describeLoaded, notes: NOTES });
   const { shown, phase, outbox, notes } = loop;
   const item = shown?.item ?? null;
@@ -203,6 +204,7 @@ export function VerdictScreen({ project, itemId, view }: { project: string; item
             </div>
           </article>
           <RatingsBar ratings={ratings} winners={false} />
+          <OutcomeJudgeLine loads={notes.judges} itemId={item.id} response={0} mode={prelabelMode ?? 'blind'} labeled={current !== null} />
         </RegionMarking>
       )}
 

@@ -1,0 +1,103 @@
+// A judge's pre-labels beyond the compare screen (issue 23 §2), under the blind / assist rules of the
+// compare judge line: the verdict screen's outcome (success / partial / failure and its reason), the step
+// screen's first error with a reason per step, and the rating sheet's score and feedback per criterion.
+// The results are written through the store (electron/core/store/judges.ts), as a judge run writes them:
+// no llama inference here (test/e2e/judges.test.ts runs a real one).
+import Database from 'better-sqlite3';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendJudgeResults, type JudgeResultDraft } from '../../electron/core/store/judges';
+import type { JudgeAnswer } from '../../shared/judgeAnswers';
+import { launchBrowser, openApp, startHost, type Host } from './helpers';
+
+const PROJECT = 'judged-elsewhere';
+const ANNOTATOR = 'e2e-judge-prelabels';
+let host: Host;
+let browser: Browser;
+let page: Page;
+let problems: string[];
+const ids = new Map<string, number>();
+
+type Fields = Partial<JudgeResultDraft> & Pick<JudgeResultDraft, 'kind' | 'response' | 'answer'>;
+/** Writes judge results into the host's database through the store, as a run would. */
+function writeResults(external: string, results: Fields[]): void {
+  const db = new Database(host.dbPath, { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    const projectId = db.prepare('SELECT id FROM project WHERE name = ?').pluck().get(PROJECT) as number;
+    const drafts = results.map((r): JudgeResultDraft => ({
+      runId: 'e2e-run', projectId, itemId: ids.get(external)!, engine: 'llama', modelName: 'tiny-judge.gguf', modelHash: 'ab'.repeat(32), templateVersion: 2,
+      rubricVersion: null, params: { temperature: 0 }, seed: 7, answerSwapped: null, verdict: null, strength: null, flipped: null, firstError: null, outcome: null,
+      critique: null, error: null, tokens: 10, ms: 5, ...r,
+    }));
+    db.transaction(() => appendJudgeResults(db, drafts))();
+  } finally {
+    db.close();
+  }
+}
+
+const outcome = (value: 'success' | 'partial' | 'failure', reason: string): Fields => ({ kind: 'outcome', response: 0, answer: { outcome: value, reason } as JudgeAnswer, outcome: value, critique: reason });
+
+beforeAll(async () => {
+  host = await startHost();
+  browser = await launchBrowser();
+  const items = [
+    { id: 'v1', prompt: 'Book a table for two.', responses: [{ text: 'Booked at 7pm for two.' }] },
+    { id: 'v2', prompt: 'Cancel my order.', responses: [{ text: 'I could not find the order.' }] },
+    { id: 'v3', prompt: 'Say hello.', responses: [{ text: 'Hello.' }] },
+  ];
+  await host.api('importContent', { project: PROJECT, fileName: 'single.jsonl', content: items.map((l) => JSON.stringify(l)).join('\n') + '\n', format: 'arbiter', createProject: true });
+  const { rows } = await host.api<{ rows: { id: number; externalId: string }[] }>('listItems', { project: PROJECT, limit: 10 });
+  for (const r of rows) ids.set(r.externalId, r.id);
+  writeResults('v1', [outcome('success', 'The table was booked as asked.')]);
+  writeResults('v2', [outcome('failure', 'The order was not cancelled.')]);
+  ({ page, problems } = await openApp(browser, host, { annotator: ANNOTATOR }));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.stop();
+});
+
+async function openVerdict(external: string): Promise<void> {
+  await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/verdict/item/${ids.get(external)}`);
+  await expect.poll(() => page.getByTestId('verdict-screen').getAttribute('data-item-id')).toBe(String(ids.get(external)));
+}
+const onVerdictItem = (external: string) => expect.poll(() => page.getByTestId('verdict-screen').getAttribute('data-item-id')).toBe(String(ids.get(external)));
+
+describe('the judge on the verdict screen', () => {
+  it('blind: says a judge pre-label exists, shows the outcome once the annotator gave a verdict', async () => {
+    await openVerdict('v1');
+    await page.getByTestId('judge-hidden').waitFor();
+    expect(await page.getByTestId('judge-line').count()).toBe(0);
+    expect(await page.getByTestId('judge-outcome').count()).toBe(0);
+    await page.keyboard.press('1');
+    // The verdict moves on to v2 (unlabeled, blind again); back on v1 the outcome shows.
+    await onVerdictItem('v2');
+    await page.getByTestId('judge-hidden').waitFor();
+    await page.keyboard.press('ArrowLeft');
+    await onVerdictItem('v1');
+    await page.getByTestId('judge-line').waitFor();
+    expect(await page.getByTestId('judge-outcome').getAttribute('data-value')).toBe('success');
+    expect(await page.getByTestId('judge-line').innerText()).toMatch(/shown because you labeled/);
+    // An item the judge did not see has no line at all.
+    await openVerdict('v3');
+    expect(await page.getByTestId('judge-hidden').count()).toBe(0);
+    expect(await page.getByTestId('judge-line').count()).toBe(0);
+  });
+
+  it('assist: the outcome up front, with model, template version, seed and the reason as plain text', async () => {
+    await host.api('updateProjectSettings', { project: PROJECT, settings: { prelabels: 'assist' } });
+    await page.reload();
+    await openVerdict('v2');
+    const line = page.getByTestId('judge-line');
+    await line.waitFor();
+    expect(await page.getByTestId('judge-hidden').count()).toBe(0);
+    expect(await page.getByTestId('judge-outcome').getAttribute('data-value')).toBe('failure');
+    expect(await page.getByTestId('judge-source').innerText()).toBe('tiny-judge.gguf · template 2 · seed 7');
+    await page.getByTestId('judge-reason-toggle').click();
+    expect(await page.getByTestId('judge-reason').innerText()).toBe('The order was not cancelled.');
+    await page.screenshot({ path: '/tmp/judge-verdict.png' });
+    expect(problems).toEqual([]);
+  });
+});
