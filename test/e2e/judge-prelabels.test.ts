@@ -45,12 +45,15 @@ beforeAll(async () => {
     { id: 'v1', prompt: 'Book a table for two.', responses: [{ text: 'Booked at 7pm for two.' }] },
     { id: 'v2', prompt: 'Cancel my order.', responses: [{ text: 'I could not find the order.' }] },
     { id: 'v3', prompt: 'Say hello.', responses: [{ text: 'Hello.' }] },
+    { id: 's1', prompt: 'Add 10 and 5, then halve it.', responses: [{ text: 'Step 1: 10 + 5 = 15.\nStep 2: Half of 15 is 7.\nStep 3: The answer is 7.' }] },
   ];
   await host.api('importContent', { project: PROJECT, fileName: 'single.jsonl', content: items.map((l) => JSON.stringify(l)).join('\n') + '\n', format: 'arbiter', createProject: true });
   const { rows } = await host.api<{ rows: { id: number; externalId: string }[] }>('listItems', { project: PROJECT, limit: 10 });
   for (const r of rows) ids.set(r.externalId, r.id);
   writeResults('v1', [outcome('success', 'The table was booked as asked.')]);
   writeResults('v2', [outcome('failure', 'The order was not cancelled.')]);
+  const steps = [{ correct: true, reason: '10 + 5 is 15.' }, { correct: false, reason: 'Half of 15 is 7.5, not 7.' }];
+  writeResults('s1', [{ kind: 'steps', response: 0, answer: { steps } as JudgeAnswer, firstError: 1, critique: steps[1]!.reason }]);
   ({ page, problems } = await openApp(browser, host, { annotator: ANNOTATOR }));
 });
 
@@ -63,7 +66,32 @@ async function openVerdict(external: string): Promise<void> {
   await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/verdict/item/${ids.get(external)}`);
   await expect.poll(() => page.getByTestId('verdict-screen').getAttribute('data-item-id')).toBe(String(ids.get(external)));
 }
+async function openSteps(external: string): Promise<void> {
+  await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/steps/item/${ids.get(external)}/r/0`);
+  await expect.poll(() => page.getByTestId('steps-screen').getAttribute('data-item-id')).toBe(String(ids.get(external)));
+}
 const onVerdictItem = (external: string) => expect.poll(() => page.getByTestId('verdict-screen').getAttribute('data-item-id')).toBe(String(ids.get(external)));
+
+describe('the judge on the step screen', () => {
+  it('blind: hidden until the chain is judged, then its first error (same as yours) and its reason per step', async () => {
+    await openSteps('s1');
+    const panel = page.getByTestId('steps-judge');
+    await panel.getByTestId('judge-hidden').waitFor();
+    expect(await panel.getByTestId('judge-first-error').count()).toBe(0);
+    // The annotator's own first error: step 2 (↓ once, f).
+    await page.keyboard.press('j');
+    await page.keyboard.press('f');
+    await panel.getByTestId('judge-line').waitFor();
+    expect(await panel.getByTestId('judge-first-error').getAttribute('data-value')).toBe('1');
+    expect(await panel.innerText()).toMatch(/step 2 ✓ same as yours/);
+    const reasons = panel.getByTestId('judge-step-reason');
+    expect(await reasons.count()).toBe(2);
+    expect(await reasons.nth(0).innerText()).toContain('10 + 5 is 15.');
+    expect(await reasons.nth(1).getAttribute('data-correct')).toBe('false');
+    expect(await reasons.nth(1).innerText()).toContain('Half of 15 is 7.5, not 7.');
+    expect(await panel.getByTestId('judge-line').innerText()).toMatch(/shown because you labeled/);
+  });
+});
 
 describe('the judge on the verdict screen', () => {
   it('blind: says a judge pre-label exists, shows the outcome once the annotator gave a verdict', async () => {
@@ -98,6 +126,11 @@ describe('the judge on the verdict screen', () => {
     await page.getByTestId('judge-reason-toggle').click();
     expect(await page.getByTestId('judge-reason').innerText()).toBe('The order was not cancelled.');
     await page.screenshot({ path: '/tmp/judge-verdict.png' });
+    // The step screen in assist: shown up front, with its source.
+    await openSteps('s1');
+    await page.getByTestId('steps-judge').getByTestId('judge-line').waitFor();
+    expect(await page.getByTestId('steps-judge').getByTestId('judge-source').innerText()).toBe('tiny-judge.gguf · template 2 · seed 7');
+    await page.screenshot({ path: '/tmp/judge-steps.png' });
     expect(problems).toEqual([]);
   });
 });

@@ -31,6 +31,8 @@ interface Props {
   onOutcome(): void;
   onFinish(): void;
   onReference(): void;
+  /** The judge's step verification (features/judges/StepsJudge.tsx), beside the process models. */
+  judge?: ReactNode;
 }
 
 function Section({ title, children, testid, aside }: { title: string; children: ReactNode; testid?: string; aside?: ReactNode }) {
@@ -138,6 +140,7 @@ export function ContextPanel(props: Props) {
         </p>
       </Section>
       <ModelSection {...props} models={models} visible={modelsVisible} judgement={j} />
+      {props.judge}
     </>
   );
 }

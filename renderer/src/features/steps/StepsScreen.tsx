@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { useShell } from '../../context';
 import { parseRoute, routeHash } from '../../route';
 import { ViewLine } from '../labeling/ViewLine';
+import { StepsJudge } from '../judges/StepsJudge';
 import { afterPaint } from './ahead';
 import { toolsOf } from '../trajectories/tools';
 import { ContextPanel } from './ContextPanel';
@@ -201,6 +202,7 @@ export function StepsScreen({ project, itemId, response, view }: { project: stri
                 onOutcome={() => actions.outcome()}
                 onFinish={() => actions.finish()}
                 onReference={() => actions.reference()}
+                judge={<StepsJudge loads={s.judges} itemId={item.id} response={s.response} mode={mode} labeled={isComplete(j)} stepCount={steps.length} mine={j.firstError} noun={turns ? 'turn' : 'step'} />}
               />
             </aside>
             <div className="flex min-h-0 min-w-0 flex-1">

@@ -10,6 +10,7 @@ import { api, errorMessage } from '../../api';
 import { afterPaint, itemTexts, prepareAhead } from './ahead';
 import { prefetchItemImages } from '../../components/images/prefetch';
 import { viewIdOf } from '../labeling/itemsOfShape';
+import { useJudgeLoads } from '../judges/judgeLoads';
 
 export interface Loaded {
   item: ItemView;
@@ -76,6 +77,9 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
   const [loadError, setLoadError] = useState<string | null>(null);
   const [prelabels, setPrelabels] = useState<ShownPrelabels>(null);
   const { load: loadPrelabels, peek: peekPrelabels } = usePrelabels(project, scoresVersion);
+  // The judges' pre-labels, asked beside the steps as the model pre-labels are (features/judges/judgeLoads.ts).
+  const judges = useJudgeLoads(project, annotator);
+  const prefetchJudges = judges.prefetch;
   const current = useRef<Loaded | null>(null);
   const prefetch = useRef<{ seq: number; promise: Promise<Loaded | null> } | null>(null);
   const alive = useRef(true);
@@ -99,9 +103,10 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
     async (item: ItemView | null): Promise<Loaded | null> => {
       if (!item) return null;
       void loadPrelabels(item.id);
+      prefetchJudges(item.id);
       return { item, view: await api.getSteps({ project, annotator, itemId: item.id }) };
     },
-    [project, annotator, loadPrelabels],
+    [project, annotator, loadPrelabels, prefetchJudges],
   );
 
   /** The item after `from`, with its steps and pre-labels, asked once; its text is rendered ahead when it comes. */
@@ -219,5 +224,5 @@ export function useStepItems(project: string, annotator: string, startItemId: nu
   const markTouched = useCallback((id: number) => void touched.current.add(id), []);
 
   const shownPrelabels = loaded && prelabels?.itemId === loaded.item.id ? prelabels : null;
-  return { loaded, phase, loadError, prelabels: shownPrelabels, go, replaceView, markTouched };
+  return { loaded, phase, loadError, prelabels: shownPrelabels, judges, go, replaceView, markTouched };
 }
