@@ -50,6 +50,16 @@ beforeAll(async () => {
   await host.api('importContent', { project: PROJECT, fileName: 'single.jsonl', content: items.map((l) => JSON.stringify(l)).join('\n') + '\n', format: 'arbiter', createProject: true });
   const { rows } = await host.api<{ rows: { id: number; externalId: string }[] }>('listItems', { project: PROJECT, limit: 10 });
   for (const r of rows) ids.set(r.externalId, r.id);
+  await host.api('saveRubric', {
+    project: PROJECT,
+    name: 'greeting',
+    criteria: [
+      { key: 'accuracy', description: 'Is it right?', scale: { type: 'likert', min: 1, max: 5 } },
+      { key: 'cites', description: 'Does it say where it comes from?', scale: { type: 'binary' } },
+    ],
+  });
+  const graded = { criteria: { accuracy: { score: 2, feedback: 'A bare hello, nothing more.' }, cites: { score: 0, feedback: 'No source named.' } } };
+  writeResults('v3', [{ kind: 'rubric', response: 0, answer: graded as JudgeAnswer, rubricVersion: 1, critique: 'accuracy: A bare hello, nothing more.' }]);
   writeResults('v1', [outcome('success', 'The table was booked as asked.')]);
   writeResults('v2', [outcome('failure', 'The order was not cancelled.')]);
   const steps = [{ correct: true, reason: '10 + 5 is 15.' }, { correct: false, reason: 'Half of 15 is 7.5, not 7.' }];
@@ -114,6 +124,24 @@ describe('the judge on the verdict screen', () => {
     expect(await page.getByTestId('judge-line').count()).toBe(0);
   });
 
+  it('the rating sheet, blind: a criterion’s judge score shows once the annotator rated that criterion', async () => {
+    await openVerdict('v3');
+    await page.getByTestId('ratings-response').waitFor();
+    expect(await page.getByTestId('criterion-judge-score').count()).toBe(0);
+    await page.keyboard.press('Tab');
+    const accuracy = page.locator('[data-testid="criterion"][data-key="accuracy"]');
+    const cites = page.locator('[data-testid="criterion"][data-key="cites"]');
+    await accuracy.getByTestId('criterion-judge-hidden').waitFor();
+    await page.keyboard.press('4');
+    await expect.poll(() => accuracy.getAttribute('data-value')).toBe('4');
+    await accuracy.getByTestId('criterion-judge-score').waitFor();
+    expect(await accuracy.getByTestId('criterion-judge-score').innerText()).toBe('2');
+    expect(await accuracy.getByTestId('criterion-judge-feedback').innerText()).toBe('A bare hello, nothing more.');
+    expect(await cites.getByTestId('criterion-judge-score').count(), 'cites is not rated yet').toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('criterion-judge-score').allInnerTexts()).toEqual(['judge 2']);
+  });
+
   it('assist: the outcome up front, with model, template version, seed and the reason as plain text', async () => {
     await host.api('updateProjectSettings', { project: PROJECT, settings: { prelabels: 'assist' } });
     await page.reload();
@@ -126,6 +154,17 @@ describe('the judge on the verdict screen', () => {
     await page.getByTestId('judge-reason-toggle').click();
     expect(await page.getByTestId('judge-reason').innerText()).toBe('The order was not cancelled.');
     await page.screenshot({ path: '/tmp/judge-verdict.png' });
+    // The rating sheet in assist: every criterion's judge score up front; the focused one has its feedback and source.
+    await openVerdict('v3');
+    await expect.poll(() => page.getByTestId('criterion-judge-score').allInnerTexts()).toEqual(['judge 2', 'judge No']);
+    // Tab enters the sheet (on the first criterion not rated yet: cites, accuracy was rated above).
+    await page.keyboard.press('Tab');
+    const cites = page.locator('[data-testid="criterion"][data-key="cites"]');
+    await expect.poll(() => cites.getAttribute('data-focused')).toBe('true');
+    expect(await cites.getByTestId('criterion-judge-feedback').innerText()).toBe('No source named.');
+    expect(await cites.getByTestId('judge-source').innerText()).toBe('tiny-judge.gguf · template 2 · seed 7');
+    await page.screenshot({ path: '/tmp/judge-sheet.png' });
+    await page.keyboard.press('Escape');
     // The step screen in assist: shown up front, with its source.
     await openSteps('s1');
     await page.getByTestId('steps-judge').getByTestId('judge-line').waitFor();

@@ -119,6 +119,7 @@ export function CompareScreen({ project, itemId, view }: { project: string; item
   const suggested = mode === 'assist' && item ? suggestion(prelabels, item.shownOrder) : null;
 
   const { judge, loadPrelabels, peekPrelabels } = loop;
+  const sheetJudge = item ? { loads: notes.judges, itemId: item.id, mode } : undefined;
   const choose = useCallback(
     (choice: ScreenChoice, strength: Strength | null) => {
       const on = item;
@@ -326,7 +327,7 @@ export function CompareScreen({ project, itemId, view }: { project: string; item
               rating={ratings.cursor !== null}
               footer={
                 <>
-                  <RatingPanel ratings={ratings} letter={leftLetter} side="Left" first={0} />
+                  <RatingPanel ratings={ratings} letter={leftLetter} side="Left" first={0} judge={sheetJudge} />
                   <CritiqueBox ref={leftCritique} critiques={critiques} letter={leftLetter} side="Left" keyHint="k" showStatus />
                 </>
               }
@@ -343,7 +344,7 @@ export function CompareScreen({ project, itemId, view }: { project: string; item
               rating={ratings.cursor !== null}
               footer={
                 <>
-                  <RatingPanel ratings={ratings} letter={rightLetter} side="Right" first={ratings.rubric ? ratings.rubric.criteria.length : 0} />
+                  <RatingPanel ratings={ratings} letter={rightLetter} side="Right" first={ratings.rubric ? ratings.rubric.criteria.length : 0} judge={sheetJudge} />
                   <CritiqueBox ref={rightCritique} critiques={critiques} letter={rightLetter} side="Right" keyHint="Shift+K" />
                 </>
               }

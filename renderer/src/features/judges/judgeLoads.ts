@@ -15,12 +15,13 @@ export type JudgeLoads = ReturnType<typeof useJudgeLoads>;
 type Got = { itemId: number; list: JudgeResultView[] } | null;
 
 /** The item's judge results: at once when loaded ahead, else once they come (no render when there are none). */
-export function useItemJudges(loads: JudgeLoads, itemId: number | null): JudgeResultView[] | null {
-  const known = itemId === null ? undefined : loads.peek(itemId);
+export function useItemJudges(loads: JudgeLoads | undefined, itemId: number | null): JudgeResultView[] | null {
+  const known = itemId === null || !loads ? undefined : loads.peek(itemId);
   const [got, setGot] = useState<Got>(null);
-  const { fetchItem, peek } = loads;
+  const fetchItem = loads?.fetchItem;
+  const peek = loads?.peek;
   useEffect(() => {
-    if (itemId === null || peek(itemId)) return;
+    if (itemId === null || !fetchItem || !peek || peek(itemId)) return;
     let live = true;
     // No judge on this item nor on the last: nothing to draw either way, so no render (the labeling loop's
     // next item is one commit of the page, test/e2e/compare-commits.test.ts).
@@ -30,7 +31,7 @@ export function useItemJudges(loads: JudgeLoads, itemId: number | null): JudgeRe
       live = false;
     };
   }, [fetchItem, peek, itemId]);
-  return known ?? (got && got.itemId === itemId ? got.list : null);
+  return known ?? (loads && got && got.itemId === itemId ? got.list : null);
 }
 
 /** The newest result of a kind (and response, for the kinds judged per response). */

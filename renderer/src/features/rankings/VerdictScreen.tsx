@@ -198,7 +198,7 @@ export function VerdictScreen({ project, itemId, view }: { project: string; item
             </div>
             <div className="shrink-0 overflow-y-auto md:max-h-[52%]" data-testid="response-footer">
               <div className="max-w-[960px] pl-[76px] max-md:pl-0">
-                <RatingPanel ratings={ratings} letter="A" side="Response" first={0} />
+                <RatingPanel ratings={ratings} letter="A" side="Response" first={0} judge={{ loads: notes.judges, itemId: item.id, mode: prelabelMode ?? 'blind' }} />
                 <CritiqueBox ref={critiqueBox} critiques={critiques} letter="A" side="Response" keyHint="k" showStatus />
               </div>
             </div>

@@ -14,6 +14,16 @@ import { groupsOf, isPitfall, walkOrder } from './criteria';
 import { useItemCriteriaEditor } from './useItemCriteriaEditor';
 import { LIKERT_BUTTONS_MAX, scaleKeyHint, scaleOptions, valueText } from './scaleKeys';
 import type { Ratings, Winner } from './useRatings';
+import { CriterionJudge } from '../judges/CriterionJudge';
+import { judgeOf, useItemJudges, type JudgeLoads } from '../judges/judgeLoads';
+import { letterIndex } from '../../../../shared/letters';
+
+/** The rubric judge's pre-labels beside the annotator's ratings (features/judges/CriterionJudge.tsx). */
+export interface SheetJudge {
+  loads: JudgeLoads;
+  itemId: number;
+  mode: 'blind' | 'assist';
+}
 
 function Marks({ criterion }: { criterion: Criterion }) {
   return (
@@ -98,7 +108,8 @@ const FOLD_CATEGORIES = 5;
  * text keeps the room); Tab (or a click on a value) opens them. `first` is the index of the response's
  * first stop in Tab order.
  */
-export function RatingPanel({ ratings, letter, side, first }: { ratings: Ratings; letter: string; side: string; first: number }) {
+export function RatingPanel({ ratings, letter, side, first, judge }: { ratings: Ratings; letter: string; side: string; first: number; judge?: SheetJudge }) {
+  const judged = judgeOf(useItemJudges(judge?.loads, judge?.itemId ?? null), 'rubric', letterIndex(letter));
   const rubric = ratings.rubric;
   if (!rubric) return null;
   const values = ratings.state.ratings[letter] ?? {};
@@ -134,6 +145,12 @@ export function RatingPanel({ ratings, letter, side, first }: { ratings: Ratings
                     <span className="text-muted">{c.key}</span>
                     {c.required && value === undefined && <span className="text-bad">*</span>}{' '}
                     {value === undefined ? <span className="text-faint">—</span> : <b className="font-semibold text-fg">{valueText(c.scale, value)}</b>}
+                    {judge && (
+                      <>
+                        {' '}
+                        <CriterionJudge result={judged} criterion={c.key} format={(v) => valueText(c.scale, v)} mode={judge.mode} rated={value !== undefined} focused={false} folded />
+                      </>
+                    )}
                   </button>
                 );
               })}
@@ -195,6 +212,7 @@ export function RatingPanel({ ratings, letter, side, first }: { ratings: Ratings
                     <ScaleControl criterion={c} value={value} onRate={(v) => ratings.rate(letter, c.key, v)} testid={`rate-${side.toLowerCase()}-${c.key}`} />
                   )}
                 </div>
+                {judge && <CriterionJudge result={judged} criterion={c.key} format={(v) => valueText(c.scale, v)} mode={judge.mode} rated={value !== undefined} focused={focused} />}
                 {focused && (
                   <div className="mb-1 ml-0.5 pl-1 text-muted" data-testid="criterion-description">
                     {c.description ? <Markdown text={c.description} className="md-small" /> : <p className="text-[12.5px] text-faint italic">No description.</p>}
