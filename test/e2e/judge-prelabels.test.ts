@@ -45,6 +45,7 @@ beforeAll(async () => {
     { id: 'v1', prompt: 'Book a table for two.', responses: [{ text: 'Booked at 7pm for two.' }] },
     { id: 'v2', prompt: 'Cancel my order.', responses: [{ text: 'I could not find the order.' }] },
     { id: 'v3', prompt: 'Say hello.', responses: [{ text: 'Hello.' }] },
+    { id: 'p1', prompt: 'Say hello twice.', responses: [{ text: 'Hello. Hello.' }, { text: 'Hi.' }] },
     { id: 's1', prompt: 'Add 10 and 5, then halve it.', responses: [{ text: 'Step 1: 10 + 5 = 15.\nStep 2: Half of 15 is 7.\nStep 3: The answer is 7.' }] },
   ];
   await host.api('importContent', { project: PROJECT, fileName: 'single.jsonl', content: items.map((l) => JSON.stringify(l)).join('\n') + '\n', format: 'arbiter', createProject: true });
@@ -59,6 +60,8 @@ beforeAll(async () => {
     ],
   });
   const graded = { criteria: { accuracy: { score: 2, feedback: 'A bare hello, nothing more.' }, cites: { score: 0, feedback: 'No source named.' } } };
+  const sheet = (accuracy: number, cites: number) => ({ criteria: { accuracy: { score: accuracy, feedback: `accuracy ${accuracy}` }, cites: { score: cites, feedback: `cites ${cites}` } } }) as JudgeAnswer;
+  writeResults('p1', [0, 1].map((response) => ({ kind: 'rubric' as const, response, answer: sheet(response ? 1 : 5, response), rubricVersion: 1 })));
   writeResults('v3', [{ kind: 'rubric', response: 0, answer: graded as JudgeAnswer, rubricVersion: 1, critique: 'accuracy: A bare hello, nothing more.' }]);
   writeResults('v1', [outcome('success', 'The table was booked as asked.')]);
   writeResults('v2', [outcome('failure', 'The order was not cancelled.')]);
@@ -165,6 +168,24 @@ describe('the judge on the verdict screen', () => {
     expect(await cites.getByTestId('judge-source').innerText()).toBe('tiny-judge.gguf · template 2 · seed 7');
     await page.screenshot({ path: '/tmp/judge-sheet.png' });
     await page.keyboard.press('Escape');
+    // The compare screen's two sheets: each response's own scores, on the side it is shown.
+    await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/item/${ids.get('p1')}`);
+    await expect.poll(() => page.getByTestId('compare').getAttribute('data-item-id')).toBe(String(ids.get('p1')));
+    const { shownOrder } = await host.api<{ shownOrder: number[] }>('getItem', { project: PROJECT, annotator: ANNOTATOR, itemId: ids.get('p1') });
+    const expected = (response: number) => (response ? ['judge 1', 'judge Yes'] : ['judge 5', 'judge No']);
+    await expect.poll(() => page.getByTestId('ratings-left').getByTestId('criterion-judge-score').allInnerTexts()).toEqual(expected(shownOrder[0]!));
+    expect(await page.getByTestId('ratings-right').getByTestId('criterion-judge-score').allInnerTexts()).toEqual(expected(shownOrder[1]!));
+    await page.screenshot({ path: '/tmp/judge-sheet-compare.png' });
+    // The dark theme: the step screen's judge and the verdict screen's line and sheet (screenshots to /tmp).
+    const dark = await openApp(browser, host, { annotator: ANNOTATOR, theme: 'dark' });
+    await dark.page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/steps/item/${ids.get('s1')}/r/0`);
+    await dark.page.getByTestId('steps-judge').getByTestId('judge-line').waitFor();
+    await dark.page.screenshot({ path: '/tmp/judge-steps-dark.png' });
+    await dark.page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/verdict/item/${ids.get('v2')}`);
+    await dark.page.getByTestId('judge-line').waitFor();
+    await dark.page.screenshot({ path: '/tmp/judge-verdict-dark.png' });
+    expect(dark.problems).toEqual([]);
+    await dark.page.context().close();
     // The step screen in assist: shown up front, with its source.
     await openSteps('s1');
     await page.getByTestId('steps-judge').getByTestId('judge-line').waitFor();
