@@ -8,6 +8,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendJudgeResults, type JudgeResultDraft } from '../../electron/core/store/judges';
 import type { JudgeAnswer } from '../../shared/judgeAnswers';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeTinyGguf } from '../helpers/tinyGguf';
 import { launchBrowser, openApp, startHost, type Host } from './helpers';
 
 const PROJECT = 'judged-elsewhere';
@@ -46,6 +49,7 @@ beforeAll(async () => {
     { id: 'v2', prompt: 'Cancel my order.', responses: [{ text: 'I could not find the order.' }] },
     { id: 'v3', prompt: 'Say hello.', responses: [{ text: 'Hello.' }] },
     { id: 'p1', prompt: 'Say hello twice.', responses: [{ text: 'Hello. Hello.' }, { text: 'Hi.' }] },
+    { id: 'p2', prompt: 'Say bye.', responses: [{ text: 'Bye.' }, { text: 'Goodbye.' }] },
     { id: 's1', prompt: 'Add 10 and 5, then halve it.', responses: [{ text: 'Step 1: 10 + 5 = 15.\nStep 2: Half of 15 is 7.\nStep 3: The answer is 7.' }] },
   ];
   await host.api('importContent', { project: PROJECT, fileName: 'single.jsonl', content: items.map((l) => JSON.stringify(l)).join('\n') + '\n', format: 'arbiter', createProject: true });
@@ -191,6 +195,30 @@ describe('the judge on the verdict screen', () => {
     await page.getByTestId('steps-judge').getByTestId('judge-line').waitFor();
     expect(await page.getByTestId('steps-judge').getByTestId('judge-source').innerText()).toBe('tiny-judge.gguf · template 2 · seed 7');
     await page.screenshot({ path: '/tmp/judge-steps.png' });
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('a judge run that ends while a labeling screen is open', () => {
+  it('makes the screen ask again: an item seen before the run shows the results written since', async () => {
+    process.env.ARBITER_JUDGE_THREADS = '1';
+    const onPair = (external: string) => expect.poll(() => page.getByTestId('compare').getAttribute('data-item-id')).toBe(String(ids.get(external)));
+    await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/item/${ids.get('p1')}`);
+    await onPair('p1');
+    await page.keyboard.press('ArrowRight');
+    await onPair('p2');
+    // p1 was asked with no pairwise judge; one is written now, then a judge run (of another kind) ends.
+    writeResults('p1', [{ kind: 'pairwise', response: null, answer: { verdict: 'A', strength: 2, critique: 'A says hello twice.' } as JudgeAnswer, verdict: 'A', strength: 2, flipped: false, critique: 'A says hello twice.' }]);
+    mkdirSync(join(host.home, 'models'), { recursive: true });
+    writeTinyGguf(join(host.home, 'models', 'tiny-judge.gguf'));
+    await host.api('startJudging', { project: PROJECT, kind: 'outcome', model: 'tiny-judge.gguf', limit: 1, parallel: 1 });
+    await expect
+      .poll(async () => (await host.api<{ kind: string; project: string; state: string }[]>('listJobs', {})).find((j) => j.kind === 'judge' && j.project === PROJECT)?.state, { timeout: 120_000 })
+      .toBe('done');
+    await page.keyboard.press('ArrowLeft');
+    await onPair('p1');
+    await page.getByTestId('judge-line').waitFor();
+    expect(await page.getByTestId('judge-verdict').innerText()).toMatch(/^(Left|Right), clearly better$/);
     expect(problems).toEqual([]);
   });
 });

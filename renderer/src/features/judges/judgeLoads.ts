@@ -2,13 +2,31 @@
 // item loads, components/itemLoads.ts), so a screen draws them in the item's own render: a key that moves
 // on costs no request and no second render. Every judge line (compare, verdict, steps, the rating sheet)
 // reads them through useItemJudges.
-import { useEffect, useState } from 'react';
-import type { JudgeKind, JudgeResultView } from '../../../../shared/api';
-import { api } from '../../api';
+import { useEffect, useRef, useState } from 'react';
+import type { JobInfo, JudgeKind, JudgeResultView } from '../../../../shared/api';
+import { api, subscribeEvents } from '../../api';
 import { useItemLoads } from '../../components/itemLoads';
 
 export function useJudgeLoads(project: string, annotator: string) {
-  return useItemLoads<JudgeResultView[]>(project, annotator, ({ project: p, itemId }) => api.judgePrelabels({ project: p, itemId }));
+  const asked = useRef(new Set<number>());
+  const loads = useItemLoads<JudgeResultView[]>(project, annotator, ({ project: p, itemId }) => {
+    asked.current.add(itemId);
+    return api.judgePrelabels({ project: p, itemId });
+  });
+  // A judge run of this project that ended (done or cancelled: it wrote results) makes every answer
+  // kept here old: each item is asked again when next shown.
+  const { forget } = loads;
+  useEffect(
+    () =>
+      subscribeEvents((event) => {
+        const job = event.type === 'job' ? (event.job as JobInfo | undefined) : undefined;
+        if (!job || job.kind !== 'judge' || job.project !== project || job.state === 'running') return;
+        for (const id of asked.current) forget(id);
+        asked.current.clear();
+      }),
+    [project, forget],
+  );
+  return loads;
 }
 export type JudgeLoads = ReturnType<typeof useJudgeLoads>;
 
