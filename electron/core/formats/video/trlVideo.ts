@@ -36,8 +36,9 @@ export function parseTrlVideo(record: Record<string, unknown>): ParsedRecord {
       if (!Array.isArray(m.content)) return m;
       return {
         ...m,
-        content: m.content.map((p) => {
-          if (!isPlaceholder(p)) return p;
+        content: m.content.map((p: unknown, j) => {
+          if (p === null || typeof p !== 'object' || Array.isArray(p)) throw new RecordError(`${field}[${i}].content[${j}]: expected a part {"type": …}`);
+          if (!isPlaceholder(p as ContentPart)) return p as ContentPart;
           if (next >= list.length) throw new RecordError(`${field}[${i}]: a {"type": "video"} placeholder, but "videos" has only ${list.length} entr${list.length === 1 ? 'y' : 'ies'}`);
           return { type: 'video', video: list[next++], column: 'videos', index: next - 1 };
         }),
