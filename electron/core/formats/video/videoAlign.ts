@@ -29,7 +29,7 @@ export type Winner = 'A' | 'B' | 'tie';
 /** A / B / same (any case) as a winner; '' as none. */
 function winnerOf(value: unknown, column: string): Winner | null {
   if (value === undefined || value === null) return null;
-  const text = String(value).trim();
+  const text = scalarText(value, column).trim();
   if (text === '') return null;
   const lower = text.toLowerCase();
   if (lower === 'a') return 'A';
@@ -38,7 +38,17 @@ function winnerOf(value: unknown, column: string): Winner | null {
   throw new RecordError(`${column}: ${JSON.stringify(text.slice(0, 40))} is not a winner (A, B or same)`);
 }
 
-const text = (record: Record<string, unknown>, key: string) => (typeof record[key] === 'string' ? (record[key] as string).trim() : record[key] === undefined || record[key] === null ? '' : String(record[key]));
+/**
+ * A cell as text: a CSV cell is always text, but the same reader takes a JSON Lines file whose values may be
+ * anything, and String() of an object can throw (a `toString` that is not a function): such a value is refused.
+ */
+function scalarText(value: unknown, column: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw new RecordError(`${column}: expected text, got ${Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : typeof value}`);
+}
+
+const text = (record: Record<string, unknown>, key: string) => (record[key] === undefined || record[key] === null ? '' : scalarText(record[key], key).trim());
 
 export function parseVideoAlign(record: Record<string, unknown>): ParsedRecord {
   const prompt = text(record, 'prompt');
@@ -74,7 +84,8 @@ export function encodeVideoAlign(item: { prompt: unknown; responses: { content: 
   if (!refs[0] || !refs[1]) return null;
   const prompt = typeof item.prompt === 'string' ? item.prompt : '';
   const m = item.metadata;
-  const number = (key: string, fallback: number | null) => (m[key] !== undefined && m[key] !== null && m[key] !== '' ? String(m[key]) : fallback === null ? '' : fallback.toFixed(1));
+  const number = (key: string, fallback: number | null) =>
+    typeof m[key] === 'number' || (typeof m[key] === 'string' && m[key] !== '') ? String(m[key]) : fallback === null ? '' : fallback.toFixed(1);
   const row: Record<string, string> = {
     path_A: pathOf(refs[0]),
     path_B: pathOf(refs[1]),

@@ -31,6 +31,8 @@ export function parseVideoQa(record: Record<string, unknown>): ParsedRecord {
   if (typeof record.problem !== 'string' || !record.problem.trim()) throw new RecordError('problem: expected the question as text');
   if (typeof record.path !== 'string' || !record.path.trim()) throw new RecordError('path: expected the video’s path, relative to the file');
   if (typeof record.process !== 'string' || !record.process.trim()) throw new RecordError('process: expected the reasoning as text (<think>…</think>)');
+  const id = record.problem_id;
+  if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') throw new RecordError('problem_id: expected text or a number');
   const steps = reasoningSteps(record.process);
   if (typeof record.solution === 'string' && record.solution.trim()) steps.push(record.solution.trim());
   const labels = record.step_labels;
@@ -40,7 +42,7 @@ export function parseVideoQa(record: Record<string, unknown>): ParsedRecord {
   for (const [key, value] of Object.entries(record)) if (!READ.has(key)) metadata[key] = value;
   const prompt: Content = [{ role: 'user', content: [{ type: 'video', video: record.path }, { type: 'text', text: questionText(record) }] }];
   const parsed = chainRecord({
-    externalId: record.problem_id === undefined || record.problem_id === null ? null : String(record.problem_id),
+    externalId: id === undefined || id === null ? null : String(id),
     prompt,
     steps,
     separator: '\n\n',
