@@ -22,7 +22,8 @@
 // the line and --skip-invalid makes it a reject.
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, win32 } from 'node:path';
-import type { ChatMessage, Content, ContentPart } from '../../../shared/domain';
+import type { Content, ContentPart } from '../../../shared/domain';
+import { replaceParts } from '../../../shared/contentParts';
 import { isImagePart, SHA256_HEX, type ImageOrigin, type ImagePart, type ImageRef } from '../../../shared/images';
 import { RecordError } from '../base/errors';
 import { ImageRefusal, imageBounds, probeImage, tooManyBytes, type ImageBounds } from './probe';
@@ -82,22 +83,7 @@ export function responsePlace(index: number): string {
  * cannot be stored.
  */
 export function resolveImages(content: Content, place: string, ctx: ImageContext, out: RecordImages): Content {
-  if (typeof content === 'string') return content;
-  let changed: ChatMessage[] | null = null;
-  content.forEach((message, m) => {
-    if (!Array.isArray(message.content)) return;
-    let parts: ContentPart[] | null = null;
-    message.content.forEach((part, p) => {
-      if (!isImageLike(part)) return;
-      const stored = resolvePart(part, ctx, out, `${place} message ${m + 1}, part ${p + 1}`);
-      parts ??= message.content.slice() as ContentPart[];
-      parts[p] = stored;
-    });
-    if (!parts) return;
-    changed ??= content.slice();
-    changed[m] = { ...message, content: parts };
-  });
-  return changed ?? content;
+  return replaceParts(content, isImageLike, (part, m, p) => resolvePart(part, ctx, out, `${place} message ${m + 1}, part ${p + 1}`));
 }
 
 /** A part that is (or claims to be) an image: its type names one (image, image_url, input_image…). */

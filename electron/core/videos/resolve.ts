@@ -15,7 +15,8 @@
 // A file that is no video container, or larger than videoMaxBytes, is a RecordError naming the place and the
 // path; one whose headers are broken is stored with `damaged` saying why (its box on the page says it).
 import { statSync } from 'node:fs';
-import type { ChatMessage, Content, ContentPart } from '../../../shared/domain';
+import type { Content, ContentPart } from '../../../shared/domain';
+import { replaceParts } from '../../../shared/contentParts';
 import { SHA256_HEX, type ImageOrigin } from '../../../shared/images';
 import type { VideoPart, VideoRef } from '../../../shared/videos';
 import { RecordError } from '../base/errors';
@@ -39,26 +40,12 @@ export function isVideoLike(part: unknown): part is ContentPart {
  * is). `place` names it in errors ("prompt", "response A"). Each stored video's sha256 goes to `out.videos`.
  */
 export function resolveVideos(content: Content, place: string, ctx: ImageContext, out: RecordImages): Content {
-  if (typeof content === 'string') return content;
-  let changed: ChatMessage[] | null = null;
-  content.forEach((message, m) => {
-    if (!Array.isArray(message.content)) return;
-    let parts: ContentPart[] | null = null;
-    message.content.forEach((part, p) => {
-      if (!isVideoLike(part)) return;
-      const where = `${place} message ${m + 1}, part ${p + 1}`;
-      const fail: Fail = (what, why) => {
-        throw new RecordError(`${where}: ${what}: ${why}`);
-      };
-      const stored = resolvePart(part, ctx, out, fail);
-      parts ??= message.content.slice() as ContentPart[];
-      parts[p] = stored;
-    });
-    if (!parts) return;
-    changed ??= content.slice();
-    changed[m] = { ...message, content: parts };
+  return replaceParts(content, isVideoLike, (part, m, p) => {
+    const fail: Fail = (what, why) => {
+      throw new RecordError(`${place} message ${m + 1}, part ${p + 1}: ${what}: ${why}`);
+    };
+    return resolvePart(part, ctx, out, fail);
   });
-  return changed ?? content;
 }
 
 function resolvePart(part: ContentPart, ctx: ImageContext, out: RecordImages, fail: Fail): VideoPart {
