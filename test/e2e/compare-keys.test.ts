@@ -264,6 +264,10 @@ describe('the header count and the start screen', () => {
   it('shows the prefetched next item in the same DOM update as the key\'s own changes (one render, not two)', async () => {
     // bench:loop (issue 20): the key's notice and count, then the next item, were two renders and two commits.
     const { page } = await openApp(browser, host, { annotator: 'e2e-one-pass' });
+    const asked: { itemId?: number }[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/getCritiques')) asked.push(JSON.parse(r.postData() ?? '{}') as { itemId?: number });
+    });
     // The prefetch: the item after the one on screen.
     const prefetched = page.waitForResponse((r) => r.url().endsWith('/api/nextItem') && (r.request().postData() ?? '').includes('afterSeq'));
     await page.evaluate((p) => (location.hash = `#/p/${encodeURIComponent(p)}`), PROJECT);
@@ -271,6 +275,9 @@ describe('the header count and the start screen', () => {
     await expect.poll(() => page.getByTestId('progress').innerText()).toMatch(/^0\s*\/\s*9 labeled/);
     await (await prefetched).finished();
     const first = await page.getByTestId('compare').getAttribute('data-item-id');
+    // The page has taken the prefetch in once it asks for the next item's critiques (after `ready` is set):
+    // the response having arrived is not enough on a busy machine, where the key could come before the page read it.
+    await expect.poll(() => asked.some((body) => body.itemId !== undefined && String(body.itemId) !== first)).toBe(true);
     await page.evaluate(() => {
       const w = window as unknown as { __batches: boolean[] | null };
       const screen = document.querySelector('[data-testid="compare"]')!;
