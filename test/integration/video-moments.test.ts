@@ -91,6 +91,33 @@ describe.skipIf(skip)('temporal marks on a judgement', () => {
   });
 });
 
+describe.skipIf(skip)('hostile marks in a labels file', () => {
+  it('a negative time, a range ending before it starts, 10 000 marks, a 1 MB note: each line refused by the save’s rule, naming it', async () => {
+    const { readFileSync } = await import('node:fs');
+    const line = JSON.parse(readFileSync(join(dir, 'alice-labels.jsonl'), 'utf8').trim().split('\n').at(-1)!);
+    const d = machine('d');
+    await importFile(d.db, { path: join(dir, 'episodes.jsonl'), project: 'robot', createProject: true });
+    const cases: [unknown, RegExp][] = [
+      [[{ at: 0, from: -1, tag: 'slip' }], /0 or more seconds/],
+      [[{ at: 0, from: 2, to: 1, tag: 'slip' }], /to > from/],
+      [Array.from({ length: 10_000 }, (_, i) => ({ at: 0, from: i / 100, tag: 'slip' })), /more than 200 marks/],
+      [[{ at: 0, from: 1, tag: 'slip', note: 'x'.repeat(1_000_000) }], /a note longer than 2000 characters/],
+    ];
+    for (const [i, [moments, words]] of cases.entries()) {
+      const file = join(dir, `hostile-${i}.jsonl`);
+      writeFileSync(file, JSON.stringify({ ...line, id: `0190bbbb-0000-7000-8000-00000000000${i}`, moments }) + '\n');
+      const error = (await importLabelsFile(d.db, { path: file, project: 'robot' }).then(
+        () => null,
+        (e: { errors?: { reason: string }[]; message: string }) => e,
+      )) as { errors?: { reason: string }[]; message: string } | null;
+      expect(error, `case ${i}`).not.toBeNull();
+      expect(JSON.stringify(error!.errors ?? error!.message)).toMatch(words);
+    }
+    const itemD = [...iterateItems(d.db, requireProject(d.db, 'robot').id)][0]!.id;
+    expect(findAnnotator(d.db, 'alice') && currentLabel(d.db, itemD, findAnnotator(d.db, 'alice')!.id, 'verdict')).toBeFalsy();
+  });
+});
+
 describe('agreement on temporal marks', () => {
   it('temporal IoU of ranges; instants within a tolerance; one-to-one pairing as an F1', () => {
     expect(temporalIoU({ from: 1, to: 3 }, { from: 2, to: 4 })).toBeCloseTo(1 / 3, 6);
