@@ -79,3 +79,30 @@ export const VIDEO_GENERATION_RUBRIC: { name: string; criteria: Criterion[] } = 
 
 /** VideoAlign's column of each criterion of VIDEO_GENERATION_RUBRIC. */
 export const VIDEOALIGN_AXES = { VQ: 'visual_quality', MQ: 'motion_quality', TA: 'text_alignment', Overall: 'overall' } as const;
+
+const likert4 = (key: string, description: string, hotkey: string): Criterion => ({ key, description, scale: { type: 'likert', min: 1, max: 4 }, weight: 1, required: false, hotkey });
+
+/**
+ * Generated videos as VideoFeedback rates them and VideoScore predicts them (TIGER-Lab, arXiv 2406.15252):
+ * five aspects of one clip, each 1 (bad) to 4 (good / like a real video). None is required: the dataset's
+ * rows may leave one out. A VideoFeedback row's five score columns are these criteria (VIDEOFEEDBACK_ASPECTS).
+ */
+export const VIDEO_FEEDBACK_RUBRIC: { name: string; criteria: Criterion[] } = {
+  name: 'videofeedback',
+  criteria: [
+    likert4('visual_quality', 'Visual quality: clearness, resolution, brightness and colour; no blur, noise or artifacts.\n\n1 = bad · 4 = real-video quality.', 'v'),
+    likert4('temporal_consistency', 'Temporal consistency: do objects, people and the background stay the same from frame to frame (no flicker, popping or melting)?\n\n1 = bad · 4 = fully consistent.', 'c'),
+    likert4('dynamic_degree', 'Dynamic degree: is there as much motion as the scene should have (not a still picture)?\n\n1 = static · 4 = lively, as asked.', 'd'),
+    likert4('text_to_video_alignment', 'Text-to-video alignment: does it show what the prompt asks, every subject, action and attribute?\n\n1 = unrelated · 4 = everything asked for.', 't'),
+    likert4('factual_consistency', 'Factual consistency: does it agree with common sense and physics (gravity, water, lighting, joints, sizes)?\n\n1 = violates them · 4 = consistent.', 'f'),
+  ],
+};
+
+/** VideoFeedback's score column of each criterion of VIDEO_FEEDBACK_RUBRIC. */
+export const VIDEOFEEDBACK_ASPECTS = {
+  'visual quality': 'visual_quality',
+  'temporal consistency': 'temporal_consistency',
+  'dynamic degree': 'dynamic_degree',
+  'text-to-video alignment': 'text_to_video_alignment',
+  'factual consistency': 'factual_consistency',
+} as const;

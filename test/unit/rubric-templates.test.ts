@@ -46,3 +46,16 @@ describe('video-generation rubric template (issue 24)', () => {
     for (const key of hotkeys) expect(['y', 'n', 'x', '-', 'z']).not.toContain(key);
   });
 });
+
+describe('VideoFeedback rubric template (issue 24)', () => {
+  it('is a valid rubric of VideoFeedback’s five aspects, each 1 to 4, none required, hotkeys clear of the sheet’s own', async () => {
+    const { VIDEO_FEEDBACK_RUBRIC, VIDEOFEEDBACK_ASPECTS } = await import('../../shared/rubricTemplates');
+    const checked = checkRubricFile(VIDEO_FEEDBACK_RUBRIC);
+    expect(checked.ok).toBe(true);
+    if (!checked.ok) return;
+    expect(checked.value.criteria.map((c) => [c.key, c.scale, c.required])).toEqual(Object.values(VIDEOFEEDBACK_ASPECTS).map((key) => [key, { type: 'likert', min: 1, max: 4 }, false]));
+    const hotkeys = VIDEO_FEEDBACK_RUBRIC.criteria.map((c) => c.hotkey);
+    expect(new Set(hotkeys).size).toBe(5);
+    for (const key of hotkeys) expect(['y', 'n', 'x', '-', 'z']).not.toContain(key);
+  });
+});

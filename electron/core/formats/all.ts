@@ -49,6 +49,7 @@ import { descriptor as videoAlign } from './video/videoAlign.format';
 import { descriptor as trlVideo } from './video/trlVideo.format';
 import { descriptor as lerobot } from './video/lerobot.format';
 import { descriptor as videoQa } from './video/videoQa.format';
+import { descriptor as videoFeedback } from './video/videoFeedback.format';
 import { descriptor as arbiter } from './exchange/arbiter.format';
 import { descriptor as labels } from './exchange/labels.format';
 import { descriptor as scores } from './exchange/scores.format';
@@ -105,6 +106,7 @@ export const ALL_FORMATS: readonly FormatDescriptor[] = [
   trlVideo,
   lerobot,
   videoQa,
+  videoFeedback,
   arbiter,
   labels,
   scores,

@@ -15,8 +15,9 @@ import { critiqueText, decideCritique, decidePreference, decideRatings } from '.
 import { signedScore } from './ratingJudgements';
 import { encodeUltrafeedback, UF_ASPECTS } from './ultrafeedback';
 import { isPlainObject } from '../validate';
+import { encodeVideoFeedback, VF_KEYS } from '../video/videoFeedback';
 
-export const JUDGED_FORMATS = ['ultrafeedback', 'helpsteer2', 'helpsteer2-preference', 'helpsteer3', 'prometheus', 'critique'] as const;
+export const JUDGED_FORMATS = ['ultrafeedback', 'helpsteer2', 'helpsteer2-preference', 'helpsteer3', 'prometheus', 'critique', 'videofeedback'] as const;
 export type JudgedFormat = (typeof JUDGED_FORMATS)[number];
 export const isJudgedFormat = (format: string): format is JudgedFormat => (JUDGED_FORMATS as readonly string[]).includes(format);
 
@@ -92,6 +93,17 @@ const helpsteer2: JudgedCodec = {
     return rows.length ? rows : 'unlabeled';
   },
   notes: () => ['One row per rated response; an attribute nobody rated is null'],
+};
+
+const videofeedback: JudgedCodec = {
+  tasks: ['rubric'],
+  encode(j) {
+    const d = decideRatings(j.labels('rubric'), j.annotator, VF_KEYS);
+    if (d.skip) return d.skip;
+    const rows = encodeVideoFeedback(j.item, d.ratings);
+    return rows.length ? rows : 'unlabeled';
+  },
+  notes: () => ['One row per rated video; an aspect nobody rated is null'],
 };
 
 const helpsteer2Preference: JudgedCodec = {
@@ -198,4 +210,5 @@ export const JUDGED_CODECS: Record<JudgedFormat, JudgedCodec> = {
   helpsteer3,
   prometheus,
   critique,
+  videofeedback,
 };
