@@ -5,7 +5,7 @@ export type ModelKind = 'outcome' | 'process';
  * How the input a model reads is built from a prompt and a response: text (chat template, text pair or
  * plain), or 'image': the response's image as pixel values (+ the prompt's text as tokens, CLIP-style).
  */
-export type InputMode = 'chat_template' | 'text_pair' | 'plain' | 'image';
+export type InputMode = 'chat_template' | 'text_pair' | 'plain' | 'image' | 'video';
 /** Which end a too-long input loses: 'left' drops the start (keeps the end), 'right' drops the end. */
 export type Side = 'left' | 'right';
 export type ProviderName = 'cpu' | 'cuda' | 'dml' | 'coreml';
@@ -62,12 +62,23 @@ export interface ImagePreprocess {
   normalize: { mean: [number, number, number]; std: [number, number, number] } | null;
 }
 
+/** How a video model's frames are taken from a video (arbiter-model.json "video", else the defaults). */
+export interface VideoSampling {
+  frames: number;
+  fps: number;
+}
+
 /** An image model's pixel input: the graph input it fills, the tensor's height and width, and how it is made. */
 export interface ImageInputSpec {
   input: string;
   height: number;
   width: number;
   preprocess: ImagePreprocess;
+  /**
+   * Video models (pixel_values [batch, frames, 3, height, width]): `frames` frames sampled at `fps` frames
+   * per second (lowered so they span a longer clip), each preprocessed as an image. Absent: an image model.
+   */
+  video?: VideoSampling | null;
 }
 
 export interface GraphInput {
@@ -126,7 +137,7 @@ export interface ModelDescription {
   };
   process: { separator: string; separatorId: number; rule: string; aggregate: StepAggregate } | null;
   /** Image models: the pixel input and its preprocessing, in words (from preprocessor_config.json). */
-  image?: { input: string; shape: (number | string)[]; preprocess: string; readsPrompt: boolean } | null;
+  image?: { input: string; shape: (number | string)[]; preprocess: string; readsPrompt: boolean; video?: VideoSampling | null } | null;
   hasManifest: boolean;
   warnings: string[];
 }

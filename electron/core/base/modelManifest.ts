@@ -28,6 +28,13 @@ export const manifestSchema = z.strictObject({
       index: z.number().int().min(0).optional(),
     })
     .optional(),
+  // Video reward models (pixel_values [batch, frames, 3, H, W]): how many frames, sampled at what rate.
+  video: z
+    .strictObject({
+      frames: z.number().int().min(1).max(256).optional(),
+      fps: z.number().positive().max(120).optional(),
+    })
+    .optional(),
   process: z
     .strictObject({
       step_separator: z.string().min(1),

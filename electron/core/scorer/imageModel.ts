@@ -5,13 +5,14 @@ import type * as ort from 'onnxruntime-node';
 import { onnxRuntime } from '../base/native';
 import type { Content } from '../../../shared/domain';
 import { holdsImages, imagesOf } from '../../../shared/images';
+import { videosOf } from '../../../shared/videos';
 import { padBatch, type Sequence } from './batching';
 import { toTensor } from './imageInputs';
 import { cutToBudget, promptText } from './inputs';
 import type { TextTokenizer } from './tokenize';
 import { runBatch, type OutputTensor } from './session';
 import type { ImageInputSpec, ModelSpec } from './types';
-import { IMAGE_PROMPT, TEXT_RESPONSE } from './unscorable';
+import { IMAGE_MODEL_VIDEO, IMAGE_PROMPT, TEXT_RESPONSE } from './unscorable';
 
 /** What an image model reads for one response: its image's sha256, or why there is none to read. */
 export type ImageTarget = { sha256: string } | { unscorable: string };
@@ -25,7 +26,7 @@ export function imageTarget(prompt: Content, response: Content): ImageTarget {
   const images = imagesOf(response, 0);
   if (images.length === 0) {
     if (holdsImages(response)) return { unscorable: 'its image was kept as the file wrote it, not stored (imported before Arbiter stored images): import the file again to score it' };
-    return { unscorable: TEXT_RESPONSE };
+    return { unscorable: videosOf(response).length ? IMAGE_MODEL_VIDEO : TEXT_RESPONSE };
   }
   if (images.length > 1) return { unscorable: `the response holds ${images.length} images; an image reward model scores one image per response` };
   const part = images[0]!.image;

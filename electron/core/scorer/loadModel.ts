@@ -4,6 +4,7 @@ import type * as ort from 'onnxruntime-node';
 import { ArbiterError, invalidInput } from '../base/errors';
 import { padBatch } from './batching';
 import { probeImageModel } from './imageModel';
+import { probeVideoModel } from './videoModel';
 import { encodeExample, type ScoringInput } from './inputs';
 import { hashModelFolder, readModelFolder, type ModelFolder } from './modelFolder';
 import { resolveModel } from './resolveSpec';
@@ -74,7 +75,8 @@ export async function loadModel(dir: string, provider: ProviderRequest, threads?
     const { session, report } = await openSession(folder.modelPath, provider, threads ? { threads } : {});
     try {
       const { spec, description } = resolveModel(folder, session);
-      if (spec.image) await probeImageModel(session, spec, folder.tokenizer, (out) => checkShape(spec, out, 1));
+      if (spec.image?.video) await probeVideoModel(session, spec, folder.tokenizer, (out) => checkShape(spec, out, 1));
+      else if (spec.image) await probeImageModel(session, spec, folder.tokenizer, (out) => checkShape(spec, out, 1));
       else await probe({ folder, session, report, spec });
       return { folder, session, report, spec, description };
     } catch (error) {

@@ -3,7 +3,7 @@
 import type * as ort from 'onnxruntime-node';
 import { describePreprocess, parsePreprocessorConfig } from './imageInputs';
 import { defaultModelName, PREPROCESSOR_FILE, type ModelFolder } from './modelFolder';
-import type { GraphInput, ImageInputSpec, InputSource, ModelDescription, ModelKind, ModelSpec, ProcessSpec, Side, TensorInfo } from './types';
+import type { GraphInput, ImageInputSpec, InputSource, ModelDescription, ModelKind, ModelSpec, ProcessSpec, Side, TensorInfo, VideoSampling } from './types';
 
 const FILLABLE: InputSource[] = ['input_ids', 'attention_mask', 'token_type_ids', 'position_ids'];
 const HF_DEFAULT_MAX = 1_000_000; // transformers writes a huge sentinel when a tokenizer has no limit
@@ -64,10 +64,13 @@ function imageInput(folder: ModelFolder, metadata: readonly ort.InferenceSession
   const info = tensorInfo(found);
   const name = `model.onnx input "${PIXEL_INPUT}"`;
   if (info.type !== 'float32') throw new Error(`${name} is ${info.type} ${showShape(info)}; Arbiter feeds float32 pixel values: export the model with float32 inputs`);
-  const [, channels, height, width] = info.shape;
-  if (info.shape.length !== 4 || (typeof channels === 'number' && channels !== 3)) {
-    throw new Error(`${name} has shape ${showShape(info)}; Arbiter feeds [batch, 3, height, width] (RGB, channels first, as Hugging Face image models read them)`);
+  // [batch, 3, H, W]: an image model; [batch, frames, 3, H, W]: a video model (a stack of sampled frames).
+  const isVideo = info.shape.length === 5;
+  const [channels, height, width] = info.shape.slice(isVideo ? 2 : 1);
+  if ((info.shape.length !== 4 && !isVideo) || (typeof channels === 'number' && channels !== 3)) {
+    throw new Error(`${name} has shape ${showShape(info)}; Arbiter feeds [batch, 3, height, width] (RGB, channels first, as Hugging Face image models read them), or [batch, frames, 3, height, width] for a video model`);
   }
+  const video = videoSampling(folder, isVideo ? info.shape[1]! : null);
   let parsed;
   try {
     parsed = parsePreprocessorConfig(folder.preprocessor!);
@@ -79,7 +82,30 @@ function imageInput(folder: ModelFolder, metadata: readonly ort.InferenceSession
     const from = parsed.preprocess.crop ? 'crop_size' : 'size';
     throw new Error(`${name} takes ${String(height)} × ${String(width)} images (height × width), but ${PREPROCESSOR_FILE} makes ${parsed.height} × ${parsed.width} (${from}): the config does not belong to this model`);
   }
-  return { spec: { input: PIXEL_INPUT, height: parsed.height, width: parsed.width, preprocess: parsed.preprocess }, info, warnings: parsed.warnings };
+  return { spec: { input: PIXEL_INPUT, height: parsed.height, width: parsed.width, preprocess: parsed.preprocess, video }, info, warnings: parsed.warnings };
+}
+
+/** Frames a video model reads when neither the graph nor arbiter-model.json says (VideoScore reads 8). */
+export const DEFAULT_VIDEO_FRAMES = 8;
+/** Frames per second sampled when arbiter-model.json says no rate (VideoAlign samples at 2). */
+export const DEFAULT_VIDEO_FPS = 2;
+
+/**
+ * A video model's sampling: the graph's fixed frame count, else arbiter-model.json's video.frames, else 8;
+ * video.fps, else 2. `graphFrames` null: an image model, which must not have a "video" section.
+ */
+function videoSampling(folder: ModelFolder, graphFrames: number | string | null): VideoSampling | null {
+  const said = folder.manifest?.video;
+  if (graphFrames === null) {
+    if (said) throw new Error(`arbiter-model.json has a "video" section, but model.onnx input "${PIXEL_INPUT}" is [batch, 3, height, width] (one image): a video model reads [batch, frames, 3, height, width]`);
+    return null;
+  }
+  if (typeof graphFrames === 'number' && said?.frames !== undefined && said.frames !== graphFrames) {
+    throw new Error(`arbiter-model.json video.frames is ${said.frames}, but model.onnx input "${PIXEL_INPUT}" takes ${graphFrames} frames`);
+  }
+  const frames = typeof graphFrames === 'number' ? graphFrames : (said?.frames ?? DEFAULT_VIDEO_FRAMES);
+  if (frames < 1 || frames > 256) throw new Error(`model.onnx input "${PIXEL_INPUT}" takes ${frames} frames; Arbiter samples 1 to 256`);
+  return { frames, fps: said?.fps ?? DEFAULT_VIDEO_FPS };
 }
 
 function pickOutput(folder: ModelFolder, outputs: TensorInfo[]): TensorInfo {
@@ -178,9 +204,9 @@ export function resolveModel(folder: ModelFolder, session: ort.InferenceSession)
   // Input mode: an image model reads images; else the manifest, else a chat template, else a pair template, else plain text.
   const chat = tok.chatTemplate !== null;
   if (image && manifest?.input?.mode) throw new Error(`arbiter-model.json input.mode "${manifest.input.mode}" is for text models; this model reads images ("${PIXEL_INPUT}", ${PREPROCESSOR_FILE})`);
-  const inputMode = image ? 'image' : (manifest?.input?.mode ?? (chat ? 'chat_template' : tok.hasPairTemplate ? 'text_pair' : 'plain'));
+  const inputMode = image ? (image.spec.video ? 'video' : 'image') : (manifest?.input?.mode ?? (chat ? 'chat_template' : tok.hasPairTemplate ? 'text_pair' : 'plain'));
   const modeSource = image
-    ? `"${PIXEL_INPUT}" input and ${PREPROCESSOR_FILE}${inputs.length ? "; the prompt's text as tokens" : ''}`
+    ? `"${PIXEL_INPUT}" input${image.spec.video ? ` (${image.spec.video.frames} frames at ${image.spec.video.fps} fps, ${manifest?.video ? 'arbiter-model.json' : 'the graph and defaults'})` : ''} and ${PREPROCESSOR_FILE}${inputs.length ? "; the prompt's text as tokens" : ''}`
     : manifest?.input?.mode
     ? 'arbiter-model.json'
     : chat
@@ -279,7 +305,7 @@ export function resolveModel(folder: ModelFolder, session: ort.InferenceSession)
           aggregate: process.aggregate,
         }
       : null,
-    image: image ? { input: image.spec.input, shape: image.info.shape, preprocess: describePreprocess(image.spec.preprocess), readsPrompt: inputs.length > 0 } : null,
+    image: image ? { input: image.spec.input, shape: image.info.shape, preprocess: describePreprocess(image.spec.preprocess), readsPrompt: inputs.length > 0, video: image.spec.video ?? null } : null,
     hasManifest: manifest !== null,
     warnings,
   };

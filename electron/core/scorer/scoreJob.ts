@@ -15,6 +15,7 @@ import { getModel, scoreCache, scoreWriter, updateStoredModel, upsertModel, type
 import { noScoreReason, responseName, textModelCannotRead, UnscorableLog } from './unscorable';
 import { imageStoreOf } from '../images/store';
 import { scoreImagePass } from './imageJob';
+import { scoreVideoPass } from './videoJob';
 import type { ExampleScore } from './readout';
 import type { ModelRunSummary, ProviderName, ProviderRequest, ScoreJobOptions, ScoreJobResult, ScoreProgress } from './types';
 
@@ -23,6 +24,8 @@ const PROGRESS_INTERVAL_MS = 250;
 const WRITE_ROWS = 512;
 const WRITE_INTERVAL_MS = 1000;
 const CPU_BATCH_TOKENS = 2048;
+/** Most videos in one batch: each holds its decoded frames until the batch runs. */
+const VIDEO_BATCH = 4;
 
 /** Responses tokenized before batching: enough to sort into well-filled batches, few enough to bound memory. */
 export function chunkSizeFor(batchSize: number): number {
@@ -211,8 +214,11 @@ async function scoreWithModel(
   };
 
   if (spec.image) {
-    // Image models: each response's image and its prompt's tokens (imageJob.ts).
-    cancelled = await scoreImagePass(iterateItems(db, projectId), imageStoreOf(db), spec, session, folder.tokenizer, ctx.batchSize, {
+    // Image models: each response's image and its prompt's tokens (imageJob.ts); video models: each
+    // response's sampled frames (videoJob.ts), a few videos a batch (a batch holds every frame decoded).
+    const pass = spec.image.video ? scoreVideoPass : scoreImagePass;
+    const batchSize = spec.image.video ? Math.min(ctx.batchSize, VIDEO_BATCH) : ctx.batchSize;
+    cancelled = await pass(iterateItems(db, projectId), imageStoreOf(db), spec, session, folder.tokenizer, batchSize, {
       pending,
       hashOf: (item, index) => inputHash(spec.kind, responseInput(item, index, segmentation)),
       where: responseName,

@@ -2,6 +2,7 @@
 // reason once with how many responses it hit and the first few of them.
 import type { Content } from '../../../shared/domain';
 import { holdsImages } from '../../../shared/images';
+import { videosOf } from '../../../shared/videos';
 import type { ModelSpec, UnscorableReason } from './types';
 
 /** What readScores found wrong with a row's output. */
@@ -26,6 +27,18 @@ export const TEXT_RESPONSE = 'the response is text, not an image: an image rewar
 export const IMAGE_PROMPT =
   "the prompt holds images, and an image reward model reads a prompt's text only: image-to-image and vision-language items are not scored by it";
 
+/** A text model on a generated video. */
+export const VIDEO_RESPONSE = 'the responses are videos, which a text model cannot see: load a video reward model (docs/models.md, "Video reward models")';
+
+/** An image model on a generated video. */
+export const IMAGE_MODEL_VIDEO = 'the response is a video: an image reward model scores one generated image (load a video reward model)';
+
+/** A video model on a text response. */
+export const VIDEO_TEXT_RESPONSE = 'the response is text, not a video: a video reward model scores generated videos';
+
+/** A video model on an item whose prompt holds images or videos (video question answering, image-to-video). */
+export const VIDEO_PROMPT = "the prompt holds images or videos, and a video reward model reads a prompt's text only: video questions and image-to-video items are not scored by it";
+
 /**
  * Responses a model does not take by design, in a few words: the Models screen says them as notes, not
  * as warnings (a demo project scored by its text and image models is not six problems).
@@ -35,11 +48,16 @@ const BY_DESIGN = new Map<string, string>([
   [VISION_LANGUAGE, 'prompts with images (a vision-language reward model is not supported yet)'],
   [TEXT_RESPONSE, 'text responses (an image reward model scores generated images)'],
   [IMAGE_PROMPT, 'prompts with images (image-to-image and vision-language items are not for an image reward model)'],
+  [VIDEO_RESPONSE, 'video responses (a text model reads text)'],
+  [IMAGE_MODEL_VIDEO, 'video responses (an image reward model scores generated images)'],
+  [VIDEO_TEXT_RESPONSE, 'text responses (a video reward model scores generated videos)'],
+  [VIDEO_PROMPT, 'prompts with images or videos (not for a video reward model)'],
 ]);
 
 /** Why a text model cannot score this response (it or its prompt holds images), or null when it can. */
 export function textModelCannotRead(prompt: Content, response: Content): string | null {
   if (holdsImages(response)) return IMAGE_RESPONSE;
+  if (videosOf(response).length) return VIDEO_RESPONSE;
   if (holdsImages(prompt)) return VISION_LANGUAGE;
   return null;
 }

@@ -6,6 +6,7 @@ export const INPUT_MODE: Record<InputMode, string> = {
   text_pair: 'text pair',
   plain: 'plain text',
   image: 'image (+ the prompt as text)',
+  video: 'video frames (+ the prompt as text)',
 };
 
 export const KIND: Record<ModelKind, { word: string; hint: string }> = {
