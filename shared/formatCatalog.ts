@@ -68,7 +68,7 @@ export const FORMAT_CATALOG = [
   { name: 'rlaif-v', family: 'images', title: 'RLAIF-V (image, question, chosen, rejected)', reads: true, writes: false, carries: 'text' },
   { name: 'videoalign', family: 'videos', title: 'VideoGen-RewardBench / VideoAlign pairs (CSV)', reads: true, writes: true, carries: 'content' },
   { name: 'trl-video', family: 'videos', title: 'Text-to-video preference (TRL layout, JSONL)', reads: true, writes: true, carries: 'content' },
-  { name: 'lerobot', family: 'videos', title: 'LeRobot dataset episodes (a dataset folder)', reads: true, writes: false, carries: 'content' },
+  { name: 'lerobot', family: 'videos', title: 'LeRobot dataset episodes (a dataset folder)', reads: true, writes: true, carries: 'content' },
   { name: 'video-qa', family: 'videos', title: 'Video question answering with a reasoning chain (Video-R1, JSONL)', reads: true, writes: true, carries: 'content' },
   { name: 'videofeedback', family: 'videos', title: 'VideoFeedback / VideoScore multi-aspect ratings (JSON, JSONL, Parquet)', reads: true, writes: true, carries: 'content' },
   { name: 'arbiter', family: 'arbiter', title: 'Arbiter items', reads: true, writes: true, carries: 'content' },
