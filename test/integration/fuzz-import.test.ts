@@ -43,6 +43,7 @@ const MORE_TEMPLATES: Partial<Record<ImportFormat, unknown>> = {
   // Video lines name files the fuzz does not make: a line is kept with its video said missing, or refused with a sentence.
   'trl-video': { prompt: 'a red ball bouncing', chosen: [{ role: 'assistant', content: [{ type: 'video_url', video_url: { url: 'videos/a.mp4' } }] }], rejected: [{ role: 'assistant', content: [{ type: 'video_url', video_url: { url: 'videos/b.webm' } }] }] },
   'video-qa': { problem_id: 1, problem: 'Which way does the pattern move?', data_type: 'video', problem_type: 'multiple choice', options: ['A. left', 'B. right'], process: '<think>The bars shift.\n\nSo it moves right.</think>', solution: '<answer>B</answer>', path: 'videos/a.mp4', data_source: 'synthetic' },
+  videofeedback: { id: '7000001', images: ['7000001_00.jpg'], 'text prompt': 'A corgi runs along a sunny beach.', 'video link': 'videos/a.mp4', 'visual quality': 3, 'temporal consistency': 2, 'dynamic degree': 3, 'text-to-video alignment': 4, 'factual consistency': 2, conversations: [{ from: 'human', value: 'Rate it.' }, { from: 'gpt', value: 'visual quality: 3' }] },
   'trl-unpaired': { prompt: 'Is 7 prime?', completion: ' Yes.', label: true },
   'trl-stepwise': { prompt: 'Which is larger, 9.8 or 9.11?', completions: ['The fractional part of 9.8 is 0.8.', 'Since 0.11 > 0.8, 9.11 is larger.'], labels: [true, false] },
   prm800k: {
@@ -60,8 +61,8 @@ const MORE_TEMPLATES: Partial<Record<ImportFormat, unknown>> = {
 
 /**
  * Formats whose input is not JSON Lines, so a mutated JSON record means nothing to them: a VideoAlign CSV (its
- * suite, test/integration/video-formats.test.ts, refuses a bad winner column) and a LeRobot dataset folder (read
- * there too; no damaged-folder case yet).
+ * suite, test/integration/video-formats.test.ts, refuses a bad winner column) and a LeRobot dataset folder (its
+ * damaged folders: test/integration/lerobot-damaged.test.ts).
  */
 const NOT_JSON_LINES = new Set<string>(['videoalign', 'lerobot']);
 
