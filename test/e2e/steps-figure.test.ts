@@ -72,7 +72,7 @@ describe('steps over a figure', () => {
     for (const key of ['=', '0', 'f']) await page.keyboard.press(key);
     await expect.poll(() => page.getByTestId('rating-chip').evaluateAll((chips) => chips.map((c) => c.getAttribute('data-rating')))).toEqual(['1', '0', '-1']);
     await expect.poll(() => page.getByTestId('status-text').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('arbiter.pendingSteps')), { timeout: 10_000 }).toBeNull();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('arbiter.pendingJudgements')), { timeout: 10_000 }).toBeNull();
 
     const view = await host.api<{ judgements: Record<number, { ratings: (number | null)[]; firstError: number | null }>; label: { body: Record<string, unknown> } | null }>('getSteps', {
       project: PROJECT,

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../../shared/ids';
 import { createProjectViaUi, importViaUi, launchBrowser, openApp, refuseApi, restoreApi, startHost, writeJsonl, type Host } from './helpers';
 
 const ANNOTATOR = 'e2e-steps';
@@ -70,7 +71,7 @@ async function onItem(external: string) {
 /** Waits until every save is confirmed: the last one says saved, and the outbox is empty. */
 async function allSaved() {
   await expect.poll(() => page.getByTestId('status-text').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
-  await expect.poll(() => page.evaluate(() => localStorage.getItem('arbiter.pendingSteps')), { timeout: 10_000 }).toBeNull();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('arbiter.pendingJudgements')), { timeout: 10_000 }).toBeNull();
 }
 
 beforeAll(async () => {
@@ -257,13 +258,35 @@ describe('the step screen', () => {
     await page.reload();
     await onItem('pair');
     expect(await ratings()).toEqual(['-1', 'unrated']);
-    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('arbiter.pendingSteps') ?? '[]').length)).toBe(1);
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('arbiter.pendingJudgements') ?? '[]').length)).toBe(1);
     await restoreApi(page);
     await page.getByTestId('unsaved-banner').waitFor({ state: 'detached', timeout: 20_000 });
     await allSaved();
     const view = await getSteps(pair);
     expect(view.judgements[other]).toMatchObject({ ratings: [-1, null] });
     expect(view.judgements[shown.shownOrder[1]!]).toMatchObject({ ratings: [1, null] });
+  });
+
+  it('one outbox: a step save an older page left under its own key is carried and sent by the Compare screen', async () => {
+    const double = ids.get('double')!;
+    const pair = ids.get('pair')!;
+    const before = await getSteps(double);
+    const { version, steps } = before.responses[0]!;
+    const ratings = steps.map((_, i) => (i === steps.length - 1 ? -1 : 1));
+    const revision = uuidv7();
+    // As the step screen kept its saves before it used the labeling loop's outbox: { key, input, words, itemNumber } under arbiter.pendingSteps.
+    const input = { project: PROJECT, annotator: ANNOTATOR, itemId: double, response: 0, id: revision, steps: { version, ratings, firstError: steps.length - 1 }, timeMs: 5, prelabelVisible: false };
+    await page.evaluate((entry) => localStorage.setItem('arbiter.pendingSteps', JSON.stringify([entry])), { key: 'before-the-upgrade', words: 'Rated step 1 +1', itemNumber: 2, input });
+    // Opened on another screen than the one that saved it: the Compare screen's outbox is the same one.
+    await go(`#/p/${encodeURIComponent(PROJECT)}/item/${pair}`);
+    await page.reload();
+    await page.getByTestId('response-body-right').waitFor();
+    // Sent: the host holds the revision under the id it was saved with, and the response's judgement is it.
+    const mine = async () => (await host.api<Revision[]>('labelHistory', { project: PROJECT, itemId: double })).filter((r) => r.annotator === ANNOTATOR && r.task === 'steps').map((r) => r.id);
+    await expect.poll(mine, { timeout: 10_000 }).toContain(revision);
+    expect((await getSteps(double)).judgements[0]).toMatchObject({ ratings, firstError: steps.length - 1 });
+    // And kept nowhere any more: neither the old key nor the shared outbox holds it.
+    await expect.poll(() => page.evaluate(() => [localStorage.getItem('arbiter.pendingSteps'), localStorage.getItem('arbiter.pendingJudgements')]), { timeout: 10_000 }).toEqual([null, null]);
   });
 
   it("shows a process model's step scores only once the chain is judged (blind), and accepts them with a (assist)", async () => {

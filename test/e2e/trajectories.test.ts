@@ -41,7 +41,7 @@ const go = (hash: string) => page.evaluate((h) => (location.hash = h), hash);
 
 async function allSaved() {
   await expect.poll(() => page.getByTestId('status-text').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
-  await expect.poll(() => page.evaluate(() => localStorage.getItem('arbiter.pendingSteps')), { timeout: 10_000 }).toBeNull();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('arbiter.pendingJudgements')), { timeout: 10_000 }).toBeNull();
 }
 
 /** Exports `format` from the Export panel of the Datasets screen; the downloaded file's lines and the summary's note. */

@@ -51,7 +51,7 @@ const body = async () => (await getSteps()).label?.body ?? {};
 
 async function allSaved() {
   await expect.poll(() => page.getByTestId('status-text').getAttribute('data-state'), { timeout: 10_000 }).toBe('saved');
-  await expect.poll(() => page.evaluate(() => localStorage.getItem('arbiter.pendingSteps')), { timeout: 10_000 }).toBeNull();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('arbiter.pendingJudgements')), { timeout: 10_000 }).toBeNull();
 }
 
 beforeAll(async () => {

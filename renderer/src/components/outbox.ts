@@ -1,8 +1,9 @@
 // Saves in the background, the way the compare screen saves labels: each save waits in localStorage (the
 // outbox) until the host confirms it, is retried while the host cannot be reached, and is sent again after a
 // reload. One item's saves go strictly in order. The revision id is made by the caller (UUIDv7), so a save
-// sent twice (an answer lost on the way back) is stored once. Shared by the rankings and steps screens; each
-// keeps its own storage key and the shape of what it stores.
+// sent twice (an answer lost on the way back) is stored once. Under the labeling loop's saves (Compare,
+// Rank, Verdict and Steps: features/labeling/outbox.ts) and the ratings' and critiques'; each keeps its
+// own storage key and the shape of what it stores.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage, isRetryable } from '../api';
 

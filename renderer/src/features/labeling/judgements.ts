@@ -9,7 +9,7 @@ import type { RegionMark } from '../../../../shared/regions';
 import { uuidv7 } from '../../../../shared/ids';
 import { api } from '../../api';
 import { mineFrom, type Mine, type Shape } from './itemsOfShape';
-import type { SaveRequest } from './outbox';
+import type { JudgementRequest } from './outbox';
 
 export type { Mine, Shape } from './itemsOfShape';
 
@@ -32,7 +32,7 @@ export interface Common {
   prelabelVisible: boolean;
 }
 
-export function requestOf(task: Shape, item: ItemView, decision: Decision, c: Common): SaveRequest {
+export function requestOf(task: Shape, item: ItemView, decision: Decision, c: Common): JudgementRequest {
   const common = {
     project: c.project,
     annotator: c.annotator,
@@ -51,7 +51,7 @@ export function requestOf(task: Shape, item: ItemView, decision: Decision, c: Co
 }
 
 /** The judgement a save holds, as the screen shows it. */
-export function mineOfRequest(request: SaveRequest): Mine {
+export function mineOfRequest(request: JudgementRequest): Mine {
   const rationale = request.input.rationale ?? '';
   const regions = request.input.regions ?? [];
   if (request.kind === 'ranking') return { ranking: request.input.ranking, verdict: null, rationale, regions };
@@ -73,7 +73,7 @@ export function decisionOf(task: Shape, loaded: Loaded): Decision | null {
  * The item with this annotator's judgement: a pair's comes with the item; a ranking's or a verdict's is
  * the newest revision of the task, or a save of it still in the outbox.
  */
-export async function loadMine(task: Shape, project: string, annotator: string, item: ItemView, waiting: SaveRequest | null): Promise<Loaded> {
+export async function loadMine(task: Shape, project: string, annotator: string, item: ItemView, waiting: JudgementRequest | null): Promise<Loaded> {
   if (task === 'pairwise') {
     const label = item.label?.choice ? item.label : null;
     return { item, mine: label ? { ranking: null, verdict: null, rationale: label.body.rationale ?? '', regions: label.body.regions ?? [] } : null };

@@ -1,9 +1,12 @@
-// The labeling loop's saves (a pairwise choice, a ranking, a verdict) in the background, through the shared
+// The labeling loop's saves (a pairwise choice, a ranking, a verdict, a response's step judgement) in the
+// background, through the shared
 // outbox (components/outbox): each save waits in localStorage until the host confirms it, is retried while
 // the host cannot be reached, and is sent again after a reload. One item's saves go strictly in order. The
 // revision id is made by the loop (UUIDv7), so a save sent twice (an answer lost on the way back) is stored
-// once. Saves an older page left under its own keys (Compare's private copy, the rankings' outbox) are
-// carried into this one when the page first opens, so an upgrade loses none of them.
+// once. Saves an older page left under its own keys (Compare's private copy, the rankings' outbox, the step
+// screen's) are carried into this one when the page first opens, so an upgrade loses none of them. A step
+// save that a newer one of the same response overtook while waiting is not sent (each holds the whole
+// judgement of the response, so nothing is lost).
 import { useCallback, useRef, useState } from 'react';
 import type { ApiInput } from '../../../../shared/api';
 import { api } from '../../api';
@@ -14,13 +17,19 @@ export type { SaveState, Status } from '../../components/outbox';
 export type SaveRequest =
   | { kind: 'pairwise'; input: ApiInput<'saveLabel'> }
   | { kind: 'ranking'; input: ApiInput<'saveRanking'> }
-  | { kind: 'verdict'; input: ApiInput<'saveVerdict'> };
+  | { kind: 'verdict'; input: ApiInput<'saveVerdict'> }
+  | { kind: 'steps'; input: ApiInput<'saveSteps'> };
+
+/** A decision of Compare, Rank or Verdict (what their loop reads back as "mine"). */
+export type JudgementRequest = Exclude<SaveRequest, { kind: 'steps' }>;
 
 export const OUTBOX_KEY = 'arbiter.pendingJudgements';
 /** Where Compare kept its own copy ({ key, input, words, itemNumber }) before it used this outbox. */
 export const OLD_PAIRWISE_KEY = 'arbiter.pendingSaves';
 /** Where Rank and Verdict kept theirs ({ key, request, words, itemNumber }: this outbox's shape). */
 export const OLD_RANKINGS_KEY = 'arbiter.pendingRankings';
+/** Where the step screen kept its saves ({ key, input, words, itemNumber }, input a saveSteps). */
+export const OLD_STEPS_KEY = 'arbiter.pendingSteps';
 
 interface Payload {
   request: SaveRequest;
@@ -45,6 +54,7 @@ function carried(old: unknown, from: string, at: number): Entry | null {
   const itemNumber = typeof old.itemNumber === 'number' ? old.itemNumber : 0;
   const key = typeof old.key === 'string' ? old.key : `${from}\u0000${at}`;
   if (from === OLD_PAIRWISE_KEY) return { key, words, itemNumber, request: { kind: 'pairwise', input: old.input as ApiInput<'saveLabel'> } };
+  if (from === OLD_STEPS_KEY) return isRecord(old.input) ? { key, words, itemNumber, request: { kind: 'steps', input: old.input as ApiInput<'saveSteps'> } } : null;
   const request = old.request as Record<string, unknown>;
   if ((request.kind !== 'ranking' && request.kind !== 'verdict') || !isRecord(request.input)) return null;
   return { key, words, itemNumber, request: request as SaveRequest };
@@ -53,7 +63,7 @@ function carried(old: unknown, from: string, at: number): Entry | null {
 /** Moves the saves left under the old keys into this outbox (once: the old keys are removed). */
 export function carryOldSaves(): number {
   let moved = 0;
-  for (const from of [OLD_PAIRWISE_KEY, OLD_RANKINGS_KEY]) {
+  for (const from of [OLD_PAIRWISE_KEY, OLD_RANKINGS_KEY, OLD_STEPS_KEY]) {
     if (localStorage.getItem(from) === null) continue;
     const entries = readList(from)
       .map((old, at) => carried(old, from, at))
@@ -73,22 +83,36 @@ const sent = ({ request }: Payload) => {
       return api.saveRanking(request.input);
     case 'verdict':
       return api.saveVerdict(request.input);
+    case 'steps':
+      return api.saveSteps(request.input);
   }
 };
+
+type StepsInput = ApiInput<'saveSteps'>;
+const sameResponse = (a: StepsInput, b: StepsInput) => a.project === b.project && a.annotator === b.annotator && a.itemId === b.itemId && a.response === b.response;
+/** A newer step save of the same response holds the older one's change too; no other save overtakes. */
+const supersedes = (newer: Payload, older: Payload) => newer.request.kind === 'steps' && older.request.kind === 'steps' && sameResponse(newer.request.input, older.request.input);
+
+export type Saved = Awaited<ReturnType<typeof sent>>;
 
 /**
  * `countWrite`: counts a write in the header (the loop's); a save a previous session left is counted with
  * 0 (whether its item had a judgement before is not known here), so the counters are read once it lands.
+ * `onSaved`: told of each save the host confirmed while the screen is open (the step screen keeps it).
  */
-export function useLoopOutbox(project: string, annotator: string, countWrite: (delta: number) => () => void) {
+export function useLoopOutbox(project: string, annotator: string, countWrite: (delta: number) => () => void, onSaved?: (saved: Saved, request: SaveRequest) => void) {
   // Before the outbox's first look at its key (its replay runs in an effect, after this render).
   useState(carryOldSaves);
   const count = useRef(countWrite);
   count.current = countWrite;
+  const told = useRef(onSaved);
+  told.current = onSaved;
   const [options] = useState(() => ({
     storageKey: OUTBOX_KEY,
     target: (p: Payload) => p.request.input,
     send: sent,
+    supersedes,
+    onSaved: (saved: Saved, p: Payload) => told.current?.(saved, p.request),
     onReplay: (delivery: Promise<unknown>) => void delivery.finally(count.current(0)).catch(() => undefined),
   }));
   const box = useSharedOutbox(project, annotator, options);
@@ -99,12 +123,24 @@ export function useLoopOutbox(project: string, annotator: string, countWrite: (d
 
   /** The newest save of this item and task still waiting in the outbox (shown over what the host answered). */
   const pendingFor = useCallback(
-    (itemId: number, kind: SaveRequest['kind']): SaveRequest | null => pendingShared(itemId, (p) => p.request.kind === kind)?.request ?? null,
+    (itemId: number, kind: JudgementRequest['kind']): JudgementRequest | null => {
+      const waiting = pendingShared(itemId, (p) => p.request.kind === kind)?.request;
+      return waiting && waiting.kind !== 'steps' ? waiting : null;
+    },
+    [pendingShared],
+  );
+
+  /** The newest step save of this response still waiting in the outbox. */
+  const pendingSteps = useCallback(
+    (itemId: number, response: number): StepsInput | null => {
+      const waiting = pendingShared(itemId, (p) => p.request.kind === 'steps' && p.request.input.response === response)?.request;
+      return waiting?.kind === 'steps' ? waiting.input : null;
+    },
     [pendingShared],
   );
 
   const { status, say, update, unsaved, isPending, settled, enqueue, retryNow } = box;
-  return { status, say, update, unsaved, save, isPending, pendingFor, settled, enqueue, retryNow };
+  return { status, say, update, unsaved, save, isPending, pendingFor, pendingSteps, settled, enqueue, retryNow };
 }
 
 export type LoopOutbox = ReturnType<typeof useLoopOutbox>;

@@ -2,7 +2,7 @@
 // last done and whether it is saved (saving / saved / NOT SAVED, retried).
 import type { ReactNode } from 'react';
 import { Kbd } from '../../components/Kbd';
-import type { Status } from './outbox';
+import type { Status } from '../../components/outbox';
 import { SaveMark } from '../../components/SaveMark';
 
 interface Props {

@@ -4,8 +4,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { uuidv7 } from '../../../../shared/ids';
 import { api, errorMessage } from '../../api';
-import { judgementFrom, judgementOfSave, saveInput, type Edit, type Judgement, type SaveInput } from './judgement';
-import { useStepsOutbox } from './outbox';
+import { useShell } from '../../context';
+import { useLoopOutbox, type SaveRequest } from '../labeling/outbox';
+import { judgementFrom, judgementOfSave, saveInput, type Edit, type Judgement } from './judgement';
 import { useStepItems } from './useStepItems';
 
 interface UndoEntry {
@@ -35,15 +36,20 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
   const { markTouched } = items;
   // A save replayed from the outbox after a reload is newer than the view fetched meanwhile.
   const onSaved = useCallback(
-    (_saved: unknown, input: SaveInput) => {
+    (_saved: unknown, request: SaveRequest) => {
+      if (request.kind !== 'steps') return;
+      const { input } = request;
       const key = keyOf(input.itemId, input.response);
       if (!known.current.has(key)) known.current.set(key, judgementOfSave(input));
       markTouched(input.itemId);
     },
     [markTouched],
   );
-  const outbox = useStepsOutbox(project, annotator, onSaved);
-  const { pendingFor } = outbox;
+  // The labeling loop's outbox (features/labeling/outbox.ts): the step saves wait, retry and replay beside
+  // the screens' other judgements; a save another screen left is sent from here too, and counted.
+  const { countLabelWrite } = useShell();
+  const outbox = useLoopOutbox(project, annotator, countLabelWrite, onSaved);
+  const { pendingSteps: pendingFor } = outbox;
 
   const itemId = loaded?.item.id;
   const responseCount = loaded?.item.responses.length ?? 0;
@@ -132,7 +138,7 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
     });
     const wasLabeled = Boolean(now.view.label);
     void outbox
-      .save(input, edit.words, now.item.position)
+      .save({ kind: 'steps', input }, edit.words, now.item.position)
         .then((saved) => {
           if (saved && !wasLabeled) setLabeledHere((list) => (list.includes(id) ? list : [...list, id]));
         })
