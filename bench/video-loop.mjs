@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Video pairs in the labeling loop, measured in Chromium against a plain <video> page in the same run
-// (issue 24, item 5): `node bench/video-loop.mjs` [--n 20] [--keys 15] [--width 1920] [--height 1080]
+// (issue 24, item 7): `node bench/video-loop.mjs` [--n 20] [--keys 15] [--width 1920] [--height 1080]
 // [--seconds 2] [--sync 30] [--codec vp9|h264]
 // A project of --n pairs of distinct clips (ffmpeg-made, --width × --height, --seconds long), imported with
 // `arbiter import`; on the Compare screen `1` is pressed --keys times with a reading pause between:
 //  - key → next pair's first frames painted: from the keydown to the animation frame after both new
-//    <video> elements have presented a frame (requestVideoFrameCallback);
+//    <video> elements have their first frame decoded (installProbe says how);
 // the baseline: a page of two plain <video> elements (same origin, same addresses) whose src is swapped
 // to the next pair on the same key, measured the same way.
 //  - sync: a pair of --sync second clips played from one Space; every 100 ms the two elements'
@@ -65,32 +65,34 @@ rmSync(`${dbPath}.images`, { recursive: true, force: true });
 const made = spawnSync(process.execPath, [bin, 'import', join(folder, 'items.jsonl'), '--project', 'loop', '--format', 'arbiter', '--db', dbPath], { env: { ...process.env, ARBITER_NO_DEMO: '1' }, encoding: 'utf8' });
 if (made.status !== 0) throw new Error(made.stderr);
 
-/** In the page: the time from a key to the frame after both visible videos presented a new frame. */
+/**
+ * In the page: the time from a key to the frame after both visible videos can show the next pair's first
+ * frame. From the keydown, every animation frame looks at the connected <video> elements: done when at least
+ * two are new (another element than before the key, or the same element with another src) and every one of
+ * them has its current frame decoded (readyState ≥ HAVE_CURRENT_DATA, which that frame's paint shows); the
+ * time is taken at the next animation frame (the one after that paint). The same rule on both pages. (Not
+ * requestVideoFrameCallback alone: an element prepared ahead and moved into place has its frame decoded
+ * before it is attached, and Chromium does not always call it back for that frame.)
+ */
 function installProbe() {
   const w = window;
-  w.__v = { pending: null, painted: [] };
+  w.__v = { painted: [] };
+  const shown = () => [...document.querySelectorAll('video')].filter((v) => v.isConnected);
   addEventListener(
     'keydown',
     (e) => {
-      if (e.key === '1') w.__v.pending = { at: e.timeStamp, seen: new Set() };
+      if (e.key !== '1') return;
+      const at = e.timeStamp;
+      const before = new Map(shown().map((v) => [v, v.getAttribute('src')]));
+      const look = () => {
+        const now = shown().filter((v) => !before.has(v) || before.get(v) !== (v.getAttribute('src')));
+        if (now.length >= 2 && now.every((v) => v.readyState >= 2)) requestAnimationFrame(() => w.__v.painted.push(performance.now() - at));
+        else if (performance.now() - at < 10_000) requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
     },
     { capture: true },
   );
-  w.__watch = (el) => {
-    if (el.__watched === el.src) return;
-    el.__watched = el.src;
-    const p = w.__v.pending;
-    if (!p) return;
-    el.requestVideoFrameCallback(() => {
-      if (w.__v.pending !== p) return;
-      p.seen.add(el);
-      if (p.seen.size >= 2) {
-        w.__v.pending = null;
-        requestAnimationFrame(() => w.__v.painted.push(performance.now() - p.at));
-      }
-    });
-  };
-  new MutationObserver(() => document.querySelectorAll('video[src]').forEach((el) => el.isConnected && w.__v.pending && w.__watch(el))).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['src'] });
 }
 
 async function pressAndWait(page) {

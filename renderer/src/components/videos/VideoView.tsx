@@ -3,8 +3,9 @@
 // by side play, pause, seek and step together. The first video on the screen carries the transport bar
 // (VideoTransport.tsx) and the filmstrip. A video that cannot be shown says why in its own box: an http URL
 // (never fetched), a file whose headers were damaged at import, one this browser cannot decode.
-import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import { describeVideo, type VideoPart } from '../../../../shared/videos';
+import { returnWarmVideo, takeWarmVideo } from './prefetch';
 import { videoSync, useVideoSync } from './syncGroup';
 import { useVideoAddress } from './useVideoAddress';
 import { VideoTransport } from './VideoTransport';
@@ -30,18 +31,37 @@ const MEDIA_ERRORS: Record<number, string> = {
 function StoredVideo({ project, part, place }: { project: string; part: VideoPart; place: number | 'prompt' }) {
   const ref = part.video!;
   const { src, error } = useVideoAddress(project, ref.sha256);
-  const video = useRef<HTMLVideoElement>(null);
+  const slot = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
   const [id, setId] = useState<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const sync = useVideoSync();
-  useEffect(() => {
-    const el = video.current;
-    if (!el || !src) return;
+  // The <video> is put in by hand, not rendered: the one prepared ahead for the next item (prefetch.ts)
+  // is moved in with its first frame decoded; without one, a new element loads here.
+  useLayoutEffect(() => {
+    const box = slot.current;
+    if (!box || !src) return;
+    const el = takeWarmVideo(project, ref.sha256, src) ?? document.createElement('video');
+    el.muted = true;
+    el.playsInline = true;
+    el.preload = 'auto';
+    el.className = 'absolute inset-0 h-full w-full';
+    el.title = describeVideo(ref);
+    el.dataset.testid = 'video';
+    const failed = () => setFailure(MEDIA_ERRORS[(el.error?.code ?? 0) as number] ?? 'it could not be played');
+    el.addEventListener('error', failed);
+    if (el.getAttribute('src') !== src) el.src = src;
+    box.appendChild(el);
+    if (el.error) failed();
     const member = videoSync.join(el, ref.fps);
     setId(member);
-    return () => videoSync.leave(member);
-  }, [src, ref.fps]);
+    return () => {
+      videoSync.leave(member);
+      el.removeEventListener('error', failed);
+      el.remove();
+      returnWarmVideo(project, ref.sha256, el);
+    };
+  }, [project, ref.sha256, src, ref.fps]);
   useEffect(() => setFailure(null), [src]);
   if (error) return <VideoNote testId="video-problem" title="Video not shown" detail={error} />;
   if (failure)
@@ -62,19 +82,7 @@ function StoredVideo({ project, part, place }: { project: string; part: VideoPar
   const style: CSSProperties = sync.zoomed ? zoomed : { aspectRatio: `${width} / ${height}`, width: `min(100%, calc(var(--image-max-h, 60vh) * ${(width / height).toFixed(6)}))` };
   return (
     <figure ref={figure} className="m-0 flex flex-col gap-1" data-testid="video-view" data-sha={ref.sha256} onPointerEnter={() => typeof place === 'number' && videoSync.setFocus(place)}>
-      <div className="relative overflow-hidden rounded-[3px] bg-black" style={style}>
-        <video
-          ref={video}
-          src={src ?? undefined}
-          muted
-          playsInline
-          preload="auto"
-          className="absolute inset-0 h-full w-full"
-          title={describeVideo(ref)}
-          data-testid="video"
-          onError={(e) => setFailure(MEDIA_ERRORS[(e.currentTarget.error?.code ?? 0) as number] ?? 'it could not be played')}
-        />
-      </div>
+      <div ref={slot} className="relative overflow-hidden rounded-[3px] bg-black" style={style} />
       <figcaption className="text-[11px] tabular-nums text-faint" data-testid="video-caption">
         {/* A camera's name (a LeRobot feature key) says which view this is. */}
         {part.origin.kind === 'column' && part.origin.column !== 'videos' && <span className="font-medium text-muted">{part.origin.column} · </span>}

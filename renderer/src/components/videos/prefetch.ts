@@ -1,13 +1,27 @@
-// Loads the first frames of an item's videos ahead (the next one, while this one is worked on), so the
-// pair paints at once when the key moves on: each video's address is asked for, then a detached
-// <video preload="auto"> fetches its first ranges into the browser's cache (the video route's answers are
-// cacheable: the ticket names fixed bytes). At most KEEP such elements are held; the oldest are let go.
+// Prepares an item's videos ahead (the next one, while this one is worked on), so the pair paints at once
+// when the key moves on: each video's address is asked for, then a detached <video preload="auto"> loads
+// and decodes its first frame. VideoView does not make a second element for that video: it takes the
+// prepared one (takeWarmVideo) and moves it into place, first frame already decoded (bench/video-loop.mjs:
+// a fresh element on the same, cached bytes still waited for its demuxer and decoder to start). An element
+// a screen lets go of comes back here (returnWarmVideo), so going back to the item is as quick. At most
+// KEEP elements are held; the oldest are let go (their decoders freed).
 import type { Content } from '../../../../shared/domain';
 import { videosOf } from '../../../../shared/videos';
 import { videoAddress } from './useVideoAddress';
 
 const KEEP = 8;
 const warming = new Map<string, HTMLVideoElement>();
+
+function hold(key: string, el: HTMLVideoElement): void {
+  warming.delete(key);
+  warming.set(key, el);
+  while (warming.size > KEEP) {
+    const [oldest, old] = warming.entries().next().value as [string, HTMLVideoElement];
+    warming.delete(oldest);
+    old.removeAttribute('src');
+    old.load();
+  }
+}
 
 export function prefetchItemVideos(project: string, item: { prompt: Content; responses: { content: Content }[] } | null | undefined): void {
   if (!item || typeof document === 'undefined') return;
@@ -17,19 +31,40 @@ export function prefetchItemVideos(project: string, item: { prompt: Content; res
     if (warming.has(key)) continue;
     const el = document.createElement('video');
     el.muted = true;
+    el.playsInline = true;
     el.preload = 'auto';
-    warming.set(key, el);
+    hold(key, el);
     videoAddress(project, sha).then(
       (src) => {
         if (warming.get(key) === el) el.src = src;
       },
-      () => warming.delete(key),
+      () => {
+        if (warming.get(key) === el) warming.delete(key);
+      },
     );
-    while (warming.size > KEEP) {
-      const [oldest, old] = warming.entries().next().value as [string, HTMLVideoElement];
-      old.removeAttribute('src');
-      old.load();
-      warming.delete(oldest);
-    }
   }
+}
+
+/** The prepared element of video `sha256` at `src`, taken out of the pool (null: none, make one). */
+export function takeWarmVideo(project: string, sha256: string, src: string): HTMLVideoElement | null {
+  const key = `${project}/${sha256}`;
+  const el = warming.get(key);
+  if (!el || el.getAttribute('src') !== src || el.error) return null;
+  warming.delete(key);
+  return el;
+}
+
+/** An element a screen no longer shows: paused at its first frame, kept for a return to its item. */
+export function returnWarmVideo(project: string, sha256: string, el: HTMLVideoElement): void {
+  if (el.error || !el.getAttribute('src')) return;
+  el.pause();
+  if (el.currentTime !== 0) el.currentTime = 0;
+  const key = `${project}/${sha256}`;
+  const held = warming.get(key);
+  if (held && held !== el) {
+    el.removeAttribute('src');
+    el.load();
+    return;
+  }
+  hold(key, el);
 }

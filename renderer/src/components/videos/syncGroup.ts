@@ -64,7 +64,10 @@ class SyncGroup {
     this.members.push({ id, el, fps });
     el.addEventListener('loadedmetadata', this.measure);
     this.measure();
-    if (this.members.length > 1 && this.leader) el.currentTime = this.leader.el.currentTime || 0;
+    // A seek only where the time differs: a seek drops the decoded frame (readyState) until it is done, so a
+    // video prepared ahead at 0 would show nothing for a moment (e2e video-speed).
+    const t = this.members.length > 1 && this.leader ? this.leader.el.currentTime || 0 : null;
+    if (t !== null && Math.abs(el.currentTime - t) > 1e-3) el.currentTime = t;
     if (this.state.playing) void el.play().catch(() => undefined);
     return id;
   }
