@@ -12,13 +12,14 @@ import { andMasks, clauseMask, countMask, pageOf, sortKeys, type Cursor } from '
 import type { Postings } from '../review/postings';
 import { findAnnotator } from '../store/annotators';
 import type { Db } from '../store/db';
-import { modelsAndGoldMark, searchMatchSeqs, seqsByExternalId } from '../store/itemFacts';
+import { modelsAndGoldMark, seqsByExternalId } from '../store/itemFacts';
 import { listRowsByIds } from '../store/itemList';
 import { requireProject } from '../store/projects';
-import { itemSnippets, matchingItemIds, matchingRanks } from '../store/search';
+import { itemSnippets } from '../store/search';
 import { searchBuildState } from '../store/searchIndex';
 import { findView } from '../store/views';
 import { tableRows } from './itemsTable';
+import { searchMask } from './itemsSearch';
 
 interface Cached {
   items: ItemPart;
@@ -115,27 +116,6 @@ export function resolveRequest(db: Db, projectId: number, request: { query: stri
 
 const FILE_ORDER: ItemSort = { column: 'seq', desc: false };
 
-/**
- * The items the search text matches, as a mask (null: no text, every item), and when the sort is by
- * relevance, each match's −bm25 by seq (larger is better).
- */
-function searchMask(db: Db, projectId: number, text: string, n: number, ranked: boolean): { mask: Uint8Array | null; relevance: Float64Array | null } {
-  if (!text.trim()) return { mask: null, relevance: null };
-  const mask = new Uint8Array(n);
-  if (!ranked) {
-    const { table } = matchingItemIds(db, projectId, text);
-    for (const seq of searchMatchSeqs(db, table)) if (seq < n) mask[seq] = 1;
-    return { mask, relevance: null };
-  }
-  const relevance = new Float64Array(n).fill(Number.NaN);
-  for (const { seq, rank } of matchingRanks(db, projectId, text)) {
-    if (seq >= n) continue;
-    mask[seq] = 1;
-    relevance[seq] = -rank;
-  }
-  return { mask, relevance };
-}
-
 interface Matched {
   facts: ItemFacts;
   cached: Cached;
@@ -158,7 +138,7 @@ export function matchItems(db: Db, request: { project: string; query: string; vi
   const { query, sort } = resolveRequest(db, project.id, request);
   const me = request.annotator ?? null;
   const clauseMasks = query.clauses.map((c) => clauseMask(facts, c, me));
-  const { mask: search, relevance } = searchMask(db, project.id, query.text, facts.n, sort.column === 'relevance');
+  const { mask: search, relevance } = searchMask(db, project.id, query.text, facts, sort.column === 'relevance');
   return { facts, cached, query, sort, me, clauseMasks, search, relevance, mask: andMasks(facts.n, [search, ...clauseMasks]), factsMs: ms, stale };
 }
 

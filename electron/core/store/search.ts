@@ -72,9 +72,9 @@ export function searchCondition(query: string | SearchQuery): { sql: string; par
  * How a query runs: as one MATCH on the items' half (`item`: no label row holds any of its words, so
  * they match nothing there), on both halves (`both`), or not at all (`none`: it can match nothing).
  */
-type Plan = { kind: 'item'; match: string } | { kind: 'both'; node: SearchNode } | { kind: 'none' };
+export type Plan = { kind: 'item'; match: string } | { kind: 'both'; node: SearchNode } | { kind: 'none' };
 
-function planOf(db: Db, query: string | SearchQuery): Plan {
+export function planOf(db: Db, query: string | SearchQuery): Plan {
   const { node } = resolveSearch(query);
   if (labelsMatch(db, node)) return { kind: 'both', node };
   const match = sideMatch(node, 'item');
@@ -89,42 +89,40 @@ const PAGE_AFTER_SQL = `SELECT s.rowid AS itemId, i.seq AS seq, s.rank AS rank F
   AND (s.rank > @rank OR (s.rank = @rank AND s.rowid > CAST(@after AS INTEGER))) ORDER BY s.rank, s.rowid LIMIT @limit`;
 const PAGE_SQL = `SELECT s.rowid AS itemId, i.seq AS seq, s.rank AS rank FROM item_search s CROSS JOIN item i WHERE ${VISIBLE_MATCH}
   ORDER BY s.rank, s.rowid LIMIT @limit`;
-// The first page, the common case: FTS5's own top-N by rank over the whole index (its sorter, no temp
-// b-tree), then the project's visible items among them, looked up by id.
-const TOP_SQL = 'SELECT rowid AS itemId, rank FROM item_search WHERE item_search MATCH @match ORDER BY rank LIMIT @top';
+// A page, the common case: the index's best `top` hits of every project by (rank, id), SQLite's own bounded
+// sort over FTS5's hits in rowid order (`rank + 0.0` is not FTS5's rank column, so FTS5 does not sort them
+// itself: its sorter keeps every hit's position lists and seeks each returned row again, 1.3-1.5x the
+// time for common words), then the project's visible items among them, looked up by id.
+const TOP_SQL = 'SELECT rowid, rank FROM item_search WHERE item_search MATCH @match ORDER BY rank + 0.0, rowid LIMIT @top';
+const TOP_AFTER_SQL = `SELECT rowid, rank FROM item_search WHERE item_search MATCH @match
+  AND (rank > @rank OR (rank = @rank AND rowid > CAST(@after AS INTEGER))) ORDER BY rank + 0.0, rowid LIMIT @top`;
 const VISIBLE_IDS_SQL = `SELECT i.id AS itemId, i.seq AS seq FROM json_each(@ids) j CROSS JOIN item i
   WHERE i.id = j.value AND i.project_id = @project AND i.seq < (SELECT visible_seq FROM project WHERE id = @project)`;
+/** Past this many of the index's best hits without `want` of the project's, the join asks the project's alone. */
+const TOP_MAX = 16_384;
 
 type Row = { itemId: number; seq: number; rank: number };
 
 /**
- * The first `want` hits of the project's visible items by (rank, id), from FTS5's top `want × 4` of the
- * whole index; null when that top cannot be trusted to hold them (other projects' or hidden items took
- * its places, or a tie in rank runs past its end): the caller asks the join instead.
+ * The first `want` of the project's visible hits by (rank, id) after the cursor: exact, since the best
+ * `top` of the whole index hold them whenever they hold `want` of the project's (any other is ranked after
+ * every one of those). Other projects' or hidden items among the best: four times as many, then the join.
  */
-function firstHits(db: Db, match: string, projectId: number, want: number): Row[] | null {
-  const top = want * 4;
-  const ranked = statement(db, TOP_SQL).all({ match, top }) as { itemId: number; rank: number }[];
-  if (!ranked.length) return [];
-  const rankOf = new Map(ranked.map((r) => [r.itemId, r.rank]));
-  const visible = statement(db, VISIBLE_IDS_SQL).all({ ids: JSON.stringify(ranked.map((r) => r.itemId)), project: projectId }) as { itemId: number; seq: number }[];
-  const rows = visible.map((v) => ({ itemId: v.itemId, seq: v.seq, rank: rankOf.get(v.itemId)! }));
-  rows.sort((a, b) => a.rank - b.rank || a.itemId - b.itemId);
-  if (ranked.length < top) return rows.slice(0, want);
-  const lastRank = ranked[ranked.length - 1]!.rank;
-  if (rows.length < want || rows[want - 1]!.rank >= lastRank) return null;
-  return rows.slice(0, want);
+function visibleTop(db: Db, match: string, projectId: number, want: number, after: SearchCursor | null): Row[] {
+  const cursor = after ? { rank: after.rank, after: after.itemId } : {};
+  for (let top = want; top <= TOP_MAX; top *= 4) {
+    const ranked = statement(db, after ? TOP_AFTER_SQL : TOP_SQL).raw(true).all({ match, top, ...cursor }) as [number, number][];
+    const seqs = new Map(
+      (statement(db, VISIBLE_IDS_SQL).all({ ids: JSON.stringify(ranked.map((r) => r[0])), project: projectId }) as { itemId: number; seq: number }[]).map((v) => [v.itemId, v.seq]),
+    );
+    const rows = ranked.filter((r) => seqs.has(r[0])).map(([itemId, rank]) => ({ itemId, seq: seqs.get(itemId)!, rank }));
+    if (rows.length >= want || ranked.length < top) return rows.slice(0, want);
+  }
+  return statement(db, after ? PAGE_AFTER_SQL : PAGE_SQL).all({ match, project: projectId, limit: want, ...cursor }) as Row[];
 }
 
 const SNIPPET_COLUMNS = ITEM_COLUMNS.map((_, c) => `snippet(item_search, ${c}, '${HIT_OPEN}', '${HIT_CLOSE}', '…', ${SNIPPET_TOKENS})`).join(', ');
 const SNIPPETS_SQL = `SELECT ${SNIPPET_COLUMNS} FROM item_search WHERE item_search MATCH @match AND rowid = CAST(@id AS INTEGER)`;
-// The first page when the index's own best hits are all the project's visible items (one project, no
-// import pending): FTS5's top-N by rank with their snippets made in the same pass, where the hits'
-// positions are at hand (a snippet asked for by rowid afterwards makes FTS5 seek in every term's list).
-const TOP_SNIPPETS_SQL = `SELECT rowid, rank, ${SNIPPET_COLUMNS} FROM item_search WHERE item_search MATCH @match ORDER BY rank LIMIT @top`;
-// Every hit ranked at or above a rank: when the page's last rank ties with hits past what the pass read
-// (bm25 ties often: a word once in texts of the same length), so the page takes the lowest ids of the tie.
-const UP_TO_SQL = 'SELECT rowid, rank FROM item_search WHERE item_search MATCH @match AND rank <= @rank';
 
 /** A snippet as FTS5 marks it, in parts; null when it holds no hit (the column did not match). */
 export function snippetParts(marked: string | null): SnippetPart[] | null {
@@ -175,36 +173,6 @@ export function itemSnippets(db: Db, query: string | SearchQuery, itemId: number
 }
 
 /**
- * The first page in one pass of the index (TOP_SNIPPETS_SQL), or null when it cannot be trusted: one of
- * its hits is not the project's visible item, or a tie in rank may run past what it read.
- */
-function fastFirstPage(db: Db, match: string, projectId: number, limit: number): { hits: SearchHit[]; more: boolean } | null {
-  // Four pages' worth: a bm25 tie at the page's end mostly ends within them (their snippets cost little
-  // beside ranking every hit, which FTS5 does whatever the LIMIT).
-  const top = limit * 4 + 2;
-  const read = statement(db, TOP_SNIPPETS_SQL).raw(true).all({ match, top }) as unknown[][];
-  if (!read.length) return { hits: [], more: false };
-  const byRank = (a: unknown[], b: unknown[]) => (a[1] as number) - (b[1] as number) || (a[0] as number) - (b[0] as number);
-  read.sort(byRank);
-  let page: unknown[][] = read.slice(0, limit + 1);
-  // A tie at the page's end that runs past what was read: the page is the tie's lowest ids, whichever FTS5 gave first.
-  if (read.length === top && read[limit - 1]![1] === read[top - 1]![1]) {
-    page = (statement(db, UP_TO_SQL).raw(true).all({ match, rank: read[limit - 1]![1] }) as unknown[][]).sort(byRank);
-  }
-  const seqs = new Map(
-    (statement(db, VISIBLE_IDS_SQL).all({ ids: JSON.stringify(page.map((r) => r[0])), project: projectId }) as { itemId: number; seq: number }[]).map((v) => [v.itemId, v.seq]),
-  );
-  if (seqs.size < page.length) return null;
-  const snippetRows = new Map(read.map((r) => [r[0] as number, r]));
-  const hits = page.slice(0, limit).map((r) => {
-    const id = r[0] as number;
-    const withSnippets = snippetRows.get(id);
-    return { itemId: id, seq: seqs.get(id)!, rank: r[1] as number, snippets: withSnippets ? snippetsOfRow(withSnippets, 2) : snippetsOf(db, match, id) };
-  });
-  return { hits, more: page.length > limit };
-}
-
-/**
  * A page of a project's items matching the query, best first (bm25, then item id), each with its hits in
  * context. `after` is the previous page's `next`.
  */
@@ -219,23 +187,10 @@ export function searchPage(db: Db, projectId: number, query: string | SearchQuer
     const hits = page.map((r) => ({ ...r, snippets: bothSnippets(db, plan.node, r.itemId) }));
     return { rows: hits, next: rows.length > limit && last ? { rank: last.rank, itemId: last.itemId } : null, building: searchBuildState(db) };
   }
-  const { match } = plan;
-  if (!options.after) {
-    const fast = fastFirstPage(db, match, projectId, limit);
-    if (fast) {
-      const last = fast.hits[fast.hits.length - 1];
-      return { rows: fast.hits, next: fast.more && last ? { rank: last.rank, itemId: last.itemId } : null, building: searchBuildState(db) };
-    }
-  }
-  const params = { match, project: projectId, limit: limit + 1 };
-  const rows = (
-    options.after
-      ? statement(db, PAGE_AFTER_SQL).all({ ...params, rank: options.after.rank, after: options.after.itemId })
-      : (firstHits(db, match, projectId, limit + 1) ?? statement(db, PAGE_SQL).all(params))
-  ) as Row[];
+  const rows = visibleTop(db, plan.match, projectId, limit + 1, options.after ?? null);
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
-  const hits = page.map((r) => ({ itemId: r.itemId, seq: r.seq, rank: r.rank, snippets: snippetsOf(db, match, r.itemId) }));
+  const hits = page.map((r) => ({ itemId: r.itemId, seq: r.seq, rank: r.rank, snippets: snippetsOf(db, plan.match, r.itemId) }));
   const last = page[page.length - 1];
   return { rows: hits, next: more && last ? { rank: last.rank, itemId: last.itemId } : null, building: searchBuildState(db) };
 }

@@ -1,0 +1,131 @@
+// A search's pages against the brute-force answer on random corpora (issue 22 §7, the first page's speed
+// must not change which items come): every hit of the index with its bm25 rank, the project's visible
+// ones, sorted by (rank, id) — page by page for store/search.ts searchPage, and for the items explorer
+// (service/itemsQuery.ts runItemsQuery) under every sort, both ways. The corpora mix projects whose ids
+// interleave, a hidden tail (a pending import), a few common words (ties in rank run across pages) and
+// many rare ones.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SORT_COLUMNS } from '../../shared/itemFacets';
+import { mulberry32 } from '../../shared/order';
+import { parseSearch } from '../../shared/searchQuery';
+import { importLines } from '../../electron/core/formats/index';
+import { runItemsQuery } from '../../electron/core/service/itemsQuery';
+import { openDb, type Db } from '../../electron/core/store/db';
+import { requireProject } from '../../electron/core/store/projects';
+import { searchPage, type SearchCursor } from '../../electron/core/store/search';
+import { tempDir } from '../helpers/tmp';
+
+const WORDS = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'po', 've', 'da', 'zu', 'fe', 'gi', 'ho', 'ju', 'ba', 'kalo', 'mine', 'suta', 'ripo'];
+
+async function corpus(seed: number): Promise<{ db: Db; rand: () => number }> {
+  const rand = mulberry32(seed);
+  // Zipf-like: the first words in most items, the last in a few.
+  const word = () => WORDS[Math.min(WORDS.length - 1, Math.floor(WORDS.length * rand() ** 2.2))]!;
+  const text = (n: number) => Array.from({ length: n }, word).join(' ');
+  const db = openDb(join(tempDir(), 'a.db'));
+  const lines = (prefix: string, count: number) =>
+    Array.from({ length: count }, (_, i) =>
+      JSON.stringify({
+        id: `${prefix}${i}`,
+        prompt: text(1 + Math.floor(rand() * 4)),
+        // Short texts of few lengths: many equal ranks.
+        responses: [{ text: text(1 + Math.floor(rand() * 3)) }, { text: text(1 + Math.floor(rand() * 6)) }],
+      }),
+    );
+  const load = (project: string, prefix: string, count: number) =>
+    importLines(db, { project, fileName: `${prefix}.jsonl`, lines: lines(prefix, count), sha256: prefix, format: 'arbiter', skipInvalid: false, createProject: true });
+  await load('p', 'a', 150);
+  await load('other', 'o', 200);
+  await load('p', 'b', 150);
+  await load('other', 'x', 100);
+  await load('p', 'c', 60);
+  // The last 40 of p's items not shown yet (as while an import is pending).
+  db.prepare("UPDATE project SET visible_seq = visible_seq - 40 WHERE name = 'p'").run();
+  return { db, rand };
+}
+
+function queries(rand: () => number): string[] {
+  const w = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+  const common = () => WORDS[Math.floor(rand() * 5)]!;
+  return [
+    common(), w(), w(), `${common()} ${w()}`, `"${common()} ${common()}"`, `${w().slice(0, 2)}*`,
+    `prompt:${common()}`, `response:${w()}`, `${w()} OR ${w()}`, `${common()} NOT ${w()}`, `${common()} ${common()} ${common()}`,
+  ];
+}
+
+type Hit = { itemId: number; seq: number; rank: number };
+
+/** Every visible hit of project p, by (rank, id): the brute-force answer. */
+function bruteForce(db: Db, query: string): Hit[] {
+  const parsed = parseSearch(query);
+  if (!parsed.ok) throw new Error(parsed.error);
+  const all = db.prepare('SELECT rowid AS itemId, rank FROM item_search WHERE item_search MATCH ?').all(parsed.query.match) as { itemId: number; rank: number }[];
+  const visible = new Map(
+    (db.prepare("SELECT i.id, i.seq FROM item i JOIN project p ON p.id = i.project_id WHERE p.name = 'p' AND i.seq < p.visible_seq").raw(true).all() as [number, number][]).map(([id, seq]) => [id, seq]),
+  );
+  return all
+    .filter((h) => visible.has(h.itemId))
+    .map((h) => ({ ...h, seq: visible.get(h.itemId)! }))
+    .sort((a, b) => a.rank - b.rank || a.itemId - b.itemId);
+}
+
+describe("a search's pages equal the brute-force answer on random corpora", () => {
+  it('searchPage: the first page and every page after it, for pages of 1, 7 and 50', async () => {
+    for (const seed of [1, 2, 3]) {
+      const { db, rand } = await corpus(seed);
+      const project = requireProject(db, 'p').id;
+      for (const query of queries(rand)) {
+        const expected = bruteForce(db, query);
+        for (const limit of [1, 7, 50]) {
+          const first = searchPage(db, project, query, { limit });
+          expect(first.rows.map((r) => [r.itemId, r.seq, r.rank]), `${query} (seed ${seed}, first page of ${limit})`).toEqual(expected.slice(0, limit).map((h) => [h.itemId, h.seq, h.rank]));
+          expect(first.next === null, `${query}: a next page exactly when more hits remain`).toBe(expected.length <= limit);
+          const seen: number[] = first.rows.map((r) => r.itemId);
+          let after: SearchCursor | null = first.next;
+          while (after && limit > 1) {
+            const page = searchPage(db, project, query, { limit, after });
+            seen.push(...page.rows.map((r) => r.itemId));
+            after = page.next;
+          }
+          if (limit > 1) expect(seen, `${query} (seed ${seed}, pages of ${limit})`).toEqual(expected.map((h) => h.itemId));
+        }
+        // Every hit in a page holds a snippet with a hit in it (asked by id after the page is chosen).
+        for (const hit of searchPage(db, project, query, { limit: 5 }).rows) expect(hit.snippets.some((s) => s.parts.some((p) => p.hit)), query).toBe(true);
+      }
+      db.close();
+    }
+  });
+
+  it('the items explorer: the first page and the count under every sort, both ways', async () => {
+    const { db, rand } = await corpus(4);
+    // Every visible item in each sort's order, with no search: the order the matches must keep.
+    const order = (column: (typeof SORT_COLUMNS)[number], desc: boolean) => {
+      const out: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = runItemsQuery(db, { project: 'p', query: '', sort: { column, desc }, limit: 500, facets: false, ...(cursor ? { cursor } : {}) });
+        out.push(...page.rows.map((r) => r.externalId!));
+        cursor = page.next ?? undefined;
+      } while (cursor);
+      return out;
+    };
+    const externalOf = new Map((db.prepare('SELECT id, external_id FROM item').raw(true).all() as [number, string][]).map(([id, e]) => [id, e]));
+    for (const query of queries(rand)) {
+      const expected = bruteForce(db, query);
+      const matching = new Set(expected.map((h) => externalOf.get(h.itemId)!));
+      for (const column of SORT_COLUMNS) {
+        for (const desc of [false, true]) {
+          const page = runItemsQuery(db, { project: 'p', query, sort: { column, desc }, limit: 20, facets: false });
+          const want =
+            column === 'relevance'
+              ? (desc ? expected : [...expected].sort((a, b) => b.rank - a.rank || a.seq - b.seq)).map((h) => externalOf.get(h.itemId)!)
+              : order(column, desc).filter((e) => matching.has(e));
+          expect(page.matching, `${query}: the count`).toBe(expected.length);
+          expect(page.rows.map((r) => r.externalId), `${query} by ${column}${desc ? ', descending' : ''}`).toEqual(want.slice(0, 20));
+        }
+      }
+    }
+    db.close();
+  });
+});
