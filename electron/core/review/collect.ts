@@ -66,12 +66,12 @@ export function parseBody(text: string): ReviewBody {
 }
 
 /** Reads labels of one task into item and annotator indexes; `each` sees every row with its indexes. */
-export function collect(
-  rows: Iterable<ReviewLabelRow & { externalId?: string | null }>,
+export function collect<Row extends Pick<ReviewLabelRow, 'itemId' | 'seq' | 'annotator'> & { externalId?: string | null }>(
+  rows: Iterable<Row>,
   items: Index<number>,
   itemInfo: ItemInfo[],
   people: Index<string>,
-  each: (row: ReviewLabelRow, unit: number, rater: number) => void,
+  each: (row: Row, unit: number, rater: number) => void,
 ): number {
   let count = 0;
   for (const row of rows) {

@@ -1,7 +1,7 @@
 // Pairwise review: agreement on the choice and its strength, consensus (majority and Dawid–Skene), each
 // person's figures, each model against the people, agreement over time, and the disagreement queue.
 import type { AnnotatorFigures, FieldAgreement, ModelFigures, QueueReason, QueueRow, ReviewReport } from '../../../shared/api/review';
-import type { ModelPairRow, ReviewLabelRow } from '../store/review';
+import type { ModelPairRow, PairwiseHeadRow } from '../store/review';
 import { agreementWithConsensus, agreementWithOthers, lengthBias, positionBias, throughput } from './annotators';
 import { collect, Columns, Index, type ItemInfo } from './collect';
 import { dawidSkene } from './dawidSkene';
@@ -37,29 +37,15 @@ function pairConsensus(majority: number): Pick<QueueRow, 'consensus' | 'consensu
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-// A pairwise body is small JSON written by JSON.stringify; two top-level fields are all review needs from
-// it, and finding them beats parsing 300k bodies. A key inside a string value cannot match: its quotes
-// are escaped there.
-function bodyNumber(body: string, key: string): number {
-  const at = body.indexOf(key);
-  return at < 0 ? Number.NaN : Number.parseFloat(body.slice(at + key.length, at + key.length + 24));
-}
-
-function bodyFlag(body: string, key: string): number {
-  const at = body.indexOf(key);
-  if (at < 0) return Number.NaN;
-  return body.startsWith('true', at + key.length) ? 1 : body.startsWith('false', at + key.length) ? 0 : Number.NaN;
-}
-
-export function reviewPairwise(rows: Iterable<ReviewLabelRow>, lengths: Map<number, [number, number]>, modelRows: ModelPairRow[], adjudicated: Set<number>): PairwiseReview {
+export function reviewPairwise(rows: Iterable<PairwiseHeadRow>, lengths: Map<number, [number, number]>, modelRows: ModelPairRow[], adjudicated: Set<number>): PairwiseReview {
   const items = new Index<number>();
   const info: ItemInfo[] = [];
   const people = new Index<string>();
   const cols = new Columns(COLUMNS);
   const labels = collect(rows, items, info, people, (row, unit, rater) => {
     const code = CHOICES.indexOf(row.choice as (typeof CHOICES)[number]);
-    // Which source response was on the left: the shown order's first index ("[1,0]" → 1), read without a parse.
-    const leftIndex = row.shownOrder ? Number.parseInt(row.shownOrder.slice(1), 10) : Number.NaN;
+    // Which source response was on the left: the shown order's first index, kept beside the head.
+    const leftIndex = row.shownLeft ?? Number.NaN;
     const picked = code === 0 || code === 1 ? code : -1;
     const len = lengths.get(row.itemId);
     const strength = row.strength ?? Number.NaN;
@@ -72,9 +58,9 @@ export function reviewPairwise(rows: Iterable<ReviewLabelRow>, lengths: Map<numb
       picked >= 0 && Number.isInteger(leftIndex) ? (leftIndex === picked ? 1 : 0) : Number.NaN,
       picked >= 0 && len ? len[picked === 0 ? 0 : 1] : Number.NaN,
       picked >= 0 && len ? len[picked === 0 ? 1 : 0] : Number.NaN,
-      Date.parse(row.createdAt),
-      bodyNumber(row.body, '"time_ms":'),
-      bodyFlag(row.body, '"prelabel_visible":'),
+      Date.parse(row.savedAt),
+      row.timeMs ?? Number.NaN,
+      row.prelabelVisible ?? Number.NaN,
     );
   });
   const units = items.size;

@@ -2,7 +2,7 @@
 // stats job runs this on a task worker's connection, inside one read transaction).
 import type { QueueReason, QueueRow, ReviewReport, ReviewTask } from '../../../shared/api/review';
 import type { Db } from '../store/db';
-import { adjudicatedItems, humanAnnotatorCount, humanLabels, itemExternalIds, modelPairRewards, pairLengths, trajectoryResponses, withReadCache } from '../store/review';
+import { adjudicatedItems, humanAnnotatorCount, humanLabels, itemExternalIds, modelPairRewards, pairLengths, pairwiseHeads, trajectoryResponses, withReadCache } from '../store/review';
 import { findProject } from '../store/projects';
 import { goldAccuracy } from './goldAccuracy';
 import { reviewRankings, reviewRubrics, reviewSteps, reviewVerdicts } from './judgements';
@@ -53,9 +53,9 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
   return db.transaction(() => {
     // Region marks ride in every task's revisions: collected as each task's labels are read.
     const regions = regionWatcher();
-    const labelsOf = (task: ReviewTask | 'rubric') => regions.watch(humanLabels(db, project.id, task));
+    const labelsOf = (task: Exclude<ReviewTask, 'pairwise'> | 'rubric') => regions.watch(humanLabels(db, project.id, task));
     const pairwiseChoices: Record<string, number> = {};
-    const pairwise = reviewPairwise(countingChoices(labelsOf('pairwise'), pairwiseChoices), pairLengths(db, project.id), modelPairRewards(db, project.id), adjudicatedItems(db, project.id, 'pairwise'));
+    const pairwise = reviewPairwise(countingChoices(regions.watch(pairwiseHeads(db, project.id)), pairwiseChoices), pairLengths(db, project.id), modelPairRewards(db, project.id), adjudicatedItems(db, project.id, 'pairwise'));
     const ranking = reviewRankings(labelsOf('ranking'), adjudicatedItems(db, project.id, 'ranking'));
     const verdict = reviewVerdicts(labelsOf('verdict'), adjudicatedItems(db, project.id, 'verdict'));
     const steps = reviewSteps(labelsOf('steps'), adjudicatedItems(db, project.id, 'steps'), trajectoryResponses(db, project.id));

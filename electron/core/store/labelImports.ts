@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 import type { Db } from './sqlite';
 import { uuidv7 } from '../../../shared/ids';
 import { beginBulkWrite, sleepSync, stepAsideForWaitingWriters, writeNow } from './write';
+import { HEAD_COLUMNS, HEAD_UPDATES, HEAD_VALUES } from './headColumns';
 
 export interface PendingLabelImport {
   id: number;
@@ -120,9 +121,10 @@ function applyBatch(db: Db, importId: number, after: number): number | null {
   db.exec(`INSERT OR IGNORE INTO temp.merge_item (item_id, task, project_id, before)
            SELECT DISTINCT m.item_id, m.task, m.project_id, 0 FROM temp.merge_head m WHERE m.human = 1 AND m.done <> m.was_done;
            UPDATE temp.merge_item AS m SET before = ${humansDone};`);
-  db.exec(`INSERT INTO label_head (item_id, annotator_id, task, label_seq, done, choice)
-           SELECT item_id, annotator_id, task, label_seq, done, choice FROM temp.merge_head WHERE true
-           ON CONFLICT (item_id, annotator_id, task) DO UPDATE SET label_seq = excluded.label_seq, done = excluded.done, choice = excluded.choice;
+  // The head's stats columns from the revision it now points at (store/headColumns.ts).
+  db.exec(`INSERT INTO label_head (item_id, annotator_id, task, label_seq, done, choice, ${HEAD_COLUMNS})
+           SELECT m.item_id, m.annotator_id, m.task, m.label_seq, m.done, m.choice, ${HEAD_VALUES} FROM temp.merge_head m JOIN label l ON l.seq = m.label_seq WHERE true
+           ON CONFLICT (item_id, annotator_id, task) DO UPDATE SET label_seq = excluded.label_seq, done = excluded.done, choice = excluded.choice, ${HEAD_UPDATES};
            INSERT INTO progress (project_id, task, annotator_id, done)
            SELECT project_id, task, annotator_id, SUM(done - was_done) FROM temp.merge_head WHERE done <> was_done GROUP BY project_id, task, annotator_id
            ON CONFLICT (project_id, task, annotator_id) DO UPDATE SET done = done + excluded.done;

@@ -8,6 +8,7 @@ import { hydrateBody, serializeBody } from '../../../shared/labelBodies';
 import type { Db } from './sqlite';
 import { VISIBLE } from './items';
 import { statement } from './statements';
+import { HEAD_COLUMNS, HEAD_UPDATES, HEAD_VALUES } from './headColumns';
 
 export interface RevisionDraft {
   id?: string;
@@ -95,9 +96,11 @@ export function labelAppender(db: Db, options: { counters?: boolean; merge?: boo
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const headOf = db.prepare('SELECT done FROM label_head WHERE item_id = ? AND annotator_id = ? AND task = ?').pluck();
+  // The head's other columns come from the revision row just written (a page in cache).
   const upsertHead = db.prepare(
-    `INSERT INTO label_head (item_id, annotator_id, task, label_seq, done, choice) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (item_id, annotator_id, task) DO UPDATE SET label_seq = excluded.label_seq, done = excluded.done, choice = excluded.choice`,
+    `INSERT INTO label_head (item_id, annotator_id, task, label_seq, done, choice, ${HEAD_COLUMNS})
+     SELECT l.item_id, l.annotator_id, l.task, l.seq, ?, l.choice, ${HEAD_VALUES} FROM label l WHERE l.seq = ?
+     ON CONFLICT (item_id, annotator_id, task) DO UPDATE SET label_seq = excluded.label_seq, done = excluded.done, choice = excluded.choice, ${HEAD_UPDATES}`,
   );
   const bumpProgress = db.prepare(
     `INSERT INTO progress (project_id, task, annotator_id, done) VALUES (?, ?, ?, ?)
@@ -139,7 +142,7 @@ export function labelAppender(db: Db, options: { counters?: boolean; merge?: boo
     const wasDone = (headOf.get(draft.itemId, draft.annotatorId, task) as number | undefined) === 1;
     const human = isHuman.get(draft.annotatorId) === 1;
     const humansBefore = human && wasDone !== done ? (humansDone.get(draft.itemId, task) as number) : 0;
-    upsertHead.run(draft.itemId, draft.annotatorId, task, Number(result.lastInsertRowid), done ? 1 : 0, draft.choice);
+    upsertHead.run(done ? 1 : 0, Number(result.lastInsertRowid));
     if (counters && wasDone !== done) {
       bumpProgress.run(draft.projectId, task, draft.annotatorId, done ? 1 : -1);
       // The item counts as labeled while at least one human has a current judgement on it.
@@ -184,8 +187,8 @@ export function newItemLabels(db: Db, annotatorId: number, createdAt: string) {
   // transaction, where no one else inserts labels), so the heads can name them without a RETURNING.
   const maxSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM label').pluck();
   const heads = db.prepare(
-    `INSERT INTO label_head (item_id, annotator_id, task, label_seq, done, choice)
-     SELECT item_id, annotator_id, task, seq, 1, choice FROM label WHERE seq BETWEEN ? AND ?`,
+    `INSERT INTO label_head (item_id, annotator_id, task, label_seq, done, choice, ${HEAD_COLUMNS})
+     SELECT l.item_id, l.annotator_id, l.task, l.seq, 1, l.choice, ${HEAD_VALUES} FROM label l WHERE l.seq BETWEEN ? AND ?`,
   );
   let labelParams: unknown[] = [];
   let items: number[] = [];

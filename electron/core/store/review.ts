@@ -73,6 +73,51 @@ export function* humanLabels(db: Db, projectId: number, task: Task): Generator<R
   }
 }
 
+/** A current pairwise label of a person, from the columns kept beside its head (migration 17). */
+export interface PairwiseHeadRow {
+  itemId: number;
+  seq: number;
+  externalId: null;
+  annotatorId: number;
+  annotator: string;
+  choice: string | null;
+  strength: number | null;
+  /** The source index of the response shown on the left. */
+  shownLeft: number | null;
+  /** The revision's created_at. */
+  savedAt: string;
+  timeMs: number | null;
+  /** 1 or 0: whether a model's pre-label was visible; null when the body does not say. */
+  prelabelVisible: number | null;
+  /** The revision's body where it holds region marks, else '' (no other body is read). */
+  body: string;
+}
+
+/**
+ * Current pairwise labels of people, by item id, read from label_head alone: the revision rows (300k
+ * random reads by seq in bench:review's project) are read only for the few bodies with region marks.
+ * Every path that writes a head writes these columns (store/headColumns.ts).
+ */
+export function* pairwiseHeads(db: Db, projectId: number): Generator<PairwiseHeadRow> {
+  if (countLabeled(db, projectId, 'pairwise') === 0) return;
+  const names = new Map(db.prepare("SELECT id, name FROM annotator WHERE kind = 'human'").raw().all() as [number, string][]);
+  const rows = db
+    .prepare(
+      `SELECT h.item_id, i.seq, h.annotator_id, h.choice, h.strength, h.shown_left, h.saved_at, h.time_ms, h.prelabel_visible,
+              CASE WHEN h.regions = 1 THEN (SELECT l.body FROM label l WHERE l.seq = h.label_seq) ELSE '' END
+       FROM label_head h
+       JOIN item i ON i.id = h.item_id
+       WHERE i.project_id = @project AND ${VISIBLE} AND h.task = 'pairwise' AND h.done = 1`,
+    )
+    .raw()
+    .iterate({ project: projectId }) as IterableIterator<[number, number, number, string | null, number | null, number | null, string, number | null, number | null, string]>;
+  for (const [itemId, seq, annotatorId, choice, strength, shownLeft, savedAt, timeMs, prelabelVisible, body] of rows) {
+    const annotator = names.get(annotatorId);
+    if (annotator === undefined) continue; // a model's or the file's own label
+    yield { itemId, seq, externalId: null, annotatorId, annotator, choice, strength, shownLeft, savedAt, timeMs, prelabelVisible, body };
+  }
+}
+
 /**
  * The responses of the project's step-labeled items that are agent trajectories (a message list with a
  * tool call, a tool message or Arbiter's turn fields, as shared/trajectory.ts `isTrajectory` says), by

@@ -1,0 +1,21 @@
+// The columns kept beside label_head for `arbiter stats` (migration 17: strength, the response shown on
+// the left, the save time, time spent, pre-label visibility, region marks), so the review of a project
+// reads label_head alone instead of every current revision's row (store/review.ts pairwiseHeads).
+
+/**
+ * The columns, and their values as expressions over the head's revision row `l`: every statement that
+ * writes label_head writes them from the revision it points at (store/labels.ts labelAppender and
+ * newItemLabels, the labels merge in store/labelImports.ts), the expressions the upgrade backfilled with.
+ * A body is valid JSON (serializeBody wrote it); json_valid keeps a stray one from failing a save.
+ */
+export const HEAD_COLUMNS = 'strength, shown_left, saved_at, time_ms, prelabel_visible, regions';
+export const HEAD_VALUES = `l.strength,
+  CASE WHEN json_valid(l.shown_order) AND json_type(l.shown_order, '$[0]') = 'integer' THEN json_extract(l.shown_order, '$[0]') END,
+  l.created_at,
+  CASE WHEN json_valid(l.body) AND json_type(l.body, '$.time_ms') IN ('integer', 'real') THEN json_extract(l.body, '$.time_ms') END,
+  CASE WHEN json_valid(l.body) THEN CASE json_type(l.body, '$.prelabel_visible') WHEN 'true' THEN 1 WHEN 'false' THEN 0 END END,
+  instr(l.body, '"regions"') > 0`;
+/** The upsert's SET clause for those columns. */
+export const HEAD_UPDATES = HEAD_COLUMNS.split(', ')
+  .map((c) => `${c} = excluded.${c}`)
+  .join(', ');
