@@ -19,8 +19,10 @@ export function parseLeRobot(record: Record<string, unknown>): ParsedRecord {
   const keys = Object.keys(cameras).filter((k) => typeof cameras[k] === 'string');
   if (!keys.length) throw new RecordError('the dataset’s meta/info.json names no camera (no feature of dtype "video")');
   const length = Number.isInteger(record.length) ? (record.length as number) : null;
+  // info.json's fps as the dataset gives it: only a positive number is one (anything else is left out).
+  const fps = typeof record.fps === 'number' && Number.isFinite(record.fps) && record.fps > 0 ? record.fps : null;
   const content = [
-    { type: 'text', text: `Episode ${index as number}${length !== null ? ` · ${length} frames` : ''}${record.fps ? ` at ${String(record.fps)} fps` : ''} · ${keys.length === 1 ? 'one camera' : `${keys.length} cameras`}` },
+    { type: 'text', text: `Episode ${index as number}${length !== null ? ` · ${length} frames` : ''}${fps !== null ? ` at ${fps} fps` : ''} · ${keys.length === 1 ? 'one camera' : `${keys.length} cameras`}` },
     ...keys.map((key, i) => ({ type: 'video', video: cameras[key], column: key, index: i })),
   ];
   const body = failure === undefined ? {} : { first_failure: { A: failure as number | null } };
@@ -31,7 +33,7 @@ export function parseLeRobot(record: Record<string, unknown>): ParsedRecord {
       prompt: tasks.length ? tasks.join('\n') : `Episode ${index as number} (the dataset gives no task text)`,
       responses: [{ content: [{ role: 'assistant', content }], model: typeof record.robot_type === 'string' ? record.robot_type : null, steps: null }],
       reference: null,
-      metadata: { episode_index: index, length, fps: record.fps ?? null, cameras: keys, success: record.success ?? null },
+      metadata: { episode_index: index, length, fps, cameras: keys, success: record.success ?? null },
     },
     preference: null,
     judgement,

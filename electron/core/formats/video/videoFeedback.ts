@@ -50,6 +50,8 @@ export function parseVideoFeedback(record: Json): ParsedRecord {
   for (const column of VF_COLUMNS) {
     const value = record[column];
     if (value === undefined || value === null || value === '') continue;
+    // Said by its type: a deeply nested list or an object's own toString is not quoted back.
+    if (typeof value !== 'number' && typeof value !== 'string') throw new RecordError(`${column}: expected a whole number from 1 to 4, got ${describe(value)}`);
     const n = wholeNumber(value, 1, 4);
     if (typeof n === 'string') throw new RecordError(`${column}: ${n}`);
     values[VIDEOFEEDBACK_ASPECTS[column]] = n;
