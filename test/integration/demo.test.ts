@@ -7,13 +7,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openApp } from '../../electron/core/service/openApp';
 import { hasImage } from '../../electron/core/images/store';
 import { imagesOf } from '../../shared/images';
+import { videosOf } from '../../shared/videos';
+import { DEMO_VIDEO_PROJECT } from '../../electron/core/service/demo';
 import { taskLine } from '../../shared/api/projects';
 import type { Content } from '../../shared/domain';
 import type { ArbiterService } from '../../electron/core/service';
 import { tempDir } from '../helpers/tmp';
 
 let service: ArbiterService | undefined;
-const saved = { noDemo: process.env.ARBITER_NO_DEMO, open: process.env.ARBITER_OPEN_DEMO };
+const saved = { noDemo: process.env.ARBITER_NO_DEMO, open: process.env.ARBITER_OPEN_DEMO, path: process.env.PATH };
 
 afterEach(() => {
   service?.stopBackgroundWork();
@@ -78,6 +80,30 @@ describe('the demo project', () => {
     );
     // The progress line the README shows is the demo's as it opens.
     expect(readme).toContain(`\`${taskLine(demo!.tasks)}\` (the demo as it opens`);
+  }, 120_000);
+
+  it('has a video project ready to label, its clips shipped as files (no ffmpeg on the user’s machine; issue 24)', async () => {
+    delete process.env.ARBITER_NO_DEMO;
+    process.env.PATH = '/nonexistent';
+    try {
+      service = await openApp(join(tempDir(), 'arbiter.db'), 'http');
+    } finally {
+      process.env.PATH = saved.path;
+    }
+    const videos = (await service.dispatch('listProjects', {})).find((p) => p.name === DEMO_VIDEO_PROJECT);
+    expect(videos?.shapes).toMatchObject({ pairs: 4, single: 1 });
+    expect(videos!.opensOn).toBe('compare');
+    expect((await service.dispatch('listRubrics', { project: DEMO_VIDEO_PROJECT })).find((r) => r.inForce)?.name).toBe('video-generation');
+    const contents = service.db.prepare("SELECT r.content FROM response r JOIN item i ON i.id = r.item_id WHERE i.external_id LIKE 'demo-video-%' OR i.external_id = 'demo-episode-0'").pluck().all() as string[];
+    const parts = contents.flatMap((c) => videosOf(JSON.parse(c) as Content));
+    expect(parts.length).toBe(4 * 2 + 2);
+    for (const part of parts) {
+      expect(part.video, JSON.stringify(part.origin)).toBeDefined();
+      // Probed at import (duration, size, codec) from the committed file, none damaged, each a few KB.
+      expect(part.video).toMatchObject({ codec: 'vp9', width: 160, height: 90 });
+      expect(part.video!.damaged ?? null).toBeNull();
+      expect(part.video!.bytes).toBeLessThan(32 * 1024);
+    }
   }, 120_000);
 
   it('opens on the project list when not started by `npm start`', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { importFile } from '../formats/index';
 import { appRoot } from '../base/paths';
 import { scoreProjectInline } from '../scorer/index';
-import { seedDemoLabels } from './demo';
+import { seedDemoLabels, seedDemoVideos } from './demo';
 import { ArbiterService } from './index';
 import type { ServiceOptions } from './context';
 import { openDb, type Db, type OpenOptions } from '../store/db';
@@ -34,7 +34,8 @@ export const DEMO_MODELS = ['demo-outcome', 'demo-process', 'demo-image'];
 /**
  * On a database with no projects, adds the demo project shipped in resources/demo (every kind of item, a
  * rubric in force, two annotators' labels: see scripts/gen-demo-data.mjs), with the demo reward models
- * scored over it so pre-labels show from the first item.
+ * scored over it so pre-labels show from the first item, and the video demo beside it (demo.ts
+ * seedDemoVideos: resources/demo/videos, made by scripts/gen-demo-videos.mjs).
  */
 export async function seedDemo(db: Db, dbPath: string, service: ArbiterService): Promise<boolean> {
   if (process.env.ARBITER_NO_DEMO === '1' || listProjects(db).length > 0) return false;
@@ -47,6 +48,12 @@ export async function seedDemo(db: Db, dbPath: string, service: ArbiterService):
   } catch (error) {
     // The demo stays usable without its sample labels; say why they are missing.
     console.error(`Arbiter: the demo's sample labels could not be added: ${(error as Error).message}`);
+  }
+  try {
+    await seedDemoVideos(db, service, join(dir, 'videos'));
+  } catch (error) {
+    // The text and image demo stays usable without the video one; say why it is missing.
+    console.error(`Arbiter: the demo's video project could not be added: ${(error as Error).message}`);
   }
   const dirs = DEMO_MODELS.map((name) => join(appRoot(), 'resources', 'models', name)).filter((dir) => existsSync(dir));
   try {
