@@ -103,6 +103,11 @@ export interface FacetCount {
   more: number;
   /** Number facets: the range of the values counted (null when none). */
   range?: { min: number; max: number } | null;
+  /**
+   * The facet comes from the review's project-wide part (disagree, model_disagrees), which a large
+   * project recomputes in the background after a label change: its counts are from before that change.
+   */
+  recomputing?: boolean;
 }
 
 /** A row: the items table's columns (every task's judgements) and the facts the facets count. */
@@ -151,6 +156,11 @@ export interface ItemsPage {
    * project of at most 100,000 items, whose facts are read again before answering.
    */
   stale: boolean;
+  /**
+   * The per-item facts are current, the review's project-wide part (disagreement, the model's disagreeing
+   * with the Dawid–Skene consensus, the dispute sort) is being recomputed: the facets marked `recomputing`.
+   */
+  reviewing?: boolean;
   /** The review watermark the facts were read at. */
   asOf: string;
   /** Milliseconds: reading the facts (0 when cached), then the query and the counts. */

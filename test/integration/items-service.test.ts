@@ -53,25 +53,33 @@ describe('the items explorer through the service', () => {
 });
 
 describe('a large project’s facts, read on a task worker', () => {
-  it('answers from the facts it has, said stale, while a newer read runs; then the new counts', async () => {
+  it('a save refreshes its item at once; the review’s project-wide facets say they are recomputed meanwhile, then the new counts', async () => {
     FACTS_INLINE.items = 0; // every project reads on a worker here
     try {
       const { db, service, ids } = pairProject(join(tempDir(), 'arbiter.db'), { items: 12, texts: (i) => [`a${i}`, 'b'], annotator: 'ann', visibleSeq: 'all' });
-      const ask = () => service.dispatch('queryItems', { project: 'p', query: 'labeled=anyone', limit: 50 });
+      const ask = (query = 'labeled=anyone') => service.dispatch('queryItems', { project: 'p', query, limit: 50, facets: true });
       const first = await ask();
       expect(first).toMatchObject({ matching: 0, stale: false });
       expect(first.timing.factsMs).toBeGreaterThan(0);
       await service.dispatch('saveLabel', { project: 'p', annotator: 'ann', itemId: ids[3]!, choice: 'A', shownOrder: [0, 1] });
+      await service.dispatch('saveLabel', { project: 'p', annotator: 'bob', itemId: ids[3]!, choice: 'B', shownOrder: [0, 1] });
+      // The item's own facts at once (no whole read); the review's part (disagree) is recomputed on a worker.
       const during = await ask();
-      expect(during).toMatchObject({ matching: 0, stale: true });
+      expect(during).toMatchObject({ matching: 1, stale: false, reviewing: true });
+      expect(during.rows.map((r) => r.seq)).toEqual([3]);
+      expect(during.facets.find((f) => f.facet === 'annotator')?.values.map((v) => [v.value, v.count])).toEqual([['ann', 1], ['bob', 1]]);
+      expect(during.facets.find((f) => f.facet === 'disagree')).toMatchObject({ recomputing: true });
+      expect(during.facets.find((f) => f.facet === 'labeled')?.recomputing).toBeUndefined();
       let after = during;
       // The worker's read (a new thread, the TypeScript sources loaded) takes a moment: asked again until it is in.
-      for (const until = Date.now() + 60_000; after.stale && Date.now() < until; ) {
+      for (const until = Date.now() + 60_000; after.reviewing && Date.now() < until; ) {
         await new Promise((r) => setTimeout(r, 20));
-        after = await ask();
+        after = await ask('disagree=pairwise');
       }
       expect(after).toMatchObject({ matching: 1, stale: false });
+      expect(after.reviewing).toBeUndefined();
       expect(after.rows.map((r) => r.seq)).toEqual([3]);
+      expect(after.facets.find((f) => f.facet === 'disagree')?.recomputing).toBeUndefined();
       // A selection waits for current facts rather than answer from older ones.
       await service.dispatch('saveLabel', { project: 'p', annotator: 'ann', itemId: ids[5]!, choice: 'B', shownOrder: [0, 1] });
       expect((await service.dispatch('matchingIds', { project: 'p', query: 'labeled=anyone' })).ids).toEqual([ids[3], ids[5]]);

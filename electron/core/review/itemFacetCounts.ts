@@ -26,7 +26,8 @@ export function facetNames(facts: ItemFacts): string[] {
     'labeled',
     ...tasks.map((t) => `labeled.${t}`),
     'disagree',
-    ...CONSENSUS_PARTS.filter((c) => facts.consensus[c].names.length).map((c) => (c === 'pairwise' ? 'consensus' : `consensus.${c}`)),
+    // A value some item holds (a label change may leave a name no item holds any more: ./itemFactsDelta.ts).
+    ...CONSENSUS_PARTS.filter((c) => facts.consensus[c].names.length && facts.consensus[c].codes.some((code) => code > 0)).map((c) => (c === 'pairwise' ? 'consensus' : `consensus.${c}`)),
     'adjudicated',
     'annotator',
     'split',

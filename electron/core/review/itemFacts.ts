@@ -8,7 +8,7 @@
 // the uncertain labeling order ranks by (./priority.ts). Queries and counts over them are linear passes.
 import { DISAGREEMENTS, SHAPES } from '../../../shared/itemFacets';
 import type { Db } from '../store/db';
-import { adjudicationsBySeq, itemMetadata, itemShapes, modelPairRewardsBySeq, responseModels } from '../store/itemFacts';
+import { adjudicationsBySeq, factMarks, itemMetadata, itemShapes, modelPairRewardsBySeq, responseModels, type FactMarks } from '../store/itemFacts';
 import { visibleSeqOf } from '../store/items';
 import { reviewWatermark } from '../store/review';
 import { readPeople, type Consensus } from './itemFactsPeople';
@@ -29,10 +29,10 @@ export interface ItemPart {
   meta: Map<string, Postings>;
 }
 
-/** What the labels, adjudications and models say: read again when the review watermark moves. */
-export interface LabelPart {
-  /** The review watermark these were read at. */
-  asOf: string;
+/** What the labels, adjudications and models say of each item alone: kept current item by item (./itemFactsDelta.ts). */
+export interface PeoplePart {
+  /** Where they were read. */
+  marks: FactMarks;
   adjudicated: Uint8Array;
   /** People with a current judgement (any task). */
   labels: Uint8Array;
@@ -40,19 +40,34 @@ export interface LabelPart {
   score: Float32Array;
   /** Pre-label uncertainty as the uncertain labeling order ranks it (./priority.ts): the models' mean of 1 − |2·P(A) − 1|; NaN when unscored. */
   uncertainty: Float32Array;
-  /** The review's largest dispute for the item (0 when not in its queue). */
-  dispute: Float32Array;
-  /** Bit i: people split in DISAGREEMENTS[i]. */
-  disputed: Uint8Array;
   /** Bit i: a person judged it in LABEL_TASKS[i]. */
   labeledAny: Uint8Array;
-  /** The review's reason "model": the models pick the other response than the consensus. */
-  modelDisagrees: Uint8Array;
+  /** 1: people rated a rubric criterion differently. */
+  rubricSplit: Uint8Array;
   consensus: Record<Consensus, Coded>;
   /** person → task → seqs they judged. */
   people: Map<string, Map<string, Int32Array>>;
   sets: { annotator: Postings; tag: Postings; severity: Postings; outcome: Postings; split: Postings; wrong: Postings };
 }
+
+/**
+ * What the review's disagreement queue says (./report.ts): project-wide (the Dawid–Skene consensus the
+ * model reason compares with), so read whole, in the background, while the people's part is already current.
+ */
+export interface ReviewPart {
+  /** The review watermark these were read at. */
+  asOf: string;
+  n: number;
+  /** The review's largest dispute for the item (0 when not in its queue). */
+  dispute: Float32Array;
+  /** Bit i: people split in DISAGREEMENTS[i] (the rubric's bit from the people's part). */
+  disputed: Uint8Array;
+  /** The review's reason "model": the models pick the other response than the consensus. */
+  modelDisagrees: Uint8Array;
+}
+
+/** Both, as the facets read them. */
+export type LabelPart = Omit<PeoplePart, 'marks' | 'rubricSplit'> & Omit<ReviewPart, 'n'>;
 
 export type ItemFacts = ItemPart & LabelPart & { projectId: number };
 
@@ -139,19 +154,12 @@ function appended(before: Postings | undefined, after: Postings): Postings {
   return out;
 }
 
-/** The labels' part for a project of n visible items, in one read transaction. */
-export function readLabelPart(db: Db, project: { id: number; name: string }, n: number): LabelPart {
+const RUBRIC_BIT = 1 << DISAGREEMENTS.indexOf('rubric');
+
+/** The review's part for a project of n visible items, in one read transaction. */
+export function readReviewPart(db: Db, project: { id: number; name: string }, n: number): ReviewPart {
   return db.transaction(() => {
     const asOf = reviewWatermark(db, project.id);
-    const adjudicated = new Uint8Array(n);
-    const resolvedChoice = new Map<number, string | null>();
-    for (const [seq, task, choice] of adjudicationsBySeq(db, project.id)) {
-      if (seq >= n) continue;
-      adjudicated[seq] = 1;
-      if (task === 'pairwise') resolvedChoice.set(seq, choice);
-    }
-    const people = readPeople(db, project.id, n);
-
     // The review's disagreement queue: who split on what, its dispute, and where the models and people part.
     const review = buildReview(db, project);
     const dispute = new Float32Array(n);
@@ -166,46 +174,67 @@ export function readLabelPart(db: Db, project: { id: number; name: string }, n: 
       if (row.task === 'steps') for (const kind of row.trajectory?.disputed ?? ['first_error' as const]) disputed[row.seq]! |= bit(kind);
       else disputed[row.seq]! |= bit(row.task);
     }
-    for (const seq of people.rubricSplit) disputed[seq]! |= bit('rubric');
+    return { asOf, n, dispute, disputed, modelDisagrees };
+  }).deferred();
+}
+
+/**
+ * The people's part of the n visible items, or of `seqs` alone (ascending: a label change's items; the
+ * typed arrays then hold one slot per seq given), in one read transaction.
+ */
+export function readPeoplePart(db: Db, projectId: number, n: number, seqs?: number[]): PeoplePart {
+  return db.transaction(() => {
+    const marks = factMarks(db, projectId);
+    const slots = seqs ? new Map(seqs.map((seq, i) => [seq, i])) : null;
+    const size = seqs ? seqs.length : n;
+    const adjudicated = new Uint8Array(size);
+    const resolvedChoice = new Map<number, string | null>();
+    for (const [seq, task, choice] of adjudicationsBySeq(db, projectId, seqs)) {
+      if (seq >= n) continue;
+      adjudicated[slots ? slots.get(seq)! : seq] = 1;
+      if (task === 'pairwise') resolvedChoice.set(seq, choice);
+    }
+    const people = readPeople(db, projectId, n, seqs);
+    const rubricSplit = new Uint8Array(size);
+    for (const seq of people.rubricSplit) rubricSplit[slots ? slots.get(seq)! : seq] = 1;
 
     // The models: P(A better) per model, their mean; a model is wrong where it picks the other response
     // than the gold (./gold.ts: the lead's resolution, else the file's label a lead marked), else than the
     // people's majority.
-    const gold = goldOf(db, project.id, 'pairwise').get('pairwise') ?? new Map();
-    for (const g of gold.values()) if (g.seq < n && !resolvedChoice.has(g.seq)) resolvedChoice.set(g.seq, g.choice);
-    const sum = new Float64Array(n);
-    const unsure = new Float64Array(n);
-    const models = new Uint8Array(n);
+    const gold = goldOf(db, projectId, 'pairwise').get('pairwise') ?? new Map();
+    for (const g of gold.values()) if (g.seq < n && (!slots || slots.has(g.seq)) && !resolvedChoice.has(g.seq)) resolvedChoice.set(g.seq, g.choice);
+    const sum = new Float64Array(size);
+    const unsure = new Float64Array(size);
+    const models = new Uint8Array(size);
     const wrong = new PostingLists();
     const pairCodes = people.consensus.pairwise;
-    for (const [seq, model, rewardA, rewardB] of modelPairRewardsBySeq(db, project.id)) {
+    for (const [seq, model, rewardA, rewardB] of modelPairRewardsBySeq(db, projectId, seqs)) {
       if (seq >= n) continue;
+      const at = slots ? slots.get(seq)! : seq;
       const p = sigmoid(rewardA - rewardB);
-      sum[seq] = sum[seq]! + p;
-      unsure[seq] = unsure[seq]! + 1 - Math.abs(2 * p - 1);
-      models[seq] = models[seq]! + 1;
+      sum[at] = sum[at]! + p;
+      unsure[at] = unsure[at]! + 1 - Math.abs(2 * p - 1);
+      models[at] = models[at]! + 1;
       const pick = p > 0.5 ? 'A' : p < 0.5 ? 'B' : null;
       const resolved = resolvedChoice.get(seq);
-      const reference = resolved !== undefined ? resolved : pairCodes.codes[seq] ? pairCodes.names[pairCodes.codes[seq]! - 1]! : null;
+      const reference = resolved !== undefined ? resolved : pairCodes.codes[at] ? pairCodes.names[pairCodes.codes[at]! - 1]! : null;
       if (pick && (reference === 'A' || reference === 'B') && pick !== reference) wrong.add(model, seq);
     }
-    const score = new Float32Array(n).fill(Number.NaN);
-    const uncertainty = new Float32Array(n).fill(Number.NaN);
-    for (let seq = 0; seq < n; seq++)
-      if (models[seq]) {
-        score[seq] = sum[seq]! / models[seq]!;
-        uncertainty[seq] = unsure[seq]! / models[seq]!;
+    const score = new Float32Array(size).fill(Number.NaN);
+    const uncertainty = new Float32Array(size).fill(Number.NaN);
+    for (let at = 0; at < size; at++)
+      if (models[at]) {
+        score[at] = sum[at]! / models[at]!;
+        uncertainty[at] = unsure[at]! / models[at]!;
       }
     return {
-      asOf,
+      marks,
       adjudicated,
       labels: people.labels,
       score,
       uncertainty,
-      dispute,
-      disputed,
       labeledAny: people.labeledAny,
-      modelDisagrees,
+      rubricSplit,
       consensus: people.consensus,
       people: people.byPerson,
       sets: { annotator: people.annotator, tag: people.tag, severity: people.severity, outcome: people.outcome, split: people.split, wrong: wrong.done() },
@@ -213,8 +242,21 @@ export function readLabelPart(db: Db, project: { id: number; name: string }, n: 
   }).deferred();
 }
 
+/** The facets' view of both parts (the review's, read at fewer items, counts none of the later ones). */
+export function joinLabelParts(people: PeoplePart, review: ReviewPart, n: number): LabelPart {
+  const { marks: _marks, rubricSplit, ...rest } = people;
+  const disputed = new Uint8Array(n);
+  disputed.set(review.disputed.subarray(0, Math.min(n, review.n)));
+  for (let s = 0; s < n; s++) if (rubricSplit[s]) disputed[s]! |= RUBRIC_BIT;
+  const dispute = new Float32Array(n);
+  dispute.set(review.dispute.subarray(0, Math.min(n, review.n)));
+  const modelDisagrees = new Uint8Array(n);
+  modelDisagrees.set(review.modelDisagrees.subarray(0, Math.min(n, review.n)));
+  return { ...rest, asOf: review.asOf, dispute, disputed, modelDisagrees };
+}
+
 /** Both parts at once (a CLI run, a test, a task worker). */
 export function buildItemFacts(db: Db, project: { id: number; name: string }): ItemFacts {
   const items = readItemPart(db, project.id);
-  return { projectId: project.id, ...items, ...readLabelPart(db, project, items.n) };
+  return { projectId: project.id, ...items, ...joinLabelParts(readPeoplePart(db, project.id, items.n), readReviewPart(db, project, items.n), items.n) };
 }

@@ -57,9 +57,16 @@ interface Row {
 
 const letter = (i: number) => String.fromCharCode(65 + i);
 
-export function readPeople(db: Db, projectId: number, n: number): People {
-  const labeledAny = new Uint8Array(n);
-  const coders = Object.fromEntries(CONSENSUS_PARTS.map((c) => [c, new Coder(n)])) as Record<Consensus, Coder>;
+/**
+ * The people's facts of the n visible items, or of `seqs` alone (ascending; a label change's items): then
+ * the typed arrays hold one slot per seq given, in that order, and the seq lists hold the seqs themselves.
+ */
+export function readPeople(db: Db, projectId: number, n: number, seqs?: number[]): People {
+  const slots = seqs ? new Map(seqs.map((seq, i) => [seq, i])) : null;
+  const slot = (seq: number) => (slots ? slots.get(seq)! : seq);
+  const size = seqs ? seqs.length : n;
+  const labeledAny = new Uint8Array(size);
+  const coders = Object.fromEntries(CONSENSUS_PARTS.map((c) => [c, new Coder(size)])) as Record<Consensus, Coder>;
   const byPerson = new Map<string, Map<string, PostingLists>>();
   const annotator = new PostingLists();
   const tag = new PostingLists();
@@ -69,10 +76,10 @@ export function readPeople(db: Db, projectId: number, n: number): People {
   const rubricSplit: number[] = [];
 
   const vote = (coder: Coder, seq: number, votes: Record<string, number>) => {
-    if (Object.keys(votes).length) coder.set(seq, majorityOfVotes(votes) ?? 'split');
+    if (Object.keys(votes).length) coder.set(slot(seq), majorityOfVotes(votes) ?? 'split');
   };
   const group = (task: string, seq: number, rows: Row[]) => {
-    labeledAny[seq]! |= 1 << LABEL_TASKS.indexOf(task as (typeof LABEL_TASKS)[number]);
+    labeledAny[slot(seq)]! |= 1 << LABEL_TASKS.indexOf(task as (typeof LABEL_TASKS)[number]);
     const judgement: (string | null)[] = [];
     const votes: Record<string, number> = {};
     const outcomes: Record<string, number> = {};
@@ -123,7 +130,7 @@ export function readPeople(db: Db, projectId: number, n: number): People {
   for (const task of LABEL_TASKS) {
     let current = -1;
     let rows: Row[] = [];
-    for (const [seq, person, choice, ranking, body] of personHeads(db, projectId, task)) {
+    for (const [seq, person, choice, ranking, body] of personHeads(db, projectId, task, seqs)) {
       if (seq >= n) continue;
       if (seq !== current) {
         if (rows.length) group(task, current, rows);
@@ -136,8 +143,8 @@ export function readPeople(db: Db, projectId: number, n: number): People {
   }
 
   const annotatorPostings = annotator.done();
-  const labels = new Uint8Array(n);
-  for (const seqs of annotatorPostings.values()) for (const seq of seqs) labels[seq] = Math.min(255, labels[seq]! + 1);
+  const labels = new Uint8Array(size);
+  for (const held of annotatorPostings.values()) for (const seq of held) labels[slot(seq)] = Math.min(255, labels[slot(seq)]! + 1);
   return {
     labels,
     labeledAny,

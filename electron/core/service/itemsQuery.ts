@@ -7,7 +7,8 @@ import { DISAGREEMENTS, SHAPES } from '../../../shared/itemFacets';
 import { formatQuery, parseQuery, QueryError, type ItemQuery } from '../../../shared/itemQuery';
 import { invalidInput, notFound } from '../base/errors';
 import { facetCounts } from '../review/itemFacetCounts';
-import { factsWatermark, readItemPart, readLabelPart, visibleItems, type ItemFacts, type ItemPart, type LabelPart } from '../review/itemFacts';
+import { factsWatermark, joinLabelParts, readItemPart, readPeoplePart, readReviewPart, visibleItems, type ItemFacts, type ItemPart, type PeoplePart, type ReviewPart } from '../review/itemFacts';
+import { refreshPeoplePart } from '../review/itemFactsDelta';
 import { andMasks, clauseMask, countMask, pageOf, sortKeys, type Cursor } from '../review/itemMatch';
 import type { Postings } from '../review/postings';
 import { findAnnotator } from '../store/annotators';
@@ -15,7 +16,7 @@ import type { Db } from '../store/db';
 import { modelsAndGoldMark, seqsByExternalId } from '../store/itemFacts';
 import { listRowsByIds } from '../store/itemList';
 import { requireProject } from '../store/projects';
-import { itemSnippets } from '../store/search';
+import { pageSnippets } from '../store/search';
 import { searchBuildState } from '../store/searchIndex';
 import { findView } from '../store/views';
 import { tableRows } from './itemsTable';
@@ -23,8 +24,11 @@ import { searchMask } from './itemsSearch';
 
 interface Cached {
   items: ItemPart;
-  labels: LabelPart;
-  /** The review watermark and the models the labels' part was read at. */
+  /** Kept current item by item (review/itemFactsDelta.ts). */
+  people: PeoplePart;
+  /** Read whole, at `mark`. */
+  review: ReviewPart;
+  /** The review watermark and the models the review's part was read at (a finished scoring job drops it: forgetItemFacts). */
   mark: string;
   facts: ItemFacts;
   externalRank?: Int32Array;
@@ -33,20 +37,29 @@ interface Cached {
 }
 const caches = new WeakMap<Db, Map<number, Cached>>();
 
-/** The labels' part is current while the review watermark, the models and the gold marks are (a finished scoring job drops it: forgetItemFacts). */
-function markOf(db: Db, projectId: number): string {
+/** The review's part is current while the review watermark, the models and the gold marks are. */
+export function markOf(db: Db, projectId: number): string {
   return `${factsWatermark(db, projectId)}:${modelsAndGoldMark(db)}`;
 }
 
+/** A finished scoring job: the models' scores changed under every item, so both label parts are read whole next. */
 export function forgetItemFacts(db: Db): void {
-  for (const cached of caches.get(db)?.values() ?? []) cached.mark = '';
+  for (const cached of caches.get(db)?.values() ?? []) {
+    cached.mark = '';
+    cached.people = { ...cached.people, marks: { ...cached.people.marks, rules: '' } };
+  }
 }
 
-/** The facts a query reads: `stale` when they are from before the project's latest change (a newer read is under way). */
+/**
+ * The facts a query reads: `stale` when they are from before the project's latest change (a newer read is
+ * under way); `reviewing` when only the review's part is (the people's part is current; the facets it
+ * feeds say they are being recomputed).
+ */
 export interface FactsAnswer {
   cached: Cached;
   ms: number;
   stale: boolean;
+  reviewing?: boolean;
 }
 
 /** What the cache holds for a project, and whether each part is still current. */
@@ -58,27 +71,35 @@ export function peekFacts(db: Db, project: { id: number }): { cached: Cached | u
   return { cached, n, mark, itemsCurrent, labelsCurrent: itemsCurrent && cached?.mark === mark };
 }
 
-/** Keeps both parts as the project's facts (the labels' part read at `mark`). */
-export function storeFacts(db: Db, project: { id: number }, items: ItemPart, labels: LabelPart, mark: string): Cached {
+/** Keeps the parts as the project's facts (the review's part read at `mark`). */
+export function storeFacts(db: Db, project: { id: number }, items: ItemPart, people: PeoplePart, review: ReviewPart, mark: string): Cached {
   let byProject = caches.get(db);
   if (!byProject) caches.set(db, (byProject = new Map()));
   const found = byProject.get(project.id);
-  const cached: Cached = { items, labels, mark, facts: { projectId: project.id, ...items, ...labels }, externalRank: found?.items === items ? found.externalRank : undefined };
+  const facts = { projectId: project.id, ...items, ...joinLabelParts(people, review, items.n) };
+  const cached: Cached = { items, people, review, mark, facts, externalRank: found?.items === items ? found.externalRank : undefined };
   byProject.set(project.id, cached);
   return cached;
 }
 
+/** The people's part brought to the present: the changed items alone where it can be, else read whole. */
+export function currentPeople(db: Db, projectId: number, found: Cached | undefined, n: number): PeoplePart {
+  return (found && refreshPeoplePart(db, projectId, found.people, n)?.part) ?? readPeoplePart(db, projectId, n);
+}
+
 /**
- * The project's facts, read here: the items' part again only for the seqs an import added, the labels'
- * part only when the review watermark moved; and how long reading took (0: nothing changed).
+ * The project's facts, read here: the items' part again only for the seqs an import added, the people's
+ * part only for the items whose labels changed, the review's part whole when the review watermark moved;
+ * and how long reading took (0: nothing changed).
  */
 export function itemFactsOf(db: Db, project: { id: number; name: string }): FactsAnswer {
   const { cached: found, mark, itemsCurrent, labelsCurrent } = peekFacts(db, project);
   if (found && labelsCurrent) return { cached: found, ms: 0, stale: false };
   const started = performance.now();
   const items = found && itemsCurrent ? found.items : readItemPart(db, project.id, found?.items);
-  const labels = found && labelsCurrent ? found.labels : readLabelPart(db, project, items.n);
-  return { cached: storeFacts(db, project, items, labels, mark), ms: performance.now() - started, stale: false };
+  const people = currentPeople(db, project.id, found, items.n);
+  const review = found && found.mark === mark && found.review.n === items.n ? found.review : readReviewPart(db, project, items.n);
+  return { cached: storeFacts(db, project, items, people, review, mark), ms: performance.now() - started, stale: false };
 }
 
 function readQuery(text: string): ItemQuery {
@@ -129,17 +150,18 @@ interface Matched {
   mask: Uint8Array;
   factsMs: number;
   stale: boolean;
+  reviewing: boolean;
 }
 
 export function matchItems(db: Db, request: { project: string; query: string; view?: string; sort?: ItemSort; annotator?: string }, given?: FactsAnswer): Matched {
   const project = requireProject(db, request.project);
-  const { cached, ms, stale } = given ?? itemFactsOf(db, project);
+  const { cached, ms, stale, reviewing = false } = given ?? itemFactsOf(db, project);
   const { facts } = cached;
   const { query, sort } = resolveRequest(db, project.id, request);
   const me = request.annotator ?? null;
   const clauseMasks = query.clauses.map((c) => clauseMask(facts, c, me));
   const { mask: search, relevance } = searchMask(db, project.id, query.text, facts, sort.column === 'relevance');
-  return { facts, cached, query, sort, me, clauseMasks, search, relevance, mask: andMasks(facts.n, [search, ...clauseMasks]), factsMs: ms, stale };
+  return { facts, cached, query, sort, me, clauseMasks, search, relevance, mask: andMasks(facts.n, [search, ...clauseMasks]), factsMs: ms, stale, reviewing };
 }
 
 /** The matching items' ids in the sort order, at most `limit` (a view's export, a labeling queue, "select all"). */
@@ -174,6 +196,9 @@ function valuesAt(postings: Postings, seq: number): string[] {
   return out;
 }
 
+/** The facets the review's project-wide part feeds (review/itemFacts.ts ReviewPart). */
+const REVIEW_FACETS = new Set(['disagree', 'model_disagrees']);
+
 /** Facet counts under the query; the whole project's once per facts and annotator. */
 function countedFacets(m: Matched): FacetCount[] {
   const whole = m.search === null && m.query.clauses.length === 0;
@@ -196,11 +221,12 @@ export function runItemsQuery(db: Db, request: QueryItemsRequest, given?: FactsA
   // Search text while the index is still being built after an upgrade: its matches are a lower bound.
   const capped = m.search !== null && searchBuildState(db) !== null;
   const queried = performance.now();
-  const facets = request.facets ? countedFacets(m) : [];
+  const facets = request.facets ? countedFacets(m).map((f) => (m.reviewing && REVIEW_FACETS.has(f.facet) ? { ...f, recomputing: true } : f)) : [];
   const counted = performance.now();
   const meId = request.annotator ? (findAnnotator(db, request.annotator)?.id ?? null) : null;
   const describe = tableRows(db, facts.projectId, meId).describe;
   const listed = listRowsByIds(db, page.seqs.map((s) => facts.ids[s]!), meId);
+  const snippets = m.query.text ? pageSnippets(db, m.query.text, listed.map((r) => r.id)) : null;
   const rows: ItemsRow[] = listed.map((row) => {
     const s = row.seq;
     const score = facts.score[s]!;
@@ -216,7 +242,7 @@ export function runItemsQuery(db: Db, request: QueryItemsRequest, given?: FactsA
       annotators: valuesAt(facts.sets.annotator, s),
       tags: valuesAt(facts.sets.tag, s),
       outcomes: valuesAt(facts.sets.outcome, s),
-      ...(m.query.text ? { snippets: itemSnippets(db, m.query.text, row.id) } : {}),
+      ...(snippets ? { snippets: snippets.get(row.id) ?? [] } : {}),
     };
   });
   return {
@@ -230,6 +256,7 @@ export function runItemsQuery(db: Db, request: QueryItemsRequest, given?: FactsA
     exact: !capped,
     searchCapped: capped,
     stale: m.stale,
+    ...(m.reviewing ? { reviewing: true } : {}),
     asOf: facts.asOf,
     timing: { factsMs: Math.round(m.factsMs), queryMs: Math.round(queried - started - m.factsMs), facetsMs: Math.round(counted - queried) },
   };

@@ -43,29 +43,67 @@ export function responseModels(db: Db, projectId: number, from = 0): IterableIte
     .iterate({ project: projectId, from }) as IterableIterator<[number, string]>;
 }
 
+/**
+ * Some seqs only (a label change refreshes its items' facts alone: ../review/itemFactsDelta.ts), else all:
+ * the clause and its parameter.
+ */
+function onlySeqs(seqs: number[] | undefined): { clause: string; params: { seqs?: string } } {
+  return seqs ? { clause: 'AND i.seq IN (SELECT value FROM json_each(@seqs))', params: { seqs: JSON.stringify(seqs) } } : { clause: '', params: {} };
+}
+
 /** Each model's rewards for responses A and B, by seq (as store/review.ts modelPairRewards reads them). */
-export function modelPairRewardsBySeq(db: Db, projectId: number): IterableIterator<[number, string, number, number]> {
+export function modelPairRewardsBySeq(db: Db, projectId: number, seqs?: number[]): IterableIterator<[number, string, number, number]> {
+  const only = onlySeqs(seqs);
   return db
     .prepare(
       `SELECT i.seq, m.name, a.reward, b.reward FROM score a
        JOIN score b ON b.model_id = a.model_id AND b.item_id = a.item_id AND b.response_index = 1
        JOIN model m ON m.id = a.model_id JOIN item i ON i.id = a.item_id
-       WHERE a.response_index = 0 AND a.reward IS NOT NULL AND b.reward IS NOT NULL AND i.project_id = @project AND ${VISIBLE}`,
+       WHERE a.response_index = 0 AND a.reward IS NOT NULL AND b.reward IS NOT NULL AND i.project_id = @project AND ${VISIBLE} ${only.clause}`,
     )
     .raw()
-    .iterate({ project: projectId }) as IterableIterator<[number, string, number, number]>;
+    .iterate({ project: projectId, ...only.params }) as IterableIterator<[number, string, number, number]>;
 }
 
-/** seq, task and the newest resolution's choice of every adjudicated item. */
-export function adjudicationsBySeq(db: Db, projectId: number): [number, string, string | null][] {
+/** seq, task and the newest resolution's choice of every adjudicated item (of `seqs` when given). */
+export function adjudicationsBySeq(db: Db, projectId: number, seqs?: number[]): [number, string, string | null][] {
+  const only = onlySeqs(seqs);
   return db
     .prepare(
       `SELECT i.seq, d.task, l.choice FROM adjudication d JOIN label l ON l.seq = d.label_seq JOIN item i ON i.id = d.item_id
-       WHERE i.project_id = @project AND ${VISIBLE}
+       WHERE i.project_id = @project AND ${VISIBLE} ${only.clause}
          AND d.id = (SELECT e.id FROM adjudication e WHERE e.item_id = d.item_id AND e.task = d.task ORDER BY e.created_at DESC, e.id DESC LIMIT 1)`,
     )
     .raw()
-    .all({ project: projectId }) as [number, string, string | null][];
+    .all({ project: projectId, ...only.params }) as [number, string, string | null][];
+}
+
+/** Where the labels' facts were read: the newest label, adjudication and gold mark, and what else they depend on. */
+export interface FactMarks {
+  label: number;
+  adjudication: number;
+  gold: number;
+  /** The gold rules and the reward models held: a change of either is read whole. */
+  rules: string;
+}
+
+export function factMarks(db: Db, projectId: number): FactMarks {
+  const row = db
+    .prepare(
+      `SELECT (SELECT MAX(seq) FROM label) AS label, (SELECT MAX(seq) FROM adjudication) AS adjudication, (SELECT MAX(seq) FROM gold_mark) AS gold,
+              (SELECT COUNT(*) FROM model) || ':' || COALESCE((SELECT json_extract(settings, '$.gold') FROM project WHERE id = @project), '') AS rules`,
+    )
+    .get({ project: projectId }) as { label: number | null; adjudication: number | null; gold: number | null; rules: string };
+  return { label: row.label ?? 0, adjudication: row.adjudication ?? 0, gold: row.gold ?? 0, rules: row.rules };
+}
+
+/** The visible seqs below n whose labels, adjudications or gold marks changed after `since`, ascending. */
+export function changedSeqs(db: Db, projectId: number, since: FactMarks, n: number): number[] {
+  const of = (table: string) => `SELECT i.seq FROM ${table} x JOIN item i ON i.id = x.item_id WHERE x.seq > @${table} AND i.project_id = @project AND i.seq < @n`;
+  return db
+    .prepare(`${of('label')} UNION ${of('adjudication')} UNION ${of('gold_mark')} ORDER BY 1`)
+    .pluck()
+    .all({ project: projectId, n, label: since.label, adjudication: since.adjudication, gold_mark: since.gold }) as number[];
 }
 
 /** The project's seqs in external id order (items without one last), for the external id sort. */
@@ -80,18 +118,19 @@ export function seqsByExternalId(db: Db, projectId: number): IterableIterator<nu
 export type PersonHeadRow = [number, string, string | null, string | null, string | null];
 
 /** People's current judgements of one task, in seq order (an item's rows together). */
-export function personHeads(db: Db, projectId: number, task: string): IterableIterator<PersonHeadRow> {
+export function personHeads(db: Db, projectId: number, task: string, seqs?: number[]): IterableIterator<PersonHeadRow> {
   const withBody = task === 'steps' || task === 'rubric';
+  const only = onlySeqs(seqs);
   return db
     .prepare(
       `SELECT i.seq, a.name, h.choice, ${task === 'ranking' ? 'l.ranking' : 'NULL'}, ${withBody ? 'l.body' : 'NULL'}
        FROM item i JOIN label_head h ON h.item_id = i.id JOIN annotator a ON a.id = h.annotator_id
        ${task === 'ranking' || withBody ? 'JOIN label l ON l.seq = h.label_seq' : ''}
-       WHERE i.project_id = @project AND ${VISIBLE} AND h.task = @task AND h.done = 1 AND a.kind = 'human'
+       WHERE i.project_id = @project AND ${VISIBLE} ${only.clause} AND h.task = @task AND h.done = 1 AND a.kind = 'human'
        ORDER BY i.seq`,
     )
     .raw()
-    .iterate({ project: projectId, task }) as IterableIterator<PersonHeadRow>;
+    .iterate({ project: projectId, task, ...only.params }) as IterableIterator<PersonHeadRow>;
 }
 
 /** The seqs of the items in the search's match table (store/search.ts matchingItemIds fills it). */

@@ -3,7 +3,7 @@ import type { ApiErrorShape, ApiOutputs } from '../../../shared/api';
 import type { ExportFormat, ImportFormat, RankingPairs } from '../../../shared/formatNames';
 import type { LabelsImportResult } from '../formats/exchange/labels';
 import type { SyncSummary } from '../hub/sync';
-import type { ItemPart, LabelPart } from '../review/itemFacts';
+import type { ItemPart, PeoplePart, ReviewPart } from '../review/itemFacts';
 import type { EvaluationFigures } from '../review/evaluation/engine';
 import type { Review } from '../review/report';
 import type { ShapeCounts } from '../store/items';
@@ -50,7 +50,7 @@ export type Task =
   /** How many items of each shape the project has (each screen's total). */
   | { kind: 'shapeCounts'; project: string }
   /** The items explorer's facts of a large project, one part (review/itemFacts.ts), off the thread that answers saves. */
-  | { kind: 'itemFacts'; project: string; part: 'items' | 'labels'; n: number }
+  | { kind: 'itemFacts'; project: string; part: 'items' | 'people' | 'review'; n: number }
   /** One sync of a project with its team hub (core/hub/sync.ts), off the thread that answers saves. */
   | { kind: 'hubSync'; project: string; url: string; password?: string };
 
@@ -71,7 +71,7 @@ export type TaskResult<T extends Task> = T extends { kind: 'hubSync' }
         : T extends { kind: 'shapeCounts' }
           ? ShapeCounts
           : T extends { kind: 'itemFacts' }
-            ? ItemPart | LabelPart
+            ? ItemPart | PeoplePart | ReviewPart
             : ApiOutputs['exportProject'];
 
 export interface TaskWorkerInput {
@@ -85,5 +85,5 @@ export type TaskProgress = { linesRead: number; total: number | null } | { writt
 
 export type TaskWorkerMessage =
   | { type: 'progress'; progress: TaskProgress }
-  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | EvaluationFigures | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | ItemPart | LabelPart | null }
+  | { type: 'done'; result: ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | EvaluationFigures | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | ItemPart | PeoplePart | ReviewPart | null }
   | { type: 'error'; error: ApiErrorShape };

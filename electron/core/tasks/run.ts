@@ -6,7 +6,7 @@ import { exportProject, importFile, importLabelsLines, importLines } from '../fo
 import type { LabelsImportResult } from '../formats/exchange/labels';
 import { syncProject, type SyncSummary } from '../hub/sync';
 import { readLines } from '../formats/jsonl';
-import { readItemPart, readLabelPart, type ItemPart, type LabelPart } from '../review/itemFacts';
+import { readItemPart, readPeoplePart, readReviewPart, type ItemPart, type PeoplePart, type ReviewPart } from '../review/itemFacts';
 import { uncertaintyOrder } from '../review/priority';
 import type { EvaluationFigures } from '../review/evaluation/engine';
 import { evaluateFigures } from '../review/evaluation/inputs';
@@ -23,7 +23,7 @@ export interface TaskHooks {
   isCancelled?: () => boolean;
 }
 
-export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promise<ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | EvaluationFigures | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | ItemPart | LabelPart | null> {
+export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promise<ApiOutputs['importContent'] | ApiOutputs['exportProject'] | Review | EvaluationFigures | Int32Array | LabelsImportResult | ShapeCounts | SyncSummary | ItemPart | PeoplePart | ReviewPart | null> {
   if (task.kind === 'hubSync') return syncProject(db, { project: task.project, url: task.url, password: task.password, isCancelled: hooks.isCancelled });
   if (task.kind === 'checkpoint') {
     checkpoint(db);
@@ -36,7 +36,7 @@ export async function runTask(db: Db, task: Task, hooks: TaskHooks = {}): Promis
   if (task.kind === 'shapeCounts') return projectShapes(db, requireProject(db, task.project).id);
   if (task.kind === 'itemFacts') {
     const project = requireProject(db, task.project);
-    return task.part === 'items' ? readItemPart(db, project.id) : readLabelPart(db, project, task.n);
+    return task.part === 'items' ? readItemPart(db, project.id) : task.part === 'people' ? readPeoplePart(db, project.id, task.n) : readReviewPart(db, project, task.n);
   }
   if (task.kind === 'uncertainOrder') {
     const project = requireProject(db, task.project);

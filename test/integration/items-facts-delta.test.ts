@@ -1,0 +1,123 @@
+// A label change refreshes the items explorer's facts of its items alone (electron/core/review/
+// itemFactsDelta.ts): after each of many random saves, clears, undos, adjudications, gold marks and
+// imports, the facts kept (refreshed item by item) equal a whole read of the project on another
+// connection, fact by fact and in every facet count; the refresh reads only the changed items.
+import { describe, expect, it } from 'vitest';
+import type { LabelBody } from '../../shared/domain';
+import { importLines } from '../../electron/core/formats';
+import { buildItemFacts, type ItemFacts } from '../../electron/core/review/itemFacts';
+import { CONSENSUS_PARTS } from '../../electron/core/review/itemFactsPeople';
+import type { Postings } from '../../electron/core/review/postings';
+import { ArbiterService } from '../../electron/core/service';
+import { itemFactsOf, runItemsQuery } from '../../electron/core/service/itemsQuery';
+import { ensureAnnotator } from '../../electron/core/store/annotators';
+import { openDb, type Db } from '../../electron/core/store/db';
+import { appendGoldMarks } from '../../electron/core/store/gold';
+import { labelAppender } from '../../electron/core/store/labels';
+import { requireProject } from '../../electron/core/store/projects';
+import { recordAdjudication } from '../../electron/core/store/review';
+import { uuidv7 } from '../../shared/ids';
+import { seedItems } from '../helpers/itemsSeed';
+
+const sorted = (p: Postings) => [...p].map(([value, seqs]) => [value, Array.from(seqs)] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+const num = (x: number) => (Number.isNaN(x) ? null : x);
+
+/** Every fact of every item, decoded (codes of a consensus value may differ between reads; its value may not). */
+export function canonical(f: ItemFacts) {
+  const rows = Array.from({ length: f.n }, (_, s) => [
+    f.ids[s], f.adjudicated[s], f.labels[s], f.labeledAny[s], f.disputed[s], f.dispute[s], f.modelDisagrees[s], num(f.score[s]!), num(f.uncertainty[s]!),
+    ...CONSENSUS_PARTS.map((c) => (f.consensus[c].codes[s] ? f.consensus[c].names[f.consensus[c].codes[s]! - 1] : null)),
+  ]);
+  const sets = Object.fromEntries(Object.entries(f.sets).map(([name, p]) => [name, sorted(p)]));
+  const people = [...f.people].map(([person, tasks]) => [person, sorted(tasks)] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  return { n: f.n, rows, sets, people };
+}
+
+/** The facts the project keeps (refreshed) against a whole read on a second connection, and their facet counts. */
+export function expectSameAsWholeRead(db: Db, fresh: Db, project: string, step: string): void {
+  const kept = itemFactsOf(db, requireProject(db, project)).cached.facts;
+  const whole = buildItemFacts(fresh, requireProject(fresh, project));
+  expect(canonical(kept), step).toEqual(canonical(whole));
+  const ask = (on: Db) => runItemsQuery(on, { project, query: '', limit: 5, annotator: 'alice', facets: true }).facets;
+  expect(ask(db), step).toEqual(ask(fresh));
+}
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+describe('the items facts after a label change', () => {
+  it('equal a whole read after each of 80 random saves, clears, undos, adjudications, gold marks and imports', async () => {
+    const { db, path, projectId } = await seedItems();
+    const service = new ArbiterService(db, { dbPath: path, transport: 'http', version: 'test', defaultAnnotator: 'alice' });
+    const fresh = openDb(path);
+    const random = rng(Number(process.env.FACTS_SEED ?? 7));
+    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const append = labelAppender(db);
+    const people = ['alice', 'bob', 'carol', 'dana'];
+    const lead = ensureAnnotator(db, 'lead', 'human').id;
+    const source = ensureAnnotator(db, 'source', 'source').id;
+    const shapes = () => db.prepare("SELECT i.id, i.response_count AS responses, (SELECT COUNT(*) FROM segmentation s WHERE s.item_id = i.id) AS steps FROM item i WHERE i.project_id = ? AND i.seq < (SELECT visible_seq FROM project WHERE id = ?)").all(projectId, projectId) as { id: number; responses: number; steps: number }[];
+    const saved: { itemId: number; who: string; task: string }[] = [];
+    const kinds: Record<string, number> = {};
+    let imported = 0;
+    let refreshed = 0;
+    expectSameAsWholeRead(db, fresh, 'p', 'seed');
+    for (let step = 0; step < 80; step++) {
+      const before = itemFactsOf(db, requireProject(db, 'p')).cached.people;
+      const items = shapes();
+      const item = pick(items);
+      const who = pick(people);
+      const common = { projectId, itemId: item.id, annotatorId: ensureAnnotator(db, who, 'human').id };
+      const kind = pick(['save', 'save', 'save', 'clear', 'undo', 'undo', 'adjudicate', 'gold', 'import']);
+      kinds[kind] = (kinds[kind] ?? 0) + 1;
+      if (kind === 'save' && item.responses === 2) {
+        append({ ...common, task: 'pairwise', choice: pick(['A', 'B', 'tie'] as const), shownOrder: [0, 1] });
+        saved.push({ itemId: item.id, who, task: 'pairwise' });
+        if (random() < 0.4) append({ ...common, task: 'rubric', choice: null, body: { ratings: { A: { helpful: pick([3, 4]) } }, rubric: 'r' }, done: true });
+      } else if (kind === 'save' && item.responses > 2) {
+        append({ ...common, task: 'ranking', choice: null, ranking: pick([[[0], [1], [2]], [[2], [0], [1]]]) });
+        saved.push({ itemId: item.id, who, task: 'ranking' });
+      } else if (kind === 'save' && item.steps) {
+        const body: LabelBody = { first_error: { A: pick([-1, 1]) }, step_tags: { A: { '1': [pick(['logic', 'new tag'])] } }, step_severity: { A: { '1': pick(['minor', 'major'] as const) } }, outcome: { A: pick(['correct', 'incorrect'] as const) } };
+        append({ ...common, task: 'steps', choice: null, body, done: true });
+        saved.push({ itemId: item.id, who, task: 'steps' });
+      } else if (kind === 'save') {
+        append({ ...common, task: 'verdict', choice: pick(['good', 'bad'] as const) });
+        saved.push({ itemId: item.id, who, task: 'verdict' });
+      } else if (kind === 'clear' && saved.length) {
+        const s = pick(saved);
+        if (s.task === 'pairwise') append({ projectId, itemId: s.itemId, annotatorId: ensureAnnotator(db, s.who, 'human').id, task: 'pairwise', choice: null, shownOrder: [0, 1] });
+      } else if (kind === 'undo' && saved.length) {
+        const s = pick(saved);
+        await service.dispatch('undoLabel', { project: 'p', annotator: s.who, itemId: s.itemId, task: s.task as 'pairwise' });
+      } else if (kind === 'adjudicate' && item.responses === 2) {
+        recordAdjudication(db, { projectId, itemId: item.id, annotatorId: lead, task: 'pairwise', choice: pick(['A', 'B'] as const), shownOrder: [0, 1] }, 'settled');
+      } else if (kind === 'gold') {
+        // On an item the models scored (gold decides which model is wrong there): the file's label and its
+        // mark, or a mark (or its taking back) alone on a label the file gave before.
+        const scored = db.prepare('SELECT DISTINCT item_id FROM score').pluck().all() as number[];
+        const withSource = db.prepare("SELECT DISTINCT s.item_id FROM score s JOIN label l ON l.item_id = s.item_id JOIN annotator a ON a.id = l.annotator_id WHERE a.kind = 'source'").pluck().all() as number[];
+        const alone = withSource.length > 0 && random() < 0.6;
+        const itemId = alone ? pick(withSource) : pick(scored);
+        if (!alone) append({ projectId, itemId, annotatorId: source, task: 'pairwise', choice: pick(['A', 'B'] as const), shownOrder: [0, 1] });
+        appendGoldMarks(db, [{ id: uuidv7(), itemId, task: 'pairwise', gold: !alone || random() < 0.5, annotatorId: lead, createdAt: new Date().toISOString() }]);
+      } else if (kind === 'import') {
+        const lines = Array.from({ length: 3 }, (_, i) => JSON.stringify({ id: `late-${imported}-${i}`, prompt: `late ${imported} ${i}`, responses: [{ text: 'x', model: 'gen-z' }, { text: 'y' }], metadata: { category: 'late' } }));
+        await importLines(db, { project: 'p', fileName: `late-${imported}.jsonl`, lines, sha256: `late-${imported++}`, format: 'arbiter', skipInvalid: false, createProject: false });
+        const late = db.prepare('SELECT id FROM item WHERE external_id = ?').pluck().get(`late-${imported - 1}-1`) as number;
+        append({ projectId, itemId: late, annotatorId: common.annotatorId, task: 'pairwise', choice: 'B', shownOrder: [0, 1] });
+        saved.push({ itemId: late, who, task: 'pairwise' });
+      }
+      expectSameAsWholeRead(db, fresh, 'p', `step ${step}: ${kind} by ${who} on item ${item.id}`);
+      // Read by the changed items alone: the typed arrays are the ones held before (grown only by an import).
+      if (itemFactsOf(db, requireProject(db, 'p')).cached.people.adjudicated === before.adjudicated) refreshed++;
+    }
+    expect(kinds.import).toBeGreaterThan(2);
+    expect(refreshed).toBeGreaterThan(60);
+    service.stopBackgroundWork();
+    fresh.close();
+    db.close();
+  }, 120_000);
+});
