@@ -33,7 +33,7 @@ const items = [
 ];
 const lines = items.map(({ id, prompt, a, b }) => ({ id, prompt, responses: [video(clip(...a), 'gen-a'), video(clip(...b), 'gen-b')], metadata: { source: 'demo', topic: 'text-to-video' } }));
 // A robot episode: a red cube slides toward the bowl, then stops short (its first failure, at about 1.2 s).
-const cube = (y) => `color=c=0x2b2f36:${SIZE},drawbox=x='min(20+t*70\\,104)':y=${y}:w=16:h=16:color=0xd03030:t=fill,drawbox=x=120:y=${y - 6}:w=28:h=28:color=0xd8d8d8:t=3`;
+const cube = (y) => `color=c=0x2b2f36:${SIZE}:d=2,drawbox=x=120:y=${y - 6}:w=28:h=28:color=0xd8d8d8:t=3[bg];color=c=0xd03030:s=16x16:r=12:d=2[cube];[bg][cube]overlay=x='min(14+t*70\\,100)':y=${y}`;
 const episode = [
   { type: 'text', text: 'Episode 0 · 24 frames at 12 fps · 2 cameras' },
   { type: 'video', video: clip('episode-top.webm', cube(40)), column: 'observation.images.top' },
