@@ -1,8 +1,13 @@
 // A label change refreshes the items explorer's facts of its items alone (electron/core/review/
 // itemFactsDelta.ts): after each of many random saves, clears, undos, adjudications, gold marks and
 // imports, the facts kept (refreshed item by item) equal a whole read of the project on another
-// connection, fact by fact and in every facet count; the refresh reads only the changed items.
-import { describe, expect, it } from 'vitest';
+// connection, fact by fact and in every facet count; the refresh reads only the changed items. And after
+// hub pulls (a real PostgreSQL cluster) of a teammate's saves, undos and the lead's adjudications.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syncProject } from '../../electron/core/hub/sync';
 import type { LabelBody } from '../../shared/domain';
 import { importLines } from '../../electron/core/formats';
 import { buildItemFacts, type ItemFacts } from '../../electron/core/review/itemFacts';
@@ -17,7 +22,9 @@ import { labelAppender } from '../../electron/core/store/labels';
 import { requireProject } from '../../electron/core/store/projects';
 import { recordAdjudication } from '../../electron/core/store/review';
 import { uuidv7 } from '../../shared/ids';
+import { itemIds, PROJECT, setUpTeam, type Desktop } from '../helpers/hubTeam';
 import { seedItems } from '../helpers/itemsSeed';
+import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
 
 const sorted = (p: Postings) => [...p].map(([value, seqs]) => [value, Array.from(seqs)] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
 const num = (x: number) => (Number.isNaN(x) ? null : x);
@@ -120,4 +127,57 @@ describe('the items facts after a label change', () => {
     fresh.close();
     db.close();
   }, 120_000);
+});
+
+const reason = skipReason();
+if (reason) console.warn(`items-facts-delta's hub pulls skipped: ${reason}`);
+
+describe.skipIf(reason)('the items facts after a hub pull', () => {
+  let cluster: PgCluster;
+  let dir: string;
+  beforeAll(async () => {
+    cluster = await startCluster();
+    dir = mkdtempSync(join(tmpdir(), 'arbiter-facts-delta-'));
+  }, 120_000);
+  afterAll(async () => {
+    await cluster?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('equal a whole read after each of several pulls of the lead’s and a teammate’s saves, undos and adjudications', async () => {
+    const { publisher: lead, desktops, admin } = await setUpTeam(cluster, dir, 'hub_facts_delta', 24, [{ name: 'ben', role: 'annotator' }, { name: 'cleo', role: 'annotator' }]);
+    const [ben, cleo] = desktops as [Desktop, Desktop];
+    const sync = (d: Desktop) => syncProject(d.db, { project: PROJECT, password: undefined, batch: 40 });
+    const fresh = openDb(ben.dbPath);
+    const random = rng(11);
+    try {
+      expectSameAsWholeRead(ben.db, fresh, PROJECT, 'joined');
+      let refreshed = 0;
+      for (let round = 0; round < 6; round++) {
+        for (const d of [lead, cleo]) {
+          const ids = [...itemIds(d).values()];
+          for (let k = 0; k < 4; k++) {
+            const itemId = ids[Math.floor(random() * ids.length)]!;
+            await d.service.dispatch('saveLabel', { project: PROJECT, annotator: d.name, itemId, choice: random() < 0.5 ? 'A' : 'B', shownOrder: [0, 1] });
+            if (random() < 0.3) await d.service.dispatch('undoLabel', { project: PROJECT, annotator: d.name, itemId });
+          }
+          if (d === lead && random() < 0.7) await lead.service.dispatch('adjudicate', { project: PROJECT, annotator: 'lead', itemId: ids[Math.floor(random() * ids.length)]!, choice: 'B', note: 'settled' });
+          await sync(d);
+        }
+        // Ben labels too, then pulls the others' work.
+        const mine = [...itemIds(ben).values()];
+        await ben.service.dispatch('saveLabel', { project: PROJECT, annotator: 'ben', itemId: mine[round]!, choice: 'tie', shownOrder: [0, 1] });
+        const before = itemFactsOf(ben.db, requireProject(ben.db, PROJECT)).cached.people;
+        await sync(ben);
+        expectSameAsWholeRead(ben.db, fresh, PROJECT, `pull ${round}`);
+        if (itemFactsOf(ben.db, requireProject(ben.db, PROJECT)).cached.people.labels === before.labels) refreshed++;
+      }
+      expect(refreshed).toBe(6);
+      expect(itemFactsOf(ben.db, requireProject(ben.db, PROJECT)).cached.facts.people.size).toBeGreaterThanOrEqual(3);
+    } finally {
+      fresh.close();
+      await admin.end();
+      for (const d of [lead, ...desktops]) d.db.close();
+    }
+  }, 180_000);
 });
