@@ -13,7 +13,7 @@ import { importLines } from '../../electron/core/formats/index';
 import { runItemsQuery } from '../../electron/core/service/itemsQuery';
 import { openDb, type Db } from '../../electron/core/store/db';
 import { requireProject } from '../../electron/core/store/projects';
-import { searchPage, type SearchCursor } from '../../electron/core/store/search';
+import { pageSnippets, searchPage, type SearchCursor } from '../../electron/core/store/search';
 import { tempDir } from '../helpers/tmp';
 
 const WORDS = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'po', 've', 'da', 'zu', 'fe', 'gi', 'ho', 'ju', 'ba', 'kalo', 'mine', 'suta', 'ripo'];
@@ -90,8 +90,15 @@ describe("a search's pages equal the brute-force answer on random corpora", () =
           }
           if (limit > 1) expect(seen, `${query} (seed ${seed}, pages of ${limit})`).toEqual(expected.map((h) => h.itemId));
         }
-        // Every hit in a page holds a snippet with a hit in it (asked by id after the page is chosen).
-        for (const hit of searchPage(db, project, query, { limit: 5 }).rows) expect(hit.snippets.some((s) => s.parts.some((p) => p.hit)), query).toBe(true);
+        // Every hit in a page holds a snippet with a hit in it (asked after the page is chosen), and a
+        // page's snippets asked together (one pass over their range for a prefix) are each one's alone.
+        const page = searchPage(db, project, query, { limit: 12 }).rows;
+        for (const hit of page) expect(hit.snippets.some((s) => s.parts.some((p) => p.hit)), query).toBe(true);
+        const together = pageSnippets(db, query, page.map((h) => h.itemId));
+        for (const hit of page) {
+          expect(together.get(hit.itemId), query).toEqual(hit.snippets);
+          expect(pageSnippets(db, query, [hit.itemId]).get(hit.itemId), query).toEqual(hit.snippets);
+        }
       }
       db.close();
     }
