@@ -124,13 +124,18 @@ const IMAGES: Shortcut[] = [
 /** Videos in a prompt or a response (components/videos): every video on the screen plays on one clock. */
 const VIDEOS: Shortcut[] = [
   [[['Space']], 'Play / pause every video together'],
-  [[[','], ['.']], 'One frame back / forward (paused)'],
+  [[[','], ['.']], 'One frame back / forward (paused); with an image on the item, . marks the image once the mouse last pointed at it'],
   [[['<'], ['>']], 'Slower / faster (0.25× to 2×)'],
   [[['Shift', 'I'], ['Shift', 'O']], 'Loop from / to the current moment'],
   [[['\\']], 'Stop looping'],
   [[['Shift', 'M']], 'Sound on / off (muted at first)'],
   [[['z']], 'Zoom: the videos fill the window side by side (Esc closes)'],
   [[['Shift', 'F']], 'Mark the first failure at this moment (on your judgement of the item)'],
+  [[['Shift', 'T']], 'Mark an instant here on the video last pointed at (paused: its tag, Enter, its note)'],
+  [[['Shift', 'L']], 'The loop range becomes a range mark'],
+  [[['Shift', 'N'], ['Shift', 'P']], 'Next / previous mark in time'],
+  [[['Shift', 'X']], 'Remove the selected mark in time'],
+  [[['Ctrl', 'Z']], 'Take the last change of marks in time back (then: the screen’s undo)'],
 ];
 
 /** Region marks on an image (components/images/regions), on the compare, rank and verdict screens. */

@@ -5,6 +5,7 @@
 import { useSyncExternalStore } from 'react';
 import type { ImagePart, ImagePlace, ImageRef } from '../../../../shared/images';
 import { isTypingTarget } from '../keys';
+import { pointAt } from '../mediaFocus';
 import type { ImageOverlay } from './overlay';
 
 export interface ZoomEntry {
@@ -48,6 +49,7 @@ export function registerImage(entry: ZoomEntry): () => void {
 /** The image the mouse hovered or clicked last. */
 export function focusImage(id: number): void {
   focused = id;
+  pointAt('image');
 }
 
 function onScreen(el: HTMLElement): boolean {

@@ -1,8 +1,11 @@
 // A strip of key frames of the leading video: FRAMES evenly spaced moments, drawn by a second, hidden
 // <video> of the same address (same origin, so the canvases stay readable) seeking from one to the next
-// after the item is shown. Click a frame to go there; the current moment is outlined.
+// after the item is shown. Click a frame to go there; the current moment is outlined. A frame whose stretch
+// of the clip holds a mark in time (momentMarks.ts) has a bar under it, in its response's colour.
 import { useEffect, useRef, useState } from 'react';
+import type { Moment } from '../../../../shared/moments';
 import { timecode } from '../../../../shared/videos';
+import { momentHue, useMoments } from './momentMarks';
 import { useVideoSync, videoSync } from './syncGroup';
 
 const FRAMES = 8;
@@ -12,6 +15,7 @@ export function Filmstrip({ src, duration }: { src: string | null; duration: num
   const canvases = useRef<(HTMLCanvasElement | null)[]>([]);
   const [drawn, setDrawn] = useState(0);
   const { time } = useVideoSync();
+  const { marks } = useMoments();
   useEffect(() => {
     setDrawn(0);
     if (!src || !duration) return;
@@ -56,8 +60,22 @@ export function Filmstrip({ src, duration }: { src: string | null; duration: num
           title={timecode(((i + 0.5) * duration) / FRAMES)}
         >
           <canvas ref={(el) => void (canvases.current[i] = el)} className="block bg-surface-2" style={{ height: HEIGHT, minWidth: HEIGHT }} />
+          <MarkBar marks={marks} from={(i * duration) / FRAMES} to={((i + 1) * duration) / FRAMES} />
         </button>
       ))}
     </div>
+  );
+}
+
+/** A bar under a frame whose stretch [from, to) holds marks: one segment per response marked there. */
+function MarkBar({ marks, from, to }: { marks: readonly Moment[]; from: number; to: number }) {
+  const here = [...new Set(marks.filter((m) => m.from < to && (m.to ?? m.from) >= from).map((m) => m.at))];
+  if (!here.length) return null;
+  return (
+    <span className="flex h-[3px]" data-testid="video-filmstrip-mark">
+      {here.map((at) => (
+        <span key={at} className="flex-1" style={{ background: momentHue(at) }} />
+      ))}
+    </span>
   );
 }

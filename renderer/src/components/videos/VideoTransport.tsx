@@ -2,8 +2,12 @@
 // speed [<] [>], loop in / out [I] [O] (clear [\]), sound [M], zoom [z]; one scrub bar with the loop's range
 // on it; the time as a timecode and a frame number. Below it a filmstrip of key frames (Filmstrip.tsx):
 // click one to go there. Shift+F marks an episode's first failure at the current moment (failureMark.ts).
+// Marks in time (momentMarks.ts, MomentList.tsx): Shift+T an instant at the playhead on the video last
+// pointed at, Shift+L the loop range as a range mark, Shift+N / Shift+P the next / previous mark, Shift+X
+// removes the selected one, Ctrl+Z takes the last change of marks back (then the screen's undo again).
 // The keys are the screen's while videos are on it (a text box keeps its own); the letters are shifted
-// because the header's screen keys take i (Rubric) and m (Models).
+// because the header's screen keys take i (Rubric) and m (Models). With images on the item too, `.` is
+// the videos' unless the mouse last pointed at an image (mediaFocus.ts); marking an image takes every key.
 import { useContext, useEffect, type RefObject } from 'react';
 import { ShellContext } from '../../context';
 import { saveFailure } from './failureMark';
@@ -12,6 +16,9 @@ import { timecode } from '../../../../shared/videos';
 import { useGlobalKeys } from '../keys';
 import { Kbd } from '../Kbd';
 import { Filmstrip } from './Filmstrip';
+import { dotGoesTo, imageMarking } from '../mediaFocus';
+import { momentMarks, useMoments } from './momentMarks';
+import { MomentList, MomentSpans, openTagBox } from './MomentList';
 
 interface TransportProps {
   src: string | null;
@@ -38,9 +45,43 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
     void saveFailure(el, project, annotator, videoSync.state.focus, at).then((r) => videoSync.setFailure({ letter, at, note: r.saved ? 'saved' : r.why }));
   };
   const duration = s.duration || probed || 0;
+  const momentCount = useMoments().marks.length;
+  // The item's marks: read when an item is shown under this bar (open is a no-op for the same item).
+  useEffect(() => {
+    if (keys && anchor.current) momentMarks.open(anchor.current, project, annotator);
+  });
+  useEffect(() => (keys ? () => momentMarks.close() : undefined), [keys]);
+  const markInstant = () => {
+    const { time, focus, playing } = videoSync.state;
+    momentMarks.add(focus, time);
+    if (!playing) openTagBox(momentMarks.state.selected ?? 0);
+  };
+  const markLoop = () => {
+    const { loop, focus } = videoSync.state;
+    if (!loop) return momentMarks.say('set a loop first (Shift+I, Shift+O), then Shift+L makes it a mark');
+    momentMarks.add(focus, loop.from, loop.to);
+    videoSync.setLoop('clear');
+    if (!videoSync.state.playing) openTagBox(momentMarks.state.selected ?? 0);
+  };
+  const goToMark = (direction: 1 | -1) => {
+    const { marks } = momentMarks.state;
+    const t = videoSync.state.time;
+    const order = marks.map((m, i) => ({ m, i }));
+    const next = direction === 1 ? order.find(({ m }) => m.from > t + 1e-3) : order.filter(({ m }) => m.from < t - 1e-3).at(-1);
+    if (!next) return;
+    momentMarks.select(next.i);
+    videoSync.seek(next.m.from);
+  };
   useGlobalKeys(
     (event) => {
+      if (imageMarking()) return;
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'z') {
+        // The last change of marks first; none left (or none made here): the screen's undo.
+        if (momentMarks.undo()) event.preventDefault();
+        return;
+      }
       if (event.metaKey || event.ctrlKey || event.altKey) return;
+      if (event.key === '.' && dotGoesTo() !== 'video') return;
       const act: Record<string, () => void> = {
         ' ': () => videoSync.toggle(),
         ',': () => videoSync.step(-1),
@@ -53,6 +94,11 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
         M: () => videoSync.toggleMute(),
         z: () => videoSync.toggleZoom(),
         F: markFailure,
+        T: markInstant,
+        L: markLoop,
+        N: () => goToMark(1),
+        P: () => goToMark(-1),
+        X: () => momentMarks.state.selected !== null && momentMarks.remove(momentMarks.state.selected),
         Escape: () => videoSync.toggleZoom(),
       };
       const run = act[event.key];
@@ -72,7 +118,7 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
         <button type="button" className="rounded-[3px] border border-line px-2 py-0.5 text-fg" onClick={() => videoSync.toggle()} data-testid="video-play">
           {s.playing ? 'Pause' : 'Play'} <Kbd>Space</Kbd>
         </button>
-        <button type="button" className="rounded-[3px] border border-line px-1.5 py-0.5" onClick={() => videoSync.step(-1)} aria-label="Previous frame">
+        <button type="button" className="rounded-[3px] border border-line px-1.5 py-0.5" onClick={() => videoSync.step(-1)} aria-label="Previous frame" title="With an image on the item too, . is the videos' unless the mouse last pointed at the image">
           <Kbd>,</Kbd>
         </button>
         <button type="button" className="rounded-[3px] border border-line px-1.5 py-0.5" onClick={() => videoSync.step(1)} aria-label="Next frame">
@@ -98,8 +144,9 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
           {s.muted ? 'muted' : 'sound'} <Kbd>M</Kbd>
         </button>
       </div>
-      <div className="relative flex items-center">
+      <div className={`relative flex items-center ${momentCount ? 'mt-3' : ''}`}>
         {loop && <div className="pointer-events-none absolute top-1/2 h-1.5 -translate-y-1/2 rounded bg-accent/30" style={{ left: pct(loop.from), width: pct(loop.to - loop.from) }} data-testid="video-loop" />}
+        <MomentSpans duration={duration} />
         {s.failure && <div className="pointer-events-none absolute top-0 h-full w-0.5 bg-[var(--bad,#dc2626)]" style={{ left: pct(s.failure.at) }} />}
         <input
           type="range"
@@ -121,6 +168,11 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
         <span>
           speed <Kbd>&lt;</Kbd> <Kbd>&gt;</Kbd> · zoom <Kbd>z</Kbd> · {s.members} in sync
         </span>
+        {keys && typeof document !== 'undefined' && document.querySelector('[data-testid="image-view"]') && (
+          <span data-testid="video-dot-owner">
+            <Kbd>.</Kbd> steps the videos; after pointing at an image it marks the image
+          </span>
+        )}
         <span className="ml-auto" data-testid="video-failure">
           {s.failure ? (
             <>
@@ -134,6 +186,7 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
         </span>
       </div>
       <Filmstrip src={src} duration={duration} />
+      {keys && <MomentList focus={s.focus} letters={s.members} />}
     </div>
   );
 }

@@ -9,11 +9,18 @@ const TASKS: Record<string, 'pairwise' | 'verdict' | 'ranking'> = { compare: 'pa
 
 export type MarkOutcome = { saved: true; letter: string; at: number } | { saved: false; why: string };
 
-export async function saveFailure(from: Element, project: string, annotator: string, place: number, at: number): Promise<MarkOutcome> {
+/** The item and the task of the screen `from` is on, or null where the screen judges none. */
+export function screenOf(from: Element): { itemId: number; task: 'pairwise' | 'verdict' | 'ranking' } | null {
   const screen = from.closest('[data-item-id]');
   const itemId = Number(screen?.getAttribute('data-item-id'));
   const task = TASKS[screen?.getAttribute('data-testid') ?? ''];
-  if (!screen || !Number.isInteger(itemId) || itemId <= 0 || !task) return { saved: false, why: 'this screen does not judge the item' };
+  return screen && Number.isInteger(itemId) && itemId > 0 && task ? { itemId, task } : null;
+}
+
+export async function saveFailure(from: Element, project: string, annotator: string, place: number, at: number): Promise<MarkOutcome> {
+  const screen = screenOf(from);
+  if (!screen) return { saved: false, why: 'this screen does not judge the item' };
+  const { itemId, task } = screen;
   const letter = String.fromCharCode(65 + place);
   try {
     const saved = await api.saveMoments({ project, annotator, itemId, task, firstFailure: { [letter]: Math.round(at * 1000) / 1000 } });

@@ -4,6 +4,7 @@
 // slower (up to 10 %) while it is under two frames off, a seek only past that (a seek stalls the decoder
 // for a moment, so seeking on every small drift made the gaps larger: bench/video-loop.mjs). Muted by default. Screens subscribe through useVideoSync (useSyncExternalStore).
 import { useSyncExternalStore } from 'react';
+import { pointAt } from '../mediaFocus';
 
 export interface SyncState {
   playing: boolean;
@@ -166,7 +167,9 @@ class SyncGroup {
     this.set({ muted });
   }
 
-  setFocus(place: number): void {
+  /** `place`'s video takes the marks; `pointed`: the mouse went to it (it takes `.` from the images too). */
+  setFocus(place: number, pointed = true): void {
+    if (pointed) pointAt('video');
     if (this.state.focus !== place) this.set({ focus: place });
   }
 

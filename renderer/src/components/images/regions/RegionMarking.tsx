@@ -10,6 +10,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { createPortal } from 'react-dom';
 import type { ImagePlace, RegionMark } from '../../../../../shared/regions';
 import { digitOf, useGlobalKeys } from '../../keys';
+import { dotGoesTo, setImageMarking } from '../../mediaFocus';
 import { ImageOverlayProvider, type OverlayInfo } from '../overlay';
 import { zoomTargets } from '../zoomStore';
 import { RegionContext, type ActiveImage, type DrawKind, type Editing, type RegionState } from './context';
@@ -61,6 +62,7 @@ export function RegionMarking({ itemId, marks, onChange, enabled, placeName, chi
     if (noticeRef.current !== null) setNotice(null);
   }, [itemId]);
 
+  useEffect(() => setImageMarking(active !== null), [active]);
   // A message outside marking (a refused "not present") goes after a while.
   useEffect(() => {
     if (!notice || active) return;
@@ -123,7 +125,8 @@ export function RegionMarking({ itemId, marks, onChange, enabled, placeName, chi
       if (editingRef.current || event.ctrlKey || event.metaKey) return;
       const a = activeRef.current;
       if (!a) {
-        if (event.key !== '.' || event.altKey) return;
+        // With videos on the item too, `.` is theirs unless the mouse last pointed at an image (mediaFocus.ts).
+        if (event.key !== '.' || event.altKey || dotGoesTo() !== 'image') return;
         const all = ordered();
         if (!all.length) return;
         const focused = zoomTargets(true)[0];
