@@ -4,7 +4,8 @@
 // The file leaves the exports folder a minute after its latest ticket (service/datasets.ts).
 // An export with its images in a folder beside it (trl-vision: `x.jsonl` and `x_images/`) cannot be one
 // download: it is sent as `x.zip` holding both, entries stored (images are compressed already), made
-// while it is sent (yazl: streaming, ZIP64 past 4 GB or 65,535 files). The browser names the download
+// while it is sent (yazl: streaming, ZIP64 past 4 GB or 65,535 files). An export that is a folder (a LeRobot
+// dataset, `x/`) is sent as `x.zip` holding `x/` and everything in it. The browser names the download
 // after the content-disposition header.
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
@@ -17,16 +18,19 @@ import { imagesFolderOf } from '../core/service/direct';
 
 export const DOWNLOAD_PREFIX = '/download/';
 
-const CONTENT_TYPES: Record<string, string> = { jsonl: 'application/x-ndjson', parquet: 'application/vnd.apache.parquet', zip: 'application/zip' };
+const CONTENT_TYPES: Record<string, string> = { jsonl: 'application/x-ndjson', parquet: 'application/vnd.apache.parquet', csv: 'text/csv; charset=utf-8', zip: 'application/zip' };
 
 export function serveDownload(res: ServerResponse, service: ArbiterService, ticket: string, fail: (status: number, message: string) => void): void {
   const found = /^[\w-]{1,100}$/.test(ticket) ? redeemDownloadTicket(service.db, ticket) : null;
   let size: number;
   let images: { name: string; size: number }[] | null = null;
+  let folder = false;
   try {
     if (!found) throw new Error('no such ticket');
-    size = statSync(found.path).size;
-    images = imagesBeside(found.path);
+    const stats = statSync(found.path);
+    size = stats.size;
+    folder = stats.isDirectory();
+    images = folder ? folderFiles(found.path) : imagesBeside(found.path);
   } catch {
     fail(404, 'This download link has expired or was already used. Click Download again for a new one, or export again.');
     return;
@@ -35,7 +39,8 @@ export function serveDownload(res: ServerResponse, service: ArbiterService, tick
     // The files stay while the zip is sent, however long that takes (the ticket's minute is not enough).
     const release = holdDownload(service.db, found.path);
     res.once('close', release);
-    sendZip(res, found.path, found.file, size, images);
+    if (folder) sendFolderZip(res, found.path, found.file, images);
+    else sendZip(res, found.path, found.file, size, images);
     return;
   }
   res.writeHead(200, {
@@ -59,6 +64,33 @@ function imagesBeside(path: string): { name: string; size: number }[] | null {
     return null;
   }
   return names.sort().map((name) => ({ name, size: statSync(join(folder, name)).size }));
+}
+
+/** Every file under `folder`, by its path relative to it ('/'-separated), sorted. */
+function folderFiles(folder: string, prefix = ''): { name: string; size: number }[] {
+  const out: { name: string; size: number }[] = [];
+  for (const entry of readdirSync(join(folder, prefix), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const name = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...folderFiles(folder, name));
+    else if (entry.isFile()) out.push({ name, size: statSync(join(folder, name)).size });
+  }
+  return out;
+}
+
+/** A folder `x/` as `x.zip` holding `x/…`: stored entries, streamed, its length known up front. */
+function sendFolderZip(res: ServerResponse, folder: string, name: string, files: { name: string; size: number }[]): void {
+  const zip = new ZipFile();
+  const mtime = new Date();
+  for (const file of files) zip.addReadStreamLazy(`${name}/${file.name}`, { size: file.size, compress: false, mtime }, (done) => done(null, createReadStream(join(folder, file.name))));
+  zip.end(undefined, ((total: number) => {
+    res.writeHead(200, {
+      'content-type': CONTENT_TYPES.zip!,
+      ...(total >= 0 ? { 'content-length': String(total) } : {}),
+      'content-disposition': `attachment; filename="${name}.zip"`,
+      'cache-control': 'no-store',
+    });
+    pipeline(zip.outputStream, res, () => undefined);
+  }) as () => void);
 }
 
 /** `x.jsonl` and `x_images/…` as `x.zip`: stored entries, streamed, its length known before the first byte. */

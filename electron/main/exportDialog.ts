@@ -4,7 +4,7 @@
 // its images in a folder beside it (trl-vision: `x.jsonl` and `x_images/`) is moved with its folder, which
 // takes the chosen name's stem (`y.jsonl` and `y_images/`), the rows' image paths rewritten to match.
 import { app, BrowserWindow, dialog, type IpcMainInvokeEvent } from 'electron';
-import { copyFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, cp, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiOutputs } from '../../shared/api';
 import { ArbiterError } from '../core/base/errors';
@@ -21,16 +21,18 @@ export async function exportWithSaveDialog(service: ArbiterService, event: IpcMa
     () => false,
   );
   const parquet = summary.out.endsWith('.parquet');
+  // A LeRobot export is a dataset folder (no extension), videoalign a CSV.
+  const kind = parquet ? { name: 'Parquet', extensions: ['parquet'] } : summary.out.endsWith('.csv') ? { name: 'CSV', extensions: ['csv'] } : /\.\w+$/.test(summary.out) ? { name: 'JSON Lines', extensions: ['jsonl'] } : null;
   const options = {
     title: withImages ? 'Save the export (its images go in a folder beside it)' : 'Save the export',
     defaultPath: join(app.getPath('downloads'), summary.out),
-    filters: [parquet ? { name: 'Parquet', extensions: ['parquet'] } : { name: 'JSON Lines', extensions: ['jsonl'] }],
+    filters: kind ? [kind] : [],
   };
   const window = BrowserWindow.fromWebContents(event.sender);
   const choice = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
   if (choice.canceled || !choice.filePath) {
     // Nothing was asked for: leave no stray copy in the exports folder.
-    await rm(written, { force: true });
+    await rm(written, { recursive: true, force: true });
     await rm(folder, { recursive: true, force: true });
     return { ...summary, saved: false };
   }
@@ -51,7 +53,8 @@ async function moveFile(from: string, to: string): Promise<void> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
     // Another disk: rename cannot cross it.
-    await copyFile(from, to);
-    await rm(from, { force: true });
+    if ((await stat(from)).isDirectory()) await cp(from, to, { recursive: true });
+    else await copyFile(from, to);
+    await rm(from, { recursive: true, force: true });
   }
 }

@@ -21,11 +21,11 @@ export type ItemOrder = (typeof ITEM_ORDERS)[number];
 const EXPORT_TAKES_NO_PATH =
   'exportProject takes no output path ("out"): the file is written to Arbiter\'s exports folder, then downloaded (browser) or saved where you choose (desktop app). Use `arbiter export --out` to write elsewhere.';
 
-/** An export file's base name as exportProject answers it (JSON Lines or Parquet); never a path. */
+/** An export file's base name as exportProject answers it (JSON Lines, Parquet, CSV, a LeRobot dataset folder); never a path. */
 const exportFileName = z
   .string()
   .max(255)
-  .regex(/^\w[\w.-]*\.(jsonl|parquet)$/, 'file must be the name of an export file (as exportProject answered it), not a path');
+  .regex(/^\w[\w.-]*\.(jsonl|parquet|csv)$|^\w[\w.-]*-lerobot-\w+-[0-9a-f]{6}$/, 'file must be the name of an export file (as exportProject answered it), not a path');
 
 export const datasetsSchemas = {
   previewImport: z

@@ -18,10 +18,13 @@ import { openDb, type Db } from '../../electron/core/store/db';
 import { iterateItems } from '../../electron/core/store/items';
 import { headLoader } from '../../electron/core/store/labels';
 import { requireProject } from '../../electron/core/store/projects';
+import { exportsDir } from '../../electron/core/base/paths';
+import { startHost } from '../../electron/host/server';
 import { trlEnv } from '../../scripts/python-env.mjs';
 import { CAMERAS, episodeName, makeLeRobotFolder, TASK } from '../helpers/leRobotFolder';
 import { runPythonChecks } from '../helpers/python';
 import { skipOrFail } from '../helpers/required';
+import { unzip } from '../helpers/zipEntries';
 import { ffmpegMissing } from '../helpers/videoClips';
 
 const skip = skipOrFail('lerobot-export', ffmpegMissing());
@@ -29,6 +32,7 @@ let dir: string;
 let db: Db;
 let service: ArbiterService;
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+const shaOf = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 beforeAll(() => {
   if (skip) return;
@@ -130,5 +134,32 @@ describe.skipIf(skip)('LeRobot export back (lerobot)', () => {
     expect(error.message).toBe(`${out} already exists: a LeRobot export writes a new dataset folder; name a folder that is not there yet.`);
     expect(sha(join(out, 'meta', 'info.json'))).toBe(before);
     expect(existsSync(`${out}.partial`)).toBe(false);
+  });
+
+  it('through the service and the browser host: a dataset folder in the exports folder, downloaded as one zip of it', async () => {
+    const summary = await service.dispatch('exportProject', { project: 'robot', format: 'lerobot' });
+    expect(summary.out).toMatch(/^robot-lerobot-\d{8}T\d{6}Z-[0-9a-f]{6}$/);
+    expect(summary.note).toContain(`The download is ${summary.out}.zip: the dataset folder ${summary.out}/`);
+    const folder = join(exportsDir(service.options.dbPath), summary.out);
+    expect(existsSync(join(folder, 'meta', 'info.json'))).toBe(true);
+    const running = await startHost({ service, rendererDir: join(__dirname, '..', '..', 'out', 'renderer'), port: 0 });
+    try {
+      const { ticket } = await service.dispatch('downloadTicket', { project: 'robot', file: summary.out });
+      const response = await fetch(new URL(`/download/${ticket}`, running.url));
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/zip');
+      expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${summary.out}.zip"`);
+      const zip = Buffer.from(await response.arrayBuffer());
+      expect(response.headers.get('content-length')).toBe(String(zip.length));
+      const entries = unzip(zip);
+      const videos = [0, 1, 2].flatMap((e) => CAMERAS.map((c) => `videos/chunk-000/${c}/${episodeName(e)}.mp4`));
+      const data = [0, 1, 2].map((e) => `data/chunk-000/${episodeName(e)}.parquet`);
+      expect([...entries.keys()].sort()).toEqual([...data, 'meta/episodes.jsonl', 'meta/info.json', 'meta/tasks.jsonl', ...videos].map((f) => `${summary.out}/${f}`).sort());
+      for (const video of videos) expect(shaOf(entries.get(`${summary.out}/${video}`)!.bytes)).toBe(sha(join(dir, 'so101', video)));
+    } finally {
+      await running.close();
+    }
+    // videoalign's CSV is named .csv there (it was .jsonl).
+    expect((await service.dispatch('exportProject', { project: 'robot', format: 'videoalign' })).out).toMatch(/\.csv$/);
   });
 });

@@ -67,7 +67,10 @@ export async function exportToFolder(context: ServiceContext, { project, format,
   downloadsOf(db).remember(row.id, target);
   // The browser host sends a file with its images folder as one zip (host/downloads.ts): say so.
   const folder = imagesFolderOf(target);
-  if (options.transport === 'http' && existsSync(folder)) {
+  if (options.transport === 'http' && format === 'lerobot') {
+    const zip = `The download is ${basename(target)}.zip: the dataset folder ${basename(target)}/ (unpack it and import the folder).`;
+    summary.note = summary.note ? `${summary.note} ${zip}` : zip;
+  } else if (options.transport === 'http' && existsSync(folder)) {
     const zip = `The download is ${basename(target).replace(/\.[^.]+$/, '')}.zip: ${basename(target)} and its folder ${basename(folder)}/ (unpack it and load the file where it is).`;
     summary.note = summary.note ? `${summary.note} ${zip}` : zip;
   }
@@ -83,8 +86,11 @@ export async function exportToFolder(context: ServiceContext, { project, format,
 function exportFileName(project: string, format: string): string {
   const slug = project.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'project';
   const time = new Date().toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
-  return `${slug}-${format}-${time}-${randomBytes(3).toString('hex')}${format.endsWith('-parquet') ? '.parquet' : '.jsonl'}`;
+  return `${slug}-${format}-${time}-${randomBytes(3).toString('hex')}${format.endsWith('-parquet') ? '.parquet' : (EXTENSIONS[format] ?? '.jsonl')}`;
 }
+
+/** Formats whose output is not JSON Lines: VideoAlign's CSV, a LeRobot dataset (a folder: no extension). */
+const EXTENSIONS: Record<string, string> = { videoalign: '.csv', lerobot: '' };
 
 const TICKET_LIFETIME_MS = 60_000;
 
@@ -156,7 +162,7 @@ class ExportDownloads {
       if (until <= now && !this.sending.has(path)) {
         this.keepUntil.delete(path);
         try {
-          rmSync(path, { force: true });
+          rmSync(path, { recursive: true, force: true }); // a LeRobot export is a folder
           rmSync(imagesFolderOf(path), { recursive: true, force: true });
         } catch {
           /* still being sent (Windows): the next sweep does not see it again, the folder's owner may */
