@@ -142,12 +142,13 @@ describe.skipIf(skip)('score jobs with a video model', () => {
       { reason: 'the response is text, not a video: a video reward model scores generated videos', count: 2, examples: ['item extra-3, response A', 'item extra-3, response B'], byDesign: 'text responses (a video reward model scores generated videos)' },
     ]);
 
-    // Each reward is the model's forward pass on frames decoded by Debian's ffmpeg, sampled the same way.
+    // Each reward is the model's forward pass on frames decoded and resized by Debian's ffmpeg, sampled the same way.
     const image = { input: 'pixel_values', height: 32, width: 32, preprocess: parsePreprocessorConfig(clipPreprocessorConfig(32)).preprocess };
     const durations = { red: 1, blue: 1, pattern: 3, redBlue: 2 };
     const expected = (prompt: string, name: keyof typeof clips) => {
       const pixels = new Float32Array(4 * 3 * 32 * 32);
-      framesToTensor(referenceFrames(clips[name], samplingRate(2, 4, durations[name]), 4, 64, 48), 64, 48, 4, image, pixels, 0);
+      // 64 × 48 frames, the shortest edge to 32: 42 × 32 (int(32 · 64 / 48)), then the 32 × 32 centre crop.
+      framesToTensor(referenceFrames(clips[name], samplingRate(2, 4, durations[name]), 4, 42, 32), 42, 32, 4, image, pixels, 0);
       return videoRewardJs(folder.weights, pixels, 4, videoPromptIds(folder, prompt));
     };
     for (const [k, itemId] of ids.slice(0, 3).entries()) {

@@ -3,7 +3,8 @@
 // decoder and not the page's: docs/models.md, "Video reward models"). ffmpeg runs as a child process with
 // only the file protocol and the containers Arbiter stores allowed (a video cannot make it open a URL or
 // another file), within a time bound, and its output is read to exactly the bytes asked for: `frames`
-// RGB frames of the probed width × height, sampled at a set rate by ffmpeg's fps filter.
+// RGB frames of the width × height asked for (scaled by swscale's bicubic), sampled at a set rate by
+// ffmpeg's fps filter.
 import { spawn } from 'node:child_process';
 import { accessSync, chmodSync, constants, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -61,7 +62,7 @@ const lastLine = (text: string) => text.trim().split('\n').filter(Boolean).slice
 
 /**
  * `request.frames` RGB frames (each width × height × 3 bytes, one buffer) of the video file at `path`,
- * sampled at `request.fps`, scaled to width × height (the probed size, so normally unchanged).
+ * sampled at `request.fps`, scaled to width × height.
  */
 export function decodeFrames(path: string, request: FrameRequest): Promise<{ rgb: Uint8Array; decoded: number }> {
   const { frames, fps, width, height } = request;

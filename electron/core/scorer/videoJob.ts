@@ -1,6 +1,6 @@
 // The score job's pass over a project with a video model: each response's one video (read from the video
-// store), its frames sampled at the model's rate and decoded by ffmpeg (videoFrames.ts), preprocessed as
-// images, and its prompt's tokens, in batches. While a batch runs, the next batch's videos are decoded
+// store), its frames sampled at the model's rate, decoded and resized by ffmpeg (videoFrames.ts), cropped
+// and normalised as images, and its prompt's tokens, in batches. While a batch runs, the next batch's videos are decoded
 // (ffmpeg is a child process per video, so decoding overlaps onnxruntime's session.run on this thread).
 // A video that cannot be decoded makes its response unscorable with the reason; the job goes on.
 import { existsSync } from 'node:fs';
@@ -8,6 +8,7 @@ import type * as ort from 'onnxruntime-node';
 import type { ItemRecord } from '../../../shared/domain';
 import { videoFile, videoStoreDir } from '../videos/store';
 import type { ImagePassHooks, ImageRow } from './imageJob';
+import { resizedSize } from './imageInputs';
 import { encodePromptText } from './imageModel';
 import { outcomeScores } from './readout';
 import type { TextTokenizer } from './tokenize';
@@ -36,9 +37,12 @@ export function videoReadReason(error: unknown): string {
 async function prepareVideo(row: VideoRow, spec: ModelSpec, pixels: Float32Array, offset: number): Promise<string | null> {
   const image = spec.image!;
   const { frames, fps } = image.video!;
+  // ffmpeg scales each frame to the size the processor's resize gives (swscale's bicubic), so a 1080p
+  // frame never crosses the pipe whole; the crop, rescale and normalise are the image models' own.
+  const size = resizedSize(row.width, row.height, image.preprocess.resize);
   try {
-    const { rgb } = await decodeFrames(row.file, { frames, fps: samplingRate(fps, frames, row.duration), width: row.width, height: row.height });
-    framesToTensor(rgb, row.width, row.height, frames, image, pixels, offset);
+    const { rgb } = await decodeFrames(row.file, { frames, fps: samplingRate(fps, frames, row.duration), ...size });
+    framesToTensor(rgb, size.width, size.height, frames, image, pixels, offset);
     return null;
   } catch (error) {
     return videoReadReason(error instanceof VideoReadError ? error : new Error((error as Error).message));

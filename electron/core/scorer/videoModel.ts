@@ -1,7 +1,8 @@
 // Video reward models (a frame stack: pixel_values [batch, frames, 3, H, W], optionally with the prompt's
 // tokens): what they read of an item (the response's one generated video), a batch's feeds, each sampled
-// frame made into pixel values exactly as an image model's image is (resample.ts's Pillow port, crop,
-// rescale, normalise), and the probe that proves the graph takes what Arbiter makes before it is added.
+// frame made into pixel values as an image model's image is (crop, rescale, normalise; the resize is
+// ffmpeg's when it decodes, else resample.ts's Pillow port), and the probe that proves the graph takes what
+// Arbiter makes before it is added.
 import type * as ort from 'onnxruntime-node';
 import { onnxRuntime } from '../base/native';
 import type { Content } from '../../../shared/domain';
