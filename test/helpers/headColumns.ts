@@ -10,7 +10,7 @@ interface Joined {
   key: string;
   strength: number | null;
   shown_left: number | null;
-  saved_at: string | null;
+  saved_ms: number | null;
   time_ms: number | null;
   prelabel_visible: number | null;
   regions: number | null;
@@ -27,7 +27,8 @@ function expected(row: { l_strength: number | null; shown_order: string | null; 
   return {
     strength: row.l_strength,
     shown_left: Number.isInteger(first) ? (first as number) : null,
-    saved_at: row.created_at,
+    // Kept as ms where created_at is a real date in the canonical form (it reads back unchanged).
+    saved_ms: Number.isFinite(Date.parse(row.created_at)) && new Date(row.created_at).toISOString() === row.created_at ? Date.parse(row.created_at) : null,
     time_ms: typeof body.time_ms === 'number' ? body.time_ms : null,
     prelabel_visible: body.prelabel_visible === true ? 1 : body.prelabel_visible === false ? 0 : null,
     regions: row.body.includes('"regions"') ? 1 : 0,
@@ -38,13 +39,13 @@ function expected(row: { l_strength: number | null; shown_order: string | null; 
 export function expectHeadColumns(db: Db): { heads: number; set: Record<string, number> } {
   const rows = db
     .prepare(
-      `SELECT h.item_id || ':' || h.annotator_id || ':' || h.task AS key, h.strength, h.shown_left, h.saved_at, h.time_ms, h.prelabel_visible, h.regions,
+      `SELECT h.item_id || ':' || h.annotator_id || ':' || h.task AS key, h.strength, h.shown_left, h.saved_ms, h.time_ms, h.prelabel_visible, h.regions,
               l.strength AS l_strength, l.shown_order, l.created_at, l.body
        FROM label_head h JOIN label l ON l.seq = h.label_seq ORDER BY key`,
     )
     .all() as Joined[];
   const set: Record<string, number> = { strength: 0, shown_left: 0, time_ms: 0, prelabel_visible: 0, regions: 0 };
-  const actual = rows.map((r) => ({ key: r.key, strength: r.strength, shown_left: r.shown_left, saved_at: r.saved_at, time_ms: r.time_ms, prelabel_visible: r.prelabel_visible, regions: r.regions }));
+  const actual = rows.map((r) => ({ key: r.key, strength: r.strength, shown_left: r.shown_left, saved_ms: r.saved_ms, time_ms: r.time_ms, prelabel_visible: r.prelabel_visible, regions: r.regions }));
   const wanted = rows.map((r) => ({ key: r.key, ...expected(r) }));
   for (const w of wanted) for (const name of Object.keys(set)) if (w[name as keyof typeof w] !== null && w[name as keyof typeof w] !== 0) set[name]!++;
   expect(actual).toEqual(wanted);
@@ -65,7 +66,7 @@ function fromRevisions(db: Db, projectId: number): PairwiseHeadRow[] {
       choice: r.choice,
       strength: r.strength,
       shownLeft: Number.isInteger(first) ? (first as number) : null,
-      savedAt: r.createdAt,
+      savedMs: Date.parse(r.createdAt),
       timeMs: typeof body.time_ms === 'number' ? body.time_ms : null,
       prelabelVisible: body.prelabel_visible === true ? 1 : body.prelabel_visible === false ? 0 : null,
       body: r.body.includes('"regions"') ? r.body : '',

@@ -8,6 +8,7 @@
 // stats-columns-hub.test.ts), and the pairwise review read from them equals the one read from the rows.
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { buildReview } from '../../electron/core/review/report';
 import { ensureAnnotator } from '../../electron/core/store/annotators';
@@ -153,11 +154,17 @@ describe('stats fast paths', () => {
     // Release 0.1.0's database (schema 2): strengths, shown orders, a body with time_ms and prelabel_visible.
     const path = join(tempDir(), 'arbiter.db');
     copyFileSync(join(__dirname, '..', 'fixtures', 'db', 'release-0.1.0-v2.sqlite'), path);
+    // One revision with a time not in the canonical form (an older writer's): its head keeps no ms, and
+    // the review parses its created_at as it did before.
+    const old = new Database(path);
+    old.prepare("UPDATE label SET created_at = '2026-11-23 12:53:56' WHERE seq = 9").run();
+    old.close();
     const db = openDb(path);
     const { heads, set } = expectHeadColumns(db);
     expect(heads).toBeGreaterThan(0);
     for (const column of ['strength', 'shown_left', 'time_ms']) expect(set[column], column).toBeGreaterThan(0);
-    expect(db.prepare('SELECT COUNT(*) FROM label_head WHERE saved_at IS NULL').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT label_seq FROM label_head WHERE saved_ms IS NULL').pluck().all()).toEqual([9]);
+    expectPairwiseReviewFromHeads(db, requireProject(db, db.prepare('SELECT name FROM project').pluck().get() as string).id);
     db.close();
   });
 });

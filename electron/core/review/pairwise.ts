@@ -58,7 +58,7 @@ export function reviewPairwise(rows: Iterable<PairwiseHeadRow>, lengths: Map<num
       picked >= 0 && Number.isInteger(leftIndex) ? (leftIndex === picked ? 1 : 0) : Number.NaN,
       picked >= 0 && len ? len[picked === 0 ? 0 : 1] : Number.NaN,
       picked >= 0 && len ? len[picked === 0 ? 1 : 0] : Number.NaN,
-      Date.parse(row.savedAt),
+      row.savedMs,
       row.timeMs ?? Number.NaN,
       row.prelabelVisible ?? Number.NaN,
     );

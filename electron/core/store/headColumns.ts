@@ -1,6 +1,10 @@
 // The columns kept beside label_head for `arbiter stats` (migration 17: strength, the response shown on
-// the left, the save time, time spent, pre-label visibility, region marks), so the review of a project
-// reads label_head alone instead of every current revision's row (store/review.ts pairwiseHeads).
+// the left, the save time in ms, time spent, pre-label visibility, region marks), so the review of a
+// project reads label_head alone instead of every current revision's row (store/review.ts pairwiseHeads).
+// The save time is kept for a created_at in the canonical form every write stores (a real date written
+// YYYY-MM-DDTHH:MM:SS.sssZ, store/labels.ts normalizeTimestamp: strftime gives it back unchanged), where
+// unixepoch and its milliseconds are exactly Date.parse's value; any other text leaves it NULL, and the
+// reader parses the revision's created_at as before.
 
 /**
  * The columns, and their values as expressions over the head's revision row `l`: every statement that
@@ -8,10 +12,10 @@
  * newItemLabels, the labels merge in store/labelImports.ts), the expressions the upgrade backfilled with.
  * A body is valid JSON (serializeBody wrote it); json_valid keeps a stray one from failing a save.
  */
-export const HEAD_COLUMNS = 'strength, shown_left, saved_at, time_ms, prelabel_visible, regions';
+export const HEAD_COLUMNS = 'strength, shown_left, saved_ms, time_ms, prelabel_visible, regions';
 export const HEAD_VALUES = `l.strength,
   CASE WHEN json_valid(l.shown_order) AND json_type(l.shown_order, '$[0]') = 'integer' THEN json_extract(l.shown_order, '$[0]') END,
-  l.created_at,
+  CASE WHEN strftime('%Y-%m-%dT%H:%M:%fZ', l.created_at) = l.created_at THEN unixepoch(l.created_at) * 1000 + CAST(substr(l.created_at, 21, 3) AS INTEGER) END,
   CASE WHEN json_valid(l.body) AND json_type(l.body, '$.time_ms') IN ('integer', 'real') THEN json_extract(l.body, '$.time_ms') END,
   CASE WHEN json_valid(l.body) THEN CASE json_type(l.body, '$.prelabel_visible') WHEN 'true' THEN 1 WHEN 'false' THEN 0 END END,
   instr(l.body, '"regions"') > 0`;

@@ -84,8 +84,8 @@ export interface PairwiseHeadRow {
   strength: number | null;
   /** The source index of the response shown on the left. */
   shownLeft: number | null;
-  /** The revision's created_at. */
-  savedAt: string;
+  /** The revision's created_at in ms since 1970 (Date.parse; NaN when it is not a date). */
+  savedMs: number;
   timeMs: number | null;
   /** 1 or 0: whether a model's pre-label was visible; null when the body does not say. */
   prelabelVisible: number | null;
@@ -93,28 +93,37 @@ export interface PairwiseHeadRow {
   body: string;
 }
 
+/** Pairwise choices read as small numbers (no string made per row); any other choice comes as its text. */
+const CHOICE_CODES = ['A', 'B', 'tie', 'both_bad'] as const;
+const CHOICE_CODE = `CASE h.choice ${CHOICE_CODES.map((c, i) => `WHEN '${c}' THEN ${i}`).join(' ')} ELSE h.choice END`;
+
 /**
- * Current pairwise labels of people, by item id, read from label_head alone: the revision rows (300k
- * random reads by seq in bench:review's project) are read only for the few bodies with region marks.
- * Every path that writes a head writes these columns (store/headColumns.ts).
+ * Current pairwise labels of people, by item id, read from label_head alone (numbers only): a revision
+ * row is read only for a body with region marks or a created_at the head could not keep as ms (300k
+ * random row reads by seq in bench:review's project before). Every path that writes a head writes
+ * these columns (store/headColumns.ts).
  */
 export function* pairwiseHeads(db: Db, projectId: number): Generator<PairwiseHeadRow> {
   if (countLabeled(db, projectId, 'pairwise') === 0) return;
   const names = new Map(db.prepare("SELECT id, name FROM annotator WHERE kind = 'human'").raw().all() as [number, string][]);
   const rows = db
     .prepare(
-      `SELECT h.item_id, i.seq, h.annotator_id, h.choice, h.strength, h.shown_left, h.saved_at, h.time_ms, h.prelabel_visible,
-              CASE WHEN h.regions = 1 THEN (SELECT l.body FROM label l WHERE l.seq = h.label_seq) ELSE '' END
+      `SELECT h.item_id, i.seq, h.annotator_id, ${CHOICE_CODE}, h.strength, h.shown_left, h.saved_ms, h.time_ms, h.prelabel_visible,
+              CASE WHEN h.regions = 1 THEN (SELECT l.body FROM label l WHERE l.seq = h.label_seq) END,
+              CASE WHEN h.saved_ms IS NULL THEN (SELECT l.created_at FROM label l WHERE l.seq = h.label_seq) END
        FROM label_head h
        JOIN item i ON i.id = h.item_id
        WHERE i.project_id = @project AND ${VISIBLE} AND h.task = 'pairwise' AND h.done = 1`,
     )
     .raw()
-    .iterate({ project: projectId }) as IterableIterator<[number, number, number, string | null, number | null, number | null, string, number | null, number | null, string]>;
-  for (const [itemId, seq, annotatorId, choice, strength, shownLeft, savedAt, timeMs, prelabelVisible, body] of rows) {
+    .iterate({ project: projectId }) as IterableIterator<
+    [number, number, number, number | string | null, number | null, number | null, number | null, number | null, number | null, string | null, string | null]
+  >;
+  for (const [itemId, seq, annotatorId, code, strength, shownLeft, savedMs, timeMs, prelabelVisible, body, createdAt] of rows) {
     const annotator = names.get(annotatorId);
     if (annotator === undefined) continue; // a model's or the file's own label
-    yield { itemId, seq, externalId: null, annotatorId, annotator, choice, strength, shownLeft, savedAt, timeMs, prelabelVisible, body };
+    const choice = typeof code === 'number' ? CHOICE_CODES[code]! : code;
+    yield { itemId, seq, externalId: null, annotatorId, annotator, choice, strength, shownLeft, savedMs: savedMs ?? Date.parse(createdAt!), timeMs, prelabelVisible, body: body ?? '' };
   }
 }
 

@@ -18,7 +18,7 @@ function row(itemId: number, annotator: string, fields: Partial<ReviewLabelRow>)
 
 /** The same label as its head's columns hold it (pairwise review reads label_head alone). */
 function head(r: ReviewLabelRow): PairwiseHeadRow {
-  return { itemId: r.itemId, seq: r.seq, externalId: null, annotatorId: r.annotatorId, annotator: r.annotator, choice: r.choice, strength: r.strength, shownLeft: 0, savedAt: r.createdAt, timeMs: null, prelabelVisible: null, body: '' };
+  return { itemId: r.itemId, seq: r.seq, externalId: null, annotatorId: r.annotatorId, annotator: r.annotator, choice: r.choice, strength: r.strength, shownLeft: 0, savedMs: Date.parse(r.createdAt), timeMs: null, prelabelVisible: null, body: '' };
 }
 
 describe('the review queue consensus', () => {
