@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ALL_OUTCOMES } from '../stepJudgement';
 import { annotatorName, itemId, projectName } from './common';
 import type { GoldAccuracyReport } from './goldRules';
+import type { Moment } from '../moments';
 import type { RegionMark } from '../regions';
 import type { LabelBody, StepsBody } from '../labelBodies';
 
@@ -15,7 +16,7 @@ export type ReviewTask = (typeof REVIEW_TASKS)[number];
  * unsure, a local judge disagrees with people or flips with the order, or a lead sent it from the items
  * explorer's selection (sendToReview).
  */
-export const QUEUE_REASONS = ['annotators', 'model', 'uncertain', 'judge', 'sent'] as const;
+export const QUEUE_REASONS = ['annotators', 'model', 'uncertain', 'judge', 'sent', 'moments'] as const;
 /** The most items one send names, and the most sent items a project keeps (the oldest sends leave first). */
 export const MAX_SENT = 1000;
 export type QueueReason = (typeof QUEUE_REASONS)[number];
@@ -178,6 +179,18 @@ export interface RegionAgreement {
   absent: Figure;
 }
 
+/**
+ * Marks in time on videos (electron/core/review/moments.ts, shared/moments.ts), where two or more people
+ * judged an item someone marked. Marks: per pair of people the F1 of their marks paired one to one (same
+ * response and tag; ranges by temporal IoU ≥ 0.5, instants within 0.5 s), averaged per item, then over
+ * items; n = those items. Failures: per response someone set a first failure, the share of pairs of people
+ * who agree (both none, or within 0.5 s); n = those items.
+ */
+export interface MomentAgreement {
+  marks: Figure;
+  failures: Figure;
+}
+
 export interface ReviewReport {
   project: string;
   computedAt: string;
@@ -194,6 +207,8 @@ export interface ReviewReport {
   queue: { total: number; byReason: Record<QueueReason, number>; adjudicated: number };
   /** Agreement on region marks (images), over every task's current human labels. */
   regions: RegionAgreement;
+  /** Agreement on marks in time and first failures (videos), over the current human judgements. */
+  moments: MomentAgreement;
   /** Each person's accuracy against gold per task, and their qualification (shared/api/goldRules.ts). */
   gold: GoldAccuracyReport;
 }
@@ -219,6 +234,9 @@ export interface AdjudicationLabel {
   ratings: Record<string, Record<string, number | string | null>> | null;
   /** Marks on the item's images in this revision (shared/regions.ts). */
   regions: RegionMark[] | null;
+  /** Marks in time on the item's videos in this revision, and first failures by response letter (shared/moments.ts). */
+  moments: Moment[] | null;
+  firstFailure: Record<string, number | null> | null;
   prelabelVisible: boolean | null;
   timeMs: number | null;
   createdAt: string;

@@ -52,8 +52,8 @@ export interface PersonMarks {
   marks: readonly RegionMark[];
 }
 
-const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
-const figure = (values: number[], none: string): Figure => (values.length ? { value: mean(values), n: values.length, reason: null } : { value: null, n: 0, reason: none });
+export const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
+export const figure = (values: number[], none: string): Figure => (values.length ? { value: mean(values), n: values.length, reason: null } : { value: null, n: 0, reason: none });
 
 export function regionAgreement(entries: Iterable<PersonMarks>): RegionAgreement {
   // unit → person → their marks there (one person's marks from several revisions joined, each mark once).

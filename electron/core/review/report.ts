@@ -10,6 +10,7 @@ import { withMinimums } from './minimums';
 import { addJudgeReasons } from './evaluation/judgeQueue';
 import { addSentReasons } from './sentQueue';
 import { reviewPairwise } from './pairwise';
+import { addMomentReasons, momentReview, projectMoments } from './moments';
 import { regionWatcher } from './regions';
 
 export interface Review {
@@ -62,6 +63,9 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
     const rubric = reviewRubrics(labelsOf('rubric'));
     addJudgeReasons(db, project.id, pairwise.queue, adjudicatedItems(db, project.id, 'pairwise'));
     addSentReasons(db, project.id, { pairwise: pairwise.queue, ranking: ranking.queue, verdict: verdict.queue, steps: steps.queue }, (task) => adjudicatedItems(db, project.id, task));
+    // Marks in time on videos: agreement as for region marks; items people disagree on join the queues.
+    const moments = momentReview(projectMoments(db, project.id));
+    addMomentReasons(db, { pairwise: pairwise.queue, ranking: ranking.queue, verdict: verdict.queue, steps: steps.queue }, moments.disputes, (task) => adjudicatedItems(db, project.id, task));
     const queues: Review['queues'] = {
       pairwise: pairwise.queue.sort(byDispute),
       ranking: ranking.queue.sort(byDispute),
@@ -69,7 +73,7 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
       steps: steps.queue.sort(byDispute),
     };
     const all = Object.values(queues).flat();
-    const byReason = { annotators: 0, model: 0, uncertain: 0, judge: 0, sent: 0 } as Record<QueueReason, number>;
+    const byReason = { annotators: 0, model: 0, uncertain: 0, judge: 0, sent: 0, moments: 0 } as Record<QueueReason, number>;
     for (const row of all) for (const reason of row.reasons) byReason[reason]++;
     const annotators = humanAnnotatorCount(db, project.id);
     const report: ReviewReport = withMinimums({
@@ -87,6 +91,7 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
       overTime: pairwise.overTime,
       queue: { total: all.length, byReason, adjudicated: all.filter((r) => r.adjudicated).length },
       regions: regions.result(),
+      moments: moments.agreement,
       gold: goldOfPeople(db, project.name),
     });
     return { report, queues, pairwiseChoices };

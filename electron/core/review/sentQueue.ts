@@ -4,7 +4,7 @@
 // a chain or a trajectory: steps; a single response: verdict). A row queued already for another reason
 // gets the reason added; another item gets a row of its own (for pairs and verdicts with the people's votes),
 // after the disputed rows.
-import { REVIEW_TASKS, type QueueRow, type ReviewTask } from '../../../shared/api/review';
+import { REVIEW_TASKS, type QueueReason, type QueueRow, type ReviewTask } from '../../../shared/api/review';
 import type { Db } from '../store/db';
 import { humanChoicesOn } from '../store/evaluation';
 import { sentToReview } from '../store/review';
@@ -29,27 +29,41 @@ export function addSentReasons(db: Db, projectId: number, queues: Record<ReviewT
   let flagged = 0;
   for (const task of REVIEW_TASKS) {
     const mine = sent.filter((s) => tasksOf(s).includes(task));
-    if (!mine.length) continue;
-    const rows = new Map(queues[task].map((r) => [r.itemId, r]));
-    const people = task === 'pairwise' || task === 'verdict' ? humanChoicesOn(db, mine.map((s) => s.itemId), task) : null;
-    const resolved = adjudicated(task);
-    for (const s of mine) {
-      const row = rows.get(s.itemId);
-      if (row) {
-        if (!row.reasons.includes('sent')) row.reasons.push('sent');
-        row.dispute += SENT_WEIGHT;
-        row.sent = { by: s.by, at: s.at };
-      } else {
-        const votes: Record<string, number> = {};
-        for (const c of people?.get(s.itemId)?.choices ?? []) votes[c] = (votes[c] ?? 0) + 1;
-        const consensus = majorityOfVotes(votes);
-        queues[task].push({
-          itemId: s.itemId, seq: s.seq, externalId: null, task, reasons: ['sent'], dispute: SENT_WEIGHT, votes, labels: Object.values(votes).reduce((a, n) => a + n, 0),
-          modelPA: null, consensus, consensusMethod: consensus === null ? null : 'majority', adjudicated: resolved.has(s.itemId), sent: { by: s.by, at: s.at },
-        });
-      }
-      flagged++;
-    }
+    if (mine.length) flagged += addReasonRows(db, queues[task], task, mine.map((s) => ({ itemId: s.itemId, seq: s.seq, dispute: SENT_WEIGHT, sent: { by: s.by, at: s.at } })), 'sent', adjudicated(task));
   }
   return flagged;
+}
+
+/**
+ * Gives `items` the reason in `task`'s queue (in place): a row queued already gets the reason added (its
+ * dispute raised to the item's where that is higher); another item gets a row of its own (for pairs and
+ * verdicts with the people's votes). Also the reason "moments" (review/moments.ts). How many rows carry it.
+ */
+export function addReasonRows(
+  db: Db,
+  queue: QueueRow[],
+  task: ReviewTask,
+  items: readonly { itemId: number; seq: number; dispute: number; sent?: { by: string; at: string } }[],
+  reason: QueueReason,
+  resolved: Set<number>,
+): number {
+  const rows = new Map(queue.map((r) => [r.itemId, r]));
+  const people = task === 'pairwise' || task === 'verdict' ? humanChoicesOn(db, items.map((s) => s.itemId), task) : null;
+  for (const s of items) {
+    const row = rows.get(s.itemId);
+    if (row) {
+      if (!row.reasons.includes(reason)) row.reasons.push(reason);
+      row.dispute = Math.max(row.dispute, s.dispute);
+      if (s.sent) row.sent = s.sent;
+    } else {
+      const votes: Record<string, number> = {};
+      for (const c of people?.get(s.itemId)?.choices ?? []) votes[c] = (votes[c] ?? 0) + 1;
+      const consensus = majorityOfVotes(votes);
+      queue.push({
+        itemId: s.itemId, seq: s.seq, externalId: null, task, reasons: [reason], dispute: s.dispute, votes, labels: Object.values(votes).reduce((a, n) => a + n, 0),
+        modelPA: null, consensus, consensusMethod: consensus === null ? null : 'majority', adjudicated: resolved.has(s.itemId), ...(s.sent ? { sent: s.sent } : {}),
+      });
+    }
+  }
+  return items.length;
 }

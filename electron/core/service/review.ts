@@ -70,6 +70,8 @@ export function reviewHandlers({ db, jobs, events, options }: ServiceContext): F
           attribution: body.attribution ?? null,
           ratings: (body.ratings as AdjudicationLabel['ratings']) ?? null,
           regions: Array.isArray(body.regions) ? (body.regions as AdjudicationLabel['regions']) : null,
+          moments: Array.isArray(body.moments) ? (body.moments as AdjudicationLabel['moments']) : null,
+          firstFailure: body.first_failure ?? null,
           prelabelVisible: typeof body.prelabel_visible === 'boolean' ? body.prelabel_visible : null,
           timeMs: typeof body.time_ms === 'number' ? body.time_ms : null,
           createdAt: l.createdAt,

@@ -19,6 +19,7 @@ const REASON_STYLE: Record<QueueReason, string> = {
   uncertain: 'border-line-strong text-muted border-dashed',
   judge: 'border-accent/50 text-accent',
   sent: 'border-accent/50 bg-accent-soft text-accent',
+  moments: 'border-line-strong text-fg border-dotted',
 };
 
 /** `sent`: who sent the item (reason "sent": "sent by ana"). */

@@ -16,7 +16,7 @@ import { QueueView } from './QueueView';
 import { readFilters, saveFilters, useReport, type QueueFilters } from './useReview';
 import { plural, whenWords } from './reviewWords';
 
-const REASON_CLAUSE: Record<QueueReason, string> = { annotators: 'people disagree', model: 'the model disagrees', uncertain: 'the model is unsure', judge: 'a judge disagrees or flips', sent: 'a lead sent it' };
+const REASON_CLAUSE: Record<QueueReason, string> = { annotators: 'people disagree', model: 'the model disagrees', uncertain: 'the model is unsure', judge: 'a judge disagrees or flips', sent: 'a lead sent it', moments: 'their marks in time differ' };
 
 interface Props {
   project: string;

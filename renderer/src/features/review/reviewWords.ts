@@ -11,6 +11,7 @@ export const REASON_WORDS: Record<QueueReason, string> = {
   uncertain: 'model unsure',
   judge: 'judge disagrees',
   sent: 'sent',
+  moments: 'marks in time differ',
 };
 
 export const REASON_HELP: Record<QueueReason, string> = {
@@ -19,6 +20,7 @@ export const REASON_HELP: Record<QueueReason, string> = {
   uncertain: 'The models’ mean P(A better) is near ½, or the models pick different responses.',
   judge: 'A local judge picks another response than the people (or the lead’s resolution), or changes its verdict when the responses swap places.',
   sent: 'A lead sent the item here from the items explorer’s selection (Send to review).',
+  moments: 'People’s marks in time on the videos, or their first failures, do not match (same response and tag; ranges by temporal IoU ≥ 0.5, instants within 0.5 s).',
 };
 
 const STRENGTH: Record<number, string> = { 1: 'slightly', 2: 'clearly', 3: 'much' };
