@@ -6,10 +6,13 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, statSync, unli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ArbiterError } from '../../electron/core/base/errors';
 import { importFile } from '../../electron/core/formats';
 import { openDb, type Db } from '../../electron/core/store/db';
 import { listProjects } from '../../electron/core/store/projects';
+import { damageBytes, hostileValue, paths, setAt, toJsonText } from '../helpers/hostile';
 import { CAMERAS, episodeName, makeLeRobotFolder } from '../helpers/leRobotFolder';
+import { seededRng, seedFrom } from '../helpers/seeded';
 import { skipOrFail } from '../helpers/required';
 import { ffmpegMissing } from '../helpers/videoClips';
 
@@ -108,4 +111,50 @@ describe.skipIf(skip)('a damaged LeRobot dataset folder', () => {
     const error = await refusal(badLine);
     expect(error.details?.map((d) => d.line)).toEqual([4]);
   });
+
+  // fuzz-import reads JSON Lines files and leaves the folder format out: this is its fuzz. Seeded: a failure's
+  // FUZZ_SEED reproduces it. A hostile value at any place of meta/info.json or of one episode's line, or a
+  // meta file's bytes damaged; the import either takes the folder or refuses with a sentence, whole or by line.
+  it('seeded hostile values and damaged bytes in the meta files: an import or a sentence, never an engine error', async () => {
+    const seed = seedFrom('FUZZ_SEED');
+    const rng = seededRng(seed);
+    const info = JSON.parse(readFileSync(join(good, 'meta', 'info.json'), 'utf8')) as Record<string, unknown>;
+    const episodes = readFileSync(join(good, 'meta', 'episodes.jsonl'), 'utf8').trim().split('\n');
+    const failures: string[] = [];
+    for (let n = 0; n < 24; n++) {
+      let what = '';
+      const root = damaged((r) => {
+        const which = rng.int(3);
+        if (which === 0) {
+          const place = rng.pick(paths(info).filter((p) => p.length > 0));
+          const hostile = hostileValue(rng, 500);
+          what = `info.json ${place.join('.')} = ${hostile.name}`;
+          writeFileSync(join(r, 'meta', 'info.json'), toJsonText(setAt(info, place, hostile)));
+        } else if (which === 1) {
+          const line = rng.int(episodes.length);
+          const episode = JSON.parse(episodes[line]!) as Record<string, unknown>;
+          const place = rng.pick(paths(episode).filter((p) => p.length > 0));
+          const hostile = hostileValue(rng, 500);
+          what = `episodes.jsonl line ${line + 1} ${place.join('.')} = ${hostile.name}`;
+          const lines = [...episodes];
+          lines[line] = toJsonText(setAt(episode, place, hostile));
+          writeFileSync(join(r, 'meta', 'episodes.jsonl'), `${lines.join('\n')}\n`);
+        } else {
+          const file = rng.pick(['info.json', 'episodes.jsonl']);
+          const damage = damageBytes(rng, readFileSync(join(r, 'meta', file)), 4096);
+          what = `${file}: ${damage.name}`;
+          writeFileSync(join(r, 'meta', file), damage.bytes);
+        }
+      });
+      const outcome = await importFile(db, { path: root, project: `fuzz${n}`, createProject: true, skipInvalid: rng.chance(0.5) }).catch((e: unknown) => e);
+      if (outcome instanceof Error) {
+        const details = (outcome as ArbiterError).details;
+        const said = [outcome.message, ...(Array.isArray(details) ? details.map((d: { reason?: unknown }) => String(d.reason ?? '')) : [])].join(' | ');
+        if (!(outcome instanceof ArbiterError) || /TypeError|RangeError|Cannot read properties|Cannot convert|Maximum call stack|ENOENT|EISDIR|\n\s+at /.test(said))
+          failures.push(`FUZZ_SEED=${seed} case ${n} (${what}): ${outcome.name}: ${said.slice(0, 300)}`);
+      }
+      rmSync(root, { recursive: true, force: true });
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
 });

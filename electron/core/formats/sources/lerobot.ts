@@ -16,6 +16,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import { parquetMetadataAsync, parquetReadObjects, type AsyncBuffer } from 'hyparquet';
 import { ArbiterError } from '../../base/errors';
+import { limit } from '../../base/limits';
 import type { Chunk } from './chunk';
 
 const EPISODES_PER_CHUNK = 500;
@@ -42,6 +43,26 @@ export function escapesFolder(relative: string): string | null {
 }
 
 const fail = (name: string, what: string) => new ArbiterError('invalid_file', `${name}: ${what}`);
+
+/** Whether JSON text nests lists and objects deeper than `max` (outside strings): parsing and writing it again would recurse that deep. */
+function nestsDeeper(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** A value of info.json the records carry: only text or a number (a list or an object there is the dataset's mistake). */
+const scalar = (value: unknown): string | number | null => (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) ? value : null);
 
 /** A LeRobot path template filled ("{episode_index:06d}" → 000042). */
 export function fillTemplate(template: string, values: Record<string, string | number>): string {
@@ -112,11 +133,14 @@ export async function* leRobotChunks(dir: string, hash: Hash, name = dir): Async
   for (const line of lines) {
     if (line.trim() === '') continue;
     let episode: Record<string, unknown> | null = null;
-    try {
-      const parsed = JSON.parse(line) as unknown;
-      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) episode = parsed as Record<string, unknown>;
-    } catch {
-      // handed on below
+    // Too deep: handed on as it is, for the importer to refuse with its sentence (recordMaxDepth).
+    if (!nestsDeeper(line, limit('recordMaxDepth'))) {
+      try {
+        const parsed = JSON.parse(line) as unknown;
+        if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) episode = parsed as Record<string, unknown>;
+      } catch {
+        // handed on below
+      }
     }
     if (episode === null) {
       // Not JSON, or no object: the importer names the line, hand it on as it is.
@@ -141,8 +165,8 @@ export async function* leRobotChunks(dir: string, hash: Hash, name = dir): Async
         lerobot_episode: episode.episode_index,
         tasks: episode.tasks ?? [],
         length: episode.length ?? null,
-        fps: info.fps ?? null,
-        robot_type: info.robot_type ?? null,
+        fps: scalar(info.fps),
+        robot_type: scalar(info.robot_type),
         cameras: Object.fromEntries(cameras.map((key) => [key, fillTemplate(videoPath, { ...values, video_key: key })])),
         success,
         ...('first_failure' in episode ? { first_failure: episode.first_failure } : {}),
