@@ -126,4 +126,18 @@ describe.skipIf(skip)('VideoFeedback / VideoScore multi-aspect ratings (videofee
       { line: 4, reason: 'video link: expected text, got object (the video’s path relative to the file, or its URL)' },
     ]);
   });
+
+  it('reads the dataset’s Parquet shape (int64 scores, a list of frame names) the same way', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer');
+    const path = join(dir, 'set', 'vf.parquet');
+    const columnData = [
+      { name: 'id', data: ['7000009'], type: 'STRING' as const },
+      { name: 'text prompt', data: ['A kite over a field.'], type: 'STRING' as const },
+      { name: 'video link', data: ['videos/7000001.mp4'], type: 'STRING' as const },
+      ...['visual quality', 'temporal consistency', 'dynamic degree', 'text-to-video alignment', 'factual consistency'].map((name, i) => ({ name, data: [BigInt(1 + (i % 4))], type: 'INT64' as const })),
+    ];
+    writeFileSync(path, Buffer.from(parquetWriteBuffer({ columnData })));
+    expect(await importFile(db, { path, project: 'vfp', createProject: true })).toMatchObject({ format: 'videofeedback', items: 1 });
+    expect(sourceRatings('vfp')).toEqual([['videofeedback', { visual_quality: 1, temporal_consistency: 2, dynamic_degree: 3, text_to_video_alignment: 4, factual_consistency: 1 }]]);
+  });
 });
