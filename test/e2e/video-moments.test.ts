@@ -6,7 +6,8 @@
 // takes the last change back; after leaving the item and coming back they are read from the label. An
 // item not judged yet says so and keeps nothing. On an item with an image and videos, `.` steps the videos
 // until the mouse points at the image, then marks the image (the key bar says so). Clips by ffmpeg.
-// ARBITER_SHOTS=1 writes /tmp/video-moments-{light,dark}.png.
+// In review, the lead sees each person's marks on one timeline per response with their agreement, and the
+// item in the queue with the reason "moments". ARBITER_SHOTS=1 writes /tmp/video-moments-*.png.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -182,6 +183,38 @@ describe.skipIf(skip)('marks in time on the compare screen', () => {
     await dark.page.getByTestId('video-scrub').fill('1');
     await dark.page.screenshot({ path: '/tmp/video-moments-dark.png' });
     await dark.page.context().close();
+  });
+
+  it('review: each person’s marks on one timeline per response, their agreement, and the item in the queue', async () => {
+    const mineNow = await lastMoments('pair');
+    const pairId = ids.get('pair')!;
+    // A second person sees it otherwise: the same choice, a slip 2 s later and a first failure.
+    await host.api('saveLabel', { project: PROJECT, annotator: 'e2e-second', itemId: pairId, choice: leftPlace === 0 ? 'A' : 'B', shownOrder: [0, 1] });
+    await host.api('saveMoments', { project: PROJECT, annotator: 'e2e-second', itemId: pairId, task: 'pairwise', moments: [{ at: leftPlace, from: 3, tag: 'slip', note: 'the cube slides off' }], firstFailure: { [leftPlace === 0 ? 'A' : 'B']: 3 } });
+    await host.api('reviewReport', { project: PROJECT, refresh: true });
+    const lead = await openApp(browser, host, { annotator: 'e2e-lead' });
+    await lead.page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/review/item/${pairId}`);
+    const rows = lead.page.getByTestId('review-moment-row');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(2);
+    expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-annotator')))).toEqual(expect.arrayContaining([ANNOTATOR, 'e2e-second']));
+    expect(await lead.page.locator(`[data-testid="review-moment-row"][data-annotator="${ANNOTATOR}"] [data-testid="review-moment-mark"]`).count()).toBe(mineNow.length);
+    expect(await lead.page.locator('[data-testid="review-moment-row"][data-annotator="e2e-second"] [data-testid="review-moment-failure"]').count()).toBe(1);
+    expect(await lead.page.getByTestId('review-moment-pair').innerText()).toMatch(/marks 0\.00 · first failure: one only/);
+    expect(await lead.page.getByTestId('review-moments').innerText()).toContain('the cube slides off');
+    if (SHOTS) await lead.page.screenshot({ path: '/tmp/video-moments-review.png', fullPage: true });
+    const queue = await host.api<{ rows: { itemId: number; reasons: string[] }[] }>('reviewQueue', { project: PROJECT, task: 'pairwise', reason: 'moments' });
+    expect(queue.rows.map((r) => r.itemId)).toEqual([pairId]);
+    await lead.page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/review/agreement`);
+    const marks = lead.page.getByTestId('moment-marks');
+    await marks.waitFor({ timeout: 20_000 });
+    expect(await marks.innerText()).toBe('0.00 over 1 item');
+    expect(await lead.page.getByTestId('moment-failures').innerText()).toBe('0% over 1 item');
+    if (SHOTS) {
+      await lead.page.locator('[data-chart="moment-agreement"]').scrollIntoViewIfNeeded();
+      await lead.page.screenshot({ path: '/tmp/video-moments-agreement.png' });
+    }
+    expect(lead.problems).toEqual([]);
+    await lead.page.context().close();
   });
 
   it('requested nothing outside its own origin, and logged no errors', () => {

@@ -15,6 +15,7 @@ import { useScreenKeys } from '../../components/useScreenKeys';
 import { draftKey, draftWords, initialDraft, resolution, complete, type Draft } from './drafts';
 import { ItemResponses, ItemSteps } from './ItemResponses';
 import { EarlierAdjudication, LabelsTable, ModelsTable } from './LabelsPanel';
+import { MomentTimelines } from './MomentsReview';
 import { ReasonChip } from './QueueView';
 import { ResolveBar } from './ResolveBar';
 import { saveSelected, useQueue, type QueueFilters } from './useReview';
@@ -223,6 +224,7 @@ export function AdjudicationScreen({ project, itemId, filters, onBack, flash, on
                 <EarlierAdjudication view={loaded.view} trajectories={draft?.task === 'steps' ? draft.trajectories : []} />
               </div>
             </div>
+            <MomentTimelines labels={loaded.view.labels} item={loaded.item} />
             <div className="mx-auto max-w-[1800px] px-4">
               <div className="overflow-hidden rounded-md border border-line [&>section]:border-b-0">
                 {task === 'steps' ? (

@@ -353,7 +353,7 @@ export function Dashboard({ report, computing }: { report: ReviewReport | null; 
           <div className="flex min-w-0 flex-col gap-4">
             <FieldsChart project={project} fields={report.fields.filter((f) => !f.about)} />
             <TrajectoryFields fields={report.fields.filter((f) => f.about)} />
-            <RegionAgreement regions={report.regions} />
+            <RegionAgreement regions={report.regions} moments={report.moments} />
             <OverTime weeks={report.overTime} />
             <Anchoring models={report.models} />
           </div>

@@ -1,11 +1,22 @@
 // Region agreement on the dashboard (issue 15): where two or more people marked the same image, how well
 // their boxes overlap (mean IoU of best-matched boxes) and whether they agree that a tagged thing is not
 // present; each figure with the number of images (or image-tags) it rests on. Shown once anyone marked.
+// Beside it, the same for marks in time on videos (MomentsReview.tsx).
 import type { ReviewReport } from '../../../../shared/api';
 import { ChartCard, pct } from './charts';
+import { MomentAgreementCard } from './MomentsReview';
 import { figureText, plural } from './reviewWords';
 
-export function RegionAgreement({ regions }: { regions: ReviewReport['regions'] | undefined }) {
+export function RegionAgreement({ regions, moments }: { regions: ReviewReport['regions'] | undefined; moments?: ReviewReport['moments'] }) {
+  return (
+    <>
+      <ImageRegions regions={regions} />
+      <MomentAgreementCard moments={moments} />
+    </>
+  );
+}
+
+function ImageRegions({ regions }: { regions: ReviewReport['regions'] | undefined }) {
   if (!regions || (regions.boxes.n === 0 && regions.absent.n === 0)) return null;
   const { boxes, absent } = regions;
   return (
