@@ -26,3 +26,9 @@ UPDATE label_head SET
   prelabel_visible = CASE WHEN json_valid(l.body) THEN CASE json_type(l.body, '$.prelabel_visible') WHEN 'true' THEN 1 WHEN 'false' THEN 0 END END,
   regions = instr(l.body, '"regions"') > 0
 FROM label l WHERE l.seq = label_head.label_seq;
+
+-- The few heads whose review needs their revision row (a body with region marks, a created_at not kept as
+-- ms, a choice other than the four of a pair): an index of them alone, so the review reads them first by
+-- it rather than asking each of 300k rows (store/review.ts pairwiseHeads).
+CREATE INDEX label_head_needs_row ON label_head(item_id, annotator_id)
+  WHERE regions = 1 OR saved_ms IS NULL OR choice NOT IN ('A', 'B', 'tie', 'both_bad');

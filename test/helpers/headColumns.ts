@@ -65,7 +65,7 @@ function fromRevisions(db: Db, projectId: number): PairwiseHeadRow[] {
       annotator: r.annotator,
       choice: r.choice,
       strength: r.strength,
-      shownLeft: Number.isInteger(first) ? (first as number) : null,
+      shownLeft: Number.isInteger(first) ? (first === 0 || first === 1 ? first : -1) : null,
       savedMs: Date.parse(r.createdAt),
       timeMs: typeof body.time_ms === 'number' ? body.time_ms : null,
       prelabelVisible: body.prelabel_visible === true ? 1 : body.prelabel_visible === false ? 0 : null,
