@@ -97,6 +97,12 @@ describe.skipIf(skip)('LeRobot export back (lerobot)', () => {
       { episode_index: 2, tasks: [TASK], length: 24, success: true },
     ]);
     expect(meta('tasks.jsonl')).toEqual([{ task_index: 0, task: TASK }]);
+    // LeRobot v2.1 loads per-episode statistics of the frame columns.
+    const stats = meta('episodes_stats.jsonl') as { episode_index: number; stats: Record<string, Record<string, number[]>> }[];
+    expect(stats.map((s) => s.episode_index)).toEqual([0, 1, 2]);
+    expect(stats[2]!.stats.index).toEqual({ min: [48], max: [71], mean: [59.5], std: [Math.sqrt((24 * 24 - 1) / 12)], count: [24] });
+    expect(stats[2]!.stats['next.success']).toMatchObject({ min: [0], max: [1], count: [24] });
+    expect(Object.keys(stats[0]!.stats)).toEqual(['timestamp', 'frame_index', 'episode_index', 'index', 'task_index', 'next.success']);
     const info = JSON.parse(readFileSync(join(out, 'meta', 'info.json'), 'utf8')) as Record<string, unknown>;
     expect(info).toMatchObject({ codebase_version: 'v2.1', robot_type: 'so101', total_episodes: 3, total_frames: 72, total_videos: 6, fps: 24, splits: { train: '0:3' } });
     expect((info.features as Record<string, unknown>)[CAMERAS[0]]).toMatchObject({ dtype: 'video', shape: [48, 64, 3] });
@@ -154,7 +160,7 @@ describe.skipIf(skip)('LeRobot export back (lerobot)', () => {
       const entries = unzip(zip);
       const videos = [0, 1, 2].flatMap((e) => CAMERAS.map((c) => `videos/chunk-000/${c}/${episodeName(e)}.mp4`));
       const data = [0, 1, 2].map((e) => `data/chunk-000/${episodeName(e)}.parquet`);
-      expect([...entries.keys()].sort()).toEqual([...data, 'meta/episodes.jsonl', 'meta/info.json', 'meta/tasks.jsonl', ...videos].map((f) => `${summary.out}/${f}`).sort());
+      expect([...entries.keys()].sort()).toEqual([...data, 'meta/episodes.jsonl', 'meta/episodes_stats.jsonl', 'meta/info.json', 'meta/tasks.jsonl', ...videos].map((f) => `${summary.out}/${f}`).sort());
       for (const video of videos) expect(shaOf(entries.get(`${summary.out}/${video}`)!.bytes)).toBe(sha(join(dir, 'so101', video)));
     } finally {
       await running.close();

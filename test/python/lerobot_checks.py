@@ -11,7 +11,8 @@ Checks (LeRobot itself is not installable here: no wheel of it in the local pack
   episodes  meta/episodes.jsonl and meta/tasks.jsonl: indexes 0..N-1, lengths, success, first_failure.
   parquet   each episode's Parquet file by pandas (pyarrow engine): the frame columns with LeRobot's
             dtypes, one row per frame, a global `index` that runs on across episodes, next.success on the
-            last frame of a successful episode only; and all of data/ by `datasets.load_dataset("parquet")`.
+            last frame of a successful episode only, meta/episodes_stats.jsonl's min / max / mean / std /
+            count of each column as numpy computes them; and all of data/ by `datasets.load_dataset("parquet")`.
   videos    every camera's mp4 at the path video_path gives, its sha256 as expected (byte for byte).
 Prints one line per check and a last line "lerobot checks: N of M passed"; exits 1 when any failed.
 """
@@ -37,6 +38,7 @@ def main(root, expect_path):
     info = json.load(open(os.path.join(root, "meta", "info.json")))
     episodes = [json.loads(l) for l in open(os.path.join(root, "meta", "episodes.jsonl")) if l.strip()]
     tasks = [json.loads(l) for l in open(os.path.join(root, "meta", "tasks.jsonl")) if l.strip()]
+    episode_stats = {e["episode_index"]: e["stats"] for e in (json.loads(l) for l in open(os.path.join(root, "meta", "episodes_stats.jsonl")) if l.strip())}
     cameras = [k for k, f in info["features"].items() if f["dtype"] == "video"]
     results = []
 
@@ -79,6 +81,13 @@ def main(root, expect_path):
             assert set(frame["episode_index"].tolist()) == {i}
             assert frame["index"].tolist() == list(range(start, start + want["length"]))
             assert frame["next.success"].tolist() == [bool(want["success"]) and k == want["length"] - 1 for k in range(want["length"])]
+            stats = episode_stats[i]
+            for column in frame.columns:
+                values = frame[column].to_numpy().astype("float64")
+                got = stats[column]
+                assert got["count"] == [len(values)], (column, got)
+                for name, value in (("min", values.min()), ("max", values.max()), ("mean", values.mean()), ("std", values.std())):
+                    assert abs(got[name][0] - value) < 1e-5, (i, column, name, got[name], value)
             start += want["length"]
         import datasets
 

@@ -7,6 +7,8 @@
 //                         good → true, bad → false, null when none decides) and, where a deciding verdict
 //                         marked one, `first_failure` (seconds into the episode, null: it never fails)
 //   meta/tasks.jsonl      task_index, task
+//   meta/episodes_stats.jsonl  per episode, min / max / mean / std / count of each frame column (v2.1 loads
+//                         them; the cameras' pixel statistics are not computed: no frame is decoded)
 //   data/chunk-000/episode_000000.parquet   per frame: timestamp, frame_index, episode_index, index,
 //                         task_index, next.success (true on the last frame of a successful episode)
 //   videos/chunk-000/<camera>/episode_000000.mp4   each camera's stored video, byte for byte
@@ -32,6 +34,9 @@ import { fillTemplate } from '../sources/lerobot';
 export const DATA_PATH = 'data/chunk-{episode_chunk:03d}/episode_{episode_index:06d}.parquet';
 export const VIDEO_PATH = 'videos/chunk-{episode_chunk:03d}/{video_key}/episode_{episode_index:06d}.mp4';
 const CHUNK_SIZE = 1000;
+/** The most frames an episode's Parquet file is written with (about 9 hours at 30 fps): a length beyond it is not believed. */
+export const MAX_EPISODE_FRAMES = 1_000_000;
+const frameCount = (n: unknown): number | null => (Number.isInteger(n) && (n as number) >= 0 && (n as number) <= MAX_EPISODE_FRAMES ? (n as number) : null);
 
 /** One episode as the pass hands it to the writer. */
 export interface EpisodeRecord {
@@ -55,7 +60,7 @@ export function episodeOf(item: ItemRecord, success: boolean | null, firstFailur
   const cameras = parts.map((p, i) => ({ key: p.origin.kind === 'column' ? p.origin.column : `observation.images.video_${i}`, video: p.video! }));
   const m = item.metadata;
   const fps = typeof m.fps === 'number' && m.fps > 0 ? m.fps : (cameras[0]!.video.fps ?? null);
-  const length = Number.isInteger(m.length) && (m.length as number) >= 0 ? (m.length as number) : (cameras[0]!.video.frames ?? null);
+  const length = frameCount(m.length) ?? frameCount(cameras[0]!.video.frames);
   const tasks = typeof item.prompt === 'string' && !/^Episode \d+ \(the dataset gives no task text\)$/.test(item.prompt) ? item.prompt.split('\n').filter((t) => t.trim() !== '') : [];
   return { tasks, length, fps, robotType: response.model, cameras, success, ...(firstFailure !== undefined ? { firstFailure } : {}) };
 }
@@ -79,6 +84,7 @@ export class LeRobotWriter implements RecordWriter {
   lines = 0;
   private readonly partial: string;
   private readonly episodes: string[] = [];
+  private readonly stats: string[] = [];
   private readonly tasks = new Map<string, number>();
   private readonly cameraFeatures = new Map<string, Record<string, unknown>>();
   private cameraKeys: string | null = null;
@@ -115,20 +121,22 @@ export class LeRobotWriter implements RecordWriter {
     this.fps ??= episode.fps;
     this.robotType ??= episode.robotType;
     const fps = this.fps ?? 30;
-    const length = episode.length ?? Math.max(1, Math.round((episode.cameras[0]!.video.duration ?? 0) * fps));
+    const length = episode.length ?? Math.min(MAX_EPISODE_FRAMES, Math.max(1, Math.round((episode.cameras[0]!.video.duration ?? 0) * fps)));
     const values = { episode_chunk: Math.floor(index / CHUNK_SIZE), episode_index: index };
     const taskIndexes = episode.tasks.map((t) => this.tasks.get(t) ?? this.tasks.set(t, this.tasks.size).get(t)!);
     const frame = Array.from({ length }, (_, i) => i);
+    const columns: [string, 'FLOAT' | 'INT64' | 'BOOLEAN', number[]][] = [
+      ['timestamp', 'FLOAT', frame.map((i) => i / fps)],
+      ['frame_index', 'INT64', frame],
+      ['episode_index', 'INT64', frame.map(() => index)],
+      ['index', 'INT64', frame.map((i) => this.frames + i)],
+      ['task_index', 'INT64', frame.map(() => taskIndexes[0] ?? 0)],
+      ['next.success', 'BOOLEAN', frame.map((i) => (episode.success === true && i === length - 1 ? 1 : 0))],
+    ];
     const data = parquetWriteBuffer({
-      columnData: [
-        { name: 'timestamp', data: frame.map((i) => i / fps), type: 'FLOAT' },
-        { name: 'frame_index', data: frame.map((i) => BigInt(i)), type: 'INT64' },
-        { name: 'episode_index', data: frame.map(() => BigInt(index)), type: 'INT64' },
-        { name: 'index', data: frame.map((i) => BigInt(this.frames + i)), type: 'INT64' },
-        { name: 'task_index', data: frame.map(() => BigInt(taskIndexes[0] ?? 0)), type: 'INT64' },
-        { name: 'next.success', data: frame.map((i) => episode.success === true && i === length - 1), type: 'BOOLEAN' },
-      ],
+      columnData: columns.map(([name, type, values]) => ({ name, type, data: type === 'INT64' ? values.map(BigInt) : type === 'BOOLEAN' ? values.map((v) => v === 1) : values })),
     });
+    this.stats.push(JSON.stringify({ episode_index: index, stats: Object.fromEntries(columns.map(([name, , values]) => [name, columnStats(values)])) }));
     this.put(fillTemplate(DATA_PATH, values), (path) => writeFileSync(path, Buffer.from(data)));
     for (const camera of episode.cameras) {
       this.put(fillTemplate(VIDEO_PATH, { ...values, video_key: camera.key }), (path) => copyFileSync(videoFile(this.store, camera.video.sha256), path));
@@ -176,6 +184,7 @@ export class LeRobotWriter implements RecordWriter {
     const meta = join(this.partial, 'meta');
     writeFileSync(join(meta, 'info.json'), `${JSON.stringify(info, null, 4)}\n`);
     writeFileSync(join(meta, 'episodes.jsonl'), this.episodes.map((l) => `${l}\n`).join(''));
+    writeFileSync(join(meta, 'episodes_stats.jsonl'), this.stats.map((l) => `${l}\n`).join(''));
     writeFileSync(join(meta, 'tasks.jsonl'), [...this.tasks].map(([task, i]) => `${JSON.stringify({ task_index: i, task })}\n`).join(''));
     if (existsSync(this.out)) rmSync(this.out, { recursive: true, force: true }); // an empty folder (open checked)
     renameSync(this.partial, this.out);
@@ -184,6 +193,16 @@ export class LeRobotWriter implements RecordWriter {
   async abort(): Promise<void> {
     rmSync(this.partial, { recursive: true, force: true });
   }
+}
+
+/** LeRobot's statistics of one scalar frame column over an episode (each a list of one, as it writes them). */
+function columnStats(values: number[]): Record<string, number[]> {
+  const count = values.length;
+  const mean = count ? values.reduce((a, b) => a + b, 0) / count : 0;
+  const variance = count ? values.reduce((a, b) => a + (b - mean) ** 2, 0) / count : 0;
+  const min = values.reduce((a, b) => Math.min(a, b), count ? Infinity : 0);
+  const max = values.reduce((a, b) => Math.max(a, b), count ? -Infinity : 0);
+  return { min: [min], max: [max], mean: [mean], std: [Math.sqrt(variance)], count: [count] };
 }
 
 function cameraFeature(video: VideoRef, fps: number): Record<string, unknown> {
