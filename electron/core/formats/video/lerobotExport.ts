@@ -51,9 +51,9 @@ export interface EpisodeRecord {
   firstFailure?: number | null;
 }
 
-/** The episode an item is, or null when its first response holds no stored video. */
+/** The episode an item is, or null when it is not one: one response holding stored videos (a pair of clips is not). */
 export function episodeOf(item: ItemRecord, success: boolean | null, firstFailure: number | null | undefined): EpisodeRecord | null {
-  const response = item.responses[0];
+  const response = item.responses.length === 1 ? item.responses[0] : undefined;
   if (!response) return null;
   const parts = videosOf(response.content).filter((p) => p.video);
   if (!parts.length) return null;
@@ -239,7 +239,7 @@ export const leRobotWriter: FormatWriter = {
         writer.write(episode);
       }
     });
-    if (notEpisodes) run.notes.extra.push(`${notEpisodes} item(s) hold no stored video and are not episodes: left out`);
+    if (notEpisodes) run.notes.extra.push(`${notEpisodes} item(s) are not episodes (one response holding stored videos): left out`);
     if (writer.otherCameras) run.notes.extra.push(`${writer.otherCameras} episode(s) whose cameras differ from the first episode’s were left out (a LeRobot dataset has one set of cameras)`);
     if (undecided || conflicts) run.notes.extra.push(`${undecided + conflicts} episode(s) have "success": null in meta/episodes.jsonl (${undecided} without a verdict, ${conflicts} whose people disagree)`);
     if (renumbered) run.notes.extra.push('episodes are numbered 0… in the order written (a LeRobot dataset’s indexes run without gaps), not by their imported episode_index');
