@@ -77,6 +77,21 @@ describe.skipIf(skip)('temporal marks on a judgement', () => {
     expect(there.body.first_failure).toEqual({ A: 1.25 });
   });
 
+  it('a changed judgement keeps its marks in time and first failure (a new choice is a new revision of the same judgement)', async () => {
+    const a = machines[0]!;
+    const itemId = [...iterateItems(a.db, requireProject(a.db, 'robot').id)][0]!.id;
+    const changed = await a.dispatch('saveVerdict', { project: 'robot', annotator: 'alice', itemId, verdict: 'good' });
+    expect(changed).toMatchObject({ choice: 'good', body: { moments: MARKS, first_failure: { A: 1.25 } } });
+    // Removing every mark on purpose still removes them.
+    const cleared = await a.dispatch('saveMoments', { project: 'robot', annotator: 'alice', itemId, task: 'verdict', moments: [], firstFailure: { A: null } });
+    expect(cleared!.body.moments).toBeUndefined();
+    const again = await a.dispatch('saveVerdict', { project: 'robot', annotator: 'alice', itemId, verdict: 'bad' });
+    expect(again.body.moments).toBeUndefined();
+    expect(again.body.first_failure).toEqual({ A: null });
+    // Put back for the tests after.
+    await a.dispatch('saveMoments', { project: 'robot', annotator: 'alice', itemId, task: 'verdict', moments: MARKS, firstFailure: { A: 1.25 } });
+  });
+
   it('a labels line whose marks name a response the item lacks is refused, naming the field', async () => {
     const a = machines[0]!;
     const { readFileSync } = await import('node:fs');

@@ -20,6 +20,7 @@ import { requireItem, requireOwnRevisionId, requireProject } from './guards';
 import { viewWalkOrder } from './itemsViews';
 import { labelingOrder } from './labelingOrder';
 import { screenTotals } from './screenTotals';
+import { keptMoments } from './videos';
 
 /** Pairwise revisions hold a source-order choice by construction (the schema refuses anything else). */
 const pairwise = (revision: LabelRevision | null) => revision as PairwiseRevision | null;
@@ -109,6 +110,7 @@ export function labelsHandlers(context: ServiceContext): FeatureHandlers<LabelOp
           ...(input.timeMs !== undefined ? { time_ms: input.timeMs } : {}),
           ...(input.prelabelVisible !== undefined ? { prelabel_visible: input.prelabelVisible } : {}),
           ...(input.regions?.length ? { regions: input.regions } : {}),
+          ...keptMoments(db, item.id, annotator.id, 'pairwise'),
         },
       });
       events.emit('event', { type: 'label', project: input.project, itemId: item.id });

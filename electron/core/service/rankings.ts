@@ -8,6 +8,7 @@ import { getRevision, labelAppender, type RevisionDraft } from '../store/labels'
 import { writeNow } from '../store/write';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireHumanAnnotator, requireItem, requireOwnRevisionId, requireProject } from './guards';
+import { keptMoments } from './videos';
 import { plural } from '../../../shared/plural';
 
 export function rankingsHandlers({ db, events }: ServiceContext): FeatureHandlers<'saveRanking' | 'saveVerdict'> {
@@ -15,7 +16,9 @@ export function rankingsHandlers({ db, events }: ServiceContext): FeatureHandler
     const id = writeNow(db, () => {
       const annotatorId = requireHumanAnnotator(db, annotator).id;
       requireOwnRevisionId(db, draft.id, { ...draft, annotatorId, task: draft.task ?? 'pairwise' });
-      return labelAppender(db)({ ...draft, annotatorId }).id;
+      // A changed ranking or verdict keeps the judgement's marks in time (service/videos.ts).
+      const task = draft.task === 'ranking' || draft.task === 'verdict' ? draft.task : 'pairwise';
+      return labelAppender(db)({ ...draft, annotatorId, body: { ...draft.body, ...keptMoments(db, draft.itemId, annotatorId, task) } }).id;
     });
     events.emit('event', { type: 'label', project, itemId: draft.itemId, task: draft.task });
     return getRevision(db, id)!;

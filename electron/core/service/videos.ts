@@ -10,6 +10,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { VIDEO_PREFIX } from '../../../shared/videos';
 import type { ApiParsed } from '../../../shared/api';
 import type { LabelRevision } from '../../../shared/domain';
+import type { LabelBody } from '../../../shared/labelBodies';
 import { canonicalJson } from '../../../shared/rubric';
 import { invalidInput, notFound } from '../base/errors';
 import { findAnnotator } from '../store/annotators';
@@ -67,6 +68,18 @@ export function videosHandlers({ db, events }: ServiceContext): FeatureHandlers<
       return saved;
     },
   };
+}
+
+/**
+ * The marks in time and first failure of the annotator's current `task` judgement of the item, kept by a
+ * new revision of it (a changed choice, ranking or verdict keeps them, as saveMoments keeps the choice);
+ * the screens send them only through saveMoments.
+ */
+export function keptMoments(db: Db, itemId: number, annotatorId: number, task: 'pairwise' | 'ranking' | 'verdict'): Pick<LabelBody, 'moments' | 'first_failure'> {
+  const current = currentLabel(db, itemId, annotatorId, task);
+  if (!current) return {};
+  const { moments, first_failure: failure } = current.body;
+  return { ...(moments?.length ? { moments } : {}), ...(failure && Object.keys(failure).length ? { first_failure: failure } : {}) };
 }
 
 /**
