@@ -38,6 +38,19 @@ export const uploadsSchemas = {
       imagesDir: z.string().trim().min(1).max(4000).optional(),
     })
     .strict(),
+  /**
+   * Imports a dataset that is a folder, not a file (a LeRobot dataset: meta/info.json, its Parquet files and
+   * per-camera videos), named by its full path on this computer (the folder stays where it is; nothing is
+   * written into it). A folder cannot be uploaded as one file, so, like `imagesDir`, the path is typed.
+   */
+  importFolder: z
+    .object({
+      project: projectName,
+      path: z.string().trim().min(1).max(4000),
+      format: z.enum(['auto', ...IMPORT_FORMATS]).default('auto'),
+      createProject: z.boolean().default(false),
+    })
+    .strict(),
   /** Merges a teammate's labels file (format `labels`): idempotent, in any order; unknown items are reported. */
   mergeLabelsUpload: z.object({ uploadId, project: projectName }).strict(),
   discardUpload: z.object({ uploadId }).strict(),
@@ -61,6 +74,7 @@ export interface UploadsOutputs {
   uploadChunk: { received: number };
   previewUpload: PreviewResult;
   importUpload: DatasetsOutputs['importContent'];
+  importFolder: DatasetsOutputs['importContent'];
   mergeLabelsUpload: LabelsMerged;
   discardUpload: { discarded: boolean };
 }

@@ -18,6 +18,7 @@ const ACTIONS: Partial<Record<ApiName, string>> = {
   importContent: 'import the file',
   previewUpload: 'preview the file',
   importUpload: 'import the file',
+  importFolder: 'import the folder',
   startUpload: 'read in the file',
   uploadChunk: 'read in the file',
   exportProject: 'export',

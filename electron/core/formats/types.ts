@@ -46,8 +46,10 @@ export interface SourceJudgement {
   /**
    * The rubric a ratings judgement is under (task 'rubric'): the importer saves it as the project rubric
    * `name` (its newest version when the criteria are the same) and writes the version into the label.
+   * `inForce`: also put it in force where the project has none, so the people who go on labeling the
+   * file's items rate on its axes (a VideoAlign CSV's VQ / MQ / TA / Overall winners).
    */
-  rubric?: { name: string; criteria: Criterion[] };
+  rubric?: { name: string; criteria: Criterion[]; inForce?: boolean };
 }
 
 // RecordError lives in base/ (images/ throws it too, and stands below formats/).

@@ -4,8 +4,8 @@
 // shown in messages. What a page may make this hold is bounded (core/base/limits.ts): the size of one upload,
 // how many are open, the free disk they need, and how long one may sit idle before it is removed.
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statfsSync, statSync, utimesSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statfsSync, statSync, utimesSync, writeSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { ApiOutputs } from '../../../shared/api';
 import { conflict, invalidInput, notFound } from '../base/errors';
 import { previewHead } from '../formats/index';
@@ -16,7 +16,7 @@ import { runTask } from '../tasks/run';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireProject } from './guards';
 
-type UploadOps = 'startUpload' | 'uploadChunk' | 'previewUpload' | 'importUpload' | 'mergeLabelsUpload' | 'discardUpload';
+type UploadOps = 'startUpload' | 'uploadChunk' | 'previewUpload' | 'importUpload' | 'importFolder' | 'mergeLabelsUpload' | 'discardUpload';
 
 interface Upload {
   path: string;
@@ -226,6 +226,23 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
         upload.busy = false;
         upload.touched = Date.now();
       }
+    },
+    importFolder: async ({ project, path, format, createProject }) => {
+      // Read where it is, never written into (no rejects file beside it: an episode refused is a failure).
+      if (!isAbsolute(path)) throw invalidInput(`Name the dataset folder by its full path on this computer (such as /data/so101), not "${path}".`);
+      if (!existsSync(join(path, 'meta', 'info.json')) || !statSync(path).isDirectory())
+        throw invalidInput(`${path} is not a dataset folder Arbiter reads: a LeRobot dataset has meta/info.json in it.`);
+      if (!createProject) requireProject(db, project);
+      // The episodes' videos are read from the folder itself (imagesDir: an upload's media folder).
+      const task = { kind: 'importFile' as const, project, path, fileName: basename(path), format, skipInvalid: false, createProject, imagesDir: path };
+      return jobs.runTask({
+        dbPath: options.dbPath,
+        task,
+        inline: (hooks) => runTask(db, task, hooks) as Promise<ApiOutputs['importContent']>,
+        onProgress: (progress) => {
+          if ('linesRead' in progress) events.emit('event', { type: 'import', project, linesRead: progress.linesRead });
+        },
+      });
     },
     mergeLabelsUpload: async ({ uploadId, project }) => {
       const upload = find(uploadId);

@@ -5,6 +5,7 @@ import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } fro
 import type { ChatMessage, Content } from '../../../shared/domain';
 import { contentText } from '../../../shared/choices';
 import { imagesOf } from '../../../shared/images';
+import { videosOf } from '../../../shared/videos';
 import { ContentView } from './ContentView';
 import { Kbd } from './Kbd';
 
@@ -61,8 +62,9 @@ export function PromptPane({ prompt, folded, onToggle, extra }: { prompt: Conten
 
 function TextPrompt({ prompt, folded, onToggle, text }: { prompt: Content; folded: boolean; onToggle(): void; text: string }) {
   const body = useRef<HTMLDivElement>(null);
-  // A prompt with an image never folds (folding would hide the image the question is about): it scrolls.
-  const overflows = useOverflows([body], text) && imagesOf(prompt, 'prompt').length === 0;
+  // A prompt with an image or a video never folds (folding would hide what the question is about, and a
+  // video's transport bar under it): it scrolls.
+  const overflows = useOverflows([body], text) && imagesOf(prompt, 'prompt').length === 0 && videosOf(prompt).length === 0;
   return (
     <>
       <div

@@ -3,7 +3,7 @@
 import { ensureAnnotator, SOURCE_ANNOTATOR } from '../../store/annotators';
 import type { Db } from '../../store/db';
 import type { RevisionDraft } from '../../store/labels';
-import { saveRubricVersion } from '../../store/rubrics';
+import { rubricInForce, saveRubricVersion, setRubricInForce } from '../../store/rubrics';
 import type { SourceJudgement } from '../types';
 
 export interface Judged {
@@ -33,6 +33,7 @@ export function judgeResolver(db: Db, projectId: number) {
         if (!version) {
           const saved = saveRubricVersion(db, projectId, judgement.rubric.name, judgement.rubric.criteria).version;
           versions.set(key, (version = { id: saved.id, version: saved.version }));
+          if (judgement.rubric.inForce && rubricInForce(db, projectId) === null) setRubricInForce(db, projectId, judgement.rubric.name);
         }
         rubricVersionId = version.id;
         const { ratings, ...rest } = body;

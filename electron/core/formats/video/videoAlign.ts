@@ -68,7 +68,7 @@ export function parseVideoAlign(record: Record<string, unknown>): ParsedRecord {
   for (const [key, value] of Object.entries(record)) if (!READ.has(key)) metadata[key] = value;
   const judgements: SourceJudgement[] = [];
   if (winners.overall) judgements.push({ task: 'pairwise', choice: winners.overall as Choice, body: {} });
-  if (Object.keys(winners).length) judgements.push({ task: 'rubric', body: { ratings: {}, criterion_winner: winners }, rubric: VIDEO_GENERATION_RUBRIC });
+  if (Object.keys(winners).length) judgements.push({ task: 'rubric', body: { ratings: {}, criterion_winner: winners }, rubric: { ...VIDEO_GENERATION_RUBRIC, inForce: true } });
   return { draft: { externalId: null, prompt, responses, reference: null, metadata }, preference: null, judgements };
 }
 

@@ -11,6 +11,7 @@ import { IMPORT_FORMAT_TITLES, importedWords } from './datasetWords';
 import { api, ApiError, errorMessage, subscribeEvents } from '../../api';
 import { isPlainLines, uploadFile, type UploadHandle } from './upload';
 import { TextWithImages } from './TextWithImages';
+import { FolderImport } from './FolderImport';
 
 const HEAD_BYTES = 256 * 1024;
 
@@ -171,7 +172,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
         <input
           ref={inputRef}
           type="file"
-          accept=".jsonl,.ndjson,.json,.gz,.parquet,.traj,application/x-ndjson,application/json,application/gzip,text/plain"
+          accept=".jsonl,.ndjson,.json,.gz,.parquet,.traj,.csv,application/x-ndjson,application/json,application/gzip,text/plain,text/csv"
           className="sr-only"
           // The button below is the one control people reach: the hidden input is no second, invisible tab stop.
           tabIndex={-1}
@@ -204,7 +205,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
             <span className="underline decoration-dotted underline-offset-2" title={IMPORT_FORMAT_TITLES.join('\n')} data-testid="import-formats">
               {IMPORT_FORMAT_TITLES.length} formats
             </span>{' '}
-            (TRL, HH-RLHF, RewardBench, UltraFeedback, HelpSteer, PRM800K, Math-Shepherd, ProcessBench, Rubrics-as-Rewards, agent trajectories from OpenAI tool calls, SWE-agent, OpenHands and τ-bench, web agents’ screenshots and actions from Mind2Web and Online-Mind2Web, Arbiter…), detected from the first records — .jsonl, .jsonl.gz, a .json array, .parquet or a .traj.
+            (TRL, HH-RLHF, RewardBench, UltraFeedback, HelpSteer, PRM800K, Math-Shepherd, ProcessBench, Rubrics-as-Rewards, agent trajectories from OpenAI tool calls, SWE-agent, OpenHands and τ-bench, web agents’ screenshots and actions from Mind2Web and Online-Mind2Web, Arbiter…), detected from the first records — .jsonl, .jsonl.gz, a .json array, .parquet, a .csv (VideoAlign pairs) or a .traj.
           </span>
         )}
       </div>
@@ -242,8 +243,8 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
             ) : null}
           </div>
 
-          <label className="flex flex-wrap items-center gap-2 text-[13px]" title="Where the images are that the file names by relative path (an uploaded file has no folder of its own). Not needed for images inside the file.">
-            <span className="text-muted">Images folder (for image paths in the file)</span>
+          <label className="flex flex-wrap items-center gap-2 text-[13px]" title="Where the images and videos are that the file names by relative path (an uploaded file has no folder of its own). Not needed for images inside the file.">
+            <span className="text-muted">Images and videos folder (for paths in the file)</span>
             <input
               type="text"
               value={imagesDir}
@@ -379,6 +380,7 @@ export function ImportPanel({ project, onImported }: { project: string; onImport
           )}
         </div>
       )}
+      <FolderImport project={project} onImported={onImported} />
     </section>
   );
 }
