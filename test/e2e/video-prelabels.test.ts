@@ -4,7 +4,7 @@
 // the Models API: its frames decoded by the packaged ffmpeg. Blind (the default) shows nothing until the
 // annotator has chosen, then the model's vote for that item in Left / Right words; assist shows the vote and
 // P on the prelabel line up front, on the side the model prefers. No request leaves the host.
-// ARBITER_SHOTS=1 writes /tmp/video-prelabels-{light,dark}.png.
+// The Models screen says the model reads video frames. ARBITER_SHOTS=1 writes /tmp/video-prelabels-{light,dark,models}.png.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -132,6 +132,18 @@ describe.skipIf(skip)('video reward model pre-labels on the compare screen', () 
       await page.evaluate(() => document.documentElement.classList.add('dark'));
       await page.screenshot({ path: '/tmp/video-prelabels-dark.png' });
     }
+  });
+
+  it('the Models screen lists the video model as reading video frames, with its scores', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.evaluate(() => document.documentElement.classList.remove('dark'));
+    await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/models`);
+    const row = page.locator('[data-testid="model-row"][data-model="tiny-video"]');
+    await row.waitFor({ timeout: 15_000 });
+    expect(await row.innerText()).toContain('video frames (+ the prompt as text)');
+    // Three pairs, each prompt its own: six inputs scored.
+    expect(await row.getByTestId('model-scores').innerText()).toBe('6');
+    if (SHOTS) await page.screenshot({ path: '/tmp/video-prelabels-models.png' });
     expect(outside).toEqual([]);
     expect(problems).toEqual([]);
   });

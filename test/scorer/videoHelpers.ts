@@ -11,14 +11,14 @@ import { probeVideoFile } from '../../electron/core/videos/probe';
 import { putVideoFile, videoStoreDir } from '../../electron/core/videos/store';
 import { buildVocab, wordPieceTokenizerJson } from '../../scripts/lib/onnx-builder.mjs';
 import { clipPreprocessorConfig } from '../../scripts/lib/onnx-image-builder.mjs';
-import { buildVideoRewardModel, makeVideoRewardWeights } from '../../scripts/lib/onnx-video-builder.mjs';
+import { buildVideoRewardModel, makeVideoRewardWeights, type VideoRewardWeights } from '../../scripts/lib/onnx-video-builder.mjs';
 
 export const VIDEO_WORDS = 'a the red green blue car sky sea road photo of on driving along and'.split(' ');
 
 export interface VideoFolder {
   dir: string;
   vocab: string[];
-  weights: ReturnType<typeof makeVideoRewardWeights>;
+  weights: VideoRewardWeights;
 }
 
 export interface VideoFolderOptions {
