@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { parseSearch, SEARCH_MAX_CHARS } from '../../shared/searchQuery';
+import { matchSetSql, sideMatch } from '../../electron/core/store/searchSql';
 
 const match = (text: string) => {
   const parsed = parseSearch(text);
@@ -84,5 +85,23 @@ describe('parseSearch', () => {
       else expect(parsed.error.length, q).toBeGreaterThan(10);
     }
     db.close();
+  });
+});
+
+describe('the halves of the index (store/searchSql.ts)', () => {
+  it('names no column filter for a word asked in every column of a half: FTS5 would read each hit\'s positions to check it', () => {
+    const node = (text: string) => {
+      const parsed = parseSearch(text);
+      if (!parsed.ok) throw new Error(parsed.error);
+      return parsed.query.node;
+    };
+    expect(sideMatch(node('rayleigh'), 'item')).toBe('("rayleigh")');
+    expect(sideMatch(node('rayleigh'), 'label')).toBe('("rayleigh")');
+    expect(sideMatch(node('"blue sky" OR sea*'), 'item')).toBe('(("blue sky") OR ("sea" *))');
+    // A field keeps its filter: fewer columns than the half.
+    expect(sideMatch(node('prompt:rayleigh'), 'item')).toBe('{prompt} : ("rayleigh")');
+    expect(sideMatch(node('response:rayleigh'), 'item')).toBe('{response tool} : ("rayleigh")');
+    expect(sideMatch(node('prompt:rayleigh'), 'label')).toBeNull();
+    expect(matchSetSql(node('rayleigh')).params).toEqual({ s0: '("rayleigh")', s1: '("rayleigh")' });
   });
 });
