@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 // Items at scale (issue 22 §7): `npm run bench:items`, or from the repository root
-//   node bench/items-scale.mjs [--items 10000000] [--queries 200] [--keep]
+//   node bench/items-scale.mjs [--items 10000000] [--queries 200] [--keep] [--data DIR]
 // It runs the shipped code (out/node/core.mjs, built first) and prints, each beside its plain baseline
 // measured in the same run:
 // 1. the import of N generated items (arbiter format: pairs, with 10% rankings of 4 and 10% chains of
 //    steps; a category, a source and two model names each) with its search index, against readline +
 //    JSON.parse + one INSERT a row into a table and into an FTS5 table of the same texts;
 // 2. a search's first page (store/search.ts searchPage: 50 hits ranked by bm25, snippets) p50/p95, beside a
-//    plain FTS5 query of the same terms (SELECT rowid … MATCH … ORDER BY rank LIMIT 50);
+//    plain FTS5 query of the same terms (SELECT rowid … MATCH … ORDER BY rank LIMIT 50), and the slowest
+//    kind of query alone; then the items explorer's first page of the same searches (queryItems without
+//    facet counts) by relevance and in file order;
 // 3. facet counts under a search p95: the items query's facets (queryItems) when the core has them, and
 //    the matching set (matchingItemIds) with a plain GROUP BY over it;
 // 4. the host's memory (peak RSS, worker threads included) and the database's bytes per item with and
 //    without the index.
 // Text is drawn from a Zipf vocabulary of 30,000 made-up words, so a query's words hit as few or as many
-// items as words do in real text. Data and databases go to bench/.data/ (gitignored); --keep reuses them.
+// items as words do in real text. Data and databases go to bench/.data/ (gitignored; --data another
+// folder); --keep reuses them.
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
@@ -37,7 +40,7 @@ const arg = (name, fallback) => {
 const N = Number(arg('--items', '10000000'));
 const QUERIES = Number(arg('--queries', '200'));
 const keep = argv.includes('--keep');
-const dataDir = join(here, '.data');
+const dataDir = resolve(arg('--data', join(here, '.data')));
 mkdirSync(dataDir, { recursive: true });
 const mb = (bytes) => `${(bytes / 1048576).toFixed(0)} MiB`;
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -189,6 +192,22 @@ for (const q of queries) {
   hits.push(page.rows.length);
 }
 console.log(`2. a search's first page (50 hits, bm25, snippets), ${QUERIES} queries: p50 ${ms(pct(first, 50))}, p95 ${ms(pct(first, 95))} (goal ≤ 50 ms); plain FTS5 query of the same terms: p50 ${ms(pct(plainMs, 50))}, p95 ${ms(pct(plainMs, 95))}`);
+const kindNames = ['a rare word', 'a middling word', 'two words', 'a phrase of two common words', 'a prefix', 'a field', 'an OR'];
+const byKind = kindNames.map((name, k) => ({ name, page: first.filter((_, i) => i % kinds.length === k), plain: plainMs.filter((_, i) => i % kinds.length === k) }));
+const slowest = byKind.reduce((a, b) => (pct(b.page, 95) > pct(a.page, 95) ? b : a));
+console.log(`   slowest kind, ${slowest.name} (${slowest.page.length} queries): page p95 ${ms(pct(slowest.page, 95))}, plain p95 ${ms(pct(slowest.plain, 95))}; the others: page p95 ${ms(pct(byKind.filter((k) => k !== slowest).flatMap((k) => k.page), 95))}`);
+if (typeof core.runItemsQuery === 'function') {
+  core.runItemsQuery(db, { project: 'bench', query: '', limit: 50, facets: false }); // the project's facts, read once
+  for (const [label, sort] of [['by relevance', undefined], ['in file order', { column: 'seq', desc: false }]]) {
+    const pageMs = [];
+    for (const q of queries.slice(0, Math.min(70, QUERIES))) {
+      const t0 = performance.now();
+      core.runItemsQuery(db, { project: 'bench', query: q, limit: 50, facets: false, ...(sort ? { sort } : {}) });
+      pageMs.push(performance.now() - t0);
+    }
+    console.log(`   the items explorer's first page ${label} (queryItems, no facet counts), ${pageMs.length} queries: p50 ${ms(pct(pageMs, 50))}, p95 ${ms(pct(pageMs, 95))}`);
+  }
+}
 
 const facetQueries = queries.slice(0, Math.min(60, QUERIES));
 const matchMs = [];
