@@ -143,8 +143,15 @@ describe.skipIf(skip)('video reward model pre-labels on the compare screen', () 
     expect(await row.innerText()).toContain('video frames (+ the prompt as text)');
     // Three pairs, each prompt its own: six inputs scored.
     expect(await row.getByTestId('model-scores').innerText()).toBe('6');
-    if (SHOTS) await page.screenshot({ path: '/tmp/video-prelabels-models.png' });
-    expect(outside).toEqual([]);
-    expect(problems).toEqual([]);
+    // Inspecting the folder says how its frames are taken: the graph's 4, at the default 2 fps.
+    await page.getByTestId('model-dir').fill('tiny-video');
+    await page.getByTestId('model-dir').press('Enter');
+    const input = page.getByTestId('inspection-input');
+    await input.waitFor({ timeout: 15_000 });
+    expect(await input.innerText()).toMatch(/video frames \(\+ the prompt as text\)[\s\S]*4 frames at 2 fps/);
+    expect(await page.getByTestId('inspection-inputs').innerText()).toMatch(/pixel_values[\s\S]*\[batch, 4, 3, 32, 32\]/);
+    if (SHOTS) await page.screenshot({ path: '/tmp/video-prelabels-models.png', fullPage: true });
+    expect(outside, outside.join('\n')).toEqual([]);
+    expect(problems, problems.join('\n')).toEqual([]);
   });
 });
