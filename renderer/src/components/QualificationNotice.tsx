@@ -3,29 +3,49 @@
 // their score; failed, that their queue is held until the lead lets them retry (on the held screen, and as
 // a word in the header of each labeling screen). goldStanding is their own word only: which items were gold
 // is never said.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { GoldStanding } from '../../../shared/api';
-import { api } from '../api';
+import { api, subscribeEvents } from '../api';
 import { useShell } from '../context';
 
 type Task = 'pairwise' | 'ranking' | 'verdict' | 'steps';
 const pct = (x: number | null) => `${Math.round((x ?? 0) * 100)}%`;
 
-/** The annotator's qualification for a task, read once per project, task and `version`. */
+/**
+ * The annotator's qualification for a task. Asked once per project and task, and again only when it can
+ * change: while a qualification of this task is pending, whose count moves with this person's saves, as
+ * a save lands (the host's label event; `version`, the screen's count, as well); and when the lead's gold
+ * marks or the team's settings change (a gold or team event). None, passed or failed does not move with
+ * a save: the labels' keys ask nothing.
+ */
 export function useQualification(project: string, task: Task | null, version = 0): GoldStanding['tasks'][number]['qualification'] | null {
   const { annotator } = useShell();
   const [standing, setStanding] = useState<GoldStanding | null>(null);
+  const [changes, setChanges] = useState(0);
+  const qualification = standing?.tasks.find((t) => t.task === task)?.qualification ?? null;
+  const moving = standing === null || qualification?.state === 'pending';
+  const movingNow = useRef(moving);
+  movingNow.current = moving;
+  const count = moving ? version : -1;
+  useEffect(
+    () =>
+      subscribeEvents((event) => {
+        if (event.project !== project) return;
+        if (event.type === 'gold' || event.type === 'team' || (event.type === 'label' && movingNow.current)) setChanges((n) => n + 1);
+      }),
+    [project],
+  );
   useEffect(() => {
     if (!task) return;
     let live = true;
-    // Asked again as the count moves (every key): the same answer keeps the state, so no render.
+    // The same answer keeps the state, so no render.
     const keep = (s: GoldStanding | null) => live && setStanding((was) => (JSON.stringify(was) === JSON.stringify(s) ? was : s));
     api.goldStanding({ project, annotator }).then(keep, () => keep(null));
     return () => {
       live = false;
     };
-  }, [project, annotator, version, task]);
-  return standing?.tasks.find((t) => t.task === task)?.qualification ?? null;
+  }, [project, annotator, count, changes, task]);
+  return qualification;
 }
 
 export function QualificationNotice({ project, task }: { project: string; task: Task }) {
