@@ -182,8 +182,9 @@ describe.skipIf(skip)('marks in time on the compare screen', () => {
     await expect.poll(() => dark.page.getByTestId('video-moment').count()).toBe(1);
     await dark.page.getByTestId('video-scrub').fill('1');
     await dark.page.screenshot({ path: '/tmp/video-moments-dark.png' });
+    expect(dark.problems).toEqual([]);
     await dark.page.context().close();
-  });
+  }, 90_000);
 
   it('review: each person’s marks on one timeline per response, their agreement, and the item in the queue', async () => {
     const mineNow = await lastMoments('pair');

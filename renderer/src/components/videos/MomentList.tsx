@@ -13,12 +13,22 @@ import { momentHue, momentMarks, useMoments } from './momentMarks';
 import { videoSync } from './syncGroup';
 
 const letter = (at: number) => String.fromCharCode(65 + at);
+
+/**
+ * What the screen calls response `at`: on Compare, the side it is shown on (the leading video, the first
+ * on the page, is the left one's), elsewhere its letter in source order (as review and exports say it).
+ */
+export function sideNamer(anchor: Element | null, firstPlace: number): (at: number) => string {
+  const left = anchor?.closest('[data-testid="response-body-left"]');
+  if (!left || !anchor?.closest('[data-testid="compare"]')) return letter;
+  return (at) => (at === firstPlace ? 'Left' : 'Right');
+}
 const hue = momentHue;
 
 const when = (m: Moment) => (m.to === undefined ? timecode(m.from) : `${timecode(m.from)}–${timecode(m.to)}`);
 
 /** The marks on the scrub bar (under the range input; they never take the pointer). */
-export function MomentSpans({ duration }: { duration: number }) {
+export function MomentSpans({ duration, nameOf = letter }: { duration: number; nameOf?: (at: number) => string }) {
   const { marks, selected } = useMoments();
   if (!duration || !marks.length) return null;
   const pct = (t: number) => `${Math.min(100, (100 * t) / duration)}%`;
@@ -29,7 +39,7 @@ export function MomentSpans({ duration }: { duration: number }) {
           key={i}
           className={`pointer-events-none absolute top-0 h-full ${m.to === undefined ? 'w-0.5' : 'rounded-[2px] opacity-40'} ${i === selected ? 'ring-1 ring-fg' : ''}`}
           style={{ left: pct(m.from), width: m.to === undefined ? undefined : pct(m.to - m.from), background: hue(m.at) }}
-          title={`${letter(m.at)} ${m.tag} ${when(m)}`}
+          title={`${nameOf(m.at)} ${m.tag} ${when(m)}`}
           data-testid="video-moment-span"
           data-kind={m.to === undefined ? 'instant' : 'range'}
         />
@@ -37,7 +47,7 @@ export function MomentSpans({ duration }: { duration: number }) {
       <div className="pointer-events-none absolute -top-3.5 left-0 h-3 w-full">
         {marks.map((m, i) => (
           <span key={i} className="absolute truncate text-[10px] leading-3 font-medium" style={{ left: pct(m.from), color: hue(m.at), maxWidth: 90 }}>
-            {letter(m.at)} {m.tag}
+            {nameOf(m.at)} {m.tag}
           </span>
         ))}
       </div>
@@ -46,7 +56,7 @@ export function MomentSpans({ duration }: { duration: number }) {
 }
 
 /** The list of marks under the filmstrip, with the keys that make them. */
-export function MomentList({ focus, letters }: { focus: number; letters: number }) {
+export function MomentList({ focus, letters, nameOf = letter }: { focus: number; letters: number; nameOf?: (at: number) => string }) {
   const { marks, selected, status, tags } = useMoments();
   const list = useRef<HTMLOListElement>(null);
   // A mark made while paused opens its tag box.
@@ -62,7 +72,7 @@ export function MomentList({ focus, letters }: { focus: number; letters: number 
       <div className="flex flex-wrap items-center gap-x-2 text-faint">
         <span className="font-semibold text-muted">Marks in time</span>
         <span>
-          <Kbd>T</Kbd> instant · <Kbd>L</Kbd> loop → range · <Kbd>N</Kbd> <Kbd>P</Kbd> next / previous · <Kbd>X</Kbd> remove · <Kbd>Ctrl Z</Kbd> undo · on {letters > 1 ? `${letter(focus)} (point at a video)` : 'the response'}
+          <Kbd>T</Kbd> instant · <Kbd>L</Kbd> loop → range · <Kbd>N</Kbd> <Kbd>P</Kbd> next / previous · <Kbd>X</Kbd> remove · <Kbd>Ctrl Z</Kbd> undo · on {letters > 1 ? `${nameOf(focus)} (point at a video)` : 'the response'}
         </span>
         {status && (
           <span className={`ml-auto shrink-0 ${status === 'saved' || status === 'saving…' ? 'text-faint' : 'text-bad'}`} data-testid="video-moments-status">
@@ -78,7 +88,7 @@ export function MomentList({ focus, letters }: { focus: number; letters: number 
       {marks.length > 0 && (
         <ol ref={list} className="flex flex-col" data-testid="video-moment-list">
           {marks.map((m, i) => (
-            <MomentRow key={i} mark={m} index={i} selected={i === selected} />
+            <MomentRow key={i} mark={m} index={i} selected={i === selected} name={nameOf(m.at)} />
           ))}
         </ol>
       )}
@@ -94,23 +104,23 @@ function useDraft(value: string): [string, (v: string) => void] {
   return [draft, setDraft];
 }
 
-function MomentRow({ mark: m, index: i, selected }: { mark: Moment; index: number; selected: boolean }) {
+function MomentRow({ mark: m, index: i, selected, name }: { mark: Moment; index: number; selected: boolean; name: string }) {
   const [tag, setTag] = useDraft(m.tag);
   const [note, setNote] = useDraft(m.note ?? '');
   return (
     <li
-      className={`grid grid-cols-[1.5em_10.5em_1.5em_9em_minmax(0,1fr)_auto] items-center gap-2 rounded-[3px] px-1 ${selected ? 'bg-surface-2' : ''}`}
+      className={`grid grid-cols-[1.5em_12em_2.5em_9em_minmax(0,1fr)_auto] items-center gap-2 rounded-[3px] px-1 ${selected ? 'bg-surface-2' : ''}`}
       data-testid="video-moment"
       data-at={m.at}
       data-selected={selected || undefined}
       onFocus={() => momentMarks.select(i)}
     >
       <span className="text-right tabular-nums text-faint">{i + 1}</span>
-      <button type="button" className="text-left font-mono tabular-nums text-fg hover:underline" onClick={() => (momentMarks.select(i), videoSync.seek(m.from))} title="Go there" data-testid="video-moment-time">
+      <button type="button" className="text-left font-mono whitespace-nowrap tabular-nums text-fg hover:underline" onClick={() => (momentMarks.select(i), videoSync.seek(m.from))} title="Go there" data-testid="video-moment-time">
         {when(m)}
       </button>
       <span className="font-semibold" style={{ color: hue(m.at) }}>
-        {letter(m.at)}
+        {name}
       </span>
       <input
         className="rounded-[3px] border border-line bg-surface px-1 text-fg"

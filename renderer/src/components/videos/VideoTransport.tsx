@@ -18,7 +18,7 @@ import { Kbd } from '../Kbd';
 import { Filmstrip } from './Filmstrip';
 import { dotGoesTo, imageMarking } from '../mediaFocus';
 import { momentMarks, useMoments } from './momentMarks';
-import { MomentList, MomentSpans, openTagBox } from './MomentList';
+import { MomentList, MomentSpans, openTagBox, sideNamer } from './MomentList';
 
 interface TransportProps {
   src: string | null;
@@ -46,6 +46,7 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
   };
   const duration = s.duration || probed || 0;
   const momentCount = useMoments().marks.length;
+  const nameOf = sideNamer(anchor.current, firstPlace);
   // The item's marks: read when an item is shown under this bar (open is a no-op for the same item).
   useEffect(() => {
     if (keys && anchor.current) momentMarks.open(anchor.current, project, annotator);
@@ -146,7 +147,7 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
       </div>
       <div className={`relative flex items-center ${momentCount ? 'mt-3' : ''}`}>
         {loop && <div className="pointer-events-none absolute top-1/2 h-1.5 -translate-y-1/2 rounded bg-accent/30" style={{ left: pct(loop.from), width: pct(loop.to - loop.from) }} data-testid="video-loop" />}
-        <MomentSpans duration={duration} />
+        <MomentSpans duration={duration} nameOf={nameOf} />
         {s.failure && <div className="pointer-events-none absolute top-0 h-full w-0.5 bg-[var(--bad,#dc2626)]" style={{ left: pct(s.failure.at) }} />}
         <input
           type="range"
@@ -186,7 +187,7 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
         </span>
       </div>
       <Filmstrip src={src} duration={duration} />
-      {keys && <MomentList focus={s.focus} letters={s.members} />}
+      {keys && <MomentList focus={s.focus} letters={s.members} nameOf={nameOf} />}
     </div>
   );
 }
