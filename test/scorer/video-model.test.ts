@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { inspectModelFolder, prelabelsForItem, startScoreJob } from '../../electron/core/scorer';
 import { sigmoid } from '../../electron/core/scorer/prelabel';
 import { textModelCannotRead } from '../../electron/core/scorer/unscorable';
-import { decodeFrames, ffmpegBinary, samplingRate, VideoReadError } from '../../electron/core/scorer/videoFrames';
+import { decodeFrames, decodeFramesBySeeking, ffmpegBinary, samplingRate, VideoReadError } from '../../electron/core/scorer/videoFrames';
 import { framesToTensor } from '../../electron/core/scorer/videoModel';
 import { parsePreprocessorConfig } from '../../electron/core/scorer/imageInputs';
 import type { Db } from '../../electron/core/store/db';
@@ -66,6 +66,23 @@ describe.skipIf(skip)('frames decoded by the packaged ffmpeg', () => {
     const clip = colourClip(dir, 'four.webm', ['red', 'red', 'blue', 'blue'], { webm: true });
     const { rgb } = await decodeFrames(clip, { frames: 4, fps: samplingRate(2, 4, 4), width: 64, height: 48 });
     expect([0, 1, 2, 3].map((k) => isBlue(frameMeans(rgb, 64, 48, k)))).toEqual([false, false, true, true]);
+  });
+
+  it('samples a long clip by seeking: the same frames as one pass, each decoded from the key frame before it', async () => {
+    const dir = tempDir('arbiter-video-');
+    const clip = colourClip(dir, 'long.mp4', ['red', 'blue'], { secondsEach: 20 });
+    // 4 frames over 40 s: 0.1 fps, ticks at 0, 10, 20, 30 s.
+    const request = { frames: 4, fps: samplingRate(2, 4, 40), width: 64, height: 48 };
+    const seeking = await decodeFramesBySeeking(clip, request);
+    expect(seeking.decoded).toBe(4);
+    expect([0, 1, 2, 3].map((k) => isBlue(frameMeans(seeking.rgb, 64, 48, k)))).toEqual([false, false, true, true]);
+    expect(isRed(frameMeans(seeking.rgb, 64, 48, 0))).toBe(true);
+    const onePass = await decodeFrames(clip, request);
+    expect(Buffer.from(seeking.rgb).equals(Buffer.from(onePass.rgb))).toBe(true);
+    // Ticks past the end (headers that overstate the duration): the last frame decoded repeats.
+    const past = await decodeFramesBySeeking(clip, { ...request, fps: 1 / 15 });
+    expect(past.decoded).toBe(3);
+    expect(Buffer.from(past.rgb.subarray(3 * 64 * 48 * 3)).equals(Buffer.from(past.rgb.subarray(2 * 64 * 48 * 3, 3 * 64 * 48 * 3)))).toBe(true);
   });
 
   it('opens the stored file only: a playlist naming a URL or another file, or bytes that are no video, give no frames', async () => {

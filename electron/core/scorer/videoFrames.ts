@@ -60,23 +60,8 @@ export interface FrameRequest {
 /** What ffmpeg said on stderr, its first three lines in one (the first says why, the last where). */
 const lastLine = (text: string) => text.trim().split('\n').filter(Boolean).slice(0, 3).join('; ').slice(0, 400);
 
-/**
- * `request.frames` RGB frames (each width × height × 3 bytes, one buffer) of the video file at `path`,
- * sampled at `request.fps`, scaled to width × height.
- */
-export function decodeFrames(path: string, request: FrameRequest): Promise<{ rgb: Uint8Array; decoded: number }> {
-  const { frames, fps, width, height } = request;
-  const frameBytes = width * height * 3;
-  const wanted = frames * frameBytes;
-  const args = [
-    '-hide_banner', '-loglevel', 'error', '-nostdin',
-    '-protocol_whitelist', 'file', '-format_whitelist', FORMATS,
-    '-i', `file:${path}`,
-    '-an', '-sn', '-dn',
-    '-vf', `fps=${fps.toFixed(6)},scale=${width}:${height}:flags=bicubic`,
-    '-frames:v', String(frames),
-    '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
-  ];
+/** Runs ffmpeg with `args`, reading at most `wanted` bytes of its output; rejects on a timeout or a failed start. */
+function runDecoder(args: string[], wanted: number, timeoutMs: number): Promise<{ out: Uint8Array; filled: number; code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     let bin: string;
     try {
@@ -86,17 +71,17 @@ export function decodeFrames(path: string, request: FrameRequest): Promise<{ rgb
       return;
     }
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
-    const rgb = new Uint8Array(wanted);
+    const out = new Uint8Array(wanted);
     let filled = 0;
     let stderr = '';
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
-    }, request.timeoutMs ?? DECODE_TIMEOUT_MS);
+    }, timeoutMs);
     child.stdout.on('data', (chunk: Buffer) => {
       const take = Math.min(chunk.length, wanted - filled);
-      if (take > 0) rgb.set(chunk.subarray(0, take), filled);
+      if (take > 0) out.set(chunk.subarray(0, take), filled);
       filled += take;
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -108,16 +93,73 @@ export function decodeFrames(path: string, request: FrameRequest): Promise<{ rgb
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (timedOut) return reject(new VideoReadError(`decoding took more than ${Math.round((request.timeoutMs ?? DECODE_TIMEOUT_MS) / 1000)} s`));
-      const decoded = Math.floor(filled / frameBytes);
-      if (decoded === 0) return reject(new VideoReadError(`no frame could be decoded${code ? ` (ffmpeg: ${lastLine(stderr) || `exit ${code}`})` : ''}`));
-      // A short video: its last frame fills the frames it does not have.
-      const last = rgb.subarray((decoded - 1) * frameBytes, decoded * frameBytes);
-      for (let k = decoded; k < frames; k++) rgb.set(last, k * frameBytes);
-      resolve({ rgb, decoded });
+      if (timedOut) reject(new VideoReadError(`decoding took more than ${Math.round(timeoutMs / 1000)} s`));
+      else resolve({ out, filled, code, stderr });
     });
   });
 }
+
+const inputArgs = () => ['-hide_banner', '-loglevel', 'error', '-nostdin', '-protocol_whitelist', 'file', '-format_whitelist', FORMATS];
+const outputArgs = (width: number, height: number, filters: string[], frames: number) => [
+  '-an', '-sn', '-dn',
+  '-vf', [...filters, `scale=${width}:${height}:flags=bicubic`].join(','),
+  '-frames:v', String(frames),
+  '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1',
+];
+
+/** Fills the frames after the last decoded one with it (a short video), or rejects when none was decoded. */
+function padFrames(rgb: Uint8Array, filled: number, frameBytes: number, frames: number, why: () => string): { rgb: Uint8Array; decoded: number } {
+  const decoded = Math.floor(filled / frameBytes);
+  if (decoded === 0) throw new VideoReadError(`no frame could be decoded${why()}`);
+  const last = rgb.subarray((decoded - 1) * frameBytes, decoded * frameBytes);
+  for (let k = decoded; k < frames; k++) rgb.set(last, k * frameBytes);
+  return { rgb, decoded };
+}
+
+/**
+ * `request.frames` RGB frames (each width × height × 3 bytes, one buffer) of the video file at `path`,
+ * sampled at `request.fps` in one pass (ffmpeg decodes every frame up to the last one it keeps), scaled to
+ * width × height. A short video repeats its last frame.
+ */
+export async function decodeFrames(path: string, request: FrameRequest): Promise<{ rgb: Uint8Array; decoded: number }> {
+  const { frames, fps, width, height } = request;
+  const frameBytes = width * height * 3;
+  const args = [...inputArgs(), '-i', `file:${path}`, ...outputArgs(width, height, [`fps=${fps.toFixed(6)}`], frames)];
+  const { out, filled, code, stderr } = await runDecoder(args, frames * frameBytes, request.timeoutMs ?? DECODE_TIMEOUT_MS);
+  return padFrames(out, filled, frameBytes, frames, () => (code ? ` (ffmpeg: ${lastLine(stderr) || `exit ${code}`})` : ''));
+}
+
+/**
+ * The same frames taken by seeking: for each tick k / fps, ffmpeg seeks to the key frame before it and
+ * decodes from there to the first frame at or after the tick (one short run per frame). For a long clip
+ * this decodes a few frames per sample instead of the whole clip.
+ */
+export async function decodeFramesBySeeking(path: string, request: FrameRequest): Promise<{ rgb: Uint8Array; decoded: number }> {
+  const { frames, fps, width, height } = request;
+  const frameBytes = width * height * 3;
+  const rgb = new Uint8Array(frames * frameBytes);
+  const started = performance.now();
+  const budget = request.timeoutMs ?? DECODE_TIMEOUT_MS;
+  let filled = 0;
+  let said = '';
+  for (let k = 0; k < frames; k++) {
+    const left = budget - (performance.now() - started);
+    if (left <= 0) throw new VideoReadError(`decoding took more than ${Math.round(budget / 1000)} s`);
+    const args = [...inputArgs(), '-ss', (k / fps).toFixed(6), '-i', `file:${path}`, ...outputArgs(width, height, [], 1)];
+    const { out, filled: got, code, stderr } = await runDecoder(args, frameBytes, left);
+    // Past the end (a duration the headers overstate): the frames before it stand, the last repeats.
+    if (got < frameBytes) {
+      said = code ? ` (ffmpeg: ${lastLine(stderr) || `exit ${code}`})` : '';
+      break;
+    }
+    rgb.set(out, k * frameBytes);
+    filled += frameBytes;
+  }
+  return padFrames(rgb, filled, frameBytes, frames, () => said);
+}
+
+/** Clips at least this long are sampled by seeking rather than in one pass. */
+export const SEEK_FROM_SECONDS = 30;
 
 /**
  * The rate to sample a video at: `fps`, lowered so that `frames` frames span the whole clip when it is

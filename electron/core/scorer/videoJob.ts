@@ -13,7 +13,7 @@ import { encodePromptText } from './imageModel';
 import { outcomeScores } from './readout';
 import type { TextTokenizer } from './tokenize';
 import type { ModelSpec } from './types';
-import { decodeFrames, samplingRate, VideoReadError } from './videoFrames';
+import { decodeFrames, decodeFramesBySeeking, samplingRate, SEEK_FROM_SECONDS, VideoReadError } from './videoFrames';
 import { framePlane, framesToTensor, runVideoBatch, videoTarget } from './videoModel';
 
 interface VideoRow extends ImageRow {
@@ -41,7 +41,9 @@ async function prepareVideo(row: VideoRow, spec: ModelSpec, pixels: Float32Array
   // frame never crosses the pipe whole; the crop, rescale and normalise are the image models' own.
   const size = resizedSize(row.width, row.height, image.preprocess.resize);
   try {
-    const { rgb } = await decodeFrames(row.file, { frames, fps: samplingRate(fps, frames, row.duration), ...size });
+    // A long clip (a robot episode, minutes of footage) is sampled by seeking: a few frames decoded per sample.
+    const decode = row.duration !== null && row.duration >= SEEK_FROM_SECONDS ? decodeFramesBySeeking : decodeFrames;
+    const { rgb } = await decode(row.file, { frames, fps: samplingRate(fps, frames, row.duration), ...size });
     framesToTensor(rgb, size.width, size.height, frames, image, pixels, offset);
     return null;
   } catch (error) {
