@@ -50,6 +50,8 @@ export const FACETS: readonly FacetSpec[] = [
   { name: 'length', kind: 'number', about: 'characters of the prompt and the responses' },
   { name: 'labels', kind: 'number', about: 'people with a current judgement of the item' },
   { name: 'split', kind: 'set', open: true, about: 'two people judged it differently in one task (split=alice,bob: both names); the κ of a pair, drilled down' },
+  { name: 'week', kind: 'set', open: true, about: "the week (its Monday, YYYY-MM-DD, UTC) a person's current pairwise label was made: agreement over time, drilled down (week=2026-11-23)" },
+  { name: 'prelabel', kind: 'set', values: ['shown', 'hidden'], about: "a person made their current pairwise label with the model's pre-label shown (assist) or hidden (blind): anchoring on the model, drilled down" },
   { name: 'wrong', kind: 'set', open: true, about: "a model's pick differs from the gold (the lead's resolution, else the file's label a lead marked gold), else from the people's consensus (wrong=MODEL)" },
 ];
 

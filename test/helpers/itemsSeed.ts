@@ -39,6 +39,8 @@ export interface SeedItem {
   gold: string | null;
   /** Model → P(A better). */
   p: Map<string, number>;
+  /** The pre-label's visibility of people's pairwise labels (shown / hidden), where recorded. */
+  prelabel: Set<string>;
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
@@ -89,6 +91,7 @@ export async function seedItems(): Promise<{ db: Db; path: string; projectId: nu
       adjudicated: null,
       gold: null,
       p: new Map(),
+      prelabel: new Set(),
     };
     return item;
   });
@@ -112,7 +115,10 @@ export async function seedItems(): Promise<{ db: Db; path: string; projectId: nu
       const annotatorId = person[who]!;
       if (item.shape === 'pair') {
         const choice = scored ? agreed : pick(['A', 'B', 'B', 'tie'] as const);
-        append({ ...common, annotatorId, task: 'pairwise', choice, shownOrder: [0, 1] });
+        // Every fourth pair's labels say the model's pre-label was shown, the ones two after that it was hidden.
+        const visible = item.seq % 4 === 0 ? true : item.seq % 4 === 2 ? false : undefined;
+        append({ ...common, annotatorId, task: 'pairwise', choice, shownOrder: [0, 1], ...(visible === undefined ? {} : { body: { prelabel_visible: visible } }) });
+        if (visible !== undefined) item.prelabel.add(visible ? 'shown' : 'hidden');
         judge(item, 'pairwise', who, choice);
         vote(item, 'pairwise', choice);
         if (item.seq % 3 === 0) {

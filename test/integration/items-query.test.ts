@@ -10,6 +10,7 @@ import { runItemsQuery } from '../../electron/core/service/itemsQuery';
 import { ensureAnnotator } from '../../electron/core/store/annotators';
 import { openDb } from '../../electron/core/store/db';
 import { labelAppender } from '../../electron/core/store/labels';
+import { weekOf } from '../../electron/core/review/itemFactsPeople';
 import { MODELS, PEOPLE, seedItems, type SeedItem } from '../helpers/itemsSeed';
 
 const ME = 'alice';
@@ -77,6 +78,9 @@ function factsOf(item: SeedItem): Record<string, Value> {
     'meta.model': [...new Set(item.responseModels)],
     length: item.length,
     labels: people.size,
+    // The seed's labels are made now: this week (its Monday, UTC).
+    week: item.judgements.has('pairwise') ? [weekOf(new Date().toISOString())!] : [],
+    prelabel: [...item.prelabel],
   };
   for (const task of tasks) out[`labeled.${task}`] = labeledIn(task);
   for (const task of ['pairwise', 'ranking', 'steps', 'rubric', 'verdict']) out[`labeled.${task}`] ??= labeledIn(task);
@@ -106,7 +110,7 @@ describe('the items query engine', () => {
   it("counts every facet's values exactly, under queries, as a brute-force count of the seed does", async () => {
     const { db, items } = await seedItems();
     const facts = items.map(factsOf);
-    const queries = ['', 'shape=pair', 'labeled.pairwise=anyone consensus!=split', 'meta.category=math,code score>=0.5', 'disagree=pairwise,first_error,outcome,verdict,ranking,rubric', `annotator=${PEOPLE[1]} labeled=nobody,mine`, 'length<40 adjudicated=no', `wrong=${MODELS[0]}`];
+    const queries = ['', 'shape=pair', 'labeled.pairwise=anyone consensus!=split', 'meta.category=math,code score>=0.5', 'disagree=pairwise,first_error,outcome,verdict,ranking,rubric', `annotator=${PEOPLE[1]} labeled=nobody,mine`, 'length<40 adjudicated=no', `wrong=${MODELS[0]}`, 'prelabel=shown disagree=pairwise', `week=${weekOf(new Date().toISOString())} prelabel=hidden`];
     let checked = 0;
     for (const text of queries) {
       const query = parseQuery(text);
@@ -129,7 +133,7 @@ describe('the items query engine', () => {
     }
     // The facets the page offers cover every task judged and every metadata field.
     const names = runItemsQuery(db, { project: 'p', query: '', limit: 1, facets: true }).facets.map((f) => f.facet);
-    for (const name of ['labeled.pairwise', 'labeled.ranking', 'labeled.steps', 'labeled.rubric', 'labeled.verdict', 'consensus', 'consensus.ranking', 'consensus.verdict', 'consensus.outcome', 'meta.category', 'meta.source', 'meta.model', 'split', 'wrong', 'score', 'tag', 'severity', 'outcome'])
+    for (const name of ['labeled.pairwise', 'labeled.ranking', 'labeled.steps', 'labeled.rubric', 'labeled.verdict', 'consensus', 'consensus.ranking', 'consensus.verdict', 'consensus.outcome', 'meta.category', 'meta.source', 'meta.model', 'split', 'wrong', 'score', 'tag', 'severity', 'outcome', 'week', 'prelabel'])
       expect(names).toContain(name);
     expect(checked).toBeGreaterThan(500);
     db.close();

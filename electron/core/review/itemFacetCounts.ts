@@ -38,6 +38,8 @@ export function facetNames(facts: ItemFacts): string[] {
     'tag',
     'severity',
     'outcome',
+    // Where the project has them: the weeks pairs were labeled in, the pre-label's visibility recorded.
+    ...(['week', 'prelabel'] as const).filter((f) => facts.sets[f].size > 0),
     ...[...facts.meta.keys()].sort().map((f) => `meta.${f}`),
     'length',
     'labels',

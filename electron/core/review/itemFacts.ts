@@ -47,7 +47,7 @@ export interface PeoplePart {
   consensus: Record<Consensus, Coded>;
   /** person → task → seqs they judged. */
   people: Map<string, Map<string, Int32Array>>;
-  sets: { annotator: Postings; tag: Postings; severity: Postings; outcome: Postings; split: Postings; wrong: Postings };
+  sets: { annotator: Postings; tag: Postings; severity: Postings; outcome: Postings; split: Postings; wrong: Postings; week: Postings; prelabel: Postings };
 }
 
 /**
@@ -237,7 +237,7 @@ export function readPeoplePart(db: Db, projectId: number, n: number, seqs?: numb
       rubricSplit,
       consensus: people.consensus,
       people: people.byPerson,
-      sets: { annotator: people.annotator, tag: people.tag, severity: people.severity, outcome: people.outcome, split: people.split, wrong: wrong.done() },
+      sets: { annotator: people.annotator, tag: people.tag, severity: people.severity, outcome: people.outcome, split: people.split, wrong: wrong.done(), week: people.week, prelabel: people.prelabel },
     };
   }).deferred();
 }

@@ -24,6 +24,10 @@ export interface People {
   outcome: Postings;
   /** Keyed by JSON.stringify of the two names, sorted. */
   split: Postings;
+  /** The week (its Monday, YYYY-MM-DD, UTC) a person's current pairwise label was made. */
+  week: Postings;
+  /** Whether the model's pre-label was shown (shown / hidden) when a person made their current pairwise label. */
+  prelabel: Postings;
   rubricSplit: number[];
 }
 
@@ -53,6 +57,17 @@ interface Row {
   choice: string | null;
   ranking: string | null;
   body: string | null;
+  createdAt: string | null;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The Monday (UTC) of the week a time falls in, as the review's agreement over time groups labels. */
+export function weekOf(iso: string): string | null {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return null;
+  const day = Math.floor(ms / DAY_MS);
+  return new Date((day - ((day + 3) % 7)) * DAY_MS).toISOString().slice(0, 10);
 }
 
 const letter = (i: number) => String.fromCharCode(65 + i);
@@ -73,6 +88,8 @@ export function readPeople(db: Db, projectId: number, n: number, seqs?: number[]
   const severity = new PostingLists();
   const outcome = new PostingLists();
   const split = new PostingLists();
+  const week = new PostingLists();
+  const prelabel = new PostingLists();
   const rubricSplit: number[] = [];
 
   const vote = (coder: Coder, seq: number, votes: Record<string, number>) => {
@@ -91,6 +108,13 @@ export function readPeople(db: Db, projectId: number, n: number, seqs?: number[]
       if (!list) lists.set(task, (list = new PostingLists()));
       list.add('', seq);
       annotator.add(row.person, seq);
+      if (task === 'pairwise') {
+        const made = row.createdAt === null ? null : weekOf(row.createdAt);
+        if (made) week.add(made, seq);
+        // Read as the review's anchoring reads it (a flag in the body), without parsing the body.
+        if (row.body?.includes('"prelabel_visible":true')) prelabel.add('shown', seq);
+        else if (row.body?.includes('"prelabel_visible":false')) prelabel.add('hidden', seq);
+      }
       if (task === 'pairwise' || task === 'verdict') {
         judgement.push(row.choice);
         if (row.choice !== null) votes[row.choice] = (votes[row.choice] ?? 0) + 1;
@@ -130,14 +154,14 @@ export function readPeople(db: Db, projectId: number, n: number, seqs?: number[]
   for (const task of LABEL_TASKS) {
     let current = -1;
     let rows: Row[] = [];
-    for (const [seq, person, choice, ranking, body] of personHeads(db, projectId, task, seqs)) {
+    for (const [seq, person, choice, ranking, body, createdAt] of personHeads(db, projectId, task, seqs)) {
       if (seq >= n) continue;
       if (seq !== current) {
         if (rows.length) group(task, current, rows);
         current = seq;
         rows = [];
       }
-      rows.push({ person, choice, ranking, body });
+      rows.push({ person, choice, ranking, body, createdAt });
     }
     if (rows.length) group(task, current, rows);
   }
@@ -155,6 +179,8 @@ export function readPeople(db: Db, projectId: number, n: number, seqs?: number[]
     severity: severity.done(),
     outcome: outcome.done(),
     split: split.done(),
+    week: week.done(),
+    prelabel: prelabel.done(),
     rubricSplit,
   };
 }

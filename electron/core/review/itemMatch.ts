@@ -10,6 +10,7 @@ import { pairKey, type Consensus } from './itemFactsPeople';
 import type { Postings } from './postings';
 
 const YES_NO = ['no', 'yes'];
+const PRELABEL = ['shown', 'hidden'];
 
 /**
  * A facet as the engine reads it, over typed arrays (no call per item): one value per item by code (enum:
@@ -72,6 +73,10 @@ export function facetReader(facts: ItemFacts, facet: string, me: string | null):
     case 'wrong':
     case 'split':
       return { kind: 'set', postings: () => facts.sets[base as 'annotator' | 'tag' | 'wrong' | 'split'] };
+    case 'week':
+      return { kind: 'set', postings: () => facts.sets.week };
+    case 'prelabel':
+      return { kind: 'set', postings: () => facts.sets.prelabel, fixed: PRELABEL };
     case 'severity':
       return { kind: 'set', postings: () => facts.sets.severity, fixed: SEVERITIES };
     case 'outcome':

@@ -114,16 +114,18 @@ export function seqsByExternalId(db: Db, projectId: number): IterableIterator<nu
     .iterate({ project: projectId }) as IterableIterator<number>;
 }
 
-/** seq, the person's name, their current choice, ranking (ranking task) and body (steps, rubric). */
-export type PersonHeadRow = [number, string, string | null, string | null, string | null];
+/** seq, the person's name, their current choice, ranking (ranking task), body (steps, rubric, pairwise) and when the pair's label was made (pairwise). */
+export type PersonHeadRow = [number, string, string | null, string | null, string | null, string | null];
 
 /** People's current judgements of one task, in seq order (an item's rows together). */
 export function personHeads(db: Db, projectId: number, task: string, seqs?: number[]): IterableIterator<PersonHeadRow> {
-  const withBody = task === 'steps' || task === 'rubric';
+  // A pair's label: its body (whether the model's pre-label was shown) and when it was made (its week).
+  const pairwise = task === 'pairwise';
+  const withBody = task === 'steps' || task === 'rubric' || pairwise;
   const only = onlySeqs(seqs);
   return db
     .prepare(
-      `SELECT i.seq, a.name, h.choice, ${task === 'ranking' ? 'l.ranking' : 'NULL'}, ${withBody ? 'l.body' : 'NULL'}
+      `SELECT i.seq, a.name, h.choice, ${task === 'ranking' ? 'l.ranking' : 'NULL'}, ${withBody ? 'l.body' : 'NULL'}, ${pairwise ? 'l.created_at' : 'NULL'}
        FROM item i JOIN label_head h ON h.item_id = i.id JOIN annotator a ON a.id = h.annotator_id
        ${task === 'ranking' || withBody ? 'JOIN label l ON l.seq = h.label_seq' : ''}
        WHERE i.project_id = @project AND ${VISIBLE} ${only.clause} AND h.task = @task AND h.done = 1 AND a.kind = 'human'

@@ -4,7 +4,8 @@
 import type { AnnotatorFigures, FieldAgreement, ModelFigures, ReviewReport } from '../../../../shared/api';
 import { DrillLink, drillQuery, openItems } from '../../components/DrillLink';
 import { useShell } from '../../context';
-import { CalibrationChart, ChartCard, HBarChart, NoData, OverTimeChart, missingNotes, pct, type BarRow, type BarSeries } from './charts';
+import { AnchoringCard as Anchoring, OverTimeCard as OverTime } from './TimeAndAnchoring';
+import { CalibrationChart, ChartCard, HBarChart, NoData, missingNotes, pct, type BarRow, type BarSeries } from './charts';
 import { ErrorTagsCard } from './ErrorTagsCard';
 import { cell } from './FigureCell';
 import { PeopleTable } from './PeopleTable';
@@ -229,20 +230,6 @@ function BiasChart({ project, people }: { project: string; people: AnnotatorFigu
   );
 }
 
-function OverTime({ weeks }: { weeks: ReviewReport['overTime'] }) {
-  const n = weeks.reduce((s, w) => s + w.agreement.n, 0);
-  return (
-    <ChartCard
-      testId="over-time"
-      title="Agreement over time"
-      n={`n = ${plural(n, 'pair')} of labels on the same item, ${plural(weeks.length, 'week')}`}
-      sentence="Per week a label was made, the share of its pairings with the item’s other labels that made the same choice: a falling line may mean drifting guidelines or tiring annotators."
-    >
-      {weeks.length === 0 ? <NoData>No item has two labels yet: agreement over time needs items labeled by two or more people.</NoData> : <OverTimeChart weeks={weeks} />}
-    </ChartCard>
-  );
-}
-
 function Calibration({ project, models }: { project: string; models: ModelFigures[] }) {
   const series = models.map((m) => ({
     model: m.model,
@@ -295,29 +282,6 @@ function Calibration({ project, models }: { project: string; models: ModelFigure
   );
 }
 
-function Anchoring({ models }: { models: ModelFigures[] }) {
-  const rows: BarRow[] = models.map((m) => ({ label: m.model, figures: { visible: m.anchoring.visible, hidden: m.anchoring.hidden } }));
-  const series: BarSeries[] = [
-    { key: 'visible', name: 'Pre-label shown (assist)', format: pct, interval: true },
-    { key: 'hidden', name: 'Pre-label hidden (blind)', format: pct, interval: true },
-  ];
-  const n = Math.max(0, ...models.map((m) => m.anchoring.visible.n + m.anchoring.hidden.n));
-  return (
-    <ChartCard
-      testId="anchoring"
-      title="Anchoring on the model"
-      n={`n = ${plural(n, 'label')} with the pre-label’s visibility recorded`}
-      sentence="How often people picked the response the model prefers when its pre-label was shown and when it was hidden; a clearly higher share when shown suggests people follow the model."
-      notes={[
-        ...missingNotes(rows, series),
-        ...models.filter((m) => m.anchoring.difference.value !== null).map((m) => `${m.model}: shown minus hidden ${figureText(m.anchoring.difference, (v) => `${v >= 0 ? '+' : '−'}${Math.abs(Math.round(v * 100))} points`)}`),
-      ]}
-    >
-      {models.length === 0 ? <NoData>No model has scored this project’s pairs, so there is no pre-label to follow.</NoData> : <HBarChart rows={rows} series={series} domain={[0, 1]} xLabel="Share of picks that match the model (whiskers: 95% interval)" />}
-    </ChartCard>
-  );
-}
-
 export function Dashboard({ report, computing }: { report: ReviewReport | null; computing: boolean }) {
   const project = useShell().project ?? '';
   if (!report)
@@ -342,6 +306,9 @@ export function Dashboard({ report, computing }: { report: ReviewReport | null; 
           <Tile label="Pairs labeled" drill={drill(drillQuery(['labeled.pairwise', ['anyone']]))} value={report.items.toLocaleString()} detail={`${c.items.toLocaleString()} with a consensus, ${plural(c.ties, 'tie')}`} />
           <Tile
             label="Consensus methods agree"
+            testId="tile-consensus"
+            // The items compared: those whose people's votes have a majority (a majority vote to set beside Dawid–Skene's).
+            drill={c.agreeWithMajority.n > 0 ? drill(drillQuery(['consensus', ['A', 'B', 'tie', 'both_bad']])) : undefined}
             value={figureText(c.agreeWithMajority, pct)}
             detail={c.agreeWithMajority.value === null ? (c.agreeWithMajority.reason ?? '') : `Dawid–Skene vs majority vote, n = ${c.agreeWithMajority.n}`}
           />
@@ -354,8 +321,8 @@ export function Dashboard({ report, computing }: { report: ReviewReport | null; 
             <FieldsChart project={project} fields={report.fields.filter((f) => !f.about)} />
             <TrajectoryFields fields={report.fields.filter((f) => f.about)} />
             <RegionAgreement regions={report.regions} moments={report.moments} />
-            <OverTime weeks={report.overTime} />
-            <Anchoring models={report.models} />
+            <OverTime project={project} weeks={report.overTime} />
+            <Anchoring project={project} models={report.models} />
           </div>
           <div className="flex min-w-0 flex-col gap-4">
             <PeopleAgreementChart project={project} people={report.people} />

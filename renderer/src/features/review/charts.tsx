@@ -197,11 +197,35 @@ function ThemedTooltip({ active, payload, render }: { active?: boolean; payload?
   return <div className="rounded border border-line-strong bg-surface px-2 py-1 text-[12px] text-fg shadow-md">{render(point as Record<string, unknown>)}</div>;
 }
 
-/** Agreement per week: a line over the weeks, each point with the pairs of labels it compares. */
-export function OverTimeChart({ weeks }: { weeks: { week: string; agreement: Figure }[] }) {
+type DotProps = { cx?: number; cy?: number; index?: number };
+
+/** Agreement per week: a line over the weeks, each point with the pairs of labels it compares; `onWeek`: a point clicked. */
+export function OverTimeChart({ weeks, onWeek }: { weeks: { week: string; agreement: Figure }[]; onWeek?(week: string): void }) {
   const data = weeks.map((w) => ({ week: w.week, value: w.agreement.value, n: w.agreement.n, reason: w.agreement.reason }));
+  const weekDot = ({ cx, cy, index }: DotProps, r: number) =>
+    cx === undefined || cy === undefined || index === undefined ? (
+      <g key={`${r}-${index}`} />
+    ) : (
+      <circle
+        key={`${r}-${index}`}
+        className="recharts-line-dot"
+        cx={cx}
+        cy={cy}
+        r={r}
+        fill="var(--accent)"
+        stroke="var(--surface)"
+        cursor={onWeek ? 'pointer' : undefined}
+        // On press: the chart redraws its hovered point between press and release, so a click may never land.
+        onMouseDown={onWeek ? () => onWeek(data[index]!.week) : undefined}
+      />
+    );
   return (
-    <LineChart data={data} responsive style={{ width: '100%', height: 210 }} margin={{ top: 8, right: 24, bottom: 22, left: 8 }}>
+    <LineChart
+      data={data}
+      responsive
+      style={{ width: '100%', height: 210 }}
+      margin={{ top: 8, right: 24, bottom: 22, left: 8 }}
+    >
       <CartesianGrid stroke={GRID} vertical={false} />
       <XAxis dataKey="week" tick={TICK} axisLine={AXIS_LINE} tickLine={AXIS_LINE} label={axisLabel('Week of labeling (Monday, UTC)', 'insideBottom', { offset: -14 })} />
       <YAxis domain={[0, 1]} tickFormatter={pct} tick={TICK} axisLine={AXIS_LINE} tickLine={AXIS_LINE} width={48} label={axisLabel('Pairs that agree', 'insideLeft', { angle: -90, dy: 50, dx: 2 })} />
@@ -220,7 +244,16 @@ export function OverTimeChart({ weeks }: { weeks: { week: string; agreement: Fig
           />
         )}
       />
-      <Line dataKey="value" stroke="var(--accent)" strokeWidth={2} dot={{ r: 3.5, fill: 'var(--accent)', stroke: 'var(--surface)' }} isAnimationActive={false} connectNulls={false}>
+      <Line
+        dataKey="value"
+        stroke="var(--accent)"
+        strokeWidth={2}
+        // A week's point opens its items; the point drawn on hover (over the plain one) too.
+        dot={(props: DotProps) => weekDot(props, 3.5)}
+        activeDot={(props: DotProps) => weekDot(props, 5)}
+        isAnimationActive={false}
+        connectNulls={false}
+      >
         <LabelList dataKey="n" position="top" offset={8} fill="var(--faint)" fontSize={10} formatter={(n: unknown) => `n=${String(n)}`} />
       </Line>
     </LineChart>
