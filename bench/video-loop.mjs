@@ -76,7 +76,7 @@ if (made.status !== 0) throw new Error(made.stderr);
  */
 function installProbe() {
   const w = window;
-  w.__v = { painted: [] };
+  w.__v = { painted: [], frame: [] };
   const shown = () => [...document.querySelectorAll('video')].filter((v) => v.isConnected);
   addEventListener(
     'keydown',
@@ -84,6 +84,8 @@ function installProbe() {
       if (e.key !== '1') return;
       const at = e.timeStamp;
       const before = new Map(shown().map((v) => [v, v.getAttribute('src')]));
+      // The loop's own frame: the key taken and the next item rendered by the first animation frame after it.
+      requestAnimationFrame(() => w.__v.frame.push(performance.now() - at));
       const look = () => {
         const now = shown().filter((v) => !before.has(v) || before.get(v) !== (v.getAttribute('src')));
         if (now.length >= 2 && now.every((v) => v.readyState >= 2)) requestAnimationFrame(() => w.__v.painted.push(performance.now() - at));
@@ -150,6 +152,7 @@ try {
   await page.waitForTimeout(800);
   for (let i = 0; i < KEYS; i++) await pressAndWait(page);
   const arbiterPainted = await page.evaluate(() => window.__v.painted);
+  const arbiterFrame = await page.evaluate(() => window.__v.frame);
   await page.evaluate((id) => (location.hash = `#/p/loop/item/${id}`), ids.get('sync'));
   await page.locator(`[data-testid="compare"][data-item-id="${ids.get('sync')}"]`).waitFor();
   await page.waitForFunction(() => [...document.querySelectorAll('video')].length === 2 && [...document.querySelectorAll('video')].every((v) => v.readyState >= 3), null, { timeout: 20_000 });
@@ -184,6 +187,7 @@ try {
   await base.waitForTimeout(800);
   for (let i = 0; i < KEYS; i++) await pressAndWait(base);
   const plainPainted = await base.evaluate(() => window.__v.painted);
+  const plainFrame = await base.evaluate(() => window.__v.frame);
   await base.evaluate((p) => {
     const [a, b] = document.querySelectorAll('video');
     a.src = p[0];
@@ -198,6 +202,7 @@ try {
   const s = (r) => `largest gap ${(r.max * 1000).toFixed(1)} ms (one frame = ${(1000 / FPS).toFixed(1)} ms), ${(r.within * 100).toFixed(1)} % of ${r.samples} samples within one frame`;
   console.log(`node ${process.version}, Chromium (--disable-gpu), 1400×900, ${KEYS} keys (1), 400 ms between keys; ${W}×${H} ${CODEC} clips, ${FPS} fps`);
   console.log(`key → next pair's first frames painted: Arbiter ${f(arbiterPainted)}; plain <video> page ${f(plainPainted)}`);
+  console.log(`key → the first animation frame after it (the loop's frame): Arbiter ${f(arbiterFrame)}; plain <video> page ${f(plainFrame)}`);
   console.log(`two ${SYNC} s clips played ${SYNC - 1} s: Arbiter ${s(arbiterSync)}; plain <video> page ${s(plainSync)}`);
 } finally {
   await stopHost(child);
