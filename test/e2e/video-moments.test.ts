@@ -158,7 +158,7 @@ describe.skipIf(skip)('marks in time on the compare screen', () => {
   it('with an image and videos on the item, `.` steps the videos until the mouse points at the image, then marks it', async () => {
     await openItem(page, 'mixed');
     await expect.poll(() => page.locator('[data-testid="image-view"][data-state="shown"]').count(), { timeout: 15_000 }).toBe(1);
-    expect(await page.getByTestId('video-dot-owner').innerText()).toContain('after pointing at an image it marks the image');
+    expect(await page.getByTestId('video-dot-owner').innerText()).toContain('after pointing at an image, the image’s (mark, zoom)');
     await page.getByTestId('video-scrub').fill('1');
     const before = await frame();
     await page.keyboard.press('.');
@@ -171,9 +171,20 @@ describe.skipIf(skip)('marks in time on the compare screen', () => {
     // While the image is marked, Space is the marking's (it places the crosshair), never play.
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('region-status').count()).toBe(0);
+    // z too: the image zooms while it was pointed at last, the videos after pointing at one.
+    await page.keyboard.press('z');
+    await page.getByTestId('image-zoom').waitFor();
+    expect(await page.getByTestId('video-zoom').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('image-zoom').count()).toBe(0);
     await page.getByTestId('video').first().hover();
     await page.keyboard.press('.');
     await expect.poll(frame).toBe(before + 2);
+    await page.keyboard.press('z');
+    await page.getByTestId('video-zoom').waitFor();
+    expect(await page.getByTestId('image-zoom').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('video-zoom').count()).toBe(0);
   });
 
   it.runIf(SHOTS)('reads well in the dark theme (a screenshot to /tmp)', async () => {

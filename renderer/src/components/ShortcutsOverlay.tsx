@@ -124,7 +124,7 @@ const IMAGES: Shortcut[] = [
 /** Videos in a prompt or a response (components/videos): every video on the screen plays on one clock. */
 const VIDEOS: Shortcut[] = [
   [[['Space']], 'Play / pause every video together'],
-  [[[','], ['.']], 'One frame back / forward (paused); with an image on the item, . marks the image once the mouse last pointed at it'],
+  [[[','], ['.']], 'One frame back / forward (paused); with an image on the item, . marks it (and z zooms it) once the mouse last pointed at it'],
   [[['<'], ['>']], 'Slower / faster (0.25× to 2×)'],
   [[['Shift', 'I'], ['Shift', 'O']], 'Loop from / to the current moment'],
   [[['\\']], 'Stop looping'],

@@ -82,7 +82,8 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
         return;
       }
       if (event.metaKey || event.ctrlKey || event.altKey) return;
-      if (event.key === '.' && dotGoesTo() !== 'video') return;
+      // `.` and `z` are the images' too (marking, zoom): the media the mouse last pointed at takes them.
+      if ((event.key === '.' || event.key === 'z') && dotGoesTo() !== 'video') return;
       const act: Record<string, () => void> = {
         ' ': () => videoSync.toggle(),
         ',': () => videoSync.step(-1),
@@ -171,7 +172,7 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
         </span>
         {keys && typeof document !== 'undefined' && document.querySelector('[data-testid="image-view"]') && (
           <span data-testid="video-dot-owner">
-            <Kbd>.</Kbd> steps the videos; after pointing at an image it marks the image
+            <Kbd>.</Kbd> <Kbd>z</Kbd> are the videos’; after pointing at an image, the image’s (mark, zoom)
           </span>
         )}
         <span className="ml-auto" data-testid="video-failure">
