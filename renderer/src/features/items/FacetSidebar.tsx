@@ -51,8 +51,13 @@ export function FacetSidebar({ facets, matching, query, onToggle, stale }: { fac
         <section key={f.facet} data-testid="facet" data-facet={f.facet}>
           <h3 className="mb-0.5 text-[11px] font-semibold tracking-wide text-faint uppercase" title={facetSpec(f.facet.split('.')[0]!)?.about}>
             {facetTitle(f.facet)}
+            {f.recomputing && (
+              <span className="ml-1.5 font-normal tracking-normal normal-case" data-testid="facet-recomputing" title="A label changed: these counts are from before it while the review's project-wide part is recomputed">
+                recomputing…
+              </span>
+            )}
           </h3>
-          <ul className="flex flex-col">
+          <ul className={`flex flex-col ${f.recomputing ? 'opacity-60' : ''}`}>
             {f.values.map((v) => {
               const active = inForce(v.clause);
               return (

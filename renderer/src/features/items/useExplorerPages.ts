@@ -6,6 +6,8 @@ import type { ItemSort, ItemsPage, ItemsRow } from '../../../../shared/api';
 import { api, errorMessage } from '../../api';
 
 const PAGE = 100;
+/** How soon counts being recomputed are asked again. */
+const RECOUNT_MS = 1_500;
 
 export interface ExplorerPages {
   /** Rows the list shows: the loaded ones, and one "loading" row while there are more. */
@@ -65,6 +67,22 @@ export function useExplorerPages(project: string, annotator: string, query: stri
     // The rows and counts stay until the new answer replaces them: no flash of an empty table while typing.
     load(undefined);
   }, [load, version]);
+
+  // Counts said to be recomputed (a large project's review part, after a label change): asked again, the
+  // counts alone, until they are current; the loaded rows stay.
+  useEffect(() => {
+    if (!head?.reviewing || query === null) return;
+    const mine = generation.current;
+    const timer = setTimeout(() => {
+      api
+        .queryItems({ project, annotator, query, sort, limit: 1, facets: true })
+        .then((page) => {
+          if (mine === generation.current) setHead({ ...page, rows: head.rows, next: head.next });
+        })
+        .catch(() => undefined); // the next change asks again
+    }, RECOUNT_MS);
+    return () => clearTimeout(timer);
+  }, [head, project, annotator, query, sort]);
 
   const ensure = useCallback(
     (last: number) => {
