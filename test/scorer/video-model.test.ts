@@ -151,10 +151,12 @@ describe.skipIf(skip)('score jobs with a video model', () => {
     const ids = addItems(db, projectId, [
       ...pairs.map((pair, k) => ({ prompt: prompts[k]!, responses: pair.map((name) => video(clips[name])) })),
       { prompt: prompts[3]!, responses: [{ content: 'four' }, { content: 'five' }] },
+      // A ranking of four clips: a reward for each.
+      { prompt: 'a photo of the road', responses: (['blue', 'pattern', 'red', 'redBlue'] as const).map((name) => video(clips[name])) },
     ]);
     const [run] = (await startScoreJob({ dbPath, project: 'p', dirs: [folder.dir], provider: 'cpu' }).promise).models;
-    // red and blue are the same inputs in items 0 and 1 only with the same prompt: 6 videos scored.
-    expect(run).toMatchObject({ scored: 6, cached: 0, unscorable: 2 });
+    // Each (prompt, video) once: 6 in the pairs, 4 in the ranking.
+    expect(run).toMatchObject({ scored: 10, cached: 0, unscorable: 2 });
     expect(run!.unscorableReasons).toEqual([
       { reason: 'the response is text, not a video: a video reward model scores generated videos', count: 2, examples: ['item extra-3, response A', 'item extra-3, response B'], byDesign: 'text responses (a video reward model scores generated videos)' },
     ]);
@@ -177,9 +179,13 @@ describe.skipIf(skip)('score jobs with a video model', () => {
     expect(red).toMatchObject({ vote: 'A' });
     expect(red!.pAB).toBeGreaterThan(0.9);
     expect(blue).toMatchObject({ vote: 'B' });
+    // The ranking: with no colour word the reddest clip ranks first (the image model's rule), each reward the reference's.
+    const ranking = prelabelsForItem(db, projectId, ids[4]!).models[0]!.rewards as number[];
+    (['blue', 'pattern', 'red', 'redBlue'] as const).forEach((name, i) => expect(ranking[i], name).toBeCloseTo(expected('a photo of the road', name), 2));
+    expect(ranking.indexOf(Math.max(...ranking))).toBe(2);
     // Scored again: every input is cached, nothing decoded.
     const [again] = (await startScoreJob({ dbPath, project: 'p', dirs: [folder.dir], provider: 'cpu' }).promise).models;
-    expect(again).toMatchObject({ scored: 0, cached: 6 });
+    expect(again).toMatchObject({ scored: 0, cached: 10 });
   });
 
   it('a video that cannot be decoded makes its response unscorable with the reason; the job goes on', async () => {
