@@ -13,7 +13,9 @@ import { importLines } from '../../electron/core/formats/index';
 import { runItemsQuery } from '../../electron/core/service/itemsQuery';
 import { openDb, type Db } from '../../electron/core/store/db';
 import { requireProject } from '../../electron/core/store/projects';
-import { pageSnippets, searchPage, type SearchCursor } from '../../electron/core/store/search';
+import { ensureAnnotator } from '../../electron/core/store/annotators';
+import { labelAppender } from '../../electron/core/store/labels';
+import { matchingRanks, pageSnippets, searchPage, type SearchCursor } from '../../electron/core/store/search';
 import { tempDir } from '../helpers/tmp';
 
 const WORDS = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'po', 've', 'da', 'zu', 'fe', 'gi', 'ho', 'ju', 'ba', 'kalo', 'mine', 'suta', 'ripo'];
@@ -132,6 +134,31 @@ describe("a search's pages equal the brute-force answer on random corpora", () =
           expect(page.rows.map((r) => r.externalId), `${query} by ${column}${desc ? ', descending' : ''}`).toEqual(want.slice(0, 20));
         }
       }
+    }
+    db.close();
+  });
+  it("the items explorer with words in labels' text too: the same items and order as the store's joined set", async () => {
+    const { db, rand } = await corpus(5);
+    const project = requireProject(db, 'p').id;
+    const annotatorId = ensureAnnotator(db, 'ann', 'human').id;
+    const save = labelAppender(db);
+    // Rationales of random words on items of both projects, shown or not.
+    const items = db.prepare('SELECT id, project_id FROM item').raw(true).all() as [number, number][];
+    for (let k = 0; k < 80; k++) {
+      const [itemId, projectId] = items[Math.floor(rand() * items.length)]!;
+      const words = Array.from({ length: 1 + Math.floor(rand() * 4) }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
+      save({ projectId, itemId, annotatorId, choice: 'A', body: { rationale: words } });
+    }
+    const externalOf = new Map((db.prepare('SELECT seq, external_id FROM item WHERE project_id = ?').raw(true).all(project) as [number, string][]).map(([seq, e]) => [seq, e]));
+    for (const query of [...queries(rand), 'rationale:ripo', 'rationale:ka OR prompt:lo', 'suta NOT rationale:ka']) {
+      // The store's own set: both halves joined to the project's visible items in SQL.
+      const ranked = matchingRanks(db, project, query).sort((a, b) => a.rank - b.rank || a.seq - b.seq);
+      const bySeq = ranked.map((r) => r.seq).sort((a, b) => a - b);
+      const best = runItemsQuery(db, { project: 'p', query, limit: 15, facets: false });
+      expect(best.matching, query).toBe(ranked.length);
+      expect(best.rows.map((r) => r.externalId), `${query} by relevance`).toEqual(ranked.slice(0, 15).map((r) => externalOf.get(r.seq)));
+      const inOrder = runItemsQuery(db, { project: 'p', query, sort: { column: 'seq', desc: true }, limit: 15, facets: false });
+      expect(inOrder.rows.map((r) => r.externalId), `${query} in file order`).toEqual(bySeq.reverse().slice(0, 15).map((s) => externalOf.get(s)));
     }
     db.close();
   });
