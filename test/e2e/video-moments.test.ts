@@ -187,16 +187,6 @@ describe.skipIf(skip)('marks in time on the compare screen', () => {
     await expect.poll(() => page.getByTestId('video-zoom').count()).toBe(0);
   });
 
-  it.runIf(SHOTS)('reads well in the dark theme (a screenshot to /tmp)', async () => {
-    const dark = await openApp(browser, host, { annotator: ANNOTATOR, theme: 'dark' });
-    await openItem(dark.page, 'pair');
-    await expect.poll(() => dark.page.getByTestId('video-moment').count()).toBe(1);
-    await dark.page.getByTestId('video-scrub').fill('1');
-    await dark.page.screenshot({ path: '/tmp/video-moments-dark.png' });
-    expect(dark.problems).toEqual([]);
-    await dark.page.context().close();
-  }, 90_000);
-
   it('review: each person’s marks on one timeline per response, their agreement, and the item in the queue', async () => {
     const mineNow = await lastMoments('pair');
     const pairId = ids.get('pair')!;
@@ -228,6 +218,19 @@ describe.skipIf(skip)('marks in time on the compare screen', () => {
     expect(lead.problems).toEqual([]);
     await lead.page.context().close();
   });
+
+  it.runIf(SHOTS)('reads well in the dark theme, on Compare and in review (screenshots to /tmp)', async () => {
+    const dark = await openApp(browser, host, { annotator: ANNOTATOR, theme: 'dark' });
+    await openItem(dark.page, 'pair');
+    await expect.poll(() => dark.page.getByTestId('video-moment').count()).toBe(1);
+    await dark.page.getByTestId('video-scrub').fill('1');
+    await dark.page.screenshot({ path: '/tmp/video-moments-dark.png' });
+    await dark.page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/review/item/${ids.get('pair')}`);
+    await expect.poll(() => dark.page.getByTestId('review-moment-row').count(), { timeout: 20_000 }).toBe(2);
+    await dark.page.screenshot({ path: '/tmp/video-moments-review-dark.png' });
+    expect(dark.problems).toEqual([]);
+    await dark.page.context().close();
+  }, 90_000);
 
   it('requested nothing outside its own origin, and logged no errors', () => {
     if (problems.length) console.info(problems);
