@@ -1,6 +1,6 @@
 // A label change refreshes the items explorer's facts of its items alone (electron/core/review/
-// itemFactsDelta.ts): after each of many random saves, clears, undos, adjudications, gold marks and
-// imports, the facts kept (refreshed item by item) equal a whole read of the project on another
+// itemFactsDelta.ts): after each of many random saves, clears, undos, adjudications, gold marks, imports
+// and labels merges (asked in the middle of the merge too), the facts kept (refreshed item by item) equal a whole read of the project on another
 // connection, fact by fact and in every facet count; the refresh reads only the changed items. And after
 // hub pulls (a real PostgreSQL cluster) of a teammate's saves, undos and the lead's adjudications.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncProject } from '../../electron/core/hub/sync';
 import type { LabelBody } from '../../shared/domain';
 import { importLines } from '../../electron/core/formats';
+import { importLabelsLines } from '../../electron/core/formats/exchange/labels';
 import { buildItemFacts, type ItemFacts } from '../../electron/core/review/itemFacts';
 import { CONSENSUS_PARTS } from '../../electron/core/review/itemFactsPeople';
 import type { Postings } from '../../electron/core/review/postings';
@@ -55,7 +56,7 @@ function rng(seed: number) {
 }
 
 describe('the items facts after a label change', () => {
-  it('equal a whole read after each of 80 random saves, clears, undos, adjudications, gold marks and imports', async () => {
+  it('equal a whole read after each of 80 random saves, clears, undos, adjudications, gold marks, imports and labels merges', async () => {
     const { db, path, projectId } = await seedItems();
     const service = new ArbiterService(db, { dbPath: path, transport: 'http', version: 'test', defaultAnnotator: 'alice' });
     const fresh = openDb(path);
@@ -77,7 +78,7 @@ describe('the items facts after a label change', () => {
       const item = pick(items);
       const who = pick(people);
       const common = { projectId, itemId: item.id, annotatorId: ensureAnnotator(db, who, 'human').id };
-      const kind = pick(['save', 'save', 'save', 'clear', 'undo', 'undo', 'adjudicate', 'gold', 'import']);
+      const kind = pick(['save', 'save', 'save', 'clear', 'undo', 'undo', 'adjudicate', 'gold', 'import', 'merge']);
       kinds[kind] = (kinds[kind] ?? 0) + 1;
       if (kind === 'save' && item.responses === 2) {
         append({ ...common, task: 'pairwise', choice: pick(['A', 'B', 'tie'] as const), shownOrder: [0, 1] });
@@ -110,6 +111,13 @@ describe('the items facts after a label change', () => {
         const itemId = alone ? pick(withSource) : pick(scored);
         if (!alone) append({ projectId, itemId, annotatorId: source, task: 'pairwise', choice: pick(['A', 'B'] as const), shownOrder: [0, 1] });
         appendGoldMarks(db, [{ id: uuidv7(), itemId, task: 'pairwise', gold: !alone || random() < 0.5, annotatorId: lead, createdAt: new Date().toISOString() }]);
+      } else if (kind === 'merge') {
+        // A labels file from another machine: its revisions are written first, people's current labels
+        // pointed at them after (older seqs than the newest by then); the facts are asked in between.
+        const pairs = db.prepare("SELECT external_id FROM item WHERE project_id = ? AND response_count = 2 AND external_id IS NOT NULL AND seq < (SELECT visible_seq FROM project WHERE id = ?)").pluck().all(projectId, projectId) as string[];
+        const lines = Array.from({ length: 3 }, () => JSON.stringify({ id: uuidv7(), item: pick(pairs), annotator: pick(people), task: 'pairwise', choice: pick(['A', 'B']), created_at: new Date(Date.now() + 60_000).toISOString() }));
+        const between = () => void itemFactsOf(db, requireProject(db, 'p'));
+        await importLabelsLines(db, { project: 'p', fileName: `merge-${step}.jsonl`, lines, onProgress: between, isCancelled: () => (between(), false) });
       } else if (kind === 'import') {
         const lines = Array.from({ length: 3 }, (_, i) => JSON.stringify({ id: `late-${imported}-${i}`, prompt: `late ${imported} ${i}`, responses: [{ text: 'x', model: 'gen-z' }, { text: 'y' }], metadata: { category: 'late' } }));
         await importLines(db, { project: 'p', fileName: `late-${imported}.jsonl`, lines, sha256: `late-${imported++}`, format: 'arbiter', skipInvalid: false, createProject: false });
@@ -122,11 +130,38 @@ describe('the items facts after a label change', () => {
       if (itemFactsOf(db, requireProject(db, 'p')).cached.people.adjudicated === before.adjudicated) refreshed++;
     }
     expect(kinds.import).toBeGreaterThan(2);
+    expect(kinds.merge).toBeGreaterThan(2);
     expect(refreshed).toBeGreaterThan(60);
     service.stopBackgroundWork();
     fresh.close();
     db.close();
   }, 120_000);
+});
+
+describe('the items facts asked in the middle of a labels merge', () => {
+  it('equal a whole read once the merge points people’s labels at the revisions it wrote before', async () => {
+    const { db, path, projectId } = await seedItems();
+    const fresh = openDb(path);
+    const pairs = db.prepare('SELECT external_id FROM item WHERE project_id = ? AND response_count = 2').pluck().all(projectId) as string[];
+    // More than one write batch (1,000 revisions): the facts are asked after the first is written, before any applies.
+    const start = Date.now() + 60_000;
+    // The first batch's items and the rest's apart: no later revision names a first-batch item.
+    const half = Math.floor(pairs.length / 2);
+    const itemOf = (i: number) => (i < 1_000 ? pairs[i % half] : pairs[half + (i % (pairs.length - half))]);
+    const lines = Array.from({ length: 1_300 }, (_, i) => JSON.stringify({ id: uuidv7(), item: itemOf(i), annotator: ['alice', 'erin'][i % 2], task: 'pairwise', choice: i % 3 ? 'B' : 'A', created_at: new Date(start + i).toISOString() }));
+    let asked = 0;
+    const between = () => {
+      itemFactsOf(db, requireProject(db, 'p'));
+      asked++;
+      return false;
+    };
+    expectSameAsWholeRead(db, fresh, 'p', 'before');
+    await importLabelsLines(db, { project: 'p', fileName: 'big.jsonl', lines, isCancelled: between });
+    expect(asked).toBeGreaterThan(1);
+    expectSameAsWholeRead(db, fresh, 'p', 'after the merge');
+    fresh.close();
+    db.close();
+  }, 60_000);
 });
 
 const reason = skipReason();

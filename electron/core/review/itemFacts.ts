@@ -201,14 +201,18 @@ export function readPeoplePart(db: Db, projectId: number, n: number, seqs?: numb
     // The models: P(A better) per model, their mean; a model is wrong where it picks the other response
     // than the gold (./gold.ts: the lead's resolution, else the file's label a lead marked), else than the
     // people's majority.
-    const gold = goldOf(db, projectId, 'pairwise').get('pairwise') ?? new Map();
+    // (The gold is read for the project, so only when some of these items were scored: a label change's items mostly were not.)
+    // A whole read streams the rewards (10M items: tens of millions of rows); a few items' are held first.
+    const few = seqs ? [...modelPairRewardsBySeq(db, projectId, seqs)] : null;
+    const rewards = few ?? modelPairRewardsBySeq(db, projectId);
+    const gold = !few || few.length ? (goldOf(db, projectId, 'pairwise').get('pairwise') ?? new Map()) : new Map();
     for (const g of gold.values()) if (g.seq < n && (!slots || slots.has(g.seq)) && !resolvedChoice.has(g.seq)) resolvedChoice.set(g.seq, g.choice);
     const sum = new Float64Array(size);
     const unsure = new Float64Array(size);
     const models = new Uint8Array(size);
     const wrong = new PostingLists();
     const pairCodes = people.consensus.pairwise;
-    for (const [seq, model, rewardA, rewardB] of modelPairRewardsBySeq(db, projectId, seqs)) {
+    for (const [seq, model, rewardA, rewardB] of rewards) {
       if (seq >= n) continue;
       const at = slots ? slots.get(seq)! : seq;
       const p = sigmoid(rewardA - rewardB);

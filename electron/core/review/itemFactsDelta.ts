@@ -3,7 +3,8 @@
 // seqs an import made visible since, are read again (./itemFacts.ts readPeoplePart over those seqs) and
 // put in place of what the part held for them. A save, an undo (a revision too), a labels import and a
 // hub pull all append rows with a newer seq, so the same read follows each. A change of the gold rules or
-// of the reward models, or a watermark that went back, is read whole (null).
+// of the reward models, or a watermark that went back, is read whole (null). A labels import points
+// current labels at revisions it wrote before: its items are read again while it is open and once after.
 import type { Db } from '../store/db';
 import { changedSeqs, factMarks } from '../store/itemFacts';
 import { readPeoplePart, type PeoplePart } from './itemFacts';
@@ -87,7 +88,7 @@ export function refreshPeoplePart(db: Db, projectId: number, part: PeoplePart, n
     const was = part.marks;
     const oldN = part.labels.length;
     if (now.rules !== was.rules || now.label < was.label || now.adjudication < was.adjudication || now.gold < was.gold || n < oldN) return null;
-    const seqs = changedSeqs(db, projectId, was, oldN);
+    const seqs = changedSeqs(db, projectId, was, now, oldN);
     for (let seq = oldN; seq < n; seq++) seqs.push(seq);
     if (seqs.length > Math.max(1_000, n * WHOLE_SHARE)) return null;
     if (!seqs.length) return { part: { ...part, marks: now }, changed: [] };
