@@ -199,6 +199,10 @@ describe.skipIf(skip)('a new user and three video datasets', () => {
     // The question's clip is not folded away under the prompt: its transport bar shows under it.
     await page.getByTestId('prompt').getByTestId('video-transport').waitFor({ timeout: 10_000 });
     expect(await page.getByTestId('prompt').getByText(/Show the whole prompt/).count()).toBe(0);
+    // And the question after the clip is in view, not scrolled away under it.
+    const question = await page.getByTestId('prompt').getByText('Which way does the pattern move?').boundingBox();
+    const prompt = await page.getByTestId('prompt').boundingBox();
+    expect(question!.y + question!.height).toBeLessThanOrEqual(prompt!.y + prompt!.height);
     await page.screenshot({ path: '/tmp/video-walk-qa.png' });
     // Its reasoning chain rated step by step on the Steps screen (the export writes the judged chains).
     await go('#/p/videoqa/steps');

@@ -1,7 +1,7 @@
 // The prompt, pinned above the responses. A long one folds (key f). A chat folds its earlier turns into
 // one line and keeps the last user turn, the question being answered, always in view; plain text folds
 // to its first lines.
-import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import type { ChatMessage, Content } from '../../../shared/domain';
 import { contentText } from '../../../shared/choices';
 import { imagesOf } from '../../../shared/images';
@@ -43,8 +43,14 @@ export function PromptPane({ prompt, folded, onToggle, extra }: { prompt: Conten
   const text = contentText(prompt);
   const chat = splitAtLastUserTurn(prompt);
   return (
-    // Images in the prompt stay within a third of the window, so the responses keep their room.
-    <section className="shrink-0 border-b border-line bg-surface [--image-max-h:30vh]" data-testid="prompt" data-fold={chat ? 'chat' : 'text'}>
+    // Images in the prompt stay within a third of the window, so the responses keep their room; a video
+    // within a fifth, so its transport bar and the question after it stay in view too (z zooms it).
+    <section
+      className="shrink-0 border-b border-line bg-surface [--image-max-h:30vh]"
+      style={videosOf(prompt).length ? ({ '--image-max-h': '20vh' } as CSSProperties) : undefined}
+      data-testid="prompt"
+      data-fold={chat ? 'chat' : 'text'}
+    >
       <div className="mx-auto flex max-w-[1800px] gap-3 px-4 pt-2.5 pb-3">
         <div className="w-16 shrink-0 pt-0.5 text-[11px] font-semibold tracking-wide text-faint uppercase">Prompt</div>
         <div className="relative min-w-0 flex-1">
@@ -64,11 +70,13 @@ function TextPrompt({ prompt, folded, onToggle, text }: { prompt: Content; folde
   const body = useRef<HTMLDivElement>(null);
   // A prompt with an image or a video never folds (folding would hide what the question is about, and a
   // video's transport bar under it): it scrolls.
-  const overflows = useOverflows([body], text) && imagesOf(prompt, 'prompt').length === 0 && videosOf(prompt).length === 0;
+  const video = videosOf(prompt).length > 0;
+  const overflows = useOverflows([body], text) && imagesOf(prompt, 'prompt').length === 0 && !video;
   return (
     <>
       <div
-        className={`overflow-hidden ${folded && overflows ? 'max-h-[132px]' : 'max-h-[38vh] overflow-y-auto'}`}
+        // A video's transport bar and filmstrip sit under it: its prompt may take more height, so the question after it shows.
+        className={`overflow-hidden ${folded && overflows ? 'max-h-[132px]' : video ? 'max-h-[60vh] overflow-y-auto' : 'max-h-[38vh] overflow-y-auto'}`}
         style={folded && overflows ? { maskImage: 'linear-gradient(to bottom, black 60%, transparent)' } : undefined}
       >
         <div ref={body} data-testid="prompt-body">
