@@ -259,6 +259,14 @@ export function joinLabelParts(people: PeoplePart, review: ReviewPart, n: number
   return { ...rest, asOf: review.asOf, dispute, disputed, modelDisagrees };
 }
 
+/** The facets' view after the people's part changed at `changed` alone (the review's as joined before): updated in place there. */
+export function withPeople(joined: LabelPart, people: PeoplePart, review: ReviewPart, changed: number[]): LabelPart {
+  const { marks: _marks, rubricSplit, ...rest } = people;
+  const { disputed } = joined;
+  for (const s of changed) disputed[s] = ((s < review.n ? review.disputed[s]! : 0) & ~RUBRIC_BIT) | (rubricSplit[s] ? RUBRIC_BIT : 0);
+  return { ...rest, asOf: joined.asOf, dispute: joined.dispute, disputed, modelDisagrees: joined.modelDisagrees };
+}
+
 /** Both parts at once (a CLI run, a test, a task worker). */
 export function buildItemFacts(db: Db, project: { id: number; name: string }): ItemFacts {
   const items = readItemPart(db, project.id);

@@ -75,7 +75,7 @@ export function itemFactsProvider({ db, jobs, options }: ServiceContext) {
       const read = readOnWorker(project);
       return fresh ? read : { cached: seen.cached, ms: 0, stale: true };
     }
-    const held = storeFacts(db, project, seen.cached.items, refreshed.part, seen.cached.review, seen.cached.mark);
+    const held = storeFacts(db, project, seen.cached.items, refreshed.part, seen.cached.review, seen.cached.mark, refreshed.changed);
     const review = reviewOnWorker(project);
     return fresh ? review : { cached: held, ms: performance.now() - started, stale: false, reviewing: true };
   };

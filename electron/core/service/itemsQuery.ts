@@ -7,7 +7,7 @@ import { DISAGREEMENTS, SHAPES } from '../../../shared/itemFacets';
 import { formatQuery, parseQuery, QueryError, type ItemQuery } from '../../../shared/itemQuery';
 import { invalidInput, notFound } from '../base/errors';
 import { facetCounts } from '../review/itemFacetCounts';
-import { factsWatermark, joinLabelParts, readItemPart, readPeoplePart, readReviewPart, visibleItems, type ItemFacts, type ItemPart, type PeoplePart, type ReviewPart } from '../review/itemFacts';
+import { factsWatermark, joinLabelParts, withPeople, readItemPart, readPeoplePart, readReviewPart, visibleItems, type ItemFacts, type ItemPart, type PeoplePart, type ReviewPart } from '../review/itemFacts';
 import { refreshPeoplePart } from '../review/itemFactsDelta';
 import { andMasks, clauseMask, countMask, pageOf, sortKeys, type Cursor } from '../review/itemMatch';
 import type { Postings } from '../review/postings';
@@ -71,20 +71,31 @@ export function peekFacts(db: Db, project: { id: number }): { cached: Cached | u
   return { cached, n, mark, itemsCurrent, labelsCurrent: itemsCurrent && cached?.mark === mark };
 }
 
-/** Keeps the parts as the project's facts (the review's part read at `mark`). */
-export function storeFacts(db: Db, project: { id: number }, items: ItemPart, people: PeoplePart, review: ReviewPart, mark: string): Cached {
+/**
+ * Keeps the parts as the project's facts (the review's part read at `mark`). `changed`: the people's part
+ * was refreshed for these seqs alone (items and review as held): the facts held are updated at those
+ * seqs, not joined again (10M items: three arrays of n), and kept as they are when none changed.
+ */
+export function storeFacts(db: Db, project: { id: number }, items: ItemPart, people: PeoplePart, review: ReviewPart, mark: string, changed?: number[]): Cached {
   let byProject = caches.get(db);
   if (!byProject) caches.set(db, (byProject = new Map()));
   const found = byProject.get(project.id);
-  const facts = { projectId: project.id, ...items, ...joinLabelParts(people, review, items.n) };
+  if (found && changed && found.items === items && found.review === review && found.mark === mark && !changed.length) {
+    found.people = people;
+    return found;
+  }
+  const facts =
+    found && changed && found.items === items && found.review === review
+      ? { ...found.facts, ...withPeople(found.facts, people, review, changed) }
+      : { projectId: project.id, ...items, ...joinLabelParts(people, review, items.n) };
   const cached: Cached = { items, people, review, mark, facts, externalRank: found?.items === items ? found.externalRank : undefined };
   byProject.set(project.id, cached);
   return cached;
 }
 
-/** The people's part brought to the present: the changed items alone where it can be, else read whole. */
-export function currentPeople(db: Db, projectId: number, found: Cached | undefined, n: number): PeoplePart {
-  return (found && refreshPeoplePart(db, projectId, found.people, n)?.part) ?? readPeoplePart(db, projectId, n);
+/** The people's part brought to the present: the changed items alone where it can be (`changed`), else read whole. */
+export function currentPeople(db: Db, projectId: number, found: Cached | undefined, n: number): { part: PeoplePart; changed?: number[] } {
+  return (found && refreshPeoplePart(db, projectId, found.people, n)) || { part: readPeoplePart(db, projectId, n) };
 }
 
 /**
@@ -99,7 +110,7 @@ export function itemFactsOf(db: Db, project: { id: number; name: string }): Fact
   const items = found && itemsCurrent ? found.items : readItemPart(db, project.id, found?.items);
   const people = currentPeople(db, project.id, found, items.n);
   const review = found && found.mark === mark && found.review.n === items.n ? found.review : readReviewPart(db, project, items.n);
-  return { cached: storeFacts(db, project, items, people, review, mark), ms: performance.now() - started, stale: false };
+  return { cached: storeFacts(db, project, items, people.part, review, mark, people.changed), ms: performance.now() - started, stale: false };
 }
 
 function readQuery(text: string): ItemQuery {
