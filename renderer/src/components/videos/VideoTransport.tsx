@@ -47,6 +47,7 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
   const duration = s.duration || probed || 0;
   const momentCount = useMoments().marks.length;
   const nameOf = sideNamer(anchor.current, firstPlace);
+  const inPrompt = () => anchor.current?.closest('[data-testid="prompt"]') != null;
   // The item's marks: read when an item is shown under this bar (open is a no-op for the same item).
   useEffect(() => {
     if (keys && anchor.current) momentMarks.open(anchor.current, project, annotator);
@@ -96,11 +97,16 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
         M: () => videoSync.toggleMute(),
         z: () => videoSync.toggleZoom(),
         F: markFailure,
-        T: markInstant,
-        L: markLoop,
-        N: () => goToMark(1),
-        P: () => goToMark(-1),
-        X: () => momentMarks.state.selected !== null && momentMarks.remove(momentMarks.state.selected),
+        // Marks in time are on responses' videos; the prompt's clip (video QA) takes none.
+        ...(inPrompt()
+          ? {}
+          : {
+              T: markInstant,
+              L: markLoop,
+              N: () => goToMark(1),
+              P: () => goToMark(-1),
+              X: () => momentMarks.state.selected !== null && momentMarks.remove(momentMarks.state.selected),
+            }),
         Escape: () => videoSync.toggleZoom(),
       };
       const run = act[event.key];
@@ -188,7 +194,8 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
         </span>
       </div>
       <Filmstrip src={src} duration={duration} />
-      {keys && <MomentList focus={s.focus} letters={s.members} nameOf={nameOf} />}
+      {/* Marks in time are on responses' videos: a bar under the prompt's clip (video QA) lists none. */}
+      {keys && !inPrompt() && <MomentList focus={s.focus} letters={s.members} nameOf={nameOf} />}
     </div>
   );
 }
