@@ -218,6 +218,30 @@ describe.skipIf(skip)('videos in the compare screen', () => {
     expect(history.at(-1)).toMatchObject({ choice: 'bad', body: { first_failure: { A: 1.5 } } });
   });
 
+  it('a first failure whose save answers after the screen moved on is not shown on the next item', async () => {
+    // Shift+F then → at once: the save's answer used to write "first failure (A) …: saved" on whatever item
+    // the bar was showing by then (seen in the video walk on a video-QA item).
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((done) => (release = done));
+    await page.route('**/api/saveMoments', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByTestId('video-scrub').fill('0.5');
+    await page.keyboard.press('Shift+F');
+    await expect.poll(() => page.getByTestId('video-failure').innerText()).toContain('saving');
+    await openItem('pair');
+    await expect.poll(() => page.getByTestId('video').count()).toBe(2);
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/saveMoments'));
+    release();
+    await (await answered).finished();
+    // The answer has been read by the page once the episode's label holds the new failure.
+    await expect.poll(async () => (await host.api<{ body: { first_failure?: Record<string, number> } }[]>('labelHistory', { project: PROJECT, itemId: ids.get('episode') })).at(-1)?.body.first_failure).toEqual({ A: 0.5 });
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    expect(await page.getByTestId('video-failure').innerText()).not.toContain('00:00.500');
+    await page.unroute('**/api/saveMoments');
+  });
+
   it.runIf(SHOTS)('looks calm in the dark theme too (a screenshot to /tmp)', async () => {
     const dark = await openApp(browser, host, { annotator: 'e2e-dark', theme: 'dark' });
     await dark.page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/item/${ids.get('offline')}`);

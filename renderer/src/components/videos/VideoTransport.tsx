@@ -41,8 +41,12 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
     const el = anchor.current;
     if (!el || !annotator) return;
     const letter = String.fromCharCode(65 + videoSync.state.focus);
-    videoSync.setFailure({ letter, at, note: 'saving…' });
-    void saveFailure(el, project, annotator, videoSync.state.focus, at).then((r) => videoSync.setFailure({ letter, at, note: r.saved ? 'saved' : r.why }));
+    const pending = { letter, at, note: 'saving…' };
+    videoSync.setFailure(pending);
+    // The answer is said only while the bar still shows this mark: after → the next item's bar is its own.
+    void saveFailure(el, project, annotator, videoSync.state.focus, at).then((r) => {
+      if (videoSync.state.failure === pending) videoSync.setFailure({ letter, at, note: r.saved ? 'saved' : r.why });
+    });
   };
   const duration = s.duration || probed || 0;
   const momentCount = useMoments().marks.length;
