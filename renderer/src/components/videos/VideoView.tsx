@@ -79,7 +79,7 @@ function StoredVideo({ project, part, place }: { project: string; part: VideoPar
   const index = id === null ? 0 : Math.max(0, videoSync.indexOf(id));
   const columns = Math.max(1, sync.members);
   const zoomed: CSSProperties = { position: 'fixed', zIndex: 51, top: 12, bottom: ZOOM_BAR_PX + 12, left: `calc(${index} * 100vw / ${columns} + 12px)`, width: `calc(100vw / ${columns} - 24px)` };
-  const style: CSSProperties = sync.zoomed ? zoomed : { aspectRatio: `${width} / ${height}`, width: `min(100%, calc(var(--image-max-h, 60vh) * ${(width / height).toFixed(6)}))` };
+  const style: CSSProperties = sync.zoomed ? zoomed : { aspectRatio: `${width} / ${height}`, width: `min(100%, calc(min(var(--image-max-h, 60vh), 36vh) * ${(width / height).toFixed(6)}))` };
   return (
     <figure ref={figure} className="m-0 flex flex-col gap-1" data-testid="video-view" data-sha={ref.sha256} onPointerEnter={() => typeof place === 'number' && videoSync.setFocus(place)}>
       <div ref={slot} className="relative overflow-hidden rounded-[3px] bg-black" style={style} />
