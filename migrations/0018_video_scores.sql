@@ -1,2 +1,3 @@
--- Arbiter schema, version 18: video pre-labels — filled in by the video work (issue 24).
+-- Arbiter schema, version 18: no change. Reserved for video pre-labels, which needed no table of their own:
+-- a video model's rewards are kept in the score table as every model's are (core/scorer/videoJob.ts).
 SELECT 1;
