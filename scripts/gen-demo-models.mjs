@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Writes the tiny demo reward models under resources/models/ (two text models, one image model), laid out like an ONNX export of a
+// Writes the tiny demo reward models under resources/models/ (two text models, an image model and a video
+// model), laid out like an ONNX export of a
 // Hugging Face model (model.onnx, tokenizer.json, tokenizer_config.json, config.json). Deterministic:
 // fixed seeds, fixed word list, so running it twice writes the same bytes.
 //
@@ -14,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTokenModel, buildTransformerOutcomeModel, buildVocab, makeTransformerWeights, makeWeights, wordPieceTokenizerJson } from './lib/onnx-builder.mjs';
 import { buildImageRewardModel, clipPreprocessorConfig, makeImageRewardWeights } from './lib/onnx-image-builder.mjs';
+import { buildVideoRewardModel, makeVideoRewardWeights } from './lib/onnx-video-builder.mjs';
 
 const WORDS = `
 the a an and or but if then else so because since therefore thus hence of to in on at by for with from
@@ -168,10 +170,42 @@ function imageFolder() {
   };
 }
 
+/** Words of text-to-video prompts (motion, pace, what a clip shows) for the video model's tokenizer. */
+const VIDEO_WORDS = `video clip frame frames zoom zooming pan panning slowly steadily quickly moving motion still static
+flicker noise smooth jerky evolving drifting sweeping spinning falling rising camera scene shot cells bars card hand set game life
+colours colors vivid perfectly cube bowl pick place`.split(/\s+/).filter(Boolean);
+
+/**
+ * Video model, a frame stack: pixel_values [batch, 4, 3, 32, 32] (four frames sampled at 2 fps, each made
+ * as preprocessor_config.json makes an image) and the prompt's tokens; logits [batch, 1]. Its judgement:
+ * the prompt's colour words against the clip's mean colour (with none, mean redness) plus how much the
+ * frames move (scripts/lib/onnx-video-builder.mjs). The demo's "Demo videos" pairs are scored with it on
+ * first launch (electron/core/service/openApp.ts), their frames decoded by the packaged ffmpeg.
+ */
+function videoFolder() {
+  const vocab = buildVocab([...WORDS, ...IMAGE_WORDS, ...VIDEO_WORDS]);
+  const weights = makeVideoRewardWeights({ vocab, size: 32 });
+  return {
+    'model.onnx': buildVideoRewardModel(weights, { frames: 4 }),
+    'tokenizer.json': json(wordPieceTokenizerJson(vocab)),
+    'tokenizer_config.json': json(bertTokenizerConfig({ model_max_length: 77 })),
+    'config.json': json({
+      architectures: ['ArbiterDemoVideoReward'],
+      model_type: 'arbiter-demo-video',
+      vocab_size: vocab.length,
+      pad_token_id: 0,
+      text_config: { max_position_embeddings: 77, vocab_size: vocab.length },
+      vision_config: { image_size: 32, num_channels: 3, num_frames: 4 },
+    }),
+    'preprocessor_config.json': json(clipPreprocessorConfig(32)),
+  };
+}
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outArg = process.argv.indexOf('--out');
 const out = outArg > 0 ? resolve(process.argv[outArg + 1]) : join(root, 'resources', 'models');
 writeFolder(join(out, 'demo-outcome'), outcomeFolder());
 writeFolder(join(out, 'demo-process'), processFolder());
 writeFolder(join(out, 'demo-image'), imageFolder());
-console.log(`wrote ${join(out, 'demo-outcome')}, ${join(out, 'demo-process')} and ${join(out, 'demo-image')}`);
+writeFolder(join(out, 'demo-video'), videoFolder());
+console.log(`wrote ${join(out, 'demo-outcome')}, ${join(out, 'demo-process')}, ${join(out, 'demo-image')} and ${join(out, 'demo-video')}`);

@@ -104,6 +104,15 @@ describe('the demo project', () => {
       expect(part.video!.damaged ?? null).toBeNull();
       expect(part.video!.bytes).toBeLessThan(32 * 1024);
     }
+    // The demo's video reward model (resources/models/demo-video) scored every clip at first launch, its
+    // frames decoded by the ffmpeg inside the npm package (PATH held nothing): each pair has a vote.
+    const pairs = service.db.prepare("SELECT id FROM item WHERE external_id LIKE 'demo-video-%' ORDER BY external_id").pluck().all() as number[];
+    expect(pairs.length).toBe(4);
+    for (const itemId of pairs) {
+      const demoVideo = (await service.dispatch('prelabels', { project: DEMO_VIDEO_PROJECT, itemId })).models.find((m) => m.name === 'demo-video');
+      expect(demoVideo?.rewards.every((r) => typeof r === 'number'), `item ${itemId}`).toBe(true);
+      expect(demoVideo?.pAB).toEqual(expect.any(Number));
+    }
   }, 120_000);
 
   it('opens on the project list when not started by `npm start`', async () => {

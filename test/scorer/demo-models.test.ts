@@ -23,7 +23,7 @@ function generate(): string {
 describe('demo models', () => {
   it('the generator writes the same bytes every run, and resources/models holds them', () => {
     const [a, b] = [generate(), generate()];
-    for (const model of ['demo-outcome', 'demo-process']) {
+    for (const model of ['demo-outcome', 'demo-process', 'demo-image', 'demo-video']) {
       const files = readdirSync(join(a, model)).sort();
       expect(readdirSync(join(models, model)).sort()).toEqual(files);
       for (const file of files) {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { importFile } from '../formats/index';
 import { appRoot } from '../base/paths';
 import { scoreProjectInline } from '../scorer/index';
-import { seedDemoLabels, seedDemoVideos } from './demo';
+import { DEMO_VIDEO_PROJECT, seedDemoLabels, seedDemoVideos } from './demo';
 import { ArbiterService } from './index';
 import type { ServiceOptions } from './context';
 import { openDb, type Db, type OpenOptions } from '../store/db';
@@ -30,6 +30,8 @@ export function defaultAnnotatorName(): string {
 }
 
 export const DEMO_MODELS = ['demo-outcome', 'demo-process', 'demo-image'];
+/** The video demo's reward model (a frame stack, scripts/gen-demo-models.mjs), scored over "Demo videos". */
+export const DEMO_VIDEO_MODELS = ['demo-video'];
 
 /**
  * On a database with no projects, adds the demo project shipped in resources/demo (every kind of item, a
@@ -55,14 +57,20 @@ export async function seedDemo(db: Db, dbPath: string, service: ArbiterService):
     // The text and image demo stays usable without the video one; say why it is missing.
     console.error(`Arbiter: the demo's video project could not be added: ${(error as Error).message}`);
   }
-  const dirs = DEMO_MODELS.map((name) => join(appRoot(), 'resources', 'models', name)).filter((dir) => existsSync(dir));
+  await scoreDemo(dbPath, DEMO_PROJECT, DEMO_MODELS);
+  // The video model's frames come from the ffmpeg inside the npm package (scorer/videoFrames.ts), not PATH.
+  if (listProjects(db).some((p) => p.name === DEMO_VIDEO_PROJECT)) await scoreDemo(dbPath, DEMO_VIDEO_PROJECT, DEMO_VIDEO_MODELS);
+  return true;
+}
+
+async function scoreDemo(dbPath: string, project: string, models: string[]): Promise<void> {
+  const dirs = models.map((name) => join(appRoot(), 'resources', 'models', name)).filter((dir) => existsSync(dir));
   try {
-    if (dirs.length) await scoreProjectInline({ dbPath, project: DEMO_PROJECT, dirs, provider: 'cpu' });
+    if (dirs.length) await scoreProjectInline({ dbPath, project, dirs, provider: 'cpu' });
   } catch (error) {
     // The demo stays usable without pre-labels; say why they are missing.
-    console.error(`Arbiter: the demo models could not score the demo project: ${(error as Error).message}`);
+    console.error(`Arbiter: the demo models could not score the project "${project}": ${(error as Error).message}`);
   }
-  return true;
 }
 
 export async function openApp(dbPath: string, transport: 'ipc' | 'http', options: OpenOptions = {}): Promise<ArbiterService> {
