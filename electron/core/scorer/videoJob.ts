@@ -1,16 +1,14 @@
 // The score job's pass over a project with a video model: each response's one video (read from the video
 // store), its frames sampled at the model's rate, decoded and resized by ffmpeg (videoFrames.ts), cropped
 // and normalised as images, and its prompt's tokens, in batches. While a batch runs, the next batch's videos are decoded
-// (ffmpeg is a child process per video, so decoding overlaps onnxruntime's session.run on this thread).
+// (ffmpeg is a child process per video, so decoding overlaps onnxruntime's session.run on this thread: mediaPass.ts).
 // A video that cannot be decoded makes its response unscorable with the reason; the job goes on.
-import { existsSync } from 'node:fs';
 import type * as ort from 'onnxruntime-node';
 import type { ItemRecord } from '../../../shared/domain';
 import { videoFile, videoStoreDir } from '../videos/store';
 import type { ImagePassHooks, ImageRow } from './imageJob';
 import { resizedSize } from './imageInputs';
-import { encodePromptText } from './imageModel';
-import { outcomeScores } from './readout';
+import { scoreMediaPass } from './mediaPass';
 import type { TextTokenizer } from './tokenize';
 import type { ModelSpec } from './types';
 import { decodeFrames, decodeFramesBySeeking, samplingRate, SEEK_FROM_SECONDS, VideoReadError } from './videoFrames';
@@ -20,11 +18,6 @@ interface VideoRow extends ImageRow {
   width: number;
   height: number;
   duration: number | null;
-}
-
-interface Prepared {
-  rows: VideoRow[];
-  pixels: Float32Array;
 }
 
 /** Why a video could not become frames, said for people. */
@@ -52,7 +45,7 @@ async function prepareVideo(row: VideoRow, spec: ModelSpec, pixels: Float32Array
 }
 
 /** Scores every pending response of the items with a video model; returns whether it was cancelled. */
-export async function scoreVideoPass(
+export function scoreVideoPass(
   items: Iterable<ItemRecord>,
   imageStore: string,
   spec: ModelSpec,
@@ -62,71 +55,15 @@ export async function scoreVideoPass(
   hooks: ImagePassHooks,
 ): Promise<boolean> {
   const image = spec.image!;
-  const stack = image.video!.frames * framePlane(image);
   const store = videoStoreDir(imageStore);
-
-  // Decodes a batch's videos (in parallel, one ffmpeg each) into one buffer; a row that fails is reported and dropped.
-  const prepare = async (rows: VideoRow[]): Promise<Prepared> => {
-    const pixels = new Float32Array(rows.length * stack);
-    const results = await Promise.all(rows.map((row, k) => prepareVideo(row, spec, pixels, k * stack)));
-    const kept: VideoRow[] = [];
-    results.forEach((reason, k) => {
-      if (reason !== null) {
-        hooks.skip(reason, rows[k]!.where);
-        return;
-      }
-      if (kept.length !== k) pixels.copyWithin(kept.length * stack, k * stack, (k + 1) * stack);
-      kept.push(rows[k]!);
-    });
-    return { rows: kept, pixels };
-  };
-
-  const run = async ({ rows, pixels }: Prepared) => {
-    if (!rows.length) return;
-    const out = await runVideoBatch(session, spec, image, pixels, rows.map((r) => r.prompt));
-    hooks.scored(rows, outcomeScores(spec, out, rows.length), rows.reduce((n, r) => n + r.prompt.ids.length, 0));
-  };
-
-  let gathering: VideoRow[] = [];
-  let decoding: Promise<Prepared> | null = null;
-  const advance = async () => {
-    const next = gathering.length ? prepare(gathering) : null;
-    gathering = [];
-    if (decoding) await run(await decoding);
-    decoding = next;
-  };
-  const stop = async () => {
-    if (decoding) await decoding;
-    return true;
-  };
-
-  for (const item of items) {
-    let itemPrompt: ReturnType<typeof encodePromptText> | undefined;
-    for (const responseIndex of item.responses.keys()) {
-      const hash = hooks.hashOf(item, responseIndex);
-      if (!hooks.pending.delete(hash)) continue;
-      const where = hooks.where(item, responseIndex);
-      const target = videoTarget(item.prompt, item.responses[responseIndex]!.content);
-      if ('unscorable' in target) {
-        hooks.skip(target.unscorable, where);
-        continue;
-      }
-      const file = videoFile(store, target.sha256);
-      if (!existsSync(file)) {
-        hooks.skip(`its video is not in the video store (${file}): import the file again to store it`, where);
-        continue;
-      }
-      const prompt = (itemPrompt ??= encodePromptText(spec, tok, item.prompt));
-      if (prompt.truncated) hooks.truncated();
-      gathering.push({ hash, itemId: item.id, responseIndex, file, prompt, where, width: target.width, height: target.height, duration: target.duration });
-      if (gathering.length >= batchSize) {
-        if (hooks.isCancelled()) return stop();
-        await advance();
-      }
-    }
-  }
-  if (hooks.isCancelled()) return stop();
-  await advance();
-  await advance();
-  return false;
+  return scoreMediaPass(items, spec, tok, batchSize, hooks, {
+    stride: image.video!.frames * framePlane(image),
+    target: (item, responseIndex) => videoTarget(item.prompt, item.responses[responseIndex]!.content),
+    file: (target) => videoFile(store, target.sha256),
+    missing: (file) => `its video is not in the video store (${file}): import the file again to store it`,
+    row: (base, target): VideoRow => ({ ...base, width: target.width, height: target.height, duration: target.duration }),
+    // ffmpeg is a child process per video: a batch's videos decode in parallel.
+    decode: (row, pixels, offset) => prepareVideo(row, spec, pixels, offset),
+    run: (pixels, prompts) => runVideoBatch(session, spec, image, pixels, prompts),
+  });
 }
