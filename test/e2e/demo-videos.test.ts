@@ -2,6 +2,8 @@
 // committed files (resources/demo/videos, no ffmpeg at run time). From the project list it opens on
 // Compare with two generated clips decoded side by side, the video-generation rubric's per-criterion
 // winners under them, playing on one clock; the robot episode's two cameras sit on the Verdict screen.
+// Its pairs carry the demo video model's scores (resources/models/demo-video): the vote shows after a
+// choice under blind and up front under assist (/tmp/demo-videos-assist-{light,dark}.png).
 // Screenshots of both screens in light and dark go to /tmp/demo-videos-*.png; nothing leaves the host.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,4 +57,41 @@ describe('the video demo', () => {
       await page.context().close();
     }, 90_000);
   }
+
+  it('the demo video model votes: after a choice under blind, and up front under assist (light and dark)', async () => {
+    const { page, problems } = await openApp(browser, host, { annotator: 'demo-prelabels' });
+    page.on('request', (r) => {
+      if (!r.url().startsWith(host.origin) && !/^(blob|data):/.test(r.url())) outside.push(r.url());
+    });
+    await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/compare`);
+    const compare = page.locator('[data-testid="compare"]:not([data-item-id=""])');
+    await compare.waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.getByTestId('prelabels').getAttribute('data-mode'), { timeout: 15_000 }).toBe('blind');
+    const first = await compare.getAttribute('data-item-id');
+    // Scored at first launch (resources/models/demo-video): the vote is there, and blind hides it until the choice.
+    const scored = await host.api<{ models: { name: string; vote: string | null }[] }>('prelabels', { project: PROJECT, itemId: Number(first) });
+    expect(scored.models.find((m) => m.name === 'demo-video')?.vote).toMatch(/^(A|B|tie)$/);
+    expect(await page.getByTestId('model-vote').count()).toBe(0);
+    await page.keyboard.press('1');
+    const reveal = page.getByTestId('prelabel-reveal');
+    await reveal.waitFor({ timeout: 15_000 });
+    expect(await reveal.innerText()).toMatch(/you chose Left better[\s\S]*demo-video/);
+    expect(await reveal.getByTestId('model-vote').count()).toBeGreaterThan(0);
+    // Assist: the next pair shows the vote and its P on the prelabel line before any choice.
+    await host.api('updateProjectSettings', { project: PROJECT, settings: { prelabels: 'assist' } });
+    await page.reload();
+    await compare.waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.getByTestId('prelabels').getAttribute('data-mode'), { timeout: 15_000 }).toBe('assist');
+    const line = page.getByTestId('prelabel-line');
+    await expect.poll(async () => ((await line.count()) ? await line.innerText() : ''), { timeout: 15_000 }).toMatch(/demo-video[\s\S]*\d\.\d\d/);
+    await expect.poll(() => clocks(page).then((c) => c.map((v) => v.ready)), { timeout: 20_000 }).toEqual([true, true]);
+    await page.screenshot({ path: '/tmp/demo-videos-assist-light.png' });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.evaluate(() => document.documentElement.classList.add('dark'));
+    await page.screenshot({ path: '/tmp/demo-videos-assist-dark.png' });
+    await host.api('updateProjectSettings', { project: PROJECT, settings: { prelabels: 'blind' } });
+    expect(problems).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.context().close();
+  }, 90_000);
 });
