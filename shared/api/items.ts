@@ -151,9 +151,10 @@ export interface ItemsPage {
   /** The search text's matches are incomplete: the full-text index is still being built (store/searchIndex.ts). */
   searchCapped: boolean;
   /**
-   * True when the counts are from before the project's latest labels (a large project's facts are read
-   * again on a task worker meanwhile; the next page after that read has the new ones). Never for a
-   * project of at most 100,000 items, whose facts are read again before answering.
+   * True when the counts are from before the project's latest items or labels: a large project's first
+   * read, an import's items or a change read whole (gold rules, models) run on a task worker meanwhile;
+   * the next page after that read has the new ones. A label change alone refreshes its items before
+   * answering (see `reviewing`). Never for a project of at most 100,000 items, read before answering.
    */
   stale: boolean;
   /**

@@ -1,5 +1,6 @@
-// The items explorer's query (shared/api/items.ts queryItems): the facts of the project (read once per
-// change of its labels, adjudications, items or models: review/itemFacts.ts), the search text through the
+// The items explorer's query (shared/api/items.ts queryItems): the facts of the project (review/itemFacts.ts:
+// read once, then for an import's new items, a label change's items (review/itemFactsDelta.ts) and, whole,
+// the review's project-wide part after a change), the search text through the
 // full-text index (store/search.ts), the clauses as masks, the facet counts and a page in the sort order.
 // `runItemsQuery` is what the service, `arbiter items`, `arbiter export --view` and bench/items-scale.mjs call.
 import type { FacetCount, ItemSort, ItemsPage, ItemsRow, QueryItemsRequest, SavedView } from '../../../shared/api/items';
