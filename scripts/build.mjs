@@ -2,7 +2,7 @@
 // Builds Arbiter: the renderer with Vite, the Node side (CLI, host, Electron main and preload, workers)
 // with esbuild. `--node-only` skips the renderer (the CLI needs no UI).
 import { build } from 'esbuild';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -31,13 +31,21 @@ const workers = {
   'backup-worker': 'electron/core/store/backupWorker.ts',
 };
 const jobs = [
-  build({ ...common, format: 'esm', banner: esmBanner, entryPoints: { cli: 'electron/cli/index.ts', core: 'electron/core/service/lib.ts' }, outdir: 'out/node', outExtension: { '.js': '.mjs' } }),
+  // The CLI in chunks beside cli.mjs (same folder: import.meta.url finds the workers as before): a command
+  // loads the modules it imports only (`arbiter stats` neither the formats nor the scorer nor the service).
+  build({ ...common, format: 'esm', banner: esmBanner, splitting: true, metafile: true, chunkNames: 'cli-chunk-[hash]', entryPoints: { cli: 'electron/cli/index.ts' }, outdir: 'out/node', outExtension: { '.js': '.mjs' } }),
+  build({ ...common, format: 'esm', banner: esmBanner, entryPoints: { core: 'electron/core/service/lib.ts' }, outdir: 'out/node', outExtension: { '.js': '.mjs' } }),
   build({ ...common, ...cjsOptions, entryPoints: { main: 'electron/main/index.ts' }, outdir: 'out/electron', outExtension: { '.js': '.cjs' } }),
   build({ ...common, ...cjsOptions, entryPoints: { preload: 'electron/preload/index.ts' }, outdir: 'out/electron', outExtension: { '.js': '.cjs' } }),
 ];
 for (const outdir of ['out/node', 'out/electron'])
   jobs.push(build({ ...common, format: 'esm', banner: esmBanner, entryPoints: workers, outdir, outExtension: { '.js': '.mjs' } }));
-await Promise.all(jobs);
+const [cliBuild] = await Promise.all(jobs);
+// Chunks of earlier builds go; the graph of this one (which chunk imports which, statically or when asked)
+// is kept for test/integration/cli-chunks.test.ts.
+const chunks = new Set(Object.keys(cliBuild.metafile.outputs).map((path) => path.split('/').pop()));
+for (const name of readdirSync(join(root, 'out/node'))) if (/^cli-chunk-.*\.mjs(\.map)?$/.test(name) && !chunks.has(name)) rmSync(join(root, 'out/node', name), { force: true });
+writeFileSync(join(root, 'out/node/cli-meta.json'), JSON.stringify(cliBuild.metafile));
 mkdirSync(join(root, 'out'), { recursive: true });
 // Each output folder says its module kind, whatever the root package.json says.
 writeFileSync(join(root, 'out/node/package.json'), '{"type":"module"}\n');

@@ -2,19 +2,18 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXPORT_FORMATS, IMPORT_FORMATS, RANKING_PAIRS, TRL_VISION_FORMATS, type ExportFormat, type ImportFormat, type RankingPairs } from '../../shared/formatNames';
-import { openApp } from '../core/service/openApp';
-import { doctorReport } from '../core/service/doctor';
 import { invalidInput } from '../core/base/errors';
-import { exportProject, importFile, importLabelsFile, projectStats, projects, scorer } from '../core/service/direct';
+import type * as direct from '../core/service/direct';
 import { importNotes } from '../../shared/importNotes';
-import { taskLine } from '../../shared/api';
 import { dbPathFrom, openDbFor, parse, UsageError, withDb, type CliIo } from './io';
-import { backupCommand, projectsCommand } from './manage';
 import { checkName, optionalAnnotatorName, requireFile, requireProjectName, requireString } from './options';
 import { viewName } from '../../shared/api/items';
-import { serve, useModelDirs } from './serve';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+// Core's heavier modules (the formats, the scorer, the service) load when a command uses them: the CLI is
+// built in chunks (scripts/build.mjs), so `arbiter stats` starts without them.
+const loadDirect = () => import('../core/service/direct');
 
 const importCommand: Command = async (argv, io) => {
   const { values, positionals } = parse(argv, {
@@ -32,6 +31,7 @@ const importCommand: Command = async (argv, io) => {
   const imagesDir = values['images-dir'];
   if (typeof imagesDir === 'string' && imagesDir.trim() === '') throw new UsageError('--images-dir takes a folder');
   return withDb(values, async (db) => {
+    const { importFile } = await loadDirect();
     const summary = await importFile(db, {
       path: file,
       project,
@@ -81,6 +81,7 @@ const exportCommand: Command = async (argv, io) => {
   const minAgreement = values['min-agreement'] === undefined ? undefined : Number(values['min-agreement']);
   if (minAgreement !== undefined && !(minAgreement >= 0 && minAgreement <= 1)) throw new UsageError('--min-agreement takes a share from 0 to 1, such as 0.67');
   return withDb(values, async (db) => {
+    const { exportProject, projects } = await loadDirect();
     projects.requireProject(db, project);
     // --view: exactly the saved view's items (its query and the clauses in it, as the items page shows them).
     const items = view === undefined ? undefined : new Set((await import('../core/service/itemsQuery')).matchingIds(db, { project, query: '', view }, 10_000_000).ids);
@@ -111,6 +112,7 @@ const labelsCommand: Command = async (argv, io) => {
   const project = requireProjectName(values);
   const file = requireFile(positionals[0]);
   return withDb(values, async (db) => {
+    const { importLabelsFile, projects } = await loadDirect();
     projects.requireProject(db, project);
     const summary = await importLabelsFile(db, { path: file, project, skipInvalid: values['skip-invalid'] === true });
     for (const e of summary.errors) io.err(`${file}:${e.line}: ${e.reason}`);
@@ -124,29 +126,9 @@ const labelsCommand: Command = async (argv, io) => {
   });
 };
 
-const statsCommand: Command = async (argv, io) => {
-  const { values } = parse(argv, { project: { type: 'string' }, json: { type: 'boolean', default: false } });
-  const project = requireProjectName(values);
-  return withDb(values, async (db) => {
-    const row = projects.requireProject(db, project);
-    const { projectReview, reviewLines } = await import('./review');
-    // The review reads every current label of people once; the pairwise counts come from that pass.
-    const { report, pairwiseChoices } = projectReview(db, project);
-    const stats = projectStats(db, row, pairwiseChoices);
-    if (values.json) io.out(JSON.stringify({ ...stats, review: report }));
-    else {
-      // Per task, each over its own items (pairs, three or more responses, single responses).
-      io.out(`${stats.project}: ${stats.items} item${stats.items === 1 ? '' : 's'}; labeled ${taskLine(stats.tasks)}`);
-      io.out(`  label revisions ${stats.labels.revisions}; current human pair labels ${stats.labels.current} ${JSON.stringify(stats.labels.byChoice)}`);
-      for (const a of stats.annotators) io.out(`  ${a.kind.padEnd(6)} ${a.name} ${a.task}: ${a.labeled}`);
-      for (const line of reviewLines(report)) io.out(line);
-    }
-    return 0;
-  });
-};
-
 const doctorCommand: Command = async (argv, io) => {
   const { values } = parse(argv, { json: { type: 'boolean', default: false } });
+  const { doctorReport } = await import('../core/service/doctor');
   const report = await doctorReport(dbPathFrom(values));
   if (values.json) io.out(JSON.stringify(report));
   else {
@@ -164,9 +146,11 @@ const serveCommand: Command = async (argv, io) => {
     'models-dir': { type: 'string', multiple: true },
   });
   if (values['no-demo']) process.env.ARBITER_NO_DEMO = '1';
+  const { serve, useModelDirs } = await import('./serve');
   useModelDirs(values['models-dir'] as unknown as string[] | undefined);
   const port = values.port === undefined ? 4317 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535`);
+  const { openApp } = await import('../core/service/openApp');
   const service = await openApp(dbPathFrom(values), 'http');
   await serve(service, { port, host: String(values.host), io });
   return 0;
@@ -186,6 +170,7 @@ const scoreCommand: Command = async (argv, io) => {
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 1024) throw new UsageError('--batch-size must be a whole number from 1 to 1024');
   const dirs = ((values.model as unknown as string[] | undefined) ?? []).map((d) => resolve(d));
   const dbPath = dbPathFrom(values);
+  const { projects, scorer } = await loadDirect();
   const db = openDbFor(values);
   let modelIds: number[] | undefined;
   try {
@@ -199,7 +184,7 @@ const scoreCommand: Command = async (argv, io) => {
   }
   let lastLine = 0;
   const result = await scorer.scoreProjectInline(
-    { dbPath, project, dirs: dirs.length ? dirs : undefined, modelIds, provider: provider as scorer.ProviderRequest, batchSize },
+    { dbPath, project, dirs: dirs.length ? dirs : undefined, modelIds, provider: provider as direct.scorer.ProviderRequest, batchSize },
     {
       onProgress: (p) => {
         const now = Date.now();
@@ -224,6 +209,7 @@ const scoreCommand: Command = async (argv, io) => {
 
 const modelsCommand: Command = async (argv, io) => {
   const { values } = parse(argv, { json: { type: 'boolean', default: false } });
+  const { scorer } = await loadDirect();
   return withDb(values, async (db) => {
     const list = scorer.listModels(db);
     if (values.json) io.out(JSON.stringify(list));
@@ -238,9 +224,9 @@ export const commands: Record<string, Command> = {
   import: importCommand,
   export: exportCommand,
   labels: labelsCommand,
-  stats: statsCommand,
-  projects: projectsCommand,
-  backup: backupCommand,
+  stats: (argv, io) => import('./stats').then((m) => m.statsCommand(argv, io)),
+  projects: (argv, io) => import('./manage').then((m) => m.projectsCommand(argv, io)),
+  backup: (argv, io) => import('./manage').then((m) => m.backupCommand(argv, io)),
   doctor: doctorCommand,
   serve: serveCommand,
   judge: (argv, io) => import('./judge').then((m) => m.judgeCommand(argv, io)),

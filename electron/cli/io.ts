@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { invalidInput } from '../core/base/errors';
 import { defaultDbPath } from '../core/base/paths';
-import { openDb } from '../core/service/direct';
+import { openDb } from '../core/service/storeDirect';
 
 /** A mistake in how the command was called (exit 2), as opposed to bad input (exit 1). */
 export class UsageError extends Error {}

@@ -5,9 +5,8 @@
 import { goldLines } from './goldLines';
 import { QUEUE_REASONS, REVIEW_TASKS, reviewSchemas, type Figure, type QueueRow, type ReviewReport } from '../../shared/api/review';
 import { invalidInput } from '../core/base/errors';
-import { buildReview, withExternalIds, getItem, itemResolver, projects } from '../core/service/direct';
+import { buildReview, withExternalIds, getItem, itemResolver, projects, type Db } from '../core/service/storeDirect';
 import { adjudicateItem } from '../core/service/review';
-import type { Db } from '../core/service/direct';
 import { parse, UsageError, withDb, type CliIo } from './io';
 import { requireProjectName } from './options';
 import { plural } from '../../shared/plural';
