@@ -2,9 +2,8 @@
 // speed [<] [>], loop in / out [I] [O] (clear [\]), sound [M], zoom [z]; one scrub bar with the loop's range
 // on it; the time as a timecode and a frame number. Below it a filmstrip of key frames (Filmstrip.tsx):
 // click one to go there. Shift+F marks an episode's first failure at the current moment (failureMark.ts).
-// Marks in time (momentMarks.ts, MomentList.tsx): Shift+T an instant at the playhead on the video last
-// pointed at, Shift+L the loop range as a range mark, Shift+N / Shift+P the next / previous mark, Shift+X
-// removes the selected one, Ctrl+Z takes the last change of marks back (then the screen's undo again).
+// Marks in time (MomentPanel.tsx, with their keys) are listed under the bar when the leading video is a
+// response's; a prompt's clip that leads keeps the bar, and the marks go under the first response's video.
 // The keys are the screen's while videos are on it (a text box keeps its own); the letters are shifted
 // because the header's screen keys take i (Rubric) and m (Models). With images on the item too, `.` is
 // the videos' unless the mouse last pointed at an image (mediaFocus.ts); marking an image takes every key.
@@ -17,8 +16,9 @@ import { useGlobalKeys } from '../keys';
 import { Kbd } from '../Kbd';
 import { Filmstrip } from './Filmstrip';
 import { dotGoesTo, imageMarking } from '../mediaFocus';
-import { momentMarks, useMoments } from './momentMarks';
-import { MomentList, MomentSpans, openTagBox, sideNamer } from './MomentList';
+import { useMoments } from './momentMarks';
+import { MomentSpans, sideNamer } from './MomentList';
+import { MomentPanel } from './MomentPanel';
 
 interface TransportProps {
   src: string | null;
@@ -28,11 +28,13 @@ interface TransportProps {
   project: string;
   /** An element of the screen (the leading video's figure): the item and task marks are saved on. */
   anchor: RefObject<HTMLElement | null>;
-  /** The leading video's response, where Shift+F marks until another video is pointed at. */
+  /** The first response's video (the leader's, or the first after a prompt's clip): Shift+F marks it until another video is pointed at. */
   firstPlace: number;
+  /** The leading video is a response's: the marks in time are listed under this bar. */
+  marks: boolean;
 }
 
-export function VideoTransport({ src, duration: probed, keys = true, project, anchor, firstPlace }: TransportProps) {
+export function VideoTransport({ src, duration: probed, keys = true, project, anchor, firstPlace, marks }: TransportProps) {
   const s = useVideoSync();
   const annotator = useContext(ShellContext)?.annotator ?? '';
   useEffect(() => videoSync.setFocus(firstPlace), [firstPlace, src]);
@@ -50,42 +52,12 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
   };
   const duration = s.duration || probed || 0;
   const momentCount = useMoments().marks.length;
-  const nameOf = sideNamer(anchor.current, firstPlace);
-  const inPrompt = () => anchor.current?.closest('[data-testid="prompt"]') != null;
-  // The item's marks: read when an item is shown under this bar (open is a no-op for the same item).
-  useEffect(() => {
-    if (keys && anchor.current) momentMarks.open(anchor.current, project, annotator);
-  });
-  useEffect(() => (keys ? () => momentMarks.close() : undefined), [keys]);
-  const markInstant = () => {
-    const { time, focus, playing } = videoSync.state;
-    momentMarks.add(focus, time);
-    if (!playing) openTagBox(momentMarks.state.selected ?? 0);
-  };
-  const markLoop = () => {
-    const { loop, focus } = videoSync.state;
-    if (!loop) return momentMarks.say('set a loop first (Shift+I, Shift+O), then Shift+L makes it a mark');
-    momentMarks.add(focus, loop.from, loop.to);
-    videoSync.setLoop('clear');
-    if (!videoSync.state.playing) openTagBox(momentMarks.state.selected ?? 0);
-  };
-  const goToMark = (direction: 1 | -1) => {
-    const { marks } = momentMarks.state;
-    const t = videoSync.state.time;
-    const order = marks.map((m, i) => ({ m, i }));
-    const next = direction === 1 ? order.find(({ m }) => m.from > t + 1e-3) : order.filter(({ m }) => m.from < t - 1e-3).at(-1);
-    if (!next) return;
-    momentMarks.select(next.i);
-    videoSync.seek(next.m.from);
-  };
+  // Marks are named by the side their response is shown on: from under a prompt's clip, the left response's.
+  const left = marks ? anchor.current : (anchor.current?.closest('[data-testid="compare"]')?.querySelector('[data-testid="response-body-left"]') ?? null);
+  const nameOf = sideNamer(left, firstPlace);
   useGlobalKeys(
     (event) => {
       if (imageMarking()) return;
-      if ((event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'z') {
-        // The last change of marks first; none left (or none made here): the screen's undo.
-        if (momentMarks.undo()) event.preventDefault();
-        return;
-      }
       if (event.metaKey || event.ctrlKey || event.altKey) return;
       // `.` and `z` are the images' too (marking, zoom): the media the mouse last pointed at takes them.
       if ((event.key === '.' || event.key === 'z') && dotGoesTo() !== 'video') return;
@@ -101,16 +73,6 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
         M: () => videoSync.toggleMute(),
         z: () => videoSync.toggleZoom(),
         F: markFailure,
-        // Marks in time are on responses' videos; the prompt's clip (video QA) takes none.
-        ...(inPrompt()
-          ? {}
-          : {
-              T: markInstant,
-              L: markLoop,
-              N: () => goToMark(1),
-              P: () => goToMark(-1),
-              X: () => momentMarks.state.selected !== null && momentMarks.remove(momentMarks.state.selected),
-            }),
         Escape: () => videoSync.toggleZoom(),
       };
       const run = act[event.key];
@@ -198,8 +160,8 @@ export function VideoTransport({ src, duration: probed, keys = true, project, an
         </span>
       </div>
       <Filmstrip src={src} duration={duration} />
-      {/* Marks in time are on responses' videos: a bar under the prompt's clip (video QA) lists none. */}
-      {keys && !inPrompt() && <MomentList focus={s.focus} letters={s.members} nameOf={nameOf} />}
+      {/* Marks in time are on responses' videos: a bar under the prompt's clip lists none (VideoView.tsx puts them under the first response's). */}
+      {keys && marks && <MomentPanel project={project} anchor={anchor} nameOf={nameOf} />}
     </div>
   );
 }

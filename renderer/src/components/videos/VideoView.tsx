@@ -1,7 +1,8 @@
 // One video of a prompt or a response, where the text sits: in a box of its own aspect ratio from the first
 // paint (the probed size), muted, joined to the screen's one clock (syncGroup.ts), so two to four clips side
 // by side play, pause, seek and step together. The first video on the screen carries the transport bar
-// (VideoTransport.tsx) and the filmstrip. A video that cannot be shown says why in its own box: an http URL
+// (VideoTransport.tsx) and the filmstrip; the marks in time go under the first response's video (in that
+// bar, or, when a prompt's clip leads, under the response's own video: MomentPanel.tsx). A video that cannot be shown says why in its own box: an http URL
 // (never fetched), a file whose headers were damaged at import, one this browser cannot decode.
 import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import { describeVideo, type VideoPart } from '../../../../shared/videos';
@@ -9,6 +10,8 @@ import { returnWarmVideo, takeWarmVideo } from './prefetch';
 import { videoSync, useVideoSync } from './syncGroup';
 import { useVideoAddress } from './useVideoAddress';
 import { VideoTransport } from './VideoTransport';
+import { MomentPanel } from './MomentPanel';
+import { sideNamer } from './MomentList';
 
 /** `place`: the response's source-order index (or 'prompt'), for marks in time. */
 export function VideoView({ project, part, place = 'prompt' }: { project: string | null; part: VideoPart; place?: number | 'prompt' }) {
@@ -53,7 +56,7 @@ function StoredVideo({ project, part, place }: { project: string; part: VideoPar
     if (el.getAttribute('src') !== src) el.src = src;
     box.appendChild(el);
     if (el.error) failed();
-    const member = videoSync.join(el, ref.fps);
+    const member = videoSync.join(el, ref.fps, place);
     setId(member);
     return () => {
       videoSync.leave(member);
@@ -61,7 +64,7 @@ function StoredVideo({ project, part, place }: { project: string; part: VideoPar
       el.remove();
       returnWarmVideo(project, ref.sha256, el);
     };
-  }, [project, ref.sha256, src, ref.fps]);
+  }, [project, ref.sha256, src, ref.fps, place]);
   useEffect(() => setFailure(null), [src]);
   if (error) return <VideoNote testId="video-problem" title="Video not shown" detail={error} />;
   if (failure)
@@ -75,6 +78,10 @@ function StoredVideo({ project, part, place }: { project: string; part: VideoPar
   const width = ref.width ?? 16;
   const height = ref.height ?? 9;
   const leads = id !== null && videoSync.leads(id);
+  // The marks go under the first response's video: the leader's bar, or (a prompt's clip leading) this one.
+  const holder = videoSync.marksHolder();
+  const holdsMarks = id !== null && holder?.id === id;
+  const firstPlace = holder?.place ?? (typeof place === 'number' ? place : 0);
   // Zoomed (z): the screen's videos fill the window side by side, the transport bar below them.
   const index = id === null ? 0 : Math.max(0, videoSync.indexOf(id));
   const columns = Math.max(1, sync.members);
@@ -89,12 +96,13 @@ function StoredVideo({ project, part, place }: { project: string; part: VideoPar
         {describeVideo(ref)}
         {ref.audio ? ' · has sound (M plays it)' : ''}
       </figcaption>
-      {leads && <VideoTransport src={src} duration={ref.duration} project={project} anchor={figure} firstPlace={typeof place === 'number' ? place : 0} />}
+      {leads && <VideoTransport src={src} duration={ref.duration} project={project} anchor={figure} firstPlace={firstPlace} marks={holdsMarks} />}
+      {holdsMarks && !leads && <MomentPanel project={project} anchor={figure} nameOf={sideNamer(figure.current, firstPlace)} />}
       {leads && sync.zoomed && (
         <>
           <div className="fixed inset-0 z-50 bg-black/90" onClick={() => videoSync.toggleZoom()} data-testid="video-zoom" />
           <div className="fixed inset-x-0 bottom-0 z-[52] border-t border-line bg-surface px-4 py-2" style={{ height: ZOOM_BAR_PX }}>
-            <VideoTransport src={src} duration={ref.duration} keys={false} project={project} anchor={figure} firstPlace={typeof place === 'number' ? place : 0} />
+            <VideoTransport src={src} duration={ref.duration} keys={false} project={project} anchor={figure} firstPlace={firstPlace} marks={false} />
           </div>
         </>
       )}

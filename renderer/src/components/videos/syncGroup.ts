@@ -32,6 +32,8 @@ interface Member {
   id: number;
   el: HTMLVideoElement;
   fps: number | null;
+  /** The response's source-order index, or 'prompt' for a prompt's clip (which takes no marks in time). */
+  place: number | 'prompt';
 }
 
 export const RATES = [0.25, 0.5, 1, 1.5, 2] as const;
@@ -58,11 +60,11 @@ class SyncGroup {
   }
 
   /** Adds a video; returns its id (leave with it). A new item's videos start paused at 0. */
-  join(el: HTMLVideoElement, fps: number | null): number {
+  join(el: HTMLVideoElement, fps: number | null, place: number | 'prompt' = 0): number {
     const id = this.nextId++;
     el.muted = this.state.muted;
     el.playbackRate = this.state.rate;
-    this.members.push({ id, el, fps });
+    this.members.push({ id, el, fps, place });
     el.addEventListener('loadedmetadata', this.measure);
     this.measure();
     // A seek only where the time differs: a seek drops the decoded frame (readyState) until it is done, so a
@@ -86,6 +88,20 @@ class SyncGroup {
   /** Where `id` stands among the videos (0 leads), for the zoomed layout. */
   indexOf(id: number): number {
     return this.members.findIndex((m) => m.id === id);
+  }
+
+  /**
+   * The video the marks in time go under: the first response's on the screen (the leader, unless a
+   * prompt's clip leads: then the prompt keeps the bar and the marks go on the responses'); null: none.
+   */
+  marksHolder(): { id: number; place: number } | null {
+    const m = this.members.find((x) => x.place !== 'prompt');
+    return m && typeof m.place === 'number' ? { id: m.id, place: m.place } : null;
+  }
+
+  /** How many of the screen's videos are responses' (the marks' letters). */
+  responseVideos(): number {
+    return this.members.filter((m) => m.place !== 'prompt').length;
   }
 
   /** Whether `id` leads (the one whose bar the screen shows). */
