@@ -85,6 +85,8 @@ describe('the video demo', () => {
     const line = page.getByTestId('prelabel-line');
     await expect.poll(async () => ((await line.count()) ? await line.innerText() : ''), { timeout: 15_000 }).toMatch(/demo-video[\s\S]*\d\.\d\d/);
     await expect.poll(() => clocks(page).then((c) => c.map((v) => v.ready)), { timeout: 20_000 }).toEqual([true, true]);
+    // The filmstrip's eight key frames drawn before the screenshot.
+    await expect.poll(() => page.getByTestId('video-filmstrip').getAttribute('data-drawn'), { timeout: 15_000 }).toBe('8');
     await page.screenshot({ path: '/tmp/demo-videos-assist-light.png' });
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.evaluate(() => document.documentElement.classList.add('dark'));
