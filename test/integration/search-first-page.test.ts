@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SORT_COLUMNS } from '../../shared/itemFacets';
 import { mulberry32 } from '../../shared/order';
-import { parseSearch } from '../../shared/searchQuery';
+import { parseSearch, type SearchColumn, type SearchNode } from '../../shared/searchQuery';
 import { importLines } from '../../electron/core/formats/index';
 import { runItemsQuery } from '../../electron/core/service/itemsQuery';
 import { openDb, type Db } from '../../electron/core/store/db';
@@ -16,6 +16,8 @@ import { requireProject } from '../../electron/core/store/projects';
 import { ensureAnnotator } from '../../electron/core/store/annotators';
 import { labelAppender } from '../../electron/core/store/labels';
 import { matchingRanks, pageSnippets, searchPage, type SearchCursor } from '../../electron/core/store/search';
+import { ITEM_COLUMNS, LABEL_COLUMNS, sideAny, sideMatch } from '../../electron/core/store/searchSql';
+import { eachMatch } from '../../electron/core/store/searchMatches';
 import { tempDir } from '../helpers/tmp';
 
 const WORDS = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'po', 've', 'da', 'zu', 'fe', 'gi', 'ho', 'ju', 'ba', 'kalo', 'mine', 'suta', 'ripo'];
@@ -70,6 +72,51 @@ function bruteForce(db: Db, query: string): Hit[] {
     .filter((h) => visible.has(h.itemId))
     .map((h) => ({ ...h, seq: visible.get(h.itemId)! }))
     .sort((a, b) => a.rank - b.rank || a.itemId - b.itemId);
+}
+
+/**
+ * Every visible hit of project p over both halves, by (rank, id), from sets built in JS: each word's items
+ * in either half (one MATCH a half and word), AND / OR / NOT as set operations; the rank each half's bm25
+ * for the query's words, summed.
+ */
+function bruteForceBoth(db: Db, query: string): Hit[] {
+  const parsed = parseSearch(query);
+  if (!parsed.ok) throw new Error(parsed.error);
+  const ids = (table: string, match: string | null) => (match === null ? [] : (db.prepare(`SELECT rowid FROM ${table} WHERE ${table} MATCH ?`).pluck().all(match) as number[]));
+  const build = (n: SearchNode, columns: readonly SearchColumn[]): Set<number> => {
+    if (n.kind === 'term') return new Set([...ids('item_search', sideMatch(n, 'item', columns)), ...ids('label_search', sideMatch(n, 'label', columns))]);
+    if (n.kind === 'field') return build(n.child, columns.filter((c) => n.columns.includes(c)));
+    if (n.kind === 'not') {
+      const drop = build(n.drop, columns);
+      return new Set([...build(n.keep, columns)].filter((id) => !drop.has(id)));
+    }
+    const sets = n.children.map((c) => build(c, columns));
+    return n.kind === 'or' ? new Set(sets.flatMap((x) => [...x])) : new Set([...sets[0]!].filter((id) => sets.every((x) => x.has(id))));
+  };
+  const matching = build(parsed.query.node, [...ITEM_COLUMNS, ...LABEL_COLUMNS]);
+  const ranks = (table: string, match: string | null) =>
+    new Map(match === null ? [] : (db.prepare(`SELECT rowid, rank FROM ${table} WHERE ${table} MATCH ?`).raw(true).all(match) as [number, number][]));
+  const a = ranks('item_search', sideAny(parsed.query.node, 'item'));
+  const b = ranks('label_search', sideAny(parsed.query.node, 'label'));
+  const visible = new Map(
+    (db.prepare("SELECT i.id, i.seq FROM item i JOIN project p ON p.id = i.project_id WHERE p.name = 'p' AND i.seq < p.visible_seq").raw(true).all() as [number, number][]).map(([id, seq]) => [id, seq]),
+  );
+  return [...matching]
+    .filter((id) => visible.has(id))
+    .map((itemId) => ({ itemId, seq: visible.get(itemId)!, rank: (a.get(itemId) ?? 0) + (b.get(itemId) ?? 0) }))
+    .sort((x, y) => x.rank - y.rank || x.itemId - y.itemId);
+}
+
+/** Rationales and critiques of random words on random items of both projects, shown or not. */
+function labelSome(db: Db, rand: () => number, count: number): void {
+  const annotatorId = ensureAnnotator(db, 'ann', 'human').id;
+  const save = labelAppender(db);
+  const items = db.prepare('SELECT id, project_id FROM item').raw(true).all() as [number, number][];
+  const words = () => Array.from({ length: 1 + Math.floor(rand() * 4) }, () => WORDS[Math.floor(rand() ** 1.5 * WORDS.length)]).join(' ');
+  for (let k = 0; k < count; k++) {
+    const [itemId, projectId] = items[Math.floor(rand() * items.length)]!;
+    save({ projectId, itemId, annotatorId, choice: 'A', body: rand() < 0.7 ? { rationale: words() } : { rationale: words(), critique: { A: words() } } });
+  }
 }
 
 describe("a search's pages equal the brute-force answer on random corpora", () => {
@@ -161,5 +208,35 @@ describe("a search's pages equal the brute-force answer on random corpora", () =
       expect(inOrder.rows.map((r) => r.externalId), `${query} in file order`).toEqual(bySeq.reverse().slice(0, 15).map((s) => externalOf.get(s)));
     }
     db.close();
+  });
+  it("searchPage with words in labels' text too: every page equals the brute force over both halves", async () => {
+    for (const seed of [6, 7, 8]) {
+      const { db, rand } = await corpus(seed);
+      const project = requireProject(db, 'p').id;
+      // Seed 8 labels most items: a common word's labelled hits pass SEEK_MAX (store/searchBoth.ts), read in one pass.
+      labelSome(db, rand, seed === 8 ? 1500 : 40 + seed * 30);
+      for (const query of [...queries(rand), 'rationale:ripo', 'rationale:ka OR prompt:lo', 'suta NOT rationale:ka', '(ka rationale:lo) OR mi', 'critique:ta ne', 'ka* NOT critique:su']) {
+        const expected = bruteForceBoth(db, query);
+        for (const limit of [1, 7, 50]) {
+          const first = searchPage(db, project, query, { limit });
+          expect(first.rows.map((r) => [r.itemId, r.seq, r.rank]), `${query} (seed ${seed}, first page of ${limit})`).toEqual(expected.slice(0, limit).map((h) => [h.itemId, h.seq, h.rank]));
+          expect(first.next === null, `${query}: a next page exactly when more hits remain`).toBe(expected.length <= limit);
+          const seen = first.rows.map((r) => r.itemId);
+          for (let after = first.next; after && limit > 1; ) {
+            const page = searchPage(db, project, query, { limit, after });
+            seen.push(...page.rows.map((r) => r.itemId));
+            after = page.next;
+          }
+          if (limit > 1) expect(seen, `${query} (seed ${seed}, pages of ${limit})`).toEqual(expected.map((h) => h.itemId));
+        }
+        for (const hit of searchPage(db, project, query, { limit: 12 }).rows) expect(hit.snippets.some((s) => s.parts.some((p) => p.hit)), query).toBe(true);
+        // The explorer's hits by id (every project's, the caller keeps its own): the project's visible ones
+        // with the same ranks.
+        const got = new Map<number, number>();
+        eachMatch(db, project, query, true, (id, rank) => got.set(id, rank));
+        expect(expected.map((h) => [h.itemId, got.get(h.itemId)]), query).toEqual(expected.map((h) => [h.itemId, h.rank]));
+      }
+      db.close();
+    }
   });
 });

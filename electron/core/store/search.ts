@@ -5,11 +5,12 @@
 import { HIT_CLOSE, HIT_OPEN } from '../../../shared/searchText';
 import { parseSearch, type SearchColumn, type SearchNode, type SearchQuery } from '../../../shared/searchQuery';
 import { ArbiterError } from '../base/errors';
-import { bothPage, bothSql, labelSnippetRow, labelsMatch } from './searchBoth';
+import { bothPage, bothSql, bothSplit, labelSnippetRow, labelsMatch, splitPage } from './searchBoth';
 import { searchBuildState, type SearchBuildState } from './searchIndex';
 import { ITEM_COLUMNS, LABEL_COLUMNS, matchSetSql, sideAny, sideMatch } from './searchSql';
 import type { Db } from './sqlite';
 import { statement } from './statements';
+import { VISIBLE_MATCH, visibleTop } from './searchTop';
 
 /** A run of a field's text, a hit (a word the query matched) or not. Plain text: never HTML. */
 export interface SnippetPart {
@@ -79,46 +80,6 @@ export function planOf(db: Db, query: string | SearchQuery): Plan {
   if (labelsMatch(db, node)) return { kind: 'both', node };
   const match = sideMatch(node, 'item');
   return match === null ? { kind: 'none' } : { kind: 'item', match, prefix: hasPrefix(node) };
-}
-
-// The index drives the join (CROSS JOIN keeps SQLite from scanning the project's items and asking the
-// index about each one: 14 s instead of 40 ms for 12k hits among 20k items).
-const VISIBLE_MATCH = `item_search MATCH @match AND i.id = s.rowid AND i.project_id = @project AND i.seq < (SELECT visible_seq FROM project WHERE id = @project)`;
-
-const PAGE_AFTER_SQL = `SELECT s.rowid AS itemId, i.seq AS seq, s.rank AS rank FROM item_search s CROSS JOIN item i WHERE ${VISIBLE_MATCH}
-  AND (s.rank > @rank OR (s.rank = @rank AND s.rowid > CAST(@after AS INTEGER))) ORDER BY s.rank, s.rowid LIMIT @limit`;
-const PAGE_SQL = `SELECT s.rowid AS itemId, i.seq AS seq, s.rank AS rank FROM item_search s CROSS JOIN item i WHERE ${VISIBLE_MATCH}
-  ORDER BY s.rank, s.rowid LIMIT @limit`;
-// A page, the common case: the index's best `top` hits of every project by (rank, id), SQLite's own bounded
-// sort over FTS5's hits in rowid order (`rank + 0.0` is not FTS5's rank column, so FTS5 does not sort them
-// itself: its sorter keeps every hit's position lists and seeks each returned row again, 1.3-1.5x the
-// time for common words), then the project's visible items among them, looked up by id.
-const TOP_SQL = 'SELECT rowid, rank FROM item_search WHERE item_search MATCH @match ORDER BY rank + 0.0, rowid LIMIT @top';
-const TOP_AFTER_SQL = `SELECT rowid, rank FROM item_search WHERE item_search MATCH @match
-  AND (rank > @rank OR (rank = @rank AND rowid > CAST(@after AS INTEGER))) ORDER BY rank + 0.0, rowid LIMIT @top`;
-const VISIBLE_IDS_SQL = `SELECT i.id AS itemId, i.seq AS seq FROM json_each(@ids) j CROSS JOIN item i
-  WHERE i.id = j.value AND i.project_id = @project AND i.seq < (SELECT visible_seq FROM project WHERE id = @project)`;
-/** Past this many of the index's best hits without `want` of the project's, the join asks the project's alone. */
-const TOP_MAX = 16_384;
-
-type Row = { itemId: number; seq: number; rank: number };
-
-/**
- * The first `want` of the project's visible hits by (rank, id) after the cursor: exact, since the best
- * `top` of the whole index hold them whenever they hold `want` of the project's (any other is ranked after
- * every one of those). Other projects' or hidden items among the best: four times as many, then the join.
- */
-function visibleTop(db: Db, match: string, projectId: number, want: number, after: SearchCursor | null): Row[] {
-  const cursor = after ? { rank: after.rank, after: after.itemId } : {};
-  for (let top = want; top <= TOP_MAX; top *= 4) {
-    const ranked = statement(db, after ? TOP_AFTER_SQL : TOP_SQL).raw(true).all({ match, top, ...cursor }) as [number, number][];
-    const seqs = new Map(
-      (statement(db, VISIBLE_IDS_SQL).all({ ids: JSON.stringify(ranked.map((r) => r[0])), project: projectId }) as { itemId: number; seq: number }[]).map((v) => [v.itemId, v.seq]),
-    );
-    const rows = ranked.filter((r) => seqs.has(r[0])).map(([itemId, rank]) => ({ itemId, seq: seqs.get(itemId)!, rank }));
-    if (rows.length >= want || ranked.length < top) return rows.slice(0, want);
-  }
-  return statement(db, after ? PAGE_AFTER_SQL : PAGE_SQL).all({ match, project: projectId, limit: want, ...cursor }) as Row[];
 }
 
 const SNIPPET_COLUMNS = ITEM_COLUMNS.map((_, c) => `snippet(item_search, ${c}, '${HIT_OPEN}', '${HIT_CLOSE}', '…', ${SNIPPET_TOKENS})`).join(', ');
@@ -222,7 +183,8 @@ export function searchPage(db: Db, projectId: number, query: string | SearchQuer
   const limit = Math.max(1, Math.min(SEARCH_PAGE_MAX, Math.trunc(options.limit ?? 50)));
   if (plan.kind === 'none') return { rows: [], next: null, building: searchBuildState(db) };
   if (plan.kind === 'both') {
-    const rows = bothPage(db, plan.node, projectId, limit + 1, options.after ?? null);
+    const split = bothSplit(db, plan.node);
+    const rows = split ? splitPage(db, split, projectId, limit + 1, options.after ?? null) : bothPage(db, plan.node, projectId, limit + 1, options.after ?? null);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const hits = page.map((r) => ({ ...r, snippets: bothSnippets(db, plan.node, r.itemId) }));

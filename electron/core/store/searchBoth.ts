@@ -1,12 +1,16 @@
 // Queries whose words are in labels' text too (searchSql.ts): the matching set over both halves of the
 // index, ranked by the sum of each half's bm25 for the query's words, a page at a time; and the labels'
 // snippets. The common query (no label row holds any of its words) never comes here: search.ts runs it
-// as one MATCH on the items' half.
+// as one MATCH on the items' half. Split by the label half's hits (docs/data.md, "Search"): an item no
+// label row of which holds a query word matches as the items' half alone says, ranked by it alone (its
+// label bm25 is 0), so its hits come from that half's bounded sort; the labelled hits are decided leaf by
+// leaf among themselves. bothSql, the whole set joined in SQL, is the reference and the fallback.
 import { HIT_CLOSE, HIT_OPEN } from '../../../shared/searchText';
-import type { SearchNode } from '../../../shared/searchQuery';
-import { LABEL_COLUMNS, matchSetSql, sideAny } from './searchSql';
+import type { SearchColumn, SearchNode } from '../../../shared/searchQuery';
+import { ALL_COLUMNS, LABEL_COLUMNS, matchSetSql, sideAny, sideMatch } from './searchSql';
 import type { Db } from './sqlite';
 import { statement } from './statements';
+import { visibleTop, VISIBLE_IDS_SQL, type Row, type TopCursor } from './searchTop';
 
 /** Whether any label row holds one of the query's words: then the query needs both halves. */
 export function labelsMatch(db: Db, node: SearchNode): boolean {
@@ -47,4 +51,96 @@ export function labelSnippetRow(db: Db, node: SearchNode, itemId: number): (stri
   const match = sideAny(node, 'label');
   if (!match) return null;
   return (statement(db, LABEL_SNIPPETS_SQL).raw(true).get({ match, id: itemId }) as (string | null)[] | undefined) ?? null;
+}
+
+/** The items' half as one MATCH, and the label half's hits that decide the rest (./searchBoth.ts, top). */
+export interface BothSplit {
+  /** The query on the items' half alone (null: nothing matches there alone), ranked as the reference ranks it. */
+  itemMatch: string | null;
+  /** Every item a label row of which holds one of the query's words (the label half's hits). */
+  labeled: ReadonlySet<number>;
+  /** Those of them the query matches over both halves, with their rank (both halves' bm25 summed). */
+  matches: Map<number, number>;
+}
+
+/** Past this many ids a half's hits are read in one pass over the ids' range instead of a seek each. */
+const SEEK_MAX = 512;
+
+/** Of `ids` (ascending), those a MATCH on one half holds, with its bm25 when `ranked`: a seek each, or one pass. */
+function among(db: Db, table: 'item_search' | 'label_search', match: string, ids: readonly number[], ranked: boolean): Map<number, number> {
+  const out = new Map<number, number>();
+  if (ids.length === 0) return out;
+  const list = JSON.stringify(ids);
+  const rank = ranked ? 'rank' : '0';
+  const sql =
+    ids.length <= SEEK_MAX
+      ? `SELECT s.rowid, ${rank === 'rank' ? 's.rank' : '0'} FROM json_each(@ids) j CROSS JOIN ${table} s ON s.rowid = j.value WHERE ${table} MATCH @match`
+      : // The rank made for the ids alone (bm25 costs more than reading a hit).
+        `SELECT rowid, CASE WHEN rowid IN (SELECT value FROM json_each(@ids)) THEN ${rank} END FROM ${table} WHERE ${table} MATCH @match AND rowid BETWEEN @lo AND @hi`;
+  const lo = ids[0]!; // the ids ascend
+  const hi = ids[ids.length - 1]!;
+  for (const [id, r] of statement(db, sql).raw(true).iterate({ match, ids: list, ...(ids.length <= SEEK_MAX ? {} : { lo, hi }) }) as IterableIterator<[number, number | null]>) {
+    if (r !== null) out.set(id, r);
+  }
+  return out;
+}
+
+/**
+ * The split of a both-halves query, or null when the items' half alone would not rank its hits as the
+ * reference does (its MATCH leaves out words sideAny keeps, as `(x AND rationale:y) OR z` does x).
+ */
+export function bothSplit(db: Db, node: SearchNode): BothSplit | null {
+  const used: string[] = [];
+  const itemMatch = sideMatch(node, 'item', ALL_COLUMNS, used);
+  const itemAny = sideAny(node, 'item');
+  if (itemMatch !== null && used.join(' OR ') !== itemAny) return null;
+  const labelAny = sideAny(node, 'label');
+  const labelRanks = new Map(
+    labelAny ? (statement(db, 'SELECT rowid, rank FROM label_search WHERE label_search MATCH @labelAny').raw(true).all({ labelAny }) as [number, number][]) : [],
+  );
+  const ids = [...labelRanks.keys()].sort((a, b) => a - b);
+  // The query over both halves among the labelled items: each word's items there, AND / OR / NOT as sets.
+  const build = (n: SearchNode, columns: readonly SearchColumn[]): Set<number> => {
+    switch (n.kind) {
+      case 'term': {
+        const item = sideMatch(n, 'item', columns);
+        const label = sideMatch(n, 'label', columns);
+        return new Set([...(item ? among(db, 'item_search', item, ids, false).keys() : []), ...(label ? among(db, 'label_search', label, ids, false).keys() : [])]);
+      }
+      case 'field':
+        return build(n.child, columns.filter((c) => n.columns.includes(c)));
+      case 'not': {
+        const keep = build(n.keep, columns);
+        if (keep.size === 0) return keep;
+        const drop = build(n.drop, columns);
+        return new Set([...keep].filter((id) => !drop.has(id)));
+      }
+      case 'and': {
+        let set = build(n.children[0]!, columns);
+        for (const c of n.children.slice(1)) {
+          if (set.size === 0) break;
+          const next = build(c, columns);
+          set = new Set([...set].filter((id) => next.has(id)));
+        }
+        return set;
+      }
+      case 'or':
+        return new Set(n.children.flatMap((c) => [...build(c, columns)]));
+    }
+  };
+  const matching = [...build(node, ALL_COLUMNS)].sort((a, b) => a - b);
+  const itemRanks = itemAny ? among(db, 'item_search', itemAny, matching, true) : new Map<number, number>();
+  const matches = new Map(matching.map((id) => [id, (itemRanks.get(id) ?? 0) + labelRanks.get(id)!]));
+  return { itemMatch, labeled: new Set(ids), matches };
+}
+
+/** A page of the project's visible matches by (rank, id) after the cursor, from the split: the same rows as bothPage's. */
+export function splitPage(db: Db, split: BothSplit, projectId: number, limit: number, after: TopCursor | null): Row[] {
+  const own = split.itemMatch === null ? [] : visibleTop(db, split.itemMatch, projectId, limit, after, split.labeled);
+  const ids = [...split.matches.keys()];
+  const seqs = statement(db, VISIBLE_IDS_SQL).all({ ids: JSON.stringify(ids), project: projectId }) as { itemId: number; seq: number }[];
+  const labeled = seqs
+    .map(({ itemId, seq }) => ({ itemId, seq, rank: split.matches.get(itemId)! }))
+    .filter((r) => !after || r.rank > after.rank || (r.rank === after.rank && r.itemId > after.itemId));
+  return [...own, ...labeled].sort((a, b) => a.rank - b.rank || a.itemId - b.itemId).slice(0, limit);
 }

@@ -3,7 +3,7 @@
 // matchingRanks / matchingItemIds pay per hit (2-5x the index's own time for a common word at 1M items).
 import type { SearchQuery } from '../../../shared/searchQuery';
 import { planOf } from './search';
-import { bothSql } from './searchBoth';
+import { bothSplit, bothSql } from './searchBoth';
 import type { Db } from './sqlite';
 import { statement } from './statements';
 
@@ -15,18 +15,29 @@ const CHUNK = 1 << 18;
 
 /**
  * Calls `each` with every item the query matches and its bm25 rank (lower is better; NaN unless `ranked`).
- * A query that needs the labels' half too gives the project's visible items only (the rare case: its set
- * is built in SQL); the common one gives every project's hits, shown yet or not: the caller keeps its own.
+ * Every project's hits, shown yet or not: the caller keeps its own (a query that needs the labels' half
+ * and cannot be split, ./searchBoth.ts bothSplit, gives the project's visible items only, its set built in SQL).
  */
 export function eachMatch(db: Db, projectId: number, query: string | SearchQuery, ranked: boolean, each: (itemId: number, rank: number) => void): void {
   const plan = planOf(db, query);
   if (plan.kind === 'none') return;
   if (plan.kind === 'both') {
+    const split = bothSplit(db, plan.node);
+    if (split) {
+      // The items' half alone outside the labelled items, then the labelled ones the query matches.
+      if (split.itemMatch !== null) eachItemHit(db, split.itemMatch, ranked, (id, rank) => split.labeled.has(id) || each(id, rank));
+      for (const [id, rank] of split.matches) each(id, ranked ? rank : Number.NaN);
+      return;
+    }
     const { sql, params } = bothSql(plan.node, projectId);
     for (const [id, rank] of db.prepare(`SELECT itemId, rank FROM (${sql})`).raw(true).iterate(params) as IterableIterator<[number, number]>) each(id, ranked ? rank : Number.NaN);
     return;
   }
-  const { match } = plan;
+  eachItemHit(db, plan.match, ranked, each);
+}
+
+/** Every hit of one MATCH on the items' half, with its bm25 when `ranked`. */
+function eachItemHit(db: Db, match: string, ranked: boolean, each: (itemId: number, rank: number) => void): void {
   if (ranked) {
     for (const [id, rank] of statement(db, RANKED_SQL).raw(true).iterate({ match }) as IterableIterator<[number, number]>) each(id, rank);
     return;

@@ -7,7 +7,7 @@ import { compileSearch, type SearchColumn, type SearchNode } from '../../../shar
 
 export const ITEM_COLUMNS: readonly SearchColumn[] = ['prompt', 'response', 'tool', 'reference'];
 export const LABEL_COLUMNS: readonly SearchColumn[] = ['rationale', 'critique', 'correction', 'note'];
-const ALL: readonly SearchColumn[] = [...ITEM_COLUMNS, ...LABEL_COLUMNS];
+export const ALL_COLUMNS: readonly SearchColumn[] = [...ITEM_COLUMNS, ...LABEL_COLUMNS];
 
 type Side = 'item' | 'label';
 const SIDE_COLUMNS: Record<Side, readonly SearchColumn[]> = { item: ITEM_COLUMNS, label: LABEL_COLUMNS };
@@ -21,34 +21,44 @@ const leaf = (columns: readonly SearchColumn[], term: SearchNode) => (wholeHalf(
 /**
  * The query as one MATCH on one side, reading the other side's words as matching nothing (null: the query
  * matches nothing there). Exact for the item side when no label row holds any of the query's words.
+ * `used` receives the leaves the MATCH holds, in order (bm25 reads those phrases: the same leaves as
+ * sideAny's give the same rank).
  */
-export function sideMatch(node: SearchNode, side: Side, columns: readonly SearchColumn[] = ALL): string | null {
+export function sideMatch(node: SearchNode, side: Side, columns: readonly SearchColumn[] = ALL_COLUMNS, used?: string[]): string | null {
+  const mark = used?.length ?? 0;
+  const none = () => {
+    if (used) used.length = mark;
+    return null;
+  };
   switch (node.kind) {
     case 'term': {
       const mine = within(columns, SIDE_COLUMNS[side]);
-      return mine.length ? leaf(mine, node) : null;
+      if (!mine.length) return null;
+      const out = leaf(mine, node);
+      used?.push(out);
+      return out;
     }
     case 'field':
-      return sideMatch(node.child, side, within(columns, node.columns));
+      return sideMatch(node.child, side, within(columns, node.columns), used);
     case 'and': {
-      const parts = node.children.map((c) => sideMatch(c, side, columns));
-      return parts.some((p) => p === null) ? null : `(${parts.join(' AND ')})`;
+      const parts = node.children.map((c) => sideMatch(c, side, columns, used));
+      return parts.some((p) => p === null) ? none() : `(${parts.join(' AND ')})`;
     }
     case 'or': {
-      const parts = node.children.map((c) => sideMatch(c, side, columns)).filter((p): p is string => p !== null);
+      const parts = node.children.map((c) => sideMatch(c, side, columns, used)).filter((p): p is string => p !== null);
       return parts.length === 0 ? null : parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`;
     }
     case 'not': {
-      const keep = sideMatch(node.keep, side, columns);
-      if (keep === null) return null;
-      const drop = sideMatch(node.drop, side, columns);
+      const keep = sideMatch(node.keep, side, columns, used);
+      if (keep === null) return none();
+      const drop = sideMatch(node.drop, side, columns, used);
       return drop === null ? keep : `(${keep} NOT ${drop})`;
     }
   }
 }
 
 /** Every word of the query on one side, OR-ed (what may match there at all; ranks and snippets read it), or null. */
-export function sideAny(node: SearchNode, side: Side, columns: readonly SearchColumn[] = ALL): string | null {
+export function sideAny(node: SearchNode, side: Side, columns: readonly SearchColumn[] = ALL_COLUMNS): string | null {
   const out: string[] = [];
   const walk = (n: SearchNode, cols: readonly SearchColumn[]) => {
     if (n.kind === 'term') {
@@ -95,5 +105,5 @@ export function matchSetSql(node: SearchNode): { sql: string; params: Record<str
         return `SELECT id FROM (${build(n.keep, columns)}) EXCEPT SELECT id FROM (${build(n.drop, columns)})`;
     }
   };
-  return { sql: build(node, ALL), params };
+  return { sql: build(node, ALL_COLUMNS), params };
 }
