@@ -47,6 +47,13 @@ describe('scoring the demo', () => {
         expect.stringMatching(/^Not scored: 2 prompts with images \(a vision-language reward model is not supported yet\)\./),
       ]);
     }
+    // The video model (it scores the video demo's clips) takes none of this project's responses, by design.
+    expect(await run('demo-video').innerText()).toMatch(/132 not scored/);
+    expect(await notes('demo-video')).toEqual([
+      expect.stringMatching(/^Not scored: 122 text responses \(a video reward model scores generated videos\)\./),
+      expect.stringMatching(/^Not scored: 8 image responses \(a video reward model scores generated videos\)\. item demo-t2i-1, response A; /),
+      expect.stringMatching(/^Not scored: 2 prompts with images or videos \(not for a video reward model\)\. item demo-vl-1, response A/),
+    ]);
     expect(problems).toEqual([]);
     await page.context().close();
   });

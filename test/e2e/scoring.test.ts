@@ -55,8 +55,9 @@ afterAll(async () => {
 describe('score jobs in the background', () => {
   it('the demo shows pre-labels from its two text models in assist mode, with per-step scores', async () => {
     await go(`#/p/${encodeURIComponent(demo)}/models`);
-    // Two text models and the image model (which scores the demo's generated images, not this text pair).
-    await expect.poll(() => page.getByTestId('model-row').count()).toBe(3);
+    // Two text models, the image model (which scores the demo's generated images, not this text pair) and
+    // the video model (which scores the video demo's clips).
+    await expect.poll(() => page.getByTestId('model-row').count()).toBe(4);
     await go(`#/p/${encodeURIComponent(demo)}`);
     await page.getByTestId('response-body-left').waitFor();
     expect(await page.getByTestId('prelabel-line').count()).toBe(0);
@@ -80,7 +81,7 @@ describe('score jobs in the background', () => {
   it('starts a long job; labeling stays responsive meanwhile; Cancel stops it', async () => {
     await go(`#/p/${encodeURIComponent(BULK)}/models`);
     await page.getByTestId('score-start').waitFor();
-    await expect.poll(() => page.getByTestId('score-model').count()).toBe(3);
+    await expect.poll(() => page.getByTestId('score-model').count()).toBe(4);
     await page.getByTestId('score-batch').fill('1');
     await page.getByTestId('score-start').click();
     await page.locator('[data-testid="job"][data-state="running"]').waitFor();

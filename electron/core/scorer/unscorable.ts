@@ -36,6 +36,9 @@ export const IMAGE_MODEL_VIDEO = 'the response is a video: an image reward model
 /** A video model on a text response. */
 export const VIDEO_TEXT_RESPONSE = 'the response is text, not a video: a video reward model scores generated videos';
 
+/** A video model on a generated image (the demo's text-to-image pairs, when a whole project is scored). */
+export const VIDEO_MODEL_IMAGE = 'the response is an image, not a video: a video reward model scores generated videos (load an image reward model)';
+
 /** A video model on an item whose prompt holds images or videos (video question answering, image-to-video). */
 export const VIDEO_PROMPT = "the prompt holds images or videos, and a video reward model reads a prompt's text only: video questions and image-to-video items are not scored by it";
 
@@ -51,6 +54,7 @@ const BY_DESIGN = new Map<string, string>([
   [VIDEO_RESPONSE, 'video responses (a text model reads text)'],
   [IMAGE_MODEL_VIDEO, 'video responses (an image reward model scores generated images)'],
   [VIDEO_TEXT_RESPONSE, 'text responses (a video reward model scores generated videos)'],
+  [VIDEO_MODEL_IMAGE, 'image responses (a video reward model scores generated videos)'],
   [VIDEO_PROMPT, 'prompts with images or videos (not for a video reward model)'],
 ]);
 

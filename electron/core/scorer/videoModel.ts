@@ -15,7 +15,7 @@ import { resizeRgb } from './resample';
 import { runBatch, type OutputTensor } from './session';
 import type { TextTokenizer } from './tokenize';
 import type { ImageInputSpec, ModelSpec } from './types';
-import { VIDEO_PROMPT, VIDEO_TEXT_RESPONSE } from './unscorable';
+import { VIDEO_MODEL_IMAGE, VIDEO_PROMPT, VIDEO_TEXT_RESPONSE } from './unscorable';
 
 /** What a video model reads for one response: its stored video, or why there is none to read. */
 export type VideoTarget = { sha256: string; width: number; height: number; duration: number | null } | { unscorable: string };
@@ -24,7 +24,7 @@ export type VideoTarget = { sha256: string; width: number; height: number; durat
 export function videoTarget(prompt: Content, response: Content): VideoTarget {
   if (holdsImages(prompt) || videosOf(prompt).length) return { unscorable: VIDEO_PROMPT };
   const videos = videosOf(response);
-  if (videos.length === 0) return { unscorable: holdsImages(response) ? 'the response is an image, not a video: a video reward model scores generated videos (load an image reward model)' : VIDEO_TEXT_RESPONSE };
+  if (videos.length === 0) return { unscorable: holdsImages(response) ? VIDEO_MODEL_IMAGE : VIDEO_TEXT_RESPONSE };
   if (videos.length > 1) return { unscorable: `the response holds ${videos.length} videos; a video reward model scores one video per response` };
   const part = videos[0]!;
   if (!part.video) return { unscorable: `its video is ${part.unavailable ?? 'not stored'}, so there are no frames to score` };
