@@ -24,6 +24,8 @@ export interface PairwiseReview {
   queue: QueueRow[];
   labels: number;
   items: number;
+  /** The labels by choice, as read (`arbiter stats` prints them): counted here, not by one more generator over 300k rows. */
+  choices: Record<string, number>;
 }
 
 /**
@@ -42,7 +44,9 @@ export function reviewPairwise(rows: Iterable<PairwiseHeadRow>, lengths: Map<num
   const info: ItemInfo[] = [];
   const people = new Index<string>();
   const cols = new Columns(COLUMNS);
+  const choices: Record<string, number> = {};
   const labels = collect(rows, items, info, people, (row, unit, rater) => {
+    if (row.choice !== null) choices[row.choice] = (choices[row.choice] ?? 0) + 1;
     const code = CHOICES.indexOf(row.choice as (typeof CHOICES)[number]);
     // Which source response was on the left: the shown order's first index, kept beside the head.
     const leftIndex = row.shownLeft ?? Number.NaN;
@@ -194,7 +198,7 @@ export function reviewPairwise(rows: Iterable<PairwiseHeadRow>, lengths: Map<num
       adjudicated: adjudicated.has(info[u]!.itemId),
     });
   }
-  return { fields, people: peopleFigures, models, consensus, overTime: agreementByWeek(cols, units), queue, labels, items: units };
+  return { fields, people: peopleFigures, models, consensus, overTime: agreementByWeek(cols, units), queue, labels, items: units, choices };
 }
 
 const DAY_MS = 86_400_000;

@@ -21,14 +21,6 @@ export interface Review {
   pairwiseChoices: Record<string, number>;
 }
 
-/** Passes the rows on, counting their choices. */
-function* countingChoices<T extends { choice: string | null }>(rows: Iterable<T>, counts: Record<string, number>): Generator<T> {
-  for (const row of rows) {
-    if (row.choice !== null) counts[row.choice] = (counts[row.choice] ?? 0) + 1;
-    yield row;
-  }
-}
-
 /** Queue rows with their items' external ids filled in (read only for the rows shown: a page, not 100k). */
 export function withExternalIds(db: Db, rows: QueueRow[]): QueueRow[] {
   const ids = itemExternalIds(db, [...new Set(rows.map((r) => r.itemId))]);
@@ -55,8 +47,7 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
     // Region marks ride in every task's revisions: collected as each task's labels are read.
     const regions = regionWatcher();
     const labelsOf = (task: Exclude<ReviewTask, 'pairwise'> | 'rubric') => regions.watch(humanLabels(db, project.id, task));
-    const pairwiseChoices: Record<string, number> = {};
-    const pairwise = reviewPairwise(countingChoices(regions.watch(pairwiseHeads(db, project.id)), pairwiseChoices), pairLengths(db, project.id), modelPairRewards(db, project.id), adjudicatedItems(db, project.id, 'pairwise'));
+    const pairwise = reviewPairwise(regions.watch(pairwiseHeads(db, project.id)), pairLengths(db, project.id), modelPairRewards(db, project.id), adjudicatedItems(db, project.id, 'pairwise'));
     const ranking = reviewRankings(labelsOf('ranking'), adjudicatedItems(db, project.id, 'ranking'));
     const verdict = reviewVerdicts(labelsOf('verdict'), adjudicatedItems(db, project.id, 'verdict'));
     const steps = reviewSteps(labelsOf('steps'), adjudicatedItems(db, project.id, 'steps'), trajectoryResponses(db, project.id));
@@ -94,6 +85,6 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
       moments: moments.agreement,
       gold: goldOfPeople(db, project.name),
     });
-    return { report, queues, pairwiseChoices };
+    return { report, queues, pairwiseChoices: pairwise.choices };
   }).deferred();
 }
