@@ -63,8 +63,18 @@ export interface BothSplit {
   matches: Map<number, number>;
 }
 
-/** Past this many ids a half's hits are read in one pass over the ids' range instead of a seek each. */
+/**
+ * Past this many ids a half's hits are read in one pass over the ids' range instead of a seek each. A
+ * ranked read is always one pass: bm25 counts each word's rows for its idf once a cursor, and every seek
+ * of a join starts the cursor again (500 seeks, 500 passes over a word's rows).
+ */
 const SEEK_MAX = 512;
+/**
+ * Past this many labelled hits the split costs what the joined set does (bench/items-scale.mjs at 200k
+ * items, 20% labelled: both are bm25 over every hit, and the split reads the items' half twice, once for
+ * the page and once for the labelled items' ranks), so the joined set runs.
+ */
+export const SPLIT_LABELED_MAX = 8192;
 
 /** Of `ids` (ascending), those a MATCH on one half holds, with its bm25 when `ranked`: a seek each, or one pass. */
 function among(db: Db, table: 'item_search' | 'label_search', match: string, ids: readonly number[], ranked: boolean): Map<number, number> {
@@ -72,22 +82,26 @@ function among(db: Db, table: 'item_search' | 'label_search', match: string, ids
   if (ids.length === 0) return out;
   const list = JSON.stringify(ids);
   const rank = ranked ? 'rank' : '0';
+  const seek = !ranked && ids.length <= SEEK_MAX;
   const sql =
-    ids.length <= SEEK_MAX
-      ? `SELECT s.rowid, ${rank === 'rank' ? 's.rank' : '0'} FROM json_each(@ids) j CROSS JOIN ${table} s ON s.rowid = j.value WHERE ${table} MATCH @match`
+    seek
+      ? `SELECT s.rowid, 0 FROM json_each(@ids) j CROSS JOIN ${table} s ON s.rowid = j.value WHERE ${table} MATCH @match`
       : // The rank made for the ids alone (bm25 costs more than reading a hit).
         `SELECT rowid, CASE WHEN rowid IN (SELECT value FROM json_each(@ids)) THEN ${rank} END FROM ${table} WHERE ${table} MATCH @match AND rowid BETWEEN @lo AND @hi`;
   const lo = ids[0]!; // the ids ascend
   const hi = ids[ids.length - 1]!;
-  for (const [id, r] of statement(db, sql).raw(true).iterate({ match, ids: list, ...(ids.length <= SEEK_MAX ? {} : { lo, hi }) }) as IterableIterator<[number, number | null]>) {
+  for (const [id, r] of statement(db, sql).raw(true).iterate({ match, ids: list, ...(seek ? {} : { lo, hi }) }) as IterableIterator<[number, number | null]>) {
     if (r !== null) out.set(id, r);
   }
   return out;
 }
 
+const ascending = (set: ReadonlySet<number>) => [...set].sort((a, b) => a - b);
+
 /**
  * The split of a both-halves query, or null when the items' half alone would not rank its hits as the
- * reference does (its MATCH leaves out words sideAny keeps, as `(x AND rationale:y) OR z` does x).
+ * reference does (its MATCH leaves out words sideAny keeps, as `(x AND rationale:y) OR z` does x), or when
+ * more than SPLIT_LABELED_MAX items' labels hold its words.
  */
 export function bothSplit(db: Db, node: SearchNode): BothSplit | null {
   const used: string[] = [];
@@ -95,41 +109,40 @@ export function bothSplit(db: Db, node: SearchNode): BothSplit | null {
   const itemAny = sideAny(node, 'item');
   if (itemMatch !== null && used.join(' OR ') !== itemAny) return null;
   const labelAny = sideAny(node, 'label');
-  const labelRanks = new Map(
-    labelAny ? (statement(db, 'SELECT rowid, rank FROM label_search WHERE label_search MATCH @labelAny').raw(true).all({ labelAny }) as [number, number][]) : [],
-  );
-  const ids = [...labelRanks.keys()].sort((a, b) => a - b);
-  // The query over both halves among the labelled items: each word's items there, AND / OR / NOT as sets.
-  const build = (n: SearchNode, columns: readonly SearchColumn[]): Set<number> => {
+  // The labelled items, unranked (bm25 is asked below for the matching ones alone).
+  const ids = labelAny ? (statement(db, 'SELECT rowid FROM label_search WHERE label_search MATCH @labelAny ORDER BY rowid LIMIT @max', true).all({ labelAny, max: SPLIT_LABELED_MAX + 1 }) as number[]) : [];
+  if (ids.length > SPLIT_LABELED_MAX) return null;
+  // The query over both halves among the labelled items: each word's items there, AND / OR / NOT as sets;
+  // an AND's later words and a NOT's dropped part asked only among the items still in (`among`, ascending).
+  const build = (n: SearchNode, columns: readonly SearchColumn[], among_: readonly number[]): Set<number> => {
+    if (among_.length === 0) return new Set();
     switch (n.kind) {
       case 'term': {
         const item = sideMatch(n, 'item', columns);
         const label = sideMatch(n, 'label', columns);
-        return new Set([...(item ? among(db, 'item_search', item, ids, false).keys() : []), ...(label ? among(db, 'label_search', label, ids, false).keys() : [])]);
+        // The query's one word on the labels' half: every labelled item holds it (a word alone, the common case).
+        if (label !== null && label === labelAny) return new Set(among_);
+        return new Set([...(item ? among(db, 'item_search', item, among_, false).keys() : []), ...(label ? among(db, 'label_search', label, among_, false).keys() : [])]);
       }
       case 'field':
-        return build(n.child, columns.filter((c) => n.columns.includes(c)));
+        return build(n.child, columns.filter((c) => n.columns.includes(c)), among_);
       case 'not': {
-        const keep = build(n.keep, columns);
-        if (keep.size === 0) return keep;
-        const drop = build(n.drop, columns);
+        const keep = build(n.keep, columns, among_);
+        const drop = build(n.drop, columns, ascending(keep));
         return new Set([...keep].filter((id) => !drop.has(id)));
       }
       case 'and': {
-        let set = build(n.children[0]!, columns);
-        for (const c of n.children.slice(1)) {
-          if (set.size === 0) break;
-          const next = build(c, columns);
-          set = new Set([...set].filter((id) => next.has(id)));
-        }
+        let set = build(n.children[0]!, columns, among_);
+        for (const c of n.children.slice(1)) set = build(c, columns, ascending(set));
         return set;
       }
       case 'or':
-        return new Set(n.children.flatMap((c) => [...build(c, columns)]));
+        return new Set(n.children.flatMap((c) => [...build(c, columns, among_)]));
     }
   };
-  const matching = [...build(node, ALL_COLUMNS)].sort((a, b) => a - b);
+  const matching = ascending(build(node, ALL_COLUMNS, ids));
   const itemRanks = itemAny ? among(db, 'item_search', itemAny, matching, true) : new Map<number, number>();
+  const labelRanks = labelAny ? among(db, 'label_search', labelAny, matching, true) : new Map<number, number>();
   const matches = new Map(matching.map((id) => [id, (itemRanks.get(id) ?? 0) + labelRanks.get(id)!]));
   return { itemMatch, labeled: new Set(ids), matches };
 }

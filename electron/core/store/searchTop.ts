@@ -39,7 +39,8 @@ export type Row = { itemId: number; seq: number; rank: number };
  */
 export function visibleTop(db: Db, match: string, projectId: number, want: number, after: TopCursor | null, exclude?: ReadonlySet<number>): Row[] {
   const cursor = after ? { rank: after.rank, after: after.itemId } : {};
-  for (let top = want; top <= TOP_MAX; top *= 4) {
+  // Left-out ids among the best: twice as many at once (each try is a whole pass over the hits).
+  for (let top = exclude?.size ? 2 * want : want; top <= TOP_MAX; top *= 4) {
     const ranked = statement(db, after ? TOP_AFTER_SQL : TOP_SQL).raw(true).all({ match, top, ...cursor }) as [number, number][];
     const seqs = new Map(
       (statement(db, VISIBLE_IDS_SQL).all({ ids: JSON.stringify(ranked.map((r) => r[0])), project: projectId }) as { itemId: number; seq: number }[]).map((v) => [v.itemId, v.seq]),
