@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // Items at scale (issue 22 §7): `npm run bench:items`, or from the repository root
-//   node bench/items-scale.mjs [--items 10000000] [--queries 200] [--keep] [--data DIR]
+//   node bench/items-scale.mjs [--items 10000000] [--queries 200] [--labeled 0.2] [--keep] [--data DIR]
 // It runs the shipped code (out/node/core.mjs, built first) and prints, each beside its plain baseline
 // measured in the same run:
 // 1. the import of N generated items (arbiter format: pairs, with 10% rankings of 4 and 10% chains of
 //    steps; a category, a source and two model names each) with its search index, against readline +
-//    JSON.parse + one INSERT a row into a table and into an FTS5 table of the same texts;
+//    JSON.parse + one INSERT a row into a table and into an FTS5 table of the same texts; then labels
+//    with text on a share of the items (--labeled, 20%: a rationale of 8-30 words, a third of them a
+//    critique too, from the same vocabulary), as a labelled project has;
 // 2. a search's first page (store/search.ts searchPage: 50 hits ranked by bm25, snippets) p50/p95, beside a
 //    plain FTS5 query of the same terms (SELECT rowid … MATCH … ORDER BY rank LIMIT 50), and the slowest
-//    kind of query alone; then the items explorer's first page of the same searches (queryItems without
+//    kind of query alone; the queries whose words are in labels' text too (most, once labels exist) on
+//    their own: the joined set (store/searchBoth.ts bothPage, before) against the split by the label
+//    half's hits (bothSplit + splitPage, after), rows only, beside the plain query; then the items explorer's first page of the same searches (queryItems without
 //    facet counts) by relevance and in file order;
 // 3. facet counts under a search p95: the items query's facets (queryItems) when the core has them, and
 //    the matching set (matchingItemIds) with a plain GROUP BY over it;
@@ -40,6 +44,7 @@ const arg = (name, fallback) => {
 const N = Number(arg('--items', '10000000'));
 const QUERIES = Number(arg('--queries', '200'));
 const keep = argv.includes('--keep');
+const LABELED = Number(arg('--labeled', '0.2'));
 const dataDir = resolve(arg('--data', join(here, '.data')));
 mkdirSync(dataDir, { recursive: true });
 const mb = (bytes) => `${(bytes / 1048576).toFixed(0)} MiB`;
@@ -133,6 +138,28 @@ async function baseline(file, dbPath) {
   return performance.now() - t0;
 }
 
+/** A pairwise label with a rationale (a third with a critique too) on a share of the items, in one transaction. */
+function labelSome(path) {
+  const db = core.openDb(path);
+  const projectId = core.requireProject(db, 'bench').id;
+  const annotatorId = core.ensureAnnotator(db, 'bench-annotator', 'human').id;
+  const save = core.labelAppender(db);
+  const labelRand = core.mulberry32(11);
+  const ids = db.prepare('SELECT id FROM item WHERE project_id = ? ORDER BY id').pluck().all(projectId);
+  let count = 0;
+  db.exec('BEGIN');
+  for (const itemId of ids) {
+    if (labelRand() >= LABELED) continue;
+    const rationale = text(8 + Math.floor(labelRand() * 23));
+    const body = labelRand() < 1 / 3 ? { rationale, critique: { A: text(8 + Math.floor(labelRand() * 23)) } } : { rationale };
+    save({ projectId, itemId, annotatorId, choice: labelRand() < 0.5 ? 'A' : 'B', body });
+    count++;
+  }
+  db.exec('COMMIT');
+  db.close();
+  return count;
+}
+
 // ------------------------------------------------------------------------------------------------
 
 const file = join(dataDir, `items-${N}.jsonl`);
@@ -156,6 +183,9 @@ if (!keep || !existsSync(dbPath)) {
   console.log(`1. import with the search index: ${secs(importMs)} (${summary.items.toLocaleString('en')} items); baseline (table + FTS5 table of the same texts) ${secs(base)} (before ${secs(before)}, after ${secs(after)})`);
   console.log(`   ratio ${(importMs / base).toFixed(2)}× (goal ≤ 2×)`);
   rmSync(join(dataDir, 'items-baseline.db'), { force: true });
+  t = performance.now();
+  const labelled = labelSome(dbPath);
+  console.log(`   labels with text on ${labelled.toLocaleString('en')} items (${(LABELED * 100).toFixed(0)}%): ${secs(performance.now() - t)}`);
 } else console.log(`1. import: reusing ${dbPath} (--keep)`);
 
 // ------------------------------------------------------------------------------------------------
@@ -196,6 +226,29 @@ const kindNames = ['a rare word', 'a middling word', 'two words', 'a phrase of t
 const byKind = kindNames.map((name, k) => ({ name, page: first.filter((_, i) => i % kinds.length === k), plain: plainMs.filter((_, i) => i % kinds.length === k) }));
 const slowest = byKind.reduce((a, b) => (pct(b.page, 95) > pct(a.page, 95) ? b : a));
 console.log(`   slowest kind, ${slowest.name} (${slowest.page.length} queries): page p95 ${ms(pct(slowest.page, 95))}, plain p95 ${ms(pct(slowest.plain, 95))}; the others: page p95 ${ms(pct(byKind.filter((k) => k !== slowest).flatMap((k) => k.page), 95))}`);
+const both = queries.filter((q) => core.planOf(db, q).kind === 'both');
+if (both.length) {
+  const joined = [];
+  const split = [];
+  const plainBoth = [];
+  let splitCount = 0;
+  for (const q of both) {
+    const { node, match } = core.parseSearch(q).query;
+    let t0 = performance.now();
+    plain.all(match);
+    plainBoth.push(performance.now() - t0);
+    t0 = performance.now();
+    const before = core.bothPage(db, node, projectId, 51, null);
+    joined.push(performance.now() - t0);
+    t0 = performance.now();
+    const s = core.bothSplit(db, node);
+    if (s) splitCount++;
+    const after = s ? core.splitPage(db, s, projectId, 51, null) : core.bothPage(db, node, projectId, 51, null);
+    split.push(performance.now() - t0);
+    if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`the split's page differs from the joined set's for ${q}`);
+  }
+  console.log(`   words in labels' text too, ${both.length} of ${QUERIES} queries (rows of the first page, equal; ${splitCount} split, the rest over the split's bound of labelled hits): before (joined set) p50 ${ms(pct(joined, 50))}, p95 ${ms(pct(joined, 95))}; after (split) p50 ${ms(pct(split, 50))}, p95 ${ms(pct(split, 95))}; plain FTS5 query p50 ${ms(pct(plainBoth, 50))}, p95 ${ms(pct(plainBoth, 95))}`);
+} else console.log("   no query's words are in labels' text (--labeled 0?)");
 if (typeof core.runItemsQuery === 'function') {
   core.runItemsQuery(db, { project: 'bench', query: '', limit: 50, facets: false }); // the project's facts, read once
   for (const [label, sort] of [['by relevance', undefined], ['in file order', { column: 'seq', desc: false }]]) {

@@ -5,6 +5,9 @@ export { importFile, importLines, exportProject, importLabelsFile } from '../for
 export { mulberry32 } from '../../../shared/order';
 export { buildReview } from '../review/report';
 export { requireProject } from '../store/projects';
-export { matchingItemIds, searchPage } from '../store/search';
+export { matchingItemIds, searchPage, planOf } from '../store/search';
+export { bothPage, bothSplit, splitPage } from '../store/searchBoth';
+export { labelAppender } from '../store/labels';
+export { ensureAnnotator } from '../store/annotators';
 export { parseSearch } from '../../../shared/searchQuery';
 export { runItemsQuery, matchingIds } from './itemsQuery';
