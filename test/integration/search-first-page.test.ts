@@ -15,9 +15,10 @@ import { openDb, type Db } from '../../electron/core/store/db';
 import { requireProject } from '../../electron/core/store/projects';
 import { ensureAnnotator } from '../../electron/core/store/annotators';
 import { labelAppender } from '../../electron/core/store/labels';
-import { matchingRanks, pageSnippets, searchPage, type SearchCursor } from '../../electron/core/store/search';
+import { matchingRanks, pageSnippets, resolveSearch, searchPage, type SearchCursor } from '../../electron/core/store/search';
 import { ITEM_COLUMNS, LABEL_COLUMNS, sideAny, sideMatch } from '../../electron/core/store/searchSql';
 import { eachMatch } from '../../electron/core/store/searchMatches';
+import { bothPage } from '../../electron/core/store/searchBoth';
 import { tempDir } from '../helpers/tmp';
 
 const WORDS = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'po', 've', 'da', 'zu', 'fe', 'gi', 'ho', 'ju', 'ba', 'kalo', 'mine', 'suta', 'ripo'];
@@ -229,6 +230,9 @@ describe("a search's pages equal the brute-force answer on random corpora", () =
           }
           if (limit > 1) expect(seen, `${query} (seed ${seed}, pages of ${limit})`).toEqual(expected.map((h) => h.itemId));
         }
+        // The joined set, which runs past SPLIT_LABELED_MAX labelled hits: the same first page.
+        const joined = bothPage(db, resolveSearch(query).node, project, 50, null);
+        expect(joined.map((r) => [r.itemId, r.seq, r.rank]), `${query}: the joined set`).toEqual(expected.slice(0, 50).map((h) => [h.itemId, h.seq, h.rank]));
         for (const hit of searchPage(db, project, query, { limit: 12 }).rows) expect(hit.snippets.some((s) => s.parts.some((p) => p.hit)), query).toBe(true);
         // The explorer's hits by id (every project's, the caller keeps its own): the project's visible ones
         // with the same ranks.
