@@ -209,6 +209,9 @@ describe('guidelines', () => {
         'DROP TABLE project_video; ' +
         // Migrations 13–15: saved views, gold marks, judges (hub_link, dropped above, comes back with its newer columns).
         'DROP TABLE item_view; DROP TABLE gold_mark; DROP TABLE judge_critique_edit; DROP TABLE judge_result; DROP TABLE judge_engine; DROP TABLE judge_template; ' +
+        // Migration 17's label columns beside label_head.
+        'DROP INDEX label_head_needs_row; ' +
+        ['strength', 'shown_left', 'saved_ms', 'time_ms', 'prelabel_visible', 'regions'].map((c) => `ALTER TABLE label_head DROP COLUMN ${c}; `).join('') +
         'PRAGMA user_version = 3;',
     );
     db.close();
