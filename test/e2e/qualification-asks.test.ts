@@ -66,6 +66,31 @@ describe('the qualification chip', () => {
     await page.context().close();
   });
 
+  it('asks nothing more for keys pressed while its first answer is still on the way (a busy machine)', async () => {
+    // CI caught it: keys pressed before the first answer arrived each asked again.
+    const { page, problems } = await openApp(browser, host, { annotator: 'e2e-slow-answer' });
+    const asks = countAsks(page);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((done) => (release = done));
+    let answers = 0;
+    await page.route('**/api/goldStanding', async (route) => {
+      await held;
+      await route.continue();
+      answers++;
+    });
+    await go(page, PLAIN);
+    await page.getByTestId('compare').waitFor();
+    await expect.poll(asks).toBe(1);
+    await labelByKeys(page, 2);
+    release();
+    await expect.poll(() => answers).toBeGreaterThan(0);
+    await labelByKeys(page, 2, 2);
+    expect(asks()).toBe(1);
+    expect(await page.getByTestId('qualification-chip').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('counts a pending qualification with each save, then stops asking once it is passed', async () => {
     const { page, problems } = await openApp(browser, host, { annotator: 'e2e-newcomer' });
     const asks = countAsks(page);

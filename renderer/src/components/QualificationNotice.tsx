@@ -22,8 +22,10 @@ export function useQualification(project: string, task: Task | null, version = 0
   const { annotator } = useShell();
   const [standing, setStanding] = useState<GoldStanding | null>(null);
   const [changes, setChanges] = useState(0);
+  const [answered, setAnswered] = useState(false);
   const qualification = standing?.tasks.find((t) => t.task === task)?.qualification ?? null;
-  const moving = standing === null || qualification?.state === 'pending';
+  // Until the first answer, the ask in flight brings it: a key pressed meanwhile asks nothing more.
+  const moving = answered && (standing === null || qualification?.state === 'pending');
   const movingNow = useRef(moving);
   movingNow.current = moving;
   const count = moving ? version : -1;
@@ -39,7 +41,11 @@ export function useQualification(project: string, task: Task | null, version = 0
     if (!task) return;
     let live = true;
     // The same answer keeps the state, so no render.
-    const keep = (s: GoldStanding | null) => live && setStanding((was) => (JSON.stringify(was) === JSON.stringify(s) ? was : s));
+    const keep = (s: GoldStanding | null) => {
+      if (!live) return;
+      setStanding((was) => (JSON.stringify(was) === JSON.stringify(s) ? was : s));
+      setAnswered(true);
+    };
     api.goldStanding({ project, annotator }).then(keep, () => keep(null));
     return () => {
       live = false;
