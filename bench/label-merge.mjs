@@ -93,6 +93,12 @@ const dbPath = join(dataDir, 'merge.db');
 for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
 const db = openDb(dbPath);
 await importFile(db, { path: itemsFile, project: 'team', format: 'arbiter', createProject: true });
+// --no-search-index: the labels' full-text rows (migration 12's triggers on label_head, issue 22) left out,
+// to show what the index costs the merge; the app never runs without them.
+if (argv.includes('--no-search-index')) {
+  for (const t of ['item_search_head_insert', 'item_search_head_update', 'item_search_head_delete']) db.exec(`DROP TRIGGER ${t}`);
+  console.log('  (the labels\' search index triggers dropped: --no-search-index)');
+}
 
 const revisions = ITEMS * ANNOTATORS;
 // The baseline runs before and after the merge, and the ratio is against their mean: on a machine that
