@@ -14,12 +14,13 @@ import { projectAnnotators, projectStats } from '../store/stats';
 import { runTask } from '../tasks/run';
 import type { FeatureHandlers, ServiceContext } from './context';
 import { requireProject } from './guards';
+import { runImportTask } from './importTask';
 import { screenTotals } from './screenTotals';
 
 type DatasetOps = 'previewImport' | 'importContent' | 'listItems' | 'exportProject' | 'downloadTicket' | 'stats' | 'annotators';
 
 export function datasetsHandlers(context: ServiceContext): FeatureHandlers<DatasetOps> {
-  const { db, jobs, events, options } = context;
+  const { db } = context;
   const totals = screenTotals(context);
   return {
     previewImport: ({ head, format }) => previewHead(head, format),
@@ -29,14 +30,7 @@ export function datasetsHandlers(context: ServiceContext): FeatureHandlers<Datas
       const sha256 = createHash('sha256').update(content).digest('hex');
       // A worker with its own connection does the work; this thread only awaits it.
       const task = { kind: 'import' as const, project, fileName, content, sha256, format, skipInvalid, createProject: createProject ?? false, imagesDir };
-      return jobs.runTask({
-        dbPath: options.dbPath,
-        task,
-        inline: (hooks) => runTask(db, task, hooks) as Promise<ApiOutputs['importContent']>,
-        onProgress: (progress) => {
-          if ('linesRead' in progress) events.emit('event', { type: 'import', project, linesRead: progress.linesRead });
-        },
-      });
+      return runImportTask(context, task);
     },
     listItems: (request) => {
       const row = requireProject(db, request.project);

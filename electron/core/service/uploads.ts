@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statfsSync, statSync, utimesSync, writeSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import type { ApiOutputs } from '../../../shared/api';
 import { conflict, invalidInput, notFound } from '../base/errors';
 import { previewHead } from '../formats/index';
 import type { LabelsImportResult } from '../formats/exchange/labels';
@@ -14,6 +13,7 @@ import { headLines } from '../formats/sources/index';
 import { formatBytes, formatLimit, limit } from '../base/limits';
 import { runTask } from '../tasks/run';
 import type { FeatureHandlers, ServiceContext } from './context';
+import { runImportTask } from './importTask';
 import { requireProject } from './guards';
 
 type UploadOps = 'startUpload' | 'uploadChunk' | 'previewUpload' | 'importUpload' | 'importFolder' | 'mergeLabelsUpload' | 'discardUpload';
@@ -68,7 +68,8 @@ function freeBytes(folder: string): number | null {
   }
 }
 
-export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): FeatureHandlers<UploadOps> {
+export function uploadsHandlers(context: ServiceContext): FeatureHandlers<UploadOps> {
+  const { db, jobs, options } = context;
   const folder = join(dirname(options.dbPath), 'uploads');
   const uploads = new Map<string, Upload>();
   const idleMs = () => limit('uploadIdleMs');
@@ -209,14 +210,7 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
       upload.busy = true;
       const task = { kind: 'importFile' as const, project, path: upload.path, fileName: upload.fileName, format, skipInvalid, createProject, imagesDir };
       try {
-        const summary = await jobs.runTask({
-          dbPath: options.dbPath,
-          task,
-          inline: (hooks) => runTask(db, task, hooks) as Promise<ApiOutputs['importContent']>,
-          onProgress: (progress) => {
-            if ('linesRead' in progress) events.emit('event', { type: 'import', project, linesRead: progress.linesRead });
-          },
-        });
+        const summary = await runImportTask(context, task);
         discard(uploadId);
         return summary;
       } catch (error) {
@@ -235,14 +229,7 @@ export function uploadsHandlers({ db, jobs, events, options }: ServiceContext): 
       if (!createProject) requireProject(db, project);
       // The episodes' videos are read from the folder itself (imagesDir: an upload's media folder).
       const task = { kind: 'importFile' as const, project, path, fileName: basename(path), format, skipInvalid: false, createProject, imagesDir: path };
-      return jobs.runTask({
-        dbPath: options.dbPath,
-        task,
-        inline: (hooks) => runTask(db, task, hooks) as Promise<ApiOutputs['importContent']>,
-        onProgress: (progress) => {
-          if ('linesRead' in progress) events.emit('event', { type: 'import', project, linesRead: progress.linesRead });
-        },
-      });
+      return runImportTask(context, task);
     },
     mergeLabelsUpload: async ({ uploadId, project }) => {
       const upload = find(uploadId);
