@@ -62,12 +62,18 @@ export async function probeImageModel(session: ort.InferenceSession, spec: Model
   const image = spec.image!;
   const grey = new Uint8Array(image.width * image.height * 3).fill(128);
   const pixels = toTensor(grey, image.width, image.height, image.preprocess, image);
-  const prompt = encodePromptText(spec, tok, PROBE_PROMPT);
-  const run = async (sequence: Sequence) => check(await runImageBatch(session, spec, image, pixels, [sequence]));
+  await probeRuns(spec, tok, `a ${image.height} × ${image.width} image`, async (sequence) => check(await runImageBatch(session, spec, image, pixels, [sequence])));
+}
+
+/**
+ * The probe's runs, for image and video models alike: once with the probe prompt's tokens (`what` names the
+ * pixels), and, when the graph reads tokens, once with the largest id the tokenizer can produce.
+ */
+export async function probeRuns(spec: ModelSpec, tok: TextTokenizer, what: string, run: (sequence: Sequence) => Promise<void>, prompt = encodePromptText(spec, tok, PROBE_PROMPT)): Promise<void> {
   try {
     await run(prompt);
   } catch (error) {
-    throw new Error(`model.onnx failed on a ${image.height} × ${image.width} image${spec.inputs.length ? ' and a tokenized prompt' : ''}: ${firstLine(error)}`);
+    throw new Error(`model.onnx failed on ${what}${spec.inputs.length ? ' and a tokenized prompt' : ''}: ${firstLine(error)}`);
   }
   if (!spec.inputs.length) return;
   try {

@@ -10,7 +10,7 @@ import { holdsImages } from '../../../shared/images';
 import { videosOf } from '../../../shared/videos';
 import { padBatch, type Sequence } from './batching';
 import { resizedSize, toTensor } from './imageInputs';
-import { encodePromptText } from './imageModel';
+import { encodePromptText, probeRuns } from './imageModel';
 import { resizeRgb } from './resample';
 import { runBatch, type OutputTensor } from './session';
 import type { TextTokenizer } from './tokenize';
@@ -75,20 +75,6 @@ export async function probeVideoModel(session: ort.InferenceSession, spec: Model
   const pixels = new Float32Array(frames * framePlane(image));
   framesToTensor(grey, image.width, image.height, frames, { ...image, preprocess: { ...image.preprocess, resize: null } }, pixels, 0);
   const prompt = encodePromptText(spec, tok, PROBE_PROMPT);
-  const run = async (sequence: Sequence) => check(await runVideoBatch(session, spec, image, pixels, [sequence]));
-  try {
-    await run(prompt);
-  } catch (error) {
-    throw new Error(`model.onnx failed on ${frames} frames of ${image.height} × ${image.width}${spec.inputs.length ? ' and a tokenized prompt' : ''}: ${firstLine(error)}`);
-  }
-  if (!spec.inputs.length) return;
-  try {
-    await run({ ids: [tok.maxTokenId], typeIds: [0] });
-  } catch (error) {
-    throw new Error(`model.onnx rejects token id ${tok.maxTokenId}, which tokenizer.json can produce: the tokenizer does not belong to this model (onnxruntime: ${firstLine(error)})`);
-  }
+  await probeRuns(spec, tok, `${frames} frames of ${image.height} × ${image.width}`, async (sequence) => check(await runVideoBatch(session, spec, image, pixels, [sequence])), prompt);
 }
 
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
-}
