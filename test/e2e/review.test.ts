@@ -219,7 +219,26 @@ describe('adjudicating the other tasks from the keyboard', () => {
     expect((await recordAndCheck(page, 'ranking', 'three')).adjudication.ranking).toEqual([[2], [0], [1]]);
 
     await page.keyboard.press('Escape');
+    await page.getByTestId('review-queue').waitFor();
+    // While the verdict queue is on its way, the ranking's row is not offered (Enter would open it).
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let asked!: () => void;
+    const asking = new Promise<void>((r) => (asked = r));
+    await page.route('**/api/reviewQueue', async (route) => {
+      if (!route.request().postData()?.includes('"verdict"')) return route.continue().catch(() => undefined);
+      asked();
+      await held;
+      await route.continue().catch(() => undefined);
+    });
     await page.keyboard.press('t');
+    await asking;
+    expect(await page.getByTestId('queue-task-verdict').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('queue-item').count()).toBe(0);
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('adjudication').count()).toBe(0);
+    release();
+    await page.unroute('**/api/reviewQueue');
     await openOnly(page, 'verdict', 'solo');
     await page.keyboard.press('b');
     await expect.poll(() => page.getByTestId('resolve-draft').innerText()).toMatch(/bad/);

@@ -49,12 +49,16 @@ export interface QueueState {
 
 /** The disagreement queue of one task, most disputed first, a page of 500 at a time. */
 export function useQueue(project: string, filters: QueueFilters, version: number): QueueState {
-  const [rows, setRows] = useState<QueueRow[]>([]);
-  const [total, setTotal] = useState<number | null>(null);
+  // The rows are kept while the same list is read again (a new version: no flicker), but never shown under
+  // other filters: after t, r or h the old task's rows are gone at once, so Enter cannot open one of them.
+  const [list, setList] = useState<{ key: string; rows: QueueRow[]; total: number | null }>({ key: '', rows: [], total: null });
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const asked = useRef(0);
   const { task, reason, hideAdjudicated } = filters;
+  const key = `${project}\u0000${task}\u0000${reason}\u0000${hideAdjudicated}`;
+  const rows = list.key === key ? list.rows : NO_ROWS;
+  const total = list.key === key ? list.total : null;
 
   useEffect(() => {
     let live = true;
@@ -64,16 +68,14 @@ export function useQueue(project: string, filters: QueueFilters, version: number
     api
       .reviewQueue({ project, task, reason: reason === 'all' ? undefined : reason, includeAdjudicated: !hideAdjudicated, limit: PAGE })
       .then((page) => {
-        if (!live) return;
-        setRows(page.rows);
-        setTotal(page.total);
+        if (live) setList({ key, rows: page.rows, total: page.total });
       })
       .catch((e) => live && setError(errorMessage(e)))
       .finally(() => live && setLoading(false));
     return () => {
       live = false;
     };
-  }, [project, task, reason, hideAdjudicated, version]);
+  }, [project, task, reason, hideAdjudicated, version, key]);
 
   const more = useCallback(() => {
     if (total === null || rows.length >= total || asked.current >= rows.length + PAGE) return;
@@ -81,12 +83,14 @@ export function useQueue(project: string, filters: QueueFilters, version: number
     const offset = rows.length;
     api
       .reviewQueue({ project, task, reason: reason === 'all' ? undefined : reason, includeAdjudicated: !hideAdjudicated, offset, limit: PAGE })
-      .then((page) => setRows((known) => (known.length === offset ? [...known, ...page.rows] : known)))
+      .then((page) => setList((known) => (known.key === key && known.rows.length === offset ? { ...known, rows: [...known.rows, ...page.rows] } : known)))
       .catch((e) => setError(errorMessage(e)));
-  }, [project, task, reason, hideAdjudicated, rows.length, total]);
+  }, [project, task, reason, hideAdjudicated, rows.length, total, key]);
 
-  return { rows, total, error, loading, more };
+  return { rows, total, error, loading: loading || list.key !== key, more };
 }
+
+const NO_ROWS: QueueRow[] = [];
 
 export interface ReportState {
   report: ReviewReport | null;
