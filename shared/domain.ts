@@ -128,6 +128,8 @@ export interface ImportSummary {
    * store by this import, or `kept`, there already (from an earlier import, or another project).
    */
   imageFiles: { added: number; kept: number };
+  /** The distinct videos of the new items (stored in the video store; an http URL is kept, not counted). */
+  videoFiles?: number;
   /** New items with an image that is not available offline (an http(s) URL, kept and never fetched), and the first few. */
   imagesOffline: NamedCount;
 }

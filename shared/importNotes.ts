@@ -18,15 +18,18 @@ const named = (count: NamedCount, more: boolean) => `${count.examples.map(shortN
 /** How many names the core gives at most (formats/import/importer.ts EXAMPLES). */
 const EXAMPLES = 5;
 
-export function importNotes(summary: Pick<ImportSummary, 'sharedIds' | 'images'> & Partial<Pick<ImportSummary, 'imageFiles' | 'imagesOffline'>>): string[] {
+export function importNotes(summary: Pick<ImportSummary, 'sharedIds' | 'images'> & Partial<Pick<ImportSummary, 'imageFiles' | 'videoFiles' | 'imagesOffline'>>): string[] {
   const notes: string[] = [];
   if (summary.sharedIds.items)
     notes.push(`${plural(summary.sharedIds.items, 'new item has', 'new items have')} an external id that another item of the project also has (${named(summary.sharedIds, summary.sharedIds.examples.length >= EXAMPLES)}); all were imported, as different items.`);
   if (summary.images.items) {
     const files = summary.imageFiles ?? { added: 0, kept: 0 };
     const stored = files.added + files.kept;
-    const held = `${plural(summary.images.items, 'new item holds', 'new items hold')} images (${named(summary.images, summary.images.items > summary.images.examples.length)})`;
-    notes.push(stored ? `${held}: ${plural(stored, 'image')} stored (${storedHow(files)}).` : `${held}.`);
+    const videos = summary.videoFiles ?? 0;
+    const what = videos === 0 ? 'images' : stored === 0 ? 'videos' : 'images and videos';
+    const held = `${plural(summary.images.items, 'new item holds', 'new items hold')} ${what} (${named(summary.images, summary.images.items > summary.images.examples.length)})`;
+    const kept = [stored ? `${plural(stored, 'image')} stored (${storedHow(files)})` : '', videos ? `${plural(videos, 'video')} stored` : ''].filter(Boolean);
+    notes.push(kept.length ? `${held}: ${kept.join('; ')}.` : `${held}.`);
   }
   const offline = summary.imagesOffline;
   if (offline?.items)

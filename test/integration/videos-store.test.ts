@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage, ContentPart } from '../../shared/domain';
+import { importNotes } from '../../shared/importNotes';
 import { isVideoPart, type VideoPart } from '../../shared/videos';
 import { exportProject, importFile } from '../../electron/core/formats';
 import { imageStoreOf } from '../../electron/core/images/store';
@@ -84,6 +85,9 @@ describe.skipIf(skip)('videos: stored once by sha256, probed, served with Range'
     );
     const summary = await importFile(service.db, { path: file, project: 'v', createProject: true });
     expect(summary.items).toBe(6);
+    // The import's own words: videos, not images (a, b, c, d and the cut file).
+    expect(summary.videoFiles).toBe(5);
+    expect(importNotes(summary)).toEqual(['5 new items hold videos (url, hf, path, again, cut): 5 videos stored.']);
     const store = videoStoreDir(imageStoreOf(service.db));
     const byId = parts('v');
     const a = byId.get('url')![0]!;

@@ -25,4 +25,11 @@ describe('import notes', () => {
     expect(note(0, 2)).toBe('3 new items hold images (a, b, c): 2 images stored (all already in the image store).');
     expect(note(2, 1)).toBe('3 new items hold images (a, b, c): 3 images stored (2 new, 1 already in the image store).');
   });
+
+  it('names videos as videos: a file of clips alone does not say it holds images', () => {
+    const note = (added: number, videos: number) => importNotes({ sharedIds: none, images: { items: 2, examples: ['a', 'b'] }, imageFiles: { added, kept: 0 }, videoFiles: videos })[0];
+    expect(note(0, 3)).toBe('2 new items hold videos (a, b): 3 videos stored.');
+    expect(note(1, 1)).toBe('2 new items hold images and videos (a, b): 1 image stored (new); 1 video stored.');
+    expect(note(2, 0)).toBe('2 new items hold images (a, b): 2 images stored (all new).');
+  });
 });

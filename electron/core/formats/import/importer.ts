@@ -149,6 +149,7 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
   const images: NamedCount = { items: 0, examples: [] };
   const imagesOffline: NamedCount = { items: 0, examples: [] };
   const itemImages = new Set<string>();
+  const itemVideos = new Set<string>();
   const addedImages = new Set<string>();
   const sources = imageSources(db, opts);
   const imageCtx = imageContext(sources);
@@ -223,7 +224,10 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
                 if (images.items++ < EXAMPLES) images.examples.push(name);
                 const found = JSON.parse(imagesJson) as RecordImages;
                 addProjectImages(found.stored);
-                if (found.videos) addProjectVideos(found.videos);
+                if (found.videos) {
+                  addProjectVideos(found.videos);
+                  for (const sha of found.videos) itemVideos.add(sha);
+                }
                 for (const sha of found.stored) itemImages.add(sha);
                 if (found.unavailable && imagesOffline.items++ < EXAMPLES) imagesOffline.examples.push(name);
               }
@@ -487,6 +491,7 @@ export async function runImport(db: Db, opts: ImportRun): Promise<ImportLinesRes
       sharedIds,
       images,
       imageFiles: { added: [...itemImages].filter((sha) => addedImages.has(sha)).length, kept: [...itemImages].filter((sha) => !addedImages.has(sha)).length },
+      videoFiles: itemVideos.size,
       imagesOffline,
     },
     errors,
