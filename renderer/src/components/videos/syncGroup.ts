@@ -1,8 +1,14 @@
 // One clock for every video on the screen (two to four clips side by side, a robot episode's cameras):
 // the first video to join leads; play, pause, seek, frame step, speed, loop and mute act on all of them.
-// While they play, each animation frame nudges a follower that drifted from the leader: a little faster or
-// slower (up to 10 %) while it is under two frames off, a seek only past that (a seek stalls the decoder
-// for a moment, so seeking on every small drift made the gaps larger: bench/video-loop.mjs). Muted by default. Screens subscribe through useVideoSync (useSyncExternalStore).
+// While they play, each animation frame looks at the members:
+//  - one that has no next frame to show (seeking, or stalled: its decoder behind, readyState < 3) holds the
+//    others: they are paused until it can play, then all go on together; a lone stall would otherwise open
+//    a gap as long as the stall, and the paused ones leave the cores to the one decoding;
+//  - a follower that drifted from the leader is nudged: up to 25 % faster or slower while it is under
+//    SEEK_PAST off, and seeked only past that. A seek throws away the decoded frames and decodes again from
+//    the key frame before; seeking every drift past two frames, at 1080p on a busy machine, made the next
+//    seek's drift larger each time (bench/video-loop.mjs: 50 seeks in 29 s, gaps p50 213 ms).
+// Muted by default. Screens subscribe through useVideoSync (useSyncExternalStore).
 import { useSyncExternalStore } from 'react';
 import { pointAt } from '../mediaFocus';
 
@@ -38,8 +44,17 @@ interface Member {
 
 export const RATES = [0.25, 0.5, 1, 1.5, 2] as const;
 
+/** A follower further than this from the leader (seconds) is seeked; nearer, its rate is nudged. */
+export const SEEK_PAST = 0.5;
+/** The largest nudge of a follower's rate, either way. */
+const NUDGE = 0.25;
+/** How long a nudge takes to close a drift (seconds): the rate goes 1 + drift / CATCH_UP, within NUDGE. */
+const CATCH_UP = 0.25;
+
 class SyncGroup {
   private members: Member[] = [];
+  /** Members paused by the clock while another could not play (they play again with it). */
+  private held = new Set<Member>();
   private listeners = new Set<() => void>();
   private frame = 0;
   private nextId = 1;
@@ -79,6 +94,7 @@ class SyncGroup {
     const member = this.members.find((m) => m.id === id);
     member?.el.removeEventListener('loadedmetadata', this.measure);
     this.members = this.members.filter((m) => m.id !== id);
+    if (member) this.held.delete(member);
     if (!this.members.length) {
       cancelAnimationFrame(this.frame);
       this.set({ playing: false, time: 0, duration: 0, loop: null, zoomed: false, members: 0, drift: 0, focus: 0, failure: null });
@@ -119,6 +135,7 @@ class SyncGroup {
     const { loop } = this.state;
     const at = this.leader!.el.currentTime;
     if ((loop && (at < loop.from || at >= loop.to)) || (!loop && this.state.duration && at >= this.state.duration - 0.01)) this.seek(loop?.from ?? 0);
+    this.held.clear();
     for (const m of this.members) void m.el.play().catch(() => undefined);
     this.set({ playing: true });
     cancelAnimationFrame(this.frame);
@@ -126,6 +143,7 @@ class SyncGroup {
   }
 
   pause(): void {
+    this.held.clear();
     for (const m of this.members) {
       m.el.pause();
       m.el.playbackRate = this.state.rate;
@@ -197,6 +215,51 @@ class SyncGroup {
     this.set({ zoomed: !this.state.zoomed });
   }
 
+  /** Whether `m` has played to its end (a shorter clip neither holds the others nor is held). */
+  private done(m: Member): boolean {
+    return m.el.ended || (Number.isFinite(m.el.duration) && m.el.currentTime >= m.el.duration - 0.05);
+  }
+
+  /**
+   * Pauses every member while one cannot play (seeking, or no next frame decoded), and plays the held ones
+   * again once none waits. True while holding.
+   */
+  private hold(): boolean {
+    const waiting = this.members.some((m) => !this.done(m) && (m.el.seeking || m.el.readyState < 3));
+    if (waiting) {
+      for (const m of this.members) {
+        if (m.el.paused || this.done(m) || m.el.seeking || m.el.readyState < 3) continue;
+        m.el.pause();
+        this.held.add(m);
+      }
+      return true;
+    }
+    for (const m of this.held) void m.el.play().catch(() => undefined);
+    this.held.clear();
+    return false;
+  }
+
+  private drift(t: number): number {
+    return Math.max(0, ...this.members.slice(1).map((m) => Math.abs(t - m.el.currentTime)));
+  }
+
+  /** Brings each follower to the leader's time `t`; returns the largest drift. */
+  private follow(t: number): number {
+    const frame = 1 / this.state.fps;
+    const base = this.state.rate;
+    for (const m of this.members.slice(1)) {
+      const behind = t - m.el.currentTime;
+      if (t >= (m.el.duration || Infinity)) continue;
+      if (Math.abs(behind) > SEEK_PAST * Math.max(1, base)) {
+        m.el.currentTime = t + frame / 2;
+        m.el.playbackRate = base;
+      } else if (Math.abs(behind) > frame / 4) {
+        m.el.playbackRate = base * Math.max(1 - NUDGE, Math.min(1 + NUDGE, 1 + behind / CATCH_UP));
+      } else if (m.el.playbackRate !== base) m.el.playbackRate = base;
+    }
+    return this.drift(t);
+  }
+
   private tick = () => {
     const leader = this.leader;
     if (!leader || !this.state.playing) return;
@@ -208,20 +271,7 @@ class SyncGroup {
       this.pause();
       return;
     }
-    let drift = 0;
-    const frame = 1 / this.state.fps;
-    for (const m of this.members.slice(1)) {
-      const behind = t - m.el.currentTime;
-      drift = Math.max(drift, Math.abs(behind));
-      if (m.el.seeking || t >= (m.el.duration || Infinity)) continue;
-      if (Math.abs(behind) > 2 * frame) {
-        m.el.currentTime = t + frame / 2;
-        m.el.playbackRate = this.state.rate;
-      } else if (Math.abs(behind) > frame / 4) {
-        // Catch up (or wait) over about a quarter of a second.
-        m.el.playbackRate = this.state.rate * Math.max(0.9, Math.min(1.1, 1 + behind / 0.25));
-      } else if (m.el.playbackRate !== this.state.rate) m.el.playbackRate = this.state.rate;
-    }
+    const drift = this.hold() ? this.drift(t) : this.follow(t);
     this.set({ time: t, drift });
     this.frame = requestAnimationFrame(this.tick);
   };

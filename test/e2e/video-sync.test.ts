@@ -1,0 +1,136 @@
+// What the screen's one clock (components/videos/syncGroup.ts) does when the videos part while playing, in
+// a real Chromium page with two ffmpeg-made clips: a follower put off the leader on purpose (by 150 ms,
+// behind or ahead) is brought back by its playback rate alone, never seeked (a seek throws its decoded
+// frames away and, on a busy machine, opened a larger gap each time: bench/video-loop.mjs); one that
+// cannot play (its bytes held back 800 ms by a route, as a stalled decoder or a slow disk would) holds the
+// leader, paused until it can, and then both play on within a frame.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipOrFail } from '../helpers/required';
+import { ffmpegMissing, makeClip } from '../helpers/videoClips';
+import { launchBrowser, openApp, startHost, type Host } from './helpers';
+
+const skip = skipOrFail('video-sync', ffmpegMissing());
+const PROJECT = 'e2e video sync';
+const FPS = 24;
+
+let host: Host;
+let browser: Browser;
+let page: Page;
+let problems: string[];
+
+const clip = (path: string) => ({ text: [{ role: 'assistant', content: [{ type: 'video', video: path }] }] });
+
+/** The two videos' times, paused flags and rates (the leader first). */
+const clocks = () => page.getByTestId('video').evaluateAll((vs) => vs.map((v) => ({ t: (v as HTMLVideoElement).currentTime, paused: (v as HTMLVideoElement).paused })));
+
+beforeAll(async () => {
+  if (skip) return;
+  host = await startHost();
+  const dir = join(host.home, 'clips');
+  mkdirSync(dir);
+  makeClip(dir, 'left.webm', { codec: 'vp9', width: 320, height: 180, fps: FPS, seconds: 20 });
+  makeClip(dir, 'right.webm', { codec: 'vp9', width: 320, height: 180, fps: FPS, seconds: 20, source: 'testsrc' });
+  const items = [{ id: 'pair', prompt: 'Two test cards.', responses: [clip('left.webm'), clip('right.webm')] }];
+  await host.api('importContent', { project: PROJECT, fileName: 'sync.jsonl', content: items.map((l) => JSON.stringify(l)).join('\n') + '\n', format: 'arbiter', createProject: true, imagesDir: dir });
+  const { rows } = await host.api<{ rows: { id: number }[] }>('listItems', { project: PROJECT, limit: 10 });
+  browser = await launchBrowser();
+  ({ page, problems } = await openApp(browser, host, { annotator: 'e2e-sync' }));
+  await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/item/${rows[0]!.id}`);
+  await page.waitForFunction(() => [...document.querySelectorAll<HTMLVideoElement>('[data-testid="video"]')].filter((v) => v.readyState >= 3).length === 2, null, { timeout: 15_000 });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.stop();
+});
+
+/**
+ * In the page: puts the follower `offset` seconds off the leader with a seek of its own (or, with
+ * `reload`, gives it its address again under `reload`, so it has nothing to play until those bytes come),
+ * then, from the moment that seek is done (the new address set), counts the follower's seeks and watches
+ * every animation frame until the two have stayed within a quarter of a frame for 10 frames (or 8 s pass):
+ * the seeks, the rates the follower was given, how long it took, and whether the leader was paused (the
+ * test never pauses it) while the follower had no frame to play.
+ */
+function drift(offset: number, reload?: string) {
+  return page.evaluate(
+    ([off, fps, again]) =>
+      new Promise<{ seeks: number; rates: number[]; caughtUp: number | null; leaderHeld: boolean }>((done) => {
+        const [leader, follower] = [...document.querySelectorAll<HTMLVideoElement>('[data-testid="video"]')] as [HTMLVideoElement, HTMLVideoElement];
+        let seeks = 0;
+        let leaderHeld = false;
+        const rates = new Set<number>();
+        const held = () => (leaderHeld ||= follower.seeking || follower.readyState < 3);
+        leader.addEventListener('pause', held);
+        const watch = () => {
+          follower.addEventListener('seeking', () => seeks++);
+          const from = performance.now();
+          let near = 0;
+          const look = () => {
+            rates.add(Number(follower.playbackRate.toFixed(3)));
+            near = Math.abs(leader.currentTime - follower.currentTime) <= 1 / fps / 4 && !leader.paused && !follower.paused ? near + 1 : 0;
+            if (near >= 10 || performance.now() - from > 8000) {
+              leader.removeEventListener('pause', held);
+              done({ seeks, rates: [...rates], caughtUp: near >= 10 ? performance.now() - from : null, leaderHeld });
+            } else requestAnimationFrame(look);
+          };
+          requestAnimationFrame(look);
+        };
+        if (again) {
+          follower.src = again;
+          void follower.play();
+          watch();
+          return;
+        }
+        follower.addEventListener('seeked', watch, { once: true });
+        follower.currentTime = Math.max(0, leader.currentTime + off);
+      }),
+    [offset, FPS, reload ?? null] as const,
+  );
+}
+
+describe.skipIf(skip)('two videos playing on one clock', () => {
+  it('a follower 150 ms behind catches up by playing faster, without a seek', async () => {
+    await page.keyboard.press('Space');
+    await expect.poll(async () => (await clocks()).every((c) => !c.paused && c.t > 0.5), { timeout: 10_000 }).toBe(true);
+    const seen = await drift(-0.15);
+    expect(seen.seeks).toBe(0);
+    expect(seen.caughtUp).not.toBeNull();
+    expect(Math.max(...seen.rates)).toBeGreaterThan(1);
+  });
+
+  it('a follower 150 ms ahead waits for the leader by playing slower, without a seek', async () => {
+    const seen = await drift(0.15);
+    expect(seen.seeks).toBe(0);
+    expect(seen.caughtUp).not.toBeNull();
+    expect(Math.min(...seen.rates)).toBeLessThan(1);
+  });
+
+  it('a follower that cannot play holds the leader, and both play on within a frame', async () => {
+    // The follower's address again with a mark the route knows: its bytes come 800 ms late, so it has no
+    // frame to play (readyState 0) for that long, then starts at 0 and the clock seeks it to the leader.
+    const src = await page.getByTestId('video').nth(1).evaluate((v) => (v as HTMLVideoElement).src);
+    const stalled = `${src}${src.includes('?') ? '&' : '?'}stall=1`;
+    let held = 0;
+    await page.route(
+      (url) => url.href === stalled,
+      async (route) => {
+        held++;
+        await new Promise((r) => setTimeout(r, 800));
+        await route.continue({ url: src });
+      },
+    );
+    const seen = await drift(0, stalled);
+    expect(held).toBeGreaterThanOrEqual(1);
+    expect(seen.leaderHeld).toBe(true);
+    expect(seen.caughtUp).not.toBeNull();
+    const [a, b] = await clocks();
+    expect(a!.paused || b!.paused).toBe(false);
+    expect(Math.abs(a!.t - b!.t)).toBeLessThanOrEqual(1 / FPS);
+    await page.keyboard.press('Space');
+    expect(problems).toEqual([]);
+  });
+});
