@@ -2,8 +2,10 @@
 // through its useStepItems): the item on screen; the first one (the one the address names, else the first
 // without this annotator's judgement, in a saved view's order when the address names a view); and the
 // item a key would show next, asked once this one is painted and kept until a key takes it (shown in the
-// key's own handler once it answered: one render, no round trip). A screen gives only its task's part:
-// how it finds and loads its items, and what it readies for the item ahead.
+// key's own handler once it answered: one render, no round trip). With `depth: 2` (the labeling loop) the
+// item after that one is asked as soon as the next answered, so a key never waits on a host still busy
+// with the last save (bench:loop at 1M items). A screen gives only its task's part: how it finds and
+// loads its items, and what it readies for the item ahead.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ItemView } from '../../../../shared/api';
 import { errorMessage } from '../../api';
@@ -20,12 +22,18 @@ export interface WalkSteps<L extends { item: ItemView }> {
   first(viewId: string | undefined): Promise<FirstItem<L>>;
   /** Whether the walk holds any item at all (asked when `first` found none: 'done', else 'empty'). */
   any(viewId: string | undefined): Promise<boolean>;
-  /** The item a key would show after `from`, loaded; null at the end. */
-  ahead(from: L, viewId: string | undefined): Promise<L | null>;
+  /**
+   * The item a key would show after `from`, loaded; null at the end. `passed`: the ids it must not be
+   * (`from`, and the item on screen when `from` is the one after it: asked two ahead, a walk that goes
+   * around to earlier gaps could meet the item not judged yet).
+   */
+  ahead(from: L, viewId: string | undefined, passed: number[]): Promise<L | null>;
   /** The item ahead answered while `from` is still on screen: ready what it shows; may return a cancel. */
   onAhead(next: L): (() => void) | void;
   /** An item about to be shown: the screen's own state for it, set in the same render. */
   onShow?(next: L): void;
+  /** Items asked ahead of the one on screen: 1 (the default), or 2. */
+  depth?: 1 | 2;
 }
 
 export interface WalkStart {
@@ -43,6 +51,8 @@ interface Ahead<L> {
   promise: Promise<L | null>;
   /** Set once the request answered, so a key shows it in its own handler. */
   ready?: L | null;
+  /** onAhead has run for it (once it was the next item, answered, and the item on screen painted). */
+  readied?: boolean;
 }
 
 export function useQueueWalk<L extends { item: ItemView }>({ project, annotator, task, startItemId, view }: WalkStart, steps: WalkSteps<L>) {
@@ -54,7 +64,10 @@ export function useQueueWalk<L extends { item: ItemView }>({ project, annotator,
   /** The saved view's id once the first look found it by its name (every nextItem of the walk names it). */
   const viewId = useRef<string | undefined>(undefined);
   const alive = useRef(true);
-  const ahead = useRef<Ahead<L> | null>(null);
+  /** The asks made, by the seq of the item each is after: the one on screen's, and (depth 2) its next's. */
+  const aheads = useRef(new Map<number, Ahead<L>>());
+  /** The item on screen once its frame is painted (the asks ahead wait for it). */
+  const painted = useRef<L | null>(null);
   /** Cancels the ask not started yet (it waits for the paint), and what was readied for the item ahead. */
   const stopAsk = useRef<() => void>(() => undefined);
   const stopReady = useRef<() => void>(() => undefined);
@@ -71,23 +84,47 @@ export function useQueueWalk<L extends { item: ItemView }>({ project, annotator,
     };
   }, []);
 
-  /** The ask for the item after `from`: the one made already, else made now. */
-  const askAhead = useCallback((from: L): Ahead<L> => {
-    if (ahead.current?.seq === from.item.seq) return ahead.current;
-    const promise = stepsRef.current.ahead(from, viewId.current).catch(() => null);
-    const entry: Ahead<L> = { seq: from.item.seq, promise };
-    ahead.current = entry;
-    void promise.then((next) => {
-      entry.ready = next;
-      if (!next || !alive.current || ahead.current !== entry) return;
-      stopReady.current();
-      stopReady.current = stepsRef.current.onAhead(next) ?? (() => undefined);
-    });
-    return entry;
+  const askRef = useRef<(from: L) => Ahead<L>>(() => {
+    throw new Error('asked before the walk was set up');
+  });
+  /**
+   * The item after the one on screen answered and that one is painted: ready what it shows (once), and at
+   * depth 2 ask for the item after it.
+   */
+  const readyNext = useCallback((entry: Ahead<L>) => {
+    const on = shownRef.current;
+    if (!alive.current || !on || painted.current !== on || on.item.seq !== entry.seq || aheads.current.get(entry.seq) !== entry) return;
+    if (entry.readied || entry.ready === undefined) return;
+    entry.readied = true;
+    const next = entry.ready;
+    if (!next) return;
+    stopReady.current();
+    stopReady.current = stepsRef.current.onAhead(next) ?? (() => undefined);
+    if ((stepsRef.current.depth ?? 1) > 1) askRef.current(next);
   }, []);
 
+  /** The ask for the item after `from`: the one made already, else made now. */
+  const askAhead = useCallback(
+    (from: L): Ahead<L> => {
+      const made = aheads.current.get(from.item.seq);
+      if (made) return made;
+      const on = shownRef.current;
+      const passed = on && on.item.id !== from.item.id ? [from.item.id, on.item.id] : [from.item.id];
+      const promise = stepsRef.current.ahead(from, viewId.current, passed).catch(() => null);
+      const entry: Ahead<L> = { seq: from.item.seq, promise };
+      aheads.current.set(entry.seq, entry);
+      void promise.then((next) => {
+        entry.ready = next;
+        readyNext(entry);
+      });
+      return entry;
+    },
+    [readyNext],
+  );
+  askRef.current = askAhead;
+
   /** The ask made for the item after `from`, if one was (null when `from` is not where it was asked). */
-  const askedAfter = useCallback((from: ItemView): Ahead<L> | null => (ahead.current?.seq === from.seq ? ahead.current : null), []);
+  const askedAfter = useCallback((from: ItemView): Ahead<L> | null => aheads.current.get(from.seq) ?? null, []);
 
   /** Puts an item on screen; the one after it is asked once it is painted (the request stays out of the key's frame). */
   const show = useCallback(
@@ -99,16 +136,22 @@ export function useQueueWalk<L extends { item: ItemView }>({ project, annotator,
       stopAsk.current();
       stopReady.current();
       stopReady.current = () => undefined;
-      ahead.current = null;
+      // Kept: the ask made after this item while it was the next one (depth 2); the others are for items passed.
+      const kept = aheads.current.get(next.item.seq);
+      aheads.current = new Map(kept ? [[kept.seq, kept]] : []);
+      painted.current = null;
       stopAsk.current = afterPaint(() => {
-        if (alive.current && shownRef.current === next) askAhead(next);
+        if (!alive.current || shownRef.current !== next) return;
+        painted.current = next;
+        readyNext(askAhead(next));
       });
     },
-    [askAhead],
+    [askAhead, readyNext],
   );
 
   /** The item on screen again, as it is now (a new answer for it): the ask ahead stays. */
   const replace = useCallback((next: L) => {
+    if (painted.current === shownRef.current) painted.current = next;
     shownRef.current = next;
     setShown(next);
   }, []);

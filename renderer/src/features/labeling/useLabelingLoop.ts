@@ -67,8 +67,10 @@ export function useLabelingLoop(o: LoopOptions) {
         return first ? load(first) : null;
       },
       any: async (viewId) => Boolean(await neighbourOfShape(project, annotator, task, undefined, 'next', viewId)),
-      ahead: (current, viewId) =>
-        nextUnjudged(project, annotator, task, current.item.seq, (id) => id === current.item.id || isPending(id), viewId).then((next) => (next ? load(next) : null)),
+      // Two ahead: a key takes the next pair at once even while the host is still busy with the last save.
+      depth: 2,
+      ahead: (current, viewId, passed) =>
+        nextUnjudged(project, annotator, task, current.item.seq, (id) => passed.includes(id) || isPending(id), viewId).then((next) => (next ? load(next) : null)),
       // The next item's images, pre-labels, ratings and critiques load while this one is judged.
       onAhead: (next) => {
         prefetchItemImages(project, next.item);
