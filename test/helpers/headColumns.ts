@@ -1,10 +1,11 @@
 // The columns kept beside label_head for `arbiter stats` (migration 17) checked against what each head's
 // revision row says, computed here in JavaScript from the row itself; and the pairwise review computed
-// from those columns (store/review.ts pairwiseHeads) against the same review fed from the revision rows.
+// from those columns (store/reviewHeads.ts pairwiseHeads) against the same review fed from the revision rows.
 import { expect } from 'vitest';
 import { reviewPairwise } from '../../electron/core/review/pairwise';
 import type { Db } from '../../electron/core/store/db';
-import { humanLabels, pairLengths, pairwiseHeads, type PairwiseHeadRow } from '../../electron/core/store/review';
+import { humanLabels } from '../../electron/core/store/review';
+import { headsFromRows, pairLengths, pairwiseHeads, type PairwiseHeadRow } from '../../electron/core/store/reviewHeads';
 
 interface Joined {
   key: string;
@@ -60,7 +61,6 @@ function fromRevisions(db: Db, projectId: number): PairwiseHeadRow[] {
     return {
       itemId: r.itemId,
       seq: r.seq,
-      externalId: null,
       annotatorId: r.annotatorId,
       annotator: r.annotator,
       choice: r.choice,
@@ -76,8 +76,8 @@ function fromRevisions(db: Db, projectId: number): PairwiseHeadRow[] {
 
 /** The pairwise review read from label_head's columns equals the one fed from the revision rows. */
 export function expectPairwiseReviewFromHeads(db: Db, projectId: number): void {
-  const fast = [...pairwiseHeads(db, projectId)];
-  const full = fromRevisions(db, projectId);
+  const fast = pairwiseHeads(db, projectId);
+  const full = headsFromRows(fromRevisions(db, projectId));
   expect(fast).toEqual(full);
   const lengths = pairLengths(db, projectId);
   expect(reviewPairwise(fast, lengths, [], new Set())).toEqual(reviewPairwise(full, lengths, [], new Set()));

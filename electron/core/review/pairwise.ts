@@ -1,17 +1,17 @@
 // Pairwise review: agreement on the choice and its strength, consensus (majority and Dawid–Skene), each
 // person's figures, each model against the people, agreement over time, and the disagreement queue.
 import type { AnnotatorFigures, FieldAgreement, ModelFigures, QueueReason, QueueRow, ReviewReport } from '../../../shared/api/review';
-import type { ModelPairRow, PairwiseHeadRow } from '../store/review';
+import type { ModelPairRow } from '../store/review';
+import { CHOICE_CODES, OTHER_CHOICE, type PairLengths, type PairwiseHeads } from '../store/reviewHeads';
 import { agreementWithConsensus, agreementWithOthers, lengthBias, positionBias, throughput } from './annotators';
-import { collect, Columns, Index, type ItemInfo } from './collect';
+import { Index, type ItemInfo } from './collect';
 import { dawidSkene } from './dawidSkene';
 import { fieldAgreement } from './fields';
 import { majorityVote } from './majority';
 import { anchoring, calibration, modelAccuracy } from './modelVsPeople';
 import { ratingsFromTriples } from './ratings';
 
-const CHOICES = ['A', 'B', 'tie', 'both_bad'] as const;
-const COLUMNS = ['unit', 'rater', 'choice', 'signed', 'left', 'chosenLen', 'otherLen', 'savedAt', 'timeMs', 'visible'] as const;
+const CHOICES = CHOICE_CODES;
 /** The models' mean P(A better) counts as unsure within this distance of ½. */
 const UNSURE = 0.1;
 
@@ -39,40 +39,84 @@ function pairConsensus(majority: number): Pick<QueueRow, 'consensus' | 'consensu
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-export function reviewPairwise(rows: Iterable<PairwiseHeadRow>, lengths: Map<number, [number, number]>, modelRows: ModelPairRow[], adjudicated: Set<number>): PairwiseReview {
+/** Which response a pick went to, as `left` codes it (1 A, 2 B): the pick's side (1 left, 0 right), else NaN. */
+function leftPick(code: number, left: number): number {
+  if ((code !== 0 && code !== 1) || left === 0) return Number.NaN;
+  return left - 1 === code ? 1 : 0;
+}
+
+/**
+ * The heads as the figures' columns (one entry a head, typed arrays): items and people as dense indexes in
+ * the order met, and the choices counted as read. No object is made per head.
+ */
+function headColumns(heads: PairwiseHeads, lengths: PairLengths) {
+  const n = heads.length;
   const items = new Index<number>();
   const info: ItemInfo[] = [];
   const people = new Index<string>();
-  const cols = new Columns(COLUMNS);
+  const raterOf = new Map<number, number>();
+  const unit = new Int32Array(n);
+  const rater = new Int32Array(n);
+  const choice = new Float64Array(n);
+  const signed = new Float64Array(n);
+  const left = new Float64Array(n);
+  const chosenLen = new Float64Array(n);
+  const otherLen = new Float64Array(n);
+  const visible = new Float64Array(n);
   const choices: Record<string, number> = {};
-  const labels = collect(rows, items, info, people, (row, unit, rater) => {
-    if (row.choice !== null) choices[row.choice] = (choices[row.choice] ?? 0) + 1;
-    const code = CHOICES.indexOf(row.choice as (typeof CHOICES)[number]);
-    // Which source response was on the left: the shown order's first index, kept beside the head.
-    const leftIndex = row.shownLeft ?? Number.NaN;
-    const picked = code === 0 || code === 1 ? code : -1;
-    const len = lengths.get(row.itemId);
-    const strength = row.strength ?? Number.NaN;
-    // In COLUMNS order: unit, rater, choice, signed, left, chosenLen, otherLen, savedAt, timeMs, visible.
-    cols.push(
-      unit,
-      rater,
-      code,
-      code === 0 ? -strength : code === 1 ? strength : code === 2 ? 0 : Number.NaN,
-      picked >= 0 && Number.isInteger(leftIndex) ? (leftIndex === picked ? 1 : 0) : Number.NaN,
-      picked >= 0 && len ? len[picked === 0 ? 0 : 1] : Number.NaN,
-      picked >= 0 && len ? len[picked === 0 ? 1 : 0] : Number.NaN,
-      row.savedMs,
-      row.timeMs ?? Number.NaN,
-      row.prelabelVisible ?? Number.NaN,
-    );
-  });
+  let lastItem = Number.NaN;
+  let u = -1;
+  for (let i = 0; i < n; i++) {
+    const itemId = heads.itemId[i]!;
+    // A project's heads come item by item: the index is asked once an item.
+    if (itemId !== lastItem) {
+      const before = items.size;
+      u = items.of(itemId);
+      if (u === before) info.push({ itemId, seq: heads.seq[i]!, externalId: null });
+      lastItem = itemId;
+    }
+    unit[i] = u;
+    const annotatorId = heads.annotatorId[i]!;
+    let r = raterOf.get(annotatorId);
+    if (r === undefined) raterOf.set(annotatorId, (r = people.of(heads.names.get(annotatorId)!)));
+    rater[i] = r;
+    const code = heads.choice[i]!;
+    const name = code < OTHER_CHOICE ? CHOICES[code]! : code === OTHER_CHOICE ? heads.otherChoices.get(i) : undefined;
+    if (name !== undefined) choices[name] = (choices[name] ?? 0) + 1;
+    const c = code < OTHER_CHOICE ? code : -1;
+    choice[i] = c;
+    const strength = heads.strength[i] || Number.NaN;
+    signed[i] = c === 0 ? -strength : c === 1 ? strength : c === 2 ? 0 : Number.NaN;
+    left[i] = leftPick(c, heads.left[i]!);
+    const v = heads.visible[i]!;
+    visible[i] = v === 0 ? Number.NaN : v - 1;
+  }
+  // The first two responses' lengths by unit (NaN where the item has none), then each pick's.
+  const first = new Float64Array(items.size).fill(Number.NaN);
+  const second = new Float64Array(items.size).fill(Number.NaN);
+  for (let j = 0; j < lengths.length; j++) {
+    const at = items.find(lengths.itemId[j]!);
+    if (at === undefined) continue;
+    first[at] = lengths.first[j]!;
+    second[at] = lengths.second[j]!;
+  }
+  for (let i = 0; i < n; i++) {
+    const c = choice[i]!;
+    const known = (c === 0 || c === 1) && !Number.isNaN(first[unit[i]!]!);
+    chosenLen[i] = known ? (c === 0 ? first : second)[unit[i]!]! : Number.NaN;
+    otherLen[i] = known ? (c === 0 ? second : first)[unit[i]!]! : Number.NaN;
+  }
+  return { items, info, people, unit, rater, choice, signed, left, chosenLen, otherLen, savedAt: heads.savedMs, timeMs: heads.timeMs, visible, choices };
+}
+
+export function reviewPairwise(heads: PairwiseHeads, lengths: PairLengths, modelRows: ModelPairRow[], adjudicated: Set<number>): PairwiseReview {
+  const cols = headColumns(heads, lengths);
+  const { items, info, people, unit, rater, choices } = cols;
+  const labels = heads.length;
   const units = items.size;
   const raters = people.size;
-  const unit = cols.column('unit');
-  const rater = cols.column('rater');
-  const choice = ratingsFromTriples(units, raters, unit, rater, cols.column('choice'));
-  const signed = ratingsFromTriples(units, raters, unit, rater, cols.column('signed'));
+  const choice = ratingsFromTriples(units, raters, unit, rater, cols.choice);
+  const signed = ratingsFromTriples(units, raters, unit, rater, cols.signed);
   const names = people.ids;
   const fields = [fieldAgreement('pairwise', 'choice', 'nominal', choice, names), fieldAgreement('pairwise', 'strength', 'interval', signed, names)];
 
@@ -94,9 +138,9 @@ export function reviewPairwise(rows: Iterable<PairwiseHeadRow>, lengths: Map<num
 
   const withOthers = agreementWithOthers(choice);
   const withConsensus = agreementWithConsensus(choice, ds.label);
-  const left = positionBias(rater, cols.column('left'), raters);
-  const longer = lengthBias(rater, cols.column('chosenLen'), cols.column('otherLen'), raters);
-  const pace = throughput(rater, cols.column('savedAt'), cols.column('timeMs'), raters);
+  const left = positionBias(rater, cols.left, raters);
+  const longer = lengthBias(rater, cols.chosenLen, cols.otherLen, raters);
+  const pace = throughput(rater, cols.savedAt, cols.timeMs, raters);
   const perRater = new Int32Array(raters);
   for (const r of rater) perRater[r] = perRater[r]! + 1;
   const peopleFigures: AnnotatorFigures[] = names.map((name, r) => ({
@@ -131,9 +175,9 @@ export function reviewPairwise(rows: Iterable<PairwiseHeadRow>, lengths: Map<num
       outcome.push(consensusAB[u] === 0 ? 1 : 0);
     }
     const cal = calibration(pKnown, outcome, 10);
-    const human = Float64Array.from(cols.column('choice'), (c) => (c === 0 || c === 1 ? c : -1));
+    const human = Float64Array.from(cols.choice, (c) => (c === 0 || c === 1 ? c : -1));
     const modelOfLabel = Float64Array.from(unit, (u) => predicted[u]!);
-    const anchor = anchoring(human, modelOfLabel, cols.column('visible'));
+    const anchor = anchoring(human, modelOfLabel, cols.visible);
     return {
       model,
       accuracy: modelAccuracy(consensusAB, predicted),
@@ -198,7 +242,7 @@ export function reviewPairwise(rows: Iterable<PairwiseHeadRow>, lengths: Map<num
       adjudicated: adjudicated.has(info[u]!.itemId),
     });
   }
-  return { fields, people: peopleFigures, models, consensus, overTime: agreementByWeek(cols, units), queue, labels, items: units, choices };
+  return { fields, people: peopleFigures, models, consensus, overTime: agreementByWeek(unit, cols.choice, cols.savedAt, units), queue, labels, items: units, choices };
 }
 
 const DAY_MS = 86_400_000;
@@ -210,10 +254,7 @@ function weekOf(ms: number): number {
 }
 
 /** Per week a label was made: the share of its pairs with the item's other labels that agree on the choice. */
-function agreementByWeek(cols: Columns<(typeof COLUMNS)[number]>, units: number): ReviewReport['overTime'] {
-  const unit = cols.column('unit');
-  const choice = cols.column('choice');
-  const savedAt = cols.column('savedAt');
+function agreementByWeek(unit: Int32Array, choice: Float64Array, savedAt: Float64Array, units: number): ReviewReport['overTime'] {
   const byUnit: number[][] = Array.from({ length: units }, () => []);
   for (let i = 0; i < unit.length; i++) byUnit[unit[i]!]!.push(i);
   const weeks = new Map<number, { agree: number; pairs: number }>();

@@ -105,22 +105,27 @@ export function regionAgreement(entries: Iterable<PersonMarks>): RegionAgreement
  */
 export function regionWatcher() {
   const entries: PersonMarks[] = [];
+  const see = (row: { itemId: number; annotatorId: number; body: string }) => {
+    if (!row.body.includes('"regions"')) return;
+    const regions: unknown = readLabelBody(row.body).regions;
+    if (!Array.isArray(regions)) return;
+    const byImage = new Map<string, RegionMark[]>();
+    for (const mark of regions as RegionMark[]) {
+      const unit = `${row.itemId}\u0000${String(mark.at)}\u0000${mark.image}`;
+      byImage.set(unit, [...(byImage.get(unit) ?? []), mark]);
+    }
+    for (const [unit, marks] of byImage) entries.push({ unit, annotator: row.annotatorId, marks });
+  };
   return {
     *watch<T extends { itemId: number; annotatorId: number; body: string }>(rows: Iterable<T>): Generator<T> {
       for (const row of rows) {
-        if (row.body.includes('"regions"')) {
-          const regions: unknown = readLabelBody(row.body).regions;
-          if (Array.isArray(regions)) {
-            const byImage = new Map<string, RegionMark[]>();
-            for (const mark of regions as RegionMark[]) {
-              const unit = `${row.itemId}\u0000${String(mark.at)}\u0000${mark.image}`;
-              byImage.set(unit, [...(byImage.get(unit) ?? []), mark]);
-            }
-            for (const [unit, marks] of byImage) entries.push({ unit, annotator: row.annotatorId, marks });
-          }
-        }
+        see(row);
         yield row;
       }
+    },
+    /** Rows read apart (the pairwise heads with region marks, as columns carry them). */
+    see(rows: Iterable<{ itemId: number; annotatorId: number; body: string }>): void {
+      for (const row of rows) see(row);
     },
     result: (): RegionAgreement => regionAgreement(entries),
   };

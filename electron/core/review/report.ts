@@ -2,7 +2,8 @@
 // stats job runs this on a task worker's connection, inside one read transaction).
 import type { QueueReason, QueueRow, ReviewReport, ReviewTask } from '../../../shared/api/review';
 import type { Db } from '../store/db';
-import { adjudicatedItems, humanAnnotatorCount, humanLabels, itemExternalIds, modelPairRewards, pairLengths, pairwiseHeads, trajectoryResponses, withReadCache } from '../store/review';
+import { adjudicatedItems, humanAnnotatorCount, humanLabels, itemExternalIds, modelPairRewards, trajectoryResponses, withReadCache } from '../store/review';
+import { pairLengths, pairwiseHeads } from '../store/reviewHeads';
 import { findProject } from '../store/projects';
 import { goldAccuracy } from './goldAccuracy';
 import { reviewRankings, reviewRubrics, reviewSteps, reviewVerdicts } from './judgements';
@@ -47,7 +48,11 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
     // Region marks ride in every task's revisions: collected as each task's labels are read.
     const regions = regionWatcher();
     const labelsOf = (task: Exclude<ReviewTask, 'pairwise'> | 'rubric') => regions.watch(humanLabels(db, project.id, task));
-    const pairwise = reviewPairwise(regions.watch(pairwiseHeads(db, project.id)), pairLengths(db, project.id), modelPairRewards(db, project.id), adjudicatedItems(db, project.id, 'pairwise'));
+    // Pairwise heads come as columns; the few with region marks carry their bodies.
+    const lengths = pairLengths(db, project.id);
+    const heads = pairwiseHeads(db, project.id);
+    regions.see(heads.bodies);
+    const pairwise = reviewPairwise(heads, lengths, modelPairRewards(db, project.id), adjudicatedItems(db, project.id, 'pairwise'));
     const ranking = reviewRankings(labelsOf('ranking'), adjudicatedItems(db, project.id, 'ranking'));
     const verdict = reviewVerdicts(labelsOf('verdict'), adjudicatedItems(db, project.id, 'verdict'));
     const steps = reviewSteps(labelsOf('steps'), adjudicatedItems(db, project.id, 'steps'), trajectoryResponses(db, project.id));

@@ -1,6 +1,6 @@
 // The columns kept beside label_head for `arbiter stats` (migration 17: strength, the response shown on
 // the left, the save time in ms, time spent, pre-label visibility, region marks), so the review of a
-// project reads label_head alone instead of every current revision's row (store/review.ts pairwiseHeads).
+// project reads label_head alone instead of every current revision's row (store/reviewHeads.ts pairwiseHeads).
 // The save time is kept for a created_at in the canonical form every write stores (a real date written
 // YYYY-MM-DDTHH:MM:SS.sssZ, store/labels.ts normalizeTimestamp: strftime gives it back unchanged), where
 // unixepoch and its milliseconds are exactly Date.parse's value; any other text leaves it NULL, and the

@@ -73,107 +73,6 @@ export function* humanLabels(db: Db, projectId: number, task: Task): Generator<R
   }
 }
 
-/** A current pairwise label of a person, from the columns kept beside its head (migration 17). */
-export interface PairwiseHeadRow {
-  itemId: number;
-  seq: number;
-  externalId: null;
-  annotatorId: number;
-  annotator: string;
-  choice: string | null;
-  strength: number | null;
-  /** Which response was shown on the left: 0 (A), 1 (B), −1 (another); null when unknown. */
-  shownLeft: number | null;
-  /** The revision's created_at in ms since 1970 (Date.parse; NaN when it is not a date). */
-  savedMs: number;
-  timeMs: number | null;
-  /** 1 or 0: whether a model's pre-label was visible; null when the body does not say. */
-  prelabelVisible: number | null;
-  /** The revision's body where it holds region marks, else '' (no other body is read). */
-  body: string;
-}
-
-/** Pairwise choices read as small numbers (no string made per row); 4: another choice, 5: none. */
-const CHOICE_CODES = ['A', 'B', 'tie', 'both_bad'] as const;
-const CHOICE_CODE = `CASE h.choice ${CHOICE_CODES.map((c, i) => `WHEN '${c}' THEN ${i}`).join(' ')} ELSE CASE WHEN h.choice IS NULL THEN 5 ELSE 4 END END`;
-/**
- * A head's small columns in one integer (each value SQLite hands over costs; 300k rows × 4 columns
- * did): the choice code (bits 0–2), the strength 0–3 (0: none; bits 3–4), the pre-label's visibility
- * (0: unsaid, 1: hidden, 2: visible; bits 5–6) and the left response (0: unknown, 1: A, 2: B, 3: another;
- * bits 7–8).
- */
-const PACKED = `${CHOICE_CODE} + 8 * COALESCE(h.strength, 0) + 32 * CASE h.prelabel_visible WHEN 0 THEN 1 WHEN 1 THEN 2 ELSE 0 END
-  + 128 * CASE WHEN h.shown_left IS NULL THEN 0 WHEN h.shown_left = 0 THEN 1 WHEN h.shown_left = 1 THEN 2 ELSE 3 END`;
-
-/** The heads label_head_needs_row (migration 17) lists: their review reads the revision row too. */
-const NEEDS_ROW = "(h.regions = 1 OR h.saved_ms IS NULL OR h.choice NOT IN ('A', 'B', 'tie', 'both_bad'))";
-
-/**
- * Current pairwise labels of people, by item id, read from label_head alone (numbers only). The few
- * heads whose revision row is needed too (a body with region marks, a created_at the head could not
- * keep as ms, a choice other than the four) are read first through their own index; asking each of 300k
- * rows for them cost a quarter of the read. Every path that writes a head writes these columns
- * (store/headColumns.ts).
- */
-export function* pairwiseHeads(db: Db, projectId: number): Generator<PairwiseHeadRow> {
-  if (countLabeled(db, projectId, 'pairwise') === 0) return;
-  const names = new Map(db.prepare("SELECT id, name FROM annotator WHERE kind = 'human'").raw().all() as [number, string][]);
-  const withRow = new Map(
-    (
-      db
-        .prepare(
-          `SELECT h.item_id || ':' || h.annotator_id, h.choice, CASE WHEN h.regions = 1 THEN l.body ELSE '' END, l.created_at
-           FROM label_head h INDEXED BY label_head_needs_row JOIN label l ON l.seq = h.label_seq JOIN item i ON i.id = h.item_id
-           WHERE ${NEEDS_ROW} AND h.task = 'pairwise' AND h.done = 1 AND i.project_id = ?`,
-        )
-        .raw()
-        .all(projectId) as [string, string | null, string, string][]
-    ).map(([key, ...rest]) => [key, rest] as const),
-  );
-  const rows = db
-    .prepare(
-      `SELECT h.item_id, i.seq, h.annotator_id * 512 + ${PACKED}, h.saved_ms, h.time_ms
-       FROM label_head h
-       JOIN item i ON i.id = h.item_id
-       WHERE i.project_id = @project AND ${VISIBLE} AND h.task = 'pairwise' AND h.done = 1`,
-    )
-    .raw()
-    .iterate({ project: projectId }) as IterableIterator<[number, number, number, number | null, number | null]>;
-  for (const [itemId, seq, withAnnotator, savedMs, timeMs] of rows) {
-    // The annotator's id rides above the packed bits too (one value fewer a row: ~35 ms at 300k rows).
-    const packed = withAnnotator % 512;
-    const annotatorId = (withAnnotator - packed) / 512;
-    const annotator = names.get(annotatorId);
-    if (annotator === undefined) continue; // a model's or the file's own label
-    const code = packed & 7;
-    const strength = (packed >> 3) & 3;
-    const visible = (packed >> 5) & 3;
-    const left = (packed >> 7) & 3;
-    const row: PairwiseHeadRow = {
-      itemId,
-      seq,
-      externalId: null,
-      annotatorId,
-      annotator,
-      choice: code < 4 ? CHOICE_CODES[code]! : null,
-      strength: strength === 0 ? null : strength,
-      shownLeft: left === 0 ? null : left === 3 ? -1 : left - 1,
-      savedMs: savedMs ?? Number.NaN,
-      timeMs,
-      prelabelVisible: visible === 0 ? null : visible - 1,
-      body: '',
-    };
-    const more = withRow.size ? withRow.get(`${itemId}:${annotatorId}`) : undefined;
-    if (more) {
-      const [choice, body, createdAt] = more;
-      row.choice = choice;
-      row.body = body;
-      if (savedMs === null) row.savedMs = Date.parse(createdAt);
-    }
-    yield row;
-  }
-}
-
 /**
  * The responses of the project's step-labeled items that are agent trajectories (a message list with a
  * tool call, a tool message or Arbiter's turn fields, as shared/trajectory.ts `isTrajectory` says), by
@@ -201,25 +100,6 @@ export function trajectoryResponses(db: Db, projectId: number): Map<string, numb
 export function itemExternalIds(db: Db, itemIds: number[]): Map<number, string | null> {
   const rows = db.prepare('SELECT id, external_id FROM item WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(itemIds)) as [number, string | null][];
   return new Map(rows);
-}
-
-/**
- * Characters of the first two responses of the project's visible items (length bias). One row per item,
- * read by the project's items: cheaper than picking out the labeled ones first.
- */
-export function pairLengths(db: Db, projectId: number): Map<number, [number, number]> {
-  const rows = db
-    .prepare(
-      `SELECT a.item_id, length(a.content), length(b.content) FROM item i
-       JOIN response a ON a.item_id = i.id AND a.idx = 0
-       JOIN response b ON b.item_id = i.id AND b.idx = 1
-       WHERE i.project_id = @project AND ${VISIBLE} AND i.response_count = 2`,
-    )
-    .raw()
-    .iterate({ project: projectId }) as IterableIterator<[number, number, number]>;
-  const lengths = new Map<number, [number, number]>();
-  for (const [itemId, a, b] of rows) lengths.set(itemId, [a, b]);
-  return lengths;
 }
 
 /** A model's rewards for the first two responses of an item. */

@@ -8,9 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { krippendorffAlpha, ratingsFromMatrix } from '../../../electron/core/review';
 import { reviewRubrics } from '../../../electron/core/review/judgements';
 import { reviewPairwise } from '../../../electron/core/review/pairwise';
-import type { PairwiseHeadRow, ReviewLabelRow } from '../../../electron/core/store/review';
+import type { ReviewLabelRow } from '../../../electron/core/store/review';
+import { headsFromRows, type PairLengths, type PairwiseHeadRow } from '../../../electron/core/store/reviewHeads';
 
 const CHOICES = ['A', 'B', 'tie', 'both_bad'];
+const NO_LENGTHS: PairLengths = { length: 0, itemId: new Float64Array(), first: new Float64Array(), second: new Float64Array() };
 
 function row(itemId: number, annotator: string, fields: Partial<ReviewLabelRow>): ReviewLabelRow {
   return { itemId, seq: itemId - 1, externalId: `item-${itemId}`, annotatorId: annotator.charCodeAt(0), annotator, task: 'pairwise', choice: null, strength: null, ranking: null, shownOrder: '[0,1]', body: '{}', createdAt: '2026-01-05T10:00:00.000Z', ...fields };
@@ -18,7 +20,7 @@ function row(itemId: number, annotator: string, fields: Partial<ReviewLabelRow>)
 
 /** The same label as its head's columns hold it (pairwise review reads label_head alone). */
 function head(r: ReviewLabelRow): PairwiseHeadRow {
-  return { itemId: r.itemId, seq: r.seq, externalId: null, annotatorId: r.annotatorId, annotator: r.annotator, choice: r.choice, strength: r.strength, shownLeft: 0, savedMs: Date.parse(r.createdAt), timeMs: null, prelabelVisible: null, body: '' };
+  return { itemId: r.itemId, seq: r.seq, annotatorId: r.annotatorId, annotator: r.annotator, choice: r.choice, strength: r.strength, shownLeft: 0, savedMs: Date.parse(r.createdAt), timeMs: null, prelabelVisible: null, body: '' };
 }
 
 describe('the review queue consensus', () => {
@@ -32,7 +34,7 @@ describe('the review queue consensus', () => {
       [2, 'z', 1],
     ];
     const rows = votes.map(([item, who, code]) => row(item, who, { choice: CHOICES[code]! }));
-    const review = reviewPairwise(rows.map(head), new Map(), [], new Set());
+    const review = reviewPairwise(headsFromRows(rows.map(head)), NO_LENGTHS, [], new Set());
     const first = review.queue.find((q) => q.itemId === 1)!;
     expect(first.votes).toEqual({ B: 2, A: 1 });
     expect(first.consensus).toBe('B');
