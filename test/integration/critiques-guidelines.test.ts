@@ -211,6 +211,8 @@ describe('guidelines', () => {
         'DROP TABLE item_view; DROP TABLE gold_mark; DROP TABLE judge_critique_edit; DROP TABLE judge_result; DROP TABLE judge_engine; DROP TABLE judge_template; ' +
         // Migration 17's label columns beside label_head.
         'DROP INDEX label_head_needs_row; ' +
+        // Migration 19's flag and per-head view (its triggers went with migration 12's names above).
+        'DROP TABLE label_search_deferred; DROP VIEW label_head_text; ' +
         ['strength', 'shown_left', 'saved_ms', 'time_ms', 'prelabel_visible', 'regions'].map((c) => `ALTER TABLE label_head DROP COLUMN ${c}; `).join('') +
         'PRAGMA user_version = 3;',
     );

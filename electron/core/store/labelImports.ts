@@ -11,6 +11,7 @@ import type { Db } from './sqlite';
 import { uuidv7 } from '../../../shared/ids';
 import { beginBulkWrite, sleepSync, stepAsideForWaitingWriters, writeNow } from './write';
 import { HEAD_COLUMNS, HEAD_UPDATES, HEAD_VALUES } from './headColumns';
+import { deferLabelSearch, rewriteDeferredLabelSearch, touchedByHeads } from './labelSearch';
 
 export interface PendingLabelImport {
   id: number;
@@ -121,6 +122,9 @@ function applyBatch(db: Db, importId: number, after: number): number | null {
   db.exec(`INSERT OR IGNORE INTO temp.merge_item (item_id, task, project_id, before)
            SELECT DISTINCT m.item_id, m.task, m.project_id, 0 FROM temp.merge_head m WHERE m.human = 1 AND m.done <> m.was_done;
            UPDATE temp.merge_item AS m SET before = ${humansDone};`);
+  // The labels' search rows of the items these heads touch are written once each at the end of the batch,
+  // not once per head by the triggers (store/labelSearch.ts, migration 19).
+  deferLabelSearch(db).touch(touchedByHeads('temp.merge_head'));
   // The head's stats columns from the revision it now points at (store/headColumns.ts).
   db.exec(`INSERT INTO label_head (item_id, annotator_id, task, label_seq, done, choice, ${HEAD_COLUMNS})
            SELECT m.item_id, m.annotator_id, m.task, m.label_seq, m.done, m.choice, ${HEAD_VALUES} FROM temp.merge_head m JOIN label l ON l.seq = m.label_seq WHERE true
@@ -132,6 +136,7 @@ function applyBatch(db: Db, importId: number, after: number): number | null {
            SELECT project_id, task, SUM(${humansDone} - before) FROM temp.merge_item m WHERE true GROUP BY project_id, task
            ON CONFLICT (project_id, task) DO UPDATE SET labeled = labeled + excluded.labeled;
            DELETE FROM temp.merge_head; DELETE FROM temp.merge_item;`);
+  rewriteDeferredLabelSearch(db);
   return last;
 }
 
