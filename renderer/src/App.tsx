@@ -163,14 +163,13 @@ export function App() {
       keysEnabled: !overlay && !askPrelabels,
       refreshProgress,
       countLabelWrite,
-      progress,
       prelabelMode,
       setPrelabelMode,
       job,
       trackJob: jobs.track,
       scoresVersion: jobs.finished,
     }),
-    [appInfo, project, annotator, setAnnotator, navigate, overlay, askPrelabels, refreshProgress, countLabelWrite, progress, prelabelMode, setPrelabelMode, job, jobs.track, jobs.finished],
+    [appInfo, project, annotator, setAnnotator, navigate, overlay, askPrelabels, refreshProgress, countLabelWrite, prelabelMode, setPrelabelMode, job, jobs.track, jobs.finished],
   );
 
   return (

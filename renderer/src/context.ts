@@ -1,4 +1,6 @@
-// What every screen needs from the shell: who is labeling, where to go, and the progress figures.
+// What every screen needs from the shell: who is labeling, where to go, how to count a label in the header.
+// Not the progress figures themselves: they move at every key, and every screen's reader of the shell
+// (the text views among them) would render again with them; the header takes them as a prop.
 import { createContext, useContext } from 'react';
 import type { AppInfo, JobInfo } from '../../shared/api';
 import type { Route } from './route';
@@ -25,7 +27,6 @@ export interface Shell {
    * undo. Call what it returns when the write settles; the counters are read again then.
    */
   countLabelWrite(delta: number): () => void;
-  progress: Progress | null;
   /** The project's pre-label setting: hidden until the annotator chooses (blind) or shown up front (assist). */
   prelabelMode: PrelabelMode | null;
   setPrelabelMode(mode: PrelabelMode): void;

@@ -29,7 +29,8 @@ export function useProgress(project: string | null, annotator: string, task: Tas
       .progress({ project, annotator, task })
       .then((answer) => {
         if (mine !== request.current || startedBefore !== writes.current.started) return;
-        setProgress({ labeled: answer.labeledByMe, total: answer.total });
+        // The same figures the key counted already: the same object, so the header does not render again.
+        setProgress((p) => (p && p.labeled === answer.labeledByMe && p.total === answer.total ? p : { labeled: answer.labeledByMe, total: answer.total }));
       })
       .catch(() => {
         /* the header keeps the last figures; screens report their own errors */

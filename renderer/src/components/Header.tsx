@@ -23,6 +23,9 @@ interface Props {
   navigate(route: Route): void;
 }
 
+/** A screen tab's classes; one function for every render, so the memoised tabs keep their props. */
+const tab = (active: boolean) => `rounded px-1.5 py-1 text-[13px] ${active ? 'bg-surface-2 text-fg font-medium' : 'text-muted hover:text-fg'}`;
+
 const THEME_LABEL: Record<ThemeMode, string> = { light: 'Light', dark: 'Dark', system: 'System' };
 const THEME_ICON: Record<ThemeMode, string> = { light: '☀', dark: '☾', system: '◐' };
 
@@ -38,8 +41,6 @@ export function jobFraction(job: JobInfo): number {
 export function Header({ route, annotator, progress, prelabels, onPrelabels, prelabelsError, job, theme, onTheme, onShortcuts, navigate }: Props) {
   const project = route.name === 'start' ? null : route.name === 'unknown' ? (route.project ?? null) : route.project;
   const pct = progress && progress.total > 0 ? Math.round((progress.labeled / progress.total) * 100) : 0;
-  const tab = (active: boolean) =>
-    `rounded px-1.5 py-1 text-[13px] ${active ? 'bg-surface-2 text-fg font-medium' : 'text-muted hover:text-fg'}`;
   return (
     <header className="flex min-h-11 shrink-0 flex-wrap items-center gap-x-3 border-b border-line bg-surface px-3 whitespace-nowrap xl:h-11 xl:flex-nowrap" data-testid="header">
       <button className="text-[14px] font-semibold tracking-tight text-fg" onClick={() => navigate({ name: 'start' })} title="Projects">

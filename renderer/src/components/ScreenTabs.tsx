@@ -3,7 +3,7 @@
 // / the items explorer (its search box), d Datasets, i crIteria (the rubric and guidelines), m Models,
 // q the review Queue. (s, r, a, f, t, e, o,
 // k, w, l, v, b, g, h, x, y, z and digits belong to the screens, or are kept for them.)
-import { useContext } from 'react';
+import { memo, useContext } from 'react';
 import { Kbd } from './Kbd';
 import { useGlobalKeys } from './keys';
 import { ShellContext } from '../context';
@@ -36,7 +36,11 @@ function tabOf(route: Route): TabScreen | null {
   return TABS.some((t) => t.screen === route.name) ? (route.name as TabScreen) : null;
 }
 
-export function ScreenTabs({ route, project, tab, navigate }: { route: Route; project: string; tab(active: boolean): string; navigate(route: Route): void }) {
+/**
+ * Memoised: the header renders again at every key (its count), the tabs only for a new route, project or
+ * shell (`tab` and `navigate` are the same functions from render to render).
+ */
+export const ScreenTabs = memo(function ScreenTabs({ route, project, tab, navigate }: { route: Route; project: string; tab(active: boolean): string; navigate(route: Route): void }) {
   const shell = useContext(ShellContext);
   const current = tabOf(route);
   useGlobalKeys((event) => {
@@ -65,4 +69,4 @@ export function ScreenTabs({ route, project, tab, navigate }: { route: Route; pr
       ))}
     </>
   );
-}
+});
