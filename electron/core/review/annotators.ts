@@ -117,7 +117,7 @@ export function throughput(rater: ArrayLike<number>, savedAt: ArrayLike<number>,
     return {
       labels,
       labelsPerHour: labels === 0 ? undefinedEstimate(0, REASONS.noData) : timed > 0 ? estimate((timed * 3_600_000) / active, timed) : undefinedEstimate(0, REASONS.noTime),
-      medianTimeMs: timed === 0 ? undefinedEstimate(0, REASONS.noTime) : estimate(median(times.subarray(0, timed).sort()), timed),
+      medianTimeMs: timed === 0 ? undefinedEstimate(0, REASONS.noTime) : estimate(medianInPlace(times.subarray(0, timed)), timed),
     };
   });
 }
@@ -138,8 +138,55 @@ function groupByRater(rater: ArrayLike<number>, savedAt: ArrayLike<number>, coun
   return { offsets, order };
 }
 
-/** The median of an ascending, non-empty array. */
-function median(sorted: Float64Array): number {
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+/**
+ * The median of a non-empty array, whose order it changes: the middle value (or the mean of the two middle
+ * values) a sort gives, found by selection in O(n) rather than sorting 100k times for one value.
+ */
+export function medianInPlace(values: Float64Array): number {
+  const mid = values.length >> 1;
+  const upper = selectInPlace(values, mid);
+  if (values.length % 2 === 1) return upper;
+  // values[0 … mid − 1] now hold the mid smallest: the largest of them is the lower middle value.
+  let lower = values[0]!;
+  for (let i = 1; i < mid; i++) if (values[i]! > lower) lower = values[i]!;
+  return (lower + upper) / 2;
+}
+
+/** Rounds of partitioning before the rest is sorted instead (a bad pivot every round cannot go quadratic). */
+const SELECT_ROUNDS = 64;
+
+/**
+ * Puts the k-th smallest value (0-based) at index k, the smaller ones before it and the larger after it
+ * (Hoare partitions around a median of three); returns it. Values are finite.
+ */
+export function selectInPlace(values: Float64Array, k: number): number {
+  let left = 0;
+  let right = values.length - 1;
+  for (let round = 0; right > left; round++) {
+    if (round === SELECT_ROUNDS) {
+      values.subarray(left, right + 1).sort();
+      break;
+    }
+    const a = values[left]!;
+    const b = values[(left + right) >> 1]!;
+    const c = values[right]!;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i] = values[j]!;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else break; // between j and i: every value there equals the pivot
+  }
+  return values[k]!;
 }

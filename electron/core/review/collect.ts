@@ -25,6 +25,50 @@ export class Index<K> {
   }
 }
 
+/**
+ * Dense indexes for integer ids met in order (a project's item ids, known before): a typed table over the
+ * ids' range where that range is at most a few times their number, so 100k items cost no Map of 100k
+ * entries; a Map for any other id.
+ */
+export class IdIndex {
+  size = 0;
+  private readonly low: number;
+  private readonly table: Int32Array;
+  private readonly others = new Map<number, number>();
+  constructor(ids: ArrayLike<number>) {
+    let low = Infinity;
+    let high = -Infinity;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      if (!Number.isInteger(id)) continue;
+      if (id < low) low = id;
+      if (id > high) high = id;
+    }
+    const dense = high >= low && high - low < 4 * ids.length + 1024;
+    this.low = dense ? low : 0;
+    this.table = new Int32Array(dense ? high - low + 1 : 0).fill(-1);
+  }
+  private slot(id: number): number {
+    const at = id - this.low;
+    return Number.isInteger(at) && at >= 0 && at < this.table.length ? at : -1;
+  }
+  of(id: number): number {
+    const at = this.slot(id);
+    if (at >= 0) {
+      if (this.table[at]! < 0) this.table[at] = this.size++;
+      return this.table[at]!;
+    }
+    let i = this.others.get(id);
+    if (i === undefined) this.others.set(id, (i = this.size++));
+    return i;
+  }
+  find(id: number): number | undefined {
+    const at = this.slot(id);
+    if (at >= 0) return this.table[at]! < 0 ? undefined : this.table[at];
+    return this.others.get(id);
+  }
+}
+
 /** Growable parallel columns of numbers, one entry per label (typed arrays, doubled when full). */
 export class Columns<Name extends string> {
   length = 0;

@@ -2,9 +2,9 @@
 // person's figures, each model against the people, agreement over time, and the disagreement queue.
 import type { AnnotatorFigures, FieldAgreement, ModelFigures, QueueReason, QueueRow, ReviewReport } from '../../../shared/api/review';
 import type { ModelPairRow } from '../store/review';
-import { CHOICE_CODES, OTHER_CHOICE, type PairLengths, type PairwiseHeads } from '../store/reviewHeads';
+import { CHOICE_CODES, type PairLengths, type PairwiseHeads } from '../store/reviewHeads';
 import { agreementWithConsensus, agreementWithOthers, lengthBias, positionBias, throughput } from './annotators';
-import { Index, type ItemInfo } from './collect';
+import { headColumns } from './pairwiseColumns';
 import { dawidSkene } from './dawidSkene';
 import { fieldAgreement } from './fields';
 import { majorityVote } from './majority';
@@ -28,90 +28,11 @@ export interface PairwiseReview {
   choices: Record<string, number>;
 }
 
-/**
- * An item's consensus: the majority of the votes (the items table's and the exports' rule); none (said as
- * an even split) where the votes split evenly.
- */
-function pairConsensus(majority: number): Pick<QueueRow, 'consensus' | 'consensusMethod'> {
-  if (majority >= 0) return { consensus: CHOICES[majority]!, consensusMethod: 'majority' };
-  return { consensus: null, consensusMethod: null };
-}
-
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
-
-/** Which response a pick went to, as `left` codes it (1 A, 2 B): the pick's side (1 left, 0 right), else NaN. */
-function leftPick(code: number, left: number): number {
-  if ((code !== 0 && code !== 1) || left === 0) return Number.NaN;
-  return left - 1 === code ? 1 : 0;
-}
-
-/**
- * The heads as the figures' columns (one entry a head, typed arrays): items and people as dense indexes in
- * the order met, and the choices counted as read. No object is made per head.
- */
-function headColumns(heads: PairwiseHeads, lengths: PairLengths) {
-  const n = heads.length;
-  const items = new Index<number>();
-  const info: ItemInfo[] = [];
-  const people = new Index<string>();
-  const raterOf = new Map<number, number>();
-  const unit = new Int32Array(n);
-  const rater = new Int32Array(n);
-  const choice = new Float64Array(n);
-  const signed = new Float64Array(n);
-  const left = new Float64Array(n);
-  const chosenLen = new Float64Array(n);
-  const otherLen = new Float64Array(n);
-  const visible = new Float64Array(n);
-  const choices: Record<string, number> = {};
-  let lastItem = Number.NaN;
-  let u = -1;
-  for (let i = 0; i < n; i++) {
-    const itemId = heads.itemId[i]!;
-    // A project's heads come item by item: the index is asked once an item.
-    if (itemId !== lastItem) {
-      const before = items.size;
-      u = items.of(itemId);
-      if (u === before) info.push({ itemId, seq: heads.seq[i]!, externalId: null });
-      lastItem = itemId;
-    }
-    unit[i] = u;
-    const annotatorId = heads.annotatorId[i]!;
-    let r = raterOf.get(annotatorId);
-    if (r === undefined) raterOf.set(annotatorId, (r = people.of(heads.names.get(annotatorId)!)));
-    rater[i] = r;
-    const code = heads.choice[i]!;
-    const name = code < OTHER_CHOICE ? CHOICES[code]! : code === OTHER_CHOICE ? heads.otherChoices.get(i) : undefined;
-    if (name !== undefined) choices[name] = (choices[name] ?? 0) + 1;
-    const c = code < OTHER_CHOICE ? code : -1;
-    choice[i] = c;
-    const strength = heads.strength[i] || Number.NaN;
-    signed[i] = c === 0 ? -strength : c === 1 ? strength : c === 2 ? 0 : Number.NaN;
-    left[i] = leftPick(c, heads.left[i]!);
-    const v = heads.visible[i]!;
-    visible[i] = v === 0 ? Number.NaN : v - 1;
-  }
-  // The first two responses' lengths by unit (NaN where the item has none), then each pick's.
-  const first = new Float64Array(items.size).fill(Number.NaN);
-  const second = new Float64Array(items.size).fill(Number.NaN);
-  for (let j = 0; j < lengths.length; j++) {
-    const at = items.find(lengths.itemId[j]!);
-    if (at === undefined) continue;
-    first[at] = lengths.first[j]!;
-    second[at] = lengths.second[j]!;
-  }
-  for (let i = 0; i < n; i++) {
-    const c = choice[i]!;
-    const known = (c === 0 || c === 1) && !Number.isNaN(first[unit[i]!]!);
-    chosenLen[i] = known ? (c === 0 ? first : second)[unit[i]!]! : Number.NaN;
-    otherLen[i] = known ? (c === 0 ? second : first)[unit[i]!]! : Number.NaN;
-  }
-  return { items, info, people, unit, rater, choice, signed, left, chosenLen, otherLen, savedAt: heads.savedMs, timeMs: heads.timeMs, visible, choices };
-}
 
 export function reviewPairwise(heads: PairwiseHeads, lengths: PairLengths, modelRows: ModelPairRow[], adjudicated: Set<number>): PairwiseReview {
   const cols = headColumns(heads, lengths);
-  const { items, info, people, unit, rater, choices } = cols;
+  const { items, unitItem, unitSeq, people, unit, rater, choices } = cols;
   const labels = heads.length;
   const units = items.size;
   const raters = people.size;
@@ -219,27 +140,34 @@ export function reviewPairwise(heads: PairwiseHeads, lengths: PairLengths, model
       total++;
       top = Math.max(top, votes[key]);
     }
-    const reasons: QueueReason[] = [];
     const dispute = total >= 2 ? 1 - top / total : 0;
-    if (dispute > 0) reasons.push('annotators');
     const pA = ensemble[u]!;
     const hasModel = Number.isFinite(pA);
-    if (hasModel && consensusAB[u]! >= 0 && (pA > 0.5 ? 0 : pA < 0.5 ? 1 : -1) !== consensusAB[u]) reasons.push('model');
-    if (hasModel && (Math.abs(pA - 0.5) <= UNSURE || split[u] === 1)) reasons.push('uncertain');
-    if (!reasons.length) continue;
+    const byModel = hasModel && consensusAB[u]! >= 0 && (pA > 0.5 ? 0 : pA < 0.5 ? 1 : -1) !== consensusAB[u];
+    const uncertain = hasModel && (Math.abs(pA - 0.5) <= UNSURE || split[u] === 1);
+    if (!(dispute > 0) && !byModel && !uncertain) continue;
+    const reasons: QueueReason[] = [];
+    if (dispute > 0) reasons.push('annotators');
+    if (byModel) reasons.push('model');
+    if (uncertain) reasons.push('uncertain');
     const unsure = hasModel ? 1 - Math.abs(2 * pA - 1) : 0;
+    // An item's consensus: the majority of the votes (the items table's and the exports' rule); none (said
+    // as an even split) where the votes split evenly.
+    const m = majority.label[u]!;
+    const itemId = unitItem[u]!;
     queue.push({
-      itemId: info[u]!.itemId,
-      seq: info[u]!.seq,
-      externalId: info[u]!.externalId,
+      itemId,
+      seq: unitSeq[u]!,
+      externalId: null,
       task: 'pairwise',
       reasons,
-      dispute: dispute + (reasons.includes('model') ? 0.5 : 0) + (reasons.includes('uncertain') ? 0.25 * unsure : 0),
+      dispute: dispute + (byModel ? 0.5 : 0) + (uncertain ? 0.25 * unsure : 0),
       votes,
       labels: total,
       modelPA: hasModel ? pA : null,
-      ...pairConsensus(majority.label[u]!),
-      adjudicated: adjudicated.has(info[u]!.itemId),
+      consensus: m >= 0 ? CHOICES[m]! : null,
+      consensusMethod: m >= 0 ? 'majority' : null,
+      adjudicated: adjudicated.has(itemId),
     });
   }
   return { fields, people: peopleFigures, models, consensus, overTime: agreementByWeek(unit, cols.choice, cols.savedAt, units), queue, labels, items: units, choices };
@@ -255,16 +183,25 @@ function weekOf(ms: number): number {
 
 /** Per week a label was made: the share of its pairs with the item's other labels that agree on the choice. */
 function agreementByWeek(unit: Int32Array, choice: Float64Array, savedAt: Float64Array, units: number): ReviewReport['overTime'] {
-  const byUnit: number[][] = Array.from({ length: units }, () => []);
-  for (let i = 0; i < unit.length; i++) byUnit[unit[i]!]!.push(i);
+  // The labels by unit, in the order read (a counting sort: no array a unit).
+  const start = new Int32Array(units + 1);
+  for (let i = 0; i < unit.length; i++) start[unit[i]! + 1]!++;
+  for (let u = 0; u < units; u++) start[u + 1] = start[u + 1]! + start[u]!;
+  const fill = start.slice(0, units);
+  const order = new Int32Array(unit.length);
+  for (let i = 0; i < unit.length; i++) order[fill[unit[i]!]!++] = i;
   const weeks = new Map<number, { agree: number; pairs: number }>();
-  for (const entries of byUnit) {
-    if (entries.length < 2) continue;
-    for (const i of entries) {
+  for (let u = 0; u < units; u++) {
+    const from = start[u]!;
+    const to = start[u + 1]!;
+    if (to - from < 2) continue;
+    for (let a = from; a < to; a++) {
+      const i = order[a]!;
       if (!Number.isFinite(savedAt[i]!)) continue;
       const week = weekOf(savedAt[i]!);
       const w = weeks.get(week) ?? { agree: 0, pairs: 0 };
-      for (const j of entries) {
+      for (let b = from; b < to; b++) {
+        const j = order[b]!;
         if (j === i) continue;
         w.pairs++;
         if (choice[i] === choice[j]) w.agree++;

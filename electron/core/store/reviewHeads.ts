@@ -20,7 +20,8 @@ export interface PairwiseHeads {
   length: number;
   itemId: Float64Array;
   seq: Float64Array;
-  annotatorId: Float64Array;
+  /** Who: an index into `people`. */
+  person: Int32Array;
   /** An index into CHOICE_CODES; OTHER_CHOICE; NO_CHOICE. */
   choice: Uint8Array;
   /** Entry → its choice's text, for the entries whose choice is OTHER_CHOICE. */
@@ -35,8 +36,8 @@ export interface PairwiseHeads {
   timeMs: Float64Array;
   /** Whether a model's pre-label was visible: 0 unsaid, 1 hidden, 2 visible. */
   visible: Uint8Array;
-  /** Annotator id → name, for the people among the heads. */
-  names: Map<number, string>;
+  /** The people among the heads, in the order met: annotator id and name. */
+  people: { id: number; name: string }[];
   /** The heads whose revision body holds region marks, with that body (the region watcher reads them). */
   bodies: { itemId: number; annotatorId: number; body: string }[];
 }
@@ -47,7 +48,7 @@ export function emptyHeads(size = 1024): PairwiseHeads {
     length: 0,
     itemId: new Float64Array(size),
     seq: new Float64Array(size),
-    annotatorId: new Float64Array(size),
+    person: new Int32Array(size),
     choice: new Uint8Array(size),
     otherChoices: new Map(),
     strength: new Uint8Array(size),
@@ -55,12 +56,12 @@ export function emptyHeads(size = 1024): PairwiseHeads {
     savedMs: new Float64Array(size),
     timeMs: new Float64Array(size),
     visible: new Uint8Array(size),
-    names: new Map(),
+    people: [],
     bodies: [],
   };
 }
 
-const GROWN = ['itemId', 'seq', 'annotatorId', 'choice', 'strength', 'left', 'savedMs', 'timeMs', 'visible'] as const;
+const GROWN = ['itemId', 'seq', 'person', 'choice', 'strength', 'left', 'savedMs', 'timeMs', 'visible'] as const;
 
 /** Makes room for one more head (doubling the columns when full); its index. */
 export function nextHead(heads: PairwiseHeads): number {
@@ -108,8 +109,9 @@ export function headsFromRows(rows: Iterable<PairwiseHeadRow>): PairwiseHeads {
     const i = nextHead(heads);
     heads.itemId[i] = row.itemId;
     heads.seq[i] = row.seq;
-    heads.annotatorId[i] = row.annotatorId;
-    if (!heads.names.has(row.annotatorId)) heads.names.set(row.annotatorId, row.annotator);
+    let person = heads.people.findIndex((p) => p.id === row.annotatorId);
+    if (person < 0) person = heads.people.push({ id: row.annotatorId, name: row.annotator }) - 1;
+    heads.person[i] = person;
     const code = choiceCode(row.choice);
     heads.choice[i] = code;
     if (code === OTHER_CHOICE) heads.otherChoices.set(i, row.choice!);
@@ -174,7 +176,9 @@ function rowFunctions(db: Db): void {
 export function pairwiseHeads(db: Db, projectId: number): PairwiseHeads {
   const heads = emptyHeads();
   if (countLabeled(db, projectId, 'pairwise') === 0) return trimmed(heads);
-  const people = new Map(db.prepare("SELECT id, name FROM annotator WHERE kind = 'human'").raw().all() as [number, string][]);
+  const humans = new Map(db.prepare("SELECT id, name FROM annotator WHERE kind = 'human'").raw().all() as [number, string][]);
+  // Annotator id → index into heads.people (−1: not a person), asked once a head.
+  const personOf = new Map<number, number>();
   const withRow = new Map(
     (
       db
@@ -191,13 +195,17 @@ export function pairwiseHeads(db: Db, projectId: number): PairwiseHeads {
   onHead = (itemId, seq, withAnnotator, savedMs, timeMs) => {
     const packed = withAnnotator % 512;
     const annotatorId = (withAnnotator - packed) / 512;
-    const name = people.get(annotatorId);
-    if (name === undefined) return; // a model's or the file's own label
-    if (!heads.names.has(annotatorId)) heads.names.set(annotatorId, name);
+    let person = personOf.get(annotatorId);
+    if (person === undefined) {
+      const name = humans.get(annotatorId);
+      person = name === undefined ? -1 : heads.people.push({ id: annotatorId, name }) - 1;
+      personOf.set(annotatorId, person);
+    }
+    if (person < 0) return; // a model's or the file's own label
     const i = nextHead(heads);
     heads.itemId[i] = itemId;
     heads.seq[i] = seq;
-    heads.annotatorId[i] = annotatorId;
+    heads.person[i] = person;
     let code = packed & 7;
     heads.strength[i] = (packed >> 3) & 3;
     heads.visible[i] = (packed >> 5) & 3;

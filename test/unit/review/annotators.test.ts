@@ -3,6 +3,7 @@ import {
   agreementWithConsensus, agreementWithOthers, differenceOfProportions, lengthBias, majorityVote, positionBias, proportion,
   ratingsFromMatrix, REASONS, throughput, wilsonInterval,
 } from '../../../electron/core/review';
+import { medianInPlace, selectInPlace } from '../../../electron/core/review/annotators';
 
 const _ = null;
 
@@ -128,4 +129,40 @@ describe('throughput', () => {
     const [r0] = throughput([0], [1000], [0], 1);
     expect(r0).toMatchObject({ labels: 1, labelsPerHour: { value: null, reason: REASONS.noTime }, medianTimeMs: { value: null, reason: REASONS.noTime } });
   });
+});
+
+describe('the median by selection (throughput’s median time)', () => {
+  const sortedMedian = (values: Float64Array) => {
+    const s = Float64Array.from(values).sort();
+    const mid = s.length >> 1;
+    return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  };
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const shapes: Record<string, (n: number) => Float64Array> = {
+    random: (n) => Float64Array.from({ length: n }, () => next() * 1e6),
+    'few values': (n) => Float64Array.from({ length: n }, () => 1000 * Math.floor(next() * 4)),
+    ascending: (n) => Float64Array.from({ length: n }, (_v, i) => i),
+    descending: (n) => Float64Array.from({ length: n }, (_v, i) => n - i),
+    'organ pipe': (n) => Float64Array.from({ length: n }, (_v, i) => Math.min(i, n - i)),
+    'all equal': (n) => new Float64Array(n).fill(4321.5),
+  };
+  for (const [shape, make] of Object.entries(shapes))
+    it(`equals the sorted middle (or the mean of the two), ${shape}`, () => {
+      for (const n of [1, 2, 3, 4, 5, 8, 13, 64, 99, 100, 1000, 4097, 100_000]) {
+        const values = make(n);
+        const want = sortedMedian(values);
+        const got = medianInPlace(values);
+        expect(got, `${shape}, ${n} values`).toBe(want);
+        // Selecting the k-th smallest leaves it at k with no larger value before it.
+        const k = Math.floor(next() * n);
+        const copy = make(n);
+        const kth = selectInPlace(copy, k);
+        expect(kth).toBe(Float64Array.from(copy).sort()[k]);
+        expect(copy.subarray(0, k).every((v) => v <= kth)).toBe(true);
+      }
+    });
 });
