@@ -14,7 +14,8 @@ CREATE TABLE label_search_deferred (id INTEGER PRIMARY KEY CHECK (id = 1));
 
 -- The searchable text of each current revision, one row per head (NULL where it holds none), so a batch
 -- reads the heads of its items through label_head's key; item_label_text is the same text per item, as
--- migration 12 gave it (group_concat skips the NULLs, in the heads' key order).
+-- migration 12 gave it (group_concat skips the NULLs, in the heads' key order). A body whose text does not
+-- name a field (serializeBody's JSON writes every key as it is) holds none of it: its JSON is not walked.
 DROP TRIGGER item_search_head_insert;
 DROP TRIGGER item_search_head_update;
 DROP TRIGGER item_search_head_delete;
@@ -22,9 +23,9 @@ DROP VIEW item_label_text;
 CREATE VIEW label_head_text AS
 SELECT h.item_id AS item_id, h.annotator_id AS annotator_id, h.task AS task,
   l.body ->> '$.rationale' AS rationale,
-  (SELECT group_concat(value, char(10)) FROM json_each(l.body, '$.critique') WHERE type = 'text') AS critique,
-  (SELECT group_concat(value, char(10)) FROM json_tree(l.body, '$.corrections') WHERE type = 'text') AS correction,
-  (SELECT group_concat(value, char(10)) FROM json_tree(l.body, '$.regions') WHERE key = 'note' AND type = 'text') AS note
+  CASE WHEN instr(l.body, '"critique"') THEN (SELECT group_concat(value, char(10)) FROM json_each(l.body, '$.critique') WHERE type = 'text') END AS critique,
+  CASE WHEN instr(l.body, '"corrections"') THEN (SELECT group_concat(value, char(10)) FROM json_tree(l.body, '$.corrections') WHERE type = 'text') END AS correction,
+  CASE WHEN instr(l.body, '"regions"') THEN (SELECT group_concat(value, char(10)) FROM json_tree(l.body, '$.regions') WHERE key = 'note' AND type = 'text') END AS note
 FROM label_head h JOIN label l ON l.seq = h.label_seq AND l.body <> '{}' AND json_valid(l.body);
 CREATE VIEW item_label_text AS
 SELECT item_id,
