@@ -66,4 +66,16 @@ describe('renders after a key on the compare screen', () => {
     expect({ header, tabs, left, right }).toEqual({ header: 1, tabs: 0, left: 1, right: 1 });
     await page.context().close();
   });
+
+  it('draws the item bar and the prompt once, for the new pair: not again for the save\'s answer', async () => {
+    const page = await openCounted('e2e-renders-panels');
+    for (const key of ['1', '2']) {
+      await resetRenders(page);
+      await labelAndSettle(page, key);
+      const counted = await renders(page);
+      // The key draws the new pair; the save's answer changes the decision bar's line (a second render of it) and nothing above.
+      expect({ bar: counted['item-bar'], prompt: counted['prompt'], decisionAgain: (counted['decision-bar'] ?? 0) >= 2 }).toEqual({ bar: 1, prompt: 1, decisionAgain: true });
+    }
+    await page.context().close();
+  });
 });

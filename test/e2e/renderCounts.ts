@@ -2,8 +2,8 @@
 // React's DevTools hook (installed before the app loads, as the DevTools extension's is) is told of every
 // commit, and a function component counts as rendered in it when its hooks or its props are new objects
 // (React clones a component's hooks each time it renders it; a skipped one keeps them). The build's names
-// are minified, so a component is named by its first element's data-testid (a component without one is
-// not counted).
+// are minified, so a component is named by the data-testid of its own first element (not one a component
+// it renders draws; a component without one is not counted).
 import type { BrowserContext, Page } from 'playwright-core';
 
 /** Installs the hook in every page the context opens; call before the app's page is loaded. */
@@ -16,9 +16,12 @@ export async function countRenders(context: BrowserContext): Promise<void> {
     const COMPONENT = new Set([0, 11, 15]);
     const seen = new Map<number, { s: unknown; p: unknown }>();
     let next = 1;
+    // Its own first element: one reached through another component (a wrapper's child) names that one.
+    const OTHER = new Set([0, 1, 11, 14, 15]);
     const nameOf = (fiber: Fiber): string | null => {
       for (let f: Fiber | null = fiber.child; f; f = f.child) {
         if (f.tag === 5) return (f.stateNode as Element).getAttribute('data-testid');
+        if (OTHER.has(f.tag)) return null;
       }
       return null;
     };

@@ -1,7 +1,7 @@
 // The prompt, pinned above the responses. A long one folds (key f). A chat folds its earlier turns into
 // one line and keeps the last user turn, the question being answered, always in view; plain text folds
 // to its first lines.
-import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
+import { memo, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import type { ChatMessage, Content } from '../../../shared/domain';
 import { contentText } from '../../../shared/choices';
 import { imagesOf } from '../../../shared/images';
@@ -38,8 +38,11 @@ function useOverflows(boxes: RefObject<HTMLDivElement | null>[], key: unknown): 
   return overflows;
 }
 
-/** `extra`: under the prompt, in its column (a tool-calling pair's tools). */
-export function PromptPane({ prompt, folded, onToggle, extra }: { prompt: Content; folded: boolean; onToggle(): void; extra?: ReactNode }) {
+/**
+ * `extra`: under the prompt, in its column (a tool-calling pair's tools). Memoised: a screen that keeps its
+ * props the same (Compare) does not draw the prompt again for a save's answer.
+ */
+export const PromptPane = memo(function PromptPane({ prompt, folded, onToggle, extra }: { prompt: Content; folded: boolean; onToggle(): void; extra?: ReactNode }) {
   const text = contentText(prompt);
   const chat = splitAtLastUserTurn(prompt);
   return (
@@ -64,7 +67,7 @@ export function PromptPane({ prompt, folded, onToggle, extra }: { prompt: Conten
       </div>
     </section>
   );
-}
+});
 
 function TextPrompt({ prompt, folded, onToggle, text }: { prompt: Content; folded: boolean; onToggle(): void; text: string }) {
   const body = useRef<HTMLDivElement>(null);

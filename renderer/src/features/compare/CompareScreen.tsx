@@ -93,6 +93,9 @@ export function CompareScreen({ project, itemId, view }: { project: string; item
   const [slight, setSlight] = useState(false);
   const [folded, setFolded] = useState(true);
   const [revealSource, setRevealSource] = useState(false);
+  // The same functions from render to render: the item bar and the prompt are memoised.
+  const showSourceNow = useCallback(() => setRevealSource(true), []);
+  const toggleFold = useCallback(() => setFolded((v) => !v), []);
   const [reveal, setReveal] = useState<Reveal | null>(null);
   const rationaleBox = useRef<HTMLTextAreaElement>(null);
   const reading = useReading(item?.id);
@@ -179,7 +182,7 @@ export function CompareScreen({ project, itemId, view }: { project: string; item
       next: goNext,
       previous: goPrevious,
       rationale: () => rationaleBox.current?.focus(),
-      fold: () => setFolded((v) => !v),
+      fold: toggleFold,
       page: (direction) => reading.scrollPage(direction),
       leaveView: view ? () => navigate({ name: 'compare', project }) : undefined,
     });
@@ -247,6 +250,7 @@ export function CompareScreen({ project, itemId, view }: { project: string; item
     () => ({ left: left ? toolsOf(item?.metadata, left.index) : null, right: right ? toolsOf(item?.metadata, right.index) : null }),
     [item?.metadata, left, right],
   );
+  const toolsLine = useMemo(() => (tools.left || tools.right ? <PairTools left={tools.left} right={tools.right} /> : undefined), [tools]);
 
   // The process models' step scores of each column: the same arrays while the pre-labels are, so the
   // columns' memo holds across renders of the screen (a save's notice, a rating).
@@ -307,13 +311,13 @@ export function CompareScreen({ project, itemId, view }: { project: string; item
             label={current ? describeLabel(item.label, item.shownOrder) : null}
             source={source}
             showSource={showSource}
-            onRevealSource={() => setRevealSource(true)}
+            onRevealSource={showSourceNow}
             diffOn={reading.diffOn}
             onDiff={reading.toggleDiff}
             syncOn={reading.syncOn}
             onSync={reading.toggleSync}
           />
-          <PromptPane prompt={item.prompt} folded={folded} onToggle={() => setFolded((v) => !v)} extra={tools.left || tools.right ? <PairTools left={tools.left} right={tools.right} /> : undefined} />
+          <PromptPane prompt={item.prompt} folded={folded} onToggle={toggleFold} extra={toolsLine} />
           <div ref={reading.responses} className="min-h-0 flex-1 overflow-y-auto bg-surface wide:grid wide:grid-cols-2 wide:overflow-hidden" data-testid="responses">
             <ResponseColumn
               side="left"

@@ -1,6 +1,6 @@
 // The thin bar above the prompt: where the item is in the project, the annotator's label and the
 // file's (hidden until chosen), and the reading switches with their keys: diff (w), scroll together (l).
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Kbd } from '../../components/Kbd';
 import { grouped } from '../../../../shared/plural';
 
@@ -20,7 +20,8 @@ interface Props {
   onSync(): void;
 }
 
-export function ItemBar(props: Props) {
+/** Memoised: the screen renders again for a save's answer (the decision bar's line), the bar only for its own props. */
+export const ItemBar = memo(function ItemBar(props: Props) {
   const { source } = props;
   return (
     <div className="flex shrink-0 items-center gap-3 border-b border-line bg-surface-2/60 px-4 py-1 text-[12px] text-muted" data-testid="item-bar">
@@ -54,7 +55,7 @@ export function ItemBar(props: Props) {
       </span>
     </div>
   );
-}
+});
 
 interface SwitchProps {
   on: boolean;
