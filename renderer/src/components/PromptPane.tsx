@@ -23,11 +23,19 @@ function splitAtLastUserTurn(prompt: Content): { earlier: ChatMessage[]; last: C
 /** Whether the content inside these boxes is taller than the fold, measured now and on every resize. */
 function useOverflows(boxes: RefObject<HTMLDivElement | null>[], key: unknown): boolean {
   const [overflows, setOverflows] = useState(false);
+  const known = useRef(false);
   useLayoutEffect(() => {
     const els = boxes.map((b) => b.current).filter((el): el is HTMLDivElement => el !== null);
     if (!els.length) return;
-    // scrollHeight counts content a folded box clips, so the measure holds folded or not.
-    const measure = () => setOverflows(els.reduce((sum, el) => sum + el.scrollHeight, 0) > FOLD_ABOVE);
+    // scrollHeight counts content a folded box clips, so the measure holds folded or not. Set only when it
+    // changes: a state set to what it holds can still render the prompt again, a commit of its own in the
+    // key's frame (compare-commits).
+    const measure = () => {
+      const now = els.reduce((sum, el) => sum + el.scrollHeight, 0) > FOLD_ABOVE;
+      if (now === known.current) return;
+      known.current = now;
+      setOverflows(now);
+    };
     measure();
     const observer = new ResizeObserver(measure);
     // The content too: a folded box keeps its size while what it clips grows (math, late fonts).
