@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One initdb per run for the hub tests' throwaway PostgreSQL clusters; each file's cluster is a copy.
+    globalSetup: ['test/helpers/postgresTemplates.ts'],
   },
 });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { importFile } from '../../electron/core/formats';
 import { connectHub } from '../../electron/core/hub/connect';
 import { joinProject } from '../../electron/core/hub/join';
@@ -24,10 +24,9 @@ import { projectSettings, requireProject } from '../../electron/core/store/proje
 import { rubricInForce } from '../../electron/core/store/rubrics';
 import { uuidv7 } from '../../shared/ids';
 import { itemIds, PROJECT, setUpTeam, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-audit-pull skipped: ${reason}`);
+const reason = hubSkipReason('hub-audit-pull');
 
 const sync = (d: Desktop): Promise<SyncSummary> => syncProject(d.db, { project: PROJECT, password: undefined, batch: 40 });
 
@@ -81,41 +80,34 @@ describe('a pulled cut is checked against its response (store/hubProject.ts pull
 });
 
 describe.skipIf(reason)('a sync and a join check what they pull from the hub', () => {
-  let cluster: PgCluster;
-  let dir: string;
+  const hub = useHubCluster('hub-audit-pull');
   const opened: Desktop[] = [];
   const env = { ...process.env };
-  beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-audit-'));
-  }, 120_000);
   afterEach(() => {
     process.env = { ...env };
     vi.restoreAllMocks();
   });
   afterAll(async () => {
     for (const d of opened) d.db.close();
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   async function team(database: string) {
-    const made = await setUpTeam(cluster, dir, database, 5, [
+    const made = await setUpTeam(hub.cluster, hub.dir, database, 5, [
       { name: 'alice', role: 'annotator' },
       { name: 'bob', role: 'annotator' },
     ]);
     opened.push(made.publisher, ...made.desktops);
     const [alice, bob] = made.desktops as [Desktop, Desktop];
     const uids = new Map((await made.admin.query<{ uid: string; line: { id: string } }>('SELECT uid, line FROM arbiter.item_line WHERE project_id = $1', [hubProjectOf(bob)])).rows.map((r) => [r.line.id, r.uid]));
-    return { ...made, alice, bob, uids, hubProject: hubProjectOf(bob), where: `127.0.0.1:${cluster.port}` };
+    return { ...made, alice, bob, uids, hubProject: hubProjectOf(bob), where: `127.0.0.1:${hub.cluster.port}` };
   }
 
   /** A desktop that joins now (person `name`, granted as an annotator). */
   async function joiner(admin: pg.Client, database: string, name: string, where: string) {
-    const dbPath = join(dir, `${database}-${name}.db`);
+    const dbPath = join(hub.dir, `${database}-${name}.db`);
     const db = openDb(dbPath);
     await grant(admin, where, { annotator: name, role: 'annotator', uuid: ensureAnnotator(db, name, 'human').uuid, password: null });
-    const url = cluster.url(`arbiter_${name}`, undefined, database);
+    const url = hub.cluster.url(`arbiter_${name}`, undefined, database);
     const client = await connectHub(url);
     try {
       return { db, joined: await joinProject(db, client, PROJECT, { where, url }) };
@@ -157,12 +149,12 @@ describe.skipIf(reason)('a sync and a join check what they pull from the hub', (
     expect(carol.joined.refused.join('\n')).toMatch(/3 cuts .*refused/);
     carol.db.close();
     // Joined from the app (the Team panel's Connect): its notices say what the join refused.
-    const danPath = join(dir, 'hub_cuts-dan.db');
+    const danPath = join(hub.dir, 'hub_cuts-dan.db');
     const danDb = openDb(danPath);
     const dan = new ArbiterService(danDb, { dbPath: danPath, transport: 'http', version: 'test', defaultAnnotator: 'dan' });
     try {
       await grant(admin, where, { annotator: 'dan', role: 'annotator', uuid: ensureAnnotator(danDb, 'dan', 'human').uuid, password: null });
-      const status = await dan.dispatch('connectHub', { project: PROJECT, url: cluster.url('arbiter_dan', undefined, 'hub_cuts') });
+      const status = await dan.dispatch('connectHub', { project: PROJECT, url: hub.cluster.url('arbiter_dan', undefined, 'hub_cuts') });
       expect(status.notices.join('\n')).toMatch(/3 cuts .*refused/);
     } finally {
       await dan.team.stop();

@@ -14,10 +14,9 @@ import { initHub, listHubMigrations } from '../../electron/core/hub/schema';
 import { cutProblem } from '../../shared/cuts';
 import { mergeSteps, segment, splitStep } from '../../shared/segment';
 import { seededRng } from '../helpers/seeded';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-audit-server skipped: ${reason}`);
+const reason = hubSkipReason('hub-audit-server');
 
 const LENA = '11111111-1111-4111-8111-111111111111';
 const ANA = '22222222-2222-4222-8222-222222222222';
@@ -45,7 +44,7 @@ async function refusal(work: Promise<unknown>): Promise<{ code: string; message:
 }
 
 describe.skipIf(reason)('hub schema 3 refuses what the audit did as a member', () => {
-  let cluster: PgCluster;
+  const hub = useHubCluster('hub-audit-server');
   let admin: pg.Client;
   let lena: pg.Client;
   let ana: pg.Client;
@@ -53,19 +52,18 @@ describe.skipIf(reason)('hub schema 3 refuses what the audit did as a member', (
   let q: number;
   const open: pg.Client[] = [];
   const as = async (role: string) => {
-    const c = await connectHub(cluster.url(role));
+    const c = await connectHub(hub.cluster.url(role));
     open.push(c);
     return c;
   };
-  const where = () => `127.0.0.1:${cluster.port}`;
+  const where = () => `127.0.0.1:${hub.cluster.port}`;
   const cut = (c: pg.Client, project: number, steps: unknown, origin = 'annotator', version = ++n, uid = 'u1', response = 0) =>
     c.query('INSERT INTO arbiter.segmentation (project_id, item_uid, response, version, steps, origin) VALUES ($1, $2, $3, $4, $5, $6)', [project, uid, response, version, JSON.stringify(steps), origin]);
   const revision = (c: pg.Client, project: number, l: ReturnType<typeof line>) =>
     c.query('INSERT INTO arbiter.revision (id, project_id, annotator_uuid, adjudicated, line) VALUES ($1, $2, $3, false, $4)', [l.id, project, l.annotator_uuid, l]);
 
   beforeAll(async () => {
-    cluster = await startCluster();
-    admin = await connectHub(cluster.url());
+    admin = await connectHub(hub.cluster.url());
     open.push(admin);
     await initHub(admin, where());
     await grant(admin, where(), { annotator: 'lena', role: 'lead', uuid: LENA, password: null });
@@ -84,7 +82,6 @@ describe.skipIf(reason)('hub schema 3 refuses what the audit did as a member', (
   }, 60_000);
   afterAll(async () => {
     for (const c of open) await c.end().catch(() => undefined);
-    await cluster?.stop();
   });
 
   it('takes the cuts the app makes: its rule, splits (inside a code block too), merges, a chat response', async () => {
@@ -260,14 +257,14 @@ describe.skipIf(reason)('hub schema 3 refuses what the audit did as a member', (
 
   it('a hub at version 2 brought to 3 keeps its writers writing: who pushed or published into a project has joined it', async () => {
     await admin.query('CREATE DATABASE older');
-    const owner = await connectHub(cluster.url(undefined, undefined, 'older'));
+    const owner = await connectHub(hub.cluster.url(undefined, undefined, 'older'));
     open.push(owner);
     await initHub(owner, where(), listHubMigrations().filter((m) => m.version <= 2));
     await grant(owner, where(), { annotator: 'lena', role: 'lead', uuid: LENA, password: null });
     await grant(owner, where(), { annotator: 'ana', role: 'annotator', uuid: ANA, password: null });
     await grant(owner, where(), { annotator: 'ben', role: 'annotator', uuid: BEN, password: null });
-    const lead = await connectHub(cluster.url('arbiter_lena', undefined, 'older'));
-    const anaOld = await connectHub(cluster.url('arbiter_ana', undefined, 'older'));
+    const lead = await connectHub(hub.cluster.url('arbiter_lena', undefined, 'older'));
+    const anaOld = await connectHub(hub.cluster.url('arbiter_ana', undefined, 'older'));
     open.push(lead, anaOld);
     const id = Number((await lead.query("INSERT INTO arbiter.project (name) VALUES ('p') RETURNING id")).rows[0].id);
     await lead.query("INSERT INTO arbiter.item_line (project_id, seq, uid, line) VALUES ($1, 1, 'u1', $2)", [id, JSON.stringify(ITEM)]);
@@ -277,7 +274,7 @@ describe.skipIf(reason)('hub schema 3 refuses what the audit did as a member', (
     expect(members).toEqual(['ana', 'lena']);
     expect((await revision(anaOld, id, line(ANA, 'ana'))).rowCount).toBe(1);
     // Ben never wrote there: he joins first.
-    const benOld = await connectHub(cluster.url('arbiter_ben', undefined, 'older'));
+    const benOld = await connectHub(hub.cluster.url('arbiter_ben', undefined, 'older'));
     open.push(benOld);
     expect(await refusal(revision(benOld, id, line(BEN, 'ben')))).toMatchObject({ code: '42501', message: expect.stringContaining('"ben" has not joined the project "p"') });
   });
@@ -290,12 +287,12 @@ describe.skipIf(reason)('hub schema 3 refuses what the audit did as a member', (
     expect(sessions).toBeGreaterThan(0);
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(['hub', 'revoke', '--hub', cluster.url(), '--annotator', 'ben'], { out: (l) => out.push(l), err: (l) => err.push(l) });
+    const code = await runCli(['hub', 'revoke', '--hub', hub.cluster.url(), '--annotator', 'ben'], { out: (l) => out.push(l), err: (l) => err.push(l) });
     expect(code, err.join('\n')).toBe(0);
     expect(JSON.parse(out[0]!)).toMatchObject({ annotator: 'ben', uuid: BEN, login_role: 'arbiter_ben', was: 'annotator', revoked: true, already: false, sessions_ended: sessions, revisions: before });
     expect(err.join('\n')).toMatch(/ben \(annotator, login role arbiter_ben\) can no longer log in, nor write\. \d+ open sessions? ended\. Their \d+ revisions and 0 cuts stay on the hub/);
     expect(await refusal(ben.query('SELECT 1'))).not.toMatchObject({ code: 'none' });
-    await expect(connectHub(cluster.url('arbiter_ben'))).rejects.toThrow(/not permitted to log in/);
+    await expect(connectHub(hub.cluster.url('arbiter_ben'))).rejects.toThrow(/not permitted to log in/);
     // The row stays (the uuid still names ben's revisions), marked revoked.
     expect((await admin.query('SELECT revoked_at IS NOT NULL AS revoked FROM arbiter.annotator WHERE name = $1', ['ben'])).rows[0].revoked).toBe(true);
     expect(Number((await admin.query('SELECT count(*) AS n FROM arbiter.revision WHERE annotator_uuid = $1', [BEN])).rows[0].n)).toBe(before);

@@ -3,36 +3,23 @@
 // comes down with the labels, so an annotator's own desktop serves them the qualification set first and
 // holds them when they miss it; their labels go up, and the lead's desktop scores the same qualification
 // and accuracy from them. A malformed rule on the hub is refused and the local settings kept.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildReview } from '../../electron/core/review/report';
 import { syncProject } from '../../electron/core/hub/sync';
 import { requireProject } from '../../electron/core/store/projects';
 import { itemIds, PROJECT, setUpTeam, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-gold-rules skipped: ${reason}`);
+const reason = hubSkipReason('hub-gold-rules');
 
 const sync = (d: Desktop) => syncProject(d.db, { project: PROJECT, password: undefined, batch: 40 });
 const RULES = { pairwise: { honeypotRate: 0.25, qualification: 3, passMark: 1, bar: 0.8, retries: {} } };
 
 describe.skipIf(reason)('gold rules through a PostgreSQL hub', () => {
-  let cluster: PgCluster;
-  let dir: string;
-  beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-gold-rules-'));
-  }, 120_000);
-  afterAll(async () => {
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const hub = useHubCluster('hub-gold-rules');
 
   it('carries the rules and the gold; the annotator’s desktop serves the qualification; the lead scores it', async () => {
-    const { publisher: lead, desktops, admin } = await setUpTeam(cluster, dir, 'hub_gold_rules', 12, [{ name: 'alice', role: 'annotator' }], { gold: RULES });
+    const { publisher: lead, desktops, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_gold_rules', 12, [{ name: 'alice', role: 'annotator' }], { gold: RULES });
     const alice = desktops[0]!;
     try {
       const ids = itemIds(lead);

@@ -3,19 +3,15 @@
 // same on both; an annotator's own mark is held on their desktop (the hub grants marking to leads only,
 // and refuses it under row-level security); a mark forged on the hub under a non-lead's uuid (written past
 // row-level security, as the hub's own maintenance could) is refused on pull and never becomes gold.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectHub } from '../../electron/core/hub/connect';
 import { syncProject } from '../../electron/core/hub/sync';
 import { goldMarksInForce } from '../../electron/core/store/gold';
 import { requireProject } from '../../electron/core/store/projects';
 import { itemIds, PROJECT, setUpTeam, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-gold skipped: ${reason}`);
+const reason = hubSkipReason('hub-gold');
 
 const sync = (d: Desktop) => syncProject(d.db, { project: PROJECT, password: undefined, batch: 40 });
 
@@ -34,19 +30,10 @@ function inForce(d: Desktop) {
 }
 
 describe.skipIf(reason)('gold marks through a PostgreSQL hub', () => {
-  let cluster: PgCluster;
-  let dir: string;
-  beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-gold-'));
-  }, 120_000);
-  afterAll(async () => {
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const hub = useHubCluster('hub-gold');
 
   it('carries a lead’s marks to a teammate, holds an annotator’s, and refuses one forged under a non-lead', async () => {
-    const { publisher: lead, desktops, admin } = await setUpTeam(cluster, dir, 'hub_gold', 4, [{ name: 'alice', role: 'annotator' }]);
+    const { publisher: lead, desktops, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_gold', 4, [{ name: 'alice', role: 'annotator' }]);
     const alice = desktops[0]!;
     try {
       const ids = itemIds(lead);

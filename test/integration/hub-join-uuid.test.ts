@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { importFile } from '../../electron/core/formats';
 import { syncProject } from '../../electron/core/hub/sync';
 import { ArbiterService } from '../../electron/core/service';
@@ -13,37 +13,29 @@ import { adoptAnnotatorUuid, ensureAnnotator, ensureAnnotatorByUuid, findAnnotat
 import { openDb } from '../../electron/core/store/db';
 import { findProject } from '../../electron/core/store/projects';
 import { cli, itemIds, labelState, PROJECT, setUpTeam, teamItems, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-join-uuid skipped: ${reason}`);
+const reason = hubSkipReason('hub-join-uuid');
 
 describe.skipIf(reason)('hub join adopts the uuid the hub granted', () => {
-  let cluster: PgCluster;
-  let dir: string;
+  const hub = useHubCluster('hub-join-uuid');
   const opened: Desktop[] = [];
-  beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-join-uuid-'));
-  }, 120_000);
   afterAll(async () => {
     for (const d of opened) d.db.close();
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   function desktop(name: string): Desktop {
-    const dbPath = join(dir, `${name}.db`);
+    const dbPath = join(hub.dir, `${name}.db`);
     const db = openDb(dbPath);
-    const d = { name, dbPath, db, service: new ArbiterService(db, { dbPath, transport: 'http', version: 'test', defaultAnnotator: name }), url: cluster.url(`arbiter_${name}`, undefined, 'hub_uuid') };
+    const d = { name, dbPath, db, service: new ArbiterService(db, { dbPath, transport: 'http', version: 'test', defaultAnnotator: name }), url: hub.cluster.url(`arbiter_${name}`, undefined, 'hub_uuid') };
     opened.push(d);
     return d;
   }
 
   it('grant without --uuid, join as that role, label, sync: pushed under the hub uuid, pulled by the lead under the name; a name with revisions here is refused; the admin adopts nothing', async () => {
-    const { publisher: lead, admin } = await setUpTeam(cluster, dir, 'hub_uuid', 5, []);
+    const { publisher: lead, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_uuid', 5, []);
     opened.push(lead);
-    const adminUrl = cluster.url(undefined, undefined, 'hub_uuid');
+    const adminUrl = hub.cluster.url(undefined, undefined, 'hub_uuid');
 
     // Alice: granted without --uuid; her desktop has her annotator already (the app makes it), no labels yet.
     const granted = await cli(['hub', 'grant', '--hub', adminUrl, '--annotator', 'alice', '--role', 'annotator', '--no-password']);
@@ -72,8 +64,8 @@ describe.skipIf(reason)('hub join adopts the uuid the hub granted', () => {
     // Bob: granted without --uuid, but he labeled another project here before joining.
     expect((await cli(['hub', 'grant', '--hub', adminUrl, '--annotator', 'bob', '--role', 'annotator', '--no-password'])).code).toBe(0);
     const bob = desktop('bob');
-    writeFileSync(join(dir, 'own.jsonl'), `${teamItems(1)}\n`);
-    await importFile(bob.db, { path: join(dir, 'own.jsonl'), project: 'own', format: 'arbiter', createProject: true });
+    writeFileSync(join(hub.dir, 'own.jsonl'), `${teamItems(1)}\n`);
+    await importFile(bob.db, { path: join(hub.dir, 'own.jsonl'), project: 'own', format: 'arbiter', createProject: true });
     const ownItem = (bob.db.prepare("SELECT i.id FROM item i JOIN project p ON p.id = i.project_id WHERE p.name = 'own'").get() as { id: number }).id;
     await bob.service.dispatch('saveLabel', { project: 'own', annotator: 'bob', itemId: ownItem, choice: 'B', shownOrder: [0, 1] });
     const localUuid = findAnnotator(bob.db, 'bob')!.uuid;
@@ -99,15 +91,15 @@ describe.skipIf(reason)('hub join adopts the uuid the hub granted', () => {
   }, 180_000);
 
   it("the app's connectHub joins the same way: a person granted without --uuid connects, saves, and the background sync pushes under the hub's uuid", async () => {
-    const { publisher: lead, admin } = await setUpTeam(cluster, dir, 'hub_app', 3, []);
+    const { publisher: lead, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_app', 3, []);
     opened.push(lead);
-    const adminUrl = cluster.url(undefined, undefined, 'hub_app');
+    const adminUrl = hub.cluster.url(undefined, undefined, 'hub_app');
     const granted = await cli(['hub', 'grant', '--hub', adminUrl, '--annotator', 'cara', '--role', 'annotator', '--no-password']);
     const hubUuid = (JSON.parse(granted.out[0]!) as { uuid: string }).uuid;
     const cara = desktop('cara');
     ensureAnnotator(cara.db, 'cara', 'human');
     try {
-      await cara.service.dispatch('connectHub', { project: PROJECT, url: cluster.url('arbiter_cara', undefined, 'hub_app') });
+      await cara.service.dispatch('connectHub', { project: PROJECT, url: hub.cluster.url('arbiter_cara', undefined, 'hub_app') });
       expect((await cara.service.dispatch('teamStatus', { project: PROJECT, annotator: 'cara' })).you).toEqual({ name: 'cara', uuid: hubUuid });
       const saved = await cara.service.dispatch('saveLabel', { project: PROJECT, annotator: 'cara', itemId: itemIds(cara).get('q1')!, choice: 'B', shownOrder: [0, 1] });
       const deadline = Date.now() + 30_000;

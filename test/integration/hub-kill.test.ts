@@ -5,8 +5,6 @@
 //   commit-order lock (held by the test), i.e. inside an uncommitted hub transaction.
 // - Pulling: the child is killed while a batch's labels merge is pending in the SQLite file.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
@@ -21,10 +19,9 @@ import { findAnnotator } from '../../electron/core/store/annotators';
 import { requireProject } from '../../electron/core/store/projects';
 import { writeNow } from '../../electron/core/store/write';
 import { itemIds, labelState, PROJECT, setUpTeam, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-kill skipped: ${reason}`);
+const reason = hubSkipReason('hub-kill');
 
 const REVISIONS = 8000;
 /** Takes the hub's commit-order lock on arbiter.revision (hub migration 0003: a row of arbiter.commit_order) until ROLLBACK. */
@@ -97,17 +94,14 @@ function reopen(d: Desktop): Db {
 }
 
 describe.skipIf(reason)('kill -9 during a sync', () => {
-  let cluster: PgCluster;
-  let dir: string;
+  const hub = useHubCluster('hub-kill', { settings: { client_connection_check_interval: '50ms' } });
   let admin: pg.Client;
   let alice: Desktop;
   let bob: Desktop;
   beforeAll(async () => {
     // A statement waiting for a lock notices a client that went away within 50 ms, as a server with
     // client_connection_check_interval set (or TCP keepalives) does.
-    cluster = await startCluster({ settings: { client_connection_check_interval: '50ms' } });
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-kill-'));
-    const team = await setUpTeam(cluster, dir, 'hub_kill', 40, [
+    const team = await setUpTeam(hub.cluster, hub.dir, 'hub_kill', 40, [
       { name: 'alice', role: 'annotator' },
       { name: 'bob', role: 'annotator' },
     ]);
@@ -119,13 +113,11 @@ describe.skipIf(reason)('kill -9 during a sync', () => {
     await admin?.end();
     alice?.db.close();
     bob?.db.close();
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('while pushing: the watermark never passes what the hub committed, and the next sync pushes the rest', async () => {
     const projectId = requireProject(alice.db, PROJECT).id;
-    const locker = await connectHub(cluster.url(undefined, undefined, 'hub_kill'));
+    const locker = await connectHub(hub.cluster.url(undefined, undefined, 'hub_kill'));
     let pushed = 0;
     const run = syncChild(alice.dbPath, 500, (line) => {
       const m = /^push: (\d+) pushed/.exec(line);

@@ -3,10 +3,7 @@
 // line written straight into the hub (a negative time, a range ending before it starts, 10 000 marks, a
 // 1 MB note) is held back by the same zod rule a save goes through (shared/moments.ts), with its words,
 // and never becomes the teammate's current label there.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { syncProject } from '../../electron/core/hub/sync';
 import { findAnnotator } from '../../electron/core/store/annotators';
 import { deferredRevisions, hubLink } from '../../electron/core/store/hub';
@@ -14,10 +11,9 @@ import { currentLabel } from '../../electron/core/store/labels';
 import { requireProject } from '../../electron/core/store/projects';
 import type { Moment } from '../../shared/moments';
 import { itemIds, PROJECT, setUpTeam, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-moments skipped: ${reason}`);
+const reason = hubSkipReason('hub-moments');
 
 const sync = (d: Desktop) => syncProject(d.db, { project: PROJECT, password: undefined, batch: 40 });
 
@@ -27,19 +23,10 @@ const MARKS: Moment[] = [
 ];
 
 describe.skipIf(reason)('temporal marks through a PostgreSQL hub', () => {
-  let cluster: PgCluster;
-  let dir: string;
-  beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-moments-'));
-  }, 120_000);
-  afterAll(async () => {
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const hub = useHubCluster('hub-moments');
 
   it('a teammate’s marks and first failure arrive; hostile marks are refused by the save’s rule', async () => {
-    const { publisher: lead, desktops, admin } = await setUpTeam(cluster, dir, 'hub_moments', 3, [{ name: 'alice', role: 'annotator' }]);
+    const { publisher: lead, desktops, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_moments', 3, [{ name: 'alice', role: 'annotator' }]);
     const alice = desktops[0]!;
     try {
       const mine = itemIds(alice);

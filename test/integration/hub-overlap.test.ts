@@ -2,15 +2,11 @@
 // and cara, in a random order per person" and publishes; every desktop that joins walks each person's items
 // in the same order and gives each item to the same person, because assignment and order are computed
 // from the published settings, the person's name and the item's content hash, never from local ids.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PROJECT, setUpTeam, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-overlap skipped: ${reason}`);
+const reason = hubSkipReason('hub-overlap');
 
 const ITEMS = 30;
 const TEAM = ['alice', 'bob', 'cara'];
@@ -29,20 +25,11 @@ async function walk(d: Desktop, annotator: string): Promise<string[]> {
 }
 
 describe.skipIf(reason)('overlap and labeling order across the team', () => {
-  let cluster: PgCluster;
-  let dir: string;
-  beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-overlap-'));
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const hub = useHubCluster('hub-overlap');
 
   it('every desktop gives each item to the same person and walks each person in the same order', async () => {
     const people = TEAM.map((name) => ({ name, role: 'annotator' as const }));
-    const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'overlap', ITEMS, people, { overlap: 1, team: TEAM, order: 'random' });
+    const { publisher, desktops, admin } = await setUpTeam(hub.cluster, hub.dir, 'overlap', ITEMS, people, { overlap: 1, team: TEAM, order: 'random' });
     try {
       const everywhere = [publisher, ...desktops];
       for (const d of everywhere) expect((await d.service.dispatch('getProject', { project: PROJECT })).settings).toMatchObject({ overlap: 1, team: TEAM, order: 'random' });

@@ -3,8 +3,7 @@
 // does, so the labels they make after publishing pass the hub's row-level security. A lead who labeled
 // here under another uuid before publishing is refused with the grant the admin runs, and nothing is
 // published; the admin's publish adopts nothing.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFile } from '../../electron/core/formats';
@@ -15,44 +14,38 @@ import { ArbiterService } from '../../electron/core/service';
 import { ensureAnnotator, findAnnotator } from '../../electron/core/store/annotators';
 import { openDb } from '../../electron/core/store/db';
 import { cli, itemIds, PROJECT, teamItems, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-publish-uuid skipped: ${reason}`);
+const reason = hubSkipReason('hub-publish-uuid');
 
 describe.skipIf(reason)('hub publish adopts the uuid the hub granted the lead', () => {
-  let cluster: PgCluster;
-  let dir: string;
+  const hub = useHubCluster('hub-publish-uuid');
   const opened: Desktop[] = [];
   beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-publish-uuid-'));
-    const postgres = await connectHub(cluster.url());
+    const postgres = await connectHub(hub.cluster.url());
     await postgres.query('CREATE DATABASE hub_pub');
     await postgres.end();
-    const admin = await connectHub(cluster.url(undefined, undefined, 'hub_pub'));
+    const admin = await connectHub(hub.cluster.url(undefined, undefined, 'hub_pub'));
     await initHub(admin, 'the hub');
     await admin.end();
   }, 120_000);
   afterAll(async () => {
     for (const d of opened) d.db.close();
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   async function desktop(name: string, project: string): Promise<Desktop> {
-    const dbPath = join(dir, `${name}.db`);
+    const dbPath = join(hub.dir, `${name}.db`);
     const db = openDb(dbPath);
-    const file = join(dir, `${name}.jsonl`);
+    const file = join(hub.dir, `${name}.jsonl`);
     writeFileSync(file, `${teamItems(3)}\n`);
     await importFile(db, { path: file, project, format: 'arbiter', createProject: true });
-    const d = { name, dbPath, db, service: new ArbiterService(db, { dbPath, transport: 'http', version: 'test', defaultAnnotator: name }), url: cluster.url(`arbiter_${name}`, undefined, 'hub_pub') };
+    const d = { name, dbPath, db, service: new ArbiterService(db, { dbPath, transport: 'http', version: 'test', defaultAnnotator: name }), url: hub.cluster.url(`arbiter_${name}`, undefined, 'hub_pub') };
     opened.push(d);
     return d;
   }
 
   it('grant a lead without --uuid, publish as that role: the local annotator takes the hub uuid and the labels after it go up; a lead who labeled first is refused with the grant to run; the admin adopts nothing', async () => {
-    const adminUrl = cluster.url(undefined, undefined, 'hub_pub');
+    const adminUrl = hub.cluster.url(undefined, undefined, 'hub_pub');
     // Lena: granted without --uuid; her desktop has her annotator already (the app makes it), no labels yet.
     const granted = await cli(['hub', 'grant', '--hub', adminUrl, '--annotator', 'lena', '--role', 'lead', '--no-password']);
     expect(granted.code, granted.err.join('\n')).toBe(0);

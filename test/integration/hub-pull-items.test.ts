@@ -2,40 +2,29 @@
 // each slice: one external-id map serves the whole sync (bench:hub's 300k pull on 100k items spent most
 // of its time rebuilding it, twice per 500-line slice). An item that becomes visible during the sync (an
 // import completed) is found by the slices after it, as before.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { syncProject } from '../../electron/core/hub/sync';
 import { findAnnotator } from '../../electron/core/store/annotators';
 import { hubLink } from '../../electron/core/store/hub';
 import { itemInserter } from '../../electron/core/store/itemInsert';
 import { requireProject } from '../../electron/core/store/projects';
 import { labelState, PROJECT, setUpTeam, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-pull-items skipped: ${reason}`);
+const reason = hubSkipReason('hub-pull-items');
 
 const ITEMS = 200;
 const TEAMMATES = 10;
 
 describe.skipIf(reason)('a pull resolves items once per sync', () => {
-  let cluster: PgCluster;
-  let dir: string;
+  const hub = useHubCluster('hub-pull-items');
   const opened: Desktop[] = [];
-  beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-pull-items-'));
-  }, 120_000);
   afterAll(async () => {
     for (const d of opened) d.db.close();
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it(`pulls ${ITEMS * TEAMMATES} revisions in slices reading the project's external ids once, and finds an item imported mid-sync`, async () => {
-    const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_items', ITEMS, [{ name: 'ben', role: 'annotator' }]);
+    const { publisher, desktops, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_items', ITEMS, [{ name: 'ben', role: 'annotator' }]);
     opened.push(publisher, ...desktops);
     const [ben] = desktops as [Desktop];
     const hubProject = hubLink(ben.db, requireProject(ben.db, PROJECT).id)!.hubProjectId;

@@ -1,33 +1,20 @@
 // Items a lead sends to review travel through a real PostgreSQL hub with the team settings: the list is
 // kept by item uid, so the annotator's desktop queues the same items (its own local ids) with the reason
 // "sent by lead".
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { syncProject } from '../../electron/core/hub/sync';
 import { itemIds, PROJECT, setUpTeam, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-review-sent skipped: ${reason}`);
+const reason = hubSkipReason('hub-review-sent');
 
 const sync = (d: Desktop) => syncProject(d.db, { project: PROJECT, password: undefined, batch: 40 });
 
 describe.skipIf(reason)('sent to review, through a PostgreSQL hub', () => {
-  let cluster: PgCluster;
-  let dir: string;
-  beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-review-sent-'));
-  }, 120_000);
-  afterAll(async () => {
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const hub = useHubCluster('hub-review-sent');
 
   it('queues the lead’s sent items on the annotator’s desktop, by uid', async () => {
-    const { publisher: lead, desktops, admin } = await setUpTeam(cluster, dir, 'hub_review_sent', 6, [{ name: 'alice', role: 'annotator' }]);
+    const { publisher: lead, desktops, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_review_sent', 6, [{ name: 'alice', role: 'annotator' }]);
     const alice = desktops[0]!;
     try {
       const ids = itemIds(lead);

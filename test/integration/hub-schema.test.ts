@@ -7,10 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHub, type HubError } from '../../electron/core/hub/connect';
 import { grant, whoAmI } from '../../electron/core/hub/roles';
 import { hubSchemaVersion, initHub, latestHubVersion, listHubMigrations, requireHubSchema } from '../../electron/core/hub/schema';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-schema skipped: ${reason}`);
+const reason = hubSkipReason('hub-schema');
 
 const ALICE = '11111111-1111-4111-8111-111111111111';
 const BOB = '22222222-2222-4222-8222-222222222222';
@@ -73,11 +72,11 @@ function forbidden(alice: pg.Client, projectId: number, aliceRevisionId: string)
 }
 
 describe.skipIf(reason)('hub schema on PostgreSQL', () => {
-  let cluster: PgCluster;
+  const hub = useHubCluster('hub-schema');
   let admin: pg.Client;
   let projectId: number;
-  const where = () => `127.0.0.1:${cluster.port}`;
-  const as = (role: string, db = 'postgres') => connectHub(cluster.url(role, undefined, db));
+  const where = () => `127.0.0.1:${hub.cluster.port}`;
+  const as = (role: string, db = 'postgres') => connectHub(hub.cluster.url(role, undefined, db));
   const open: pg.Client[] = [];
   const track = async (c: Promise<pg.Client>) => {
     const client = await c;
@@ -86,12 +85,10 @@ describe.skipIf(reason)('hub schema on PostgreSQL', () => {
   };
 
   beforeAll(async () => {
-    cluster = await startCluster();
-    admin = await track(connectHub(cluster.url()));
+    admin = await track(connectHub(hub.cluster.url()));
   });
   afterAll(async () => {
     for (const c of open) await c.end().catch(() => undefined);
-    await cluster?.stop();
   });
 
   it('init makes the schema at the newest version; a second init changes nothing', async () => {

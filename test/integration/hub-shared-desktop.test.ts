@@ -5,8 +5,7 @@
 // the sync after sends what waited. With labels in another project the uuid stays and the status gives
 // the exact grant command instead. "Where the team stands" lists every granted member, the lead at 0.
 // Real PostgreSQL 15 (a throwaway cluster), real SQLite files, the service's background sync.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,23 +13,19 @@ import { importFile } from '../../electron/core/formats';
 import { grant } from '../../electron/core/hub/roles';
 import { findAnnotator } from '../../electron/core/store/annotators';
 import { itemIds, PROJECT, setUpTeam, teamItems, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-shared-desktop skipped: ${reason}`);
+const reason = hubSkipReason('hub-shared-desktop');
 
 describe.skipIf(reason)('a shared desktop: a name typed here, another uuid on the hub', () => {
-  let cluster: PgCluster;
-  let dir: string;
+  const hub = useHubCluster('hub-shared-desktop');
   let desk: Desktop;
   let admin: pg.Client;
-  const url = (name: string) => cluster.url(`arbiter_${name}`, undefined, 'shared');
+  const url = (name: string) => hub.cluster.url(`arbiter_${name}`, undefined, 'shared');
 
   beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-shared-'));
-    ({ publisher: desk, admin } = await setUpTeam(cluster, dir, 'shared', 4, []));
-    const where = `127.0.0.1:${cluster.port}`;
+    ({ publisher: desk, admin } = await setUpTeam(hub.cluster, hub.dir, 'shared', 4, []));
+    const where = `127.0.0.1:${hub.cluster.port}`;
     // The hub makes ana's and ben's uuids (no --uuid): neither has labeled anywhere yet.
     await grant(admin, where, { annotator: 'ana', role: 'annotator', password: null });
     await grant(admin, where, { annotator: 'ben', role: 'annotator', password: null });
@@ -43,8 +38,6 @@ describe.skipIf(reason)('a shared desktop: a name typed here, another uuid on th
       desk.db.close();
     }
     await admin?.end().catch(() => undefined);
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   const hubUuid = async (name: string) => (await admin.query('SELECT uuid::text AS u FROM arbiter.annotator WHERE name = $1', [name])).rows[0].u as string;
@@ -87,7 +80,7 @@ describe.skipIf(reason)('a shared desktop: a name typed here, another uuid on th
 
   it('with labels in another project here the uuid stays: the status gives the exact grant command, and adoptHubUuid refuses with it', async () => {
     // ben labels in another project on this desktop first, then in the team project.
-    const file = join(dir, 'solo.jsonl');
+    const file = join(hub.dir, 'solo.jsonl');
     writeFileSync(file, `${teamItems(1)}\n`);
     await importFile(desk.db, { path: file, project: 'solo', format: 'arbiter', createProject: true });
     const soloItem = desk.db.prepare("SELECT i.id FROM item i JOIN project p ON p.id = i.project_id WHERE p.name = 'solo'").pluck().get() as number;

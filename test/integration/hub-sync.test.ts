@@ -4,10 +4,9 @@
 // and the lead's adjudication. Synced in either order (A, B, A and B, A, B) they end with the same
 // revisions, current labels, adjudications, counters, cuts, rubric versions and review queues, and
 // syncing again changes nothing (pushed 0, pulled 0). Each order runs on a hub database of its own.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main';
 import { importFile } from '../../electron/core/formats';
 import { encodeLabel } from '../../electron/core/formats/exchange/labels';
@@ -20,10 +19,9 @@ import { findAnnotator } from '../../electron/core/store/annotators';
 import { hubLink, ownRevisionsAfter, ownRevisionsWaiting } from '../../electron/core/store/hub';
 import { requireProject } from '../../electron/core/store/projects';
 import { itemIds, labelState, PROJECT, QUALITY, reviewQueues, setUpTeam, teamItems, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-sync skipped: ${reason}`);
+const reason = hubSkipReason('hub-sync');
 
 const ITEMS = 50;
 
@@ -86,21 +84,14 @@ async function until(check: () => Promise<boolean>): Promise<void> {
 const sync = (d: Desktop): Promise<SyncSummary> => syncProject(d.db, { project: PROJECT, password: undefined, batch: 40 });
 
 describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
-  let cluster: PgCluster;
-  let dir: string;
+  const hub = useHubCluster('hub-sync');
   const opened: Desktop[] = [];
-  beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-sync-'));
-  }, 120_000);
   afterAll(async () => {
     for (const d of opened) d.db.close();
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('never skips a revision whose push commits after a later one (hub_seq in commit order)', async () => {
-    const { desktops, admin } = await setUpTeam(cluster, dir, 'hub_late', 5, [
+    const { desktops, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_late', 5, [
       { name: 'alice', role: 'annotator' },
       { name: 'bob', role: 'annotator' },
     ]);
@@ -130,7 +121,7 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
   }, 120_000);
 
   it("carries the lead's guidelines revisions to every desktop at its next sync; the newest is the text people read; a number held here with another text is kept", async () => {
-    const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_guide', 3, [{ name: 'alice', role: 'annotator' }]);
+    const { publisher, desktops, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_guide', 3, [{ name: 'alice', role: 'annotator' }]);
     opened.push(publisher, ...desktops);
     const [alice] = desktops as [Desktop];
     const write = (d: Desktop, text: string, baseRevision: number) => d.service.dispatch('saveGuidelines', { project: PROJECT, text, baseRevision, annotator: d.name });
@@ -163,7 +154,7 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
   }, 120_000);
 
   it("keeps every desktop on the lead's settings and rubric in force: a lead's change goes up at their sync, everyone else's sync takes the hub's", async () => {
-    const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_settings', 4, [{ name: 'alice', role: 'annotator' }]);
+    const { publisher, desktops, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_settings', 4, [{ name: 'alice', role: 'annotator' }]);
     opened.push(publisher, ...desktops);
     const [alice] = desktops as [Desktop];
     const settingsOf = async (d: Desktop) => (await d.service.dispatch('getProject', { project: PROJECT })) as unknown as { settings: Record<string, unknown>; rubricInForce?: string | null };
@@ -193,13 +184,13 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
   }, 120_000);
 
   it("two leads: a publish again or a new rubric version never undoes the other lead's settings or rubric in force; items the hub holds but this desktop refuses do not stop the rest of the sync", async () => {
-    const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_leads', 4, [
+    const { publisher, desktops, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_leads', 4, [
       { name: 'alice', role: 'annotator' },
       { name: 'bob', role: 'lead' },
     ]);
     opened.push(publisher, ...desktops);
     const [alice, bob] = desktops as [Desktop, Desktop];
-    const where = `127.0.0.1:${cluster.port}`;
+    const where = `127.0.0.1:${hub.cluster.port}`;
     const settingsOf = async (d: Desktop) => ((await d.service.dispatch('getProject', { project: PROJECT })) as unknown as { settings: Record<string, unknown> }).settings;
     const inForce = (d: Desktop) => d.db.prepare('SELECT rubric FROM project WHERE name = ?').pluck().get(PROJECT);
     const hubInForce = async () => (await admin.query('SELECT DISTINCT name FROM arbiter.rubric_version WHERE in_force ORDER BY name')).rows.map((r) => r.name as string);
@@ -213,8 +204,8 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     await bob.service.dispatch('updateProjectSettings', { project: PROJECT, settings: { overlap: 1, team: ['alice', 'bob'] } as never });
     expect((await sync(bob)).settings).toBe('sent');
     // The publisher, whose copy is older, imports one more item and publishes again: the item goes up, Bob's settings stay.
-    writeFileSync(join(dir, 'leads-more.jsonl'), `${teamItems(5).split('\n')[4]}\n`);
-    await importFile(publisher.db, { path: join(dir, 'leads-more.jsonl'), project: PROJECT, format: 'arbiter' });
+    writeFileSync(join(hub.dir, 'leads-more.jsonl'), `${teamItems(5).split('\n')[4]}\n`);
+    await importFile(publisher.db, { path: join(hub.dir, 'leads-more.jsonl'), project: PROJECT, format: 'arbiter' });
     const client = await connectHub(publisher.url);
     expect(await publishProject(publisher.db, client, PROJECT, { where, url: publisher.url })).toMatchObject({ items: 1, settings: 'same' });
     await client.end();
@@ -245,21 +236,21 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
   }, 120_000);
 
   it('holds a revision for an item the hub lacks until the lead publishes the item (which the sync brings), then it merges everywhere; holds what this role may not push until a role that may sends it; prints one JSON line', async () => {
-    const { publisher, desktops, admin } = await setUpTeam(cluster, dir, 'hub_wait', 5, [
+    const { publisher, desktops, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_wait', 5, [
       { name: 'alice', role: 'annotator' },
       { name: 'bob', role: 'annotator' },
     ]);
     opened.push(publisher, ...desktops);
     const [alice, bob] = desktops as [Desktop, Desktop];
-    const where = `127.0.0.1:${cluster.port}`;
+    const where = `127.0.0.1:${hub.cluster.port}`;
     const again = async (d: Desktop, work: typeof publishProject | typeof joinProject) => {
       const client = await connectHub(d.url);
       await work(d.db, client, PROJECT, { where, url: d.url });
       await client.end();
     };
     // Alice has one more item, from a file of her own that the hub does not have yet, and labels it.
-    writeFileSync(join(dir, 'more.jsonl'), `${teamItems(6).split('\n')[5]}\n`);
-    await importFile(alice.db, { path: join(dir, 'more.jsonl'), project: PROJECT, format: 'arbiter' });
+    writeFileSync(join(hub.dir, 'more.jsonl'), `${teamItems(6).split('\n')[5]}\n`);
+    await importFile(alice.db, { path: join(hub.dir, 'more.jsonl'), project: PROJECT, format: 'arbiter' });
     await alice.service.dispatch('saveLabel', { project: PROJECT, annotator: 'alice', itemId: itemIds(alice).get('q5')!, choice: 'B', shownOrder: [0, 1] });
     await alice.service.dispatch('saveLabel', { project: PROJECT, annotator: 'alice', itemId: itemIds(alice).get('q1')!, choice: 'A', shownOrder: [0, 1] });
     // Someone else labels under their own name on Alice's desktop: her login role may not push that.
@@ -276,7 +267,7 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     // Carol is granted (under the uuid her label carries) and syncs the same desktop as herself: it goes up.
     const carolUuid = findAnnotator(alice.db, 'carol')!.uuid;
     await grant(admin, where, { annotator: 'carol', role: 'annotator', uuid: carolUuid, password: null });
-    const asCarol = await syncProject(alice.db, { project: PROJECT, url: cluster.url('arbiter_carol', undefined, 'hub_wait'), batch: 40 });
+    const asCarol = await syncProject(alice.db, { project: PROJECT, url: hub.cluster.url('arbiter_carol', undefined, 'hub_wait'), batch: 40 });
     // (Alice's on q5 is not Carol's to push.)
     expect(asCarol).toMatchObject({ as: 'carol', pushed: 1, notPushed: 1, notPushedBy: ['alice'] });
     expect(ownRevisionsWaiting(alice.db, aliceProject)).toBe(1);
@@ -288,7 +279,7 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     expect(await sync(bob)).toMatchObject({ pulled: 0, deferred: 0, items: 0 });
     // The lead publishes that item: Alice's next sync sends her label on it (she has the item already);
     // Bob's next sync brings the item (no join again), then Alice's label on it.
-    await importFile(publisher.db, { path: join(dir, 'more.jsonl'), project: PROJECT, format: 'arbiter' });
+    await importFile(publisher.db, { path: join(hub.dir, 'more.jsonl'), project: PROJECT, format: 'arbiter' });
     await again(publisher, publishProject);
     expect(await sync(alice)).toMatchObject({ pushed: 1, notPushed: 0, waitingForItems: 0, items: 0, segmentations: { pushed: 1 } });
     expect(ownRevisionsWaiting(alice.db, aliceProject)).toBe(0);
@@ -318,7 +309,7 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     const mine = (d: Desktop) => labelState(d.db).revisions.filter((r) => (r as { kind?: string }).kind === 'human' && (r as { annotator?: string }).annotator === findAnnotator(d.db, 'alice')?.uuid);
     expect(mine(bob)).toEqual(mine(alice));
     // A hub other than the project's own is refused, naming both.
-    const other = await runCli(['sync', '--project', PROJECT, '--hub', cluster.url('arbiter_bob', undefined, 'postgres'), '--db', bob.dbPath], { out: () => undefined, err: (l) => err.push(l) });
+    const other = await runCli(['sync', '--project', PROJECT, '--hub', hub.cluster.url('arbiter_bob', undefined, 'postgres'), '--db', bob.dbPath], { out: () => undefined, err: (l) => err.push(l) });
     expect(other).toBe(1);
     expect(err.at(-1)).toMatch(/is linked to the hub .*hub_wait, not .*postgres/);
     await admin.end();
@@ -329,7 +320,7 @@ describe.skipIf(reason)('sync through a PostgreSQL hub', () => {
     ['bob', 'alice', 'bob'],
   ] as const) {
     it(`ends the same on both desktops when they sync ${order.join(', ')}, and a second sync changes nothing`, async () => {
-      const { desktops, admin } = await setUpTeam(cluster, dir, `hub_${order[0]}`, ITEMS, [
+      const { desktops, admin } = await setUpTeam(hub.cluster, hub.dir, `hub_${order[0]}`, ITEMS, [
         { name: 'alice', role: 'annotator' },
         { name: 'bob', role: 'lead' },
       ]);

@@ -2,39 +2,28 @@
 // sync, a newer save and a delete follow, the newest save of a name wins whatever the order of syncs; the
 // hub keeps each save once and refuses updates; a malformed view row (written by the hub's owner past the
 // app) is refused on pull, said in the sync's summary, and the desktop keeps its own.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { syncProject } from '../../electron/core/hub/sync';
 import { PROJECT, setUpTeam, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-views skipped: ${reason}`);
+const reason = hubSkipReason('hub-views');
 
 const sync = (d: Desktop) => syncProject(d.db, { project: PROJECT, password: undefined, batch: 40 });
 const views = async (d: Desktop) => (await d.service.dispatch('listViews', { project: PROJECT })).map((v) => [v.name, v.query, v.sort.column, v.sort.desc]);
 
 describe.skipIf(reason)('saved views through a PostgreSQL hub', () => {
-  let cluster: PgCluster;
-  let dir: string;
+  const hub = useHubCluster('hub-views');
   const opened: Desktop[] = [];
-  beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-views-'));
-  }, 120_000);
   afterAll(async () => {
     for (const d of opened) {
       d.service.stopBackgroundWork();
       d.db.close();
     }
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('travel both ways, newest save of a name wins, deletes follow, and a malformed row is refused', async () => {
-    const { desktops, admin, publisher } = await setUpTeam(cluster, dir, 'hub_views', 6, [
+    const { desktops, admin, publisher } = await setUpTeam(hub.cluster, hub.dir, 'hub_views', 6, [
       { name: 'alice', role: 'annotator' },
       { name: 'bob', role: 'annotator' },
     ]);

@@ -3,10 +3,7 @@
 // and labels merges (asked in the middle of the merge too), the facts kept (refreshed item by item) equal a whole read of the project on another
 // connection, fact by fact and in every facet count; the refresh reads only the changed items. And after
 // hub pulls (a real PostgreSQL cluster) of a teammate's saves, undos and the lead's adjudications.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { syncProject } from '../../electron/core/hub/sync';
 import type { LabelBody } from '../../shared/domain';
 import { importLines } from '../../electron/core/formats';
@@ -25,7 +22,7 @@ import { recordAdjudication } from '../../electron/core/store/review';
 import { uuidv7 } from '../../shared/ids';
 import { itemIds, PROJECT, setUpTeam, type Desktop } from '../helpers/hubTeam';
 import { seedItems } from '../helpers/itemsSeed';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
 const sorted = (p: Postings) => [...p].map(([value, seqs]) => [value, Array.from(seqs)] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
 const num = (x: number) => (Number.isNaN(x) ? null : x);
@@ -164,23 +161,13 @@ describe('the items facts asked in the middle of a labels merge', () => {
   }, 60_000);
 });
 
-const reason = skipReason();
-if (reason) console.warn(`items-facts-delta's hub pulls skipped: ${reason}`);
+const reason = hubSkipReason("items-facts-delta's hub pulls");
 
 describe.skipIf(reason)('the items facts after a hub pull', () => {
-  let cluster: PgCluster;
-  let dir: string;
-  beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-facts-delta-'));
-  }, 120_000);
-  afterAll(async () => {
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const hub = useHubCluster('items-facts-delta');
 
   it('equal a whole read after each of several pulls of the lead’s and a teammate’s saves, undos and adjudications', async () => {
-    const { publisher: lead, desktops, admin } = await setUpTeam(cluster, dir, 'hub_facts_delta', 24, [{ name: 'ben', role: 'annotator' }, { name: 'cleo', role: 'annotator' }]);
+    const { publisher: lead, desktops, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_facts_delta', 24, [{ name: 'ben', role: 'annotator' }, { name: 'cleo', role: 'annotator' }]);
     const [ben, cleo] = desktops as [Desktop, Desktop];
     const sync = (d: Desktop) => syncProject(d.db, { project: PROJECT, password: undefined, batch: 40 });
     const fresh = openDb(ben.dbPath);

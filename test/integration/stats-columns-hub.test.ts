@@ -2,35 +2,22 @@
 // saves (strength, shown order, time, pre-label visibility), synced through a real PostgreSQL hub, arrive
 // on the lead's desktop with each head's columns equal to what its revision says, and the lead's pairwise
 // review read from them equals the one read from the revision rows.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { syncProject } from '../../electron/core/hub/sync';
 import { requireProject } from '../../electron/core/store/projects';
 import { expectHeadColumns, expectPairwiseReviewFromHeads } from '../helpers/headColumns';
 import { itemIds, PROJECT, setUpTeam, type Desktop } from '../helpers/hubTeam';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`stats-columns-hub skipped: ${reason}`);
+const reason = hubSkipReason('stats-columns-hub');
 
 const sync = (d: Desktop) => syncProject(d.db, { project: PROJECT, password: undefined, batch: 40 });
 
 describe.skipIf(reason)('the stats columns beside label_head, through a PostgreSQL hub', () => {
-  let cluster: PgCluster;
-  let dir: string;
-  beforeAll(async () => {
-    cluster = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'arbiter-stats-columns-hub-'));
-  }, 120_000);
-  afterAll(async () => {
-    await cluster?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const hub = useHubCluster('stats-columns-hub');
 
   it('a pulled revision writes its head’s columns', async () => {
-    const { publisher: lead, desktops, admin } = await setUpTeam(cluster, dir, 'hub_stats_columns', 6, [{ name: 'alice', role: 'annotator' }]);
+    const { publisher: lead, desktops, admin } = await setUpTeam(hub.cluster, hub.dir, 'hub_stats_columns', 6, [{ name: 'alice', role: 'annotator' }]);
     const alice = desktops[0]!;
     try {
       const ids = itemIds(alice);

@@ -1,6 +1,7 @@
 // The throwaway PostgreSQL cluster the hub tests run against (test/helpers/postgres.ts): it starts, answers
-// through node-postgres, and stops leaving no folder behind; under scram auth a wrong password is refused.
-import { existsSync } from 'node:fs';
+// through node-postgres, and stops leaving no folder behind; under scram auth a wrong password is refused;
+// clusters made from the run's template (test/helpers/postgresTemplates.ts) are each their own.
+import { existsSync, readdirSync } from 'node:fs';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { skipReason, startCluster } from '../helpers/postgres';
@@ -41,6 +42,30 @@ describe.skipIf(reason)('throwaway PostgreSQL cluster', () => {
       await expect(bad.connect()).rejects.toThrow(/password authentication failed/);
     } finally {
       await cluster.stop();
+    }
+  });
+
+  it('starts each cluster from one initdb per kind in the run, and each copy is its own cluster', async () => {
+    const templates = process.env.ARBITER_PG_TEMPLATES;
+    expect(templates, 'vitest.config.ts names test/helpers/postgresTemplates.ts as its globalSetup').toBeTruthy();
+    const [a, b] = await Promise.all([startCluster(), startCluster()]);
+    try {
+      // One template of the trust kind, whichever cluster made it (no half-made ones left beside it).
+      const made = readdirSync(templates!);
+      expect(made.filter((name) => name === Buffer.from('trust\n').toString('hex'))).toHaveLength(1);
+      expect(made.filter((name) => name.includes('.'))).toEqual([]);
+      const one = new pg.Client({ connectionString: a.url() });
+      await one.connect();
+      await one.query('CREATE DATABASE only_in_a');
+      await one.end();
+      const other = new pg.Client({ connectionString: b.url() });
+      await other.connect();
+      const { rows } = await other.query("SELECT count(*)::int AS n FROM pg_database WHERE datname = 'only_in_a'");
+      await other.end();
+      expect(rows[0].n).toBe(0);
+      expect(a.port).not.toBe(b.port);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
     }
   });
 });
