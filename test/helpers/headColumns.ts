@@ -80,5 +80,11 @@ export function expectPairwiseReviewFromHeads(db: Db, projectId: number): void {
   const full = headsFromRows(fromRevisions(db, projectId));
   expect(fast).toEqual(full);
   const lengths = pairLengths(db, projectId);
-  expect(reviewPairwise(fast, lengths, [], new Set())).toEqual(reviewPairwise(full, lengths, [], new Set()));
+  // The queue's rows are made when asked: compare them, and the counts said before they were made.
+  const made = (heads: typeof fast) => {
+    const review = reviewPairwise(heads, lengths, [], new Set());
+    const counts = review.queue.counts;
+    return { ...review, queue: { counts, rows: review.queue.rows() } };
+  };
+  expect(made(fast)).toEqual(made(full));
 }

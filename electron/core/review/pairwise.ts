@@ -1,10 +1,11 @@
 // Pairwise review: agreement on the choice and its strength, consensus (majority and Dawid–Skene), each
 // person's figures, each model against the people, agreement over time, and the disagreement queue.
-import type { AnnotatorFigures, FieldAgreement, ModelFigures, QueueReason, QueueRow, ReviewReport } from '../../../shared/api/review';
+import type { AnnotatorFigures, FieldAgreement, ModelFigures, ReviewReport } from '../../../shared/api/review';
 import type { ModelPairRow } from '../store/review';
 import { CHOICE_CODES, type PairLengths, type PairwiseHeads } from '../store/reviewHeads';
 import { agreementWithConsensus, agreementWithOthers, lengthBias, positionBias, throughput } from './annotators';
 import { headColumns } from './pairwiseColumns';
+import { pairwiseQueue, type LazyQueue } from './pairwiseQueue';
 import { dawidSkene } from './dawidSkene';
 import { fieldAgreement } from './fields';
 import { majorityVote } from './majority';
@@ -12,8 +13,6 @@ import { anchoring, calibration, modelAccuracy } from './modelVsPeople';
 import { ratingsFromTriples } from './ratings';
 
 const CHOICES = CHOICE_CODES;
-/** The models' mean P(A better) counts as unsure within this distance of ½. */
-const UNSURE = 0.1;
 
 export interface PairwiseReview {
   fields: FieldAgreement[];
@@ -21,7 +20,8 @@ export interface PairwiseReview {
   models: ModelFigures[];
   consensus: ReviewReport['consensus'];
   overTime: ReviewReport['overTime'];
-  queue: QueueRow[];
+  /** The disagreement queue: its counts at once, its rows made when first asked (`arbiter stats` never asks). */
+  queue: LazyQueue;
   labels: number;
   items: number;
   /** The labels by choice, as read (`arbiter stats` prints them): counted here, not by one more generator over 300k rows. */
@@ -128,48 +128,7 @@ export function reviewPairwise(heads: PairwiseHeads, lengths: PairLengths, model
     }
   }
 
-  const queue: QueueRow[] = [];
-  const { start, value } = choice;
-  for (let u = 0; u < units; u++) {
-    const votes: Record<string, number> = {};
-    let total = 0;
-    let top = 0;
-    for (let i = start[u]!; i < start[u + 1]!; i++) {
-      const key = CHOICES[value[i]!]!;
-      votes[key] = (votes[key] ?? 0) + 1;
-      total++;
-      top = Math.max(top, votes[key]);
-    }
-    const dispute = total >= 2 ? 1 - top / total : 0;
-    const pA = ensemble[u]!;
-    const hasModel = Number.isFinite(pA);
-    const byModel = hasModel && consensusAB[u]! >= 0 && (pA > 0.5 ? 0 : pA < 0.5 ? 1 : -1) !== consensusAB[u];
-    const uncertain = hasModel && (Math.abs(pA - 0.5) <= UNSURE || split[u] === 1);
-    if (!(dispute > 0) && !byModel && !uncertain) continue;
-    const reasons: QueueReason[] = [];
-    if (dispute > 0) reasons.push('annotators');
-    if (byModel) reasons.push('model');
-    if (uncertain) reasons.push('uncertain');
-    const unsure = hasModel ? 1 - Math.abs(2 * pA - 1) : 0;
-    // An item's consensus: the majority of the votes (the items table's and the exports' rule); none (said
-    // as an even split) where the votes split evenly.
-    const m = majority.label[u]!;
-    const itemId = unitItem[u]!;
-    queue.push({
-      itemId,
-      seq: unitSeq[u]!,
-      externalId: null,
-      task: 'pairwise',
-      reasons,
-      dispute: dispute + (byModel ? 0.5 : 0) + (uncertain ? 0.25 * unsure : 0),
-      votes,
-      labels: total,
-      modelPA: hasModel ? pA : null,
-      consensus: m >= 0 ? CHOICES[m]! : null,
-      consensusMethod: m >= 0 ? 'majority' : null,
-      adjudicated: adjudicated.has(itemId),
-    });
-  }
+  const queue = pairwiseQueue({ choice, ensemble, split, consensusAB, majority: majority.label, unitItem, unitSeq, adjudicated });
   return { fields, people: peopleFigures, models, consensus, overTime: agreementByWeek(unit, cols.choice, cols.savedAt, units), queue, labels, items: units, choices };
 }
 

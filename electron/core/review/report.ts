@@ -2,7 +2,7 @@
 // stats job runs this on a task worker's connection, inside one read transaction).
 import type { QueueReason, QueueRow, ReviewReport, ReviewTask } from '../../../shared/api/review';
 import type { Db } from '../store/db';
-import { adjudicatedItems, humanAnnotatorCount, humanLabels, itemExternalIds, modelPairRewards, trajectoryResponses, withReadCache } from '../store/review';
+import { adjudicatedByTask, humanAnnotatorCount, humanLabels, itemExternalIds, modelPairRewards, trajectoryResponses, withReadCache } from '../store/review';
 import { pairLengths, pairwiseHeads } from '../store/reviewHeads';
 import { findProject } from '../store/projects';
 import { goldAccuracy } from './goldAccuracy';
@@ -52,25 +52,49 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
     const lengths = pairLengths(db, project.id);
     const heads = pairwiseHeads(db, project.id);
     regions.see(heads.bodies);
-    const pairwise = reviewPairwise(heads, lengths, modelPairRewards(db, project.id), adjudicatedItems(db, project.id, 'pairwise'));
-    const ranking = reviewRankings(labelsOf('ranking'), adjudicatedItems(db, project.id, 'ranking'));
-    const verdict = reviewVerdicts(labelsOf('verdict'), adjudicatedItems(db, project.id, 'verdict'));
-    const steps = reviewSteps(labelsOf('steps'), adjudicatedItems(db, project.id, 'steps'), trajectoryResponses(db, project.id));
+    // Every task's adjudicated items in one read (asked per task, each ask walked the project's items).
+    const adjudicated = adjudicatedByTask(db, project.id);
+    const pairwise = reviewPairwise(heads, lengths, modelPairRewards(db, project.id), adjudicated('pairwise'));
+    const ranking = reviewRankings(labelsOf('ranking'), adjudicated('ranking'));
+    const verdict = reviewVerdicts(labelsOf('verdict'), adjudicated('verdict'));
+    const steps = reviewSteps(labelsOf('steps'), adjudicated('steps'), trajectoryResponses(db, project.id));
     const rubric = reviewRubrics(labelsOf('rubric'));
-    addJudgeReasons(db, project.id, pairwise.queue, adjudicatedItems(db, project.id, 'pairwise'));
-    addSentReasons(db, project.id, { pairwise: pairwise.queue, ranking: ranking.queue, verdict: verdict.queue, steps: steps.queue }, (task) => adjudicatedItems(db, project.id, task));
+    // The pairwise rows are made only when a reason is added to them or the queue is read.
+    const pending = { get pairwise() { return pairwise.queue.rows(); }, ranking: ranking.queue, verdict: verdict.queue, steps: steps.queue };
+    addJudgeReasons(db, project.id, () => pairwise.queue.rows(), adjudicated('pairwise'));
+    addSentReasons(db, project.id, pending, adjudicated);
     // Marks in time on videos: agreement as for region marks; items people disagree on join the queues.
     const moments = momentReview(projectMoments(db, project.id));
-    addMomentReasons(db, { pairwise: pairwise.queue, ranking: ranking.queue, verdict: verdict.queue, steps: steps.queue }, moments.disputes, (task) => adjudicatedItems(db, project.id, task));
+    addMomentReasons(db, pending, moments.disputes, adjudicated);
+    const others = [ranking.queue.sort(byDispute), verdict.queue.sort(byDispute), steps.queue.sort(byDispute)];
+    let sorted: QueueRow[] | null = null;
     const queues: Review['queues'] = {
-      pairwise: pairwise.queue.sort(byDispute),
-      ranking: ranking.queue.sort(byDispute),
-      verdict: verdict.queue.sort(byDispute),
-      steps: steps.queue.sort(byDispute),
+      // Sorted when first read (JSON, a worker's message and Object.values read it too).
+      get pairwise() {
+        return (sorted ??= pairwise.queue.rows().sort(byDispute));
+      },
+      ranking: others[0]!,
+      verdict: others[1]!,
+      steps: others[2]!,
     };
-    const all = Object.values(queues).flat();
     const byReason = { annotators: 0, model: 0, uncertain: 0, judge: 0, sent: 0, moments: 0 } as Record<QueueReason, number>;
-    for (const row of all) for (const reason of row.reasons) byReason[reason]++;
+    let total = 0;
+    let resolved = 0;
+    const count = (rows: QueueRow[]) => {
+      total += rows.length;
+      for (const row of rows) {
+        for (const reason of row.reasons) byReason[reason]++;
+        if (row.adjudicated) resolved++;
+      }
+    };
+    if (pairwise.queue.made()) count(queues.pairwise);
+    else {
+      const c = pairwise.queue.counts;
+      total += c.total;
+      resolved += c.adjudicated;
+      for (const [reason, n] of Object.entries(c.byReason) as [QueueReason, number][]) byReason[reason] += n;
+    }
+    others.forEach(count);
     const annotators = humanAnnotatorCount(db, project.id);
     const report: ReviewReport = withMinimums({
       project: project.name,
@@ -85,7 +109,7 @@ function readReview(db: Db, project: { id: number; name: string }): Review {
       models: pairwise.models,
       consensus: pairwise.consensus,
       overTime: pairwise.overTime,
-      queue: { total: all.length, byReason, adjudicated: all.filter((r) => r.adjudicated).length },
+      queue: { total, byReason, adjudicated: resolved },
       regions: regions.result(),
       moments: moments.agreement,
       gold: goldOfPeople(db, project.name),

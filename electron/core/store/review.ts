@@ -136,13 +136,21 @@ export function humanAnnotatorCount(db: Db, projectId: number): number {
     .get(projectId) as number;
 }
 
-/** Items of a task with an adjudication, newest per item. */
-export function adjudicatedItems(db: Db, projectId: number, task: Task): Set<number> {
-  const ids = db
-    .prepare(`SELECT DISTINCT d.item_id FROM adjudication d JOIN item i ON i.id = d.item_id WHERE i.project_id = ? AND d.task = ?`)
-    .pluck()
-    .all(projectId, task) as number[];
-  return new Set(ids);
+/**
+ * The project's adjudicated items, by task: one read for every task (asked once a task, each ask walked
+ * the project's items), none at all while nothing anywhere is adjudicated.
+ */
+export function adjudicatedByTask(db: Db, projectId: number): (task: Task) => Set<number> {
+  const byTask = new Map<string, Set<number>>();
+  if (db.prepare('SELECT EXISTS (SELECT 1 FROM adjudication)').pluck().get() === 1) {
+    const rows = db.prepare('SELECT d.task, d.item_id FROM adjudication d JOIN item i ON i.id = d.item_id WHERE i.project_id = ?').raw().all(projectId) as [string, number][];
+    for (const [task, itemId] of rows) {
+      let items = byTask.get(task);
+      if (!items) byTask.set(task, (items = new Set()));
+      items.add(itemId);
+    }
+  }
+  return (task) => byTask.get(task) ?? new Set();
 }
 
 /** Every label revision of an item and task that is someone's current one, people and models alike. */

@@ -35,11 +35,11 @@ describe('the review queue consensus', () => {
     ];
     const rows = votes.map(([item, who, code]) => row(item, who, { choice: CHOICES[code]! }));
     const review = reviewPairwise(headsFromRows(rows.map(head)), NO_LENGTHS, [], new Set());
-    const first = review.queue.find((q) => q.itemId === 1)!;
+    const first = review.queue.rows().find((q) => q.itemId === 1)!;
     expect(first.votes).toEqual({ B: 2, A: 1 });
     expect(first.consensus).toBe('B');
     expect(first.consensusMethod).toBe('majority');
-    const second = review.queue.find((q) => q.itemId === 2)!;
+    const second = review.queue.rows().find((q) => q.itemId === 2)!;
     // An even split is said as such (issue 20, item 12): no consensus and no method, where Dawid–Skene
     // had picked B with two people's votes tie ×1 · B ×1.
     expect(second).toMatchObject({ votes: { tie: 1, B: 1 }, consensus: null, consensusMethod: null });

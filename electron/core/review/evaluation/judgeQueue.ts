@@ -9,13 +9,14 @@ import { adjudicatedChoices } from '../../store/review';
 import { majorityOfVotes } from '../majority';
 import { judgeVerdicts } from './judgeResults';
 
-/** Adds the judge's disagreements to the pairwise queue (in place); how many rows carry the reason. */
-export function addJudgeReasons(db: Db, projectId: number, queue: QueueRow[], adjudicated: Set<number>): number {
+/** Adds the judge's disagreements to the pairwise queue (in place; asked for only when a judge has results); how many rows carry the reason. */
+export function addJudgeReasons(db: Db, projectId: number, queueOf: () => QueueRow[], adjudicated: Set<number>): number {
   const judges = judgeVerdicts(db, projectId).filter((j) => j.pairs.size > 0);
   if (!judges.length) return 0;
   const items = [...new Set(judges.flatMap((j) => [...j.pairs.keys()]))];
   const people = humanChoicesOn(db, items, 'pairwise');
   const resolved = adjudicatedChoices(db, projectId);
+  const queue = queueOf();
   const rows = new Map(queue.map((r) => [r.itemId, r]));
   let flagged = 0;
   for (const itemId of items) {
