@@ -126,6 +126,8 @@ export async function importLabelsLines(
      * save's own sync would then carry the merge's unsynced batches.
      */
     relaxedBatches?: boolean;
+    /** How many checked revisions of a file the first reading keeps for the writing (HELD_MAX; tests set fewer). */
+    heldMax?: number;
   },
 ): Promise<LabelsImportResult & { rejects: string[] }> {
   const errors: LineError[] = [];
@@ -204,7 +206,7 @@ export async function importLabelsLines(
   };
 
   /** Reads every line once: valid revisions go to `take`, bad lines and unknown items are noted. */
-  const readAll = async (lines: AsyncIterable<string> | Iterable<string>, take: (draft: Draft, line: number) => Promise<void> | void, noteErrors: boolean) => {
+  const readAll = async (lines: AsyncIterable<string> | Iterable<string>, take: (draft: Draft, line: number) => Promise<void> | void, noteErrors: boolean, from = 1) => {
     lineNo = 0;
     records = 0;
     for await (const raw of lines) {
@@ -213,6 +215,8 @@ export async function importLabelsLines(
       if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       if (text.trim() === '') continue;
       records++;
+      // Lines before `from` were checked, and their revisions held, by the first reading.
+      if (lineNo < from) continue;
       let draft: Draft;
       try {
         draft = check(text);
@@ -246,11 +250,23 @@ export async function importLabelsLines(
   const refuse = () => {
     if (errorCount && !opts.skipInvalid) throw new InvalidFileError(opts.fileName, errors);
   };
-  // A file: checked whole first, holding nothing, then read again and written a batch at a time, so a
-  // merge of millions of revisions runs in constant memory. Lines given as a list are held.
+  // A file: checked whole first, then written a batch at a time. The first reading keeps the revisions
+  // of its first HELD_MAX valid lines as checked; the lines after them are read and checked again as they
+  // are written, so a merge of millions of revisions runs in bounded memory, and a file of up to HELD_MAX
+  // revisions is parsed and checked once. Lines given as a list are held.
   const twoPass = typeof opts.lines === 'function';
   const held: { draft: Draft; line: number }[] = [];
-  await readAll(twoPass ? (opts.lines as () => AsyncIterable<string>)() : (opts.lines as Iterable<string>), (draft, line) => void (twoPass || held.push({ draft, line })), true);
+  /** The first line the first reading did not hold (read again when writing); null when it held all. */
+  let rereadFrom: number | null = null;
+  await readAll(
+    twoPass ? (opts.lines as () => AsyncIterable<string>)() : (opts.lines as Iterable<string>),
+    (draft, line) => {
+      if (rereadFrom !== null) return;
+      if (!twoPass || held.length < (opts.heldMax ?? HELD_MAX)) held.push({ draft, line });
+      else rereadFrom = line;
+    },
+    true,
+  );
   refuse();
 
   // Written under a pending merge record: nothing shows until the whole file is in (store/labelImports.ts).
@@ -289,8 +305,12 @@ export async function importLabelsLines(
       batch.push({ draft, line });
       if (batch.length >= WRITE_BATCH) await write();
     };
-    if (twoPass) await readAll((opts.lines as () => AsyncIterable<string>)(), take, false);
-    else for (const { draft, line } of held) await take(draft, line);
+    for (const { draft, line } of held) {
+      await take(draft, line);
+      if (opts.onProgress && line % 1000 === 0) opts.onProgress(line);
+    }
+    held.length = 0;
+    if (rereadFrom !== null) await readAll((opts.lines as () => AsyncIterable<string>)(), take, false, rereadFrom);
     if (batch.length) await write();
     await completeLabelImport(db, pending, added);
   } catch (error) {
@@ -320,6 +340,11 @@ function sameRevision(stored: StoredRevision | null, draft: Omit<RevisionDraft, 
   );
 }
 
+/**
+ * Checked revisions a file's first reading keeps for the writing (~0.5 KB each: at most ~150 MiB more
+ * while a merge runs); the lines after them are read and checked again as they are written.
+ */
+const HELD_MAX = 300_000;
 /** Lines checked between two pauses of the merge's reading. */
 const CHECK_SLICE = 200;
 /** Revisions written per transaction while merging a labels file. */
@@ -342,7 +367,7 @@ function inferTask(line: LabelLine): Task {
  */
 export async function importLabelsFile(
   db: Db,
-  opts: { path: string; project: string; onProgress?: (linesRead: number) => void; skipInvalid?: boolean; isCancelled?: () => boolean },
+  opts: { path: string; project: string; onProgress?: (linesRead: number) => void; skipInvalid?: boolean; isCancelled?: () => boolean; heldMax?: number },
 ): Promise<LabelsImportResult> {
   const { rejects, ...result } = await importLabelsLines(db, { ...opts, fileName: opts.path, lines: () => readLines(opts.path), relaxedBatches: true });
   if (!rejects.length) return result;
