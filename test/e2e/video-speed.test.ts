@@ -3,7 +3,10 @@
 // on the key the screen moves those very elements into place, their first frame already decoded, instead of
 // making new ones that start loading then. Checked without timing: at the first animation frame that shows
 // the next pair, both its videos are the elements made ahead and have a decoded frame (readyState ≥ 2), and
-// what they paint is the clip (not black). The speed itself is bench/video-loop.mjs's (docs/benchmarks.md).
+// what they paint is the clip (not black). The filmstrip's own <video> waits its turn: nothing is drawn for
+// it while the pair plays, and it draws its frames once they are paused (Filmstrip.tsx: its seeks decode
+// from the key frame before, which at 1080p took the cores from the pair). The speed itself is
+// bench/video-loop.mjs's (docs/benchmarks.md).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -93,6 +96,39 @@ describe.skipIf(skip)('the next pair of videos', () => {
     const shot = await page.getByTestId('video').first().screenshot();
     const { channels } = await sharp(shot).stats();
     expect(Math.max(...channels.slice(0, 3).map((c) => c.mean))).toBeGreaterThan(40);
+    expect(problems).toEqual([]);
+  });
+
+  it('the filmstrip draws nothing while the pair plays, and its eight frames once they are paused', async () => {
+    // On the next pair, Space as soon as its transport bar is there (in the page, not a round trip away);
+    // then, every animation frame while the leader plays, the filmstrip's count of drawn frames.
+    await page.evaluate((previous) => {
+      const w = window as unknown as { __drawn: Promise<string[]> };
+      w.__drawn = new Promise((done) => {
+        const seen: string[] = [];
+        const from = performance.now();
+        let pressed = false;
+        const look = () => {
+          const item = document.querySelector('[data-testid="compare"]')?.getAttribute('data-item-id');
+          const shown = [...document.querySelectorAll<HTMLVideoElement>('[data-testid="compare"] video')];
+          const strip = document.querySelector('[data-testid="video-filmstrip"]');
+          if (!pressed && item !== previous && strip && document.querySelector('[data-testid="video-transport"]') && shown.length === 2) {
+            pressed = true;
+            seen.push(`shown ${strip.getAttribute('data-drawn')}`);
+            document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', code: 'Space', bubbles: true }));
+          } else if (pressed && shown[0] && !shown[0].paused) seen.push(strip?.getAttribute('data-drawn') ?? 'none');
+          const end = shown[0] && (shown[0].ended || shown[0].currentTime >= shown[0].duration - 0.05);
+          if ((pressed && end) || performance.now() - from > 10_000) done(seen);
+          else requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+      });
+    }, String(ids.get('pair-1')));
+    await page.keyboard.press('1');
+    const drawn = await page.evaluate(() => (window as unknown as { __drawn: Promise<string[]> }).__drawn);
+    expect(drawn.length).toBeGreaterThan(10);
+    expect([...new Set(drawn)]).toEqual(['shown 0', '0']);
+    await expect.poll(() => page.getByTestId('video-filmstrip').getAttribute('data-drawn'), { timeout: 15_000 }).toBe('8');
     expect(problems).toEqual([]);
   });
 });

@@ -1,7 +1,10 @@
 // A strip of key frames of the leading video: FRAMES evenly spaced moments, drawn by a second, hidden
-// <video> of the same address (same origin, so the canvases stay readable) seeking from one to the next
-// after the item is shown. Click a frame to go there; the current moment is outlined. A frame whose stretch
-// of the clip holds a mark in time (momentMarks.ts) has a bar under it, in its response's colour.
+// <video> of the same address (same origin, so the canvases stay readable) seeking from one to the next.
+// It waits its turn: it starts LATER ms after the item is shown, and seeks only while the videos are paused,
+// so its decoding (a seek decodes from the key frame before) never takes the cores from the pair's first
+// frames, the next pair's prepared ones or playback (at 1080p without a GPU decoder each of those is
+// short of them: bench/video-loop.mjs). Click a frame to go there; the current moment is outlined. A frame
+// whose stretch of the clip holds a mark in time (momentMarks.ts) has a bar under it, in its response's colour.
 import { useEffect, useRef, useState } from 'react';
 import type { Moment } from '../../../../shared/moments';
 import { timecode } from '../../../../shared/videos';
@@ -9,6 +12,8 @@ import { momentHue, useMoments } from './momentMarks';
 import { useVideoSync, videoSync } from './syncGroup';
 
 const FRAMES = 8;
+/** How long after the item is shown the strip starts loading (ms). */
+export const LATER = 600;
 const HEIGHT = 36;
 
 export function Filmstrip({ src, duration }: { src: string | null; duration: number }) {
@@ -22,10 +27,25 @@ export function Filmstrip({ src, duration }: { src: string | null; duration: num
     const probe = document.createElement('video');
     probe.muted = true;
     probe.preload = 'auto';
-    probe.src = src;
     let index = 0;
     let live = true;
+    let waiting: (() => void) | null = null;
     const at = (i: number) => ((i + 0.5) * duration) / FRAMES;
+    // The next seek, once the videos are paused (or at once if they are).
+    const next = () => {
+      if (!live) return;
+      if (!videoSync.state.playing) {
+        probe.currentTime = at(index);
+        return;
+      }
+      const off = videoSync.subscribe(() => {
+        if (videoSync.state.playing) return;
+        off();
+        waiting = null;
+        next();
+      });
+      waiting = off;
+    };
     const draw = () => {
       if (!live) return;
       const canvas = canvases.current[index];
@@ -36,12 +56,15 @@ export function Filmstrip({ src, duration }: { src: string | null; duration: num
       }
       index++;
       setDrawn(index);
-      if (index < FRAMES) probe.currentTime = at(index);
+      if (index < FRAMES) next();
     };
     probe.addEventListener('seeked', draw);
-    probe.addEventListener('loadeddata', () => (probe.currentTime = at(0)), { once: true });
+    probe.addEventListener('loadeddata', next, { once: true });
+    const start = setTimeout(() => (probe.src = src), LATER);
     return () => {
       live = false;
+      clearTimeout(start);
+      waiting?.();
       probe.removeEventListener('seeked', draw);
       probe.removeAttribute('src');
       probe.load();
