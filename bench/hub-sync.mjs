@@ -10,7 +10,10 @@
 //   COPY: the same lines (`arbiter export --format labels` of A) COPYed into a table with the hub's columns,
 //         keys and index, and COPYed out again (bench/lib/pg-copy.mjs);
 //   merge: `arbiter labels import` of those lines into a third machine, joined the same way (the merge a pull
-//         runs, without the hub).
+//         runs, without the hub);
+//   saves during the app's pull: a fourth machine connects through the app's service (connectHub: join, then
+//         the pull in its worker) and saves labels while it pulls them all, against the same saves after it
+//         (bench/lib/app-pull-saves.mjs; target every save under 50 ms; --no-app-saves leaves it out).
 // Each command runs as a process of its own, its peak RSS read from inside it (bench/lib/peak-rss.mjs).
 // Machine A's database is made through the store's own functions (import of the items, labelAppender for
 // the revisions, one transaction), which is quick and makes them revisions saved here, the ones a sync pushes.
@@ -25,6 +28,7 @@ import { importFile } from '../electron/core/formats/index.ts';
 import { ensureAnnotatorByUuid } from '../electron/core/store/annotators.ts';
 import { labelAppender } from '../electron/core/store/labels.ts';
 import { requireProject } from '../electron/core/store/projects.ts';
+import { savesDuringPull } from './lib/app-pull-saves.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = join(root, 'bench', '.data', 'hub');
@@ -162,6 +166,21 @@ try {
   arbiter('hub join C', ['hub', 'join', '--project', PROJECT, '--hub', as('arbiter_ben'), '--db', dbC]);
   const merge = arbiter('labels import', ['labels', 'import', labelsFile, '--project', PROJECT, '--db', dbC]);
 
+  // Saves in the app while its background sync pulls everything.
+  const appSaves = argv.includes('--no-app-saves')
+    ? null
+    : () =>
+        savesDuringPull({
+          dbPath: join(dataDir, 'd.db'),
+          project: PROJECT,
+          name: 'cara',
+          revisions: REVISIONS,
+          grant: (uuid) => {
+            arbiter('hub grant cara', ['hub', 'grant', '--hub', owner, '--annotator', 'cara', '--role', 'annotator', '--uuid', uuid, '--no-password']);
+            return as('arbiter_cara');
+          },
+        });
+
   const n = REVISIONS;
   const rate = (ms) => `${Math.round(n / (ms / 1000)).toLocaleString('en')} revisions/s`;
   const line = (name, r, base) =>
@@ -178,6 +197,7 @@ try {
   console.log(`  up: ${JSON.stringify(up.summary)}`);
   console.log(`  down: ${JSON.stringify(down.summary)}`);
   console.log(`  every time is a whole process: node starting, connecting, the work (COPY alone: in ${(copyIn.summary.ms / 1000).toFixed(2)} s, out ${(copyOut.summary.ms / 1000).toFixed(2)} s)`);
+  if (appSaves) await appSaves();
   if (!same) process.exitCode = 1;
 } finally {
   await pg.stop();

@@ -1,9 +1,13 @@
-// Saves stay under 50 ms while the app's background sync pulls 300k revisions from a real PostgreSQL hub
-// (a throwaway cluster). The hub gets 300,000 revisions (100 teammates × 3,000 items) by one bulk
-// INSERT … SELECT straight into arbiter.revision (as the cluster's superuser, which row security exempts);
-// a desktop connects (connectHub joins the project and starts the sync) and, once the pull is under way,
-// 50 label saves go through the service, one every 60 ms. Each save's time runs from the moment it was
-// due, so time spent waiting for the event loop (a merge batch holding it) counts against it.
+// The app's background sync pulls in a worker, so the thread that answers saves never merges: on a real
+// PostgreSQL hub (a throwaway cluster) holding 90k revisions (30 teammates × 3,000 items, written by one bulk
+// INSERT … SELECT straight into arbiter.revision as the cluster's superuser, which row security exempts), a
+// desktop connects (connectHub joins the project and starts the sync) and, once the pull is under way:
+// - the pull goes on while this thread is held busy (a merge on this thread could not move meanwhile);
+// - label saves go through the service, one every 60 ms, each acknowledged while the pull still runs, and
+//   all of them are kept and go up after it.
+// How long a save takes meanwhile (target: under 50 ms at 300k revisions) is a figure of
+// bench/hub-sync.mjs (`npm run bench:hub`, its "saves during the app's pull" lines), not of this test:
+// it counts and orders, never times.
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,52 +17,36 @@ import { initHub } from '../../electron/core/hub/schema';
 import { ArbiterService } from '../../electron/core/service/index';
 import { ensureAnnotator } from '../../electron/core/store/annotators';
 import { openDb, type Db } from '../../electron/core/store/db';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 import { pairProject } from '../helpers/project';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
-import { tempDir } from '../helpers/tmp';
+import { bulkRevisions } from '../helpers/hubRevisions';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-app-load skipped: ${reason}`);
+const reason = hubSkipReason('hub-app-load');
 
 const ITEMS = 3000;
-const TEAMMATES = 100;
-const SAVES = 50;
+const TEAMMATES = 30;
+const SAVES = 30;
 const EVERY_MS = 60;
 
-describe.skipIf(reason)('saves while the app syncs 300k revisions', () => {
-  let cluster: PgCluster;
+describe.skipIf(reason)('saves while the app syncs 90k revisions', () => {
+  const hub = useHubCluster('hub-app-load');
   let admin: pg.Client;
   let db: Db;
   let service: ArbiterService;
 
   beforeAll(async () => {
-    cluster = await startCluster();
-    admin = new pg.Client({ connectionString: cluster.url() });
+    admin = new pg.Client({ connectionString: hub.cluster.url() });
     admin.on('error', () => undefined);
     await admin.connect();
     await initHub(admin, 'test hub');
-    const dir = tempDir('arbiter-hub-load-');
-    const lead = pairProject(join(dir, 'lead.db'), { items: ITEMS, texts: (i) => [`first ${i}`, `second ${i}`], annotator: 'lead', visibleSeq: 'all' });
-    const published = await publishProject(lead.db, admin, 'p', { where: 'test hub', url: cluster.url() });
+    const lead = pairProject(join(hub.dir, 'lead.db'), { items: ITEMS, texts: (i) => [`first ${i}`, `second ${i}`], annotator: 'lead', visibleSeq: 'all' });
+    const published = await publishProject(lead.db, admin, 'p', { where: 'test hub', url: hub.cluster.url() });
     lead.service.stopBackgroundWork();
     lead.db.close();
-    const started = performance.now();
-    await admin.query(
-      `INSERT INTO arbiter.revision (id, project_id, annotator_uuid, line)
-       SELECT r.id, $1, r.au, jsonb_build_object('id', r.id, 'item', il.uid, 'item_uid', il.uid, 'annotator', 'mate' || a, 'annotator_uuid', r.au::text,
-                'annotator_kind', 'human', 'task', 'pairwise', 'choice', CASE WHEN (a + il.seq) % 3 = 0 THEN 'B' ELSE 'A' END, 'strength', 2,
-                'shown_order', jsonb_build_array(0, 1), 'created_at', '2026-01-01T00:00:00.000Z')
-       FROM arbiter.item_line il CROSS JOIN generate_series(0, $2 - 1) AS a
-       CROSS JOIN LATERAL (SELECT lpad(to_hex(a), 8, '0') || '-0000-7000-8000-' || lpad(to_hex(il.seq), 12, '0') AS id,
-                                  ('00000000-0000-4000-8000-' || lpad(to_hex(a), 12, '0'))::uuid AS au) r
-       WHERE il.project_id = $1`,
-      [published.hubProject, TEAMMATES],
-    );
-    const count = Number((await admin.query('SELECT count(*) AS n FROM arbiter.revision WHERE project_id = $1', [published.hubProject])).rows[0].n);
-    console.log(`hub-app-load: ${count.toLocaleString('en')} revisions written to the hub in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const count = await bulkRevisions(admin, published.hubProject, TEAMMATES);
     expect(count).toBe(ITEMS * TEAMMATES + published.revisions);
 
-    const dbPath = join(dir, 'ana.db');
+    const dbPath = join(hub.dir, 'ana.db');
     db = openDb(dbPath);
     const me = ensureAnnotator(db, 'ana', 'human');
     await grant(admin, 'test hub', { annotator: 'ana', role: 'annotator', uuid: me.uuid, password: null });
@@ -70,51 +58,44 @@ describe.skipIf(reason)('saves while the app syncs 300k revisions', () => {
     service?.stopBackgroundWork();
     db?.close();
     await admin?.end().catch(() => undefined);
-    await cluster?.stop();
   });
 
-  it(`keeps ${SAVES} saves under 50 ms while the pull runs`, async () => {
-    const labels = () => db.prepare('SELECT count(*) FROM label').pluck().get() as number;
-    const syncStarted = performance.now();
-    await service.dispatch('connectHub', { project: 'p', url: cluster.url(loginRoleFor('ana')) });
+  it(`merges off this thread and acknowledges ${SAVES} saves while the pull runs`, async () => {
+    const labels = db.prepare('SELECT count(*) FROM label').pluck();
+    const syncing = () => service.team.status('p').syncing;
+    await service.dispatch('connectHub', { project: 'p', url: hub.cluster.url(loginRoleFor('ana')) });
     const items = db.prepare('SELECT id FROM item ORDER BY seq').pluck().all() as number[];
     expect(items).toHaveLength(ITEMS);
     // Start once the pull is under way (its first batches merged).
-    while (labels() < 10_000) {
-      if (performance.now() - syncStarted > 240_000) throw new Error('the pull did not start within 240 s');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const pulledAtStart = labels();
-    const times: number[] = [];
-    const start = performance.now();
+    await expect.poll(() => labels.get() as number, { timeout: 240_000, interval: 20 }).toBeGreaterThanOrEqual(10_000);
+
+    // This thread held busy (no turn of its event loop): the pull still moves, so it is not merging here.
+    const held = labels.get() as number;
+    let movedWhileHeld = held;
+    for (const until = performance.now() + 60_000; movedWhileHeld === held && performance.now() < until; ) movedWhileHeld = labels.get() as number;
+    expect(movedWhileHeld, 'the pull did not move while this thread was busy: it merges on this thread').toBeGreaterThan(held);
+
+    // Saves, each acknowledged while the pull still runs (none waits for it), at the pull's points.
+    const pulledAtStart = labels.get() as number;
+    const acks: { labels: number; syncing: boolean }[] = [];
     for (let i = 0; i < SAVES; i++) {
-      const due = start + i * EVERY_MS;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      await new Promise((resolve) => setTimeout(resolve, EVERY_MS));
       await service.dispatch('saveLabel', { project: 'p', annotator: 'ana', itemId: items[i]!, choice: 'A', strength: 1, shownOrder: [1, 0] });
-      times.push(performance.now() - due);
+      acks.push({ labels: labels.get() as number, syncing: syncing() });
     }
-    const pulledAtEnd = labels();
-    const stillSyncing = service.team.status('p').syncing;
-    // Wait for the whole pull (and the saves going up) to see the sync end well.
-    while (service.team.status('p').syncing || service.team.status('p').waiting > 0) {
-      if (performance.now() - syncStarted > 480_000) throw new Error('the sync did not end within 480 s');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const syncSeconds = (performance.now() - syncStarted) / 1000;
-    const sorted = [...times].sort((a, b) => a - b);
-    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+    const pulledAtEnd = labels.get() as number;
     console.log(
-      `hub-app-load: ${SAVES} saves during the pull (${pulledAtStart.toLocaleString('en')} → ${pulledAtEnd.toLocaleString('en')} revisions merged meanwhile${stillSyncing ? ', sync still running at the last save' : ''}): ` +
-        `p50 ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms; the sync of ${(ITEMS * TEAMMATES).toLocaleString('en')} revisions took ${syncSeconds.toFixed(1)} s`,
+      `hub-app-load: ${SAVES} saves during the pull (${pulledAtStart.toLocaleString('en')} → ${pulledAtEnd.toLocaleString('en')} labels meanwhile, ` +
+        `${new Set(acks.map((a) => a.labels)).size} different points); the pull moved ${(movedWhileHeld - held).toLocaleString('en')} while this thread was held`,
     );
+    expect(acks.every((a) => a.syncing)).toBe(true);
     expect(pulledAtEnd).toBeGreaterThan(pulledAtStart);
-    expect(stillSyncing).toBe(true);
-    expect(at(0.95)).toBeLessThan(50);
-    expect(sorted.at(-1)!).toBeLessThan(50);
-    const status = service.team.status('p');
-    expect(status.lastError).toBeNull();
-    expect(db.prepare('SELECT count(*) FROM label').pluck().get()).toBeGreaterThanOrEqual(ITEMS * TEAMMATES + SAVES);
+    expect(pulledAtEnd).toBeLessThan(ITEMS * TEAMMATES);
+
+    // The whole pull (and the saves going up) ends well.
+    await expect.poll(() => syncing() || service.team.status('p').waiting > 0, { timeout: 480_000, interval: 200 }).toBe(false);
+    expect(service.team.status('p').lastError).toBeNull();
+    expect(labels.get() as number).toBeGreaterThanOrEqual(ITEMS * TEAMMATES + SAVES);
     expect(Number((await admin.query("SELECT count(*) AS n FROM arbiter.revision WHERE line->>'annotator' = 'ana'")).rows[0].n)).toBe(SAVES);
   }, 600_000);
 });

