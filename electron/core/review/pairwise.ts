@@ -134,9 +134,8 @@ export function reviewPairwise(heads: PairwiseHeads, lengths: PairLengths, model
 
 const DAY_MS = 86_400_000;
 
-/** The day number (since 1970-01-01, a Thursday) of the Monday of the label's UTC week. */
-function weekOf(ms: number): number {
-  const day = Math.floor(ms / DAY_MS);
+/** The day number (since 1970-01-01, a Thursday) of the Monday of a day's UTC week. */
+function weekOf(day: number): number {
   return day - ((day + 3) % 7);
 }
 
@@ -150,6 +149,9 @@ function agreementByWeek(unit: Int32Array, choice: Float64Array, savedAt: Float6
   const order = new Int32Array(unit.length);
   for (let i = 0; i < unit.length; i++) order[fill[unit[i]!]!++] = i;
   const weeks = new Map<number, { agree: number; pairs: number }>();
+  // Labels saved one after another fall on the same day: its week is worked out once a day met.
+  let lastDay = Number.NaN;
+  let w = { agree: 0, pairs: 0 };
   for (let u = 0; u < units; u++) {
     const from = start[u]!;
     const to = start[u + 1]!;
@@ -157,15 +159,19 @@ function agreementByWeek(unit: Int32Array, choice: Float64Array, savedAt: Float6
     for (let a = from; a < to; a++) {
       const i = order[a]!;
       if (!Number.isFinite(savedAt[i]!)) continue;
-      const week = weekOf(savedAt[i]!);
-      const w = weeks.get(week) ?? { agree: 0, pairs: 0 };
+      const day = Math.floor(savedAt[i]! / DAY_MS);
+      if (day !== lastDay) {
+        const week = weekOf(day);
+        w = weeks.get(week) ?? { agree: 0, pairs: 0 };
+        weeks.set(week, w);
+        lastDay = day;
+      }
       for (let b = from; b < to; b++) {
         const j = order[b]!;
         if (j === i) continue;
         w.pairs++;
         if (choice[i] === choice[j]) w.agree++;
       }
-      weeks.set(week, w);
     }
   }
   return [...weeks]

@@ -76,10 +76,10 @@ export function nextHead(heads: PairwiseHeads): number {
   return heads.length++;
 }
 
-/** The head's columns sized to what was read (so two reads of the same heads compare equal). */
+/** The head's columns cut to what was read (views, no copy), so two reads of the same heads compare equal. */
 function trimmed(heads: PairwiseHeads): PairwiseHeads {
   const out = { ...heads };
-  for (const name of GROWN) (out as unknown as Record<string, unknown>)[name] = heads[name].slice(0, heads.length);
+  for (const name of GROWN) (out as unknown as Record<string, unknown>)[name] = heads[name].subarray(0, heads.length);
   return out;
 }
 
@@ -174,8 +174,10 @@ function rowFunctions(db: Db): void {
  * head writes these columns (store/headColumns.ts).
  */
 export function pairwiseHeads(db: Db, projectId: number): PairwiseHeads {
-  const heads = emptyHeads();
-  if (countLabeled(db, projectId, 'pairwise') === 0) return trimmed(heads);
+  if (countLabeled(db, projectId, 'pairwise') === 0) return trimmed(emptyHeads());
+  // Room for every current judgement the counters know of (models' too), so the columns are not grown
+  // and copied ten times on the way to 300k.
+  const heads = emptyHeads(Math.max(1024, db.prepare("SELECT COALESCE(SUM(done), 0) FROM progress WHERE project_id = ? AND task = 'pairwise'").pluck().get(projectId) as number));
   const humans = new Map(db.prepare("SELECT id, name FROM annotator WHERE kind = 'human'").raw().all() as [number, string][]);
   // Annotator id → index into heads.people (−1: not a person), asked once a head.
   const personOf = new Map<number, number>();
