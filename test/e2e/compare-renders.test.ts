@@ -30,10 +30,12 @@ afterAll(async () => {
 /** The compare screen with the counting hook in place, the first pair on screen and the next one asked. */
 async function openCounted(annotator: string): Promise<Page> {
   const { page } = await openApp(browser, host, { annotator });
+  // The hook goes in before the app's script: the page is loaded again with it.
   await countRenders(page.context());
+  await page.reload();
+  await page.getByTestId('header').waitFor();
   const asked = page.waitForResponse((r) => r.url().endsWith('/api/nextItem') && (r.request().postData() ?? '').includes('afterSeq'));
   await page.evaluate((p) => (location.hash = `#/p/${encodeURIComponent(p)}`), PROJECT);
-  await page.reload();
   await page.getByTestId('response-body-left').waitFor();
   await expect.poll(() => page.getByTestId('progress').innerText()).toMatch(/^0\s*\/\s*6 labeled/);
   await (await asked).finished();
