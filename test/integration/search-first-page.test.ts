@@ -19,6 +19,7 @@ import { matchingRanks, pageSnippets, resolveSearch, searchPage, type SearchCurs
 import { ITEM_COLUMNS, LABEL_COLUMNS, sideAny, sideMatch } from '../../electron/core/store/searchSql';
 import { eachMatch } from '../../electron/core/store/searchMatches';
 import { bothPage } from '../../electron/core/store/searchBoth';
+import { searchBounds } from '../../electron/core/store/searchTop';
 import { tempDir } from '../helpers/tmp';
 
 const WORDS = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'po', 've', 'da', 'zu', 'fe', 'gi', 'ho', 'ju', 'ba', 'kalo', 'mine', 'suta', 'ripo'];
@@ -241,6 +242,41 @@ describe("a search's pages equal the brute-force answer on random corpora", () =
         expect(expected.map((h) => [h.itemId, got.get(h.itemId)]), query).toEqual(expected.map((h) => [h.itemId, h.rank]));
       }
       db.close();
+    }
+  });
+
+  it("searchPage with words in labels' text too, read every way searchBounds chooses among: the brute force's pages", async () => {
+    const saved = { ...searchBounds };
+    // Each way to read the same rows (store/searchTop.ts searchBounds): every labelled id asked by seek; seeks
+    // only where the words' rows say (fts5vocab's counts); the split at any size; the joined set always;
+    // the bounded sort given up at once (the join over every hit, the labelled items' ranks in a pass of their own).
+    const ways = [{ seekMax: 1e9 }, { seekMax: 0 }, { splitMatchingMax: 1e9, splitLabeledMax: 1e9 }, { splitMatchingMax: 0, splitLabeledMax: 0 }, { topMax: 1 }];
+    try {
+      for (const seed of [8]) {
+        const { db, rand } = await corpus(seed);
+        const project = requireProject(db, 'p').id;
+        labelSome(db, rand, 1500);
+        const extra = ['rationale:ripo', '(ka rationale:lo) OR mi', 'critique:ta ne', 'ka* NOT critique:su', 'ripo ka lo', '"ka lo" mi', 'suta NOT "lo ka"'];
+        for (const query of [...queries(rand), ...extra]) {
+          const expected = bruteForceBoth(db, query);
+          for (const way of ways) {
+            Object.assign(searchBounds, saved, way);
+            const label = `${query} (seed ${seed}, ${JSON.stringify(way)})`;
+            const first = searchPage(db, project, query, { limit: 1 });
+            expect(first.rows.map((r) => [r.itemId, r.seq, r.rank]), `${label}, first page of 1`).toEqual(expected.slice(0, 1).map((h) => [h.itemId, h.seq, h.rank]));
+            // The first two pages of 25 (the second after the first's cursor).
+            const one = searchPage(db, project, query, { limit: 25 });
+            const two = one.next ? searchPage(db, project, query, { limit: 25, after: one.next }).rows : [];
+            expect([...one.rows, ...two].map((r) => [r.itemId, r.seq, r.rank]), `${label}, two pages of 25`).toEqual(expected.slice(0, 50).map((h) => [h.itemId, h.seq, h.rank]));
+            const got = new Map<number, number>();
+            eachMatch(db, project, query, true, (id, rank) => got.set(id, rank));
+            expect(expected.map((h) => [h.itemId, got.get(h.itemId)]), `${label}, the explorer's ranks`).toEqual(expected.map((h) => [h.itemId, h.rank]));
+          }
+        }
+        db.close();
+      }
+    } finally {
+      Object.assign(searchBounds, saved);
     }
   });
 });

@@ -118,14 +118,6 @@ function snippetsOfRow(row: readonly unknown[], from: number, columns: readonly 
   return out;
 }
 
-/** A hit's snippets on both halves: the labels' first (they say why), then the item's, a few at most. */
-function bothSnippets(db: Db, node: SearchNode, itemId: number): SearchSnippet[] {
-  const labels = labelSnippetRow(db, node, itemId);
-  const itemAny = sideAny(node, 'item');
-  const own = itemAny ? snippetsOf(db, itemAny, itemId) : [];
-  return [...(labels ? snippetsOfRow(labels, 0, LABEL_COLUMNS) : []), ...own].slice(0, SNIPPETS_PER_HIT);
-}
-
 function snippetsOf(db: Db, match: string, itemId: number): SearchSnippet[] {
   const row = statement(db, SNIPPETS_SQL).raw(true).get({ match, id: itemId }) as unknown[] | undefined;
   return row ? snippetsOfRow(row, 0) : [];
@@ -163,12 +155,20 @@ function itemSnippetsOf(db: Db, match: string, prefix: boolean, ids: readonly nu
 
 /** A page's words in context by id (the items explorer's rows): the labels' first, then the item's, a few at most. */
 export function pageSnippets(db: Db, query: string | SearchQuery, ids: readonly number[]): Map<number, SearchSnippet[]> {
-  const { node } = resolveSearch(query);
+  return nodeSnippets(db, resolveSearch(query).node, ids);
+}
+
+/**
+ * The snippets of a page's hits on both halves by id: the labels' (they say why) for the ids in `labeled`
+ * alone when the caller knows which items' labels hold the query's words (a seek each saved), then the
+ * item's.
+ */
+function nodeSnippets(db: Db, node: SearchNode, ids: readonly number[], labeled?: ReadonlySet<number>): Map<number, SearchSnippet[]> {
   const itemAny = sideAny(node, 'item');
   const own = itemAny ? itemSnippetsOf(db, itemAny, hasPrefix(node), ids) : new Map<number, SearchSnippet[]>();
   return new Map(
     ids.map((id) => {
-      const labels = labelSnippetRow(db, node, id);
+      const labels = !labeled || labeled.has(id) ? labelSnippetRow(db, node, id) : null;
       return [id, [...(labels ? snippetsOfRow(labels, 0, LABEL_COLUMNS) : []), ...(own.get(id) ?? [])].slice(0, SNIPPETS_PER_HIT)];
     }),
   );
@@ -187,7 +187,8 @@ export function searchPage(db: Db, projectId: number, query: string | SearchQuer
     const rows = split ? splitPage(db, split, projectId, limit + 1, options.after ?? null) : bothPage(db, plan.node, projectId, limit + 1, options.after ?? null);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const hits = page.map((r) => ({ ...r, snippets: bothSnippets(db, plan.node, r.itemId) }));
+    const snippets = nodeSnippets(db, plan.node, page.map((r) => r.itemId), split?.labeled);
+    const hits = page.map((r) => ({ ...r, snippets: snippets.get(r.itemId)! }));
     return { rows: hits, next: rows.length > limit && last ? { rank: last.rank, itemId: last.itemId } : null, building: searchBuildState(db) };
   }
   const rows = visibleTop(db, plan.match, projectId, limit + 1, options.after ?? null);

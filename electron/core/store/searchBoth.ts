@@ -10,7 +10,8 @@ import type { SearchColumn, SearchNode } from '../../../shared/searchQuery';
 import { ALL_COLUMNS, LABEL_COLUMNS, matchSetSql, sideAny, sideMatch } from './searchSql';
 import type { Db } from './sqlite';
 import { statement } from './statements';
-import { visibleTop, VISIBLE_IDS_SQL, type Row, type TopCursor } from './searchTop';
+import { searchBounds, visibleTop, VISIBLE_IDS_SQL, type Row, type TopCursor } from './searchTop';
+import { termWords, wordRows, type SearchHalf } from './searchWords';
 
 /** Whether any label row holds one of the query's words: then the query needs both halves. */
 export function labelsMatch(db: Db, node: SearchNode): boolean {
@@ -59,40 +60,77 @@ export interface BothSplit {
   itemMatch: string | null;
   /** Every item a label row of which holds one of the query's words (the label half's hits). */
   labeled: ReadonlySet<number>;
-  /** Those of them the query matches over both halves, with their rank (both halves' bm25 summed). */
-  matches: Map<number, number>;
+  /** Those of them the query matches over both halves, ascending. */
+  matching: readonly number[];
+  /** Their label half's bm25 (empty when asked unranked). */
+  labelRanks: Map<number, number>;
+  /**
+   * Their items' half's bm25 (none: no word of the query there); null when itemMatch is the items' half's
+   * whole query (sideAny's), so that the pass reading itemMatch's hits ranks them too (splitPage, eachMatch).
+   */
+  itemRanks: Map<number, number> | null;
 }
 
-/**
- * Past this many ids a half's hits are read in one pass over the ids' range instead of a seek each. A
- * ranked read is always one pass: bm25 counts each word's rows for its idf once a cursor, and every seek
- * of a join starts the cursor again (500 seeks, 500 passes over a word's rows).
- */
-const SEEK_MAX = 512;
-/**
- * Past this many labelled hits the split costs what the joined set does (bench/items-scale.mjs at 200k
- * items, 20% labelled: both are bm25 over every hit, and the split reads the items' half twice, once for
- * the page and once for the labelled items' ranks), so the joined set runs.
- */
-export const SPLIT_LABELED_MAX = 8192;
+/** A labelled match's rank: both halves' bm25 summed, as bothSql sums them. */
+export function splitRank(split: BothSplit, itemRanks: ReadonlyMap<number, number>, id: number): number {
+  return (itemRanks.get(id) ?? 0) + split.labelRanks.get(id)!;
+}
+
+// A half's hits among a few ids: a seek each, or one pass over the ids' range with the ids kept in SQL. A
+// seek starts the MATCH again (its words looked up in every segment: 25-50 µs an id and word at 200k
+// items, whatever the word); a pass reads the words' lists once (0.05-0.1 µs a row holding a word, the
+// rows counted by ./searchWords.ts) and hands back only the ids asked (each hit returned to JS cost 3-4x
+// the pass). Up to searchBounds.seekMax ids, seeks without counting; a prefix always passes (FTS5 expands
+// it again at every seek). Before: a seek each up to 512 ids, 25-40 ms for a common word where a pass
+// costs 5-10. A ranked read is always one pass: bm25 counts each word's rows for its idf once a cursor.
+const SEEK_ROWS = 500;
+
+/** Whether seeking `ids` costs less than a pass over the term's rows. */
+function seekCheaper(db: Db, table: SearchHalf, term: { words: string[]; prefix: boolean } | undefined, ids: number): boolean {
+  if (ids <= searchBounds.seekMax) return true;
+  if (!term || term.prefix || term.words.length === 0) return false;
+  let rows = 0;
+  for (const word of term.words) rows += wordRows(db, table, word);
+  return ids * term.words.length * SEEK_ROWS < rows;
+}
+
+/** The rows of both halves a term's rarest word is in (an AND's order); a prefix or a group last. */
+function termRows(db: Db, node: SearchNode): number {
+  const term = node.kind === 'field' ? node.child : node;
+  if (term.kind !== 'term' || term.prefix) return Number.POSITIVE_INFINITY;
+  const words = termWords(term.text);
+  return words.length ? Math.min(...words.map((w) => wordRows(db, 'item_search', w) + wordRows(db, 'label_search', w))) : Number.POSITIVE_INFINITY;
+}
+
+/** At most how many items the query matches, from its words' rows (an AND: its rarest part's; unknown: infinite). */
+export function rowsBound(db: Db, node: SearchNode): number {
+  switch (node.kind) {
+    case 'term':
+      return termRows(db, node);
+    case 'field':
+      return rowsBound(db, node.child);
+    case 'and':
+      return Math.min(...node.children.map((c) => rowsBound(db, c)));
+    case 'or':
+      return node.children.reduce((sum, c) => sum + rowsBound(db, c), 0);
+    case 'not':
+      return rowsBound(db, node.keep);
+  }
+}
 
 /** Of `ids` (ascending), those a MATCH on one half holds, with its bm25 when `ranked`: a seek each, or one pass. */
-function among(db: Db, table: 'item_search' | 'label_search', match: string, ids: readonly number[], ranked: boolean): Map<number, number> {
+function among(db: Db, table: SearchHalf, match: string, ids: readonly number[], ranked: boolean, term?: { words: string[]; prefix: boolean }): Map<number, number> {
   const out = new Map<number, number>();
   if (ids.length === 0) return out;
   const list = JSON.stringify(ids);
-  const rank = ranked ? 'rank' : '0';
-  const seek = !ranked && ids.length <= SEEK_MAX;
-  const sql =
-    seek
-      ? `SELECT s.rowid, 0 FROM json_each(@ids) j CROSS JOIN ${table} s ON s.rowid = j.value WHERE ${table} MATCH @match`
-      : // The rank made for the ids alone (bm25 costs more than reading a hit).
-        `SELECT rowid, CASE WHEN rowid IN (SELECT value FROM json_each(@ids)) THEN ${rank} END FROM ${table} WHERE ${table} MATCH @match AND rowid BETWEEN @lo AND @hi`;
+  const seek = !ranked && seekCheaper(db, table, term, ids.length);
+  const sql = seek
+    ? `SELECT s.rowid, 0 FROM json_each(@ids) j CROSS JOIN ${table} s ON s.rowid = j.value WHERE ${table} MATCH @match`
+    : // `+rowid`: the ids are a filter on the pass, not seeks FTS5 would be asked for; bm25 made for them alone.
+      `SELECT rowid, ${ranked ? 'rank' : '0'} FROM ${table} WHERE ${table} MATCH @match AND rowid BETWEEN @lo AND @hi AND +rowid IN (SELECT value FROM json_each(@ids))`;
   const lo = ids[0]!; // the ids ascend
   const hi = ids[ids.length - 1]!;
-  for (const [id, r] of statement(db, sql).raw(true).iterate({ match, ids: list, ...(seek ? {} : { lo, hi }) }) as IterableIterator<[number, number | null]>) {
-    if (r !== null) out.set(id, r);
-  }
+  for (const [id, r] of statement(db, sql).raw(true).iterate({ match, ids: list, ...(seek ? {} : { lo, hi }) }) as IterableIterator<[number, number]>) out.set(id, r);
   return out;
 }
 
@@ -101,17 +139,20 @@ const ascending = (set: ReadonlySet<number>) => [...set].sort((a, b) => a - b);
 /**
  * The split of a both-halves query, or null when the items' half alone would not rank its hits as the
  * reference does (its MATCH leaves out words sideAny keeps, as `(x AND rationale:y) OR z` does x), or when
- * more than SPLIT_LABELED_MAX items' labels hold its words.
+ * more than searchBounds.splitLabeledMax items' labels hold its words.
  */
-export function bothSplit(db: Db, node: SearchNode): BothSplit | null {
+export function bothSplit(db: Db, node: SearchNode, ranked = true): BothSplit | null {
   const used: string[] = [];
   const itemMatch = sideMatch(node, 'item', ALL_COLUMNS, used);
   const itemAny = sideAny(node, 'item');
   if (itemMatch !== null && used.join(' OR ') !== itemAny) return null;
   const labelAny = sideAny(node, 'label');
   // The labelled items, unranked (bm25 is asked below for the matching ones alone).
-  const ids = labelAny ? (statement(db, 'SELECT rowid FROM label_search WHERE label_search MATCH @labelAny ORDER BY rowid LIMIT @max', true).all({ labelAny, max: SPLIT_LABELED_MAX + 1 }) as number[]) : [];
-  if (ids.length > SPLIT_LABELED_MAX) return null;
+  // The labelled matches are at most the labelled hits, and at most the rows of an AND's rarest word: past
+  // splitMatchingMax of them the joined set runs, decided before anything is read where the counts can.
+  const most = rowsBound(db, node) <= searchBounds.splitMatchingMax ? searchBounds.splitLabeledMax : searchBounds.splitMatchingMax;
+  const ids = labelAny ? (statement(db, 'SELECT rowid FROM label_search WHERE label_search MATCH @labelAny ORDER BY rowid LIMIT @max', true).all({ labelAny, max: most + 1 }) as number[]) : [];
+  if (ids.length > most) return null;
   // The query over both halves among the labelled items: each word's items there, AND / OR / NOT as sets;
   // an AND's later words and a NOT's dropped part asked only among the items still in (`among`, ascending).
   const build = (n: SearchNode, columns: readonly SearchColumn[], among_: readonly number[]): Set<number> => {
@@ -122,7 +163,8 @@ export function bothSplit(db: Db, node: SearchNode): BothSplit | null {
         const label = sideMatch(n, 'label', columns);
         // The query's one word on the labels' half: every labelled item holds it (a word alone, the common case).
         if (label !== null && label === labelAny) return new Set(among_);
-        return new Set([...(item ? among(db, 'item_search', item, among_, false).keys() : []), ...(label ? among(db, 'label_search', label, among_, false).keys() : [])]);
+        const term = { words: termWords(n.text), prefix: n.prefix };
+        return new Set([...(item ? among(db, 'item_search', item, among_, false, term).keys() : []), ...(label ? among(db, 'label_search', label, among_, false, term).keys() : [])]);
       }
       case 'field':
         return build(n.child, columns.filter((c) => n.columns.includes(c)), among_);
@@ -132,8 +174,11 @@ export function bothSplit(db: Db, node: SearchNode): BothSplit | null {
         return new Set([...keep].filter((id) => !drop.has(id)));
       }
       case 'and': {
-        let set = build(n.children[0]!, columns, among_);
-        for (const c of n.children.slice(1)) set = build(c, columns, ascending(set));
+        // The rarest word first (the rows holding it, counted: ./searchWords.ts): the common ones are then
+        // asked among few items (`lo jujuda`, 36k labelled: 'lo' first read 36k ids twice, 200 ms).
+        const children = n.children.map((c) => ({ c, rows: termRows(db, c) })).sort((a, b) => a.rows - b.rows);
+        let set = build(children[0]!.c, columns, among_);
+        for (const { c } of children.slice(1)) set = build(c, columns, ascending(set));
         return set;
       }
       case 'or':
@@ -141,19 +186,34 @@ export function bothSplit(db: Db, node: SearchNode): BothSplit | null {
     }
   };
   const matching = ascending(build(node, ALL_COLUMNS, ids));
-  const itemRanks = itemAny ? among(db, 'item_search', itemAny, matching, true) : new Map<number, number>();
-  const labelRanks = labelAny ? among(db, 'label_search', labelAny, matching, true) : new Map<number, number>();
-  const matches = new Map(matching.map((id) => [id, (itemRanks.get(id) ?? 0) + labelRanks.get(id)!]));
-  return { itemMatch, labeled: new Set(ids), matches };
+  // The items' half's MATCH is its whole query: the page's own pass over it ranks the labelled matches too.
+  const sameHits = itemMatch !== null && (itemMatch === itemAny || itemMatch === `(${itemAny})`);
+  const itemRanks = !ranked || !itemAny ? new Map<number, number>() : sameHits ? null : among(db, 'item_search', itemAny, matching, true);
+  const labelRanks = ranked && labelAny ? among(db, 'label_search', labelAny, matching, true) : new Map<number, number>();
+  return { itemMatch, labeled: new Set(ids), matching, labelRanks, itemRanks };
 }
 
-/** A page of the project's visible matches by (rank, id) after the cursor, from the split: the same rows as bothPage's. */
+/**
+ * A page of the project's visible matches by (rank, id) after the cursor, from the split: the same rows as
+ * bothPage's. The labelled matches are looked up (visible in the project?) best first, a few at a time,
+ * until the page has enough of them.
+ */
 export function splitPage(db: Db, split: BothSplit, projectId: number, limit: number, after: TopCursor | null): Row[] {
-  const own = split.itemMatch === null ? [] : visibleTop(db, split.itemMatch, projectId, limit, after, split.labeled);
-  const ids = [...split.matches.keys()];
-  const seqs = statement(db, VISIBLE_IDS_SQL).all({ ids: JSON.stringify(ids), project: projectId }) as { itemId: number; seq: number }[];
-  const labeled = seqs
-    .map(({ itemId, seq }) => ({ itemId, seq, rank: split.matches.get(itemId)! }))
-    .filter((r) => !after || r.rank > after.rank || (r.rank === after.rank && r.itemId > after.itemId));
+  const kept = new Map<number, number>();
+  const matching = new Set(split.matching);
+  const exclude = split.itemRanks === null ? [...split.labeled].filter((id) => !matching.has(id)) : [...split.labeled];
+  const keep = split.itemRanks === null ? { ids: split.matching, kept } : undefined;
+  const own = split.itemMatch === null ? [] : visibleTop(db, split.itemMatch, projectId, limit, after, exclude, keep);
+  const itemRanks = split.itemRanks ?? kept;
+  const candidates = split.matching
+    .map((itemId) => ({ itemId, rank: splitRank(split, itemRanks, itemId) }))
+    .filter((r) => !after || r.rank > after.rank || (r.rank === after.rank && r.itemId > after.itemId))
+    .sort((a, b) => a.rank - b.rank || a.itemId - b.itemId);
+  const labeled: Row[] = [];
+  for (let at = 0, chunk = limit; at < candidates.length && labeled.length < limit; at += chunk, chunk *= 2) {
+    const part = candidates.slice(at, at + chunk);
+    const seqs = new Map((statement(db, VISIBLE_IDS_SQL).all({ ids: JSON.stringify(part.map((r) => r.itemId)), project: projectId }) as { itemId: number; seq: number }[]).map((v) => [v.itemId, v.seq]));
+    for (const r of part) if (seqs.has(r.itemId)) labeled.push({ itemId: r.itemId, seq: seqs.get(r.itemId)!, rank: r.rank });
+  }
   return [...own, ...labeled].sort((a, b) => a.rank - b.rank || a.itemId - b.itemId).slice(0, limit);
 }

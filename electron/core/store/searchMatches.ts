@@ -3,7 +3,7 @@
 // matchingRanks / matchingItemIds pay per hit (2-5x the index's own time for a common word at 1M items).
 import type { SearchQuery } from '../../../shared/searchQuery';
 import { planOf } from './search';
-import { bothSplit, bothSql } from './searchBoth';
+import { bothSplit, bothSql, splitRank } from './searchBoth';
 import type { Db } from './sqlite';
 import { statement } from './statements';
 
@@ -22,11 +22,20 @@ export function eachMatch(db: Db, projectId: number, query: string | SearchQuery
   const plan = planOf(db, query);
   if (plan.kind === 'none') return;
   if (plan.kind === 'both') {
-    const split = bothSplit(db, plan.node);
+    const split = bothSplit(db, plan.node, ranked);
     if (split) {
-      // The items' half alone outside the labelled items, then the labelled ones the query matches.
-      if (split.itemMatch !== null) eachItemHit(db, split.itemMatch, ranked, (id, rank) => split.labeled.has(id) || each(id, rank));
-      for (const [id, rank] of split.matches) each(id, ranked ? rank : Number.NaN);
+      // The items' half alone outside the labelled items (its pass ranks the labelled matches too where
+      // itemMatch is the half's whole query), then the labelled ones the query matches.
+      const itemRanks = split.itemRanks ?? new Map<number, number>();
+      const matching = new Set(split.matching);
+      const keep = ranked && split.itemRanks === null;
+      if (split.itemMatch !== null) {
+        eachItemHit(db, split.itemMatch, ranked, (id, rank) => {
+          if (!split.labeled.has(id)) each(id, rank);
+          else if (keep && matching.has(id)) itemRanks.set(id, rank);
+        });
+      }
+      for (const id of split.matching) each(id, ranked ? splitRank(split, itemRanks, id) : Number.NaN);
       return;
     }
     const { sql, params } = bothSql(plan.node, projectId);
