@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Video pairs in the labeling loop, measured in Chromium against a plain <video> page in the same run
 // (issue 24, item 7): `node bench/video-loop.mjs` [--n 20] [--keys 15] [--width 1920] [--height 1080]
-// [--seconds 2] [--sync 30] [--codec vp9|h264] [--encodes K]
+// [--seconds 2] [--sync 30] [--codec vp9|h264] [--encodes K] [--pause 400]
 // A project of --n pairs of distinct clips (ffmpeg-made, --width × --height, --seconds long), imported with
 // `arbiter import`. With --encodes K (fewer than the 2 × --n clips) only K are encoded, each with its own hue;
 // the others are copies of one of those remuxed with `ffmpeg -c copy -metadata comment=<n>`: distinct bytes
@@ -38,10 +38,30 @@ const SYNC = arg('--sync', 30);
 const CODEC = arg('--codec', 'vp9');
 const ENCODES = Math.max(1, Math.min(arg('--encodes', 2 * N), 2 * N));
 const FPS = 30;
+/** The reading pause between keys (ms); the filmstrip starts 600 ms after an item shows, so 400 leaves it out. */
+const PAUSE = arg('--pause', 400);
 
 if (spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) process.exit(1);
 const folder = join(dataDir, `video-loop-${W}x${H}-${SECONDS}s-${CODEC}`);
 mkdirSync(join(folder, 'clips'), { recursive: true });
+
+/** Remuxed copies to make: the encoded clip's name → [path, variant] of each copy. */
+const copies = new Map();
+
+/** Makes every remuxed copy: one ffmpeg per encoded clip, writing all its copies. */
+function copyClips() {
+  const ext = CODEC === 'h264' ? 'mp4' : 'webm';
+  for (const [from, outs] of copies) {
+    for (let i = 0; i < outs.length; i += 200) {
+      const batch = outs.slice(i, i + 200);
+      const args = ['-hide_banner', '-loglevel', 'error', '-y', '-i', join(folder, 'clips', from)];
+      for (const [out, variant] of batch) args.push('-map', '0', '-c', 'copy', '-metadata', `comment=arbiter bench copy ${variant}`, `${out}.partial.${ext}`);
+      const copied = spawnSync('ffmpeg', args, { encoding: 'utf8' });
+      if (copied.status !== 0) throw new Error(copied.stderr);
+      for (const [out] of batch) renameSync(`${out}.partial.${ext}`, out);
+    }
+  }
+}
 
 const pairClip = (variant) => `${Math.floor(variant / 2)}-${variant % 2 ? 'b' : 'a'}.${CODEC === 'h264' ? 'mp4' : 'webm'}`;
 
@@ -49,11 +69,9 @@ function clip(name, seconds, variant) {
   const out = join(folder, 'clips', name);
   if (existsSync(out)) return name;
   if (variant < 2 * N && variant >= ENCODES) {
-    // A remux of an encoded clip with its own comment: other bytes, the same frames.
-    const from = join(folder, 'clips', pairClip(variant % ENCODES));
-    const copied = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', from, '-c', 'copy', '-metadata', `comment=arbiter bench copy ${variant}`, `${out}.partial.${CODEC === 'h264' ? 'mp4' : 'webm'}`], { encoding: 'utf8' });
-    if (copied.status !== 0) throw new Error(copied.stderr);
-    renameSync(`${out}.partial.${CODEC === 'h264' ? 'mp4' : 'webm'}`, out);
+    // A remux of an encoded clip with its own comment: other bytes, the same frames (made by copyClips).
+    const from = pairClip(variant % ENCODES);
+    copies.set(from, [...(copies.get(from) ?? []), [out, variant]]);
     return name;
   }
   const codec = CODEC === 'h264' ? ['-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '2M', '-pix_fmt', 'yuv420p', '-movflags', '+faststart'] : ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '2M'];
@@ -73,6 +91,7 @@ const lines = [];
 const video = (name) => ({ text: [{ role: 'assistant', content: [{ type: 'video', video: `clips/${name}` }] }] });
 lines.push(JSON.stringify({ id: 'sync', prompt: `Two ${SYNC} s clips.`, responses: [video(clip(`sync-a.${ext}`, SYNC, 1000)), video(clip(`sync-b.${ext}`, SYNC, 1001))] }));
 for (let i = 0; i < N; i++) lines.push(JSON.stringify({ id: `p${i}`, prompt: `Pair ${i}: a test card turning.`, responses: [video(clip(pairClip(2 * i), SECONDS, 2 * i)), video(clip(pairClip(2 * i + 1), SECONDS, 2 * i + 1))] }));
+copyClips();
 writeFileSync(join(folder, 'items.jsonl'), `${lines.join('\n')}\n`);
 console.log(`clips ready in ${((performance.now() - started) / 1000).toFixed(1)} s (${N} pairs of ${W}×${H} ${CODEC} ${SECONDS} s: ${ENCODES} encoded${ENCODES < 2 * N ? `, ${2 * N - ENCODES} remuxed copies of them` : ''}; one pair of ${SYNC} s)`);
 const dbPath = join(folder, 'bench.db');
@@ -119,7 +138,7 @@ async function pressAndWait(page) {
   const count = await page.evaluate(() => window.__v.painted.length);
   await page.keyboard.press('1');
   await page.waitForFunction((c) => window.__v.painted.length > c, count, { timeout: 10_000 });
-  await page.waitForTimeout(400);
+  await page.waitForTimeout(PAUSE);
 }
 
 /**
@@ -244,7 +263,7 @@ try {
   const ms = (v) => (v * 1000).toFixed(1);
   const el = (e) => `${e.seeks} seeks, ${e.stalls} stalls, ${e.dropped} of ${e.frames} frames dropped`;
   const s = (r) => `${(r.within * 100).toFixed(1)} % of ${r.samples} samples within one frame (${ms(1 / FPS)} ms), ${(r.held * 100).toFixed(1)} % with one held, ${r.played.toFixed(1)} s of the clip played; gap p50 ${ms(r.p50)} / p90 ${ms(r.p90)} / p99 ${ms(r.p99)} / largest ${ms(r.max)} ms; leader ${el(r.elements[0])}; follower ${el(r.elements[1])}`;
-  console.log(`node ${process.version}, Chromium (--disable-gpu), 1400×900, ${KEYS} keys (1), 400 ms between keys; ${W}×${H} ${CODEC} clips, ${FPS} fps`);
+  console.log(`node ${process.version}, Chromium (--disable-gpu), 1400×900, ${KEYS} keys (1), ${PAUSE} ms between keys; ${W}×${H} ${CODEC} clips, ${FPS} fps`);
   console.log(`key → next pair's first frames painted: Arbiter ${f(arbiterPainted)}; plain <video> page ${f(plainPainted)}`);
   console.log(`key → the first animation frame after it (the loop's frame): Arbiter ${f(arbiterFrame)}; plain <video> page ${f(plainFrame)}`);
   console.log(`two ${SYNC} s clips played ${SYNC - 1} s:\n  Arbiter ${s(arbiterSync)}\n  plain <video> page ${s(plainSync)}`);
