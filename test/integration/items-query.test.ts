@@ -11,6 +11,7 @@ import { ensureAnnotator } from '../../electron/core/store/annotators';
 import { openDb } from '../../electron/core/store/db';
 import { labelAppender } from '../../electron/core/store/labels';
 import { weekOf } from '../../electron/core/review/itemFactsPeople';
+import { facetBounds } from '../../electron/core/review/itemFacetCounts';
 import { MODELS, PEOPLE, seedItems, type SeedItem } from '../helpers/itemsSeed';
 
 const ME = 'alice';
@@ -112,7 +113,10 @@ describe('the items query engine', () => {
     const facts = items.map(factsOf);
     const queries = ['', 'shape=pair', 'labeled.pairwise=anyone consensus!=split', 'meta.category=math,code score>=0.5', 'disagree=pairwise,first_error,outcome,verdict,ranking,rubric', `annotator=${PEOPLE[1]} labeled=nobody,mine`, 'length<40 adjudicated=no', `wrong=${MODELS[0]}`, 'prelabel=shown disagree=pairwise', `week=${weekOf(new Date().toISOString())} prelabel=hidden`];
     let checked = 0;
-    for (const text of queries) {
+    // Counted over the matching seqs alone (facetBounds.sparse 0) and over every item (1e9): the same counts.
+    const sparse = facetBounds.sparse;
+    for (const text of queries.flatMap((q) => [q, q])) {
+      facetBounds.sparse = facetBounds.sparse === 0 ? 1e9 : 0;
       const query = parseQuery(text);
       const page = runItemsQuery(db, { project: 'p', query: text, limit: 500, annotator: ME, facets: true });
       const matching = facts.filter((f) => query.clauses.every((c) => passes(f, c)));
@@ -135,6 +139,7 @@ describe('the items query engine', () => {
     const names = runItemsQuery(db, { project: 'p', query: '', limit: 1, facets: true }).facets.map((f) => f.facet);
     for (const name of ['labeled.pairwise', 'labeled.ranking', 'labeled.steps', 'labeled.rubric', 'labeled.verdict', 'consensus', 'consensus.ranking', 'consensus.verdict', 'consensus.outcome', 'meta.category', 'meta.source', 'meta.model', 'split', 'wrong', 'score', 'tag', 'severity', 'outcome', 'week', 'prelabel'])
       expect(names).toContain(name);
+    facetBounds.sparse = sparse;
     expect(checked).toBeGreaterThan(500);
     db.close();
   });
