@@ -10,9 +10,9 @@
 //   file named .png: refused by the import, each listed in the page with its line and why.
 // Checked: every item that imported is shown with its text and responses, each image that cannot be shown
 // has its own box with a sentence, no script of an image runs (the globals stay unset, no dialog opens),
-// the page stays responsive (→ moves to the next item, and a choice key saves and moves on, each within
-// a bound, measured by waiting on the condition), no image is answered as SVG, and no request leaves the
-// page's own origin.
+// the page stays responsive (→ moves to the next item, and a choice key saves and moves on: waited for on
+// the condition, with a bound against a hang; each key's time is printed, and the loop's speed with images
+// is bench/image-loop.mjs's figure), no image is answered as SVG, and no request leaves the page's own origin.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -22,8 +22,8 @@ import { createProjectViaUi, launchBrowser, openApp, startHost, type Host } from
 
 const ANNOTATOR = 'e2e-hostile';
 const PROJECT = 'hostile images';
-/** How long a key may take to bring the next item on this (shared, busy) machine: far above what it takes. */
-const KEY_BOUND_MS = 2_000;
+/** How long a key's next item is waited for: a bound against a page that hangs, not a speed target. */
+const HANG_MS = 20_000;
 
 let host: Host;
 let browser: Browser;
@@ -115,7 +115,7 @@ async function keyToNext(key: string): Promise<number> {
   const before = await compare().getAttribute('data-item-id');
   const started = performance.now();
   await page.keyboard.press(key);
-  await expect.poll(() => compare().getAttribute('data-item-id'), { timeout: KEY_BOUND_MS * 2, interval: 20 }).not.toBe(before);
+  await expect.poll(() => compare().getAttribute('data-item-id'), { timeout: HANG_MS, interval: 20 }).not.toBe(before);
   const took = performance.now() - started;
   moves.push(took);
   return took;
@@ -142,7 +142,7 @@ describe('hostile images', () => {
     expect(await result.getByTestId('rejects-download').innerText()).toMatch(/Download the 2 rejected lines/);
   });
 
-  it('shows every item; each image that cannot be shown says why in its own box; the SVG is pixels; keys stay quick', async () => {
+  it('shows every item; each image that cannot be shown says why in its own box; the SVG is pixels; keys still move on', async () => {
     await page.getByTestId('tab-compare').click();
     await compare().waitFor();
     const seen = new Map<string, { shown: [number, number] } | { box: string }>();
@@ -168,8 +168,7 @@ describe('hostile images', () => {
     expect(svg.shown[0] / svg.shown[1]).toBeCloseTo(1.5, 2);
     expect(seen.get('truncated.png')).toMatchObject({ box: expect.stringMatching(/Image not shown: The image is damaged or truncated \(its decoder stopped with “.+”\)\. Check the file it came from/) });
     expect(seen.get('disguised.png')).toMatchObject({ box: expect.stringMatching(/Image not shown: The image is damaged or truncated \(its decoder stopped with “.+”\)\. Check the file it came from/) });
-    console.log(`key → next item: ${moves.map((m) => `${m.toFixed(0)} ms`).join(', ')} (bound ${KEY_BOUND_MS} ms)`);
-    for (const took of moves) expect(took).toBeLessThan(KEY_BOUND_MS);
+    console.log(`key → next item: ${moves.map((m) => `${m.toFixed(0)} ms`).join(', ')}`);
     // The label the key gave on the damaged item was saved.
     await expect.poll(() => page.getByTestId('progress').innerText(), { timeout: 15_000 }).toMatch(/1\s*\/\s*4 labeled/);
   });
