@@ -83,6 +83,7 @@ export function splitRank(split: BothSplit, itemRanks: ReadonlyMap<number, numbe
 // the pass). Up to searchBounds.seekMax ids, seeks without counting; a prefix always passes (FTS5 expands
 // it again at every seek). Before: a seek each up to 512 ids, 25-40 ms for a common word where a pass
 // costs 5-10. A ranked read is always one pass: bm25 counts each word's rows for its idf once a cursor.
+/** A seek of a word costs about what a pass over this many rows holding it does (~30 µs against ~0.06 µs). */
 const SEEK_ROWS = 500;
 
 /** Whether seeking `ids` costs less than a pass over the term's rows. */
