@@ -69,7 +69,8 @@ export function headColumns(heads: PairwiseHeads, lengths: PairLengths) {
     unit[i] = u;
     rater[i] = raterOf[heads.person[i]!]!;
     const code = heads.choice[i]!;
-    if (counts[code]++ === 0) firstAt[code] = i;
+    if (counts[code] === 0) firstAt[code] = i;
+    counts[code] = counts[code]! + 1;
     const c = code < OTHER_CHOICE ? code : -1;
     choice[i] = c;
     const strength = heads.strength[i] || Number.NaN;
