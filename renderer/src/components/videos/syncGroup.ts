@@ -70,8 +70,14 @@ class SyncGroup {
     for (const l of this.listeners) l();
   }
 
+  /** The first to join leads, unless it failed (a file this browser cannot decode): then the next one. */
   private get leader(): Member | undefined {
-    return this.members[0];
+    return this.members.find((m) => !m.el.error) ?? this.members[0];
+  }
+
+  private get followers(): Member[] {
+    const leader = this.leader;
+    return this.members.filter((m) => m !== leader);
   }
 
   /** Adds a video; returns its id (leave with it). A new item's videos start paused at 0. */
@@ -81,6 +87,8 @@ class SyncGroup {
     el.playbackRate = this.state.rate;
     this.members.push({ id, el, fps, place });
     el.addEventListener('loadedmetadata', this.measure);
+    // A failed leader hands the bar on (measure tells the screens).
+    el.addEventListener('error', this.measure);
     this.measure();
     // A seek only where the time differs: a seek drops the decoded frame (readyState) until it is done, so a
     // video prepared ahead at 0 would show nothing for a moment (e2e video-speed).
@@ -93,6 +101,7 @@ class SyncGroup {
   leave(id: number): void {
     const member = this.members.find((m) => m.id === id);
     member?.el.removeEventListener('loadedmetadata', this.measure);
+    member?.el.removeEventListener('error', this.measure);
     this.members = this.members.filter((m) => m.id !== id);
     if (member) this.held.delete(member);
     if (!this.members.length) {
@@ -151,7 +160,7 @@ class SyncGroup {
     cancelAnimationFrame(this.frame);
     const t = this.leader?.el.currentTime ?? 0;
     // Paused, every video shows the leader's frame.
-    for (const m of this.members.slice(1)) m.el.currentTime = t;
+    for (const m of this.followers) m.el.currentTime = t;
     this.set({ playing: false, time: t });
   }
 
@@ -225,10 +234,11 @@ class SyncGroup {
    * again once none waits. True while holding.
    */
   private hold(): boolean {
-    const waiting = this.members.some((m) => !this.done(m) && (m.el.seeking || m.el.readyState < 3));
-    if (waiting) {
+    // One that failed (a file this browser cannot decode: its box says so) will never play: it holds no one.
+    const stuck = (m: Member) => !m.el.error && !this.done(m) && (m.el.seeking || m.el.readyState < 3);
+    if (this.members.some(stuck)) {
       for (const m of this.members) {
-        if (m.el.paused || this.done(m) || m.el.seeking || m.el.readyState < 3) continue;
+        if (m.el.paused || m.el.error || this.done(m) || stuck(m)) continue;
         m.el.pause();
         this.held.add(m);
       }
@@ -240,16 +250,16 @@ class SyncGroup {
   }
 
   private drift(t: number): number {
-    return Math.max(0, ...this.members.slice(1).map((m) => Math.abs(t - m.el.currentTime)));
+    return Math.max(0, ...this.followers.flatMap((m) => (m.el.error ? [] : [Math.abs(t - m.el.currentTime)])));
   }
 
   /** Brings each follower to the leader's time `t`; returns the largest drift. */
   private follow(t: number): number {
     const frame = 1 / this.state.fps;
     const base = this.state.rate;
-    for (const m of this.members.slice(1)) {
+    for (const m of this.followers) {
       const behind = t - m.el.currentTime;
-      if (t >= (m.el.duration || Infinity)) continue;
+      if (m.el.error || t >= (m.el.duration || Infinity)) continue;
       if (Math.abs(behind) > SEEK_PAST * Math.max(1, base)) {
         m.el.currentTime = t + frame / 2;
         m.el.playbackRate = base;
