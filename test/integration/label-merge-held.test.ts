@@ -90,4 +90,34 @@ describe('a labels file read once when it fits', () => {
       expect(part.state).toEqual(once.state);
     }
   });
+
+  it('stores many revisions a statement as one at a time: a repeated line, an id reused for another label, an id stored before', async () => {
+    const dir = tempDir();
+    const lines = labelLines().filter((l) => l.startsWith('{"id":"'));
+    const extra: string[] = [];
+    for (let k = 0; k < 150; k++) extra.push(JSON.stringify({ id: uuid(2000 + k), item: `q-${k % ITEMS}`, annotator: `bulk-${k % 5}`, annotator_uuid: uuid(950 + (k % 5)), task: 'pairwise', choice: k % 2 ? 'A' : 'B', ...(k % 3 ? { rationale: `bulk${k}` } : {}), created_at: `2026-11-03T00:00:${String(k % 60).padStart(2, '0')}.000Z` }));
+    // Within the first 64 rows: a line twice, and an id given again for another label (its second line is refused as reused).
+    extra.splice(10, 0, extra[3]!);
+    extra.splice(20, 0, extra[5]!.replace('"choice":"A"', '"choice":"tie"').replace('"choice":"B"', '"choice":"tie"'));
+    const all = [...lines, ...extra, lines[2]!];
+    const whole = await project(dir, 'whole');
+    const stored = await importLabelsLines(whole, { project: 'p', fileName: 'a.jsonl', lines: lines.slice(0, 4) });
+    expect(stored.added).toBe(4);
+    const merged = await importLabelsLines(whole, { project: 'p', fileName: 'b.jsonl', lines: () => all });
+    const single = await project(dir, 'single');
+    const sum = { added: 0, duplicates: 0, reusedIds: 0 };
+    for (const l of [...lines.slice(0, 4), ...all]) {
+      const r = await importLabelsLines(single, { project: 'p', fileName: 'c.jsonl', lines: [l] });
+      sum.added += r.added;
+      sum.duplicates += r.duplicates;
+      sum.reusedIds += r.reusedIds;
+    }
+    // One line a merge (one row a statement): the same totals.
+    expect({ added: stored.added + merged.added, duplicates: merged.duplicates, reusedIds: merged.reusedIds }).toEqual(sum);
+    // 180 lines: 4 stored before, 3 repeated lines, 1 unknown item, 1 reused id.
+    expect(merged).toMatchObject({ added: 171, duplicates: 7, reusedIds: 1, unmatched: 1 });
+    expect(state(whole)).toEqual(state(single));
+    whole.close();
+    single.close();
+  });
 });

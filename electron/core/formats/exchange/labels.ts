@@ -17,7 +17,7 @@ import type { Db } from '../../store/db';
 import { itemResolver, responseCounter } from '../../store/items';
 import { beginLabelImport, completeLabelImport, labelImportStager, recoverLabelImports, removeLabelImport, writeMergeBatch } from '../../store/labelImports';
 import { normalizeTimestamp, type RevisionDraft } from '../../store/labels';
-import { mergedRevisionWriter as labelAppenderFor, storedRevision, type StoredRevision } from '../../store/labelMerge';
+import { mergedRevisionsWriter, storedRevision, type StoredRevision } from '../../store/labelMerge';
 import { requireProject } from '../../store/projects';
 import { stepAsideForWaitingWriters, writeNow } from '../../store/write';
 import { readLines } from '../jsonl';
@@ -290,7 +290,7 @@ export async function importLabelsLines(
   // Written under a pending merge record: nothing shows until the whole file is in (store/labelImports.ts).
   const pending = writeNow(db, () => beginLabelImport(db, project.id, opts.fileName));
   try {
-    const append = labelAppenderFor(db, pending.id);
+    const append = mergedRevisionsWriter(db, pending.id);
     const stager = labelImportStager(db, pending);
     const stored = storedRevision(db);
     const batch: { draft: Draft; line: number }[] = [];
@@ -298,9 +298,10 @@ export async function importLabelsLines(
       if (opts.isCancelled?.()) throw cancelledError('The labels merge was cancelled; nothing of it was kept.');
       stepAsideForWaitingWriters(db);
       (opts.relaxedBatches ? writeMergeBatch : writeNow)(db, () => {
-        for (const { draft, line } of batch) {
+        const written = append(batch.map(({ draft }) => ({ draft, annotatorId: annotatorId(draft.who) })));
+        for (const [i, { draft, line }] of batch.entries()) {
+          const saved = written[i]!;
           const annotator = annotatorId(draft.who);
-          const saved = append(draft, annotator);
           if (saved.inserted) {
             added++;
             // A lead's resolution from another machine is an adjudication here too, never one more vote.
