@@ -175,9 +175,13 @@ function rowFunctions(db: Db): void {
  */
 export function pairwiseHeads(db: Db, projectId: number): PairwiseHeads {
   if (countLabeled(db, projectId, 'pairwise') === 0) return trimmed(emptyHeads());
-  // Room for every current judgement the counters know of (models' too), so the columns are not grown
-  // and copied ten times on the way to 300k.
-  const heads = emptyHeads(Math.max(1024, db.prepare("SELECT COALESCE(SUM(done), 0) FROM progress WHERE project_id = ? AND task = 'pairwise'").pluck().get(projectId) as number));
+  // Room for every current judgement of a person the counters know of, so the columns are not grown and
+  // copied ten times on the way to 300k (models' and the file's own judgements are not read: no room).
+  const counted = db
+    .prepare("SELECT COALESCE(SUM(p.done), 0) FROM progress p JOIN annotator a ON a.id = p.annotator_id WHERE p.project_id = ? AND p.task = 'pairwise' AND a.kind = 'human'")
+    .pluck()
+    .get(projectId) as number;
+  const heads = emptyHeads(Math.max(1024, counted));
   const humans = new Map(db.prepare("SELECT id, name FROM annotator WHERE kind = 'human'").raw().all() as [number, string][]);
   // Annotator id → index into heads.people (−1: not a person), asked once a head.
   const personOf = new Map<number, number>();
