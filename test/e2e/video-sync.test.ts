@@ -144,6 +144,47 @@ describe.skipIf(skip)('two videos playing on one clock', () => {
     await page.keyboard.press('Space');
   });
 
+  it('one whose bytes never come holds the leader no longer than HOLD_MAX_MS (2 s): then the leader plays on', async () => {
+    await page.keyboard.press('Space');
+    await expect.poll(async () => (await clocks()).every((c) => !c.paused), { timeout: 10_000 }).toBe(true);
+    const src = await page.getByTestId('video').nth(1).evaluate((v) => (v as HTMLVideoElement).src);
+    const never = `${src}${src.includes('?') ? '&' : '?'}stall=never`;
+    const answers: (() => void)[] = [];
+    await page.route(
+      (url) => url.href === never,
+      (route) => new Promise<void>((r) => answers.push(r)).then(() => route.abort()),
+    );
+    const seen = await page.evaluate((again) => {
+      const [leader, follower] = [...document.querySelectorAll<HTMLVideoElement>('[data-testid="video"]')] as [HTMLVideoElement, HTMLVideoElement];
+      follower.src = again;
+      void follower.play().catch(() => undefined);
+      const from = performance.now();
+      return new Promise<{ heldMs: number | null; playedOn: boolean; followerReady: number }>((done) => {
+        let pausedAt: number | null = null;
+        let heldMs: number | null = null;
+        let t0 = 0;
+        const look = () => {
+          if (pausedAt === null && leader.paused) pausedAt = performance.now();
+          if (pausedAt !== null && heldMs === null && !leader.paused) {
+            heldMs = performance.now() - pausedAt;
+            t0 = leader.currentTime;
+          }
+          const playedOn = heldMs !== null && leader.currentTime - t0 > 0.5;
+          if (playedOn || performance.now() - from > 8000) done({ heldMs, playedOn, followerReady: follower.readyState });
+          else requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+      });
+    }, never);
+    for (const answer of answers) answer();
+    await page.unroute((url) => url.href === never);
+    expect(seen.followerReady).toBeLessThan(3);
+    expect(seen.heldMs).not.toBeNull();
+    expect(seen.heldMs!).toBeGreaterThan(1500);
+    expect(seen.playedOn).toBe(true);
+    await page.keyboard.press('Space');
+  });
+
   it('a video this browser cannot decode neither leads nor holds: its box says so, the other has the bar and plays', async () => {
     await page.evaluate((h) => (location.hash = h), `#/p/${encodeURIComponent(PROJECT)}/item/${broken}`);
     await page.getByTestId('video-problem').waitFor({ timeout: 15_000 });

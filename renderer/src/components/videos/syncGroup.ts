@@ -1,14 +1,10 @@
 // One clock for every video on the screen (two to four clips side by side, a robot episode's cameras):
-// the first video to join leads; play, pause, seek, frame step, speed, loop and mute act on all of them.
-// While they play, each animation frame looks at the members:
-//  - one that has no next frame to show (seeking, or stalled: its decoder behind, readyState < 3) holds the
-//    others: they are paused until it can play, then all go on together; a lone stall would otherwise open
-//    a gap as long as the stall, and the paused ones leave the cores to the one decoding;
-//  - a follower that drifted from the leader is nudged: up to 25 % faster or slower while it is under
-//    SEEK_PAST off, and seeked only past that. A seek throws away the decoded frames and decodes again from
-//    the key frame before; seeking every drift past two frames, at 1080p on a busy machine, made the next
-//    seek's drift larger each time (bench/video-loop.mjs: 50 seeks in 29 s, gaps p50 213 ms).
-// Muted by default. Screens subscribe through useVideoSync (useSyncExternalStore).
+// the first video to join leads (the next if it failed); play, pause, seek, frame step, speed, loop and mute
+// act on all of them. While they play, each animation frame: one with no next frame to show (seeking, or its
+// decoder behind) holds the others, paused up to HOLD_MAX_MS until all can go on together; a follower that
+// drifted is nudged up to 25 % faster or slower, and seeked only past SEEK_PAST (a seek decodes again from
+// the key frame before: seeking each drift past two frames, 1080p on a busy machine came back further off
+// each time, bench/video-loop.mjs). Muted by default. Screens subscribe through useVideoSync.
 import { useSyncExternalStore } from 'react';
 import { pointAt } from '../mediaFocus';
 
@@ -50,11 +46,15 @@ export const SEEK_PAST = 0.5;
 const NUDGE = 0.25;
 /** How long a nudge takes to close a drift (seconds): the rate goes 1 + drift / CATCH_UP, within NUDGE. */
 const CATCH_UP = 0.25;
+/** The longest the others wait for one that cannot play (ms); then they play on without it. */
+export const HOLD_MAX_MS = 2000;
 
 class SyncGroup {
   private members: Member[] = [];
   /** Members paused by the clock while another could not play (they play again with it). */
   private held = new Set<Member>();
+  /** When the present wait began (performance.now()), 0: none. */
+  private holdingSince = 0;
   private listeners = new Set<() => void>();
   private frame = 0;
   private nextId = 1;
@@ -145,6 +145,7 @@ class SyncGroup {
     const at = this.leader!.el.currentTime;
     if ((loop && (at < loop.from || at >= loop.to)) || (!loop && this.state.duration && at >= this.state.duration - 0.01)) this.seek(loop?.from ?? 0);
     this.held.clear();
+    this.holdingSince = 0;
     for (const m of this.members) void m.el.play().catch(() => undefined);
     this.set({ playing: true });
     cancelAnimationFrame(this.frame);
@@ -153,6 +154,7 @@ class SyncGroup {
 
   pause(): void {
     this.held.clear();
+    this.holdingSince = 0;
     for (const m of this.members) {
       m.el.pause();
       m.el.playbackRate = this.state.rate;
@@ -230,13 +232,17 @@ class SyncGroup {
   }
 
   /**
-   * Pauses every member while one cannot play (seeking, or no next frame decoded), and plays the held ones
-   * again once none waits. True while holding.
+   * Pauses every member while one cannot play (seeking, or no next frame decoded), for HOLD_MAX_MS at most
+   * (a file whose bytes never come plays no one's clock), and plays the held ones again once none waits.
+   * True while one cannot play (the followers are left as they are).
    */
   private hold(): boolean {
     // One that failed (a file this browser cannot decode: its box says so) will never play: it holds no one.
     const stuck = (m: Member) => !m.el.error && !this.done(m) && (m.el.seeking || m.el.readyState < 3);
-    if (this.members.some(stuck)) {
+    const waiting = this.members.some(stuck);
+    const now = performance.now();
+    if (waiting && !this.holdingSince) this.holdingSince = now;
+    if (waiting && now - this.holdingSince < HOLD_MAX_MS) {
       for (const m of this.members) {
         if (m.el.paused || m.el.error || this.done(m) || stuck(m)) continue;
         m.el.pause();
@@ -244,9 +250,10 @@ class SyncGroup {
       }
       return true;
     }
+    if (!waiting) this.holdingSince = 0;
     for (const m of this.held) void m.el.play().catch(() => undefined);
     this.held.clear();
-    return false;
+    return waiting;
   }
 
   private drift(t: number): number {
