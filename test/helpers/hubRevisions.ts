@@ -4,7 +4,7 @@
 import type pg from 'pg';
 
 /** Writes them and answers how many revisions the hub project holds now. */
-export async function bulkRevisions(admin: pg.Client, hubProject: string, teammates: number): Promise<number> {
+export async function bulkRevisions(admin: pg.Client, hubProject: number, teammates: number): Promise<number> {
   await admin.query(
     `INSERT INTO arbiter.revision (id, project_id, annotator_uuid, line)
      SELECT r.id, $1, r.au, jsonb_build_object('id', r.id, 'item', il.uid, 'item_uid', il.uid, 'annotator', 'mate' || a, 'annotator_uuid', r.au::text,
