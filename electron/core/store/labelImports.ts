@@ -64,6 +64,21 @@ export function beginLabelImport(db: Db, projectId: number, fileName: string): P
   return { id: Number(result.lastInsertRowid), projectId };
 }
 
+/** A revision a merge stages as the current label of its item, annotator and task. */
+export interface StagedHead {
+  itemId: number;
+  annotatorId: number;
+  task: string;
+  seq: number;
+  createdAt: string;
+  id: string;
+  done: boolean;
+  choice: string | null;
+}
+
+/** Heads one statement of stageAll stages. */
+const STAGED_PER_STATEMENT = 64;
+
 /**
  * Prepared statements that write a pending merge's rows (inside the caller's write transaction):
  * stage(revision) stages it as the current label of its item, annotator and task when it is later by
@@ -78,10 +93,31 @@ export function labelImportStager(db: Db, pending: PendingLabelImport) {
      WHERE excluded.created_at > label_import_head.created_at
         OR (excluded.created_at = label_import_head.created_at AND excluded.label_id > label_import_head.label_id)`,
   );
+  // stageAll's statement: STAGED_PER_STATEMENT rows, each staged after the ones before it.
+  const heads = db.prepare(
+    `INSERT INTO label_import_head (import_id, item_id, annotator_id, task, label_seq, created_at, label_id, done, choice)
+     VALUES ${Array.from({ length: STAGED_PER_STATEMENT }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+     ON CONFLICT (import_id, item_id, annotator_id, task) DO UPDATE SET
+       label_seq = excluded.label_seq, created_at = excluded.created_at, label_id = excluded.label_id, done = excluded.done, choice = excluded.choice
+     WHERE excluded.created_at > label_import_head.created_at
+        OR (excluded.created_at = label_import_head.created_at AND excluded.label_id > label_import_head.label_id)`,
+  );
   const resolution = db.prepare('INSERT OR IGNORE INTO label_import_resolution (import_id, label_id, note) VALUES (?, ?, ?)');
+  const stage = (r: StagedHead): void => void head.run(pending.id, r.itemId, r.annotatorId, r.task, r.seq, r.createdAt, r.id, r.done ? 1 : 0, r.choice);
   return {
-    stage(r: { itemId: number; annotatorId: number; task: string; seq: number; createdAt: string; id: string; done: boolean; choice: string | null }): void {
-      head.run(pending.id, r.itemId, r.annotatorId, r.task, r.seq, r.createdAt, r.id, r.done ? 1 : 0, r.choice);
+    stage,
+    /** stage for many revisions, in their order: STAGED_PER_STATEMENT a statement. */
+    stageAll(rows: readonly StagedHead[]): void {
+      let at = 0;
+      for (; at + STAGED_PER_STATEMENT <= rows.length; at += STAGED_PER_STATEMENT) {
+        const params: unknown[] = [];
+        for (let i = at; i < at + STAGED_PER_STATEMENT; i++) {
+          const r = rows[i]!;
+          params.push(pending.id, r.itemId, r.annotatorId, r.task, r.seq, r.createdAt, r.id, r.done ? 1 : 0, r.choice);
+        }
+        heads.run(params);
+      }
+      for (; at < rows.length; at++) stage(rows[at]!);
     },
     resolve(labelId: string, note: string): void {
       resolution.run(pending.id, labelId, note);

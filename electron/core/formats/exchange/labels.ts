@@ -15,7 +15,7 @@ import { cancelledError, InvalidFileError } from '../../base/errors';
 import { ensureAnnotator, ensureAnnotatorByUuid, findAnnotator, SOURCE_ANNOTATOR } from '../../store/annotators';
 import type { Db } from '../../store/db';
 import { itemResolver, responseCounter } from '../../store/items';
-import { beginLabelImport, completeLabelImport, labelImportStager, recoverLabelImports, removeLabelImport, writeMergeBatch } from '../../store/labelImports';
+import { beginLabelImport, completeLabelImport, labelImportStager, recoverLabelImports, removeLabelImport, writeMergeBatch, type StagedHead } from '../../store/labelImports';
 import { normalizeTimestamp, type RevisionDraft } from '../../store/labels';
 import { mergedRevisionsWriter, storedRevision, type StoredRevision } from '../../store/labelMerge';
 import { requireProject } from '../../store/projects';
@@ -298,15 +298,17 @@ export async function importLabelsLines(
       if (opts.isCancelled?.()) throw cancelledError('The labels merge was cancelled; nothing of it was kept.');
       stepAsideForWaitingWriters(db);
       (opts.relaxedBatches ? writeMergeBatch : writeNow)(db, () => {
-        const written = append(batch.map(({ draft }) => ({ draft, annotatorId: annotatorId(draft.who) })));
+        const revisions = batch.map(({ draft }) => ({ draft, annotatorId: annotatorId(draft.who) }));
+        const written = append(revisions);
+        const staged: StagedHead[] = [];
         for (const [i, { draft, line }] of batch.entries()) {
           const saved = written[i]!;
-          const annotator = annotatorId(draft.who);
+          const annotator = revisions[i]!.annotatorId;
           if (saved.inserted) {
             added++;
             // A lead's resolution from another machine is an adjudication here too, never one more vote.
             if (draft.body?.adjudicated === true) stager.resolve(saved.id, typeof draft.body.rationale === 'string' ? draft.body.rationale : '');
-            else stager.stage({ itemId: draft.itemId, annotatorId: annotator, task: draft.task ?? 'pairwise', seq: saved.seq, createdAt: saved.createdAt, id: saved.id, done: saved.done, choice: draft.choice });
+            else staged.push({ itemId: draft.itemId, annotatorId: annotator, task: draft.task ?? 'pairwise', seq: saved.seq, createdAt: saved.createdAt, id: saved.id, done: saved.done, choice: draft.choice });
             continue;
           }
           // The id is stored: a true duplicate adds nothing; the same id for a different label is said.
@@ -316,6 +318,7 @@ export async function importLabelsLines(
             if (reusedIdLines.length < LISTED) reusedIdLines.push({ line, id: saved.id });
           }
         }
+        stager.stageAll(staged);
       });
       batch.length = 0;
       await new Promise(setImmediate);
