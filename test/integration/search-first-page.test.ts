@@ -158,11 +158,11 @@ describe("a search's pages equal the brute-force answer on random corpora", () =
   it('the items explorer: the first page and the count under every sort, both ways', async () => {
     const { db, rand } = await corpus(4);
     // Every visible item in each sort's order, with no search: the order the matches must keep.
-    const order = (column: (typeof SORT_COLUMNS)[number], desc: boolean) => {
+    const order = (column: (typeof SORT_COLUMNS)[number], desc: boolean, clause = '') => {
       const out: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = runItemsQuery(db, { project: 'p', query: '', sort: { column, desc }, limit: 500, facets: false, ...(cursor ? { cursor } : {}) });
+        const page = runItemsQuery(db, { project: 'p', query: clause, sort: { column, desc }, limit: 500, facets: false, ...(cursor ? { cursor } : {}) });
         out.push(...page.rows.map((r) => r.externalId!));
         cursor = page.next ?? undefined;
       } while (cursor);
@@ -181,6 +181,22 @@ describe("a search's pages equal the brute-force answer on random corpora", () =
               : order(column, desc).filter((e) => matching.has(e));
           expect(page.matching, `${query}: the count`).toBe(expected.length);
           expect(page.rows.map((r) => r.externalId), `${query} by ${column}${desc ? ', descending' : ''}`).toEqual(want.slice(0, 20));
+        }
+      }
+      // By relevance, best first, page after page by cursor, alone and under clauses keeping some or few of
+      // the hits.
+      for (const clause of ['', 'length<30', 'length<12']) {
+        const kept = clause ? new Set(order('seq', false, clause)) : null;
+        const want = expected.map((h) => externalOf.get(h.itemId)!).filter((e) => !kept || kept.has(e));
+        for (const limit of [1, 7]) {
+          const seen: string[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = runItemsQuery(db, { project: 'p', query: `${clause} ${query}`.trim(), limit, facets: false, ...(cursor ? { cursor } : {}) });
+            seen.push(...page.rows.map((r) => r.externalId!));
+            cursor = page.next ?? undefined;
+          } while (cursor && seen.length <= want.length);
+          expect(seen, `${clause} ${query}: by relevance, pages of ${limit}`).toEqual(want);
         }
       }
     }
