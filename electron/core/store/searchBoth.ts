@@ -140,7 +140,8 @@ const ascending = (set: ReadonlySet<number>) => [...set].sort((a, b) => a - b);
 /**
  * The split of a both-halves query, or null when the items' half alone would not rank its hits as the
  * reference does (its MATCH leaves out words sideAny keeps, as `(x AND rationale:y) OR z` does x), or when
- * more than searchBounds.splitLabeledMax items' labels hold its words.
+ * more items' labels hold its words than searchBounds allows (splitMatchingMax; splitLabeledMax where the
+ * rows of its words bound its matches under splitMatchingMax). `ranked`: false leaves the ranks unread.
  */
 export function bothSplit(db: Db, node: SearchNode, ranked = true): BothSplit | null {
   const used: string[] = [];
