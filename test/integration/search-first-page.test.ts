@@ -295,4 +295,17 @@ describe("a search's pages equal the brute-force answer on random corpora", () =
       Object.assign(searchBounds, saved);
     }
   });
+
+  it("searches on a connection that may not write, not even its temp schema (the words' counts unknown there)", async () => {
+    const { db, rand } = await corpus(6);
+    const project = requireProject(db, 'p').id;
+    labelSome(db, rand, 200);
+    db.pragma('query_only = 1');
+    for (const query of ['ka lo', 'mi ne su', '"ka lo" mi', 'suta ka']) {
+      const expected = bruteForceBoth(db, query);
+      const rows = searchPage(db, project, query, { limit: 50 }).rows;
+      expect(rows.map((r) => [r.itemId, r.seq, r.rank]), query).toEqual(expected.slice(0, 50).map((h) => [h.itemId, h.seq, h.rank]));
+    }
+    db.close();
+  });
 });

@@ -99,8 +99,8 @@ function seekCheaper(db: Db, table: SearchHalf, term: { words: string[]; prefix:
 function termRows(db: Db, node: SearchNode): number {
   const term = node.kind === 'field' ? node.child : node;
   if (term.kind !== 'term' || term.prefix) return Number.POSITIVE_INFINITY;
-  const words = termWords(term.text);
-  return words.length ? Math.min(...words.map((w) => wordRows(db, 'item_search', w) + wordRows(db, 'label_search', w))) : Number.POSITIVE_INFINITY;
+  const rows = Math.min(...termWords(term.text).map((w) => wordRows(db, 'item_search', w) + wordRows(db, 'label_search', w)));
+  return Number.isNaN(rows) ? Number.POSITIVE_INFINITY : rows; // no words: Math.min() is already infinite
 }
 
 /** At most how many items the query matches, from its words' rows (an AND: its rarest part's; unknown: infinite). */

@@ -9,6 +9,8 @@ export type SearchHalf = 'item_search' | 'label_search';
 
 const VOCAB: Record<SearchHalf, string> = { item_search: 'temp.item_search_words', label_search: 'temp.label_search_words' };
 const made = new WeakMap<Db, Set<SearchHalf>>();
+/** Connections that may not create the counts' tables (`PRAGMA query_only`: not even in temp). */
+const unable = new WeakSet<Db>();
 const counts = new WeakMap<Db, { version: string; rows: Map<string, number> }>();
 /** The most counts a connection remembers (a word's count is a few bytes; a query holds at most 64 words). */
 const HELD = 4096;
@@ -23,8 +25,13 @@ export function termWords(text: string): string[] {
     .filter(Boolean);
 }
 
-/** How many rows of the half hold the word (0: none, or a word the tokenizer would cut otherwise). */
+/**
+ * How many rows of the half hold the word (0: none, or a word the tokenizer would cut otherwise; NaN: not
+ * known on this connection, which may not write even its temp schema: the callers then read as if the
+ * word were common).
+ */
 export function wordRows(db: Db, half: SearchHalf, word: string): number {
+  if (unable.has(db)) return Number.NaN;
   const version = statement(db, "SELECT (SELECT data_version FROM pragma_data_version()) || ':' || total_changes()", true).get() as string;
   let held = counts.get(db);
   if (!held || held.version !== version) counts.set(db, (held = { version, rows: new Map() }));
@@ -34,7 +41,13 @@ export function wordRows(db: Db, half: SearchHalf, word: string): number {
   let halves = made.get(db);
   if (!halves) made.set(db, (halves = new Set()));
   if (!halves.has(half)) {
-    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${VOCAB[half]} USING fts5vocab(main, ${half}, row)`);
+    try {
+      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${VOCAB[half]} USING fts5vocab(main, ${half}, row)`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_READONLY') throw error;
+      unable.add(db);
+      return Number.NaN;
+    }
     halves.add(half);
   }
   const rows = (statement(db, `SELECT doc FROM ${VOCAB[half]} WHERE term = ?`, true).get(word) as number | undefined) ?? 0;
