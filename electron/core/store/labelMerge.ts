@@ -2,8 +2,8 @@
 // revisions written under the pending merge, and a stored revision read back as its row holds it, shown
 // or not, to tell a retried or re-merged revision from an id reused for a different label.
 import type { Task } from '../../../shared/domain';
-import { hydrateBody, serializeBody } from '../../../shared/labelBodies';
-import { normalizeTimestamp, type RevisionDraft } from './labels';
+import { hydrateBody } from '../../../shared/labelBodies';
+import { labelRowValues, normalizeTimestamp, type RevisionDraft } from './labels';
 import type { Db } from './sqlite';
 
 /**
@@ -19,21 +19,7 @@ export function mergedRevisionWriter(db: Db, importId: number) {
   // The annotator apart from the draft: a merge's drafts say who labeled by name and uuid, resolved as written.
   return (draft: Omit<RevisionDraft, 'annotatorId'> & { id: string }, annotatorId: number): { id: string; inserted: boolean; seq: number; createdAt: string; done: boolean } => {
     const createdAt = draft.createdAt ? normalizeTimestamp(draft.createdAt) : new Date().toISOString();
-    const result = insert.run(
-      draft.id,
-      draft.itemId,
-      annotatorId,
-      draft.task ?? 'pairwise',
-      createdAt,
-      draft.choice,
-      draft.ranking ? JSON.stringify(draft.ranking) : null,
-      draft.strength ?? null,
-      draft.shownOrder ? JSON.stringify(draft.shownOrder) : null,
-      draft.rubricVersionId ?? null,
-      draft.segmentationId ?? null,
-      serializeBody(draft.body ?? {}),
-      importId,
-    );
+    const result = insert.run(...labelRowValues(draft.id, draft, annotatorId, createdAt), importId);
     const done = draft.done ?? (draft.choice !== null || (draft.ranking?.length ?? 0) > 0);
     return { id: draft.id, inserted: result.changes > 0, seq: Number(result.lastInsertRowid), createdAt, done };
   };
@@ -72,21 +58,7 @@ export function mergedRevisionsWriter(db: Db, importId: number) {
       for (const { draft, annotatorId } of chunk) {
         const createdAt = draft.createdAt ? normalizeTimestamp(draft.createdAt) : new Date().toISOString();
         times.push(createdAt);
-        params.push(
-          draft.id,
-          draft.itemId,
-          annotatorId,
-          draft.task ?? 'pairwise',
-          createdAt,
-          draft.choice,
-          draft.ranking ? JSON.stringify(draft.ranking) : null,
-          draft.strength ?? null,
-          draft.shownOrder ? JSON.stringify(draft.shownOrder) : null,
-          draft.rubricVersionId ?? null,
-          draft.segmentationId ?? null,
-          serializeBody(draft.body ?? {}),
-          importId,
-        );
+        params.push(...labelRowValues(draft.id, draft, annotatorId, createdAt), importId);
       }
       const result = many.run(params);
       const last = Number(result.lastInsertRowid);

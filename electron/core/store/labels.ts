@@ -67,6 +67,28 @@ export function toRevision(row: LabelRow): LabelRevision {
 /** ISO 8601 in UTC with milliseconds. */
 const CANONICAL_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
+/**
+ * A revision's values for a label row, in the order of its columns (id, item_id, annotator_id, task,
+ * created_at, choice, ranking, strength, shown_order, rubric_version_id, segmentation_id, body): one place
+ * for a save (labelAppender) and a labels merge (labelMerge.ts, which adds the import's id).
+ */
+export function labelRowValues(id: string, draft: Omit<RevisionDraft, 'annotatorId'>, annotatorId: number, createdAt: string): unknown[] {
+  return [
+    id,
+    draft.itemId,
+    annotatorId,
+    draft.task ?? 'pairwise',
+    createdAt,
+    draft.choice,
+    draft.ranking ? JSON.stringify(draft.ranking) : null,
+    draft.strength ?? null,
+    draft.shownOrder ? JSON.stringify(draft.shownOrder) : null,
+    draft.rubricVersionId ?? null,
+    draft.segmentationId ?? null,
+    serializeBody(draft.body ?? {}),
+  ];
+}
+
 export function normalizeTimestamp(value: string | Date): string {
   if (typeof value === 'string' && CANONICAL_TIMESTAMP.test(value)) return value;
   const date = value instanceof Date ? value : new Date(value);
@@ -118,20 +140,7 @@ export function labelAppender(db: Db, options: { counters?: boolean; merge?: boo
     const id = draft.id ?? uuidv7();
     const task = draft.task ?? 'pairwise';
     const createdAt = draft.createdAt ? normalizeTimestamp(draft.createdAt) : new Date().toISOString();
-    const result = insert.run(
-      id,
-      draft.itemId,
-      draft.annotatorId,
-      task,
-      createdAt,
-      draft.choice,
-      draft.ranking ? JSON.stringify(draft.ranking) : null,
-      draft.strength ?? null,
-      draft.shownOrder ? JSON.stringify(draft.shownOrder) : null,
-      draft.rubricVersionId ?? null,
-      draft.segmentationId ?? null,
-      serializeBody(draft.body ?? {}),
-    );
+    const result = insert.run(labelRowValues(id, draft, draft.annotatorId, createdAt));
     if (result.changes === 0) return { id, inserted: false };
     if (!moveHead) return { id, inserted: true };
     if (merge) {
