@@ -219,21 +219,22 @@ describe('adjudicating the other tasks from the keyboard', () => {
     expect((await recordAndCheck(page, 'ranking', 'three')).adjudication.ranking).toEqual([[2], [0], [1]]);
 
     await page.keyboard.press('Escape');
-    await page.getByTestId('review-queue').waitFor();
+    // Back on the queue, its keys taken: the ranking task still chosen, the adjudication gone.
+    await expect.poll(() => page.getByTestId('adjudication').count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => page.getByTestId('queue-task-ranking').getAttribute('aria-pressed'), { timeout: 15_000 }).toBe('true');
     // While the verdict queue is on its way, the ranking's row is not offered (Enter would open it).
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    let asked!: () => void;
-    const asking = new Promise<void>((r) => (asked = r));
+    let askedFor = false;
     await page.route('**/api/reviewQueue', async (route) => {
       if (!route.request().postData()?.includes('"verdict"')) return route.continue().catch(() => undefined);
-      asked();
+      askedFor = true;
       await held;
       await route.continue().catch(() => undefined);
     });
     await page.keyboard.press('t');
-    await asking;
-    expect(await page.getByTestId('queue-task-verdict').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.getByTestId('queue-task-verdict').getAttribute('aria-pressed'), { timeout: 15_000 }).toBe('true');
+    await expect.poll(() => askedFor, { timeout: 15_000 }).toBe(true);
     expect(await page.getByTestId('queue-item').count()).toBe(0);
     await page.keyboard.press('Enter');
     expect(await page.getByTestId('adjudication').count()).toBe(0);

@@ -310,6 +310,9 @@ describe('guidelines', () => {
     await expect.poll(() => page.getByTestId('guidelines-saved').innerText()).toMatch(/Saved as revision 1/);
 
     await openCompare('crit');
+    // The item and its criteria in place before the keys (Tab walks the criteria).
+    await onItem('crit');
+    await page.getByTestId('rubric-version').waitFor();
     await page.keyboard.press('g');
     const drawer = page.getByTestId('guidelines-drawer');
     await drawer.waitFor();
