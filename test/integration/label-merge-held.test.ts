@@ -3,12 +3,11 @@
 // many is parsed and checked once, not twice; a longer one is read again from its first line not kept.
 // Whatever is kept, the merge ends the same: the same revisions, heads, counters and search rows, the
 // same counts of lines, duplicates, unmatched and invalid lines, and the same rejects.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importFile, importLabelsLines } from '../../electron/core/formats';
-import { openDb, type Db } from '../../electron/core/store/db';
+import { importLabelsLines } from '../../electron/core/formats';
+import type { Db } from '../../electron/core/store/db';
 import { tempDir } from '../helpers/tmp';
+import { importedPairs } from '../helpers/importedPairs';
 
 const ITEMS = 8;
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -40,13 +39,8 @@ function labelLines(): string[] {
   return lines;
 }
 
-async function project(dir: string, name: string): Promise<Db> {
-  const db = openDb(join(dir, `${name}.db`));
-  const file = join(dir, 'items.jsonl');
-  writeFileSync(file, Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `q-${i}`, prompt: `Question ${i}?`, responses: [{ text: `One ${i}.` }, { text: `Two ${i}.` }] })).join('\n') + '\n');
-  await importFile(db, { path: file, project: 'p', format: 'arbiter', createProject: true });
-  return db;
-}
+/** Project "p" of ITEMS imported pairs (`q-0`, `q-1`, …) in `<dir>/<name>.db`. */
+const project = (dir: string, name: string): Promise<Db> => importedPairs(dir, name, ITEMS);
 
 /** Everything a merge writes that readers see. */
 function state(db: Db) {

@@ -8,13 +8,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { importFile, importLabelsFile } from '../../electron/core/formats';
+import { importLabelsFile } from '../../electron/core/formats';
 import { ensureAnnotatorByUuid } from '../../electron/core/store/annotators';
 import { listMigrations, openDb, type Db } from '../../electron/core/store/db';
 import { labelAppender } from '../../electron/core/store/labels';
 import { requireProject } from '../../electron/core/store/projects';
 import { searchPage } from '../../electron/core/store/search';
 import { tempDir } from '../helpers/tmp';
+import { importedPairs } from '../helpers/importedPairs';
 
 const ITEMS = 12;
 const PEOPLE = 3;
@@ -40,13 +41,8 @@ const SECOND: Line[] = [
   { item: 2, who: 2, rationale: 'mango2 instead', at: '2026-11-02T00:00:00.000Z' },
 ];
 
-async function project(dir: string, name: string): Promise<Db> {
-  const db = openDb(join(dir, `${name}.db`));
-  const file = join(dir, 'items.jsonl');
-  writeFileSync(file, Array.from({ length: ITEMS }, (_, i) => JSON.stringify({ id: `q-${i}`, prompt: `Question ${i}?`, responses: [{ text: `One ${i}.` }, { text: `Two ${i}.` }] })).join('\n') + '\n');
-  await importFile(db, { path: file, project: 'p', format: 'arbiter', createProject: true });
-  return db;
-}
+/** Project "p" of ITEMS imported pairs (`q-0`, `q-1`, …) in `<dir>/<name>.db`. */
+const project = (dir: string, name: string): Promise<Db> => importedPairs(dir, name, ITEMS);
 
 async function merge(db: Db, dir: string, lines: Line[]): Promise<void> {
   const file = join(dir, `labels-${next}.jsonl`);

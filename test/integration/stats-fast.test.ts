@@ -21,15 +21,7 @@ import { importFile, importLabelsFile } from '../../electron/core/formats/index'
 import { expectHeadColumns, expectPairwiseReviewFromHeads } from '../helpers/headColumns';
 import { pairProject } from '../helpers/project';
 import { tempDir } from '../helpers/tmp';
-
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRng } from '../helpers/seeded';
 
 /** The full computation: every revision row read and judged in JavaScript. */
 function fullStats(db: Db, projectId: number) {
@@ -55,7 +47,7 @@ function fullStats(db: Db, projectId: number) {
 describe('stats fast paths', () => {
   for (const seed of [1, 20261128, 77]) {
     it(`equal the full computation on seeded random labels (seed ${seed})`, () => {
-      const next = random(seed);
+      const next = seededRng(seed);
       const { db, project, ids } = pairProject(join(tempDir(), 'arbiter.db'), { items: 60, texts: (i) => [`a${i}`, `bb${i}`], annotator: 'lead', visibleSeq: 50 });
       const people = ['ann', 'bo', 'cy', 'di'].map((name) => ensureAnnotator(db, name, 'human'));
       const others = [ensureAnnotator(db, 'rm-1', 'model'), ensureAnnotator(db, 'source', 'source')];

@@ -14,21 +14,13 @@ import { writeNow } from '../../electron/core/store/write';
 import { seedItems } from '../helpers/itemsSeed';
 import { pairProject } from '../helpers/project';
 import { tempDir } from '../helpers/tmp';
+import { seededRng } from '../helpers/seeded';
 
 function fromRows(queues: Record<string, QueueRow[]>) {
   const all = Object.values(queues).flat();
   const byReason = { annotators: 0, model: 0, uncertain: 0, judge: 0, sent: 0, moments: 0 } as Record<QueueReason, number>;
   for (const row of all) for (const reason of row.reasons) byReason[reason]++;
   return { total: all.length, byReason, adjudicated: all.filter((r) => r.adjudicated).length };
-}
-
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('the review queue counts stats prints', () => {
@@ -52,7 +44,7 @@ describe('the review queue counts stats prints', () => {
 
   for (const seed of [5, 2026]) {
     it(`equal the rows on seeded random pairs with models and adjudications (seed ${seed})`, () => {
-      const next = random(seed);
+      const next = seededRng(seed);
       const { db, project, ids } = pairProject(join(tempDir(), 'arbiter.db'), { items: 80, texts: (i) => [`a${i}`, `bb${i}`], annotator: 'lead', visibleSeq: 'all' });
       const people = ['ann', 'bo', 'cy'].map((name) => ensureAnnotator(db, name, 'human'));
       const lead = ensureAnnotator(db, 'lead', 'human');
