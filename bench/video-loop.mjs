@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Video pairs in the labeling loop, measured in Chromium against a plain <video> page in the same run
 // (issue 24, item 7): `node bench/video-loop.mjs` [--n 20] [--keys 15] [--width 1920] [--height 1080]
-// [--seconds 2] [--sync 30] [--codec vp9|h264] [--encodes K] [--pause 400]
+// [--seconds 2] [--sync 30] [--codec vp9|h264] [--encodes K] [--pause 400] [--profile FILE]
+// (--profile: a CPU profile of Arbiter's page over the keys, for Chrome DevTools; build with ARBITER_NO_MINIFY=1
+// in the environment to read the renderer's own function names in it)
 // A project of --n pairs of distinct clips (ffmpeg-made, --width × --height, --seconds long), imported with
 // `arbiter import`. With --encodes K (fewer than the 2 × --n clips) only K are encoded, each with its own hue;
 // the others are copies of one of those remuxed with `ffmpeg -c copy -metadata comment=<n>`: distinct bytes
@@ -40,6 +42,8 @@ const ENCODES = Math.max(1, Math.min(arg('--encodes', 2 * N), 2 * N));
 const FPS = 30;
 /** The reading pause between keys (ms); the filmstrip starts 600 ms after an item shows, so 400 leaves it out. */
 const PAUSE = arg('--pause', 400);
+/** --profile FILE: a V8 CPU profile of Arbiter's page over the keys (Chrome DevTools' .cpuprofile). */
+const PROFILE = arg('--profile', null);
 
 if (spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) process.exit(1);
 const folder = join(dataDir, `video-loop-${W}x${H}-${SECONDS}s-${CODEC}`);
@@ -211,7 +215,14 @@ try {
   await page.evaluate((id) => (location.hash = `#/p/loop/item/${id}`), ids.get('p0'));
   await page.locator(`[data-testid="compare"][data-item-id="${ids.get('p0')}"]`).waitFor();
   await page.waitForTimeout(800);
+  const cdp = PROFILE ? await context.newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+  }
   for (let i = 0; i < KEYS; i++) await pressAndWait(page);
+  if (cdp) writeFileSync(PROFILE, JSON.stringify((await cdp.send('Profiler.stop')).profile));
   const arbiterPainted = await page.evaluate(() => window.__v.painted);
   const arbiterFrame = await page.evaluate(() => window.__v.frame);
   await page.evaluate((id) => (location.hash = `#/p/loop/item/${id}`), ids.get('sync'));

@@ -25,6 +25,8 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../out/renderer', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
+    // ARBITER_NO_MINIFY=1: readable names in a CPU profile (bench/video-loop.mjs --profile).
+    minify: process.env.ARBITER_NO_MINIFY ? false : 'esbuild',
     chunkSizeWarningLimit: 2000,
     // No inline data: scripts; keep fonts as files (CSP allows font-src 'self').
     assetsInlineLimit: 0,

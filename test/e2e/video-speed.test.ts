@@ -25,6 +25,44 @@ let page: Page;
 let problems: string[];
 const ids = new Map<string, number>();
 
+/**
+ * In the page, before the app: what the key's own task does that costs its frame, from the keydown (capture,
+ * first of all) to the first timeout after it: requests to the host (each a few milliseconds of the page's
+ * thread), heights read and scroll positions set (each lays the page out in the commit; a ResizeObserver's
+ * report reads after the frame's own layout, so it is not counted), <video> decoders let go (load()). Only
+ * while `__watch` is on.
+ */
+function recordKeyTask(): void {
+  const w = window as unknown as { __watch: boolean; __inKey: boolean; __keyTask: string[] };
+  w.__watch = false;
+  w.__inKey = false;
+  w.__keyTask = [];
+  addEventListener(
+    'keydown',
+    () => {
+      if (!w.__watch) return;
+      w.__inKey = true;
+      setTimeout(() => (w.__inKey = false), 0);
+    },
+    { capture: true },
+  );
+  const note = (what: string) => w.__inKey && w.__keyTask.push(what);
+  const fetchBefore = window.fetch.bind(window);
+  window.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+    note(`fetch ${String(input instanceof Request ? input.url : input).replace(/^.*\/api\//, '')}`);
+    return fetchBefore(input, init);
+  }) as typeof fetch;
+  const height = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollHeight')!;
+  Object.defineProperty(Element.prototype, 'scrollHeight', { ...height, get(this: Element) { if (w.__inKey && !/ResizeObserver/.test(new Error().stack ?? '')) note('scrollHeight'); return height.get!.call(this); } });
+  const top = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollTop')!;
+  Object.defineProperty(Element.prototype, 'scrollTop', { ...top, set(this: Element, v: number) { note('scrollTop ='); top.set!.call(this, v); } });
+  const load = HTMLMediaElement.prototype.load;
+  HTMLMediaElement.prototype.load = function (this: HTMLMediaElement) {
+    note('video load()');
+    return load.call(this);
+  };
+}
+
 /** In the page, before the app: every <video> the page makes is kept in order (made ahead or not). */
 function recordVideoElements(): void {
   const made: HTMLVideoElement[] = [];
@@ -43,7 +81,7 @@ beforeAll(async () => {
   const dir = join(host.home, 'clips');
   mkdirSync(dir);
   const items = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 4; i++) {
     const side = (s: string, k: number) => {
       makeClip(dir, `${i}${s}.webm`, { codec: 'vp9', width: 320, height: 180, fps: 24, seconds: 2, source: k % 2 ? 'testsrc' : 'testsrc2' });
       return { text: [{ role: 'assistant', content: [{ type: 'video', video: `${i}${s}.webm` }] }] };
@@ -57,6 +95,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   ({ page, problems } = await openApp(browser, host, { annotator: 'e2e-speed' }));
   await page.addInitScript(recordVideoElements);
+  await page.addInitScript(recordKeyTask);
   await page.reload();
   await page.getByTestId('header').waitFor();
 }, 120_000);
@@ -129,6 +168,17 @@ describe.skipIf(skip)('the next pair of videos', () => {
     expect(drawn.length).toBeGreaterThan(10);
     expect([...new Set(drawn)]).toEqual(['shown 0', '0']);
     await expect.poll(() => page.getByTestId('video-filmstrip').getAttribute('data-drawn'), { timeout: 15_000 }).toBe('8');
+    expect(problems).toEqual([]);
+  });
+
+  it("the key's task asks the host only for the save, reads no height, sets no scroll and lets no decoder go", async () => {
+    // Pair 2 to pair 3 by the key, as on every key: the pair left let go, the next one's prepared elements moved in.
+    await expect.poll(() => page.getByTestId('compare').getAttribute('data-item-id')).toBe(String(ids.get('pair-2')));
+    await page.evaluate(() => ((window as unknown as { __watch: boolean }).__watch = true));
+    await page.keyboard.press('1');
+    await expect.poll(() => page.getByTestId('compare').getAttribute('data-item-id')).toBe(String(ids.get('pair-3')));
+    const task = await page.evaluate(() => (window as unknown as { __keyTask: string[] }).__keyTask);
+    expect(task.filter((t) => !/^fetch (saveLabel|saveJudgement)/.test(t))).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

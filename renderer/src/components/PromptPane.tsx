@@ -6,6 +6,7 @@ import type { ChatMessage, Content } from '../../../shared/domain';
 import { contentText } from '../../../shared/choices';
 import { imagesOf } from '../../../shared/images';
 import { videosOf } from '../../../shared/videos';
+import { flushSync } from 'react-dom';
 import { ContentView } from './ContentView';
 import { Kbd } from './Kbd';
 
@@ -20,30 +21,35 @@ function splitAtLastUserTurn(prompt: Content): { earlier: ChatMessage[]; last: C
   return { earlier: prompt.slice(0, at), last: prompt.slice(at) };
 }
 
-/** Whether the content inside these boxes is taller than the fold, measured now and on every resize. */
-function useOverflows(boxes: RefObject<HTMLDivElement | null>[], key: unknown): boolean {
+/**
+ * Whether the content inside these boxes is taller than the fold, measured now and on every resize. `wanted`
+ * false: not asked (a prompt that never folds), so the key's commit does not lay the page out to read a height.
+ */
+function useOverflows(boxes: RefObject<HTMLDivElement | null>[], key: unknown, wanted = true): boolean {
   const [overflows, setOverflows] = useState(false);
   const known = useRef(false);
   useLayoutEffect(() => {
+    if (!wanted) return;
     const els = boxes.map((b) => b.current).filter((el): el is HTMLDivElement => el !== null);
     if (!els.length) return;
     // scrollHeight counts content a folded box clips, so the measure holds folded or not. Set only when it
     // changes: a state set to what it holds can still render the prompt again, a commit of its own in the
-    // key's frame (compare-commits).
+    // key's frame (compare-commits). Measured when the observer first reports, after the frame's own layout
+    // and before its paint, not here: reading a height in the commit laid the page out an extra time each key
+    // (bench/video-loop.mjs --profile: ~4 ms with a pair of videos). flushSync: the fold is in that paint.
     const measure = () => {
       const now = els.reduce((sum, el) => sum + el.scrollHeight, 0) > FOLD_ABOVE;
       if (now === known.current) return;
       known.current = now;
-      setOverflows(now);
+      flushSync(() => setOverflows(now));
     };
-    measure();
     const observer = new ResizeObserver(measure);
     // The content too: a folded box keeps its size while what it clips grows (math, late fonts).
     for (const el of els) for (const watched of [el, el.firstElementChild]) if (watched) observer.observe(watched);
     return () => observer.disconnect();
     // The boxes are refs that stay the same; the content (key) is what changes their height.
-  }, [key]);
-  return overflows;
+  }, [key, wanted]);
+  return wanted && overflows;
 }
 
 /**
@@ -82,7 +88,7 @@ function TextPrompt({ prompt, folded, onToggle, text }: { prompt: Content; folde
   // A prompt with an image or a video never folds (folding would hide what the question is about, and a
   // video's transport bar under it): it scrolls.
   const video = videosOf(prompt).length > 0;
-  const overflows = useOverflows([body], text) && imagesOf(prompt, 'prompt').length === 0 && !video;
+  const overflows = useOverflows([body], text, imagesOf(prompt, 'prompt').length === 0 && !video);
   return (
     <>
       <div

@@ -24,16 +24,15 @@ export function Filmstrip({ src, duration }: { src: string | null; duration: num
   useEffect(() => {
     setDrawn(0);
     if (!src || !duration) return;
-    const probe = document.createElement('video');
-    probe.muted = true;
-    probe.preload = 'auto';
+    // The probe is made when its turn comes, not in the key's commit (which runs this effect at once).
+    let probe: HTMLVideoElement | null = null;
     let index = 0;
     let live = true;
     let waiting: (() => void) | null = null;
     const at = (i: number) => ((i + 0.5) * duration) / FRAMES;
     // The next seek, once the videos are paused (or at once if they are).
     const next = () => {
-      if (!live) return;
+      if (!live || !probe) return;
       if (!videoSync.state.playing) {
         probe.currentTime = at(index);
         return;
@@ -47,7 +46,7 @@ export function Filmstrip({ src, duration }: { src: string | null; duration: num
       waiting = off;
     };
     const draw = () => {
-      if (!live) return;
+      if (!live || !probe) return;
       const canvas = canvases.current[index];
       if (canvas && probe.videoWidth) {
         canvas.width = Math.round((HEIGHT * probe.videoWidth) / probe.videoHeight) * 2;
@@ -58,16 +57,26 @@ export function Filmstrip({ src, duration }: { src: string | null; duration: num
       setDrawn(index);
       if (index < FRAMES) next();
     };
-    probe.addEventListener('seeked', draw);
-    probe.addEventListener('loadeddata', next, { once: true });
-    const start = setTimeout(() => (probe.src = src), LATER);
+    const start = setTimeout(() => {
+      probe = document.createElement('video');
+      probe.muted = true;
+      probe.preload = 'auto';
+      probe.addEventListener('seeked', draw);
+      probe.addEventListener('loadeddata', next, { once: true });
+      probe.src = src;
+    }, LATER);
     return () => {
       live = false;
       clearTimeout(start);
       waiting?.();
-      probe.removeEventListener('seeked', draw);
-      probe.removeAttribute('src');
-      probe.load();
+      if (!probe) return;
+      const done = probe;
+      done.removeEventListener('seeked', draw);
+      // Its decoder let go after the key's frame, not in it.
+      setTimeout(() => {
+        done.removeAttribute('src');
+        done.load();
+      }, 0);
     };
   }, [src, duration]);
   if (!duration) return null;

@@ -56,16 +56,21 @@ class MomentMarks {
     this.target = { project, annotator, itemId: screen.itemId, task: screen.task };
     this.history = [];
     this.set({ key, marks: [], selected: null, status: null, undoable: 0 });
-    void this.loadTags(project);
-    api.labelHistory({ project, itemId: screen.itemId }).then(
-      (revisions) => {
-        if (this.state.key !== key) return;
-        const mine = revisions.filter((r) => r.annotator === annotator && r.task === screen.task).at(-1);
-        const marks = momentsSchema.safeParse(mine?.body.moments ?? []);
-        this.set({ marks: marks.success ? marks.data : [] });
-      },
-      (error: unknown) => this.state.key === key && this.set({ status: errorMessage(error) }),
-    );
+    // Asked after the key's frame: opened in a screen's effect, which a key's commit runs at once, and a
+    // request costs that frame milliseconds (bench/video-loop.mjs --profile).
+    setTimeout(() => {
+      if (this.state.key !== key) return;
+      void this.loadTags(project);
+      api.labelHistory({ project, itemId: screen.itemId }).then(
+        (revisions) => {
+          if (this.state.key !== key) return;
+          const mine = revisions.filter((r) => r.annotator === annotator && r.task === screen.task).at(-1);
+          const marks = momentsSchema.safeParse(mine?.body.moments ?? []);
+          this.set({ marks: marks.success ? marks.data : [] });
+        },
+        (error: unknown) => this.state.key === key && this.set({ status: errorMessage(error) }),
+      );
+    }, 0);
   }
 
   private async loadTags(project: string) {

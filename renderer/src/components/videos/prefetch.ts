@@ -11,6 +11,8 @@ import { videoAddress } from './useVideoAddress';
 
 const KEEP = 8;
 const warming = new Map<string, HTMLVideoElement>();
+/** Elements let go by a screen in this task, not yet back in the pool (returnWarmVideo). */
+const returning = new Map<string, HTMLVideoElement>();
 
 function hold(key: string, el: HTMLVideoElement): void {
   warming.delete(key);
@@ -48,18 +50,36 @@ export function prefetchItemVideos(project: string, item: { prompt: Content; res
 /** The prepared element of video `sha256` at `src`, taken out of the pool (null: none, make one). */
 export function takeWarmVideo(project: string, sha256: string, src: string): HTMLVideoElement | null {
   const key = `${project}/${sha256}`;
+  const back = returning.get(key);
+  if (back && back.getAttribute('src') === src && !back.error) {
+    returning.delete(key);
+    return back;
+  }
   const el = warming.get(key);
   if (!el || el.getAttribute('src') !== src || el.error) return null;
   warming.delete(key);
   return el;
 }
 
-/** An element a screen no longer shows: paused at its first frame, kept for a return to its item. */
+/**
+ * An element a screen no longer shows: paused at its first frame, kept for a return to its item. Done after
+ * the key's frame (a timeout), not in it: the pause, the seek to 0 and letting the oldest prepared element go
+ * (its decoder torn down) cost the commit that put the next pair in place a few milliseconds a key
+ * (bench/video-loop.mjs --profile). Until then the element is out of the page and out of the pool.
+ */
 export function returnWarmVideo(project: string, sha256: string, el: HTMLVideoElement): void {
   if (el.error || !el.getAttribute('src')) return;
+  const key = `${project}/${sha256}`;
+  returning.set(key, el);
+  setTimeout(() => keepWarm(key, el), 0);
+}
+
+function keepWarm(key: string, el: HTMLVideoElement): void {
+  if (returning.get(key) === el) returning.delete(key);
+  // Taken back onto a screen meanwhile: it is that screen's now.
+  if (el.isConnected) return;
   el.pause();
   if (el.currentTime !== 0) el.currentTime = 0;
-  const key = `${project}/${sha256}`;
   const held = warming.get(key);
   if (held && held !== el) {
     el.removeAttribute('src');

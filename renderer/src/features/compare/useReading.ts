@@ -2,7 +2,7 @@
 // Space / PageDown scroll both columns a page (each its own page), or only the column that has the
 // focus (click or Tab into it; Esc gives the keys back to both). With scrolling together on, the
 // longer column takes the page and the other follows. Stacked columns share one scroll: it takes it.
-import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { Content } from '../../../../shared/domain';
 import { scrollByPage, scrollsItself } from '../../components/keys';
 import { useStoredToggle } from '../../components/useStoredToggle';
@@ -19,23 +19,40 @@ export function useReading(itemId: number | undefined) {
   const responses = useRef<HTMLDivElement>(null);
   useSyncedScroll(leftBody, rightBody, syncOn, itemId);
 
-  // A new item opens at the top of both responses, not where the last one was left.
+  // A new item opens at the top of both responses, not where the last one was left. Only a box that was
+  // scrolled is put back: setting scrollTop lays the page out in the key's commit, ~4 ms a key with a pair
+  // of videos on it (bench/video-loop.mjs --profile), and a box never scrolled is at the top already.
+  const scrolled = useRef(new Set<Element>());
+  useEffect(() => {
+    const seen = (e: Event) => {
+      if (e.target instanceof Element && [leftBody.current, rightBody.current, responses.current].includes(e.target as HTMLDivElement)) scrolled.current.add(e.target);
+    };
+    document.addEventListener('scroll', seen, { capture: true, passive: true });
+    return () => document.removeEventListener('scroll', seen, { capture: true });
+  }, []);
   useLayoutEffect(() => {
-    for (const el of [leftBody.current, rightBody.current, responses.current]) if (el) el.scrollTop = 0;
+    for (const el of [leftBody.current, rightBody.current, responses.current]) if (el && scrolled.current.has(el)) el.scrollTop = 0;
+    scrolled.current.clear();
   }, [itemId, diffOn]);
 
   const scrollPage = useCallback(
     (direction: 1 | -1) => {
       const columns = [leftBody.current, rightBody.current].filter((el): el is HTMLDivElement => scrollsItself(el));
       if (!columns.length) {
-        if (scrollsItself(responses.current)) scrollByPage(responses.current, direction);
+        if (scrollsItself(responses.current)) {
+          scrolled.current.add(responses.current);
+          scrollByPage(responses.current, direction);
+        }
         return;
       }
       const focused = columns.find((c) => c.contains(document.activeElement));
       const range = (el: HTMLElement) => el.scrollHeight - el.clientHeight;
       const longer = columns.reduce((a, b) => (range(b) > range(a) ? b : a));
       const targets = focused ? [focused] : syncOn ? [longer] : columns;
-      for (const el of targets) scrollByPage(el, direction);
+      for (const el of targets) {
+        scrolled.current.add(el);
+        scrollByPage(el, direction);
+      }
     },
     [syncOn],
   );
