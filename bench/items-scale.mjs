@@ -50,7 +50,7 @@ const LABELED = Number(arg('--labeled', '0.2'));
 const BASELINES = Number(arg('--baselines', '2'));
 const FACET_QUERIES = Number(arg('--facet-queries', '60'));
 const started = performance.now();
-const stamp = (what) => console.log(`   [${secs(performance.now() - started)}] ${what}`);
+const stamp = (what) => console.log(`   [${secs(performance.now() - started)}] ${what} (RSS now ${mb(process.memoryUsage().rss)}, peak so far ${mb(process.resourceUsage().maxRSS * 1024)})`);
 const dataDir = resolve(arg('--data', join(here, '.data')));
 mkdirSync(dataDir, { recursive: true });
 const mb = (bytes) => `${(bytes / 1048576).toFixed(0)} MiB`;
@@ -200,6 +200,7 @@ if (!keep || !existsSync(dbPath)) {
   rmSync(join(dataDir, 'items-baseline.db'), { force: true });
   t = performance.now();
   const labelled = labelSome(dbPath);
+  stamp('labels written');
   console.log(`   labels with text on ${labelled.toLocaleString('en')} items (${(LABELED * 100).toFixed(0)}%): ${secs(performance.now() - t)}`);
 } else console.log(`1. import: reusing ${dbPath} (--keep)`);
 
@@ -208,6 +209,7 @@ if (!keep || !existsSync(dbPath)) {
 
 const db = core.openDb(dbPath);
 const projectId = core.requireProject(db, 'bench').id;
+stamp('queries start');
 const queryRand = core.mulberry32(7);
 const pick = (from, to) => VOCAB[from + Math.floor(queryRand() * (to - from))];
 // The kinds of query people type: a rare word, a middling one, two words, a phrase of two common
@@ -299,6 +301,7 @@ for (const q of facetQueries) {
   counts.push(count);
 }
 stamp('explorer pages done');
+stamp('matching sets done');
 console.log(`3. matching set + a GROUP BY over it (one facet), ${facetQueries.length} queries: p50 ${ms(pct(matchMs, 50))}, p95 ${ms(pct(matchMs, 95))}; matches p50 ${pct(counts, 50)}, max ${Math.max(...counts)}`);
 if (typeof core.runItemsQuery === 'function') {
   core.runItemsQuery(db, { project: 'bench', query: '', limit: 50, facets: true }); // the project's facts, read once
@@ -311,6 +314,7 @@ if (typeof core.runItemsQuery === 'function') {
     facetMs.push(performance.now() - t0);
     facetCpu.push(cpuMs() - c0);
   }
+  stamp('facet counts done');
   console.log(`   the items query with every facet counted (queryItems): p50 ${ms(pct(facetMs, 50))}, p95 ${ms(pct(facetMs, 95))} (goal ≤ 300 ms); CPU p50 ${ms(pct(facetCpu, 50))}, p95 ${ms(pct(facetCpu, 95))}`);
 } else console.log('   (this core has no items query with facets yet: only the matching set above is timed)');
 
