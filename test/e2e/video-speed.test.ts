@@ -171,14 +171,25 @@ describe.skipIf(skip)('the next pair of videos', () => {
     expect(problems).toEqual([]);
   });
 
-  it("the key's task asks the host only for the save, reads no height, sets no scroll and lets no decoder go", async () => {
+  it("the key's task asks the host only for the save, reads no height, sets no scroll, lets no decoder go and keeps the pair left in the document", async () => {
     // Pair 2 to pair 3 by the key, as on every key: the pair left let go, the next one's prepared elements moved in.
     await expect.poll(() => page.getByTestId('compare').getAttribute('data-item-id')).toBe(String(ids.get('pair-2')));
-    await page.evaluate(() => ((window as unknown as { __watch: boolean }).__watch = true));
+    await page.evaluate(() => {
+      const w = window as unknown as { __watch: boolean; __left: HTMLVideoElement[]; __leftAtFrame: Promise<boolean[]> };
+      w.__watch = true;
+      // The pair left stays in the document (a hidden holder) through the key's frame: taking a media
+      // element out of the document pauses it and lets its player go at once, in the commit.
+      w.__left = [...document.querySelectorAll<HTMLVideoElement>('[data-testid="compare"] video')];
+      w.__leftAtFrame = new Promise((done) => addEventListener('keydown', () => requestAnimationFrame(() => done(w.__left.map((v) => v.isConnected))), { once: true }));
+    });
     await page.keyboard.press('1');
     await expect.poll(() => page.getByTestId('compare').getAttribute('data-item-id')).toBe(String(ids.get('pair-3')));
     const task = await page.evaluate(() => (window as unknown as { __keyTask: string[] }).__keyTask);
     expect(task.filter((t) => !/^fetch (saveLabel|saveJudgement)/.test(t))).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { __leftAtFrame: Promise<boolean[]> }).__leftAtFrame)).toEqual([true, true]);
+    // …and out of it after the frame, back in the pool; never counted among the screen's videos.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __left: HTMLVideoElement[] }).__left.some((v) => v.isConnected))).toBe(false);
+    expect(await page.getByTestId('video').count()).toBe(2);
     expect(problems).toEqual([]);
   });
 });

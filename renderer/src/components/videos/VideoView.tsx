@@ -61,7 +61,7 @@ function StoredVideo({ project, part, place }: { project: string; part: VideoPar
     return () => {
       videoSync.leave(member);
       el.removeEventListener('error', failed);
-      el.remove();
+      // Out of the screen (into a hidden holder until the pool takes it back: prefetch.ts).
       returnWarmVideo(project, ref.sha256, el);
     };
   }, [project, ref.sha256, src, ref.fps, place]);

@@ -61,23 +61,44 @@ export function takeWarmVideo(project: string, sha256: string, src: string): HTM
   return el;
 }
 
+/** A hidden holder in the page: an element a screen lets go waits here for the timeout, still in the document. */
+let parking: HTMLDivElement | null = null;
+
+function park(el: HTMLVideoElement): void {
+  if (!parking || !parking.isConnected) {
+    parking = document.createElement('div');
+    parking.hidden = true;
+    parking.dataset.testid = 'video-parking';
+    document.body.appendChild(parking);
+  }
+  // Not one of the screen's videos any more (a screen that takes it back names it again: VideoView.tsx).
+  delete el.dataset.testid;
+  parking.appendChild(el);
+}
+
 /**
  * An element a screen no longer shows: paused at its first frame, kept for a return to its item. Done after
  * the key's frame (a timeout), not in it: the pause, the seek to 0 and letting the oldest prepared element go
  * (its decoder torn down) cost the commit that put the next pair in place a few milliseconds a key
- * (bench/video-loop.mjs --profile). Until then the element is out of the page and out of the pool.
+ * (bench/video-loop.mjs --profile). Until then it waits in a hidden holder, still in the document: taking a
+ * media element out of the document pauses it and lets its player go at once, in the commit.
  */
 export function returnWarmVideo(project: string, sha256: string, el: HTMLVideoElement): void {
-  if (el.error || !el.getAttribute('src')) return;
+  if (el.error || !el.getAttribute('src')) {
+    el.remove();
+    return;
+  }
   const key = `${project}/${sha256}`;
   returning.set(key, el);
+  park(el);
   setTimeout(() => keepWarm(key, el), 0);
 }
 
 function keepWarm(key: string, el: HTMLVideoElement): void {
   if (returning.get(key) === el) returning.delete(key);
   // Taken back onto a screen meanwhile: it is that screen's now.
-  if (el.isConnected) return;
+  if (el.isConnected && el.parentElement !== parking) return;
+  el.remove();
   el.pause();
   if (el.currentTime !== 0) el.currentTime = 0;
   const held = warming.get(key);
