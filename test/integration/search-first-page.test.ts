@@ -18,7 +18,7 @@ import { labelAppender } from '../../electron/core/store/labels';
 import { matchingRanks, pageSnippets, resolveSearch, searchPage, type SearchCursor } from '../../electron/core/store/search';
 import { ITEM_COLUMNS, LABEL_COLUMNS, sideAny, sideMatch } from '../../electron/core/store/searchSql';
 import { eachMatch } from '../../electron/core/store/searchMatches';
-import { bothPage } from '../../electron/core/store/searchBoth';
+import { bothPage, bothSplit } from '../../electron/core/store/searchBoth';
 import { searchBounds } from '../../electron/core/store/searchTop';
 import { tempDir } from '../helpers/tmp';
 
@@ -265,8 +265,9 @@ describe("a search's pages equal the brute-force answer on random corpora", () =
     const saved = { ...searchBounds };
     // Each way to read the same rows (store/searchTop.ts searchBounds): every labelled id asked by seek; seeks
     // only where the words' rows say (fts5vocab's counts); the split at any size; the joined set always;
+    // the split past those bounds where the joined set would rank many more items' hits (joinedPerLabeled);
     // the bounded sort given up at once (the join over every hit, the labelled items' ranks in a pass of their own).
-    const ways = [{ seekMax: 1e9 }, { seekMax: 0 }, { splitMatchingMax: 1e9, splitLabeledMax: 1e9 }, { splitMatchingMax: 0, splitLabeledMax: 0 }, { topMax: 1 }];
+    const ways = [{ seekMax: 1e9 }, { seekMax: 0 }, { splitMatchingMax: 1e9, splitLabeledMax: 1e9 }, { splitMatchingMax: 0, splitLabeledMax: 0, joinedPerLabeled: Infinity }, { splitMatchingMax: 0, splitLabeledMax: 0 }, { topMax: 1 }];
     try {
       for (const seed of [8]) {
         const { db, rand } = await corpus(seed);
@@ -291,6 +292,28 @@ describe("a search's pages equal the brute-force answer on random corpora", () =
         }
         db.close();
       }
+    } finally {
+      Object.assign(searchBounds, saved);
+    }
+  });
+
+  it('splits a query past the labelled bounds where the joined set would rank many more items\' hits (10M: `ripo mida`)', async () => {
+    const saved = { ...searchBounds };
+    try {
+      const { db, rand } = await corpus(9);
+      labelSome(db, rand, 60);
+      // A word in labels' text and in far more items than labelled ones.
+      const node = resolveSearch('lo').node;
+      const labelled = (db.prepare("SELECT COUNT(*) FROM label_search WHERE label_search MATCH 'lo'").pluck().get() as number);
+      const items = (db.prepare("SELECT COUNT(*) FROM item_search WHERE item_search MATCH 'lo'").pluck().get() as number);
+      expect(labelled).toBeGreaterThan(0);
+      expect(items).toBeGreaterThan(4 * labelled);
+      Object.assign(searchBounds, { splitMatchingMax: 0, splitLabeledMax: 0, joinedPerLabeled: 4 });
+      expect(bothSplit(db, node)?.labeled.size).toBe(labelled);
+      // Where the items' hits are not that many more, the joined set runs, as before.
+      Object.assign(searchBounds, { joinedPerLabeled: Math.ceil(items / labelled) + 1 });
+      expect(bothSplit(db, node)).toBeNull();
+      db.close();
     } finally {
       Object.assign(searchBounds, saved);
     }

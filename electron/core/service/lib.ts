@@ -7,6 +7,7 @@ export { buildReview } from '../review/report';
 export { requireProject } from '../store/projects';
 export { matchingItemIds, searchPage, planOf } from '../store/search';
 export { bothPage, bothSplit, splitPage } from '../store/searchBoth';
+export { searchBounds } from '../store/searchTop';
 export { labelAppender } from '../store/labels';
 export { ensureAnnotator } from '../store/annotators';
 export { parseSearch } from '../../../shared/searchQuery';

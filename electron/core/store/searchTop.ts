@@ -34,7 +34,16 @@ export const VISIBLE_IDS_SQL = `SELECT i.id AS itemId, i.seq AS seq FROM json_ea
  * A both-halves query takes the joined set (bothSql) past `splitMatchingMax` labelled matches, or past
  * `splitLabeledMax` labelled hits where its words' rows bound its matches under `splitMatchingMax`.
  */
-export const searchBounds = { topMax: 16_384, seekMax: 16, splitLabeledMax: 65_536, splitMatchingMax: 16_384 };
+export const searchBounds = {
+  topMax: 16_384,
+  seekMax: 16,
+  splitLabeledMax: 65_536,
+  splitMatchingMax: 16_384,
+  /** Past those two, the split still runs while the joined set would rank this many items' hits per labelled id or more (./searchBoth.ts). */
+  joinedPerLabeled: 16,
+  /** …up to this many labelled ids. */
+  splitLabeledCap: 262_144,
+};
 
 export type Row = { itemId: number; seq: number; rank: number };
 
