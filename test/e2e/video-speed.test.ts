@@ -192,4 +192,27 @@ describe.skipIf(skip)('the next pair of videos', () => {
     expect(await page.getByTestId('video').count()).toBe(2);
     expect(problems).toEqual([]);
   });
+
+  it('a pair left while it plays is paused as it leaves the screen, not at the pool\'s timeout', async () => {
+    await expect.poll(() => page.getByTestId('compare').getAttribute('data-item-id')).toBe(String(ids.get('pair-3')));
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.evaluate(() => [...document.querySelectorAll<HTMLVideoElement>('[data-testid="compare"] video')].every((v) => !v.paused))).toBe(true);
+    await page.evaluate(() => {
+      const w = window as unknown as { __playing: HTMLVideoElement[]; __pausedAtFrame: Promise<boolean[]> };
+      w.__playing = [...document.querySelectorAll<HTMLVideoElement>('[data-testid="compare"] video')];
+      // Seen when they leave the screen (a mutation observer runs in the commit's microtasks, before any timeout).
+      w.__pausedAtFrame = new Promise((done) => {
+        const seen = new MutationObserver(() => {
+          if (w.__playing.some((v) => v.closest('[data-testid="compare"]'))) return;
+          seen.disconnect();
+          done(w.__playing.map((v) => v.paused));
+        });
+        seen.observe(document.body, { childList: true, subtree: true });
+      });
+    });
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => page.getByTestId('compare').getAttribute('data-item-id')).toBe(String(ids.get('pair-2')));
+    expect(await page.evaluate(() => (window as unknown as { __pausedAtFrame: Promise<boolean[]> }).__pausedAtFrame)).toEqual([true, true]);
+    expect(problems).toEqual([]);
+  });
 });

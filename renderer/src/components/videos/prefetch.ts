@@ -90,6 +90,9 @@ export function returnWarmVideo(project: string, sha256: string, el: HTMLVideoEl
   }
   const key = `${project}/${sha256}`;
   returning.set(key, el);
+  // Paused at once, as leaving the document would have: one still playing (and heard, once unmuted) until
+  // the timeout, or taken back by a screen while the clock says paused, would play on its own.
+  if (!el.paused) el.pause();
   park(el);
   setTimeout(() => keepWarm(key, el), 0);
 }
