@@ -77,11 +77,11 @@ function park(el: HTMLVideoElement): void {
 }
 
 /**
- * An element a screen no longer shows: paused at its first frame, kept for a return to its item. Done after
- * the key's frame (a timeout), not in it: the pause, the seek to 0 and letting the oldest prepared element go
+ * An element a screen no longer shows: paused at once, then, after the key's frame (a timeout), put back at
+ * its first frame and kept for a return to its item. The seek to 0 and letting the oldest prepared element go
  * (its decoder torn down) cost the commit that put the next pair in place a few milliseconds a key
  * (bench/video-loop.mjs --profile). Until then it waits in a hidden holder, still in the document: taking a
- * media element out of the document pauses it and lets its player go at once, in the commit.
+ * media element out of the document lets its player go at once, in the commit.
  */
 export function returnWarmVideo(project: string, sha256: string, el: HTMLVideoElement): void {
   if (el.error || !el.getAttribute('src')) {
@@ -102,7 +102,6 @@ function keepWarm(key: string, el: HTMLVideoElement): void {
   // Taken back onto a screen meanwhile: it is that screen's now.
   if (el.isConnected && el.parentElement !== parking) return;
   el.remove();
-  el.pause();
   if (el.currentTime !== 0) el.currentTime = 0;
   const held = warming.get(key);
   if (held && held !== el) {
