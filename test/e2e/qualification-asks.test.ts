@@ -91,6 +91,43 @@ describe('the qualification chip', () => {
     await page.context().close();
   });
 
+  it('a qualification item whose save is still on its way: the key shows the next one, never "all done"', async () => {
+    // CI caught it: the host serves a pending qualification's items in their own order whatever the
+    // position, so while the save was on its way it answered the item just judged again, and the screen
+    // took the empty answer for the end of the queue ("Every pair in this project has your label").
+    const { page, problems } = await openApp(browser, host, { annotator: 'e2e-slow-save' });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((done) => (release = done));
+    await page.route('**/api/saveLabel', async (route) => {
+      await held;
+      await route.continue();
+    });
+    // The nextItem requests made after the key, and how many of them the host answered.
+    let pressed = false;
+    const afterKey = new Set<unknown>();
+    let answered = 0;
+    page.on('request', (r) => {
+      if (pressed && r.url().endsWith('/api/nextItem')) afterKey.add(r);
+    });
+    page.on('requestfinished', (r) => {
+      if (afterKey.has(r)) answered++;
+    });
+    await go(page, QUALIFY);
+    await page.getByTestId('response-body-left').waitFor();
+    const position = page.getByTestId('item-position');
+    const first = await position.innerText();
+    pressed = true;
+    await page.keyboard.press('1');
+    // The screen asked for the next item, and was answered, while the host did not have the save yet.
+    await expect.poll(() => answered).toBeGreaterThan(0);
+    release();
+    await expect.poll(() => position.innerText({ timeout: 1_000 }).catch(() => 'gone'), { timeout: 10_000 }).not.toBe(first);
+    expect(await page.getByTestId('all-done').count()).toBe(0);
+    expect(await position.innerText({ timeout: 1_000 })).not.toBe(first);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('counts a pending qualification with each save, then stops asking once it is passed', async () => {
     const { page, problems } = await openApp(browser, host, { annotator: 'e2e-newcomer' });
     const asks = countAsks(page);

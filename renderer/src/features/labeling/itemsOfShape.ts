@@ -40,7 +40,8 @@ export async function findRow(project: string, shape: Shape, afterSeq: number | 
  * The next item of the shape without this annotator's judgement for the task, after `afterSeq` in the
  * walk's order (the project's labeling order, or a saved view's) and then around from its start, as the
  * host walks. `skip` passes over items whose save is still on its way (the host does not know them as
- * judged yet). An item met twice ends the walk (every item left is skipped).
+ * judged yet); `skipped`, when given, collects the ids it passed over so. An item met twice ends the walk
+ * (every item left is skipped).
  */
 export async function nextUnjudged(
   project: string,
@@ -49,6 +50,7 @@ export async function nextUnjudged(
   afterSeq: number | undefined,
   skip: (itemId: number) => boolean = () => false,
   viewId?: string,
+  skipped?: number[],
 ): Promise<ItemView | null> {
   const met = new Set<number>();
   let pos = afterSeq ?? -1;
@@ -59,6 +61,7 @@ export async function nextUnjudged(
     met.add(found.id);
     if (fitsShape(shape, found.responses.length)) {
       if (!skip(found.id)) return found;
+      skipped?.push(found.id);
       pos = found.seq;
       continue;
     }

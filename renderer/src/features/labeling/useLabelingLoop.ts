@@ -17,6 +17,9 @@ import { useLoopEdits } from './loopEdits';
 import { useQueueWalk } from './queueWalk';
 import { useUndoJudgement } from './undoJudgement';
 
+/** How long a key waits for a save still on its way before it says the queue is done anyway. */
+const LANDING_MS = 5_000;
+
 export type { Phase } from './queueWalk';
 export type { Decision, Loaded, Mine };
 
@@ -45,7 +48,12 @@ export function useLabelingLoop(o: LoopOptions) {
   const opts = useRef(o);
   opts.current = o;
   const outbox = useLoopOutbox(project, annotator, o.countWrite);
-  const { say, isPending, pendingFor } = outbox;
+  const { say, isPending, pendingFor, settled } = outbox;
+  /** Once these items' saves are done (saved or refused), or after LANDING_MS: a host that keeps failing one does not hold the screen. */
+  const landed = useCallback(
+    (ids: number[]) => Promise.race([Promise.all(ids.map(settled)), new Promise<void>((done) => setTimeout(done, LANDING_MS))]),
+    [settled],
+  );
   const [rationale, setRationale] = useState('');
   const [regions, setRegions] = useState<RegionMark[]>([]);
   const rationaleRef = useRef('');
@@ -124,16 +132,25 @@ export function useLabelingLoop(o: LoopOptions) {
       if (ahead?.ready && !skip(ahead.ready.item.id)) return show(ahead.ready);
       let next = ahead ? await ahead.promise : null;
       // The ask goes around to earlier gaps; it may name an item whose save is still on its way.
-      if (!next || skip(next.item.id)) {
-        next = await nextUnjudged(project, annotator, task, from.seq, skip, viewId.current)
+      const find = (passOver: (id: number) => boolean, skipped?: number[]) =>
+        nextUnjudged(project, annotator, task, from.seq, passOver, viewId.current, skipped)
           .then((found) => (found ? load(found) : null))
           .catch(() => null);
+      if (!next || skip(next.item.id)) {
+        const skipped: number[] = [];
+        next = await find(skip, skipped);
+        // Nothing but items whose save is on its way: the host may serve one whatever the position (a
+        // pending qualification serves its set in its own order), so the end is said only once it has them.
+        if (!next && skipped.length) {
+          await landed(skipped);
+          next = await find(isPending);
+        }
       }
       if (!alive.current || shownRef.current?.item !== from) return;
       if (next) show(next);
       else finish();
     },
-    [project, annotator, task, isPending, load, show, finish, askedAfter, viewId, alive, shownRef],
+    [project, annotator, task, isPending, landed, load, show, finish, askedAfter, viewId, alive, shownRef],
   );
 
   /** Saves the decision about the item on screen and moves on; false when nothing was saved. */
