@@ -81,10 +81,22 @@ export function expectPairwiseReviewFromHeads(db: Db, projectId: number): void {
   expect(fast).toEqual(full);
   const lengths = pairLengths(db, projectId);
   // The queue's rows are made when asked: compare them, and the counts said before they were made.
-  const made = (heads: typeof fast) => {
-    const review = reviewPairwise(heads, lengths, [], new Set());
+  const made = (heads: typeof fast, given = lengths) => {
+    const review = reviewPairwise(heads, given, [], new Set());
     const counts = review.queue.counts;
     return { ...review, queue: { counts, rows: review.queue.rows() } };
   };
   expect(made(fast)).toEqual(made(full));
+  // The lengths are read for the pairs a person judged alone: the review is what every visible pair's give.
+  const all = db
+    .prepare(
+      `SELECT a.item_id, length(a.content), length(b.content) FROM item i JOIN response a ON a.item_id = i.id AND a.idx = 0 JOIN response b ON b.item_id = i.id AND b.idx = 1
+       WHERE i.project_id = ? AND i.seq < (SELECT visible_seq FROM project WHERE id = i.project_id) AND i.response_count = 2 ORDER BY i.seq`,
+    )
+    .raw()
+    .all(projectId) as [number, number, number][];
+  const everyPair = { length: all.length, itemId: Float64Array.from(all, (r) => r[0]), first: Float64Array.from(all, (r) => r[1]), second: Float64Array.from(all, (r) => r[2]) };
+  const judged = new Set(fast.itemId);
+  expect([...lengths.itemId]).toEqual(all.map((r) => r[0]).filter((id) => judged.has(id)));
+  expect(made(fast)).toEqual(made(fast, everyPair));
 }

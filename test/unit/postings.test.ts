@@ -26,6 +26,30 @@ describe('PostingLists', () => {
     for (const postings of done.values()) expect(postings.buffer.byteLength).toBe(postings.length * 4);
   });
 
+  it('keeps lists of several chunks (65,536 seqs each), ascending or not', () => {
+    const rand = seededRng(11);
+    const lists = new PostingLists();
+    const up: number[] = [];
+    const mixed = new Set<number>();
+    for (let s = 0; s < 300_000; s++) {
+      if (rand() < 0.6) {
+        lists.add('up', s);
+        if (rand() < 0.2) lists.add('up', s); // a repeat of the last: kept once
+        up.push(s);
+      }
+      // Ascending for 150k seqs, then back to the start now and then.
+      const back = s > 150_000 && rand() < 0.01 ? Math.floor(rand() * s) : s;
+      if (rand() < 0.5 || back !== s) {
+        lists.add('mixed', back);
+        mixed.add(back);
+      }
+    }
+    const done = lists.done();
+    expect([...done.get('up')!]).toEqual(up);
+    expect([...done.get('mixed')!]).toEqual([...mixed].sort((a, b) => a - b));
+    expect(lists.size).toBe(0);
+  });
+
   it('keeps a list past its first growths (8, 16, 32 … seqs)', () => {
     const lists = new PostingLists();
     for (let s = 0; s < 1000; s++) lists.add('all', s);

@@ -39,8 +39,9 @@ function goldOfPeople(db: Db, name: string): ReviewReport['gold'] {
   return row ? goldAccuracy(db, row) : { tasks: [] };
 }
 
-export function buildReview(db: Db, project: { id: number; name: string }): Review {
-  return withReadCache(db, () => readReview(db, project));
+/** `cacheKib`: the page cache for the read (the items explorer's facts read with less: see ./itemFacts.ts). */
+export function buildReview(db: Db, project: { id: number; name: string }, cacheKib?: number): Review {
+  return withReadCache(db, () => readReview(db, project), cacheKib);
 }
 
 function readReview(db: Db, project: { id: number; name: string }): Review {
