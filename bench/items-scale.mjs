@@ -276,7 +276,10 @@ if (both.length) {
   console.log(`   words in labels' text too, ${both.length} of ${QUERIES} queries (rows of the first page, equal; ${splitCount} split, the rest over the split's bound of labelled hits): before (joined set) p50 ${ms(pct(joined, 50))}, p95 ${ms(pct(joined, 95))}; after (split) p50 ${ms(pct(split, 50))}, p95 ${ms(pct(split, 95))}; plain FTS5 query p50 ${ms(pct(plainBoth, 50))}, p95 ${ms(pct(plainBoth, 95))}`);
 } else console.log("   no query's words are in labels' text (--labeled 0?)");
 if (typeof core.runItemsQuery === 'function') {
+  stamp('the items explorer\'s facts: a first read');
+  const f0 = performance.now();
   core.runItemsQuery(db, { project: 'bench', query: '', limit: 50, facets: false }); // the project's facts, read once
+  stamp(`the facts read in ${secs(performance.now() - f0)}`);
   for (const [label, sort] of [['by relevance', undefined], ['in file order', { column: 'seq', desc: false }]]) {
     const pageMs = [];
     for (const q of queries.slice(0, Math.min(70, QUERIES))) {
@@ -316,6 +319,19 @@ if (typeof core.runItemsQuery === 'function') {
   }
   stamp('facet counts done');
   console.log(`   the items query with every facet counted (queryItems): p50 ${ms(pct(facetMs, 50))}, p95 ${ms(pct(facetMs, 95))} (goal ≤ 300 ms); CPU p50 ${ms(pct(facetCpu, 50))}, p95 ${ms(pct(facetCpu, 95))}`);
+  // What the host does after each label: the label's items' facts at once, the review's part (project-wide)
+  // read again while the rest is held. One label, in a transaction rolled back after (--keep reuses the file).
+  const annotatorId = core.ensureAnnotator(db, 'bench-annotator', 'human').id;
+  const itemId = db.prepare('SELECT id FROM item WHERE project_id = ? AND seq = 5').pluck().get(projectId);
+  db.exec('BEGIN');
+  try {
+    core.labelAppender(db)({ projectId, itemId, annotatorId, choice: 'B', body: {} });
+    const r0 = performance.now();
+    core.runItemsQuery(db, { project: 'bench', query: '', limit: 50, facets: true });
+    stamp(`a label saved: the facts again (the review's part read again) in ${secs(performance.now() - r0)}`);
+  } finally {
+    db.exec('ROLLBACK');
+  }
 } else console.log('   (this core has no items query with facets yet: only the matching set above is timed)');
 
 // ------------------------------------------------------------------------------------------------
