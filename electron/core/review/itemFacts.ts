@@ -14,7 +14,7 @@ import { reviewWatermark } from '../store/review';
 import { readPeople, type Consensus } from './itemFactsPeople';
 import { PostingLists, type Coded, type Postings } from './postings';
 import { goldOf } from './gold';
-import { buildReview } from './report';
+import { reviewQueues } from './report';
 
 /** What the items say: read once, and for an import's new seqs only. */
 export interface ItemPart {
@@ -167,12 +167,12 @@ export function readReviewPart(db: Db, project: { id: number; name: string }, n:
   return db.transaction(() => {
     const asOf = reviewWatermark(db, project.id);
     // The review's disagreement queue: who split on what, its dispute, and where the models and people part.
-    const review = buildReview(db, project, REVIEW_CACHE_KIB);
+    const queues = reviewQueues(db, project, REVIEW_CACHE_KIB);
     const dispute = new Float32Array(n);
     const disputed = new Uint8Array(n);
     const modelDisagrees = new Uint8Array(n);
     const bit = (name: (typeof DISAGREEMENTS)[number]) => 1 << DISAGREEMENTS.indexOf(name);
-    for (const row of Object.values(review.queues).flat()) {
+    for (const row of Object.values(queues).flat()) {
       if (row.seq >= n) continue;
       dispute[row.seq] = Math.max(dispute[row.seq]!, row.dispute);
       if (row.reasons.includes('model')) modelDisagrees[row.seq] = 1;

@@ -6,11 +6,11 @@ import { CHOICE_CODES, type PairLengths, type PairwiseHeads } from '../store/rev
 import { agreementWithConsensus, agreementWithOthers, lengthBias, positionBias, throughput } from './annotators';
 import { headColumns } from './pairwiseColumns';
 import { pairwiseQueue, type LazyQueue } from './pairwiseQueue';
-import { dawidSkene } from './dawidSkene';
+import { dawidSkene, type DawidSkene } from './dawidSkene';
 import { fieldAgreement } from './fields';
 import { majorityVote } from './majority';
 import { anchoring, calibration, modelAccuracy } from './modelVsPeople';
-import { ratingsFromTriples } from './ratings';
+import { ratingsFromTriples, type Ratings } from './ratings';
 
 const CHOICES = CHOICE_CODES;
 
@@ -30,16 +30,21 @@ export interface PairwiseReview {
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-export function reviewPairwise(heads: PairwiseHeads, lengths: PairLengths, modelRows: ModelPairRow[], adjudicated: Set<number>): PairwiseReview {
+/**
+ * `figures`: false works out what the queue reads alone (the consensus, the models' P(A better)), not the
+ * agreement figures, people's or models' (report.ts reviewQueues): they come back empty.
+ */
+export function reviewPairwise(heads: PairwiseHeads, lengths: PairLengths, modelRows: ModelPairRow[], adjudicated: Set<number>, figures = true): PairwiseReview {
   const cols = headColumns(heads, lengths);
   const { items, unitItem, unitSeq, people, unit, rater, choices } = cols;
   const labels = heads.length;
   const units = items.size;
   const raters = people.size;
   const choice = ratingsFromTriples(units, raters, unit, rater, cols.choice);
-  const signed = ratingsFromTriples(units, raters, unit, rater, cols.signed);
   const names = people.ids;
-  const fields = [fieldAgreement('pairwise', 'choice', 'nominal', choice, names), fieldAgreement('pairwise', 'strength', 'interval', signed, names)];
+  const fields = figures
+    ? [fieldAgreement('pairwise', 'choice', 'nominal', choice, names), fieldAgreement('pairwise', 'strength', 'interval', ratingsFromTriples(units, raters, unit, rater, cols.signed), names)]
+    : [];
 
   const majority = majorityVote(choice, CHOICES.length);
   const ds = dawidSkene(choice, { categories: CHOICES.length });
@@ -57,24 +62,7 @@ export function reviewPairwise(heads: PairwiseHeads, lengths: PairLengths, model
     agreeWithMajority: both ? { value: same / both, n: both, reason: null } : { value: null, n: 0, reason: 'no item has both a majority and a Dawid–Skene label' },
   };
 
-  const withOthers = agreementWithOthers(choice);
-  const withConsensus = agreementWithConsensus(choice, ds.label);
-  const left = positionBias(rater, cols.left, raters);
-  const longer = lengthBias(rater, cols.chosenLen, cols.otherLen, raters);
-  const pace = throughput(rater, cols.savedAt, cols.timeMs, raters);
-  const perRater = new Int32Array(raters);
-  for (const r of rater) perRater[r] = perRater[r]! + 1;
-  const peopleFigures: AnnotatorFigures[] = names.map((name, r) => ({
-    name,
-    labels: perRater[r]!,
-    withOthers: withOthers[r]!,
-    withConsensus: withConsensus[r]!,
-    leftPicks: left[r]!,
-    longerPicks: longer[r]!,
-    labelsPerHour: pace[r]!.labelsPerHour,
-    medianTimeMs: pace[r]!.medianTimeMs,
-    reliability: ds.reliability[r]!,
-  }));
+  const peopleFigures = figures ? peopleOf(cols, choice, ds, names, raters) : [];
 
   // Models: P(A better) per item from each model's two rewards (Bradley–Terry), and their mean.
   const byModel = new Map<string, Float64Array>();
@@ -86,7 +74,7 @@ export function reviewPairwise(heads: PairwiseHeads, lengths: PairLengths, model
     p[u] = sigmoid(m.rewardA - m.rewardB);
   }
   const consensusAB = Int32Array.from(ds.label, (l) => (l === 0 || l === 1 ? l : -1));
-  const models: ModelFigures[] = [...byModel].map(([model, p]) => {
+  const models: ModelFigures[] = [...(figures ? byModel : [])].map(([model, p]) => {
     const predicted = Int32Array.from(p, (x) => (x > 0.5 ? 0 : x < 0.5 ? 1 : -1));
     const pKnown: number[] = [];
     const outcome: number[] = [];
@@ -129,7 +117,31 @@ export function reviewPairwise(heads: PairwiseHeads, lengths: PairLengths, model
   }
 
   const queue = pairwiseQueue({ choice, ensemble, split, consensusAB, majority: majority.label, unitItem, unitSeq, adjudicated });
-  return { fields, people: peopleFigures, models, consensus, overTime: agreementByWeek(unit, cols.choice, cols.savedAt, units), queue, labels, items: units, choices };
+  const overTime = figures ? agreementByWeek(unit, cols.choice, cols.savedAt, units) : [];
+  return { fields, people: peopleFigures, models, consensus, overTime, queue, labels, items: units, choices };
+}
+
+/** Each person's figures: agreement with the others and the consensus, position and length bias, pace, reliability. */
+function peopleOf(cols: ReturnType<typeof headColumns>, choice: Ratings, ds: DawidSkene, names: string[], raters: number): AnnotatorFigures[] {
+  const { rater } = cols;
+  const withOthers = agreementWithOthers(choice);
+  const withConsensus = agreementWithConsensus(choice, ds.label);
+  const left = positionBias(rater, cols.left, raters);
+  const longer = lengthBias(rater, cols.chosenLen, cols.otherLen, raters);
+  const pace = throughput(rater, cols.savedAt, cols.timeMs, raters);
+  const perRater = new Int32Array(raters);
+  for (const r of rater) perRater[r] = perRater[r]! + 1;
+  return names.map((name, r) => ({
+    name,
+    labels: perRater[r]!,
+    withOthers: withOthers[r]!,
+    withConsensus: withConsensus[r]!,
+    leftPicks: left[r]!,
+    longerPicks: longer[r]!,
+    labelsPerHour: pace[r]!.labelsPerHour,
+    medianTimeMs: pace[r]!.medianTimeMs,
+    reliability: ds.reliability[r]!,
+  }));
 }
 
 const DAY_MS = 86_400_000;
