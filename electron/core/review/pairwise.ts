@@ -35,7 +35,7 @@ const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
  * agreement figures, people's or models' (report.ts reviewQueues): they come back empty.
  */
 export function reviewPairwise(heads: PairwiseHeads, lengths: PairLengths, modelRows: ModelPairRow[], adjudicated: Set<number>, figures = true): PairwiseReview {
-  const cols = headColumns(heads, lengths);
+  const cols = headColumns(heads, lengths, figures);
   const { items, unitItem, unitSeq, people, unit, rater, choices } = cols;
   const labels = heads.length;
   const units = items.size;

@@ -31,9 +31,10 @@ function leftPick(code: number, left: number): number {
 
 /**
  * The heads as the figures' columns (one entry a head, typed arrays): items and people as dense indexes in
- * the order met, and the choices counted as read. No object is made per head.
+ * the order met, and the choices counted as read. No object is made per head. `figures`: false makes the
+ * columns the queue reads alone (the others empty: at 2M judgements ~110 MB not made).
  */
-export function headColumns(heads: PairwiseHeads, lengths: PairLengths) {
+export function headColumns(heads: PairwiseHeads, lengths: PairLengths, figures = true) {
   const n = heads.length;
   const items = new IdIndex(heads.itemId);
   // Per unit: its item's id and seq.
@@ -45,11 +46,12 @@ export function headColumns(heads: PairwiseHeads, lengths: PairLengths) {
   const unit = new Int32Array(n);
   const rater = new Int32Array(n);
   const choice = new Float64Array(n);
-  const signed = new Float64Array(n);
-  const left = new Float64Array(n);
-  const chosenLen = new Float64Array(n);
-  const otherLen = new Float64Array(n);
-  const visible = new Float64Array(n);
+  const per = figures ? n : 0;
+  const signed = new Float64Array(per);
+  const left = new Float64Array(per);
+  const chosenLen = new Float64Array(per);
+  const otherLen = new Float64Array(per);
+  const visible = new Float64Array(per);
   const counts = new Int32Array(NO_CHOICE + 1);
   const firstAt = new Int32Array(NO_CHOICE + 1).fill(-1);
   let lastItem = Number.NaN;
@@ -73,12 +75,15 @@ export function headColumns(heads: PairwiseHeads, lengths: PairLengths) {
     counts[code] = counts[code]! + 1;
     const c = code < OTHER_CHOICE ? code : -1;
     choice[i] = c;
+    if (!figures) continue;
     const strength = heads.strength[i] || Number.NaN;
     signed[i] = c === 0 ? -strength : c === 1 ? strength : c === 2 ? 0 : Number.NaN;
     left[i] = leftPick(c, heads.left[i]!);
     const v = heads.visible[i]!;
     visible[i] = v === 0 ? Number.NaN : v - 1;
   }
+  const columns = { items, unitItem, unitSeq, people, unit, rater, choice, signed, left, chosenLen, otherLen, savedAt: heads.savedMs, timeMs: heads.timeMs, visible, choices: choiceCounts(heads, counts, firstAt) };
+  if (!figures) return columns;
   // The first two responses' lengths by unit (NaN where the item has none), then each pick's.
   const first = new Float64Array(items.size).fill(Number.NaN);
   const second = new Float64Array(items.size).fill(Number.NaN);
@@ -94,6 +99,6 @@ export function headColumns(heads: PairwiseHeads, lengths: PairLengths) {
     chosenLen[i] = known ? (c === 0 ? first : second)[unit[i]!]! : Number.NaN;
     otherLen[i] = known ? (c === 0 ? second : first)[unit[i]!]! : Number.NaN;
   }
-  return { items, unitItem, unitSeq, people, unit, rater, choice, signed, left, chosenLen, otherLen, savedAt: heads.savedMs, timeMs: heads.timeMs, visible, choices: choiceCounts(heads, counts, firstAt) };
+  return columns;
 }
 
