@@ -252,16 +252,24 @@ export function readPeoplePart(db: Db, projectId: number, n: number, seqs?: numb
   }).deferred();
 }
 
+/** The first n of a review column: the review's own (never written after its read) when it holds them all, else a copy with zeros after. */
+function firstOf<T extends Float32Array | Uint8Array>(column: T, reviewN: number, n: number, make: (k: number) => T): T {
+  if (reviewN >= n) return column.subarray(0, n) as T;
+  const out = make(n);
+  out.set(column.subarray(0, reviewN));
+  return out;
+}
+
 /** The facets' view of both parts (the review's, read at fewer items, counts none of the later ones). */
 export function joinLabelParts(people: PeoplePart, review: ReviewPart, n: number): LabelPart {
   const { marks: _marks, rubricSplit, ...rest } = people;
+  // Written in place with the people's rubric bit (here and by withPeople): a copy.
   const disputed = new Uint8Array(n);
   disputed.set(review.disputed.subarray(0, Math.min(n, review.n)));
   for (let s = 0; s < n; s++) if (rubricSplit[s]) disputed[s]! |= RUBRIC_BIT;
-  const dispute = new Float32Array(n);
-  dispute.set(review.dispute.subarray(0, Math.min(n, review.n)));
-  const modelDisagrees = new Uint8Array(n);
-  modelDisagrees.set(review.modelDisagrees.subarray(0, Math.min(n, review.n)));
+  // The others are the review's own (at 10M items 50 MB not copied).
+  const dispute = firstOf(review.dispute, review.n, n, (k) => new Float32Array(k));
+  const modelDisagrees = firstOf(review.modelDisagrees, review.n, n, (k) => new Uint8Array(k));
   return { ...rest, asOf: review.asOf, dispute, disputed, modelDisagrees };
 }
 
