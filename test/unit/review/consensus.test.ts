@@ -126,6 +126,20 @@ describe('Dawid–Skene', () => {
     expect(nanPaths(ds)).toEqual([]);
   });
 
+  it('gives the same result from the majority vote the caller has already (the pairwise review passes its own)', () => {
+    const { ratings } = simulate(2000, 4, [
+      { accuracy: 0.8, wrong: 'random' },
+      { accuracy: 0.6, wrong: 'random' },
+      { accuracy: 0.4, wrong: 'random' },
+    ], 3);
+    const majority = majorityVote(ratings, 4);
+    const given = dawidSkene(ratings, { categories: 4, majority });
+    expect(given).toEqual(dawidSkene(ratings, { categories: 4 }));
+    expect(given.iterations).toBeGreaterThan(1);
+    // The majority it was given is left as it was.
+    expect(majority).toEqual(majorityVote(ratings, 4));
+  });
+
   it('gives posteriors that sum to 1, the prior to unlabelled units, and no NaN for unseen categories', () => {
     // Category 2 is never used by anyone; rater 1 never says 1; unit 2 has no label at all.
     const ratings = ratingsFromMatrix([[0, 0], [1, 0], [_, _], [1, _], [0, 0]]);
