@@ -24,6 +24,11 @@ export interface DawidSkeneOptions {
   smoothing?: number;
   /** majorityVote(ratings, categories), when the caller has it already (at 2M units ~72 MB not made twice). */
   majority?: Consensus;
+  /**
+   * false: the hard labels alone (the disagreement queue's): no posterior kept per unit (`soft` empty, at 2M
+   * units 64 MB not made) and no reliability worked out (each undefined).
+   */
+  perUnit?: boolean;
 }
 
 export interface DawidSkene extends Consensus {
@@ -77,9 +82,16 @@ export function dawidSkene(ratings: Ratings, options: DawidSkeneOptions = {}): D
   }
   // Parameters that match the final posterior (and, without iterations, the smoothed empty estimate).
   estimateParameters(patterns, K, posterior, smoothing, prior, confusion);
+  if (options.perUnit === false) {
+    const { ofUnit } = patterns;
+    const at = (u: number, k: number) => (ofUnit[u]! < 0 ? prior[k]! : posterior[ofUnit[u]! * K + k]!);
+    const labels = labelsFrom(ratings.units, K, at, start);
+    const reliability = Array.from({ length: J }, () => undefinedEstimate(0, REASONS.noData));
+    return { ...labels, soft: new Float64Array(0), prior, confusion, reliability, iterations, converged };
+  }
   const soft = perUnit(patterns, K, posterior, prior);
   const reliability = identifiable ? reliabilityOf(ratings, K, soft) : Array.from({ length: J }, () => undefinedEstimate(0, REASONS.noPairs));
-  return { ...labelsFrom(ratings.units, K, soft, start), prior, confusion, reliability, iterations, converged };
+  return { ...labelsFrom(ratings.units, K, (u, k) => soft[u * K + k]!, start), soft, prior, confusion, reliability, iterations, converged };
 }
 
 /** Per rating, where its label sits in the confusion array (add k·K for truth k), or −1: not a code. */
@@ -168,7 +180,7 @@ function perUnit(patterns: Patterns, K: number, posterior: Float64Array, prior: 
  * question (two people, a handful of shared items), and a confident pick there is invented. A unit
  * nobody labelled keeps NO_LABEL.
  */
-function labelsFrom(units: number, K: number, soft: Float64Array, start: Consensus): Consensus {
+function labelsFrom(units: number, K: number, soft: (u: number, k: number) => number, start: Consensus): Omit<Consensus, 'soft'> {
   const label = new Int32Array(units).fill(NO_LABEL);
   const given = new Float64Array(K);
   let ties = 0;
@@ -176,12 +188,12 @@ function labelsFrom(units: number, K: number, soft: Float64Array, start: Consens
     if (start.label[u] === NO_LABEL) continue;
     if (start.label[u] === TIE) label[u] = TIE;
     else {
-      for (let k = 0; k < K; k++) given[k] = start.soft[u * K + k]! > 0 ? soft[u * K + k]! : -1;
+      for (let k = 0; k < K; k++) given[k] = start.soft[u * K + k]! > 0 ? soft(u, k) : -1;
       label[u] = argmaxOrTie(given, 0, K, TIE_SLACK);
     }
     if (label[u]! < 0) ties++;
   }
-  return { categories: K, label, soft, n: start.n, ties, ignored: start.ignored };
+  return { categories: K, label, n: start.n, ties, ignored: start.ignored };
 }
 
 function reliabilityOf(ratings: Ratings, K: number, posterior: Float64Array): Estimate[] {

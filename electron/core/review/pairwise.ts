@@ -47,7 +47,7 @@ export function reviewPairwise(heads: PairwiseHeads, lengths: PairLengths, model
     : [];
 
   const majority = majorityVote(choice, CHOICES.length);
-  const ds = dawidSkene(choice, { categories: CHOICES.length, majority });
+  const ds = dawidSkene(choice, { categories: CHOICES.length, majority, perUnit: figures });
   let both = 0;
   let same = 0;
   for (let u = 0; u < units; u++) {

@@ -138,6 +138,14 @@ describe('Dawid–Skene', () => {
     expect(given.iterations).toBeGreaterThan(1);
     // The majority it was given is left as it was.
     expect(majority).toEqual(majorityVote(ratings, 4));
+    // The labels alone (the disagreement queue's): the same labels, ties and parameters, no posterior kept.
+    const labels = dawidSkene(ratings, { categories: 4, majority, perUnit: false });
+    const { soft, reliability: _r, ...rest } = given;
+    const { soft: none, reliability: _n, ...same } = labels;
+    expect(same).toEqual(rest);
+    expect(soft.length).toBe(2000 * 4);
+    expect(none.length).toBe(0);
+    expect(labels.ties).toBeGreaterThan(0);
   });
 
   it('gives posteriors that sum to 1, the prior to unlabelled units, and no NaN for unseen categories', () => {
