@@ -63,7 +63,7 @@ function readReview(db: Db, project: { id: number; name: string }, figures: bool
     const labelsOf = (task: Exclude<ReviewTask, 'pairwise'> | 'rubric') => regions.watch(humanLabels(db, project.id, task));
     // Pairwise heads come as columns; the few with region marks carry their bodies.
     const lengths = figures ? pairLengths(db, project.id) : NO_LENGTHS;
-    const heads = pairwiseHeads(db, project.id);
+    const heads = pairwiseHeads(db, project.id, figures);
     regions.see(heads.bodies);
     // Every task's adjudicated items in one read (asked per task, each ask walked the project's items).
     const adjudicated = adjudicatedByTask(db, project.id);

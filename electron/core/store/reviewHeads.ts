@@ -42,8 +42,9 @@ export interface PairwiseHeads {
   bodies: { itemId: number; annotatorId: number; body: string }[];
 }
 
-/** Empty columns with room for `size` heads. */
-export function emptyHeads(size = 1024): PairwiseHeads {
+/** Empty columns with room for `size` heads (`times`: false, no room for when each was saved and how long it took). */
+export function emptyHeads(size = 1024, times = true): PairwiseHeads {
+  const timed = times ? size : 0;
   return {
     length: 0,
     itemId: new Float64Array(size),
@@ -53,8 +54,8 @@ export function emptyHeads(size = 1024): PairwiseHeads {
     otherChoices: new Map(),
     strength: new Uint8Array(size),
     left: new Uint8Array(size),
-    savedMs: new Float64Array(size),
-    timeMs: new Float64Array(size),
+    savedMs: new Float64Array(timed),
+    timeMs: new Float64Array(timed),
     visible: new Uint8Array(size),
     people: [],
     bodies: [],
@@ -171,17 +172,18 @@ function rowFunctions(db: Db): void {
  * Current pairwise labels of people, by item, read from label_head alone (numbers only). The few heads
  * whose revision row is needed too (a body with region marks, a created_at the head could not keep as
  * ms, a choice other than the four) are read first through their own index. Every path that writes a
- * head writes these columns (store/headColumns.ts).
+ * head writes these columns (store/headColumns.ts). `times`: false leaves savedMs and timeMs empty (the
+ * disagreement queue alone reads neither: 32 MB at 2M heads).
  */
-export function pairwiseHeads(db: Db, projectId: number): PairwiseHeads {
-  if (countLabeled(db, projectId, 'pairwise') === 0) return trimmed(emptyHeads());
+export function pairwiseHeads(db: Db, projectId: number, times = true): PairwiseHeads {
+  if (countLabeled(db, projectId, 'pairwise') === 0) return trimmed(emptyHeads(1024, times));
   // Room for every current judgement of a person the counters know of, so the columns are not grown and
   // copied ten times on the way to 300k (models' and the file's own judgements are not read: no room).
   const counted = db
     .prepare("SELECT COALESCE(SUM(p.done), 0) FROM progress p JOIN annotator a ON a.id = p.annotator_id WHERE p.project_id = ? AND p.task = 'pairwise' AND a.kind = 'human'")
     .pluck()
     .get(projectId) as number;
-  const heads = emptyHeads(Math.max(1024, counted));
+  const heads = emptyHeads(Math.max(1024, counted), times);
   const humans = new Map(db.prepare("SELECT id, name FROM annotator WHERE kind = 'human'").raw().all() as [number, string][]);
   // Annotator id → index into heads.people (−1: not a person), asked once a head.
   const personOf = new Map<number, number>();
@@ -216,15 +218,17 @@ export function pairwiseHeads(db: Db, projectId: number): PairwiseHeads {
     heads.strength[i] = (packed >> 3) & 3;
     heads.visible[i] = (packed >> 5) & 3;
     heads.left[i] = (packed >> 7) & 3;
-    heads.savedMs[i] = savedMs ?? Number.NaN;
-    heads.timeMs[i] = timeMs ?? Number.NaN;
+    if (times) {
+      heads.savedMs[i] = savedMs ?? Number.NaN;
+      heads.timeMs[i] = timeMs ?? Number.NaN;
+    }
     const more = withRow.size ? withRow.get(`${itemId}:${annotatorId}`) : undefined;
     if (more) {
       const [choice, body, createdAt] = more;
       code = choiceCode(choice);
       if (code === OTHER_CHOICE) heads.otherChoices.set(i, choice!);
       if (body) heads.bodies.push({ itemId, annotatorId, body });
-      if (savedMs === null) heads.savedMs[i] = Date.parse(createdAt);
+      if (savedMs === null && times) heads.savedMs[i] = Date.parse(createdAt);
     } else if (code === OTHER_CHOICE) code = NO_CHOICE; // its text is in the revision row: read as none, as before
     heads.choice[i] = code;
   };
