@@ -157,10 +157,10 @@ function appended(before: Postings | undefined, after: Postings): Postings {
 const RUBRIC_BIT = 1 << DISAGREEMENTS.indexOf('rubric');
 /**
  * The page cache the review's part is read with: the host holds the other parts meanwhile. At 10M items
- * (2M judged) it read in 21.5 s with 64 MiB and 19.4 s with 16 MiB against 23.9 s with the review's
- * 256 MiB, peaking ~200 MB lower (docs/benchmarks.md).
+ * (2M judged) the whole review read in 21.5 s with 64 MiB and 19.4 s with 16 MiB against 23.9 s with the
+ * review's 256 MiB; the queues alone read in 8.3–9.1 s with 8 MiB as with 32 (docs/benchmarks.md).
  */
-const REVIEW_CACHE_KIB = 32 * 1024;
+const REVIEW_CACHE_KIB = 8 * 1024;
 
 /** The review's part for a project of n visible items, in one read transaction. */
 export function readReviewPart(db: Db, project: { id: number; name: string }, n: number): ReviewPart {
