@@ -74,7 +74,7 @@ export function reviewPairwise(heads: PairwiseHeads, lengths: PairLengths, model
     p[u] = sigmoid(m.rewardA - m.rewardB);
   }
   const consensusAB = Int32Array.from(ds.label, (l) => (l === 0 || l === 1 ? l : -1));
-  const models: ModelFigures[] = [...(figures ? byModel : [])].map(([model, p]) => {
+  const models: ModelFigures[] = !figures ? [] : [...byModel].map(([model, p]) => {
     const predicted = Int32Array.from(p, (x) => (x > 0.5 ? 0 : x < 0.5 ? 1 : -1));
     const pKnown: number[] = [];
     const outcome: number[] = [];
