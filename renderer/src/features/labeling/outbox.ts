@@ -140,7 +140,19 @@ export function useLoopOutbox(project: string, annotator: string, countWrite: (d
   );
 
   const { status, say, update, unsaved, isPending, settled, enqueue, retryNow } = box;
-  return { status, say, update, unsaved, save, isPending, pendingFor, pendingSteps, settled, enqueue, retryNow };
+  /**
+   * Once these items' saves are done (saved or refused), or after LANDING_MS: a host that keeps failing one
+   * does not hold the screen. A screen asks this before a next-unjudged ask the host could answer with an
+   * item whose save is still on its way (a pending qualification serves its set whatever the position).
+   */
+  const landed = useCallback(
+    (ids: number[]) => Promise.race([Promise.all(ids.map(settled)), new Promise<void>((done) => setTimeout(done, LANDING_MS))]).then(() => undefined),
+    [settled],
+  );
+  return { status, say, update, unsaved, save, isPending, pendingFor, pendingSteps, settled, landed, enqueue, retryNow };
 }
+
+/** How long a screen waits for saves still on their way before it asks anyway. */
+const LANDING_MS = 5_000;
 
 export type LoopOutbox = ReturnType<typeof useLoopOutbox>;

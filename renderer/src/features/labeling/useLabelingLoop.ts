@@ -17,9 +17,6 @@ import { useLoopEdits } from './loopEdits';
 import { useQueueWalk } from './queueWalk';
 import { useUndoJudgement } from './undoJudgement';
 
-/** How long a key waits for a save still on its way before it says the queue is done anyway. */
-const LANDING_MS = 5_000;
-
 export type { Phase } from './queueWalk';
 export type { Decision, Loaded, Mine };
 
@@ -48,12 +45,7 @@ export function useLabelingLoop(o: LoopOptions) {
   const opts = useRef(o);
   opts.current = o;
   const outbox = useLoopOutbox(project, annotator, o.countWrite);
-  const { say, isPending, pendingFor, settled } = outbox;
-  /** Once these items' saves are done (saved or refused), or after LANDING_MS: a host that keeps failing one does not hold the screen. */
-  const landed = useCallback(
-    (ids: number[]) => Promise.race([Promise.all(ids.map(settled)), new Promise<void>((done) => setTimeout(done, LANDING_MS))]),
-    [settled],
-  );
+  const { say, isPending, pendingFor, landed } = outbox;
   const [rationale, setRationale] = useState('');
   const [regions, setRegions] = useState<RegionMark[]>([]);
   const rationaleRef = useRef('');

@@ -20,8 +20,6 @@ const keyOf = (itemId: number, response: number) => `${itemId}:${response}`;
 
 /** A cycled choice (the outcome, `o`) is saved once the key has rested this long: one revision per decision. */
 export const SETTLE_MS = 800;
-/** How long Shift+→ waits for this item's saves before it asks anyway. */
-const LANDING_MS = 5_000;
 
 export function useSteps(project: string, annotator: string, start: { itemId?: number; response?: number; view?: string }, scoresVersion: number) {
   const items = useStepItems(project, annotator, start.itemId, scoresVersion, start.view);
@@ -215,7 +213,7 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
 
   /**
    * Shift+→ (the next item without this annotator's step labels) asks once this item's saves have landed
-   * (a cycled edit still resting is sent first; at most LANDING_MS): a pending qualification serves its
+   * (a cycled edit still resting is sent first; outbox.ts `landed`, bounded): a pending qualification serves its
    * chains whatever the position, so a save still on its way had the host answer this chain again.
    */
   const itemsGo = items.go;
@@ -224,7 +222,7 @@ export function useSteps(project: string, annotator: string, start: { itemId?: n
       const on = loaded?.item.id;
       if (direction === 'next' && unlabeledOnly && on !== undefined) {
         flushSettling();
-        await Promise.race([outbox.settled(on), new Promise<void>((done) => setTimeout(done, LANDING_MS))]);
+        await outbox.landed([on]);
       }
       return itemsGo(direction, unlabeledOnly);
     },
